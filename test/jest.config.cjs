@@ -1,0 +1,1 @@
+module.exports = { ...require('../jest.preset.cjs'), displayName: 'e2e', rootDir: __dirname };
