@@ -1,0 +1,110 @@
+import fc from 'fast-check';
+import { checkVatIdSyntax, normalizeVatId, VIES_COUNTRY_CODES } from './vat-id';
+
+describe('checkVatIdSyntax', () => {
+  // Real VAT IDs of well-known companies (public registers / VIES), one or more per country.
+  it.each([
+    ['DE143454214', 'DE', '143454214'], // SAP SE
+    ['DE129274202', 'DE', '129274202'],
+    ['ATU13585627', 'AT', 'U13585627'],
+    ['ATU12011204', 'AT', 'U12011204'],
+    ['FR40303265045', 'FR', '40303265045'],
+    ['IT00743110157', 'IT', '00743110157'],
+    ['ESA28015865', 'ES', 'A28015865'],
+    ['ESB58378431', 'ES', 'B58378431'],
+    ['NL004495445B01', 'NL', '004495445B01'],
+    ['BE0411905847', 'BE', '0411905847'],
+    ['BE1000003682', 'BE', '1000003682'], // new enterprise-number block starting with 1
+    ['PL5260250995', 'PL', '5260250995'],
+    ['PL5261040828', 'PL', '5261040828'],
+    ['EL094259216', 'EL', '094259216'],
+    ['XI980780684', 'XI', '980780684'],
+  ])('accepts %s', (vatId, countryCode, number) => {
+    expect(checkVatIdSyntax(vatId)).toEqual({ ok: true, countryCode, number, normalized: `${countryCode}${number}` });
+  });
+
+  it.each([
+    ['de 143.454-214', 'DE143454214'],
+    [' atu 135 856 27 ', 'ATU13585627'],
+    ['FR 40 303 265 045', 'FR40303265045'],
+    ['nl004495445b01', 'NL004495445B01'],
+    ['BE 0411.905.847', 'BE0411905847'],
+  ])('normalises spaces, dots, dashes and case: %s', (input, normalized) => {
+    const result = checkVatIdSyntax(input);
+    expect(result.ok && result.normalized).toBe(normalized);
+  });
+
+  it('adds the implied leading 0 of 9-digit Belgian numbers', () => {
+    expect(checkVatIdSyntax('BE411905847')).toMatchObject({ ok: true, number: '0411905847' });
+  });
+
+  it.each([
+    ['DE136695977', /check digit/], // last digit changed
+    ['DE012345678', /format/], // German numbers do not start with 0
+    ['DE12345678', /format/], // 8 digits
+    ['ATU12011205', /check digit/],
+    ['ATX12011204', /format/], // Austria needs the U
+    ['AT12011204', /format/],
+    ['FR40303265046', /check digit/],
+    ['IT00743110158', /check digit/],
+    ['IT0074311015', /format/],
+    ['ESA28015866', /check digit/],
+    ['NL004495446B01', /check digit/],
+    ['NL004495445A01', /format/],
+    ['BE0411905848', /check digit/],
+    ['BE2411905847', /format/], // blocks 0 and 1 only
+    ['PL5261040827', /check digit/],
+    ['PL526104082', /format/],
+  ])('rejects %s', (vatId, reason) => {
+    const result = checkVatIdSyntax(vatId);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(reason);
+  });
+
+  it.each([
+    ['', /empty/],
+    ['   ', /empty/],
+    ['DE', /country prefix/],
+    ['143454214', /country prefix/],
+    ['DE143454214!', /country prefix/],
+    ['DE1434542141434542', /country prefix/],
+    ['GR094259216', /EL/],
+    ['GB980780684', /XI/],
+    ['CHE123456789', /not the prefix of an EU VAT ID/],
+    ['US123456789', /not the prefix of an EU VAT ID/],
+    ['EU372000041', /not the prefix of an EU VAT ID/],
+  ])('rejects bad input %j', (vatId, reason) => {
+    const result = checkVatIdSyntax(vatId);
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(reason) });
+  });
+
+  it('rejects non-strings without throwing (payloads are untyped at runtime)', () => {
+    expect(checkVatIdSyntax(undefined as unknown as string).ok).toBe(false);
+    expect(checkVatIdSyntax(42 as unknown as string).ok).toBe(false);
+  });
+
+  it('knows the 27 member states (EL for Greece) and XI, nothing else', () => {
+    expect(VIES_COUNTRY_CODES).toHaveLength(28);
+    expect(VIES_COUNTRY_CODES).toEqual(expect.arrayContaining(['EL', 'XI', 'DE', 'AT']));
+    expect(VIES_COUNTRY_CODES).not.toEqual(expect.arrayContaining(['GR']));
+    expect(VIES_COUNTRY_CODES).not.toEqual(expect.arrayContaining(['GB']));
+  });
+
+  it('never throws and its normalized form checks the same', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), (input) => {
+        const result = checkVatIdSyntax(input);
+        if (result.ok) {
+          expect(checkVatIdSyntax(result.normalized)).toEqual(result);
+          expect(result.normalized).toBe(`${result.countryCode}${result.number}`);
+        }
+      }),
+    );
+  });
+});
+
+describe('normalizeVatId', () => {
+  it('is idempotent', () => {
+    fc.assert(fc.property(fc.string(), (s) => normalizeVatId(normalizeVatId(s)) === normalizeVatId(s)));
+  });
+});
