@@ -1,1 +1,10 @@
-export {};
+export * from './config';
+export * from './logger';
+export * from './errors';
+export * from './problem';
+export * from './http-app';
+export * from './parse';
+export * from './lifecycle';
+export * from './mongo';
+export * from './redis';
+export * from './company-context';

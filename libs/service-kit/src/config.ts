@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** Raised when the environment does not satisfy a service's config schema; one line per problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.join('\n')}`);
+  }
+}
+
+/**
+ * Parses the environment through one zod schema. This is the only place a service reads process.env.
+ * Throws ConfigError listing every bad or missing variable (not just the first).
+ */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const value = issue.path.length === 1 ? env[String(issue.path[0])] : undefined;
+    return `${name}: ${issue.message}${value === undefined ? ' (not set)' : ''}`;
+  });
+  throw new ConfigError(problems);
+}
+
+/** parseConfig for a process entry point: prints one line per problem to stderr and exits with 1. */
+export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  try {
+    return parseConfig(schema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) process.stderr.write(`config error: ${line}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** Reusable env fragments, so every service spells the common variables the same way. */
+export const envVars = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  mongoUrl: z.string().url().optional(),
+  amqpUrl: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
+  redisUrl: z.string().url().default('redis://127.0.0.1:6379'),
+  busPrefix: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _').default('inv'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1'),
+};

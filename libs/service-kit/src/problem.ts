@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { ZodError } from 'zod';
+import { AppError, type FieldError } from './errors';
+
+/** RFC 9457 problem document plus the members existing client SDKs read (`message`, `error_code`, `code`). */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  message: string;
+  error_code: string;
+  code: string;
+  errors?: FieldError[];
+  error_id?: string;
+  [extra: string]: unknown;
+}
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export const PROBLEM_TYPE_BASE = 'https://docs.invoicing.example/problems/';
+
+export function problem(status: number, code: string, detail: string, more: Partial<Problem> = {}): Problem {
+  return {
+    type: `${PROBLEM_TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`,
+    title: titles[status] ?? 'Error',
+    status,
+    detail,
+    message: detail,
+    error_code: code,
+    code,
+    ...more,
+  };
+}
+
+export function zodFieldErrors(err: ZodError): FieldError[] {
+  return err.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+}
+
+/** Maps anything thrown to a problem; unknown errors become a 500 with a fresh error id and no internals. */
+export function toProblem(err: unknown): { problem: Problem; unexpected: boolean } {
+  if (err instanceof AppError) {
+    return {
+      problem: problem(err.status, err.code, err.message, {
+        ...(err.options.errors ? { errors: err.options.errors } : {}),
+        ...(err.options.extra ?? {}),
+      }),
+      unexpected: false,
+    };
+  }
+  if (err instanceof ZodError) {
+    const errors = zodFieldErrors(err);
+    const detail = `invalid request: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
+    return { problem: problem(400, 'VALIDATION_ERROR', detail, { errors }), unexpected: false };
+  }
+  const bodyParserError = asBodyParserError(err);
+  if (bodyParserError) return { problem: bodyParserError, unexpected: false };
+  const errorId = randomUUID();
+  return {
+    problem: problem(500, 'INTERNAL_ERROR', `unexpected error; quote error_id ${errorId} when reporting it`, {
+      error_id: errorId,
+    }),
+    unexpected: true,
+  };
+}
+
+/** express.json() errors carry `type` and `status`; they are the client's fault, not ours. */
+function asBodyParserError(err: unknown): Problem | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { type?: unknown; status?: unknown; limit?: unknown };
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return problem(400, 'MALFORMED_JSON', 'request body is not valid JSON');
+    case 'entity.too.large':
+      return problem(413, 'PAYLOAD_TOO_LARGE', `request body exceeds the limit of ${String(e.limit)} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'request body encoding or charset is not supported');
+    case 'request.aborted':
+      return problem(400, 'REQUEST_ABORTED', 'request was aborted by the client');
+    default:
+      return undefined;
+  }
+}
