@@ -1,1 +1,21 @@
-export {};
+export {
+  Dec,
+  type DecimalInput,
+  toDecimal,
+  roundAmount,
+  formatAmount,
+  formatDecimal,
+  toStorageString,
+  toJsonNumber,
+  sumDecimals,
+} from './decimal';
+export {
+  computeTotals,
+  type DiscountType,
+  type LineDiscountInput,
+  type TotalsLineInput,
+  type TotalsInput,
+  type LineTotals,
+  type VatBreakdownEntry,
+  type InvoiceTotals,
+} from './totals';
