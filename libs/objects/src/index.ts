@@ -1,1 +1,2 @@
-export {};
+export * from './object-store';
+export * from './embedded-s3';

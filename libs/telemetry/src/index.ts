@@ -1,1 +1,59 @@
-export {};
+import { trace } from '@opentelemetry/api';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+
+export interface TelemetryOptions {
+  serviceName: string;
+  /** OTLP/HTTP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT); spans are exported there when set. */
+  otlpEndpoint?: string;
+  /** Collect spans in memory (tests read them through `memoryExporter`). */
+  inMemory?: boolean;
+}
+
+export interface Telemetry {
+  memoryExporter?: InMemorySpanExporter;
+  shutdown(): Promise<void>;
+}
+
+let active: Telemetry | undefined;
+
+/**
+ * Starts the OpenTelemetry tracer provider for this process: W3C trace-context propagation (HTTP headers
+ * and AMQP headers use the same global propagator) and the async-hooks context manager, so a trace
+ * started at the gateway continues through every service the job touches. Idempotent per process.
+ */
+export function startTelemetry(opts: TelemetryOptions): Telemetry {
+  if (active) return active;
+  const processors: SpanProcessor[] = [];
+  let memoryExporter: InMemorySpanExporter | undefined;
+  if (opts.otlpEndpoint) {
+    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })));
+  }
+  if (opts.inMemory) {
+    memoryExporter = new InMemorySpanExporter();
+    processors.push(new SimpleSpanProcessor(memoryExporter));
+  }
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
+    spanProcessors: processors,
+  });
+  provider.register();
+  active = {
+    memoryExporter,
+    shutdown: async () => {
+      await provider.shutdown();
+      trace.disable();
+      active = undefined;
+    },
+  };
+  return active;
+}
+
+export { InMemorySpanExporter };

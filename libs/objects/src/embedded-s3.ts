@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+// s3rver ships no type declarations; its API is the documented `new S3rver(opts).run()/close()`.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+
+export interface EmbeddedS3 {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Local S3-compatible server (s3rver) for development and tests, used when S3_ENDPOINT is unset. It
+ * verifies V4 signatures and presigned-link expiry like S3 does. Never used in production.
+ */
+export async function startEmbeddedS3(opts: { port?: number; directory?: string; buckets?: string[] } = {}): Promise<EmbeddedS3> {
+  if (process.env.NODE_ENV === 'production') {
+    throw new Error('the embedded S3 server (s3rver) is a development/test tool; set S3_ENDPOINT in production');
+  }
+  const ownDir = !opts.directory;
+  const directory = opts.directory ?? mkdtempSync(join(tmpdir(), 's3rver-'));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: opts.port ?? 0,
+    silent: true,
+    directory,
+    configureBuckets: (opts.buckets ?? []).map((name) => ({ name, configs: [] })),
+  });
+  const address = await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    accessKey: 'S3RVER',
+    secretKey: 'S3RVER',
+    stop: async () => {
+      await server.close();
+      if (ownDir) rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { Client } from 'minio';
+
+export interface ObjectStoreOptions {
+  /** e.g. http://127.0.0.1:4568 (S3_ENDPOINT). */
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region?: string;
+  /** Lifetime of presigned GET links in seconds (PRESIGNED_URL_TTL_SECONDS, default 300). */
+  presignTtlSeconds: number;
+  /** Public base URL to put in presigned links when clients reach storage under another address. */
+  publicEndpoint?: string;
+}
+
+export interface ObjectStore {
+  ensureBucket(): Promise<void>;
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  exists(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+  /** Presigned GET link; `downloadName` sets Content-Disposition so browsers save it under that name. */
+  presignGet(key: string, downloadName?: string): Promise<string>;
+}
+
+function clientFor(endpointUrl: string, opts: ObjectStoreOptions): Client {
+  const url = new URL(endpointUrl);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+    useSSL: url.protocol === 'https:',
+    accessKey: opts.accessKey,
+    secretKey: opts.secretKey,
+    region: opts.region ?? 'us-east-1',
+    pathStyle: true,
+  });
+}
+
+/** S3 object storage through the `minio` client (MinIO in production, s3rver locally). */
+export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
+  const client = clientFor(opts.endpoint, opts);
+  // Presigning is pure computation (no request), so a second client signs links for the public address.
+  const signer = opts.publicEndpoint ? clientFor(opts.publicEndpoint, opts) : client;
+  return {
+    async ensureBucket() {
+      if (!(await client.bucketExists(opts.bucket))) await client.makeBucket(opts.bucket, opts.region ?? 'us-east-1');
+    },
+    async put(key, body, contentType) {
+      await client.putObject(opts.bucket, key, body, body.length, { 'Content-Type': contentType });
+    },
+    async get(key) {
+      const stream = await client.getObject(opts.bucket, key);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    async exists(key) {
+      try {
+        await client.statObject(opts.bucket, key);
+        return true;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'NotFound' || (err as { code?: string }).code === 'NoSuchKey') return false;
+        throw err;
+      }
+    },
+    async remove(key) {
+      await client.removeObject(opts.bucket, key);
+    },
+    async presignGet(key, downloadName) {
+      const headers = downloadName
+        ? { 'response-content-disposition': `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"` }
+        : undefined;
+      return signer.presignedGetObject(opts.bucket, key, opts.presignTtlSeconds, headers);
+    },
+  };
+}
