@@ -1,1 +1,5 @@
-export {};
+export * from './api/common';
+export * from './api/customers';
+export * from './api/invoices';
+export * from './messages/snapshot';
+export * from './messages/registry';

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { DecimalInput, IntId, IsoDate } from './common';
+
+export const InvoiceFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
+export type InvoiceFormat = z.output<typeof InvoiceFormat>;
+export const TaxTreatmentId = z.enum(['standard', 'reduced', 'reverse_charge', 'intra_community', 'export_outside_eu', 'exempt', 'outside_scope']);
+export type TaxTreatmentId = z.output<typeof TaxTreatmentId>;
+export const InvoiceStatus = z.enum(['DRAFT', 'OPEN', 'SENT', 'PAID', 'CANCELLED']);
+export type InvoiceStatus = z.output<typeof InvoiceStatus>;
+
+const invoiceFields = {
+  customer_id: IntId,
+  benefit_period_start: IsoDate.optional(),
+  benefit_period_end: IsoDate.optional(),
+  invoice_format: InvoiceFormat.optional(),
+  invoice_number: z.string().trim().min(1).max(50).optional(),
+  meta: z.string().max(2000).optional(),
+  ftl_template_id: IntId.optional(),
+  tax_treatment_id: TaxTreatmentId.optional(),
+  buyer_reference: z.string().max(200).optional().meta({ description: 'BT-10; the Leitweg-ID for German public-sector buyers (XRechnung)' }),
+  note: z.string().max(2000).optional(),
+};
+
+const periodOrder = (v: { benefit_period_start?: string; benefit_period_end?: string }, ctx: z.RefinementCtx) => {
+  if (v.benefit_period_start && v.benefit_period_end && v.benefit_period_start > v.benefit_period_end) {
+    ctx.addIssue({ code: 'custom', path: ['benefit_period_end'], message: 'must not be before benefit_period_start' });
+  }
+};
+
+export const InvoiceCreate = z.object(invoiceFields).superRefine(periodOrder).meta({ id: 'InvoiceCreate' });
+export type InvoiceCreate = z.output<typeof InvoiceCreate>;
+export const InvoiceUpdate = z.object(invoiceFields).partial().superRefine(periodOrder).meta({ id: 'InvoiceUpdate' });
+export type InvoiceUpdate = z.output<typeof InvoiceUpdate>;
+
+export const DiscountType = z.enum(['PERCENTAGE', 'FIXED_AMOUNT']);
+
+const positionFields = {
+  title: z.string().trim().min(1).max(500),
+  quantity: DecimalInput({ maxDecimals: 4, min: 0, description: 'quantity, up to 4 decimals' }),
+  /** One reference example sends an integer. */
+  unit_id: z.union([z.string().trim().min(1).max(3), z.number().int()]).transform(String),
+  unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, description: 'net price per unit' }),
+  single_net_amount: DecimalInput({ maxDecimals: 2, description: 'quantity x unit price; recomputed by the service' }).optional(),
+  tax_rate: DecimalInput({ maxDecimals: 4, min: 0, description: 'decimal fraction: 0.19 = 19 %' }).optional(),
+  tax_treatment_id: TaxTreatmentId.optional(),
+  description: z.string().max(2000).optional(),
+  discount_type: DiscountType.optional(),
+  discount_value: DecimalInput({ maxDecimals: 2, min: 0 }).optional(),
+};
+
+const discountConsistency = (p: { discount_type?: string; discount_value?: string; tax_rate?: string }, ctx: z.RefinementCtx) => {
+  if (p.discount_value !== undefined && !p.discount_type) {
+    ctx.addIssue({ code: 'custom', path: ['discount_type'], message: 'required when discount_value is given' });
+  }
+  if (p.discount_type === 'PERCENTAGE' && p.discount_value !== undefined && Number(p.discount_value) > 100) {
+    ctx.addIssue({ code: 'custom', path: ['discount_value'], message: 'a percentage discount is at most 100' });
+  }
+  if (p.tax_rate !== undefined && Number(p.tax_rate) >= 1) {
+    ctx.addIssue({ code: 'custom', path: ['tax_rate'], message: 'a decimal fraction below 1 (0.19 = 19 %)' });
+  }
+};
+
+export const PositionCreate = z.object(positionFields).superRefine(discountConsistency).meta({ id: 'PositionCreate' });
+export type PositionCreate = z.output<typeof PositionCreate>;
+export const PositionUpdate = z.object(positionFields).partial().superRefine(discountConsistency).meta({ id: 'PositionUpdate' });
+export type PositionUpdate = z.output<typeof PositionUpdate>;
+
+export const PositionReorder = z.union([z.array(IntId), z.object({ position_ids: z.array(IntId) }).transform((o) => o.position_ids)]);
+
+export const FINALIZE_TASK = 'process_invoice_flag_invoice_send_job';
+export const JobRequest = z.object({
+  task: z.literal(FINALIZE_TASK),
+  vat_override_confirmed: z.boolean().optional(),
+});
+
+export const StatusUpdate = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('SENT') }),
+  z.object({
+    status: z.literal('PAID'),
+    paid_date: IsoDate,
+    payment_method: z.enum(['BANK_TRANSFER', 'CASH', 'CARD', 'DIRECT_DEBIT', 'PAYPAL', 'OTHER']),
+    payment_reference: z.string().max(200).optional(),
+  }),
+]);
+export type StatusUpdate = z.output<typeof StatusUpdate>;
+
+export const JobStatus = z.enum(['queued', 'started', 'finished', 'failed']);
+export type JobStatus = z.output<typeof JobStatus>;

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { InvoiceSnapshot } from './snapshot';
+
+const Dec = z.string().regex(/^-?\d+(\.\d+)?$/);
+const DocumentFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
+const StoredObject = z.object({ key: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int() });
+const VatStatus = z.enum(['valid', 'invalid', 'unavailable', 'pending', 'not_checked']);
+const Plan = z.enum(['free', 'pro']);
+
+/** Facts, fanned out on the events topic exchange. Routing key = type. */
+export const events = {
+  'company.created.v1': z.object({ name: z.string(), plan: Plan }),
+  'company.plan-changed.v1': z.object({ plan: Plan }),
+  'customer.vat-id-changed.v1': z.object({ customerId: z.number().int(), vatId: z.string() }),
+  'vat.checked.v1': z.object({
+    customerId: z.number().int().optional(),
+    vatId: z.string(),
+    status: z.enum(['valid', 'invalid', 'unavailable']),
+    checkedAt: z.string(),
+    requestDate: z.string().optional(),
+    name: z.string().optional(),
+    address: z.string().optional(),
+    consultationNumber: z.string().optional(),
+    fault: z.string().optional(),
+  }),
+  'document.render-started.v1': z.object({ jobId: z.string(), invoiceId: z.number().int() }),
+  'document.rendered.v1': z.object({
+    jobId: z.string(),
+    invoiceId: z.number().int(),
+    pdf: StoredObject,
+    xml: StoredObject.optional(),
+  }),
+  'document.render-failed.v1': z.object({ jobId: z.string(), invoiceId: z.number().int(), reason: z.string() }),
+  'invoice.finalized.v1': z.object({
+    invoiceId: z.number().int(),
+    number: z.string(),
+    typeCode: z.enum(['380', '381']),
+    customerId: z.number().int(),
+    invoiceDate: z.string(),
+    dueDate: z.string().optional(),
+    currency: z.string(),
+    totalNet: Dec,
+    totalVat: Dec,
+    totalGross: Dec,
+    reservationId: z.string(),
+  }),
+  'invoice.finalize-failed.v1': z.object({ invoiceId: z.number().int(), jobId: z.string(), reservationId: z.string(), reason: z.string() }),
+  'invoice.status-changed.v1': z.object({
+    invoiceId: z.number().int(),
+    customerId: z.number().int(),
+    number: z.string().optional(),
+    status: z.enum(['SENT', 'PAID', 'CANCELLED']),
+    paidDate: z.string().optional(),
+    totalGross: Dec.optional(),
+  }),
+} as const;
+
+/** Work for exactly one owner, on the commands direct exchange. */
+export const commands = {
+  'document.render-invoice.v1': z.object({
+    jobId: z.string(),
+    invoiceId: z.number().int(),
+    format: DocumentFormat,
+    templateId: z.number().int(),
+    snapshot: InvoiceSnapshot,
+  }),
+} as const;
+
+/** Questions that need an answer now (direct reply-to, with a timeout). */
+export const rpc = {
+  'quota.reserve.v1': {
+    request: z.object({ reservationId: z.string(), at: z.string().optional() }),
+    response: z.object({ granted: z.boolean(), used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
+  },
+  'quota.usage.v1': {
+    request: z.object({ at: z.string().optional() }),
+    response: z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
+  },
+  'account.seller-profile.v1': {
+    request: z.object({}),
+    response: z.object({
+      found: z.boolean(),
+      seller: InvoiceSnapshot.shape.seller.optional(),
+      payment: InvoiceSnapshot.shape.payment.optional(),
+      paymentTermDays: z.number().int().optional(),
+      numberPrefix: z.string().optional(),
+    }),
+  },
+  'customer.billing-snapshot.v1': {
+    request: z.object({ customerId: z.number().int() }),
+    response: z.object({
+      found: z.boolean(),
+      buyer: InvoiceSnapshot.shape.buyer.optional(),
+      hasBillingAddress: z.boolean(),
+      contactType: z.enum(['B2B', 'B2C']).optional(),
+      language: z.enum(['de', 'en']).optional(),
+      defaultTemplateId: z.number().int().optional(),
+      paymentTermId: z.number().int().optional(),
+      buyerReference: z.string().optional(),
+      vatStatus: VatStatus,
+    }),
+  },
+  'document.render-preview.v1': {
+    request: z.object({ format: DocumentFormat, templateId: z.number().int(), snapshot: InvoiceSnapshot }),
+    response: z.object({ pdfBase64: z.string() }),
+  },
+  'document.template-exists.v1': {
+    request: z.object({ templateId: z.number().int() }),
+    response: z.object({ exists: z.boolean() }),
+  },
+} as const;
+
+export const messages = { events, commands, rpc };
+export type Messages = typeof messages;
