@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { context, propagation } from '@opentelemetry/api';
+import { Schema, type ClientSession, type Connection, type Model } from 'mongoose';
+
+/** A message waiting to be published; `_id` becomes the envelope id, so a re-publish is deduplicable. */
+export interface OutboxEntry {
+  _id: string;
+  kind: 'event' | 'command';
+  type: string;
+  companyId: string;
+  data: unknown;
+  correlationId?: string;
+  /** W3C trace context at the time of the write, so the published message continues the same trace. */
+  trace?: Record<string, string>;
+  createdAt: Date;
+  publishedAt?: Date;
+  attempts: number;
+}
+
+export interface OutboxMessage {
+  kind: 'event' | 'command';
+  type: string;
+  companyId: string;
+  data: unknown;
+  /** Deterministic id when a retry of the same business step must produce the same message. */
+  id?: string;
+  correlationId?: string;
+}
+
+/** What the relay needs from the bus: publish one message with a given envelope id. */
+export type OutboxPublisher = (entry: OutboxEntry) => Promise<void>;
+
+const outboxSchema = new Schema<OutboxEntry>(
+  {
+    _id: { type: String },
+    kind: { type: String, required: true, enum: ['event', 'command'] },
+    type: { type: String, required: true },
+    companyId: { type: String, required: true },
+    data: { type: Schema.Types.Mixed, required: true },
+    correlationId: String,
+    trace: { type: Schema.Types.Mixed },
+    createdAt: { type: Date, required: true },
+    publishedAt: { type: Date },
+    attempts: { type: Number, default: 0 },
+  },
+  { versionKey: false, minimize: false },
+);
+outboxSchema.index({ publishedAt: 1, createdAt: 1 });
+// Published entries are kept a week for inspection, then expire.
+outboxSchema.index({ publishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600, partialFilterExpression: { publishedAt: { $exists: true } }, name: 'published_ttl' });
+
+export interface Outbox {
+  model: Model<OutboxEntry>;
+  /** Stores messages, inside the caller's transaction when a session is given. Call `relay.kick()` after commit. */
+  add(messages: OutboxMessage[], session?: ClientSession): Promise<void>;
+}
+
+export function createOutbox(conn: Connection): Outbox {
+  const model = conn.models.Outbox ?? conn.model<OutboxEntry>('Outbox', outboxSchema, 'outbox');
+  return {
+    model,
+    async add(messages, session) {
+      const trace: Record<string, string> = {};
+      propagation.inject(context.active(), trace);
+      const now = new Date();
+      const docs = messages.map((m) => ({
+        _id: m.id ?? randomUUID(),
+        kind: m.kind,
+        type: m.type,
+        companyId: m.companyId,
+        data: m.data,
+        correlationId: m.correlationId,
+        trace,
+        createdAt: now,
+        attempts: 0,
+      }));
+      await model.insertMany(docs, { session });
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './service-runtime';
+export * from './messages';
+export * from './counters';

@@ -1,0 +1,16 @@
+import type { z } from 'zod';
+import { messages, type Messages } from '@inv/contracts';
+import type { OutboxMessage } from '@inv/outbox';
+
+type Events = Messages['events'];
+type Commands = Messages['commands'];
+
+/** A typed, validated event for the outbox. */
+export function eventMessage<K extends keyof Events & string>(type: K, companyId: string, data: z.input<Events[K]>, id?: string): OutboxMessage {
+  return { kind: 'event', type, companyId, data: messages.events[type].parse(data), id };
+}
+
+/** A typed, validated command for the outbox. */
+export function commandMessage<K extends keyof Commands & string>(type: K, companyId: string, data: z.input<Commands[K]>, id?: string): OutboxMessage {
+  return { kind: 'command', type, companyId, data: messages.commands[type].parse(data), id };
+}

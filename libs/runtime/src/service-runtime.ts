@@ -1,0 +1,139 @@
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import { z } from 'zod';
+import { createBus, type Bus } from '@inv/bus';
+import { messages, type Messages } from '@inv/contracts';
+import { resolveMongoUri } from '@inv/embedded-mongo';
+import { createOutbox, startOutboxRelay, type Outbox, type OutboxRelay } from '@inv/outbox';
+import {
+  connectMongo,
+  connectRedis,
+  createHttpApp,
+  createLogger,
+  envVars,
+  finalizeApp,
+  listen,
+  mongoReady,
+  redisReady,
+  type Listening,
+  type Logger,
+  type ReadinessCheck,
+  type Redis,
+} from '@inv/service-kit';
+import { startTelemetry } from '@inv/telemetry';
+
+/** Environment every service reads (each adds its own variables with `.extend`). */
+export const baseEnv = z.object({
+  NODE_ENV: envVars.nodeEnv,
+  HOST: z.string().default('127.0.0.1'),
+  MONGO_URL: envVars.mongoUrl,
+  AMQP_URL: envVars.amqpUrl,
+  REDIS_URL: envVars.redisUrl,
+  BUS_PREFIX: envVars.busPrefix,
+  /** Prefix of every Redis key; tests set one per run. */
+  REDIS_PREFIX: z.string().default('inv:'),
+  LOG_LEVEL: envVars.logLevel,
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** Retry delays of failed message handlers, comma-separated ms (tests shorten them). */
+  BUS_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/)
+    .default('1000,5000,30000')
+    .transform((s) => s.split(',').map(Number)),
+});
+export type BaseEnv = z.output<typeof baseEnv>;
+
+export type AppBus = Bus<Messages>;
+
+export interface RuntimeOptions {
+  service: string;
+  /** Database name: invoicing_<service> by convention. */
+  database: string;
+  port: number;
+  env: BaseEnv;
+  useRedis?: boolean;
+  bodyLimit?: string;
+}
+
+export interface ServiceRuntime {
+  logger: Logger;
+  conn: Connection;
+  bus: AppBus;
+  redis?: Redis;
+  outbox: Outbox;
+  relay: OutboxRelay;
+  app: Express;
+  /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
+  start(): Promise<Listening>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a service shares: telemetry, logger, its own MongoDB database (the embedded server when
+ * MONGO_URL is unset, outside production), Redis, the bus with our message contracts, the outbox relay
+ * and the express app with health endpoints. Routes, consumers and RPC servers are added by the service
+ * between `createServiceRuntime` and `start`.
+ */
+export async function createServiceRuntime(opts: RuntimeOptions): Promise<ServiceRuntime> {
+  startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
+  const mongo = await resolveMongoUri();
+  if (mongo.embedded) logger.warn({ uri: mongo.uri }, 'MONGO_URL is unset: using the embedded development MongoDB server');
+  const conn = await connectMongo(mongo.uri, opts.database);
+  const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
+  const bus = createBus(messages, {
+    url: opts.env.AMQP_URL,
+    prefix: opts.env.BUS_PREFIX,
+    service: opts.service,
+    logger,
+    retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
+  });
+  const outbox = createOutbox(conn);
+  let relay: OutboxRelay | undefined;
+  const readiness: ReadinessCheck[] = [
+    { name: 'mongodb', check: () => mongoReady(conn) },
+    { name: 'rabbitmq', check: () => bus.isReady() },
+  ];
+  if (redis) readiness.push({ name: 'redis', check: () => redisReady(redis) });
+  const app = createHttpApp({ service: opts.service, logger, readiness, bodyLimit: opts.bodyLimit });
+  let http: Listening | undefined;
+
+  const runtime: ServiceRuntime = {
+    logger,
+    conn,
+    bus,
+    redis,
+    outbox,
+    get relay(): OutboxRelay {
+      if (!relay) throw new Error('relay starts with start()');
+      return relay;
+    },
+    app,
+    async start() {
+      finalizeApp(app, logger);
+      await bus.start();
+      relay = startOutboxRelay(
+        outbox,
+        async (entry) => {
+          // Entries were validated when they were built from typed data; the bus validates again on publish.
+          const publishOpts = { id: entry._id, correlationId: entry.correlationId };
+          if (entry.kind === 'event') await bus.publishEvent(entry.type as never, entry.companyId, entry.data as never, publishOpts);
+          else await bus.sendCommand(entry.type as never, entry.companyId, entry.data as never, publishOpts);
+        },
+        logger,
+      );
+      http = await listen(app, opts.port, opts.env.HOST);
+      logger.info({ url: http.url }, `${opts.service} listening`);
+      return http;
+    },
+    async stop() {
+      await http?.close();
+      await relay?.stop();
+      await bus.stop();
+      await conn.close();
+      redis?.disconnect();
+      await mongo.stop();
+    },
+  };
+  return runtime;
+}
