@@ -1,1 +1,16 @@
-export {};
+export { createBus, DEFAULTS } from './bus';
+export { currentCorrelationId } from './correlation';
+export { MessageValidationError, PermanentError, PublishError, RpcRemoteError, RpcTimeoutError, type ValidationIssue } from './errors';
+export { HEADER } from './headers';
+export type {
+  Bus,
+  BusLogger,
+  BusOptions,
+  CommandEnvelope,
+  Envelope,
+  EventEnvelope,
+  HandlerContext,
+  MessageRegistry,
+  PublishOptions,
+  RpcRequestEnvelope,
+} from './types';

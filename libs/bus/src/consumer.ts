@@ -1,0 +1,178 @@
+import type { Channel, ConsumeMessage, Options } from 'amqplib';
+import type { z } from 'zod';
+import type { Session } from './connection';
+import { runWithCorrelation } from './correlation';
+import { decodeEnvelope, formatIssues } from './envelope';
+import { MessageValidationError, PermanentError } from './errors';
+import { HEADER, readAttempt, readString, truncateForHeader, withoutBookkeeping, type AmqpHeaders } from './headers';
+import { parseData } from './envelope';
+import { publishConfirmed } from './publisher';
+import { decideOnFailure, type ParkReason } from './retry-policy';
+import type { Runtime } from './runtime';
+import { inReceiveSpan, messagingAttributes, SpanKind } from './tracing';
+import type { Envelope, HandlerContext } from './types';
+
+/** A registered consumer: one durable work queue with its retry queues and parking queue. */
+export interface ConsumerSpec {
+  queue: string;
+  bindings: Array<{ exchange: string; routingKey: string }>;
+  /** Contract of each type this queue accepts; anything else is parked. */
+  schemas: ReadonlyMap<string, z.ZodType>;
+  handler(envelope: Envelope, ctx: HandlerContext): Promise<void>;
+  /** Set while consuming on a session. */
+  live?: { session: Session; channel: Channel; consumerTag: string };
+  /** Removed by deleteAll(): never resumed again. */
+  removed?: boolean;
+}
+
+/** Work queue, its bindings, one TTL queue per retry delay dead-lettering back to it, and its parking queue. */
+export async function declareConsumerTopology(rt: Runtime, ch: Channel, spec: ConsumerSpec): Promise<void> {
+  await rt.declared.queue(ch, spec.queue, { durable: true });
+  for (const b of spec.bindings) await ch.bindQueue(spec.queue, b.exchange, b.routingKey);
+  for (const delayMs of rt.retryDelaysMs) {
+    await rt.declared.queue(ch, rt.names.retryQueue(spec.queue, delayMs), {
+      durable: true,
+      messageTtl: delayMs,
+      deadLetterExchange: '', // the default exchange routes by queue name: straight back to this work queue only
+      deadLetterRoutingKey: spec.queue,
+    });
+  }
+  await rt.declared.queue(ch, rt.names.parkingQueue(spec.queue), { durable: true });
+}
+
+export async function startConsumer(rt: Runtime, session: Session, spec: ConsumerSpec): Promise<void> {
+  if (spec.removed || spec.live?.session === session) return;
+  const channel = await rt.cm.openChannel(session, `consumer ${spec.queue}`);
+  await declareConsumerTopology(rt, channel, spec);
+  await channel.prefetch(rt.prefetch);
+  const { consumerTag } = await channel.consume(spec.queue, (msg) => onDelivery(rt, session, channel, spec, msg), { noAck: false });
+  spec.live = { session, channel, consumerTag };
+  rt.logger.debug({ queue: spec.queue, session: session.id }, 'bus: consuming');
+}
+
+/** Stop receiving new deliveries; deliveries already received still run to the end. */
+export async function cancelConsumer(spec: { live?: { session: Session; channel: Channel; consumerTag: string } }): Promise<void> {
+  const live = spec.live;
+  spec.live = undefined;
+  if (!live || live.session.closed) return;
+  await live.channel.cancel(live.consumerTag).catch(() => undefined);
+}
+
+function onDelivery(rt: Runtime, session: Session, channel: Channel, spec: ConsumerSpec, msg: ConsumeMessage | null): void {
+  if (msg === null) {
+    // The broker cancelled us (queue deleted, node failover). Rebuild everything unless we are going away.
+    if (rt.isStopping() || spec.removed || session.closed) return;
+    rt.logger.warn({ queue: spec.queue }, 'bus: consumer cancelled by the broker; reconnecting');
+    channel.close().catch(() => undefined);
+    return;
+  }
+  void rt.inflight.track(handleDelivery(rt, session, channel, spec, msg));
+}
+
+function safeAck(rt: Runtime, session: Session, channel: Channel, msg: ConsumeMessage): void {
+  if (session.closed) return; // the delivery died with its channel; the broker redelivers it
+  try {
+    channel.ack(msg);
+  } catch (err) {
+    rt.logger.warn({ err, messageId: msg.properties.messageId }, 'bus: ack failed; the message will be redelivered');
+  }
+}
+
+async function handleDelivery(rt: Runtime, session: Session, channel: Channel, spec: ConsumerSpec, msg: ConsumeMessage): Promise<void> {
+  const headers: AmqpHeaders = msg.properties.headers ?? {};
+  const attempt = readAttempt(headers);
+  const correlationId = readString(headers, HEADER.correlationId);
+  const routingKey = msg.fields.routingKey;
+  const attrs = messagingAttributes(spec.queue, routingKey, String(msg.properties.messageId ?? ''), correlationId);
+  attrs['messaging.operation.type'] = 'process';
+  attrs['messaging.rabbitmq.attempt'] = attempt;
+  try {
+    await inReceiveSpan(`process ${String(msg.properties.type ?? routingKey)}`, SpanKind.CONSUMER, headers, attrs, async () => {
+      const envelope = validateDelivery(spec, msg);
+      const ctx: HandlerContext = { attempt, redelivered: msg.fields.redelivered, correlationId, headers };
+      await runWithCorrelation(correlationId, () => spec.handler(envelope, ctx));
+    });
+    safeAck(rt, session, channel, msg);
+  } catch (err) {
+    await onHandlerFailure(rt, session, channel, spec, msg, attempt, err);
+  }
+}
+
+/** The delivery's envelope with `data` parsed by its contract, or MessageValidationError. */
+export function validateDelivery(spec: Pick<ConsumerSpec, 'schemas'>, msg: Pick<ConsumeMessage, 'content'>): Envelope {
+  const decoded = decodeEnvelope(msg.content);
+  if (!decoded.ok) throw new MessageValidationError('(unknown)', [{ path: '', message: decoded.error }]);
+  const { envelope } = decoded;
+  const schema = spec.schemas.get(envelope.type);
+  if (!schema) throw new MessageValidationError(envelope.type, [{ path: 'type', message: `type ${envelope.type} is not consumed here` }]);
+  return { ...envelope, data: parseData(schema, envelope.type, envelope.data) };
+}
+
+async function onHandlerFailure(
+  rt: Runtime,
+  session: Session,
+  channel: Channel,
+  spec: ConsumerSpec,
+  msg: ConsumeMessage,
+  attempt: number,
+  err: unknown,
+): Promise<void> {
+  const message = err instanceof Error ? err.message : String(err);
+  const log = { queue: spec.queue, messageId: msg.properties.messageId, type: msg.properties.type, attempt, err };
+  if (session.closed) {
+    rt.logger.warn(log, 'bus: handler failed after the connection was lost; the broker redelivers the message');
+    return;
+  }
+  const decision =
+    err instanceof MessageValidationError
+      ? ({ action: 'park', reason: 'invalid' } as const)
+      : decideOnFailure(attempt, rt.retryDelaysMs, err instanceof PermanentError);
+  const base = withoutBookkeeping(msg.properties.headers);
+  let target: string;
+  let headers: AmqpHeaders;
+  if (decision.action === 'retry') {
+    target = rt.names.retryQueue(spec.queue, decision.delayMs);
+    headers = { ...base, [HEADER.attempt]: decision.nextAttempt, [HEADER.error]: truncateForHeader(message) };
+    rt.logger.warn({ ...log, retryInMs: decision.delayMs }, 'bus: handler failed; retrying later');
+  } else {
+    target = rt.names.parkingQueue(spec.queue);
+    headers = parkingHeaders(base, attempt, decision.reason, message, spec.queue);
+    const text = err instanceof MessageValidationError ? `bus: invalid message parked: ${formatIssues(err.issues)}` : `bus: message parked (${decision.reason})`;
+    rt.logger.error(log, text);
+  }
+  try {
+    await publishConfirmed(rt, '', target, msg.content, { ...copyProperties(msg), headers });
+    safeAck(rt, session, channel, msg);
+  } catch (pubErr) {
+    rt.logger.error({ ...log, err: pubErr }, 'bus: could not move the failed message; requeueing it');
+    if (!session.closed) {
+      try {
+        channel.nack(msg, false, true);
+      } catch {
+        // channel already gone: the broker redelivers
+      }
+    }
+  }
+}
+
+export function parkingHeaders(base: AmqpHeaders, attempt: number, reason: ParkReason, error: string, queue: string): AmqpHeaders {
+  return {
+    ...base,
+    [HEADER.attempt]: attempt,
+    [HEADER.error]: truncateForHeader(error),
+    [HEADER.parkReason]: reason,
+    [HEADER.parkedAt]: new Date().toISOString(),
+    [HEADER.originalQueue]: queue,
+  };
+}
+
+export function copyProperties(msg: Pick<ConsumeMessage, 'properties'>): Options.Publish {
+  const p = msg.properties;
+  const out: Options.Publish = { deliveryMode: 2, contentType: p.contentType ?? 'application/json' };
+  if (p.messageId !== undefined) out.messageId = p.messageId;
+  if (p.type !== undefined) out.type = p.type;
+  if (p.timestamp !== undefined) out.timestamp = p.timestamp;
+  if (p.appId !== undefined) out.appId = p.appId;
+  if (p.correlationId !== undefined) out.correlationId = p.correlationId;
+  return out;
+}

@@ -1,0 +1,62 @@
+import type { GetMessage } from 'amqplib';
+import { copyProperties } from './consumer';
+import { decodeEnvelope } from './envelope';
+import { withoutBookkeeping } from './headers';
+import type { Runtime } from './runtime';
+import type { Envelope } from './types';
+
+const PEEK_LIMIT = 10_000;
+
+/**
+ * Read the parking queue without consuming it: basic.get on a throwaway channel, then close the channel,
+ * which hands every unacked message back to the queue in its place.
+ */
+export async function peekParked(rt: Runtime, parkingQueue: string): Promise<Envelope[]> {
+  const session = await rt.cm.waitForSession(rt.publishTimeoutMs);
+  const ch = await rt.cm.openChannel(session, 'parking-peek', false);
+  try {
+    await rt.declared.queue(ch, parkingQueue, { durable: true });
+    const out: Envelope[] = [];
+    for (let i = 0; i < PEEK_LIMIT; i++) {
+      const msg = await ch.get(parkingQueue, { noAck: false });
+      if (msg === false) break;
+      const decoded = decodeEnvelope(msg.content);
+      if (decoded.ok) out.push(decoded.envelope);
+      else rt.logger.warn({ queue: parkingQueue, error: decoded.error }, 'bus: unreadable parked message left in place');
+    }
+    return out;
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Move what is parked now back to the work queue, attempt counter and error headers cleared, each move
+ * confirmed before the parked copy is acked (a crash in between duplicates, never loses). Messages parked
+ * again while this runs are not picked up a second time: at most the initial queue length is moved.
+ */
+export async function replayParked(rt: Runtime, parkingQueue: string, workQueue: string): Promise<number> {
+  const session = await rt.cm.waitForSession(rt.publishTimeoutMs);
+  const ch = await session.model.createConfirmChannel();
+  rt.cm.guard(session, ch, 'parking-replay', false);
+  try {
+    await rt.declared.queue(ch, parkingQueue, { durable: true });
+    const { messageCount } = await ch.checkQueue(parkingQueue);
+    let moved = 0;
+    for (let i = 0; i < messageCount; i++) {
+      const msg: GetMessage | false = await ch.get(parkingQueue, { noAck: false });
+      if (msg === false) break;
+      await new Promise<void>((resolve, reject) => {
+        ch.sendToQueue(workQueue, msg.content, { ...copyProperties(msg), headers: withoutBookkeeping(msg.properties.headers) }, (err: unknown) =>
+          err ? reject(err) : resolve(),
+        );
+      });
+      ch.ack(msg);
+      moved++;
+    }
+    rt.logger.info({ queue: workQueue, moved }, 'bus: replayed parked messages');
+    return moved;
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
