@@ -1,1 +1,2 @@
-export {};
+export { startEmbeddedMongo, resolveMongoUri } from './api';
+export type { EmbeddedMongo, EmbeddedMongoOptions, ResolvedMongo } from './api';

@@ -1,0 +1,52 @@
+import { EmbeddedMongoServer } from './server';
+
+export interface EmbeddedMongoOptions {
+  /** TCP port; 0 or undefined picks a free port. */
+  port?: number;
+  /** Interface to bind and advertise; default 127.0.0.1. */
+  host?: string;
+}
+
+export interface EmbeddedMongo {
+  /** Connection string that works with and without `directConnection=true`. */
+  uri: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface ResolvedMongo {
+  uri: string;
+  stop(): Promise<void>;
+  /** True when the embedded server was started (MONGO_URL was not set). */
+  embedded: boolean;
+}
+
+const REPLICA_SET = 'rs0';
+
+/** Starts an in-process MongoDB-wire-compatible server (development and tests only). */
+export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  if (process.env.NODE_ENV === 'production') {
+    throw new Error(
+      'Refusing to start: the embedded MongoDB is a development/test tool and keeps data only in memory. ' +
+        'Set MONGO_URL to a real MongoDB in production.',
+    );
+  }
+  const server = new EmbeddedMongoServer({ host: opts.host, port: opts.port, setName: REPLICA_SET });
+  const { host, port } = await server.listen();
+  return {
+    uri: `mongodb://${host}:${port}/?replicaSet=${REPLICA_SET}`,
+    port,
+    stop: () => server.close(),
+  };
+}
+
+/**
+ * The MongoDB to use: MONGO_URL when set (the embedded server is then never started), otherwise
+ * a freshly started embedded server.
+ */
+export async function resolveMongoUri(): Promise<ResolvedMongo> {
+  const external = process.env.MONGO_URL;
+  if (external) return { uri: external, stop: async () => undefined, embedded: false };
+  const started = await startEmbeddedMongo();
+  return { uri: started.uri, stop: started.stop, embedded: true };
+}

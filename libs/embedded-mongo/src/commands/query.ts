@@ -1,0 +1,68 @@
+import type { Document } from 'bson';
+import { Aggregator, Query } from 'mingo';
+import type { Collection } from '../storage/collection';
+import { cloneDeep, isPlainObject } from '../util/values';
+
+export interface FindOptions {
+  filter?: Document;
+  sort?: Document;
+  skip?: number;
+  limit?: number;
+  projection?: Document;
+}
+
+function asFilter(v: unknown): Document {
+  return isPlainObject(v) ? v : {};
+}
+
+/** Stored documents matching a filter, using an index for candidates when one applies. */
+export function matching(coll: Collection | undefined, filter: unknown): Document[] {
+  if (!coll) return [];
+  const f = asFilter(filter);
+  const candidates = coll.candidates(f);
+  if (!Object.keys(f).length) return candidates;
+  const q = new Query(f);
+  return candidates.filter((d) => q.test(d));
+}
+
+/**
+ * Runs a find. Results reference stored documents directly: stored documents are never mutated
+ * (updates replace them with modified clones), so handing them to a cursor is safe.
+ */
+export function runFind(coll: Collection | undefined, opts: FindOptions): Document[] {
+  let docs = matching(coll, opts.filter);
+  const sort = isPlainObject(opts.sort) && Object.keys(opts.sort).length ? opts.sort : undefined;
+  const projection = isPlainObject(opts.projection) && Object.keys(opts.projection).length ? opts.projection : undefined;
+  if (sort) docs = new Query({}).find(docs).sort(sort as Record<string, 1 | -1>).all() as Document[];
+  const skip = Math.max(0, Number(opts.skip ?? 0));
+  const limit = Math.abs(Number(opts.limit ?? 0));
+  if (skip || limit) docs = docs.slice(skip, limit ? skip + limit : undefined);
+  if (projection) docs = new Query({}).find(docs, projection).all() as Document[];
+  return docs;
+}
+
+export function project(doc: Document | null, projection: unknown): Document | null {
+  if (!doc || !isPlainObject(projection) || !Object.keys(projection).length) return doc;
+  return new Query({}).find([doc], projection).all()[0] ?? null;
+}
+
+/**
+ * Runs an aggregation pipeline. A leading $match is served through `matching` (index lookups);
+ * the rest runs in mingo on deep copies, because mingo stages may modify their input in place.
+ */
+export function runAggregate(
+  docs: Document[] | Collection | undefined,
+  pipeline: Document[],
+  resolve: (name: string) => Document[],
+): Document[] {
+  let input: Document[];
+  let stages = pipeline;
+  if (Array.isArray(docs)) input = docs;
+  else if (stages.length && isPlainObject(stages[0].$match)) {
+    input = matching(docs, stages[0].$match);
+    stages = stages.slice(1);
+  } else input = docs ? docs.all() : [];
+  if (!stages.length) return input;
+  const agg = new Aggregator(stages, { collectionResolver: (name: string) => resolve(name).map(cloneDeep) });
+  return agg.run(input.map(cloneDeep));
+}

@@ -1,0 +1,125 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Document } from 'bson';
+import { CursorRegistry } from './cursors';
+import { dispatch } from './dispatcher';
+import { CommandError, ErrorCodes } from './errors';
+import { Store } from './storage/store';
+import { sweepExpired } from './storage/ttl';
+import { TransactionManager } from './transactions/manager';
+import { encodeMsg, encodeReply, FLAG_MORE_TO_COME, parseMessage } from './wire/codec';
+import { MessageFramer } from './wire/framer';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  setName?: string;
+  /** How often TTL indexes, idle cursors and idle transactions are swept (ms). */
+  sweepIntervalMs?: number;
+}
+
+/** A TCP server that answers the MongoDB wire protocol from an in-memory Store. */
+export class EmbeddedMongoServer {
+  readonly store = new Store();
+  readonly cursors = new CursorRegistry();
+  readonly transactions = new TransactionManager(this.store);
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  private sweeper?: NodeJS.Timeout;
+  private connections = 0;
+  private requestIds = 0;
+  address = '';
+
+  constructor(private readonly opts: ServerOptions = {}) {}
+
+  async listen(): Promise<{ host: string; port: number }> {
+    const host = this.opts.host ?? '127.0.0.1';
+    const server = createServer((socket) => this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    this.address = `${host}:${port}`;
+    this.sweeper = setInterval(() => this.sweep(), this.opts.sweepIntervalMs ?? 1000);
+    this.sweeper.unref();
+    return { host, port };
+  }
+
+  sweep(now = Date.now()): void {
+    sweepExpired(this.store, now);
+    this.cursors.sweep(now);
+    this.transactions.sweep(now);
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const s of this.sockets) s.destroy();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    const connectionId = ++this.connections;
+    const framer = new MessageFramer();
+    socket.setNoDelay(true);
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('data', (chunk: Buffer) => {
+      const { messages, error } = framer.push(chunk);
+      for (const message of messages) {
+        if (!this.handle(socket, message, connectionId)) return;
+      }
+      // An impossible length means the stream cannot be resynchronised: hang up, as mongod does.
+      if (error) socket.destroy();
+    });
+  }
+
+  /** Answers one message; returns false when the connection was closed because of it. */
+  private handle(socket: Socket, message: Buffer, connectionId: number): boolean {
+    let parsed;
+    try {
+      parsed = parseMessage(message);
+    } catch {
+      // Malformed frame (bad BSON, unknown opcode such as legacy OP_INSERT or OP_COMPRESSED which
+      // we never advertise): there is no safe way to answer, so close like mongod does.
+      socket.destroy();
+      return false;
+    }
+    const ctx = { store: this.store, cursors: this.cursors, transactions: this.transactions, server: { address: this.address, setName: this.opts.setName ?? 'rs0', connectionId } };
+    const requestId = ++this.requestIds;
+    if (parsed.kind === 'query') {
+      const [db, ...rest] = parsed.fullCollectionName.split('.');
+      let reply: Document;
+      if (rest.join('.') !== '$cmd') {
+        reply = new CommandError(ErrorCodes.CommandNotFound, 'legacy OP_QUERY is only supported for commands').toReply();
+      } else {
+        const body = (parsed.query.$query ?? parsed.query.query ?? parsed.query) as Document;
+        reply = dispatch(body, db, ctx);
+      }
+      return this.send(socket, reply, (doc) => encodeReply(requestId, parsed.header.requestId, doc));
+    }
+    const db = typeof parsed.body.$db === 'string' ? parsed.body.$db : 'admin';
+    const reply = dispatch(parsed.body, db, ctx);
+    if (parsed.flags & FLAG_MORE_TO_COME) return true; // the client asked for no reply
+    return this.send(socket, reply, (doc) => encodeMsg(requestId, parsed.header.requestId, doc));
+  }
+
+  /** Writes an encoded reply; a reply that cannot be encoded (e.g. too large) becomes an error reply. */
+  private send(socket: Socket, reply: Document, encode: (doc: Document) => Buffer): boolean {
+    let bytes: Buffer;
+    try {
+      bytes = encode(reply);
+    } catch (err) {
+      const message = `reply could not be encoded: ${err instanceof Error ? err.message : String(err)}`;
+      bytes = encode(new CommandError(ErrorCodes.BadValue, message).toReply());
+    }
+    socket.write(bytes);
+    return true;
+  }
+}

@@ -1,0 +1,134 @@
+import type { Document } from 'bson';
+import { CommandError, ErrorCodes } from '../errors';
+import { keyString } from '../util/values';
+import { duplicateKeyError, equalityValue, SecondaryIndex, type IndexSpec } from './index-manager';
+
+/** A stored document. Entries are replaced, never mutated, so a transaction can tell by identity
+ *  whether a document changed since it took its snapshot. */
+export interface Entry {
+  readonly doc: Document;
+}
+
+export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+export class Collection {
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    readonly options: Document = {},
+    readonly docs: Map<string, Entry> = new Map(),
+    readonly indexes: Map<string, SecondaryIndex> = new Map(),
+    readonly uuid: Buffer = randomUuid(),
+  ) {}
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  insert(doc: Document): string {
+    const id = keyString(doc._id);
+    if (this.docs.has(id)) throw duplicateKeyError(this.ns, ID_INDEX, [doc._id]);
+    this.checkUnique(id, doc);
+    this.docs.set(id, { doc });
+    for (const ix of this.indexes.values()) ix.add(id, doc);
+    return id;
+  }
+
+  replace(id: string, doc: Document): void {
+    const old = this.docs.get(id);
+    if (!old) throw new Error(`replace of missing document ${id}`);
+    for (const ix of this.indexes.values()) ix.remove(id, old.doc);
+    try {
+      this.checkUnique(id, doc);
+    } catch (err) {
+      for (const ix of this.indexes.values()) ix.add(id, old.doc);
+      throw err;
+    }
+    this.docs.set(id, { doc });
+    for (const ix of this.indexes.values()) ix.add(id, doc);
+  }
+
+  remove(id: string): boolean {
+    const old = this.docs.get(id);
+    if (!old) return false;
+    for (const ix of this.indexes.values()) ix.remove(id, old.doc);
+    this.docs.delete(id);
+    return true;
+  }
+
+  /** Puts an entry back exactly as it was (used to undo partial transaction commits). */
+  restore(id: string, entry: Entry | undefined): void {
+    if (this.docs.has(id)) this.remove(id);
+    if (entry) {
+      this.docs.set(id, entry);
+      for (const ix of this.indexes.values()) ix.add(id, entry.doc);
+    }
+  }
+
+  private checkUnique(id: string, doc: Document): void {
+    for (const ix of this.indexes.values()) {
+      const hit = ix.conflict(id, doc);
+      if (hit) throw duplicateKeyError(this.ns, ix.spec, hit.values);
+    }
+  }
+
+  addIndex(spec: IndexSpec): void {
+    const ix = new SecondaryIndex(spec);
+    for (const [id, { doc }] of this.docs) {
+      const hit = ix.conflict(id, doc);
+      if (hit) throw duplicateKeyError(this.ns, spec, hit.values);
+      ix.add(id, doc);
+    }
+    this.indexes.set(spec.name, ix);
+  }
+
+  dropIndex(name: string): void {
+    if (name === '_id_') throw new CommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
+    if (!this.indexes.delete(name)) throw new CommandError(ErrorCodes.IndexNotFound, `index not found with name [${name}]`);
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((ix) => ix.spec)];
+  }
+
+  /**
+   * Documents that may match `filter`: a Map lookup when the filter pins `_id` or every field of a
+   * complete index to one value, otherwise every document. Callers still test each candidate.
+   */
+  candidates(filter: Document): Document[] {
+    const id = equalityValue(filter, '_id');
+    if (id) {
+      const e = this.docs.get(keyString(id.value));
+      return e ? [e.doc] : [];
+    }
+    for (const ix of this.indexes.values()) {
+      if (!ix.complete) continue;
+      const values: unknown[] = [];
+      for (const f of ix.fields) {
+        const eq = equalityValue(filter, f);
+        if (!eq) break;
+        values.push(eq.value);
+      }
+      if (values.length !== ix.fields.length) continue;
+      const ids = ix.entries.get(ix.keyForLookup(values));
+      if (!ids) return [];
+      return [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined);
+    }
+    return this.all();
+  }
+
+  all(): Document[] {
+    return [...this.docs.values()].map((e) => e.doc);
+  }
+
+  /** A copy whose maps are independent but whose (immutable) entries are shared. */
+  clone(): Collection {
+    const indexes = new Map<string, SecondaryIndex>();
+    for (const [name, ix] of this.indexes) indexes.set(name, ix.clone());
+    return new Collection(this.db, this.name, this.options, new Map(this.docs), indexes, this.uuid);
+  }
+}
+
+function randomUuid(): Buffer {
+  return Buffer.from(crypto.randomUUID().replace(/-/g, ''), 'hex');
+}

@@ -1,0 +1,120 @@
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { CommandError, ErrorCodes } from '../errors';
+import { formatForMessage, isPlainObject, keyString, valuesAtPath } from '../util/values';
+
+export interface IndexSpec {
+  v: number;
+  key: Document;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Document;
+  expireAfterSeconds?: number;
+  [option: string]: unknown;
+}
+
+interface IndexKey {
+  key: string;
+  values: unknown[];
+}
+
+/**
+ * One secondary index: a Map from the canonical key string to the ids of the documents holding it,
+ * so unique checks and equality lookups cost O(1) instead of a collection scan.
+ */
+export class SecondaryIndex {
+  private readonly partial?: Query;
+  readonly fields: string[];
+
+  constructor(
+    readonly spec: IndexSpec,
+    readonly entries: Map<string, Set<string>> = new Map(),
+  ) {
+    this.fields = Object.keys(spec.key);
+    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+  }
+
+  /** Whether an equality lookup through this index finds every matching document. */
+  get complete(): boolean {
+    return !this.spec.sparse && !this.partial;
+  }
+
+  /** The keys a document contributes (several for arrays: multikey), or none when not indexed. */
+  keysFor(doc: Document): IndexKey[] {
+    if (this.partial && !this.partial.test(doc)) return [];
+    const perField = this.fields.map((f) => valuesAtPath(doc, f));
+    if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === undefined)) return [];
+    let combos: unknown[][] = [[]];
+    for (const vals of perField) combos = combos.flatMap((c) => vals.map((v) => [...c, v]));
+    const seen = new Map<string, IndexKey>();
+    for (const values of combos) {
+      const key = values.length === 1 ? keyString(values[0]) : JSON.stringify(values.map(keyString));
+      seen.set(key, { key, values });
+    }
+    return [...seen.values()];
+  }
+
+  keyForLookup(values: unknown[]): string {
+    return values.length === 1 ? keyString(values[0]) : JSON.stringify(values.map(keyString));
+  }
+
+  add(id: string, doc: Document): void {
+    for (const { key } of this.keysFor(doc)) {
+      let ids = this.entries.get(key);
+      if (!ids) this.entries.set(key, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+
+  remove(id: string, doc: Document): void {
+    for (const { key } of this.keysFor(doc)) {
+      const ids = this.entries.get(key);
+      if (!ids) continue;
+      ids.delete(id);
+      if (!ids.size) this.entries.delete(key);
+    }
+  }
+
+  /** The first key of `doc` already held by another document, when this index is unique. */
+  conflict(id: string, doc: Document): IndexKey | undefined {
+    if (!this.spec.unique) return undefined;
+    for (const k of this.keysFor(doc)) {
+      const ids = this.entries.get(k.key);
+      if (ids && [...ids].some((other) => other !== id)) return k;
+    }
+    return undefined;
+  }
+
+  clone(): SecondaryIndex {
+    const copy = new Map<string, Set<string>>();
+    for (const [k, ids] of this.entries) copy.set(k, new Set(ids));
+    return new SecondaryIndex(this.spec, copy);
+  }
+}
+
+export function duplicateKeyError(ns: string, spec: Pick<IndexSpec, 'name' | 'key'>, values: unknown[]): CommandError {
+  const fields = Object.keys(spec.key);
+  const keyValue: Document = {};
+  fields.forEach((f, i) => (keyValue[f] = values[i] ?? null));
+  const shown = fields.map((f, i) => `${f}: ${formatForMessage(values[i])}`).join(', ');
+  return new CommandError(
+    ErrorCodes.DuplicateKey,
+    `E11000 duplicate key error collection: ${ns} index: ${spec.name} dup key: { ${shown} }`,
+    { keyPattern: spec.key, keyValue },
+  );
+}
+
+/** The equality value a filter pins `field` to, or undefined when it does not pin it to one value. */
+export function equalityValue(filter: Document, field: string): { value: unknown } | undefined {
+  if (!Object.prototype.hasOwnProperty.call(filter, field)) return undefined;
+  let v: unknown = filter[field];
+  if (isPlainObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length !== 1 || keys[0] !== '$eq') return undefined;
+    v = v.$eq;
+  }
+  if (Array.isArray(v) || v instanceof RegExp || isPlainObject(v)) return undefined;
+  if (typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'BSONRegExp') return undefined;
+  return { value: v };
+}
