@@ -1,3 +1,4 @@
 export * from './service-runtime';
 export * from './messages';
 export * from './counters';
+export * from './run-main';

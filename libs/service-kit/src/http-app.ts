@@ -16,6 +16,8 @@ export interface HttpAppOptions {
   /** Limit for JSON bodies (express.json `limit`); default 1mb. */
   bodyLimit?: string;
   readiness?: ReadinessCheck[];
+  /** Parse JSON bodies (default true); the gateway streams bodies through untouched. */
+  jsonBody?: boolean;
 }
 
 /**
@@ -60,7 +62,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     const ready = results.every(([, ok]) => ok);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.service, checks });
   });
-  app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  if (opts.jsonBody !== false) {
+    app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  }
   return app;
 }
 

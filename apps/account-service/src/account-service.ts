@@ -1,0 +1,39 @@
+import { createServiceRuntime } from '@inv/runtime';
+import { notFound } from '@inv/service-kit';
+import type { AccountConfig } from './config';
+import { apiKeysRepo } from './db/api-keys';
+import { companiesRepo } from './db/companies';
+import { companyRoutes } from './http/company.routes';
+import { internalRoutes } from './http/internal.routes';
+import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
+import { sellerProfileOf } from './usecases/seller-profile';
+
+/** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
+export async function createAccountService(config: AccountConfig) {
+  const rt = await createServiceRuntime({ service: 'account-service', database: 'invoicing_account', port: config.PORT, env: config });
+  const companies = companiesRepo(rt.conn);
+  const apiKeys = apiKeysRepo(rt.conn);
+  await Promise.all([companies.model.init(), apiKeys.model.init(), rt.outbox.model.init()]);
+
+  rt.app.use(internalRoutes({ apiKeys, companies }));
+  rt.app.use(companyRoutes({ apiKeys, companies }));
+  rt.bus.serveRpc('account.seller-profile.v1', async (msg) => {
+    const company = await companies.byId(msg.companyId);
+    if (!company) throw notFound('company');
+    return sellerProfileOf(company);
+  });
+
+  return {
+    runtime: rt,
+    async start() {
+      const http = await rt.start();
+      if (config.BOOTSTRAP_API_KEY) {
+        const result = await bootstrapDemoCompany({ conn: rt.conn, companies, apiKeys, outbox: rt.outbox }, config.BOOTSTRAP_API_KEY);
+        rt.relay.kick();
+        rt.logger.info(result, 'demo company ready');
+      }
+      return http;
+    },
+    stop: () => rt.stop(),
+  };
+}

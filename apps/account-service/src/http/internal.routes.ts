@@ -1,0 +1,14 @@
+import { Router } from 'express';
+import type { ApiKeysRepo } from '../db/api-keys';
+import type { CompaniesRepo } from '../db/companies';
+import { verifyApiKey } from '../usecases/api-keys';
+
+/** Called by the gateway only (cluster-internal path, never routed publicly). */
+export function internalRoutes(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo }): Router {
+  const router = Router();
+  router.post('/internal/auth/verify', async (req, res) => {
+    const key = typeof req.body?.key === 'string' ? req.body.key : undefined;
+    res.json(await verifyApiKey(deps, key));
+  });
+  return router;
+}

@@ -1,0 +1,60 @@
+import type { Connection } from 'mongoose';
+import type { Outbox } from '@inv/outbox';
+import { eventMessage } from '@inv/runtime';
+import type { ApiKeysRepo } from '../db/api-keys';
+import type { CompaniesRepo, CompanyDoc } from '../db/companies';
+import { displayPrefix, hashApiKey } from '../domain/api-key';
+
+export const DEMO_COMPANY_ID = 'cmp_demo';
+
+/** A complete seller profile, so that a demo invoice passes every format's rules out of the box. */
+const demoCompany: Omit<CompanyDoc, 'createdAt'> = {
+  _id: DEMO_COMPANY_ID,
+  name: 'Muster Software GmbH',
+  legalName: 'Muster Software GmbH',
+  address: { line1: 'Friedrichstraße 123', postalCode: '10117', city: 'Berlin', countryCode: 'DE' },
+  vatId: 'DE123456789',
+  taxNumber: '30/123/45678',
+  registrationId: 'HRB 123456 B',
+  registrationCourt: 'Amtsgericht Charlottenburg',
+  iban: 'DE02120300000000202051',
+  bic: 'BYLADEM1001',
+  bankName: 'Deutsche Kreditbank Berlin',
+  contactName: 'Erika Mustermann',
+  email: 'billing@muster-software.example',
+  phone: '+49 30 1234567',
+  plan: 'pro',
+  paymentTermDays: 14,
+};
+
+/**
+ * Ensures the demo company (Pro plan, complete seller profile) and that `apiKey` is an active key of it.
+ * Idempotent: safe on every start. The company-created event goes through the outbox in the same
+ * transaction, so quota-service learns the plan even if this process dies right after.
+ */
+export async function bootstrapDemoCompany(
+  deps: { conn: Connection; companies: CompaniesRepo; apiKeys: ApiKeysRepo; outbox: Outbox },
+  apiKey: string,
+): Promise<{ companyId: string; createdCompany: boolean; createdKey: boolean }> {
+  let createdCompany = false;
+  let createdKey = false;
+  await deps.conn.transaction(async (session) => {
+    createdCompany = false;
+    createdKey = false;
+    const existing = await deps.companies.model.findById(DEMO_COMPANY_ID).session(session).lean();
+    if (!existing) {
+      await deps.companies.model.create([{ ...demoCompany, createdAt: new Date() }], { session });
+      await deps.outbox.add([eventMessage('company.created.v1', DEMO_COMPANY_ID, { name: demoCompany.name, plan: 'pro' }, `company-created-${DEMO_COMPANY_ID}`)], session);
+      createdCompany = true;
+    }
+    const hash = hashApiKey(apiKey);
+    const key = await deps.apiKeys.model.findOne({ hash }).session(session).lean();
+    if (!key) {
+      await deps.apiKeys.model.create([{ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date() }], { session });
+      createdKey = true;
+    } else if (key.revokedAt || key.companyId !== DEMO_COMPANY_ID) {
+      throw new Error('BOOTSTRAP_API_KEY belongs to a revoked key or another company; choose a new key');
+    }
+  });
+  return { companyId: DEMO_COMPANY_ID, createdCompany, createdKey };
+}

@@ -1,0 +1,26 @@
+import type { CompanyDoc } from '../db/companies';
+
+/** The seller as frozen onto an invoice at finalization (EN 16931 BG-4 and payment instructions). */
+export function sellerProfileOf(company: CompanyDoc) {
+  return {
+    found: true,
+    seller: {
+      name: company.legalName,
+      vatId: company.vatId,
+      taxNumber: company.taxNumber,
+      registrationId: company.registrationId,
+      registrationCourt: company.registrationCourt,
+      electronicAddress: company.email ? { scheme: 'EM', value: company.email } : undefined,
+      address: {
+        line1: company.address.line1,
+        line2: company.address.line2,
+        city: company.address.city,
+        postalCode: company.address.postalCode,
+        countryCode: company.address.countryCode,
+      },
+      contact: { name: company.contactName, phone: company.phone, email: company.email },
+    },
+    payment: company.iban ? { meansCode: '58' as const, iban: company.iban, bic: company.bic, accountName: company.legalName } : undefined,
+    paymentTermDays: company.paymentTermDays,
+  };
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { context, propagation } from '@opentelemetry/api';
+import { notFound, problem, type Logger } from '@inv/service-kit';
+
+/**
+ * Forwards an authenticated request to the service owning its path prefix, streaming bodies both ways
+ * (http-proxy-middleware). The W3C trace context of the gateway's span goes along, so the service
+ * continues the same trace; the company id header was set by authentication.
+ */
+export function proxyToServices(table: { prefix: string; target: string }[], timeoutMs: number, logger: Logger) {
+  const targetOf = (path: string) => table.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
+  const proxy = createProxyMiddleware<Request, Response>({
+    router: (req) => targetOf(req.path) ?? 'http://127.0.0.1:1',
+    changeOrigin: true,
+    xfwd: true,
+    proxyTimeout: timeoutMs,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        const carrier: Record<string, string> = {};
+        propagation.inject((req as Request).res?.locals.otelContext ?? context.active(), carrier);
+        for (const [k, v] of Object.entries(carrier)) proxyReq.setHeader(k, v);
+        proxyReq.setHeader('x-request-id', String((req as Request).res?.locals.requestId ?? ''));
+      },
+      error: (err, _req: IncomingMessage, res: ServerResponse | unknown) => {
+        logger.warn({ err }, 'upstream service unreachable');
+        const out = res as ServerResponse;
+        if (typeof out.headersSent !== 'boolean' || out.headersSent) return;
+        const timedOut = (err as { code?: string }).code === 'ECONNRESET' || /timeout/i.test(err.message);
+        const body = timedOut
+          ? problem(504, 'UPSTREAM_TIMEOUT', 'the service did not answer in time; retry later')
+          : problem(503, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry later');
+        out.writeHead(body.status, { 'content-type': 'application/problem+json' });
+        out.end(JSON.stringify(body));
+      },
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!targetOf(req.path)) throw notFound(`resource ${req.path}`);
+    res.locals.otelContext = context.active();
+    return proxy(req, res, next);
+  };
+}
