@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import * as fontkit from 'fontkit';
+
+/**
+ * DejaVu TrueType fonts from the `dejavu-fonts-ttf` package (full Latin-1/Latin Extended coverage:
+ * German, French, Italian, Spanish names). PDF/A needs every font embedded, so the 14 standard PDF
+ * fonts are never used.
+ *
+ * Each font is parsed once per process with fontkit and the parsed object is handed to pdfkit:
+ * given a Buffer, pdfkit re-parses the whole TTF for every document (~45 ms of a ~58 ms render).
+ * pdfkit still builds a fresh subset per document, so sharing the parsed font is safe.
+ */
+const FILES = {
+  sans: 'DejaVuSansCondensed.ttf',
+  sansBold: 'DejaVuSansCondensed-Bold.ttf',
+  serif: 'DejaVuSerifCondensed.ttf',
+  serifBold: 'DejaVuSerifCondensed-Bold.ttf',
+} as const;
+
+export type FontName = keyof typeof FILES;
+
+/** The part of a fontkit font pdfkit relies on (it duck-types on `layout`). */
+export type ParsedFont = fontkit.Font;
+
+const loaded = new Map<FontName, ParsedFont>();
+
+function fontPath(file: string): string {
+  // Resolve through the package so hoisting or a different cwd does not matter.
+  return require.resolve(`dejavu-fonts-ttf/ttf/${file}`);
+}
+
+export function loadFont(name: FontName): ParsedFont {
+  let font = loaded.get(name);
+  if (!font) {
+    const parsed = fontkit.create(readFileSync(fontPath(FILES[name])));
+    if (!('layout' in parsed)) throw new Error(`${FILES[name]} is a font collection, expected a single font`);
+    font = parsed;
+    loaded.set(name, font);
+  }
+  return font;
+}
+
+/** Parse every font up front (service start), so the first request does not pay for it. */
+export function preloadFonts(): void {
+  for (const name of Object.keys(FILES) as FontName[]) loadFont(name);
+}

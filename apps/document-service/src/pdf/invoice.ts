@@ -1,0 +1,271 @@
+import type { EInvoice, InvoiceLine } from '@inv/einvoice';
+import { Canvas } from './canvas';
+import { Flow } from './flow';
+import {
+  formatAmount,
+  formatDate,
+  formatIban,
+  formatMoney,
+  formatPercent,
+  formatPeriod,
+  formatQuantity,
+  formatUnitPrice,
+  isZero,
+} from './format';
+import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
+import { labelsFor, unitName, vatCategoryName, vatCategoryShortName, type Labels } from './labels';
+import {
+  addressLines,
+  drawAddressWindow,
+  drawContinuationHeader,
+  drawFoldMarks,
+  drawInfoBlock,
+  drawLetterhead,
+  finishPages,
+} from './letter';
+import { createPdfADocument, embedXml } from './pdfa';
+import { FlowTable, type CellPart, type TableRow } from './table';
+import { themeFor } from './templates';
+import type { PdfTotals, RenderInvoiceOptions } from './types';
+
+function validate(invoice: EInvoice, totals: PdfTotals): void {
+  if (!invoice || typeof invoice !== 'object') throw new RangeError('invoice is required');
+  if (!invoice.number) throw new RangeError('invoice.number is required');
+  if (!Array.isArray(invoice.lines) || invoice.lines.length === 0) throw new RangeError('invoice.lines must not be empty');
+  if (!totals || !Array.isArray(totals.lines) || !Array.isArray(totals.vatBreakdown)) {
+    throw new RangeError('opts.totals is required (computeTotals from @inv/money)');
+  }
+  if (totals.lines.length !== invoice.lines.length) {
+    throw new RangeError(`totals.lines has ${totals.lines.length} entries, invoice.lines ${invoice.lines.length}`);
+  }
+}
+
+function infoRows(invoice: EInvoice, l: Labels): [string, string][] {
+  const lang = invoice.language;
+  const rows: [string, string][] = [
+    [invoice.typeCode === '381' ? l.creditNoteNumber : l.invoiceNumber, invoice.number],
+    [l.issueDate, formatDate(invoice.issueDate, lang)],
+  ];
+  if (invoice.period) rows.push([l.servicePeriod, formatPeriod(invoice.period, lang)]);
+  if (invoice.deliveryDate) rows.push([l.deliveryDate, formatDate(invoice.deliveryDate, lang)]);
+  if (invoice.dueDate) rows.push([l.dueDate, formatDate(invoice.dueDate, lang)]);
+  if (invoice.buyerReference) rows.push([l.buyerReference, invoice.buyerReference]);
+  if (invoice.orderReference) rows.push([l.orderReference, invoice.orderReference]);
+  if (invoice.buyer.vatId) rows.push([l.customerVatId, invoice.buyer.vatId]);
+  if (invoice.seller.contact?.name) rows.push([l.contact, invoice.seller.contact.name]);
+  return rows;
+}
+
+function lineCell(line: InvoiceLine, allowance: string | undefined, invoice: EInvoice, l: Labels): CellPart[] {
+  const lang = invoice.language;
+  const cell: CellPart[] = [{ text: line.name }];
+  if (line.description) cell.push({ text: line.description, muted: true, size: 7.5 });
+  if (line.period) cell.push({ text: `${l.servicePeriod}: ${formatPeriod(line.period, lang)}`, muted: true, size: 7.5 });
+  if (line.discount && allowance && !isZero(allowance)) {
+    const what = line.discount.type === 'PERCENTAGE' ? ` ${formatPercent(line.discount.value, lang)}` : '';
+    const reason = line.discount.reason ? ` (${line.discount.reason})` : '';
+    // Shown as a negative amount by prefixing the sign: the renderer never does arithmetic.
+    cell.push({ text: `${l.discount}${what}${reason}: \u2212${formatAmount(allowance, lang)}`, muted: true, size: 7.5 });
+  }
+  return cell;
+}
+
+function positionRows(invoice: EInvoice, totals: PdfTotals, l: Labels): TableRow[] {
+  const lang = invoice.language;
+  return invoice.lines.map((line, i) => ({
+    cells: [
+      line.id,
+      lineCell(line, totals.lines[i].allowance, invoice, l),
+      `${formatQuantity(line.quantity, lang)} ${unitName(line.unitCode, lang)}`,
+      formatUnitPrice(line.unitPrice, lang),
+      formatPercent(line.vat.rate, lang),
+      formatAmount(totals.lines[i].net, lang),
+    ],
+  }));
+}
+
+const TOTALS_WIDTH = mm(78);
+const SUMMARY_GAP = mm(8);
+
+interface TotalsRow {
+  label: string;
+  amount: string;
+  strong?: boolean;
+}
+
+function totalsRows(invoice: EInvoice, totals: PdfTotals, l: Labels): TotalsRow[] {
+  const lang = invoice.language;
+  const rows: TotalsRow[] = [
+    { label: l.totalNet, amount: formatMoney(totals.lineNetTotal, lang) },
+    { label: l.totalVat, amount: formatMoney(totals.vatTotal, lang) },
+    { label: l.totalGross, amount: formatMoney(totals.taxInclusiveTotal, lang), strong: true },
+  ];
+  if (totals.prepaidAmount && !isZero(totals.prepaidAmount)) {
+    rows.push({ label: l.prepaid, amount: `\u2212${formatMoney(totals.prepaidAmount, lang)}` });
+    rows.push({ label: l.amountDue, amount: formatMoney(totals.amountDue, lang), strong: true });
+  }
+  return rows;
+}
+
+const totalsRowHeight = (c: Canvas, row: TotalsRow): number =>
+  c.lineHeight({ size: row.strong ? 10.5 : 9.5, bold: row.strong }) + (row.strong ? 7 : 5);
+
+/** Right-aligned totals starting at y; returns the y below. */
+function drawTotals(c: Canvas, y: number, rows: TotalsRow[]): number {
+  const left = CONTENT.right - TOTALS_WIDTH;
+  for (const row of rows) {
+    if (row.strong) {
+      c.hline(left, CONTENT.right, y, c.theme.colors.text, 0.8);
+      y += 3;
+    }
+    const style = { size: row.strong ? 10.5 : 9.5, bold: row.strong };
+    c.text(row.label, left + 4, y, style);
+    c.textRight(row.amount, CONTENT.right - 4, y, style);
+    y += totalsRowHeight(c, row) - (row.strong ? 3 : 0);
+  }
+  return y;
+}
+
+function vatRows(invoice: EInvoice, totals: PdfTotals): TableRow[] {
+  const lang = invoice.language;
+  return totals.vatBreakdown.map((vat) => ({
+    cells: [vatCategoryShortName(vat.category, lang), formatPercent(vat.rate, lang), formatAmount(vat.taxableAmount, lang), formatAmount(vat.taxAmount, lang)],
+  }));
+}
+
+/**
+ * The legal statement each non-standard VAT category needs on the document (reverse charge,
+ * intra-community supply, export, exemption), with the exemption reason the invoice gives.
+ */
+function vatNotes(invoice: EInvoice, totals: PdfTotals): string[] {
+  const lang = invoice.language;
+  const seen = new Set<string>();
+  const notes: string[] = [];
+  for (const vat of totals.vatBreakdown) {
+    if (vat.category === 'S' || seen.has(vat.category)) continue;
+    seen.add(vat.category);
+    const exemption = invoice.exemptions?.[vat.category as keyof NonNullable<EInvoice['exemptions']>];
+    const text = vatCategoryName(vat.category, lang);
+    const reason = exemption?.reason && exemption.reason !== text ? ` \u2013 ${exemption.reason}` : '';
+    notes.push(`${text}${reason}`);
+  }
+  return notes;
+}
+
+/** VAT breakdown table (left) and totals (right) side by side, kept together on one page. */
+function drawSummary(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals, l: Labels): void {
+  const rows = totalsRows(invoice, totals, l);
+  const totalsHeight = rows.reduce((sum, row) => sum + totalsRowHeight(c, row), 0);
+  const region = { x: CONTENT.left, width: CONTENT.width - TOTALS_WIDTH - SUMMARY_GAP };
+  const table = new FlowTable(
+    c,
+    flow,
+    [
+      { header: l.vatCategory, width: 0 },
+      { header: l.vatRate, width: 40, align: 'right' },
+      { header: l.taxableAmount, width: 62, align: 'right' },
+      { header: l.taxAmount, width: 62, align: 'right' },
+    ],
+    region,
+  );
+  const vat = vatRows(invoice, totals);
+  const headingHeight = c.lineHeight({ size: 8, bold: true }) + 3;
+  flow.ensure(Math.max(totalsHeight, table.measure(vat) + headingHeight) + mm(8));
+  const top = flow.y + mm(4);
+  const totalsBottom = drawTotals(c, top, rows);
+  flow.y = top;
+  flow.y += c.text(`${l.vatBreakdown} (${invoice.currency})`, region.x, flow.y, { size: 8, bold: true, color: c.theme.colors.muted }) + 3;
+  table.render(vat);
+  flow.y = Math.max(flow.y, totalsBottom) + mm(6);
+}
+
+/** Heading followed by a paragraph, kept together on one page. */
+function paragraph(c: Canvas, flow: Flow, heading: string | null, lines: string[], bold = false): void {
+  const text = lines.filter(Boolean).join('\n');
+  if (!text) return;
+  const style = { size: 9, width: CONTENT.width, maxHeight: 300, bold };
+  const headingHeight = heading ? c.lineHeight({ size: 9.5, bold: true }) + 3 : 0;
+  flow.ensure(headingHeight + c.height(text, style) + 8);
+  if (heading) flow.y += c.text(heading, CONTENT.left, flow.y, { size: 9.5, bold: true, color: c.theme.colors.accent }) + 3;
+  flow.y += c.text(text, CONTENT.left, flow.y, style) + 8;
+}
+
+function paymentLines(invoice: EInvoice, totals: PdfTotals, l: Labels): string[] {
+  const lang = invoice.language;
+  const due = invoice.dueDate ? formatDate(invoice.dueDate, lang) : undefined;
+  const pay = invoice.payment;
+  // A credit note asks for no payment; print its terms (e.g. how the refund is made) if there are any.
+  if (invoice.typeCode === '381') return [invoice.paymentTerms ?? ''];
+  if (isZero(totals.amountDue) || pay?.meansCode === '1') return [invoice.paymentTerms ?? '', l.noPaymentDue];
+  const lines = [invoice.paymentTerms ?? l.paymentTermsDefault(due)];
+  if (pay?.iban) {
+    lines.push(
+      l.transferTo,
+      `${l.accountHolder}: ${pay.accountName ?? invoice.seller.name}`,
+      `${l.iban}: ${formatIban(pay.iban)}${pay.bic ? `   ${l.bic}: ${pay.bic}` : ''}`,
+      `${l.remittance}: ${pay.remittanceInfo ?? invoice.number}`,
+    );
+  }
+  return lines;
+}
+
+export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOptions): Promise<Buffer> {
+  validate(invoice, opts?.totals);
+  const theme = themeFor(opts.template);
+  const lang = invoice.language;
+  const l = labelsFor(lang);
+  const title = invoice.typeCode === '381' ? l.creditNote : l.invoice;
+  const date = opts.creationDate ?? new Date();
+  const { doc, result } = createPdfADocument({
+    lang,
+    fonts: theme.fonts,
+    title: `${title} ${invoice.number}`,
+    author: invoice.seller.name,
+    creationDate: date,
+  });
+  try {
+    const c = new Canvas(doc, theme);
+    drawFoldMarks(c);
+    drawLetterhead(c, invoice.seller, opts.logo);
+    drawAddressWindow(c, invoice.seller, addressLines(invoice.buyer, invoice.seller.address.countryCode, lang));
+    const infoBottom = drawInfoBlock(c, infoRows(invoice, l));
+
+    const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () =>
+      drawContinuationHeader(c, invoice.seller.name, `${title} ${invoice.number} \u00b7 ${l.continued}`),
+    );
+    flow.y += c.text(`${title} ${invoice.number}`, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + 4;
+    const sub: string[] = [];
+    if (invoice.precedingInvoice) {
+      const p = invoice.precedingInvoice;
+      sub.push(l.precedingInvoice(p.number, p.issueDate ? formatDate(p.issueDate, lang) : undefined));
+    }
+    sub.push(invoice.typeCode === '381' ? l.intro.creditNote : l.intro.invoice);
+    flow.y += c.text(sub.join('\n'), CONTENT.left, flow.y, { size: 9, width: CONTENT.width }) + mm(4);
+
+    new FlowTable(c, flow, [
+      { header: l.pos, width: 28 },
+      { header: l.description, width: 0 },
+      { header: l.quantity, width: 64, align: 'right' },
+      { header: l.unitPrice, width: 64, align: 'right' },
+      { header: l.vatRate, width: 40, align: 'right' },
+      { header: `${l.amount} (${invoice.currency})`, width: 74, align: 'right' },
+    ]).render(positionRows(invoice, opts.totals, l));
+
+    drawSummary(c, flow, invoice, opts.totals, l);
+    const legal = vatNotes(invoice, opts.totals);
+    if (legal.length > 0) paragraph(c, flow, null, legal, true);
+
+    const dateNote = !invoice.period && !invoice.deliveryDate ? l.serviceDateIsIssueDate : '';
+    paragraph(c, flow, l.payment, paymentLines(invoice, opts.totals, l));
+    if (invoice.notes?.length || dateNote) paragraph(c, flow, l.notes, [...(invoice.notes ?? []), dateNote]);
+
+    finishPages(c, { party: invoice.seller, payment: invoice.payment }, l, lang, opts.draft ? l.draft : undefined);
+    if (opts.attachment) embedXml(doc, opts.attachment, date);
+  } catch (err) {
+    doc.end(); // release the stream; the caller gets the original error
+    await result.catch(() => undefined);
+    throw err;
+  }
+  doc.end();
+  return result;
+}

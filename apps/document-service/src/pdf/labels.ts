@@ -1,0 +1,306 @@
+import type { PdfLanguage } from './format';
+
+/** Every fixed text the PDFs print, in German and English. */
+export interface Labels {
+  invoice: string;
+  creditNote: string;
+  statement: string;
+  page: (n: number, of: number) => string;
+  draft: string;
+  invoiceNumber: string;
+  creditNoteNumber: string;
+  issueDate: string;
+  dueDate: string;
+  servicePeriod: string;
+  deliveryDate: string;
+  serviceDateIsIssueDate: string;
+  buyerReference: string;
+  orderReference: string;
+  customerVatId: string;
+  customerNumber: string;
+  precedingInvoice: (number: string, date?: string) => string;
+  contact: string;
+  pos: string;
+  description: string;
+  quantity: string;
+  unit: string;
+  unitPrice: string;
+  vatRate: string;
+  amount: string;
+  discount: string;
+  continued: string;
+  totalNet: string;
+  vatOn: (rate: string, base: string) => string;
+  totalVat: string;
+  totalGross: string;
+  prepaid: string;
+  amountDue: string;
+  vatBreakdown: string;
+  vatCategory: string;
+  taxableAmount: string;
+  taxAmount: string;
+  payment: string;
+  paymentTermsDefault: (due?: string) => string;
+  noPaymentDue: string;
+  transferTo: string;
+  accountHolder: string;
+  iban: string;
+  bic: string;
+  remittance: string;
+  notes: string;
+  phone: string;
+  email: string;
+  vatId: string;
+  taxNumber: string;
+  register: string;
+  bank: string;
+  statementPeriod: string;
+  statementDate: string;
+  date: string;
+  document: string;
+  type: string;
+  debit: string;
+  credit: string;
+  balance: string;
+  openingBalance: string;
+  closingBalance: string;
+  balanceInOurFavour: string;
+  balanceInYourFavour: string;
+  balanceSettled: string;
+  entryType: Record<'invoice' | 'credit_note' | 'payment' | 'refund' | 'adjustment', string>;
+  intro: { invoice: string; creditNote: string; statement: string };
+}
+
+const de: Labels = {
+  invoice: 'Rechnung',
+  creditNote: 'Rechnungskorrektur',
+  statement: 'Kontoauszug',
+  page: (n, of) => `Seite ${n} von ${of}`,
+  draft: 'ENTWURF',
+  invoiceNumber: 'Rechnungsnummer',
+  creditNoteNumber: 'Korrekturnummer',
+  issueDate: 'Rechnungsdatum',
+  dueDate: 'Fällig am',
+  servicePeriod: 'Leistungszeitraum',
+  deliveryDate: 'Leistungsdatum',
+  serviceDateIsIssueDate: 'Das Leistungsdatum entspricht dem Rechnungsdatum.',
+  buyerReference: 'Ihre Referenz',
+  orderReference: 'Bestellnummer',
+  customerVatId: 'Ihre USt-IdNr.',
+  customerNumber: 'Kundennummer',
+  precedingInvoice: (n, d) => `Korrektur zur Rechnung ${n}${d ? ` vom ${d}` : ''}`,
+  contact: 'Ansprechpartner',
+  pos: 'Pos.',
+  description: 'Bezeichnung',
+  quantity: 'Menge',
+  unit: 'Einheit',
+  unitPrice: 'Einzelpreis',
+  vatRate: 'USt.',
+  amount: 'Betrag',
+  discount: 'Rabatt',
+  continued: 'Fortsetzung',
+  totalNet: 'Summe netto',
+  vatOn: (rate, base) => `zzgl. ${rate} USt. auf ${base}`,
+  totalVat: 'Umsatzsteuer',
+  totalGross: 'Gesamtbetrag',
+  prepaid: 'Bereits gezahlt',
+  amountDue: 'Zahlbetrag',
+  vatBreakdown: 'Umsatzsteuer',
+  vatCategory: 'Kategorie',
+  taxableAmount: 'Netto',
+  taxAmount: 'USt.',
+  payment: 'Zahlung',
+  paymentTermsDefault: (due) => (due ? `Zahlbar ohne Abzug bis ${due}.` : 'Zahlbar sofort ohne Abzug.'),
+  noPaymentDue: 'Es ist keine Zahlung fällig.',
+  transferTo: 'Bitte überweisen Sie den Betrag auf folgendes Konto:',
+  accountHolder: 'Kontoinhaber',
+  iban: 'IBAN',
+  bic: 'BIC',
+  remittance: 'Verwendungszweck',
+  notes: 'Hinweise',
+  phone: 'Tel.',
+  email: 'E-Mail',
+  vatId: 'USt-IdNr.',
+  taxNumber: 'Steuernummer',
+  register: 'Registergericht',
+  bank: 'Bankverbindung',
+  statementPeriod: 'Zeitraum',
+  statementDate: 'Datum',
+  date: 'Datum',
+  document: 'Beleg',
+  type: 'Art',
+  debit: 'Soll',
+  credit: 'Haben',
+  balance: 'Saldo',
+  openingBalance: 'Anfangssaldo',
+  closingBalance: 'Endsaldo',
+  balanceInOurFavour: 'Offener Betrag zu unseren Gunsten',
+  balanceInYourFavour: 'Guthaben zu Ihren Gunsten',
+  balanceSettled: 'Ihr Konto ist ausgeglichen.',
+  entryType: {
+    invoice: 'Rechnung',
+    credit_note: 'Gutschrift',
+    payment: 'Zahlung',
+    refund: 'Erstattung',
+    adjustment: 'Korrektur',
+  },
+  intro: {
+    invoice: 'vielen Dank für Ihren Auftrag. Wir berechnen Ihnen folgende Leistungen:',
+    creditNote: 'wir korrigieren die genannte Rechnung wie folgt:',
+    statement: 'nachfolgend erhalten Sie eine Übersicht Ihres Kundenkontos:',
+  },
+};
+
+const en: Labels = {
+  invoice: 'Invoice',
+  creditNote: 'Credit note',
+  statement: 'Account statement',
+  page: (n, of) => `Page ${n} of ${of}`,
+  draft: 'DRAFT',
+  invoiceNumber: 'Invoice number',
+  creditNoteNumber: 'Credit note number',
+  issueDate: 'Invoice date',
+  dueDate: 'Due date',
+  servicePeriod: 'Service period',
+  deliveryDate: 'Delivery date',
+  serviceDateIsIssueDate: 'The date of supply is the invoice date.',
+  buyerReference: 'Your reference',
+  orderReference: 'Order number',
+  customerVatId: 'Your VAT ID',
+  customerNumber: 'Customer number',
+  precedingInvoice: (n, d) => `Credit note for invoice ${n}${d ? ` of ${d}` : ''}`,
+  contact: 'Contact',
+  pos: 'No.',
+  description: 'Description',
+  quantity: 'Qty',
+  unit: 'Unit',
+  unitPrice: 'Unit price',
+  vatRate: 'VAT',
+  amount: 'Amount',
+  discount: 'Discount',
+  continued: 'continued',
+  totalNet: 'Total net',
+  vatOn: (rate, base) => `VAT ${rate} on ${base}`,
+  totalVat: 'Total VAT',
+  totalGross: 'Total',
+  prepaid: 'Paid in advance',
+  amountDue: 'Amount due',
+  vatBreakdown: 'VAT breakdown',
+  vatCategory: 'Category',
+  taxableAmount: 'Net',
+  taxAmount: 'VAT',
+  payment: 'Payment',
+  paymentTermsDefault: (due) => (due ? `Payable without deduction by ${due}.` : 'Payable immediately without deduction.'),
+  noPaymentDue: 'No payment is due.',
+  transferTo: 'Please transfer the amount to the following account:',
+  accountHolder: 'Account holder',
+  iban: 'IBAN',
+  bic: 'BIC',
+  remittance: 'Payment reference',
+  notes: 'Notes',
+  phone: 'Phone',
+  email: 'Email',
+  vatId: 'VAT ID',
+  taxNumber: 'Tax number',
+  register: 'Registry',
+  bank: 'Bank details',
+  statementPeriod: 'Period',
+  statementDate: 'Date',
+  date: 'Date',
+  document: 'Document',
+  type: 'Type',
+  debit: 'Debit',
+  credit: 'Credit',
+  balance: 'Balance',
+  openingBalance: 'Opening balance',
+  closingBalance: 'Closing balance',
+  balanceInOurFavour: 'Balance due to us',
+  balanceInYourFavour: 'Balance in your favour',
+  balanceSettled: 'Your account is settled.',
+  entryType: {
+    invoice: 'Invoice',
+    credit_note: 'Credit note',
+    payment: 'Payment',
+    refund: 'Refund',
+    adjustment: 'Adjustment',
+  },
+  intro: {
+    invoice: 'Thank you for your order. We are pleased to invoice you for the following:',
+    creditNote: 'We correct the invoice referred to above as follows:',
+    statement: 'Please find below an overview of your customer account:',
+  },
+};
+
+const LABELS: Record<PdfLanguage, Labels> = { de, en };
+
+export function labelsFor(lang: PdfLanguage): Labels {
+  const l = LABELS[lang];
+  if (!l) throw new RangeError(`language must be "de" or "en", got ${JSON.stringify(lang)}`);
+  return l;
+}
+
+/** UN/ECE Rec 20 unit codes we print with a readable name; other codes are printed as the code. */
+const UNITS: Record<string, Record<PdfLanguage, string>> = {
+  HUR: { de: 'Std.', en: 'h' },
+  MIN: { de: 'Min.', en: 'min' },
+  DAY: { de: 'Tag(e)', en: 'day(s)' },
+  WEE: { de: 'Woche(n)', en: 'week(s)' },
+  MON: { de: 'Monat(e)', en: 'month(s)' },
+  ANN: { de: 'Jahr(e)', en: 'year(s)' },
+  C62: { de: 'Stk.', en: 'pcs' },
+  H87: { de: 'Stk.', en: 'pcs' },
+  XPP: { de: 'Stk.', en: 'pcs' },
+  SET: { de: 'Set', en: 'set' },
+  LS: { de: 'pauschal', en: 'lump sum' },
+  E48: { de: 'Leistung', en: 'service' },
+  KGM: { de: 'kg', en: 'kg' },
+  GRM: { de: 'g', en: 'g' },
+  MTR: { de: 'm', en: 'm' },
+  KMT: { de: 'km', en: 'km' },
+  MTK: { de: 'm²', en: 'm²' },
+  LTR: { de: 'l', en: 'l' },
+  KWH: { de: 'kWh', en: 'kWh' },
+};
+
+export function unitName(code: string, lang: PdfLanguage): string {
+  return UNITS[code]?.[lang] ?? code;
+}
+
+/**
+ * What the invoice must say for a VAT category (German UStG § 14 (4) Nr. 8 / § 14a and Art. 226 VAT
+ * Directive require the reason for an exemption or reverse charge on the document).
+ */
+const VAT_CATEGORY: Record<string, Record<PdfLanguage, string>> = {
+  S: { de: 'Umsatzsteuer', en: 'VAT' },
+  Z: { de: 'Nullsatz', en: 'Zero rated' },
+  AE: {
+    de: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)',
+    en: 'Reverse charge: VAT to be accounted for by the recipient',
+  },
+  K: {
+    de: 'Steuerfreie innergemeinschaftliche Lieferung',
+    en: 'Intra-community supply exempt from VAT',
+  },
+  G: { de: 'Steuerfreie Ausfuhrlieferung', en: 'Export outside the EU, exempt from VAT' },
+  E: { de: 'Steuerbefreit', en: 'Exempt from VAT' },
+  O: { de: 'Nicht steuerbar', en: 'Not subject to VAT' },
+};
+
+export function vatCategoryName(category: string, lang: PdfLanguage): string {
+  return VAT_CATEGORY[category]?.[lang] ?? category;
+}
+
+/** Short category names for the VAT breakdown table column. */
+const VAT_CATEGORY_SHORT: Record<string, Record<PdfLanguage, string>> = {
+  S: { de: 'Regelsatz', en: 'Standard' },
+  Z: { de: 'Nullsatz', en: 'Zero rated' },
+  AE: { de: 'Reverse Charge', en: 'Reverse charge' },
+  K: { de: 'Innergem. Lieferung', en: 'Intra-EU supply' },
+  G: { de: 'Ausfuhr', en: 'Export' },
+  E: { de: 'Steuerfrei', en: 'Exempt' },
+  O: { de: 'Nicht steuerbar', en: 'Not subject to VAT' },
+};
+
+export function vatCategoryShortName(category: string, lang: PdfLanguage): string {
+  return VAT_CATEGORY_SHORT[category]?.[lang] ?? category;
+}

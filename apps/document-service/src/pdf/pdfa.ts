@@ -1,0 +1,96 @@
+import PDFDocument from 'pdfkit';
+import { loadFont, type FontName } from './fonts';
+import type { PdfAttachment } from './types';
+import { facturXXmp, isXmpSafeInfoText, type FacturXConformanceLevel } from './xmp';
+
+/** pdfkit 0.20 supports `relationship` (AFRelationship); @types/pdfkit 0.17 does not know it yet. */
+type AttachmentOptions = PDFKit.Mixins.PDFAttachmentOptions & {
+  relationship?: 'Alternative' | 'Data' | 'Source' | 'Supplement' | 'Unspecified';
+};
+
+export interface PdfADocumentOptions {
+  lang: 'de' | 'en';
+  fonts: { regular: FontName; bold: FontName };
+  title?: string;
+  author?: string;
+  subject?: string;
+  creationDate?: Date;
+}
+
+export interface PdfADocument {
+  doc: PDFKit.PDFDocument;
+  /** Resolves with the finished file once `doc.end()` has been called. */
+  result: Promise<Buffer>;
+}
+
+/** Names the renderers pass to `doc.font()`. */
+export const REGULAR = 'regular';
+export const BOLD = 'bold';
+
+/**
+ * A4 PDF/A-3b document. pdfkit writes the sRGB output intent and the pdfaid XMP itself when given
+ * `subset: 'PDF/A-3b'`, but only with pdfVersion >= 1.4 (with 1.3 it writes no XMP at all), hence 1.7.
+ * Margins are 0 because the renderers place everything themselves and break pages on their own;
+ * pdfkit's automatic page break would otherwise fire inside the footer.
+ * `bufferPages` keeps pages open so the footer can print "page n of N" once N is known.
+ */
+export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
+  const regular = loadFont(options.fonts.regular);
+  // Info strings are copied unescaped into the XMP by pdfkit; drop any that would break it.
+  const info: PDFKit.DocumentInfo = { Producer: 'PDFKit', Creator: 'invoicing document-service' };
+  if (options.title && isXmpSafeInfoText(options.title)) info.Title = options.title;
+  if (options.author && isXmpSafeInfoText(options.author)) info.Author = options.author;
+  if (options.subject && isXmpSafeInfoText(options.subject)) info.Subject = options.subject;
+  if (options.creationDate) info.CreationDate = options.creationDate;
+
+  const doc = new PDFDocument({
+    subset: 'PDF/A-3b',
+    pdfVersion: '1.7',
+    size: 'A4',
+    margin: 0,
+    bufferPages: true,
+    lang: options.lang === 'de' ? 'de-DE' : 'en',
+    info,
+    // A parsed fontkit font (not a path or Buffer): see fonts.ts. Passing it as the default font also
+    // keeps pdfkit from loading Helvetica, a standard font PDF/A would reject because it is not embedded.
+    font: regular as unknown as string,
+  });
+  doc.registerFont(REGULAR, regular as unknown as PDFKit.Mixins.PDFFontSource);
+  doc.registerFont(BOLD, loadFont(options.fonts.bold) as unknown as PDFKit.Mixins.PDFFontSource);
+
+  const chunks: Buffer[] = [];
+  const result = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  return { doc, result };
+}
+
+/**
+ * Embeds the structured invoice as an associated file (PDF/A-3): pdfkit's `file()` writes the
+ * EmbeddedFile stream with /Subtype /text#2Fxml, the Filespec with /AFRelationship and adds it to
+ * the catalog's /AF array and the EmbeddedFiles name tree. For Factur-X the fx XMP and its
+ * extension schema are appended to the document metadata.
+ */
+export function embedXml(doc: PDFKit.PDFDocument, attachment: PdfAttachment, date: Date): void {
+  if (!attachment.filename) throw new RangeError('attachment.filename is required');
+  if (typeof attachment.xml !== 'string' || attachment.xml.length === 0) {
+    throw new RangeError('attachment.xml must be a non-empty string');
+  }
+  const isInvoiceXml = attachment.filename === 'factur-x.xml' || attachment.filename === 'xrechnung.xml';
+  doc.file(Buffer.from(attachment.xml, 'utf8'), {
+    name: attachment.filename,
+    type: 'text/xml',
+    description: isInvoiceXml ? 'Factur-X/ZUGFeRD invoice' : 'Structured invoice data',
+    // Alternative: the XML is an equivalent representation of the visible invoice (Factur-X rule).
+    relationship: isInvoiceXml || attachment.facturX ? 'Alternative' : 'Data',
+    creationDate: date,
+    modifiedDate: date,
+  } satisfies AttachmentOptions as AttachmentOptions);
+  if (attachment.facturX) {
+    const level: FacturXConformanceLevel =
+      attachment.conformanceLevel ?? (attachment.filename === 'xrechnung.xml' ? 'XRECHNUNG' : 'EN 16931');
+    doc.appendXML(facturXXmp({ fileName: attachment.filename, conformanceLevel: level }));
+  }
+}

@@ -1,0 +1,120 @@
+import { Canvas } from './canvas';
+import { Flow } from './flow';
+import { formatAmount, formatDate, formatIban, formatMoney, isZero } from './format';
+import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
+import { labelsFor } from './labels';
+import {
+  addressLines,
+  drawAddressWindow,
+  drawContinuationHeader,
+  drawFoldMarks,
+  drawInfoBlock,
+  drawLetterhead,
+  finishPages,
+} from './letter';
+import { createPdfADocument } from './pdfa';
+import { FlowTable, type TableRow } from './table';
+import { DEFAULT_TEMPLATE_ID, themeFor } from './templates';
+import type { AccountStatement, RenderStatementOptions } from './types';
+
+const ENTRY_TYPES = new Set(['invoice', 'credit_note', 'payment', 'refund', 'adjustment']);
+
+function validate(s: AccountStatement): void {
+  if (!s || typeof s !== 'object') throw new RangeError('statement is required');
+  if (!s.company?.name || !s.company.address) throw new RangeError('statement.company with name and address is required');
+  if (!s.customer?.name || !s.customer.address) throw new RangeError('statement.customer with name and address is required');
+  if (!Array.isArray(s.entries)) throw new RangeError('statement.entries must be an array');
+  s.entries.forEach((e, i) => {
+    if (!ENTRY_TYPES.has(e.type)) throw new RangeError(`statement.entries[${i}].type ${JSON.stringify(e.type)} is not one of ${[...ENTRY_TYPES].join(', ')}`);
+  });
+  // Formatting validates every amount and date; fail before any drawing happens.
+  formatDate(s.from, 'en');
+  formatDate(s.to, 'en');
+  formatAmount(s.openingBalance, 'en');
+  formatAmount(s.closingBalance, 'en');
+}
+
+/** Whether a balance string is negative (credit in the customer's favour), decided on the sign only. */
+function isNegative(amount: string): boolean {
+  return amount.trim().startsWith('-') && !isZero(amount);
+}
+
+/** Customer account statement: opening balance, every booking with running balance, closing balance. */
+export async function renderStatementPdf(statement: AccountStatement, opts: RenderStatementOptions = {}): Promise<Buffer> {
+  validate(statement);
+  const theme = themeFor(opts.template ?? DEFAULT_TEMPLATE_ID);
+  const lang = statement.language;
+  const l = labelsFor(lang);
+  const currency = statement.currency ?? 'EUR';
+  const { doc, result } = createPdfADocument({
+    lang,
+    fonts: theme.fonts,
+    title: l.statement,
+    author: statement.company.name,
+    creationDate: opts.creationDate,
+  });
+  try {
+    const c = new Canvas(doc, theme);
+    drawFoldMarks(c);
+    drawLetterhead(c, statement.company, opts.logo);
+    drawAddressWindow(c, statement.company, addressLines(statement.customer, statement.company.address.countryCode, lang));
+    const rows: [string, string][] = [
+      [l.statementDate, formatDate(statement.statementDate ?? statement.to, lang)],
+      [l.statementPeriod, `${formatDate(statement.from, lang)} \u2013 ${formatDate(statement.to, lang)}`],
+    ];
+    if (statement.customer.customerNumber) rows.push([l.customerNumber, statement.customer.customerNumber]);
+    if (statement.customer.vatId) rows.push([l.customerVatId, statement.customer.vatId]);
+    const infoBottom = drawInfoBlock(c, rows);
+
+    const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () =>
+      drawContinuationHeader(c, statement.company.name, `${l.statement} \u00b7 ${l.continued}`),
+    );
+    flow.y += c.text(l.statement, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + 4;
+    flow.y += c.text(l.intro.statement, CONTENT.left, flow.y, { size: 9, width: CONTENT.width }) + mm(4);
+
+    const money = (v: string | undefined): string => (v && !isZero(v) ? formatAmount(v, lang) : '');
+    const tableRows: TableRow[] = [
+      { cells: [formatDate(statement.from, lang), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)], bold: true },
+      ...statement.entries.map((e) => ({
+        cells: [formatDate(e.date, lang), e.documentNumber, l.entryType[e.type], money(e.debit), money(e.credit), formatAmount(e.balance, lang)],
+      })),
+      {
+        cells: [formatDate(statement.to, lang), '', l.closingBalance, '', '', formatAmount(statement.closingBalance, lang)],
+        bold: true,
+        ruleAbove: true,
+      },
+    ];
+    new FlowTable(c, flow, [
+      { header: l.date, width: 62 },
+      { header: l.document, width: 0 },
+      { header: l.type, width: 80 },
+      { header: `${l.debit} (${currency})`, width: 72, align: 'right' },
+      { header: `${l.credit} (${currency})`, width: 72, align: 'right' },
+      { header: `${l.balance} (${currency})`, width: 78, align: 'right' },
+    ]).render(tableRows);
+
+    flow.y += mm(5);
+    const closing = statement.closingBalance;
+    const summary = isZero(closing)
+      ? l.balanceSettled
+      : isNegative(closing)
+        ? `${l.balanceInYourFavour}: ${formatMoney(closing.trim().slice(1), lang, currency)}`
+        : `${l.balanceInOurFavour}: ${formatMoney(closing, lang, currency)}`;
+    const pay = statement.companyPayment;
+    const lines = [summary];
+    if (!isZero(closing) && !isNegative(closing) && pay?.iban) {
+      lines.push(`${l.transferTo} ${l.iban} ${formatIban(pay.iban)}${pay.bic ? `, ${l.bic} ${pay.bic}` : ''}`);
+    }
+    const text = lines.join('\n');
+    flow.ensure(c.height(text, { size: 9.5, width: CONTENT.width }) + 4);
+    flow.y += c.text(text, CONTENT.left, flow.y, { size: 9.5, width: CONTENT.width, bold: false });
+
+    finishPages(c, { party: statement.company, payment: statement.companyPayment }, l, lang);
+  } catch (err) {
+    doc.end();
+    await result.catch(() => undefined);
+    throw err;
+  }
+  doc.end();
+  return result;
+}
