@@ -8,6 +8,8 @@ export interface Session {
   readonly model: ChannelModel;
   /** Confirm channel for events, commands, retries and parking. */
   readonly pub: ConfirmChannel;
+  /** Every open channel of this session, closed one by one on stop (see stop()). */
+  readonly channels: Set<Channel>;
   closed: boolean;
 }
 
@@ -76,7 +78,8 @@ export class ConnectionManager {
   }
 
   private async setup(model: ChannelModel): Promise<void> {
-    const session: Session = { id: ++this.sessionCount, model, pub: await model.createConfirmChannel(), closed: false };
+    const pub = await model.createConfirmChannel();
+    const session: Session = { id: ++this.sessionCount, model, pub, channels: new Set([pub]), closed: false };
     model.on('error', (err: Error) => this.opts.logger.warn({ err }, 'bus: connection error'));
     model.once('close', (err?: Error) => this.lose(session, err));
     this.guard(session, session.pub, 'publish');
@@ -108,6 +111,8 @@ export class ConnectionManager {
    * depends on, turn an unexpected close into a reconnect.
    */
   guard(session: Session, channel: Channel, what: string, critical = true): void {
+    session.channels.add(channel);
+    channel.once('close', () => session.channels.delete(channel));
     channel.on('error', (err: Error) => this.opts.logger.warn({ err, channel: what }, 'bus: channel error'));
     if (!critical) return;
     channel.on('close', () => {
@@ -157,6 +162,13 @@ export class ConnectionManager {
     }
     const recovering = this.recovering;
     this.recovering = undefined;
+    const session = this.session;
+    if (session && !session.closed) {
+      // amqplib muxes each channel's frames separately, so an ack written just before connection.close
+      // can reach the socket after it and be lost. Closing each channel first (close-ok comes after the
+      // channel's earlier frames) makes the acks of the handlers we waited for stick.
+      await Promise.all([...session.channels].map((ch) => ch.close().catch(() => undefined)));
+    }
     if (recovering) await recovering.close();
     this.session = undefined;
   }

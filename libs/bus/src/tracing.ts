@@ -1,8 +1,15 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { headerGetter, headerSetter, type AmqpHeaders } from './headers';
 
 // A ProxyTracer: it picks up whatever provider the telemetry lib registers, even after this module loaded.
 const tracer = trace.getTracer('bus');
+const w3c = new W3CTraceContextPropagator();
+
+/** The registered propagator, or W3C trace context when none is (the API's default is a no-op that would cut every trace at the bus). */
+function propagator(): Pick<typeof w3c, 'inject' | 'extract'> {
+  return propagation.fields().length > 0 ? propagation : w3c;
+}
 
 function fail(span: Span, err: unknown): void {
   span.recordException(err instanceof Error ? err : new Error(String(err)));
@@ -16,7 +23,7 @@ function fail(span: Span, err: unknown): void {
 export function inSendSpan<T>(name: string, kind: SpanKind, attributes: Attributes, fn: (traceHeaders: AmqpHeaders) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     const traceHeaders: AmqpHeaders = {};
-    propagation.inject(context.active(), traceHeaders, headerSetter);
+    propagator().inject(context.active(), traceHeaders, headerSetter);
     try {
       return await fn(traceHeaders);
     } catch (err) {
@@ -36,7 +43,7 @@ export async function inReceiveSpan<T>(
   attributes: Attributes,
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+  const parent = propagator().extract(ROOT_CONTEXT, headers, headerGetter);
   const span = tracer.startSpan(name, { kind, attributes }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
