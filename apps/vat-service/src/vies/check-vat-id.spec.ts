@@ -138,6 +138,15 @@ describe('checkVatId', () => {
     expect(await checkVatId({ vatId: 'DE143454214', requester }, deps)).toMatchObject({ consultationNumber: 'WAPIAAAAXYZ', cached: true });
   });
 
+  it('asks again without the requester when VIES refuses the requester', async () => {
+    const requester = { countryCode: 'AT', vatNumber: 'U13585627' };
+    const { deps, calls } = setup([fault('INVALID_REQUESTER_INFO'), valid]);
+    const outcome = await checkVatId({ vatId: 'DE143454214', requester }, deps);
+    expect(outcome).toMatchObject({ status: 'valid', attempts: 2 });
+    expect(outcome.consultationNumber).toBeUndefined();
+    expect(calls.map((c) => c.requester)).toEqual([requester, undefined]);
+  });
+
   it('still checks when the cache fails, and reports the cache error', async () => {
     const { deps, cacheErrors } = setup([valid], { failingCache: true });
     expect(await checkVatId({ vatId: 'DE143454214' }, deps)).toMatchObject({ status: 'valid', cached: false });

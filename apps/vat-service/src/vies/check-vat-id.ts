@@ -1,6 +1,7 @@
 import { checkVatIdSyntax, normalizeVatId } from '@inv/contracts';
 import type { CachedVatCheck, VatCache } from '../cache/vat-cache';
 import { DEFAULT_RETRY_POLICY, nextStep, type RetryPolicy, type VatCheckStatus } from '../domain/vat-check-decision';
+import { VIES_FAULTS } from '../domain/vies-faults';
 import type { ViesRequester, ViesResult } from '../domain/vies-result';
 import type { ViesClient } from './vies-client';
 
@@ -80,8 +81,16 @@ export async function checkVatId(input: CheckVatIdInput, deps: CheckVatIdDeps): 
   const random = deps.random ?? Math.random;
   const attempts: ViesResult[] = [];
   let status: VatCheckStatus;
+  let requester = input.requester;
   for (;;) {
-    attempts.push(await deps.client.checkVat(countryCode, number, input.requester));
+    const result = await deps.client.checkVat(countryCode, number, requester);
+    attempts.push(result);
+    if (requester && result.kind === 'fault' && result.fault === VIES_FAULTS.INVALID_REQUESTER_INFO) {
+      // Our own VAT ID was refused: that is our configuration, not the customer's. Ask once more
+      // without it; the verdict still counts, only the consultation number is lost.
+      requester = undefined;
+      continue;
+    }
     const step = nextStep(attempts, policy, random());
     if (step.action === 'done') {
       status = step.status;

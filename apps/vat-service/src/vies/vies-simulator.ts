@@ -74,6 +74,8 @@ export type ViesSimulatorOptions = {
   table?: SimulatorTable;
   /** How long `slow` answers take unless the entry says otherwise (default 10 s). */
   slowMs?: number;
+  /** Defaults to the WSDL shipped in apps/vat-service/assets. */
+  wsdlPath?: string;
 };
 
 export type ViesSimulator = {
@@ -166,7 +168,7 @@ export async function startViesSimulator(options: ViesSimulatorOptions = {}): Pr
     res.statusCode = 404;
     res.end();
   });
-  listen(server, VIES_SIMULATOR_PATH, service, readFileSync(VIES_WSDL_PATH, 'utf8'));
+  listen(server, VIES_SIMULATOR_PATH, service, readFileSync(options.wsdlPath ?? VIES_WSDL_PATH, 'utf8'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
