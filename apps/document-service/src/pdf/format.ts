@@ -10,7 +10,7 @@ const LOCALE: Record<PdfLanguage, string> = { de: 'de-DE', en: 'en-GB' };
 
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 
-function checkDecimal(value: string, what: string): `${number}` {
+export function checkDecimal(value: string, what: string): `${number}` {
   if (typeof value !== 'string' || !DECIMAL.test(value)) {
     throw new RangeError(`${what} must be a decimal string such as "1234.50", got ${JSON.stringify(value)}`);
   }

@@ -2,6 +2,7 @@ import type { EInvoice, InvoiceLine } from '@inv/einvoice';
 import { Canvas } from './canvas';
 import { Flow } from './flow';
 import {
+  checkDecimal,
   formatAmount,
   formatDate,
   formatIban,
@@ -38,6 +39,14 @@ function validate(invoice: EInvoice, totals: PdfTotals): void {
   if (totals.lines.length !== invoice.lines.length) {
     throw new RangeError(`totals.lines has ${totals.lines.length} entries, invoice.lines ${invoice.lines.length}`);
   }
+  // Every amount is checked up front so that a bad value fails the call before anything is drawn.
+  for (const key of ['lineNetTotal', 'vatTotal', 'taxInclusiveTotal', 'amountDue'] as const) checkDecimal(totals[key], `totals.${key}`);
+  if (totals.prepaidAmount !== undefined) checkDecimal(totals.prepaidAmount, 'totals.prepaidAmount');
+  totals.lines.forEach((line, i) => checkDecimal(line.net, `totals.lines[${i}].net`));
+  totals.vatBreakdown.forEach((vat, i) => {
+    checkDecimal(vat.taxableAmount, `totals.vatBreakdown[${i}].taxableAmount`);
+    checkDecimal(vat.taxAmount, `totals.vatBreakdown[${i}].taxAmount`);
+  });
 }
 
 function infoRows(invoice: EInvoice, l: Labels): [string, string][] {

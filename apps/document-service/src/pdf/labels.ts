@@ -145,9 +145,9 @@ const de: Labels = {
     adjustment: 'Korrektur',
   },
   intro: {
-    invoice: 'vielen Dank für Ihren Auftrag. Wir berechnen Ihnen folgende Leistungen:',
-    creditNote: 'wir korrigieren die genannte Rechnung wie folgt:',
-    statement: 'nachfolgend erhalten Sie eine Übersicht Ihres Kundenkontos:',
+    invoice: 'Vielen Dank für Ihren Auftrag. Wir berechnen Ihnen folgende Leistungen:',
+    creditNote: 'Wir korrigieren die genannte Rechnung wie folgt:',
+    statement: 'Nachfolgend erhalten Sie eine Übersicht über Ihr Kundenkonto:',
   },
 };
 

@@ -1,0 +1,217 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderInvoicePdf, renderStatementPdf } from './index';
+import { reverseChargeInvoice, sampleInvoice, sampleStatement, totalsFor } from './testing/fixtures';
+
+/** Debian tools the PDF checks use (poppler-utils, qpdf); `.ci/run` installs them. */
+const TOOLS = ['pdfdetach', 'pdffonts', 'pdftotext', 'pdfinfo', 'qpdf'];
+const missing = TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+const describeWithTools = missing.length === 0 ? describe : describe.skip;
+if (missing.length > 0) {
+  // eslint-disable-next-line no-console
+  console.warn(`SKIPPING PDF tool checks: ${missing.join(', ')} not installed (apt-get install -y poppler-utils qpdf)`);
+}
+
+const SAMPLE_CII = readFileSync(join(__dirname, '../../../../../shared/conformance/en16931/cii/examples/CII_example1.xml'), 'utf8');
+const LOGO = readFileSync(join(__dirname, '../../assets/logo-placeholder.png'));
+const NBSP = /\u00a0/g;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pdf-spec-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let counter = 0;
+function save(pdf: Buffer): string {
+  const file = join(dir, `doc-${++counter}.pdf`);
+  writeFileSync(file, pdf);
+  return file;
+}
+
+const run = (cmd: string, args: string[]): string => execFileSync(cmd, args, { encoding: 'utf8' });
+
+function pageCount(file: string): number {
+  return Number(/Pages:\s+(\d+)/.exec(run('pdfinfo', [file]))![1]);
+}
+
+/** pdffonts rows: every font must be embedded (emb = yes). */
+function fonts(file: string): { name: string; emb: string }[] {
+  return run('pdffonts', [file])
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const cols = l.trim().split(/\s+/);
+      return { name: cols[0], emb: cols[cols.length - 5] };
+    });
+}
+
+function text(file: string): string {
+  return run('pdftotext', ['-layout', file, '-']).replace(NBSP, ' ');
+}
+
+describe('renderInvoicePdf', () => {
+  it('writes a PDF/A-3b header, sRGB output intent and pdfaid XMP', async () => {
+    const invoice = sampleInvoice(1);
+    const pdf = await renderInvoicePdf(invoice, { template: 1, totals: totalsFor(invoice) });
+    const raw = pdf.toString('latin1');
+    expect(raw.startsWith('%PDF-1.7')).toBe(true);
+    expect(raw).toContain('<pdfaid:part>3</pdfaid:part>');
+    expect(raw).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
+    expect(raw).toContain('/OutputIntents');
+    expect(raw).toContain('sRGB IEC61966-2.1');
+    expect(raw).not.toContain('/Helvetica');
+    expect(raw).not.toContain('fx:DocumentType'); // no Factur-X metadata without an attachment
+  });
+
+  it('adds the Factur-X XMP extension schema with the attachment', async () => {
+    const invoice = sampleInvoice(3);
+    const pdf = await renderInvoicePdf(invoice, {
+      template: 2,
+      totals: totalsFor(invoice),
+      attachment: { filename: 'factur-x.xml', xml: SAMPLE_CII, facturX: true },
+    });
+    const raw = pdf.toString('latin1');
+    expect(raw).toContain('<fx:DocumentType>INVOICE</fx:DocumentType>');
+    expect(raw).toContain('<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>');
+    expect(raw).toContain('<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>');
+    expect(raw).toContain('Factur-X PDFA Extension Schema');
+    expect(raw).toContain('/AFRelationship /Alternative');
+    expect(raw).toMatch(/\/AF \[/);
+    expect(raw).toContain('/Subtype /text#2Fxml');
+  });
+
+  it('rejects bad input before drawing', async () => {
+    const invoice = sampleInvoice(2);
+    const totals = totalsFor(invoice);
+    await expect(renderInvoicePdf(invoice, { template: 9, totals })).rejects.toThrow(/unknown template/);
+    await expect(renderInvoicePdf({ ...invoice, lines: [] }, { template: 1, totals })).rejects.toThrow(/lines/);
+    await expect(renderInvoicePdf(invoice, { template: 1, totals: { ...totals, lines: totals.lines.slice(1) } })).rejects.toThrow(/totals.lines/);
+    await expect(renderInvoicePdf(invoice, { template: 1, totals: undefined as never })).rejects.toThrow(/totals/);
+    await expect(renderInvoicePdf({ ...invoice, issueDate: '20.11.2026' }, { template: 1, totals })).rejects.toThrow(/YYYY-MM-DD/);
+    await expect(renderInvoicePdf(invoice, { template: 1, totals: { ...totals, amountDue: '12,00' } })).rejects.toThrow(/decimal/);
+    await expect(renderInvoicePdf(invoice, { template: 1, totals, logo: Buffer.from('not an image') })).rejects.toThrow(/logo/);
+    await expect(
+      renderInvoicePdf(invoice, { template: 1, totals, attachment: { filename: 'factur-x.xml', xml: '' } }),
+    ).rejects.toThrow(/attachment.xml/);
+  });
+
+  it('renders concurrently with the shared parsed fonts', async () => {
+    const invoices = [sampleInvoice(5), reverseChargeInvoice(5), sampleInvoice(8, { language: 'en' })];
+    const pdfs = await Promise.all(invoices.map((inv, i) => renderInvoicePdf(inv, { template: 1 + (i % 2), totals: totalsFor(inv) })));
+    for (const pdf of pdfs) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
+  const cases = [
+    { name: '1 line, German, Classic', lines: 1, lang: 'de' as const, template: 1, draft: false },
+    { name: '1 line, English, Modern, draft', lines: 1, lang: 'en' as const, template: 2, draft: true },
+    { name: '200 lines, German, Modern, draft', lines: 200, lang: 'de' as const, template: 2, draft: true },
+    { name: '200 lines, English, Classic', lines: 200, lang: 'en' as const, template: 1, draft: false },
+  ];
+
+  it.each(cases)('$name', async ({ lines, lang, template, draft }) => {
+    const invoice = sampleInvoice(lines, { language: lang });
+    const totals = totalsFor(invoice);
+    const pdf = await renderInvoicePdf(invoice, {
+      template,
+      totals,
+      draft,
+      logo: template === 2 ? LOGO : undefined,
+      attachment: { filename: 'factur-x.xml', xml: SAMPLE_CII, facturX: true },
+    });
+    const file = save(pdf);
+
+    expect(run('qpdf', ['--check', file])).toContain('No syntax or stream encoding errors');
+
+    const embedded = fonts(file);
+    expect(embedded.length).toBeGreaterThan(0);
+    for (const font of embedded) expect(font).toEqual({ name: font.name, emb: 'yes' });
+
+    expect(run('pdfdetach', ['-list', file])).toMatch(/1: factur-x\.xml/);
+    const out = join(dir, `extracted-${counter}.xml`);
+    run('pdfdetach', ['-save', '1', '-o', out, file]);
+    expect(readFileSync(out, 'utf8')).toBe(SAMPLE_CII);
+
+    const content = text(file);
+    expect(content).toContain(invoice.number);
+    const total = lang === 'de' ? '7.254,55 €' : '€7,254.55';
+    if (lines === 1) {
+      expect(content).toContain(lang === 'de' ? '1.413,13 €' : '€1,413.13'); // 12.5 h x 95.00 + 19 %
+    } else {
+      expect(content).toContain(lang === 'de' ? '145.090,96 €' : '€145,090.96');
+      expect(content).not.toContain(total);
+    }
+    expect(content).toContain(lang === 'de' ? 'Rechnung' : 'Invoice');
+    expect(content).toContain('IBAN DE89 3704 0044 0532 0130 00');
+    expect(content).toContain('HRB 123456');
+    // The watermark is rotated; -raw keeps its letters together (content-stream order).
+    const raw = run('pdftotext', ['-raw', file, '-']).replace(/\s+/g, '');
+    if (draft) expect(raw).toContain(lang === 'de' ? 'ENTWURF' : 'DRAFT');
+    else expect(raw).not.toMatch(/ENTWURF|DRAFT/);
+
+    const pages = pageCount(file);
+    if (lines === 200) {
+      expect(pages).toBeGreaterThan(3);
+      // The positions table repeats its header on every page that continues it.
+      const headers = content.split('\f').filter((page) => page.includes(lang === 'de' ? 'Einzelpreis' : 'Unit price'));
+      expect(headers.length).toBeGreaterThanOrEqual(pages - 1);
+      expect(content).toContain(lang === 'de' ? `Seite ${pages} von ${pages}` : `Page ${pages} of ${pages}`);
+    } else {
+      expect(pages).toBe(1);
+    }
+  });
+
+  it('states reverse charge and embeds an XRechnung file', async () => {
+    const invoice = reverseChargeInvoice(2);
+    const pdf = await renderInvoicePdf(invoice, {
+      template: 1,
+      totals: totalsFor(invoice),
+      attachment: { filename: 'xrechnung.xml', xml: SAMPLE_CII, facturX: true },
+    });
+    const file = save(pdf);
+    expect(run('pdfdetach', ['-list', file])).toMatch(/1: xrechnung\.xml/);
+    expect(pdf.toString('latin1')).toContain('<fx:ConformanceLevel>XRECHNUNG</fx:ConformanceLevel>');
+    const content = text(file);
+    expect(content).toContain('Reverse charge: VAT to be accounted for by the recipient');
+    expect(content).toContain('FR61954506077');
+    expect(content).toContain('FRANCE');
+  });
+
+  it('renders a credit note with the preceding invoice', async () => {
+    const invoice = sampleInvoice(2, { typeCode: '381', number: 'GS-2026-7', precedingInvoice: { number: 'RE-2026-00042', issueDate: '2026-11-20' } });
+    const file = save(await renderInvoicePdf(invoice, { template: 2, totals: totalsFor(invoice) }));
+    const content = text(file);
+    expect(content).toContain('Rechnungskorrektur GS-2026-7');
+    expect(content).toContain('Korrektur zur Rechnung RE-2026-00042 vom 20.11.2026');
+    expect(run('pdfdetach', ['-list', file])).toMatch(/0 embedded files/);
+  });
+});
+
+describeWithTools('renderStatementPdf', () => {
+  it.each(['de', 'en'] as const)('renders a multi-page %s statement', async (lang) => {
+    const statement = sampleStatement(80, lang);
+    const file = save(await renderStatementPdf(statement, { template: lang === 'de' ? 1 : 2 }));
+    expect(run('qpdf', ['--check', file])).toContain('No syntax or stream encoding errors');
+    for (const font of fonts(file)) expect(font.emb).toBe('yes');
+    expect(pageCount(file)).toBeGreaterThan(1);
+    const content = text(file);
+    expect(content).toContain(lang === 'de' ? 'Kontoauszug' : 'Account statement');
+    expect(content).toContain('RE-2026-100');
+    expect(content).toContain(lang === 'de' ? 'Offener Betrag zu unseren Gunsten: 1.200,00 €' : 'Balance due to us: €1,200.00');
+  });
+
+  it('rejects malformed statements', async () => {
+    const statement = sampleStatement(2);
+    await expect(renderStatementPdf({ ...statement, openingBalance: 'abc' })).rejects.toThrow(/decimal/);
+    await expect(renderStatementPdf({ ...statement, from: '2026/01/01' })).rejects.toThrow(/YYYY-MM-DD/);
+    await expect(
+      renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], type: 'gift' as never }] }),
+    ).rejects.toThrow(/type/);
+    await expect(renderStatementPdf(statement, { template: 7 })).rejects.toThrow(/unknown template/);
+  });
+});
