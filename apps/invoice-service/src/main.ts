@@ -1,1 +1,4 @@
-export {};
+import { runMain } from '@inv/runtime';
+import { createInvoiceService, invoiceConfig } from './invoice-service';
+
+runMain('invoice-service', invoiceConfig, createInvoiceService);

@@ -104,6 +104,14 @@ export const rpc = {
     request: z.object({ format: DocumentFormat, templateId: z.number().int(), snapshot: InvoiceSnapshot }),
     response: z.object({ pdfBase64: z.string() }),
   },
+  'document.check-requirements.v1': {
+    request: z.object({ format: DocumentFormat, snapshot: z.record(z.string(), z.unknown()) }),
+    response: z.object({ errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })) }),
+  },
+  'document.presign.v1': {
+    request: z.object({ key: z.string(), filename: z.string() }),
+    response: z.object({ url: z.string(), expiresInSeconds: z.number().int() }),
+  },
   'document.template-exists.v1': {
     request: z.object({ templateId: z.number().int() }),
     response: z.object({ exists: z.boolean() }),

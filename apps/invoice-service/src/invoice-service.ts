@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { baseEnv, createCounters, createServiceRuntime } from '@inv/runtime';
+import { envVars } from '@inv/service-kit';
+import { onRendered, onRenderFailed, onRenderStarted } from './consumers/document-events';
+import { invoicesRepo } from './db/invoices';
+import { jobsRepo } from './db/jobs';
+import { invoiceRoutes } from './http/invoices.routes';
+import type { InvoiceDeps } from './usecases/deps';
+
+export const invoiceConfig = baseEnv.extend({
+  PORT: envVars.port(3003),
+  DEFAULT_TEMPLATE_ID: z.coerce.number().int().positive().default(1),
+});
+export type InvoiceConfig = z.output<typeof invoiceConfig>;
+
+/** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
+export async function createInvoiceService(config: InvoiceConfig) {
+  const rt = await createServiceRuntime({ service: 'invoice-service', database: 'invoicing_invoice', port: config.PORT, env: config });
+  const invoices = invoicesRepo(rt.conn);
+  const jobs = jobsRepo(rt.conn);
+  await Promise.all([invoices.model.init(), jobs.model.init(), rt.outbox.model.init()]);
+  const deps: InvoiceDeps = {
+    conn: rt.conn,
+    invoices,
+    jobs,
+    counters: createCounters(rt.conn),
+    outbox: rt.outbox,
+    relay: () => rt.relay,
+    bus: rt.bus,
+    defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
+    now: () => new Date(),
+  };
+
+  rt.app.use(invoiceRoutes(deps));
+  rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
+    switch (msg.type) {
+      case 'document.render-started.v1':
+        return onRenderStarted(deps, msg);
+      case 'document.rendered.v1':
+        return onRendered(deps, msg);
+      case 'document.render-failed.v1':
+        return onRenderFailed(deps, msg);
+    }
+  });
+
+  return { runtime: rt, deps, start: () => rt.start(), stop: () => rt.stop() };
+}

@@ -1,0 +1,17 @@
+import type { Connection } from 'mongoose';
+import type { Outbox, OutboxRelay } from '@inv/outbox';
+import type { AppBus, Counters } from '@inv/runtime';
+import type { InvoicesRepo } from '../db/invoices';
+import type { JobsRepo } from '../db/jobs';
+
+export interface InvoiceDeps {
+  conn: Connection;
+  invoices: InvoicesRepo;
+  jobs: JobsRepo;
+  counters: Counters;
+  outbox: Outbox;
+  relay: () => OutboxRelay;
+  bus: AppBus;
+  defaultTemplateId: number;
+  now: () => Date;
+}

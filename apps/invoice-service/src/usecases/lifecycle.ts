@@ -1,0 +1,47 @@
+import type { StatusUpdate } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
+import { conflict, notFound } from '@inv/service-kit';
+import { canMove } from '../domain/status-machine';
+import { totalsOf } from '../domain/totals';
+import type { InvoiceDeps } from './deps';
+import { loadInvoice } from './drafts';
+
+export async function setStatus(deps: InvoiceDeps, companyId: string, id: number, input: StatusUpdate) {
+  const inv = await loadInvoice(deps, companyId, id);
+  if (inv.status === input.status) return inv.status; // repeating the same move is harmless
+  if (!canMove(inv.status, input.status)) throw conflict(`invoice ${id} is ${inv.status} and cannot become ${input.status}`, 'INVALID_STATUS_TRANSITION');
+  const set =
+    input.status === 'PAID'
+      ? { status: 'PAID', paidDate: input.paid_date, paymentMethod: input.payment_method, paymentReference: input.payment_reference, updatedAt: deps.now() }
+      : { status: 'SENT', updatedAt: deps.now() };
+  await deps.conn.transaction(async (session) => {
+    const res = await deps.invoices.model.updateOne({ _id: id, companyId, status: inv.status }, { $set: set }, { session });
+    if (res.matchedCount === 0) throw conflict(`invoice ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+    await deps.outbox.add(
+      [
+        eventMessage('invoice.status-changed.v1', companyId, {
+          invoiceId: id,
+          customerId: inv.customerId,
+          number: inv.number,
+          status: input.status,
+          paidDate: input.status === 'PAID' ? input.paid_date : undefined,
+          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+        }, `status-${id}-${input.status}`),
+      ],
+      session,
+    );
+  });
+  deps.relay().kick();
+  return input.status;
+}
+
+export async function documentLink(deps: InvoiceDeps, companyId: string, id: number, kind: 'pdf' | 'xml') {
+  const inv = await loadInvoice(deps, companyId, id);
+  const file = kind === 'pdf' ? inv.pdf : inv.xml;
+  if (!file) {
+    if (inv.status === 'DRAFT' || inv.status === 'CANCELLED') throw conflict(`invoice ${id} is ${inv.status}; documents exist once it is finalized (use /preview for a draft)`, 'INVOICE_NOT_FINALIZED');
+    throw notFound(`${kind.toUpperCase()} of invoice ${id} (format ${inv.format} has no ${kind.toUpperCase()})`);
+  }
+  const { url, expiresInSeconds } = await deps.bus.callRpc('document.presign.v1', companyId, { key: file.key, filename: file.filename });
+  return { url, filename: file.filename, expires_in: expiresInSeconds };
+}

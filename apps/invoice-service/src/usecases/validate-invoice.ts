@@ -1,0 +1,48 @@
+import { AppError } from '@inv/service-kit';
+import type { InvoiceDoc } from '../db/invoices';
+import { buildSnapshot } from '../domain/snapshot';
+import type { InvoiceDeps } from './deps';
+
+export interface ValidationError {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/**
+ * Everything finalization needs, checked before it is attempted: our own rules (customer, billing address,
+ * positions, VAT status) plus what the chosen e-invoice format requires, asked of document-service
+ * (which owns the format rules). Also returns the frozen parts so finalization does not ask twice.
+ */
+export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueDate: string) {
+  const [seller, buyer] = await Promise.all([
+    deps.bus.callRpc('account.seller-profile.v1', inv.companyId, {}),
+    deps.bus.callRpc('customer.billing-snapshot.v1', inv.companyId, { customerId: inv.customerId }),
+  ]);
+  const errors: ValidationError[] = [];
+  const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'];
+  if (!buyer.found) errors.push({ field: 'customer_id', rule: 'CUSTOMER_EXISTS', message: `customer ${inv.customerId} does not exist` });
+  else if (!buyer.hasBillingAddress) errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
+  if (inv.positions.length === 0) errors.push({ field: 'positions', rule: 'AT_LEAST_ONE_POSITION', message: 'the invoice has no positions' });
+  if (!seller.found) errors.push({ field: 'company', rule: 'SELLER_PROFILE', message: 'the company profile is missing' });
+  let preceding: { number: string; issueDate?: string } | undefined;
+  if (inv.precedingInvoiceId) {
+    const prev = await deps.invoices.get(inv.companyId, inv.precedingInvoiceId);
+    if (prev) preceding = { number: prev.number, issueDate: prev.invoiceDate };
+  }
+  const snapshot = buildSnapshot(inv, issueDate, seller, buyer, preceding);
+  if (buyer.found && buyer.hasBillingAddress && inv.positions.length > 0) {
+    const { errors: formatErrors } = await deps.bus.callRpc('document.check-requirements.v1', inv.companyId, { format: inv.format, snapshot });
+    errors.push(...formatErrors);
+  }
+  return { valid: errors.length === 0, errors, checks, vatStatus: buyer.vatStatus, snapshot, buyer };
+}
+
+export function assertValid(result: { valid: boolean; errors: ValidationError[] }) {
+  if (!result.valid) {
+    throw new AppError('unprocessable', `the invoice cannot be finalized: ${result.errors.map((e) => e.message).join('; ')}`, {
+      code: 'INVOICE_NOT_VALID',
+      errors: result.errors.map((e) => ({ path: e.field, message: `${e.rule}: ${e.message}` })),
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { Schema, type Connection } from 'mongoose';
+import type { Plan } from '../domain/quota';
+
+interface UsageDoc {
+  _id: string; // `${companyId}:${month}`
+  companyId: string;
+  month: string;
+  used: number;
+  reservations: string[];
+}
+interface PlanDoc {
+  _id: string; // companyId
+  plan: Plan;
+  updatedAt: Date;
+}
+
+const usageSchema = new Schema<UsageDoc>(
+  { _id: String, companyId: { type: String, required: true }, month: { type: String, required: true }, used: { type: Number, required: true }, reservations: [String] },
+  { versionKey: false },
+);
+const planSchema = new Schema<PlanDoc>({ _id: String, plan: { type: String, enum: ['free', 'pro'], required: true }, updatedAt: Date }, { versionKey: false });
+
+export function quotaStore(conn: Connection) {
+  const usage = conn.model<UsageDoc>('Usage', usageSchema, 'usage');
+  const plans = conn.model<PlanDoc>('Plan', planSchema, 'plans');
+  const id = (companyId: string, month: string) => `${companyId}:${month}`;
+  return {
+    usage,
+    plans,
+    async planOf(companyId: string): Promise<Plan> {
+      return (await plans.findById(companyId).lean())?.plan ?? 'free';
+    },
+    setPlan: (companyId: string, plan: Plan) => plans.updateOne({ _id: companyId }, { $set: { plan, updatedAt: new Date() } }, { upsert: true }),
+    async used(companyId: string, month: string): Promise<number> {
+      return (await usage.findById(id(companyId, month)).lean())?.used ?? 0;
+    },
+    /**
+     * Counts one finalization unless the month is used up. Idempotent per reservation id: asking again
+     * for the same reservation (a retried request) grants it again without counting twice.
+     */
+    async reserve(companyId: string, month: string, reservationId: string, limit: number): Promise<{ granted: boolean; used: number }> {
+      const _id = id(companyId, month);
+      await usage.updateOne({ _id }, { $setOnInsert: { companyId, month, used: 0, reservations: [] } }, { upsert: true });
+      const counted = await usage.findOneAndUpdate(
+        { _id, used: { $lt: limit }, reservations: { $ne: reservationId } },
+        { $inc: { used: 1 }, $push: { reservations: reservationId } },
+        { new: true, lean: true },
+      );
+      if (counted) return { granted: true, used: counted.used };
+      const current = await usage.findById(_id).lean();
+      return { granted: current?.reservations.includes(reservationId) ?? false, used: current?.used ?? 0 };
+    },
+    /** Gives a reservation back (its finalization failed); a second release changes nothing. */
+    release: (companyId: string, month: string, reservationId: string) =>
+      usage.updateOne({ _id: id(companyId, month), reservations: reservationId }, { $inc: { used: -1 }, $pull: { reservations: reservationId } }),
+  };
+}
+export type QuotaStore = ReturnType<typeof quotaStore>;

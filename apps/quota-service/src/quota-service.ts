@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { baseEnv, createServiceRuntime } from '@inv/runtime';
+import { companyIdOf, envVars } from '@inv/service-kit';
+import { quotaStore } from './db/quota-store';
+import { MONTHLY_LIMIT, monthKey, resetDate } from './domain/quota';
+
+export const quotaConfig = baseEnv.extend({ PORT: envVars.port(3007) });
+export type QuotaConfig = z.output<typeof quotaConfig>;
+
+/** Plans and the monthly finalization quota. */
+export async function createQuotaService(config: QuotaConfig) {
+  const rt = await createServiceRuntime({ service: 'quota-service', database: 'invoicing_quota', port: config.PORT, env: config });
+  const store = quotaStore(rt.conn);
+  await Promise.all([store.usage.init(), store.plans.init()]);
+
+  const usageOf = async (companyId: string, at: Date) => {
+    const plan = await store.planOf(companyId);
+    return { plan, limit: MONTHLY_LIMIT[plan], used: await store.used(companyId, monthKey(at)), reset_date: resetDate(at) };
+  };
+
+  rt.bus.serveRpc('quota.reserve.v1', async (msg) => {
+    const at = msg.data.at ? new Date(msg.data.at) : new Date();
+    const plan = await store.planOf(msg.companyId);
+    const limit = MONTHLY_LIMIT[plan];
+    const { granted, used } = await store.reserve(msg.companyId, monthKey(at), msg.data.reservationId, limit);
+    return { granted, used, limit, reset_date: resetDate(at), plan };
+  });
+  rt.bus.serveRpc('quota.usage.v1', (msg) => usageOf(msg.companyId, msg.data.at ? new Date(msg.data.at) : new Date()));
+  rt.bus.onEvent('quota-plans', ['company.created.v1', 'company.plan-changed.v1'], async (msg) => {
+    await store.setPlan(msg.companyId, msg.data.plan);
+  });
+  rt.bus.onEvent('quota-releases', ['invoice.finalize-failed.v1'], async (msg) => {
+    // The reservation id carries its month, so a failure reported after midnight on the 1st releases the right month.
+    const month = msg.data.reservationId.split('@')[1] ?? monthKey(new Date(msg.occurredAt));
+    await store.release(msg.companyId, month, msg.data.reservationId);
+  });
+  rt.app.get('/quota/', async (req, res) => {
+    res.json(await usageOf(companyIdOf(req), new Date()));
+  });
+
+  return { runtime: rt, start: () => rt.start(), stop: () => rt.stop() };
+}
