@@ -83,13 +83,14 @@ export function toFatturaPA(invoice: EInvoice): string {
   const ces = header.ele('CessionarioCommittente');
   const cesAna = ces.ele('DatiAnagrafici');
   if (buyer.vatId) idFiscale(cesAna, 'IdFiscaleIVA', buyer.vatId);
-  else if (foreignBuyer && !buyer.fiscalCode) {
-    // foreign consumer without tax id: SdI convention IdPaese = country, IdCodice = "99999999999"
+  else if (foreignBuyer) {
+    // foreign buyer without VAT ID: IdPaese = country, IdCodice = its own tax id or the SdI placeholder
     const el = cesAna.ele('IdFiscaleIVA');
     el.ele('IdPaese').txt(buyer.address.countryCode);
-    el.ele('IdCodice').txt('99999999999');
+    el.ele('IdCodice').txt(buyer.fiscalCode ? toAscii(buyer.fiscalCode, 28) : '99999999999');
   }
-  if (buyer.fiscalCode) cesAna.ele('CodiceFiscale').txt(buyer.fiscalCode);
+  // the Codice Fiscale is an Italian identifier; foreign tax ids went into IdFiscaleIVA above
+  if (buyer.fiscalCode && !foreignBuyer) cesAna.ele('CodiceFiscale').txt(buyer.fiscalCode);
   anagrafica(cesAna, buyer);
   sede(ces, buyer);
 
