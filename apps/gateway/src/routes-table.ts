@@ -4,6 +4,7 @@ import type { GatewayConfig } from './config';
 export function routeTable(config: GatewayConfig): { prefix: string; target: string }[] {
   return [
     { prefix: '/customer', target: config.CUSTOMER_URL },
+    { prefix: '/invoice/tax-treatments', target: config.DOCUMENT_URL },
     { prefix: '/invoice', target: config.INVOICE_URL },
     { prefix: '/numbering', target: config.INVOICE_URL },
     { prefix: '/products', target: config.INVOICE_URL },

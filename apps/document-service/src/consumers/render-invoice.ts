@@ -1,0 +1,54 @@
+import type { Envelope } from '@inv/bus';
+import type { messages } from '@inv/contracts';
+import type { ObjectStore } from '@inv/objects';
+import type { AppBus } from '@inv/runtime';
+import type { Logger } from '@inv/service-kit';
+import type { z } from 'zod';
+import { renderInvoiceDocuments } from '../usecases/render-invoice';
+
+type RenderCommand = z.output<(typeof messages.commands)['document.render-invoice.v1']>;
+
+/**
+ * Renders and stores the documents of a finalize job, then reports. Idempotent: object keys are derived
+ * from the invoice, so a redelivered command overwrites the same objects, and the events carry ids
+ * derived from the job, so consumers see a repeat as the same message. Rendering errors that cannot heal
+ * (bad data) are reported as render-failed at once; anything else is retried by the bus, and reported as
+ * failed on the last attempt so the job never hangs.
+ */
+export async function handleRenderInvoice(
+  deps: { bus: AppBus; objects: ObjectStore; logger: Logger; maxAttempts: number },
+  msg: Envelope<RenderCommand>,
+  attempt: number,
+) {
+  const { jobId, invoiceId, format, templateId, snapshot } = msg.data;
+  const ids = (what: string) => ({ id: `${what}-${jobId}` });
+  await deps.bus.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId }, ids('render-started'));
+  let docs;
+  try {
+    docs = await renderInvoiceDocuments(snapshot, format, templateId);
+  } catch (err) {
+    deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');
+    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: `the documents could not be generated: ${(err as Error).message}` }, ids('render-failed'));
+    return;
+  }
+  try {
+    const base = `${msg.companyId}/invoices/${invoiceId}`;
+    const pdfKey = `${base}/${docs.pdf.filename}`;
+    await deps.objects.put(pdfKey, docs.pdf.body, 'application/pdf');
+    let xml;
+    if (docs.xml) {
+      const xmlKey = `${base}/${docs.xml.filename}`;
+      await deps.objects.put(xmlKey, docs.xml.body, 'application/xml');
+      xml = { key: xmlKey, filename: docs.xml.filename, contentType: 'application/xml', size: docs.xml.body.length };
+    }
+    await deps.bus.publishEvent(
+      'document.rendered.v1',
+      msg.companyId,
+      { jobId, invoiceId, pdf: { key: pdfKey, filename: docs.pdf.filename, contentType: 'application/pdf', size: docs.pdf.body.length }, xml },
+      ids('rendered'),
+    );
+  } catch (err) {
+    if (attempt < deps.maxAttempts) throw err; // transient (storage, broker): let the bus retry
+    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'the documents could not be stored; please retry the finalization' }, ids('render-failed'));
+  }
+}

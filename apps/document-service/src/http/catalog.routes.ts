@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { IntId } from '@inv/contracts';
+import { listTaxTreatments } from '@inv/einvoice';
+import { notFound, parseInput } from '@inv/service-kit';
+import { getTemplate, templates } from '../pdf';
+
+const LocaleQuery = z.object({ locale: z.enum(['en', 'de']).default('en') });
+
+/** Templates and tax treatments: catalogue data owned by document-service (it renders them). */
+export function catalogRoutes(): Router {
+  const r = Router();
+  r.get('/template/', (_req, res) => {
+    res.json(templates);
+  });
+  r.get('/template/:id', (req, res) => {
+    const template = getTemplate(IntId.parse(req.params.id));
+    if (!template) throw notFound(`template ${req.params.id}`);
+    res.json(template);
+  });
+  r.get('/invoice/tax-treatments', (req, res) => {
+    const { locale } = parseInput(LocaleQuery, req.query);
+    res.json(listTaxTreatments(locale));
+  });
+  return r;
+}
