@@ -2,10 +2,9 @@ import type { Channel, ConsumeMessage, Options } from 'amqplib';
 import type { z } from 'zod';
 import type { Session } from './connection';
 import { runWithCorrelation } from './correlation';
-import { decodeEnvelope, formatIssues } from './envelope';
+import { decodeEnvelope, formatIssues, parseData } from './envelope';
 import { MessageValidationError, PermanentError } from './errors';
 import { HEADER, readAttempt, readString, truncateForHeader, withoutBookkeeping, type AmqpHeaders } from './headers';
-import { parseData } from './envelope';
 import { publishConfirmed } from './publisher';
 import { decideOnFailure, type ParkReason } from './retry-policy';
 import type { Runtime } from './runtime';
@@ -98,14 +97,22 @@ async function handleDelivery(rt: Runtime, session: Session, channel: Channel, s
   }
 }
 
-/** The delivery's envelope with `data` parsed by its contract, or MessageValidationError. */
+/** A delivered message that breaks its contract (as opposed to a validation error thrown by handler code, which is retried). */
+export class InvalidDeliveryError extends MessageValidationError {}
+
+/** The delivery's envelope with `data` parsed by its contract, or InvalidDeliveryError. */
 export function validateDelivery(spec: Pick<ConsumerSpec, 'schemas'>, msg: Pick<ConsumeMessage, 'content'>): Envelope {
   const decoded = decodeEnvelope(msg.content);
-  if (!decoded.ok) throw new MessageValidationError('(unknown)', [{ path: '', message: decoded.error }]);
+  if (!decoded.ok) throw new InvalidDeliveryError('(unknown)', [{ path: '', message: decoded.error }]);
   const { envelope } = decoded;
   const schema = spec.schemas.get(envelope.type);
-  if (!schema) throw new MessageValidationError(envelope.type, [{ path: 'type', message: `type ${envelope.type} is not consumed here` }]);
-  return { ...envelope, data: parseData(schema, envelope.type, envelope.data) };
+  if (!schema) throw new InvalidDeliveryError(envelope.type, [{ path: 'type', message: `type ${envelope.type} is not consumed here` }]);
+  try {
+    return { ...envelope, data: parseData(schema, envelope.type, envelope.data) };
+  } catch (err) {
+    if (err instanceof MessageValidationError) throw new InvalidDeliveryError(err.type, err.issues);
+    throw err;
+  }
 }
 
 async function onHandlerFailure(
@@ -124,7 +131,7 @@ async function onHandlerFailure(
     return;
   }
   const decision =
-    err instanceof MessageValidationError
+    err instanceof InvalidDeliveryError
       ? ({ action: 'park', reason: 'invalid' } as const)
       : decideOnFailure(attempt, rt.retryDelaysMs, err instanceof PermanentError);
   const base = withoutBookkeeping(msg.properties.headers);
@@ -137,7 +144,7 @@ async function onHandlerFailure(
   } else {
     target = rt.names.parkingQueue(spec.queue);
     headers = parkingHeaders(base, attempt, decision.reason, message, spec.queue);
-    const text = err instanceof MessageValidationError ? `bus: invalid message parked: ${formatIssues(err.issues)}` : `bus: message parked (${decision.reason})`;
+    const text = err instanceof InvalidDeliveryError ? `bus: invalid message parked: ${formatIssues(err.issues)}` : `bus: message parked (${decision.reason})`;
     rt.logger.error(log, text);
   }
   try {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validateDelivery } from './consumer';
+import { InvalidDeliveryError, validateDelivery } from './consumer';
 import { decodeEnvelope, encodeEnvelope, makeEnvelope, parseData } from './envelope';
 import { describeRemoteError, MessageValidationError } from './errors';
 import { decodeRpcReply, encodeRpcReply } from './rpc-reply';
@@ -47,7 +47,7 @@ describe('validateDelivery', () => {
 
   it('refuses unknown types, bad data and garbage', () => {
     expect(() => validateDelivery({ schemas }, content({ ...good, type: 'other.v1' }))).toThrow(/not consumed here/);
-    expect(() => validateDelivery({ schemas }, content({ ...good, data: { invoiceId: 'x' } }))).toThrow(MessageValidationError);
+    expect(() => validateDelivery({ schemas }, content({ ...good, data: { invoiceId: 'x' } }))).toThrow(InvalidDeliveryError);
     expect(() => validateDelivery({ schemas }, { content: Buffer.from('{') })).toThrow(MessageValidationError);
   });
 });
