@@ -59,6 +59,7 @@ function party(parent: XMLBuilder, name: string, p: Party, role: 'seller' | 'buy
  * (`xrechnung`). Element order follows the D16B schema; totals come from computeTotals.
  */
 export function toCii(invoice: EInvoice, options: { profile: CiiProfile } = { profile: 'en16931' }): string {
+  if (!Object.hasOwn(CII_GUIDELINE, options.profile)) throw new RangeError(`unknown CII profile ${JSON.stringify(options.profile)}`);
   const totals = invoiceTotals(invoice);
   const cur = invoice.currency;
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS.rsm, 'rsm:CrossIndustryInvoice', {

@@ -72,6 +72,7 @@ function taxCategory(parent: XMLBuilder, name: string, category: VatCategoryCode
  * Peppol BIS Billing 3.0, XRechnung 3.0 UBL or plain EN 16931. Totals come from computeTotals.
  */
 export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { profile: 'peppol' }): string {
+  if (!Object.hasOwn(UBL_CUSTOMIZATION, options.profile)) throw new RangeError(`unknown UBL profile ${JSON.stringify(options.profile)}`);
   const totals = invoiceTotals(invoice);
   const cur = invoice.currency;
   const isCredit = invoice.typeCode === '381';
