@@ -1,1 +1,54 @@
-export {};
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { launchServices, parseServiceList, stopServices, type RunningService } from '@inv/runtime';
+
+/**
+ * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
+ * "gateway,invoice,document"): one command for the whole system. Starts one embedded MongoDB for all of
+ * them when MONGO_URL is unset, and creates a demo API key when BOOTSTRAP_API_KEY is unset.
+ */
+async function main() {
+  const root = resolve(__dirname, '../../..');
+  const services = parseServiceList(process.env.SERVICES ?? 'all');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let stopMongo = async () => undefined as void;
+  if (!env.MONGO_URL) {
+    if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
+    const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0) });
+    env.MONGO_URL = mongo.uri;
+    stopMongo = mongo.stop;
+    console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data lives in memory)`);
+  }
+  const generatedKey = !env.BOOTSTRAP_API_KEY;
+  env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
+
+  let running: RunningService[] = [];
+  const shutdown = async (code: number) => {
+    await stopServices(running);
+    await stopMongo();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  running = await launchServices({ root, services, env, stdio: 'inherit', readyTimeoutMs: 90_000 });
+  for (const svc of running) {
+    svc.child.once('exit', (code, signal) => {
+      console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);
+      void shutdown(1);
+    });
+  }
+  const gateway = running.find((s) => s.name === 'gateway');
+  console.log('');
+  console.log('  Invoicing platform is running.');
+  if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
+  console.log(`  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`);
+  console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
+  console.log('');
+}
+
+main().catch((err: unknown) => {
+  console.error('[all] failed to start:', err);
+  process.exit(1);
+});

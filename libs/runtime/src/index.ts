@@ -2,3 +2,4 @@ export * from './service-runtime';
 export * from './messages';
 export * from './counters';
 export * from './run-main';
+export * from './process-launcher';

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { baseEnv, createServiceRuntime } from '@inv/runtime';
+import { envVars } from '@inv/service-kit';
+import { exportConfigRepo } from './db/export-config';
+import { configRoutes } from './http/config.routes';
+
+export const exportConfig = baseEnv.extend({ PORT: envVars.port(3006) });
+export type ExportConfig = z.output<typeof exportConfig>;
+
+/** Accounting export (DATEV EXTF). This slice: company-wide export configuration; exports follow. */
+export async function createExportService(config: ExportConfig) {
+  const rt = await createServiceRuntime({ service: 'export-service', database: 'invoicing_export', port: config.PORT, env: config });
+  rt.app.use(configRoutes(exportConfigRepo(rt.conn)));
+  return { runtime: rt, start: () => rt.start(), stop: () => rt.stop() };
+}

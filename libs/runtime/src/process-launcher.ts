@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+/** Every deployable service: folder under apps/, default port. */
+export const SERVICES = {
+  account: { dir: 'account-service', port: 3001 },
+  customer: { dir: 'customer-service', port: 3002 },
+  invoice: { dir: 'invoice-service', port: 3003 },
+  document: { dir: 'document-service', port: 3004 },
+  vat: { dir: 'vat-service', port: 3005 },
+  export: { dir: 'export-service', port: 3006 },
+  quota: { dir: 'quota-service', port: 3007 },
+  gateway: { dir: 'gateway', port: 8080 },
+} as const;
+export type ServiceName = keyof typeof SERVICES;
+
+export function parseServiceList(spec: string): ServiceName[] {
+  if (spec.trim() === 'all') return Object.keys(SERVICES) as ServiceName[];
+  const names = spec.split(',').map((s) => s.trim().replace(/-service$/, '')).filter(Boolean);
+  const unknown = names.filter((n) => !(n in SERVICES));
+  if (unknown.length) throw new Error(`unknown service(s) ${unknown.join(', ')}; known: all, ${Object.keys(SERVICES).join(', ')}`);
+  return names as ServiceName[];
+}
+
+export interface RunningService {
+  name: ServiceName;
+  url: string;
+  child: ChildProcess;
+}
+
+export interface LaunchOptions {
+  root: string;
+  services: ServiceName[];
+  /** Environment of every child (MONGO_URL, BUS_PREFIX, ...). */
+  env: NodeJS.ProcessEnv;
+  /** Port of each service = its default + offset (lets tests run beside a dev stack). */
+  portOffset?: number;
+  stdio?: 'inherit' | 'ignore' | 'pipe';
+  readyTimeoutMs?: number;
+}
+
+export function serviceUrls(offset = 0): Record<string, string> {
+  const url = (n: ServiceName) => `http://127.0.0.1:${SERVICES[n].port + offset}`;
+  return {
+    ACCOUNT_URL: url('account'),
+    CUSTOMER_URL: url('customer'),
+    INVOICE_URL: url('invoice'),
+    DOCUMENT_URL: url('document'),
+    EXPORT_URL: url('export'),
+    QUOTA_URL: url('quota'),
+  };
+}
+
+/** Starts one service as its own process (tsx runs the TypeScript entry point). */
+export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
+  const port = SERVICES[name].port + (opts.portOffset ?? 0);
+  const entry = join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), entry], {
+    cwd: opts.root,
+    env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
+    stdio: opts.stdio ?? 'inherit',
+  });
+  return { name, url: `http://127.0.0.1:${port}`, child };
+}
+
+/** Polls /readyz until the service answers 200 (no fixed sleeps). */
+export async function waitReady(svc: RunningService, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (svc.child.exitCode !== null) throw new Error(`${svc.name} exited with code ${svc.child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(`${svc.url}/readyz`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${svc.name} not ready after ${timeoutMs} ms`);
+}
+
+export async function launchServices(opts: LaunchOptions): Promise<RunningService[]> {
+  const running = opts.services.map((name) => spawnService(name, opts));
+  try {
+    await Promise.all(running.map((svc) => waitReady(svc, opts.readyTimeoutMs)));
+  } catch (err) {
+    await stopServices(running);
+    throw err;
+  }
+  return running;
+}
+
+/** SIGTERM (graceful), then SIGKILL after `graceMs`. */
+export async function stopService(svc: RunningService, graceMs = 10_000): Promise<void> {
+  if (svc.child.exitCode !== null || svc.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => svc.child.once('exit', () => resolve()));
+  svc.child.kill('SIGTERM');
+  const timer = setTimeout(() => svc.child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function stopServices(running: RunningService[]): Promise<void> {
+  await Promise.all(running.map((svc) => stopService(svc)));
+}
