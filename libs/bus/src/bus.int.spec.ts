@@ -1,4 +1,5 @@
-import { createBus, HEADER, MessageValidationError, PermanentError, type Bus, type BusOptions, type Envelope, type HandlerContext } from './index';
+import { createBus, HEADER, MessageValidationError, PermanentError, PublishError, type Bus, type BusOptions, type Envelope, type HandlerContext } from './index';
+import { connect } from 'amqplib';
 import { AMQP_URL, deferred, memoryLogger, peekHeaders, queueDepth, rawPublish, registry, testPrefix, waitFor } from '../test/support';
 
 jest.setTimeout(30000);
@@ -73,6 +74,26 @@ describe('events', () => {
   });
 });
 
+describe('publisher confirms', () => {
+  it('reject the publish when the broker nacks it', async () => {
+    const bus = newBus('gateway');
+    await bus.start();
+    // A queue that refuses every message makes the broker nack publishes routed to it.
+    const conn = await connect(AMQP_URL);
+    const full = `${prefix}.refuses-all`;
+    try {
+      const ch = await conn.createChannel();
+      await ch.assertQueue(full, { durable: false, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
+      await ch.bindQueue(full, `${prefix}.events`, 'customer.created.v1');
+      await expect(bus.publishEvent('customer.created.v1', 'c1', { customerId: 1 })).rejects.toBeInstanceOf(PublishError);
+      await expect(bus.publishEvent('invoice.finalized.v1', 'c1', finalized)).resolves.toMatchObject({ type: 'invoice.finalized.v1' });
+      await ch.deleteQueue(full);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('commands', () => {
   it('go to exactly one of the competing consumers', async () => {
     const seen: string[] = [];
@@ -93,6 +114,15 @@ describe('commands', () => {
     const got = deferred<Envelope>();
     owner.onCommand('document.render.v1', async (msg) => got.resolve(msg));
     await owner.start();
+    expect(await got.promise).toEqual(sent);
+  });
+
+  it('reach a handler registered after start()', async () => {
+    const bus = newBus('document-service');
+    await bus.start();
+    const got = deferred<Envelope>();
+    bus.onCommand('document.render.v1', async (msg) => got.resolve(msg));
+    const sent = await bus.sendCommand('document.render.v1', 'c1', { invoiceId: 11 });
     expect(await got.promise).toEqual(sent);
   });
 });

@@ -1,3 +1,4 @@
+import { connect } from 'amqplib';
 import { createBus, type Bus, type BusOptions, type Envelope, type HandlerContext } from './index';
 import { AMQP_URL, brokerCloseConnection, deferred, memoryLogger, queueDepth, registry, testPrefix, waitFor } from '../test/support';
 
@@ -104,5 +105,26 @@ describe('reconnection', () => {
     await expect(bus.start()).rejects.toThrow(/ECONNREFUSED/);
     expect(bus.isReady()).toBe(false);
     buses.splice(buses.indexOf(bus), 1); // nothing to delete
+  });
+});
+
+describe('broker-side consumer cancel', () => {
+  it('rebuilds the topology and resumes when someone deletes the work queue', async () => {
+    const logger = memoryLogger();
+    const worker = newBus('document-service', { logger });
+    const seen: number[] = [];
+    worker.onCommand('document.render.v1', async (msg) => void seen.push(msg.data.invoiceId));
+    await worker.start();
+    const conn = await connect(AMQP_URL);
+    try {
+      const ch = await conn.createChannel();
+      await ch.deleteQueue(`${prefix}.cmd.document.render.v1`);
+    } finally {
+      await conn.close();
+    }
+    await waitFor(() => logger.entries.some((e) => /cancelled by the broker/.test(e.msg ?? '')), 5000, 'the cancel');
+    await waitFor(() => logger.entries.filter((e) => e.msg === 'bus: connected').length === 2, 5000, 'the rebuild');
+    await worker.sendCommand('document.render.v1', 'c1', { invoiceId: 21 });
+    await waitFor(() => seen.includes(21), 5000, 'the command after the rebuild');
   });
 });
