@@ -19,10 +19,11 @@ function asFilter(v: unknown): Document {
 export function matching(coll: Collection | undefined, filter: unknown): Document[] {
   if (!coll) return [];
   const f = asFilter(filter);
-  const candidates = coll.candidates(f);
-  if (!Object.keys(f).length) return candidates;
+  const { docs, exact } = coll.candidates(f);
+  if (exact) return docs;
+  // Building a mingo Query copies its operator tables (tens of µs), so only when needed.
   const q = new Query(f);
-  return candidates.filter((d) => q.test(d));
+  return docs.filter((d) => q.test(d));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
 import { keyString } from '../util/values';
-import { duplicateKeyError, equalityValue, SecondaryIndex, type IndexSpec } from './index-manager';
+import { duplicateKeyError, equalityValue, isExactKeyValue, SecondaryIndex, type IndexSpec } from './index-manager';
 
 /** A stored document. Entries are replaced, never mutated, so a transaction can tell by identity
  *  whether a document changed since it took its snapshot. */
@@ -28,9 +28,14 @@ export class Collection {
   insert(doc: Document): string {
     const id = keyString(doc._id);
     if (this.docs.has(id)) throw duplicateKeyError(this.ns, ID_INDEX, [doc._id]);
-    this.checkUnique(id, doc);
+    const keys = [...this.indexes.values()].map((ix) => {
+      const k = ix.keysFor(doc);
+      const hit = ix.conflict(id, doc, k);
+      if (hit) throw duplicateKeyError(this.ns, ix.spec, hit.values);
+      return [ix, k] as const;
+    });
     this.docs.set(id, { doc });
-    for (const ix of this.indexes.values()) ix.add(id, doc);
+    for (const [ix, k] of keys) ix.add(id, doc, k);
     return id;
   }
 
@@ -95,11 +100,12 @@ export class Collection {
    * Documents that may match `filter`: a Map lookup when the filter pins `_id` or every field of a
    * complete index to one value, otherwise every document. Callers still test each candidate.
    */
-  candidates(filter: Document): Document[] {
+  candidates(filter: Document): { docs: Document[]; exact: boolean } {
+    const filterKeys = Object.keys(filter);
     const id = equalityValue(filter, '_id');
     if (id) {
       const e = this.docs.get(keyString(id.value));
-      return e ? [e.doc] : [];
+      return { docs: e ? [e.doc] : [], exact: filterKeys.length === 1 && isExactKeyValue(id.value) };
     }
     for (const ix of this.indexes.values()) {
       if (!ix.complete) continue;
@@ -110,11 +116,15 @@ export class Collection {
         values.push(eq.value);
       }
       if (values.length !== ix.fields.length) continue;
+      // The index answers the whole filter when the filter is exactly these equalities on
+      // plain (non-numeric-segment) paths; mingo then need not re-test each document.
+      const exact =
+        filterKeys.length === ix.fields.length && values.every(isExactKeyValue) && ix.fields.every((f) => !/(^|\.)\d+(\.|$)/.test(f));
       const ids = ix.entries.get(ix.keyForLookup(values));
-      if (!ids) return [];
-      return [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined);
+      if (!ids) return { docs: [], exact: true };
+      return { docs: [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined), exact };
     }
-    return this.all();
+    return { docs: this.all(), exact: filterKeys.length === 0 };
   }
 
   all(): Document[] {

@@ -1,7 +1,12 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
-import { formatForMessage, isPlainObject, keyString, valuesAtPath } from '../util/values';
+import { formatForMessage, isPlainObject, keyString, valuesAtParts } from '../util/values';
+
+export interface IndexKey {
+  key: string;
+  values: unknown[];
+}
 
 export interface IndexSpec {
   v: number;
@@ -14,11 +19,6 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-interface IndexKey {
-  key: string;
-  values: unknown[];
-}
-
 /**
  * One secondary index: a Map from the canonical key string to the ids of the documents holding it,
  * so unique checks and equality lookups cost O(1) instead of a collection scan.
@@ -26,12 +26,14 @@ interface IndexKey {
 export class SecondaryIndex {
   private readonly partial?: Query;
   readonly fields: string[];
+  private readonly paths: string[][];
 
   constructor(
     readonly spec: IndexSpec,
     readonly entries: Map<string, Set<string>> = new Map(),
   ) {
     this.fields = Object.keys(spec.key);
+    this.paths = this.fields.map((f) => f.split('.'));
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
   }
 
@@ -43,8 +45,12 @@ export class SecondaryIndex {
   /** The keys a document contributes (several for arrays: multikey), or none when not indexed. */
   keysFor(doc: Document): IndexKey[] {
     if (this.partial && !this.partial.test(doc)) return [];
-    const perField = this.fields.map((f) => valuesAtPath(doc, f));
+    const perField = this.paths.map((p) => valuesAtParts(doc, p));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === undefined)) return [];
+    if (perField.length === 1 && perField[0].length === 1) {
+      const values = perField[0];
+      return [{ key: keyString(values[0]), values }];
+    }
     let combos: unknown[][] = [[]];
     for (const vals of perField) combos = combos.flatMap((c) => vals.map((v) => [...c, v]));
     const seen = new Map<string, IndexKey>();
@@ -59,8 +65,8 @@ export class SecondaryIndex {
     return values.length === 1 ? keyString(values[0]) : JSON.stringify(values.map(keyString));
   }
 
-  add(id: string, doc: Document): void {
-    for (const { key } of this.keysFor(doc)) {
+  add(id: string, doc: Document, keys = this.keysFor(doc)): void {
+    for (const { key } of keys) {
       let ids = this.entries.get(key);
       if (!ids) this.entries.set(key, (ids = new Set()));
       ids.add(id);
@@ -77,11 +83,11 @@ export class SecondaryIndex {
   }
 
   /** The first key of `doc` already held by another document, when this index is unique. */
-  conflict(id: string, doc: Document): IndexKey | undefined {
+  conflict(id: string, doc: Document, keys = this.keysFor(doc)): IndexKey | undefined {
     if (!this.spec.unique) return undefined;
-    for (const k of this.keysFor(doc)) {
+    for (const k of keys) {
       const ids = this.entries.get(k.key);
-      if (ids && [...ids].some((other) => other !== id)) return k;
+      if (ids && (ids.size > 1 || !ids.has(id))) return k;
     }
     return undefined;
   }
@@ -103,6 +109,14 @@ export function duplicateKeyError(ns: string, spec: Pick<IndexSpec, 'name' | 'ke
     `E11000 duplicate key error collection: ${ns} index: ${spec.name} dup key: { ${shown} }`,
     { keyPattern: spec.key, keyValue },
   );
+}
+
+/**
+ * Whether an equality on this value selects exactly the documents whose index key equals its key
+ * string. Not for null (matches missing fields but not empty arrays, which share the key).
+ */
+export function isExactKeyValue(v: unknown): boolean {
+  return v !== null && v !== undefined && (typeof v !== 'object' || v instanceof Date || (v as { _bsontype?: string })._bsontype === 'ObjectId');
 }
 
 /** The equality value a filter pins `field` to, or undefined when it does not pin it to one value. */

@@ -76,6 +76,11 @@ export function valuesAtPath(doc: unknown, path: string): unknown[] {
   return walk(doc, path.split('.'), 0);
 }
 
+/** valuesAtPath with the path already split (hot path of index maintenance). */
+export function valuesAtParts(doc: unknown, parts: string[]): unknown[] {
+  return walk(doc, parts, 0);
+}
+
 function walk(v: unknown, parts: string[], i: number): unknown[] {
   if (i === parts.length) {
     if (Array.isArray(v)) return v.length ? v : [undefined];

@@ -1,0 +1,110 @@
+import { connect, type Socket } from 'node:net';
+import { deserialize, Long } from 'bson';
+import { MongoClient } from 'mongodb';
+import { startEmbeddedMongo, type EmbeddedMongo } from './api';
+import { OP_MSG, OP_REPLY } from './wire/codec';
+import { buildMsg, buildQuery, header } from './wire/test-frames';
+
+/** Sends raw bytes and collects what comes back until the server closes or goes quiet. */
+async function exchange(port: number, bytes: Buffer, quietMs = 150): Promise<{ data: Buffer; closed: boolean }> {
+  const socket: Socket = connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  return new Promise((resolve) => {
+    let timer = setTimeout(done, quietMs);
+    let closed = false;
+    function done() {
+      socket.destroy();
+      resolve({ data: Buffer.concat(chunks), closed });
+    }
+    socket.on('data', (c) => {
+      chunks.push(c);
+      clearTimeout(timer);
+      timer = setTimeout(done, quietMs);
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(timer);
+      done();
+    });
+    socket.on('error', () => undefined);
+    socket.write(bytes);
+  });
+}
+
+describe('embedded server on the wire', () => {
+  let mongo: EmbeddedMongo;
+  beforeAll(async () => {
+    mongo = await startEmbeddedMongo();
+  });
+  afterAll(async () => {
+    await mongo.stop();
+  });
+
+  it('answers a legacy OP_QUERY ismaster with an OP_REPLY advertising a replica set primary', async () => {
+    const { data } = await exchange(mongo.port, buildQuery('admin.$cmd', { ismaster: 1, helloOk: true }));
+    expect(data.readInt32LE(12)).toBe(OP_REPLY);
+    const reply = deserialize(data.subarray(36));
+    expect(reply).toMatchObject({ ismaster: true, helloOk: true, setName: 'rs0', hosts: [`127.0.0.1:${mongo.port}`], me: `127.0.0.1:${mongo.port}`, primary: `127.0.0.1:${mongo.port}`, ok: 1 });
+    expect(reply.maxWireVersion).toBeGreaterThanOrEqual(9);
+    expect(reply.maxWireVersion).toBeLessThanOrEqual(24);
+    expect(reply.topologyVersion).toBeUndefined();
+  });
+
+  it('answers an unknown command with CommandNotFound (59) and keeps serving', async () => {
+    const { data, closed } = await exchange(mongo.port, Buffer.concat([buildMsg({ frobnicate: 1, $db: 'x' }), buildMsg({ ping: 1, $db: 'admin' })]));
+    expect(closed).toBe(false);
+    expect(data.readInt32LE(12)).toBe(OP_MSG);
+    const first = deserialize(data.subarray(21, data.readInt32LE(0)));
+    expect(first).toMatchObject({ ok: 0, code: 59, codeName: 'CommandNotFound' });
+    const second = deserialize(data.subarray(data.readInt32LE(0) + 21));
+    expect(second).toEqual({ ok: 1 });
+  });
+
+  it('sends nothing for moreToCome, accepts checksums and kind-1 sequences', async () => {
+    const insert = buildMsg({ insert: 'wire', $db: 'wiretest' }, { sequences: { documents: [{ _id: 1 }, { _id: 2 }] }, flags: 2 });
+    const silent = await exchange(mongo.port, insert);
+    expect(silent.data.length).toBe(0);
+    const { data } = await exchange(mongo.port, buildMsg({ count: 'wire', $db: 'wiretest' }, { checksum: true }));
+    expect(deserialize(data.subarray(21))).toEqual({ n: 2, ok: 1 });
+  });
+
+  it('closes the connection on oversized, undersized, garbled and unknown-opcode messages without crashing', async () => {
+    const oversized = Buffer.alloc(16);
+    oversized.writeInt32LE(64 * 1024 * 1024);
+    const undersized = Buffer.alloc(16);
+    undersized.writeInt32LE(4);
+    const garbled = Buffer.concat([header(30, 1, OP_MSG), Buffer.alloc(4), Buffer.from([0]), Buffer.from([9, 0, 0, 0, 3, 0, 0, 0, 0])]);
+    for (const bad of [oversized, undersized, garbled, header(16, 1, 2002), header(20, 1, 2012)]) {
+      const r = await exchange(mongo.port, Buffer.concat([bad, Buffer.alloc(4)]));
+      expect(r.closed).toBe(true);
+    }
+    const truncated = buildMsg({ ping: 1 }).subarray(0, 18);
+    const r = await exchange(mongo.port, truncated);
+    expect(r.data.length).toBe(0);
+    const ok = await exchange(mongo.port, buildMsg({ ping: 1, $db: 'admin' }));
+    expect(deserialize(ok.data.subarray(21))).toEqual({ ok: 1 });
+  });
+
+  it('returns cursor ids as BSON int64', async () => {
+    await exchange(mongo.port, buildMsg({ insert: 'cur', $db: 'wiretest', documents: [{ a: 1 }, { a: 2 }, { a: 3 }] }));
+    const { data } = await exchange(mongo.port, buildMsg({ find: 'cur', batchSize: 1, $db: 'wiretest' }));
+    const reply = deserialize(data.subarray(21), { promoteLongs: false });
+    expect(reply.cursor.id).toBeInstanceOf(Long);
+    expect(reply.cursor.id.isZero()).toBe(false);
+  });
+
+  it('serves the driver with and without directConnection', async () => {
+    const base = `mongodb://127.0.0.1:${mongo.port}/`;
+    for (const uri of [mongo.uri, `${mongo.uri}&directConnection=true`, base, `${base}?directConnection=true`]) {
+      const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 3000 }).connect();
+      try {
+        const coll = client.db('drv').collection('c');
+        await coll.deleteMany({});
+        await coll.insertMany(Array.from({ length: 5 }, (_, i) => ({ i })));
+        expect(await coll.find().batchSize(2).toArray()).toHaveLength(5);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
