@@ -30,23 +30,38 @@ export class Canvas {
       .fillColor(style.color ?? this.theme.colors.text);
   }
 
-  /** Draws text with its top at y; returns the height used. */
+  /**
+   * Draws text with its top at y; returns the height used. Text that fits on one line is placed
+   * directly (x computed for the alignment) instead of going through pdfkit's line wrapper, which
+   * measures every word again and was the largest cost of a render.
+   */
   text(value: string, x: number, y: number, style: TextStyle = {}): number {
     if (value === '') return 0;
     this.apply(style);
-    const options: PDFKit.Mixins.TextOptions = {
-      lineBreak: style.width !== undefined,
-      width: style.width,
-      align: style.align ?? 'left',
-      lineGap: style.lineGap ?? 0,
-    };
+    const doc = this.doc;
+    const lineGap = style.lineGap ?? 0;
+    const single = doc.currentLineHeight(true) + lineGap;
+    if (style.width === undefined) {
+      doc.text(value, x, y, { lineBreak: false });
+      return single;
+    }
+    if (!value.includes('\n')) {
+      const width = doc.widthOfString(value);
+      if (width <= style.width) {
+        const free = style.width - width;
+        const dx = style.align === 'right' ? free : style.align === 'center' ? free / 2 : 0;
+        doc.text(value, x + dx, y, { lineBreak: false });
+        return single;
+      }
+    }
+    const options: PDFKit.Mixins.TextOptions = { width: style.width, align: style.align ?? 'left', lineGap };
     if (style.maxHeight !== undefined) {
       options.height = style.maxHeight;
       options.ellipsis = true;
     }
-    const height = style.width !== undefined ? this.height(value, style) : this.doc.currentLineHeight(true);
-    this.doc.text(value, x, y, options);
-    return height;
+    doc.text(value, x, y, options);
+    // pdfkit leaves its cursor below the last line drawn, which is the wrapped height.
+    return doc.y - y;
   }
 
   /** Single line right-aligned so that it ends at `right`. */
@@ -60,11 +75,15 @@ export class Canvas {
     return this.doc.widthOfString(value);
   }
 
-  /** Height of wrapped text in a column of `style.width`. */
+  /** Height of text in a column of `style.width` (one line unless it has to wrap). */
   height(value: string, style: TextStyle): number {
     if (value === '') return 0;
     this.apply(style);
-    const h = this.doc.heightOfString(value, { width: style.width, lineGap: style.lineGap ?? 0 });
+    const lineGap = style.lineGap ?? 0;
+    if (style.width === undefined || (!value.includes('\n') && this.doc.widthOfString(value) <= style.width)) {
+      return this.doc.currentLineHeight(true) + lineGap;
+    }
+    const h = this.doc.heightOfString(value, { width: style.width, lineGap });
     return style.maxHeight !== undefined ? Math.min(h, style.maxHeight) : h;
   }
 

@@ -44,3 +44,24 @@ export function loadFont(name: FontName): ParsedFont {
 export function preloadFonts(): void {
   for (const name of Object.keys(FILES) as FontName[]) loadFont(name);
 }
+
+/**
+ * Text layout (shaping with fontkit) is the other big per-document cost: pdfkit caches the layout of
+ * each word, but per document. The layout of a word depends only on the font, and pdfkit never
+ * mutates a cached run (it copies positions before adjusting them), so one cache per font is shared
+ * by all documents. It is dropped and restarted once it holds too many entries, so a long-running
+ * service does not grow without bound.
+ */
+const LAYOUT_CACHE_LIMIT = 50_000;
+const layoutCaches = new Map<FontName, Record<string, unknown>>();
+let layoutChecks = 0;
+
+export function sharedLayoutCache(name: FontName): Record<string, unknown> {
+  let cache = layoutCaches.get(name);
+  // Counting the keys is O(n); doing it every 64th call keeps it negligible.
+  if (!cache || (++layoutChecks % 64 === 0 && Object.keys(cache).length > LAYOUT_CACHE_LIMIT)) {
+    cache = Object.create(null) as Record<string, unknown>;
+    layoutCaches.set(name, cache);
+  }
+  return cache;
+}

@@ -155,7 +155,8 @@ function vatNotes(invoice: EInvoice, totals: PdfTotals): string[] {
     seen.add(vat.category);
     const exemption = invoice.exemptions?.[vat.category as keyof NonNullable<EInvoice['exemptions']>];
     const text = vatCategoryName(vat.category, lang);
-    const reason = exemption?.reason && exemption.reason !== text ? ` \u2013 ${exemption.reason}` : '';
+    const given = exemption?.reason?.trim();
+    const reason = given && !text.toLowerCase().includes(given.toLowerCase()) ? ` \u2013 ${given}` : '';
     notes.push(`${text}${reason}`);
   }
   return notes;
@@ -171,9 +172,9 @@ function drawSummary(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals
     flow,
     [
       { header: l.vatCategory, width: 0 },
-      { header: l.vatRate, width: 40, align: 'right' },
-      { header: l.taxableAmount, width: 62, align: 'right' },
-      { header: l.taxAmount, width: 62, align: 'right' },
+      { header: l.vatRate, width: 34, align: 'right' },
+      { header: l.taxableAmount, width: 58, align: 'right' },
+      { header: l.taxAmount, width: 58, align: 'right' },
     ],
     region,
   );

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { loadFont, type FontName } from './fonts';
+import { loadFont, sharedLayoutCache, type FontName } from './fonts';
 import type { PdfAttachment } from './types';
 import { facturXXmp, isXmpSafeInfoText, type FacturXConformanceLevel } from './xmp';
 
@@ -35,7 +35,6 @@ export const BOLD = 'bold';
  * `bufferPages` keeps pages open so the footer can print "page n of N" once N is known.
  */
 export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
-  const regular = loadFont(options.fonts.regular);
   // Info strings are copied unescaped into the XMP by pdfkit; drop any that would break it.
   const info: PDFKit.DocumentInfo = { Producer: 'PDFKit', Creator: 'invoicing document-service' };
   if (options.title && isXmpSafeInfoText(options.title)) info.Title = options.title;
@@ -51,12 +50,15 @@ export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
     bufferPages: true,
     lang: options.lang === 'de' ? 'de-DE' : 'en',
     info,
-    // A parsed fontkit font (not a path or Buffer): see fonts.ts. Passing it as the default font also
-    // keeps pdfkit from loading Helvetica, a standard font PDF/A would reject because it is not embedded.
-    font: regular as unknown as string,
+    // No default font: pdfkit would otherwise load Helvetica (a standard font PDF/A rejects because
+    // it is not embedded), and a default TrueType font makes the first doc.font() call compare the
+    // two fonts' whole name tables (JSON.stringify, ~25 % of a render).
+    font: null as unknown as string,
   });
-  doc.registerFont(REGULAR, regular as unknown as PDFKit.Mixins.PDFFontSource);
+  doc.registerFont(REGULAR, loadFont(options.fonts.regular) as unknown as PDFKit.Mixins.PDFFontSource);
   doc.registerFont(BOLD, loadFont(options.fonts.bold) as unknown as PDFKit.Mixins.PDFFontSource);
+  useSharedLayoutCache(doc, BOLD, options.fonts.bold);
+  useSharedLayoutCache(doc, REGULAR, options.fonts.regular); // leaves REGULAR selected
 
   const chunks: Buffer[] = [];
   const result = new Promise<Buffer>((resolve, reject) => {
@@ -65,6 +67,18 @@ export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
     doc.on('error', reject);
   });
   return { doc, result };
+}
+
+/** The internals of pdfkit's EmbeddedFont we touch (see sharedLayoutCache in fonts.ts). */
+interface PdfKitFontInternals {
+  _font: { layoutCache?: Record<string, unknown> } | null;
+}
+
+function useSharedLayoutCache(doc: PDFKit.PDFDocument, registered: string, name: FontName): void {
+  doc.font(registered);
+  const font = (doc as unknown as PdfKitFontInternals)._font;
+  // Only when pdfkit's own per-document cache is enabled (fontLayoutCache option, on by default).
+  if (font?.layoutCache) font.layoutCache = sharedLayoutCache(name);
 }
 
 /**

@@ -10,7 +10,6 @@ const TOOLS = ['pdfdetach', 'pdffonts', 'pdftotext', 'pdfinfo', 'qpdf'];
 const missing = TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 const describeWithTools = missing.length === 0 ? describe : describe.skip;
 if (missing.length > 0) {
-  // eslint-disable-next-line no-console
   console.warn(`SKIPPING PDF tool checks: ${missing.join(', ')} not installed (apt-get install -y poppler-utils qpdf)`);
 }
 
