@@ -1,0 +1,456 @@
+/**
+ * Static checks of the deployment files: every YAML under k8s/ and deploy/ parses, kustomizations
+ * point at files that exist, and every service has a Deployment (probes, limits, env) and a Service
+ * with the right port; only the gateway is exposed. The checks run on the base as written and, when
+ * kubectl is installed, on the kustomize output of the root, dev and prod overlays.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+const ROOT = path.resolve(__dirname, '../..');
+const K8S = path.join(ROOT, 'k8s');
+const DEPLOY = path.join(ROOT, 'deploy');
+const SECRET_NAME = 'invoicing-secrets';
+
+// ---- what each service needs (from the services' zod config schemas) ----
+interface ServiceSpec {
+  name: string;
+  port: number;
+  env: string[];
+}
+const COMMON_ENV = ['NODE_ENV', 'HOST', 'PORT', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+const BUS_AND_DB_ENV = ['MONGO_URL', 'AMQP_URL', 'BUS_PREFIX'];
+const OBJECT_STORAGE_ENV = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_PUBLIC_ENDPOINT', 'PRESIGNED_URL_TTL_SECONDS'];
+/** Gateway variable -> the service it must point at. */
+const GATEWAY_UPSTREAMS: Record<string, string> = {
+  ACCOUNT_URL: 'account-service',
+  CUSTOMER_URL: 'customer-service',
+  INVOICE_URL: 'invoice-service',
+  DOCUMENT_URL: 'document-service',
+  EXPORT_URL: 'export-service',
+  QUOTA_URL: 'quota-service',
+};
+const SERVICES: ServiceSpec[] = [
+  { name: 'gateway', port: 8080, env: [...COMMON_ENV, ...Object.keys(GATEWAY_UPSTREAMS), 'RATE_LIMIT_PER_SECOND'] },
+  { name: 'account-service', port: 3001, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
+  { name: 'customer-service', port: 3002, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
+  { name: 'invoice-service', port: 3003, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
+  { name: 'document-service', port: 3004, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
+  { name: 'vat-service', port: 3005, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'VIES_URL'] },
+  { name: 'export-service', port: 3006, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
+  { name: 'quota-service', port: 3007, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
+];
+const portOf = (name: string) => SERVICES.find((s) => s.name === name)!.port;
+/** Besides the gateway, only MinIO's S3 API may be public: presigned download links point at it. */
+const OTHER_PUBLIC_BACKENDS: Record<string, string> = { minio: 's3' };
+
+// ---- the parts of Kubernetes objects the checks read ----
+type Labels = Record<string, string>;
+interface LabelSelector {
+  matchLabels?: Labels;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+interface K8sObject {
+  kind: string;
+  metadata: { name: string; labels?: Labels };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+}
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+}
+interface Container {
+  name: string;
+  image?: string;
+  command?: string[];
+  ports?: { name?: string; containerPort: number }[];
+  env?: EnvVar[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface PodSpec {
+  containers: Container[];
+  securityContext?: { runAsNonRoot?: boolean };
+  terminationGracePeriodSeconds?: number;
+  volumes?: { name: string; emptyDir?: object }[];
+}
+interface Workload extends K8sObject {
+  spec: { replicas?: number; template: { metadata: { labels: Labels }; spec: PodSpec } };
+}
+interface ServiceObject extends K8sObject {
+  spec: { selector: Labels; ports: { name?: string; port: number; targetPort?: string | number }[] };
+}
+interface IngressObject extends K8sObject {
+  spec: { rules: { http: { paths: { backend: { service: { name: string; port: { name?: string; number?: number } } } }[] } }[] };
+}
+interface NetworkPolicyPeer {
+  podSelector?: LabelSelector;
+  namespaceSelector?: LabelSelector;
+  ipBlock?: object;
+}
+interface NetworkPolicyObject extends K8sObject {
+  spec: { podSelector: LabelSelector; policyTypes?: string[]; ingress?: { from?: NetworkPolicyPeer[]; ports?: { port?: string | number }[] }[] };
+}
+
+// ---- loading ----
+function parseYamlFile(file: string): unknown[] {
+  // merge: compose files use `<<:` merge keys.
+  const docs = parseAllDocuments(readFileSync(file, 'utf8'), { merge: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const errors = list.flatMap((d) => d.errors.map((e) => `${path.relative(ROOT, file)}: ${e.message}`));
+  if (errors.length > 0) throw new Error(errors.join('\n'));
+  return list.map((d) => d.toJS() as unknown).filter((d) => d !== null && d !== undefined);
+}
+
+function yamlFilesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return yamlFilesUnder(full);
+    return /\.ya?ml$/.test(entry) ? [full] : [];
+  });
+}
+
+interface Kustomization {
+  resources?: string[];
+  components?: string[];
+  patches?: { path?: string }[];
+  configMapGenerator?: { name: string; behavior?: string; literals?: string[]; files?: string[]; envs?: string[] }[];
+}
+const readKustomization = (dir: string) => parseYamlFile(path.join(dir, 'kustomization.yaml'))[0] as Kustomization;
+
+/** Objects of a kustomization without kustomize: resources, components and generated ConfigMaps (no patches). */
+function collectWithoutKustomize(dir: string, extraComponents: string[] = []): K8sObject[] {
+  const k = readKustomization(dir);
+  const fromEntry = (entry: string): K8sObject[] => {
+    const full = path.join(dir, entry);
+    return statSync(full).isDirectory() ? collectWithoutKustomize(full) : (parseYamlFile(full) as K8sObject[]);
+  };
+  const generated = (k.configMapGenerator ?? []).map((g): K8sObject => {
+    const data: Record<string, string> = {};
+    for (const literal of g.literals ?? []) data[literal.slice(0, literal.indexOf('='))] = literal.slice(literal.indexOf('=') + 1);
+    for (const file of g.files ?? []) data[file.includes('=') ? file.split('=')[0] : path.basename(file)] = '(file)';
+    return { kind: 'ConfigMap', metadata: { name: g.name }, data };
+  });
+  return [...(k.resources ?? []), ...(k.components ?? []), ...extraComponents].flatMap(fromEntry).concat(generated);
+}
+
+class Manifests {
+  constructor(readonly objects: K8sObject[]) {}
+  all<T extends K8sObject>(kind: string): T[] {
+    return this.objects.filter((o) => o.kind === kind) as T[];
+  }
+  find<T extends K8sObject>(kind: string, name: string): T | undefined {
+    return this.all<T>(kind).find((o) => o.metadata.name === name);
+  }
+}
+
+function selects(selector: LabelSelector, labels: Labels): boolean {
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpressions = (selector.matchExpressions ?? []).every((e) => {
+    const has = e.key in labels;
+    if (e.operator === 'In') return has && (e.values ?? []).includes(labels[e.key]);
+    if (e.operator === 'NotIn') return !has || !(e.values ?? []).includes(labels[e.key]);
+    if (e.operator === 'Exists') return has;
+    return !has; // DoesNotExist
+  });
+  return byLabels && byExpressions;
+}
+
+// ---- checks; each returns the problems it found ----
+function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string>): string[] {
+  const problems: string[] = [];
+  const fail = (msg: string) => problems.push(`${spec.name}: ${msg}`);
+  const deployment = m.find<Workload>('Deployment', spec.name);
+  if (!deployment) return [`${spec.name}: no Deployment`];
+  const pod = deployment.spec.template.spec;
+  const c = pod.containers.find((x) => x.name === spec.name) ?? pod.containers[0];
+  const httpPort = c.ports?.find((p) => p.name === 'http')?.containerPort;
+  const resolve = (port: string | number | undefined) => (typeof port === 'string' ? c.ports?.find((p) => p.name === port)?.containerPort : port);
+
+  const command = (c.command ?? []).join(' ');
+  if (!command.includes('tsx') || !command.includes(`apps/${spec.name}/src/main.ts`)) fail(`command "${command}" does not run apps/${spec.name}/src/main.ts with tsx`);
+  if (httpPort !== spec.port) fail(`container port "http" is ${httpPort}, expected ${spec.port}`);
+  for (const [kind, probe, wanted] of [
+    ['readiness', c.readinessProbe, '/readyz'],
+    ['liveness', c.livenessProbe, '/healthz'],
+  ] as const) {
+    if (probe?.httpGet?.path !== wanted) fail(`${kind} probe path is ${probe?.httpGet?.path}, expected ${wanted}`);
+    if (resolve(probe?.httpGet?.port) !== spec.port) fail(`${kind} probe port ${probe?.httpGet?.port} is not ${spec.port}`);
+  }
+  for (const key of ['cpu', 'memory']) {
+    if (!c.resources?.limits?.[key]) fail(`no ${key} limit`);
+    if (!c.resources?.requests?.[key]) fail(`no ${key} request`);
+  }
+  if (pod.securityContext?.runAsNonRoot !== true) fail('pod does not set runAsNonRoot');
+  if (c.securityContext?.readOnlyRootFilesystem !== true) fail('root filesystem is writable');
+  const tmp = c.volumeMounts?.find((v) => v.mountPath === '/tmp');
+  if (!tmp || !pod.volumes?.find((v) => v.name === tmp.name)?.emptyDir) fail('/tmp is not an emptyDir');
+  if ((pod.terminationGracePeriodSeconds ?? 30) < 30) fail('terminationGracePeriodSeconds below 30');
+
+  // Environment: envFrom ConfigMaps first, then env in order; $(VAR) may only use what is defined before.
+  const defined = new Set<string>();
+  for (const from of c.envFrom ?? []) {
+    const ref = from.configMapRef?.name;
+    const cm = ref ? m.find('ConfigMap', ref) : undefined;
+    if (ref && !cm) fail(`envFrom ConfigMap ${ref} does not exist`);
+    for (const key of Object.keys(cm?.data ?? {})) defined.add(key);
+  }
+  for (const v of c.env ?? []) {
+    for (const [, ref] of (v.value ?? '').matchAll(/\$\((\w+)\)/g)) if (!defined.has(ref)) fail(`${v.name} uses $(${ref}) before it is defined`);
+    const secret = v.valueFrom?.secretKeyRef;
+    if (secret && (secret.name !== SECRET_NAME || !secretKeys.has(secret.key))) fail(`${v.name} reads unknown secret key ${secret.name}/${secret.key}`);
+    defined.add(v.name);
+  }
+  for (const name of spec.env) if (!defined.has(name)) fail(`env ${name} is missing`);
+  const portValue = c.env?.find((v) => v.name === 'PORT')?.value;
+  if (portValue !== String(spec.port)) fail(`PORT is ${portValue}, expected ${spec.port}`);
+  if (spec.name === 'gateway') {
+    for (const [name, target] of Object.entries(GATEWAY_UPSTREAMS)) {
+      const value = c.env?.find((v) => v.name === name)?.value;
+      if (value !== `http://${target}:${portOf(target)}`) fail(`${name} is ${value}, expected http://${target}:${portOf(target)}`);
+    }
+  }
+
+  const service = m.find<ServiceObject>('Service', spec.name);
+  if (!service) return [...problems, `${spec.name}: no Service`];
+  const port = service.spec.ports.find((p) => p.port === spec.port);
+  if (!port) fail(`Service has no port ${spec.port}`);
+  else if (port.targetPort !== undefined && port.targetPort !== 'http' && port.targetPort !== spec.port) fail(`Service port targets ${port.targetPort}`);
+  if (!selects({ matchLabels: service.spec.selector }, deployment.spec.template.metadata.labels)) fail('Service selector does not match the pods');
+  return problems;
+}
+
+function ingressProblems(m: Manifests): string[] {
+  const backends = m.all<IngressObject>('Ingress').flatMap((ing) =>
+    ing.spec.rules.flatMap((r) => r.http.paths.map((p) => ({ ingress: ing.metadata.name, ...p.backend.service }))),
+  );
+  const problems: string[] = [];
+  if (!backends.some((b) => b.name === 'gateway')) problems.push('the gateway is not exposed by any Ingress');
+  for (const b of backends) {
+    if (b.name === 'gateway') continue;
+    if (SERVICES.some((s) => s.name === b.name)) problems.push(`Ingress ${b.ingress} exposes internal service ${b.name}`);
+    else if (OTHER_PUBLIC_BACKENDS[b.name] !== b.port.name) problems.push(`Ingress ${b.ingress} exposes ${b.name}:${b.port.name ?? b.port.number}`);
+  }
+  return problems;
+}
+
+/** Only the gateway may reach the services' HTTP ports: every Ingress rule selecting a service pod names gateway pods only. */
+function networkPolicyProblems(m: Manifests): string[] {
+  const policies = m.all<NetworkPolicyObject>('NetworkPolicy').filter((p) => p.spec.policyTypes?.includes('Ingress') ?? true);
+  const problems: string[] = [];
+  if (!policies.some((p) => selects(p.spec.podSelector, {}) && Object.keys(p.spec.podSelector).length === 0 && !p.spec.ingress?.length))
+    problems.push('no default-deny ingress policy');
+  const gatewayLabels = m.find<Workload>('Deployment', 'gateway')?.spec.template.metadata.labels ?? {};
+  for (const spec of SERVICES.filter((s) => s.name !== 'gateway')) {
+    const labels = m.find<Workload>('Deployment', spec.name)?.spec.template.metadata.labels ?? {};
+    const rules = policies.filter((p) => selects(p.spec.podSelector, labels)).flatMap((p) => (p.spec.ingress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
+    if (rules.length === 0) problems.push(`${spec.name}: no policy lets the gateway in`);
+    for (const r of rules) {
+      const onlyGateway = (r.from ?? []).length > 0 && (r.from ?? []).every((peer) => !peer.namespaceSelector && !peer.ipBlock && peer.podSelector && selects(peer.podSelector, gatewayLabels) && !selects(peer.podSelector, labels));
+      if (!onlyGateway) problems.push(`${spec.name}: policy ${r.policy} admits more than the gateway`);
+    }
+  }
+  return problems;
+}
+
+// ---- fixtures ----
+const secretTemplate = parseYamlFile(path.join(K8S, 'base/secret-template/secret.yaml'))[0] as K8sObject;
+const secretKeys = new Set(Object.keys(secretTemplate.stringData ?? {}));
+const base = new Manifests(collectWithoutKustomize(path.join(K8S, 'base')));
+const clone = <T>(x: T): T => structuredClone(x);
+const replaceDeployment = (m: Manifests, d: Workload) => new Manifests(m.objects.map((o) => (o.kind === 'Deployment' && o.metadata.name === d.metadata.name ? d : o)));
+
+describe('YAML files under k8s/ and deploy/', () => {
+  const files = [...yamlFilesUnder(K8S), ...yamlFilesUnder(DEPLOY)];
+  it('finds the files', () => expect(files.length).toBeGreaterThan(15));
+  it.each(files.map((f) => [path.relative(ROOT, f), f]))('%s parses', (_name, file) => {
+    expect(parseYamlFile(file).length).toBeGreaterThan(0);
+  });
+});
+
+describe('kustomizations', () => {
+  const dirs = yamlFilesUnder(K8S).filter((f) => path.basename(f) === 'kustomization.yaml').map(path.dirname);
+  it('include the root, base, the secret template and both overlays', () => {
+    expect(dirs.map((d) => path.relative(K8S, d) || '.').sort()).toEqual(['.', 'base', 'base/secret-template', 'overlays/dev', 'overlays/prod']);
+  });
+  it.each(dirs.map((d) => [path.relative(ROOT, d), d]))('%s references only existing files', (_name, dir) => {
+    const k = readKustomization(dir);
+    const refs = [
+      ...(k.resources ?? []),
+      ...(k.components ?? []),
+      ...(k.patches ?? []).flatMap((p) => (p.path ? [p.path] : [])),
+      ...(k.configMapGenerator ?? []).flatMap((g) => [...(g.files ?? []).map((f) => f.split('=').pop()!), ...(g.envs ?? [])]),
+    ];
+    const missing = refs.filter((ref) => {
+      const full = path.join(dir, ref);
+      return !existsSync(full) || (statSync(full).isDirectory() && !existsSync(path.join(full, 'kustomization.yaml')));
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('base manifests', () => {
+  it.each(SERVICES.map((s) => [s.name, s]))('%s: Deployment, probes, limits, env and Service', (_name, spec) => {
+    expect(serviceProblems(base, spec, secretKeys)).toEqual([]);
+  });
+  it('exposes only the gateway (and MinIO S3 for presigned links) through Ingress', () => expect(ingressProblems(base)).toEqual([]));
+  it('lets only the gateway reach the services', () => expect(networkPolicyProblems(base)).toEqual([]));
+  it('protects the gateway with a PodDisruptionBudget', () => {
+    const pdb = base.all<K8sObject & { spec: { selector: LabelSelector } }>('PodDisruptionBudget');
+    const gatewayLabels = base.find<Workload>('Deployment', 'gateway')!.spec.template.metadata.labels;
+    expect(pdb.some((p) => selects(p.spec.selector, gatewayLabels))).toBe(true);
+  });
+  it('runs MongoDB (3 members), RabbitMQ, Redis and MinIO as StatefulSets and the collector as a Deployment', () => {
+    expect(base.all<Workload>('StatefulSet').map((s) => [s.metadata.name, s.spec.replicas]).sort()).toEqual([
+      ['minio', 1],
+      ['mongodb', 3],
+      ['rabbitmq', 1],
+      ['redis', 1],
+    ]);
+    expect(base.find('Deployment', 'otel-collector')).toBeDefined();
+    expect(base.find('Job', 'mongodb-init-replica-set')).toBeDefined();
+  });
+  it('keeps the collector config in k8s identical to deploy/otel-collector.yaml', () => {
+    expect(readFileSync(path.join(K8S, 'base/otel-collector/config.yaml'), 'utf8')).toBe(readFileSync(path.join(DEPLOY, 'otel-collector.yaml'), 'utf8'));
+  });
+});
+
+describe('the checks catch broken manifests', () => {
+  const gateway = () => clone(base.find<Workload>('Deployment', 'gateway')!);
+  const gatewaySpec = SERVICES[0];
+  it('a readiness probe on the wrong path', () => {
+    const d = gateway();
+    d.spec.template.spec.containers[0].readinessProbe!.httpGet!.path = '/healthz';
+    expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual(['gateway: readiness probe path is /healthz, expected /readyz']);
+  });
+  it('a missing variable, a $(VAR) used before its definition and an unknown secret key', () => {
+    const d = gateway();
+    const c = d.spec.template.spec.containers[0];
+    c.env = c.env!.filter((v) => v.name !== 'RATE_LIMIT_PER_SECOND' && v.name !== 'REDIS_PASSWORD');
+    c.env.push({ name: 'X', valueFrom: { secretKeyRef: { name: SECRET_NAME, key: 'NOPE' } } });
+    expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual([
+      'gateway: REDIS_URL uses $(REDIS_PASSWORD) before it is defined',
+      `gateway: X reads unknown secret key ${SECRET_NAME}/NOPE`,
+      'gateway: env RATE_LIMIT_PER_SECOND is missing',
+    ]);
+  });
+  it('no limits and a wrong command', () => {
+    const d = gateway();
+    const c = d.spec.template.spec.containers[0];
+    delete c.resources!.limits;
+    c.command = ['node', 'apps/all/src/main.ts'];
+    expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual([
+      'gateway: command "node apps/all/src/main.ts" does not run apps/gateway/src/main.ts with tsx',
+      'gateway: no cpu limit',
+      'gateway: no memory limit',
+    ]);
+  });
+  it('an Ingress for an internal service and an open network policy', () => {
+    const leaky: K8sObject[] = [
+      { kind: 'Ingress', metadata: { name: 'leak' }, spec: { rules: [{ http: { paths: [{ backend: { service: { name: 'invoice-service', port: { number: 3003 } } } }] } }] } } as IngressObject,
+      { kind: 'NetworkPolicy', metadata: { name: 'open' }, spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] } } as NetworkPolicyObject,
+    ];
+    const m = new Manifests([...base.objects, ...leaky]);
+    expect(ingressProblems(m)).toEqual(['Ingress leak exposes internal service invoice-service']);
+    expect(networkPolicyProblems(m)).toHaveLength(SERVICES.length - 1);
+  });
+});
+
+describe('Secret template', () => {
+  const values = secretTemplate.stringData ?? {};
+  it('defines every key the base reads', () => {
+    const read = base.objects.flatMap((o) => JSON.stringify(o).match(/"key":"[A-Z0-9_]+"/g) ?? []).map((s) => s.slice(7, -1));
+    expect([...new Set(read)].filter((k) => !secretKeys.has(k))).toEqual([]);
+  });
+  it('marks passwords as placeholders and keeps them URL-safe', () => {
+    for (const key of ['MONGO_PASSWORD', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'MONGO_REPLICA_SET_KEY']) expect(values[key]).toMatch(/CHANGE-?ME/);
+    for (const [key, value] of Object.entries(values)) expect([key, /^[A-Za-z0-9._~-]+$/.test(value)]).toEqual([key, true]);
+  });
+  it('has a key file mongod accepts and a well-formed bootstrap key', () => {
+    expect(values.MONGO_REPLICA_SET_KEY).toMatch(/^[A-Za-z0-9+/=]{6,1024}$/);
+    expect(values.BOOTSTRAP_API_KEY).toMatch(/^ak_live_[0-9a-f]{32}$/);
+  });
+});
+
+describe('deploy/docker-compose.yml', () => {
+  interface ComposeService {
+    command?: string[];
+    environment?: Record<string, string>;
+    depends_on?: Record<string, { condition: string }>;
+  }
+  const compose = parseYamlFile(path.join(DEPLOY, 'docker-compose.yml'))[0] as { services: Record<string, ComposeService> };
+  it('runs mongo (with its init), rabbitmq, redis, minio and the collector', () => {
+    for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'minio', 'otel-collector']) expect(compose.services[name]).toBeDefined();
+  });
+  it.each(SERVICES.map((s) => [s.name, s]))('%s has its command, port and environment', (_name, spec) => {
+    const svc = compose.services[spec.name];
+    expect(svc.command?.join(' ')).toContain(`apps/${spec.name}/src/main.ts`);
+    expect(svc.environment?.PORT).toBe(String(spec.port));
+    expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
+    expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const dockerfile = readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8');
+  it('builds in stages from node:20-bookworm-slim, type-checks and runs the gateway as a non-root user', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
+    expect(dockerfile).toMatch(/^RUN npm run build$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/TSX_TSCONFIG_PATH=\/app\/tsconfig\.base\.json/);
+    expect(dockerfile).toMatch(/^CMD \["\/app\/node_modules\/\.bin\/tsx", "apps\/gateway\/src\/main\.ts"\]$/m);
+  });
+});
+
+// ---- kustomize output (needs kubectl; not installable here from the internet) ----
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+const render = (dir: string) => {
+  const out = spawnSync('kubectl', ['kustomize', path.join(K8S, dir)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (out.status !== 0) throw new Error(`kubectl kustomize ${dir} failed:\n${out.stderr}`);
+  const docs = parseAllDocuments(out.stdout);
+  return new Manifests((Array.isArray(docs) ? docs : [docs]).map((d) => d.toJS() as K8sObject));
+};
+const describeWithKubectl = kubectl ? describe : describe.skip;
+if (!kubectl) console.warn('kubectl is not installed: skipping the `kubectl kustomize k8s` checks');
+
+describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is not installed)'}`, () => {
+  const rendered: Record<'root' | 'dev' | 'prod', Manifests> | undefined = kubectl
+    ? { root: render('.'), dev: render('overlays/dev'), prod: render('overlays/prod') }
+    : undefined;
+  const each: [string, Manifests][] = Object.entries(rendered ?? {});
+  it.each(each)('%s: services, Ingress and network policies pass the same checks', (_name, m) => {
+    expect(SERVICES.flatMap((s) => serviceProblems(m, s, secretKeys))).toEqual([]);
+    expect(ingressProblems(m)).toEqual([]);
+    expect(networkPolicyProblems(m)).toEqual([]);
+    expect(m.all('Namespace').map((n) => n.metadata.name)).toEqual(['invoicing']);
+  });
+  it.each(each)('%s: the MongoDB init Job initiates as many members as the StatefulSet runs', (_name, m) => {
+    const replicas = m.find<Workload>('StatefulSet', 'mongodb')!.spec.replicas;
+    const members = m.find<Workload>('Job', 'mongodb-init-replica-set')!.spec.template.spec.containers[0].env!.find((v) => v.name === 'MEMBERS')!.value;
+    expect(members).toBe(String(replicas));
+  });
+  it('prod: pinned image, no placeholder Secret, no bootstrap key, several gateway replicas', () => {
+    const prod = rendered!.prod;
+    const images = prod.all<Workload>('Deployment').flatMap((d) => d.spec.template.spec.containers.map((c) => c.image!));
+    expect(images.filter((i) => i.includes('invoicing-platform') && !/:\d+\.\d+\.\d+$/.test(i))).toEqual([]);
+    expect(prod.all('Secret')).toEqual([]);
+    expect(prod.find<Workload>('Deployment', 'account-service')!.spec.template.spec.containers[0].env!.map((v) => v.name)).not.toContain('BOOTSTRAP_API_KEY');
+    expect(prod.find<Workload>('Deployment', 'gateway')!.spec.replicas).toBeGreaterThanOrEqual(2);
+  });
+  it('root deploys the prod overlay; dev adds the placeholder Secret', () => {
+    expect(rendered!.root.objects).toEqual(rendered!.prod.objects);
+    expect(rendered!.dev.find('Secret', SECRET_NAME)).toBeDefined();
+  });
+});
