@@ -37,6 +37,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
   const commandQueuesReady = new WeakMap<Session, Set<string>>();
   let stopping = false;
   let started = false;
+  let starting = false;
 
   const cm = new ConnectionManager({
     url: options.url,
@@ -90,25 +91,37 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
     ready.add(type);
   }
 
+  function assertStarted(): void {
+    // Handlers may publish while start() is still finishing (consumers start inside it), hence `starting`.
+    if (!started && !starting) throw new Error('bus: call start() before publishing or calling');
+  }
+
   function resolveWorkQueue(name: string): string {
     return names.resolveWorkQueue(name, Object.keys(registry.commands));
   }
 
   const bus: Bus<R> = {
     async start() {
-      if (started) return;
+      if (started || starting) return;
       stopping = false;
-      await cm.start();
-      started = true;
+      starting = true;
+      try {
+        await cm.start();
+        started = true;
+      } finally {
+        starting = false;
+      }
     },
 
     async publishEvent(type, companyId, data, opts) {
+      assertStarted();
       const envelope = makeEnvelope(type, companyId, parseData(lookup(registry.events, 'event', type), type, data), opts?.id);
       await publishEnvelope(rt, names.eventsExchange, envelope, opts?.correlationId);
       return envelope;
     },
 
     async sendCommand(type, companyId, data, opts) {
+      assertStarted();
       const envelope = makeEnvelope(type, companyId, parseData(lookup(registry.commands, 'command', type), type, data), opts?.id);
       await publishEnvelope(rt, names.commandsExchange, envelope, opts?.correlationId, (session) => ensureCommandQueue(session, type));
       return envelope;
@@ -156,6 +169,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
     },
 
     async callRpc(type, companyId, data, opts) {
+      assertStarted();
       const schemas = lookup(registry.rpc, 'rpc', type);
       const envelope = makeEnvelope(type, companyId, parseData(schemas.request, type, data));
       const timeoutMs = opts?.timeoutMs ?? rt.rpcTimeoutMs;
