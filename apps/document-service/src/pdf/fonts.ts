@@ -52,7 +52,7 @@ export function preloadFonts(): void {
  * by all documents. It is dropped and restarted once it holds too many entries, so a long-running
  * service does not grow without bound.
  */
-const LAYOUT_CACHE_LIMIT = 50_000;
+const LAYOUT_CACHE_LIMIT = 20_000;
 const layoutCaches = new Map<FontName, Record<string, unknown>>();
 let layoutChecks = 0;
 

@@ -85,7 +85,7 @@ function positionRows(invoice: EInvoice, totals: PdfTotals, l: Labels): TableRow
     cells: [
       line.id,
       lineCell(line, totals.lines[i].allowance, invoice, l),
-      `${formatQuantity(line.quantity, lang)} ${unitName(line.unitCode, lang)}`,
+      `${formatQuantity(line.quantity, lang)} ${unitName(line.unitCode, lang, line.quantity)}`,
       formatUnitPrice(line.unitPrice, lang),
       formatPercent(line.vat.rate, lang),
       formatAmount(totals.lines[i].net, lang),

@@ -239,31 +239,37 @@ export function labelsFor(lang: PdfLanguage): Labels {
   return l;
 }
 
-/** UN/ECE Rec 20 unit codes we print with a readable name; other codes are printed as the code. */
-const UNITS: Record<string, Record<PdfLanguage, string>> = {
-  HUR: { de: 'Std.', en: 'h' },
-  MIN: { de: 'Min.', en: 'min' },
-  DAY: { de: 'Tag(e)', en: 'day(s)' },
-  WEE: { de: 'Woche(n)', en: 'week(s)' },
-  MON: { de: 'Monat(e)', en: 'month(s)' },
-  ANN: { de: 'Jahr(e)', en: 'year(s)' },
-  C62: { de: 'Stk.', en: 'pcs' },
-  H87: { de: 'Stk.', en: 'pcs' },
-  XPP: { de: 'Stk.', en: 'pcs' },
-  SET: { de: 'Set', en: 'set' },
-  LS: { de: 'pauschal', en: 'lump sum' },
-  E48: { de: 'Leistung', en: 'service' },
-  KGM: { de: 'kg', en: 'kg' },
-  GRM: { de: 'g', en: 'g' },
-  MTR: { de: 'm', en: 'm' },
-  KMT: { de: 'km', en: 'km' },
-  MTK: { de: 'm²', en: 'm²' },
-  LTR: { de: 'l', en: 'l' },
-  KWH: { de: 'kWh', en: 'kWh' },
+/**
+ * UN/ECE Rec 20 unit codes we print with a readable name, as [singular, plural]; other codes are
+ * printed as the code itself.
+ */
+const UNITS: Record<string, Record<PdfLanguage, [string, string]>> = {
+  HUR: { de: ['Std.', 'Std.'], en: ['h', 'h'] },
+  MIN: { de: ['Min.', 'Min.'], en: ['min', 'min'] },
+  DAY: { de: ['Tag', 'Tage'], en: ['day', 'days'] },
+  WEE: { de: ['Woche', 'Wochen'], en: ['week', 'weeks'] },
+  MON: { de: ['Monat', 'Monate'], en: ['month', 'months'] },
+  ANN: { de: ['Jahr', 'Jahre'], en: ['year', 'years'] },
+  C62: { de: ['Stk.', 'Stk.'], en: ['pc', 'pcs'] },
+  H87: { de: ['Stk.', 'Stk.'], en: ['pc', 'pcs'] },
+  XPP: { de: ['Stk.', 'Stk.'], en: ['pc', 'pcs'] },
+  SET: { de: ['Set', 'Sets'], en: ['set', 'sets'] },
+  LS: { de: ['pauschal', 'pauschal'], en: ['lump sum', 'lump sum'] },
+  E48: { de: ['Leistung', 'Leistungen'], en: ['service', 'services'] },
+  KGM: { de: ['kg', 'kg'], en: ['kg', 'kg'] },
+  GRM: { de: ['g', 'g'], en: ['g', 'g'] },
+  MTR: { de: ['m', 'm'], en: ['m', 'm'] },
+  KMT: { de: ['km', 'km'], en: ['km', 'km'] },
+  MTK: { de: ['m²', 'm²'], en: ['m²', 'm²'] },
+  LTR: { de: ['l', 'l'], en: ['l', 'l'] },
+  KWH: { de: ['kWh', 'kWh'], en: ['kWh', 'kWh'] },
 };
 
-export function unitName(code: string, lang: PdfLanguage): string {
-  return UNITS[code]?.[lang] ?? code;
+/** "MON" with quantity "1" -> "Monat", with "3" -> "Monate"; decided on the string, no arithmetic. */
+export function unitName(code: string, lang: PdfLanguage, quantity = '2'): string {
+  const forms = UNITS[code]?.[lang];
+  if (!forms) return code;
+  return /^\+?0*1(\.0*)?$/.test(quantity) ? forms[0] : forms[1];
 }
 
 /**

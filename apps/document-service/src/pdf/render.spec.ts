@@ -6,7 +6,7 @@ import { renderInvoicePdf, renderStatementPdf } from './index';
 import { reverseChargeInvoice, sampleInvoice, sampleStatement, totalsFor } from './testing/fixtures';
 
 /** Debian tools the PDF checks use (poppler-utils, qpdf); `.ci/run` installs them. */
-const TOOLS = ['pdfdetach', 'pdffonts', 'pdftotext', 'pdfinfo', 'qpdf'];
+const TOOLS = ['pdfdetach', 'pdffonts', 'pdftotext', 'pdfinfo', 'pdfimages', 'qpdf'];
 const missing = TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 const describeWithTools = missing.length === 0 ? describe : describe.skip;
 if (missing.length > 0) {
@@ -152,6 +152,10 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
     const raw = run('pdftotext', ['-raw', file, '-']).replace(/\s+/g, '');
     if (draft) expect(raw).toContain(lang === 'de' ? 'ENTWURF' : 'DRAFT');
     else expect(raw).not.toMatch(/ENTWURF|DRAFT/);
+
+    // The logo slot: one image when a logo is given.
+    const images = run('pdfimages', ['-list', file]).split('\n').slice(2).filter((l) => l.trim());
+    expect(images).toHaveLength(template === 2 ? 1 : 0);
 
     const pages = pageCount(file);
     if (lines === 200) {
