@@ -37,3 +37,13 @@ describe('toProblem', () => {
     expect(problem.error_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('dependency failures', () => {
+  it('answers 503 for an RPC timeout, without internals', () => {
+    const err = Object.assign(new Error('RPC customer.x got no reply within 5000 ms'), { name: 'RpcTimeoutError' });
+    const { problem, unexpected } = toProblem(err);
+    expect(problem.status).toBe(503);
+    expect(problem.message).not.toContain('customer.x');
+    expect(unexpected).toBe(true);
+  });
+});

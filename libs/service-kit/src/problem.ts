@@ -69,6 +69,8 @@ export function toProblem(err: unknown): { problem: Problem; unexpected: boolean
     const detail = `invalid request: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
     return { problem: problem(400, 'VALIDATION_ERROR', detail, { errors }), unexpected: false };
   }
+  const dependency = asDependencyError(err);
+  if (dependency) return { problem: dependency, unexpected: true };
   const bodyParserError = asBodyParserError(err);
   if (bodyParserError) return { problem: bodyParserError, unexpected: false };
   const errorId = randomUUID();
@@ -78,6 +80,20 @@ export function toProblem(err: unknown): { problem: Problem; unexpected: boolean
     }),
     unexpected: true,
   };
+}
+
+/**
+ * Another service did not answer (bus RPC timeout) or failed answering: the client may retry, so 503 with
+ * a generic text; still logged as unexpected so operators see it. Matched by name to keep this lib free
+ * of the bus.
+ */
+function asDependencyError(err: unknown): Problem | undefined {
+  const name = (err as { name?: unknown } | null)?.name;
+  if (name === 'RpcTimeoutError' || name === 'RpcRemoteError') {
+    const errorId = randomUUID();
+    return problem(503, 'SERVICE_UNAVAILABLE', `a service this request depends on is temporarily unavailable; retry later (error_id ${errorId})`, { error_id: errorId });
+  }
+  return undefined;
 }
 
 /** express.json() errors carry `type` and `status`; they are the client's fault, not ours. */
