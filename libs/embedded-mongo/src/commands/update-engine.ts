@@ -1,7 +1,7 @@
 import { ObjectId, type Document } from 'bson';
 import { Aggregator, update as mingoUpdate } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
-import { cloneDeep, isPlainObject, keyString } from '../util/values';
+import { cloneDeep, isPlainObject, keyString, valueAtPath } from '../util/values';
 
 export type UpdateSpec = Document | Document[];
 
@@ -52,6 +52,7 @@ export function applyUpdate(
     for (const op of Object.keys(mods)) {
       if (!op.startsWith('$')) throw new CommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
     }
+    assertNumericTargets(original, mods);
     next = cloneDeep(original);
     if (opts.inserting && isPlainObject($setOnInsert)) {
       mingoApply(next, { $set: $setOnInsert });
@@ -73,6 +74,31 @@ export function applyUpdate(
   if (original._id !== undefined && keyString(next._id) !== keyString(original._id)) throw immutableId();
   if (next._id === undefined) next._id = new ObjectId();
   return withIdFirst(next);
+}
+
+function isNumeric(v: unknown): boolean {
+  if (typeof v === 'number') return true;
+  const t = (v as { _bsontype?: string } | null)?._bsontype;
+  return t === 'Long' || t === 'Int32' || t === 'Double' || t === 'Decimal128';
+}
+
+/** mingo skips $inc/$mul on non-numbers silently; the server refuses them (TypeMismatch, 14). */
+function assertNumericTargets(original: Document, mods: Document): void {
+  for (const op of ['$inc', '$mul']) {
+    const spec = mods[op];
+    if (!isPlainObject(spec)) continue;
+    for (const [path, arg] of Object.entries(spec)) {
+      if (!isNumeric(arg)) throw new CommandError(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+      if (path.includes('$')) continue;
+      const current = valueAtPath(original, path);
+      if (current !== undefined && !isNumeric(current)) {
+        throw new CommandError(
+          ErrorCodes.TypeMismatch,
+          `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(original._id)}} has the field '${path}' of non-numeric type ${current === null ? 'null' : typeof current}`,
+        );
+      }
+    }
+  }
 }
 
 /** The document an upsert starts from: the equality conditions of its filter. */

@@ -1,0 +1,80 @@
+import { Collection } from './collection';
+
+function users(): Collection {
+  const c = new Collection('db', 'users');
+  c.addIndex({ v: 2, key: { email: 1 }, name: 'email_1', unique: true });
+  return c;
+}
+
+describe('Collection with secondary indexes', () => {
+  it('rejects duplicate _id and duplicate unique keys with E11000 details', () => {
+    const c = users();
+    c.insert({ _id: 1, email: 'a' });
+    expect(() => c.insert({ _id: 1, email: 'b' })).toThrow('E11000 duplicate key error collection: db.users index: _id_ dup key: { _id: 1 }');
+    try {
+      c.insert({ _id: 2, email: 'a' });
+      throw new Error('no error');
+    } catch (err) {
+      expect(err).toMatchObject({ code: 11000, extra: { keyPattern: { email: 1 }, keyValue: { email: 'a' } } });
+    }
+    expect(c.docs.size).toBe(1);
+  });
+
+  it('keeps index maps in step on replace and remove, restoring the old keys when a replace fails', () => {
+    const c = users();
+    const idA = c.insert({ _id: 1, email: 'a' });
+    c.insert({ _id: 2, email: 'b' });
+    expect(() => c.replace(idA, { _id: 1, email: 'b' })).toThrow(/E11000/);
+    expect(c.candidates({ email: 'a' }).docs).toEqual([{ _id: 1, email: 'a' }]);
+    c.replace(idA, { _id: 1, email: 'c' });
+    expect(c.candidates({ email: 'a' }).docs).toEqual([]);
+    expect(c.candidates({ email: 'c' })).toEqual({ docs: [{ _id: 1, email: 'c' }], exact: true });
+    c.remove(idA);
+    c.insert({ _id: 3, email: 'c' });
+  });
+
+  it('indexes array elements (multikey), compound keys, sparse and partial filters', () => {
+    const c = new Collection('db', 'c');
+    c.addIndex({ v: 2, key: { tags: 1 }, name: 'tags_1', unique: true });
+    c.insert({ _id: 1, tags: ['x', 'y', 'x'] });
+    expect(() => c.insert({ _id: 2, tags: ['z', 'y'] })).toThrow(/dup key: \{ tags: "y" \}/);
+    expect(() => c.insert({ _id: 9 })).not.toThrow();
+    expect(() => c.insert({ _id: 10 })).toThrow(/dup key: \{ tags: null \}/); // missing counts as null
+    const compound = new Collection('db', 'compound');
+    compound.addIndex({ v: 2, key: { a: 1, b: 1 }, name: 'a_1_b_1', unique: true });
+    compound.insert({ _id: 3, a: 1, b: 2 });
+    compound.insert({ _id: 4, a: 2, b: 1 });
+    expect(() => compound.insert({ _id: 5, a: 1, b: 2 })).toThrow(/dup key: \{ a: 1, b: 2 \}/);
+    const sparse = new Collection('db', 'sparse');
+    sparse.addIndex({ v: 2, key: { s: 1 }, name: 's_1', unique: true, sparse: true });
+    sparse.addIndex({ v: 2, key: { p: 1 }, name: 'p_1', unique: true, partialFilterExpression: { live: true } });
+    sparse.insert({ _id: 6, p: 'q' });
+    sparse.insert({ _id: 7, p: 'q', live: true });
+    expect(() => sparse.insert({ _id: 8, p: 'q', live: true })).toThrow(/index: p_1/);
+  });
+
+  it('uses an index only for equality filters and says when the lookup alone is the answer', () => {
+    const c = users();
+    for (let i = 0; i < 50; i++) c.insert({ _id: i, email: `u${i}`, n: i % 5 });
+    expect(c.candidates({ email: 'u7' })).toEqual({ docs: [{ _id: 7, email: 'u7', n: 2 }], exact: true });
+    expect(c.candidates({ email: 'u7', n: 3 })).toMatchObject({ exact: false });
+    expect(c.candidates({ email: { $eq: 'u7' } }).docs).toHaveLength(1);
+    expect(c.candidates({ email: { $gt: 'u7' } }).docs).toHaveLength(50);
+    expect(c.candidates({ email: null })).toEqual({ docs: [], exact: true }); // nobody lacks an email
+    c.insert({ _id: 99, n: 1 });
+    expect(c.candidates({ email: null })).toMatchObject({ exact: false });
+    expect(c.candidates({ _id: 3 })).toEqual({ docs: [{ _id: 3, email: 'u3', n: 3 }], exact: true });
+  });
+
+  it('refuses a unique index over existing duplicates and clones independently', () => {
+    const c = new Collection('db', 'c');
+    c.insert({ _id: 1, k: 1 });
+    c.insert({ _id: 2, k: 1 });
+    expect(() => c.addIndex({ v: 2, key: { k: 1 }, name: 'k_1', unique: true })).toThrow(/E11000/);
+    expect(c.indexSpecs().map((s) => s.name)).toEqual(['_id_']);
+    const copy = c.clone();
+    copy.insert({ _id: 3, k: 2 });
+    expect(c.docs.size).toBe(2);
+    expect(copy.docs.size).toBe(3);
+  });
+});
