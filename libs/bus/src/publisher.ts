@@ -21,11 +21,20 @@ export function messageProperties(envelope: Envelope, appId: string, headers: Am
   };
 }
 
-function publishOnce(ch: ConfirmChannel, exchange: string, routingKey: string, content: Buffer, props: Options.Publish): Promise<void> {
+class ConfirmTimeout extends Error {}
+
+function publishOnce(ch: ConfirmChannel, exchange: string, routingKey: string, content: Buffer, props: Options.Publish, timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    // A blocked connection (broker memory/disk alarm) never confirms: do not wait past the deadline.
+    const timer = setTimeout(() => reject(new ConfirmTimeout(`no publisher confirm within ${timeoutMs} ms`)), timeoutMs);
     try {
-      ch.publish(exchange, routingKey, content, props, (err: unknown) => (err ? reject(err) : resolve()));
+      ch.publish(exchange, routingKey, content, props, (err: unknown) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve();
+      });
     } catch (err) {
+      clearTimeout(timer);
       reject(err); // the channel closed under us (IllegalOperationError)
     }
   });
@@ -56,9 +65,13 @@ export async function publishConfirmed(
     }
     try {
       if (prepare) await prepare(session);
-      await publishOnce(session.pub, exchange, routingKey, content, props);
+      await publishOnce(session.pub, exchange, routingKey, content, props, Math.max(1, deadline - Date.now()));
       return;
     } catch (err) {
+      if (err instanceof ConfirmTimeout) {
+        lastError = err;
+        break;
+      }
       if (err instanceof Error && err.message === 'message nacked') {
         throw new PublishError(`broker nacked ${String(props.type)} ${String(props.messageId)}`);
       }

@@ -55,8 +55,8 @@ describe('RPC over direct reply-to', () => {
     const median = samples[Math.floor(samples.length / 2)];
     const p95 = samples[Math.floor(samples.length * 0.95)];
     console.log(`RPC round trip over 300 sequential calls: median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms`);
-    // With Nagle's algorithm on (no noDelay) the median sits at ~25 ms on this machine.
-    expect(median).toBeLessThan(15);
+    // With Nagle's algorithm on (no noDelay) the median sits at ~40 ms on this machine (measured with raw amqplib).
+    expect(median).toBeLessThan(20);
   });
 
   it('times out when the server is too slow', async () => {
