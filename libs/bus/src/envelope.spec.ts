@@ -14,8 +14,10 @@ describe('envelope', () => {
     expect(decodeEnvelope(encodeEnvelope(env))).toEqual({ ok: true, envelope: env });
   });
 
-  it('keeps a given id and requires a companyId', () => {
+  it('keeps a given id and occurredAt, and requires a companyId', () => {
     expect(makeEnvelope('t', 'c', {}, 'fixed').id).toBe('fixed');
+    expect(makeEnvelope('t', 'c', {}, undefined, '2026-01-02T03:04:05.000Z').occurredAt).toBe('2026-01-02T03:04:05.000Z');
+    expect(() => makeEnvelope('t', 'c', {}, undefined, 'yesterday')).toThrow(/occurredAt/);
     expect(() => makeEnvelope('t', '', {})).toThrow(MessageValidationError);
   });
 

@@ -11,9 +11,12 @@ const envelopeShape = z.object({
   data: z.unknown(),
 });
 
-export function makeEnvelope<T>(type: string, companyId: string, data: T, id?: string): Envelope<T> {
+export function makeEnvelope<T>(type: string, companyId: string, data: T, id?: string, occurredAt?: string): Envelope<T> {
   if (!companyId) throw new MessageValidationError(type, [{ path: 'companyId', message: 'companyId is required' }]);
-  return { id: id ?? randomUUID(), type, occurredAt: new Date().toISOString(), companyId, data };
+  if (occurredAt !== undefined && Number.isNaN(Date.parse(occurredAt))) {
+    throw new MessageValidationError(type, [{ path: 'occurredAt', message: 'occurredAt must be an ISO date-time' }]);
+  }
+  return { id: id ?? randomUUID(), type, occurredAt: occurredAt ?? new Date().toISOString(), companyId, data };
 }
 
 export function encodeEnvelope(envelope: Envelope): Buffer {

@@ -61,8 +61,12 @@ export interface HandlerContext {
 }
 
 export interface PublishOptions {
+  /** Envelope id (default a new UUID). Give a stable id when re-publishing, e.g. from an outbox, so consumers can dedupe. */
   id?: string;
+  /** Default: the correlation id of the message being handled, else the new envelope's id. */
   correlationId?: string;
+  /** When the fact happened (an outbox relays later); default now. */
+  occurredAt?: string;
 }
 
 type EventKey<R extends MessageRegistry> = keyof R['events'] & string;
