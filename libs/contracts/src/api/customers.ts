@@ -1,9 +1,26 @@
 import { z } from 'zod';
-import { IntId } from './common';
+import { checkVatIdSyntax } from '../vat-id';
+import { IntId, IsoDate, Pagination } from './common';
 
 export const Salutation = z.enum(['MR', 'MRS', 'MS', 'OTHER']).meta({ description: 'uppercase only' });
 export const ContactType = z.enum(['B2B', 'B2C']);
 export const Language = z.enum(['English', 'German']);
+
+/** EU VAT ID: syntax of its member state (prefix, length, check digits), stored normalised ("DE 123.456.789" -> "DE123456789"). */
+export const VatIdInput = z
+  .string()
+  .trim()
+  .min(4)
+  .max(20)
+  .transform((v, ctx) => {
+    const syntax = checkVatIdSyntax(v);
+    if (!syntax.ok) {
+      ctx.addIssue({ code: 'custom', message: syntax.reason });
+      return z.NEVER;
+    }
+    return syntax.normalized;
+  })
+  .meta({ description: 'EU VAT ID with country prefix; validated against VIES for B2B customers' });
 
 const customerFields = {
   organization_name: z.string().trim().min(1).max(200).optional(),
@@ -11,7 +28,7 @@ const customerFields = {
   last_name: z.string().trim().min(1).max(100).optional(),
   email: z.email().max(254).optional(),
   contact_type: ContactType.optional(),
-  vat_id: z.string().trim().min(4).max(20).optional().meta({ description: 'EU VAT ID with country prefix; validated against VIES for B2B customers' }),
+  vat_id: VatIdInput.optional(),
   language: Language.optional(),
   payment_term_id: IntId.optional(),
   default_ftl_template_id: IntId.optional(),
@@ -21,16 +38,21 @@ const customerFields = {
   buyer_reference: z.string().max(200).optional().meta({ description: 'default buyer reference / Leitweg-ID copied to new invoices' }),
 };
 
+/** The name rules of a customer as a whole (after a partial update too): B2B needs a company name, B2C a first and last name. */
+export function customerNameIssues(c: { contact_type?: 'B2B' | 'B2C'; organization_name?: string; first_name?: string; last_name?: string }): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if ((c.contact_type ?? 'B2B') === 'B2B' && !c.organization_name) issues.push({ path: 'organization_name', message: 'required for B2B customers' });
+  if (c.contact_type === 'B2C') {
+    if (!c.first_name) issues.push({ path: 'first_name', message: 'required for B2C customers' });
+    if (!c.last_name) issues.push({ path: 'last_name', message: 'required for B2C customers' });
+  }
+  return issues;
+}
+
 export const CustomerCreate = z
   .object({ ...customerFields, contact_type: ContactType.default('B2B') })
   .superRefine((c, ctx) => {
-    if (c.contact_type === 'B2B' && !c.organization_name) {
-      ctx.addIssue({ code: 'custom', path: ['organization_name'], message: 'required for B2B customers' });
-    }
-    if (c.contact_type === 'B2C') {
-      if (!c.first_name) ctx.addIssue({ code: 'custom', path: ['first_name'], message: 'required for B2C customers' });
-      if (!c.last_name) ctx.addIssue({ code: 'custom', path: ['last_name'], message: 'required for B2C customers' });
-    }
+    for (const issue of customerNameIssues(c)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
   })
   .meta({ id: 'CustomerCreate' });
 export type CustomerCreate = z.output<typeof CustomerCreate>;
@@ -39,29 +61,64 @@ export const CustomerUpdate = z.object(customerFields).partial().meta({ id: 'Cus
 export type CustomerUpdate = z.output<typeof CustomerUpdate>;
 
 export const AddressType = z.enum(['billing', 'shipping']);
+
+/**
+ * Region codes CLDR (the data behind Intl.DisplayNames) knows that are not ISO 3166-1 country codes:
+ * the user-assigned ranges (AA, QM-QZ, XA-XZ, ZZ), the exceptionally reserved codes, and the withdrawn
+ * codes CLDR keeps as aliases (AN, BU, CS, DD, ...). What remains are the 249 assigned codes.
+ */
+const NOT_ISO_COUNTRIES = /^(AA|Q[M-Z]|X[A-Z]|ZZ|AC|CP|CQ|DG|EA|EU|EZ|FX|IC|SU|TA|UK|UN|AN|BU|CS|DD|DY|HV|NH|RH|TP|VD|YD|YU|ZR)$/;
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/**
+ * Whether a code is an assigned ISO 3166-1 alpha-2 country code. Uses the ICU/CLDR region table that
+ * ships with Node (maintained with every ICU release) instead of a hand-kept list of ~250 codes.
+ */
+export function isIsoCountryCode(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_ISO_COUNTRIES.test(code)) return false;
+  try {
+    return regionNames.of(code) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 export const CountryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2 code')
-  .transform((s) => s.toUpperCase());
+  .transform((s) => s.toUpperCase())
+  .refine(isIsoCountryCode, 'not an ISO 3166-1 alpha-2 country code');
+
+const addressFields = {
+  address_line_1: z.string().trim().min(1).max(200),
+  city: z.string().trim().min(1).max(100),
+  country_code: CountryCode,
+  company: z.string().max(200).optional(),
+  address_line_2: z.string().max(200).optional(),
+  postal_code: z.string().trim().max(20).optional(),
+  state_province: z.string().max(100).optional(),
+  is_default: z.boolean().optional(),
+};
 
 export const AddressCreate = z
-  .object({
-    address_line_1: z.string().trim().min(1).max(200),
-    city: z.string().trim().min(1).max(100),
-    country_code: CountryCode,
-    company: z.string().max(200).optional(),
-    address_line_2: z.string().max(200).optional(),
-    postal_code: z.string().trim().max(20).optional(),
-    state_province: z.string().max(100).optional(),
-    is_default: z.boolean().optional(),
-    type: AddressType.default('billing').meta({ description: 'billing (default) or shipping' }),
-  })
+  .object({ ...addressFields, type: AddressType.default('billing').meta({ description: 'billing (default) or shipping' }) })
   .meta({ id: 'AddressCreate' });
 export type AddressCreate = z.output<typeof AddressCreate>;
 
-export const CustomerListQuery = z.object({
+/** Partial update of an address: only the fields sent change (postal code syntax is checked against the resulting country). */
+export const AddressUpdate = z.object({ ...addressFields, type: AddressType }).partial().meta({ id: 'AddressUpdate' });
+export type AddressUpdate = z.output<typeof AddressUpdate>;
+
+export const CustomerListQuery = Pagination.extend({
   q: z.string().max(200).optional(),
   email: z.string().max(254).optional(),
   contact_type: ContactType.optional(),
   is_active: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
+export type CustomerListQuery = z.output<typeof CustomerListQuery>;
+
+/** Period of a customer statement; both ends inclusive. */
+export const StatementQuery = z
+  .object({ from: IsoDate.optional(), to: IsoDate.optional() })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'must not be before from' });
+export type StatementQuery = z.output<typeof StatementQuery>;

@@ -11,7 +11,12 @@ const Plan = z.enum(['free', 'pro']);
 export const events = {
   'company.created.v1': z.object({ name: z.string(), plan: Plan }),
   'company.plan-changed.v1': z.object({ plan: Plan }),
-  'customer.vat-id-changed.v1': z.object({ customerId: z.number().int(), vatId: z.string() }),
+  'customer.vat-id-changed.v1': z.object({
+    customerId: z.number().int(),
+    vatId: z.string(),
+    /** Asked for by GET /customer/{id}/vat-check: check again at VIES instead of answering from the cache. */
+    forceRefresh: z.boolean().optional(),
+  }),
   'vat.checked.v1': z.object({
     customerId: z.number().int().optional(),
     vatId: z.string(),
@@ -115,6 +120,37 @@ export const rpc = {
   'document.template-exists.v1': {
     request: z.object({ templateId: z.number().int() }),
     response: z.object({ exists: z.boolean() }),
+  },
+  /**
+   * Renders a customer account statement PDF, stores it and answers a presigned link. The request is
+   * the `AccountStatement` input of document-service's `renderStatementPdf` (amounts as decimal
+   * strings, balance positive = the customer owes us) plus the template to render it with.
+   */
+  'document.render-statement.v1': {
+    request: z.object({
+      language: z.enum(['de', 'en']),
+      currency: z.literal('EUR').optional(),
+      company: InvoiceSnapshot.shape.seller,
+      companyPayment: InvoiceSnapshot.shape.payment,
+      customer: InvoiceSnapshot.shape.buyer.extend({ customerNumber: z.string().optional() }),
+      statementDate: z.string().optional(),
+      from: z.string(),
+      to: z.string(),
+      openingBalance: Dec,
+      entries: z.array(
+        z.object({
+          date: z.string(),
+          documentNumber: z.string(),
+          type: z.enum(['invoice', 'credit_note', 'payment', 'refund', 'adjustment']),
+          debit: Dec.optional(),
+          credit: Dec.optional(),
+          balance: Dec,
+        }),
+      ),
+      closingBalance: Dec,
+      template: z.number().int().optional(),
+    }),
+    response: z.object({ url: z.string(), filename: z.string().optional(), expiresInSeconds: z.number().int().optional() }),
   },
 } as const;
 

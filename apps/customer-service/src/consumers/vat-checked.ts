@@ -1,0 +1,39 @@
+import type { Envelope } from '@inv/bus';
+import type { messages } from '@inv/contracts';
+import type { z } from 'zod';
+import type { CustomerDeps } from '../usecases/deps';
+
+type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
+
+/**
+ * Stores a VIES verdict with its evidence on the customer, but only while the customer still has that
+ * VAT ID (an answer for a replaced VAT ID is stale) and only if it is not older than the stored one
+ * (answers can arrive out of order after retries). Idempotent by state: the same answer twice writes
+ * the same values.
+ */
+export async function onVatChecked(deps: CustomerDeps, msg: Envelope<VatChecked>) {
+  const d = msg.data;
+  if (d.customerId === undefined) return; // a check someone else asked for
+  await deps.customers.model.updateOne(
+    {
+      _id: d.customerId,
+      companyId: msg.companyId,
+      vatId: d.vatId,
+      $or: [{ 'vat.vatId': { $ne: d.vatId } }, { 'vat.checkedAt': { $exists: false } }, { 'vat.checkedAt': { $lte: d.checkedAt } }],
+    },
+    {
+      $set: {
+        vat: {
+          status: d.status,
+          vatId: d.vatId,
+          checkedAt: d.checkedAt,
+          requestDate: d.requestDate,
+          name: d.name,
+          address: d.address,
+          consultationNumber: d.consultationNumber,
+          fault: d.fault,
+        },
+      },
+    },
+  );
+}

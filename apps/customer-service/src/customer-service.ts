@@ -1,0 +1,55 @@
+import { createCounters, createServiceRuntime } from '@inv/runtime';
+import { onInvoiceFinalized, onInvoiceStatusChanged } from './consumers/invoice-events';
+import { onVatChecked } from './consumers/vat-checked';
+import { customersRepo } from './db/customers';
+import { ledgerRepo } from './db/ledger';
+import { paymentTermsRepo } from './db/payment-terms';
+import { billingSnapshotOf } from './domain/customer';
+import { addressRoutes } from './http/addresses.routes';
+import { customerRoutes } from './http/customers.routes';
+import { financeRoutes } from './http/finance.routes';
+import type { CustomerConfig } from './config';
+import type { CustomerDeps } from './usecases/deps';
+
+export { customerConfig, type CustomerConfig } from './config';
+
+/** Customers, addresses, VAT status, the customer ledger with statements and financial overview. */
+export async function createCustomerService(config: CustomerConfig) {
+  const rt = await createServiceRuntime({ service: 'customer-service', database: 'invoicing_customer', port: config.PORT, env: config });
+  const customers = customersRepo(rt.conn);
+  const paymentTerms = paymentTermsRepo(rt.conn);
+  const ledger = ledgerRepo(rt.conn);
+  await Promise.all([customers.model.init(), paymentTerms.model.init(), ledger.model.init(), ledger.processed.init(), rt.outbox.model.init()]);
+  const deps: CustomerDeps = {
+    conn: rt.conn,
+    customers,
+    paymentTerms,
+    ledger,
+    counters: createCounters(rt.conn),
+    outbox: rt.outbox,
+    relay: () => rt.relay,
+    bus: rt.bus,
+    rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    now: () => new Date(),
+  };
+
+  rt.app.use(customerRoutes(deps));
+  rt.app.use(addressRoutes(deps));
+  rt.app.use(financeRoutes(deps));
+
+  rt.bus.serveRpc('customer.billing-snapshot.v1', async (msg) => {
+    const customer = await customers.get(msg.companyId, msg.data.customerId);
+    return customer ? billingSnapshotOf(customer) : { found: false, hasBillingAddress: false, vatStatus: 'not_checked' };
+  });
+  rt.bus.onEvent('customer-vat-status', ['vat.checked.v1'], (msg) => onVatChecked(deps, msg));
+  rt.bus.onEvent('customer-ledger', ['invoice.finalized.v1', 'invoice.status-changed.v1'], async (msg) => {
+    switch (msg.type) {
+      case 'invoice.finalized.v1':
+        return onInvoiceFinalized(deps, msg);
+      case 'invoice.status-changed.v1':
+        return onInvoiceStatusChanged(deps, msg);
+    }
+  });
+
+  return { runtime: rt, deps, start: () => rt.start(), stop: () => rt.stop() };
+}

@@ -1,0 +1,86 @@
+import { Schema, type Connection } from 'mongoose';
+import type { LedgerInvoice, LedgerStatus } from '../domain/ledger';
+
+/**
+ * One invoice or credit note of a customer as the invoice events told us. The finalized event fills the
+ * amounts (`finalized: true`); status events may arrive before it (redelivery, retries), so every field
+ * but the ids is optional until then.
+ */
+export interface LedgerInvoiceDoc {
+  _id: string; // `${companyId}:${invoiceId}`
+  companyId: string;
+  customerId: number;
+  invoiceId: number;
+  finalized: boolean;
+  number?: string;
+  typeCode?: '380' | '381';
+  invoiceDate?: string;
+  dueDate?: string;
+  currency?: string;
+  totalGross?: string;
+  status: LedgerStatus;
+  paidDate?: string;
+  cancelledDate?: string;
+  updatedAt: Date;
+}
+
+/** Envelope ids of invoice events already applied: a redelivered event is recognised and skipped. */
+interface ProcessedEventDoc {
+  _id: string;
+  companyId: string;
+  type: string;
+  processedAt: Date;
+}
+
+const schema = new Schema<LedgerInvoiceDoc>(
+  {
+    _id: String,
+    companyId: { type: String, required: true },
+    customerId: { type: Number, required: true },
+    invoiceId: { type: Number, required: true },
+    finalized: { type: Boolean, required: true },
+    number: String,
+    typeCode: String,
+    invoiceDate: String,
+    dueDate: String,
+    currency: String,
+    totalGross: String,
+    status: { type: String, required: true },
+    paidDate: String,
+    cancelledDate: String,
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+schema.index({ companyId: 1, customerId: 1, invoiceDate: 1 });
+
+const processedSchema = new Schema<ProcessedEventDoc>(
+  { _id: String, companyId: { type: String, required: true }, type: { type: String, required: true }, processedAt: { type: Date, required: true } },
+  { versionKey: false },
+);
+
+export function ledgerRepo(conn: Connection) {
+  const model = conn.model<LedgerInvoiceDoc>('LedgerInvoice', schema, 'ledger_invoices');
+  const processed = conn.model<ProcessedEventDoc>('ProcessedEvent', processedSchema, 'processed_events');
+  return {
+    model,
+    processed,
+    idOf: (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`,
+    /** The finalized documents of one customer, in the shape the ledger rules compute with. */
+    async invoicesOf(companyId: string, customerId: number): Promise<LedgerInvoice[]> {
+      const docs = await model.find({ companyId, customerId, finalized: true }).lean<LedgerInvoiceDoc[]>();
+      return docs.map((d) => ({
+        invoiceId: d.invoiceId,
+        number: d.number ?? String(d.invoiceId),
+        typeCode: d.typeCode ?? '380',
+        invoiceDate: d.invoiceDate ?? '',
+        dueDate: d.dueDate,
+        totalGross: d.totalGross ?? '0',
+        status: d.status,
+        paidDate: d.paidDate,
+        cancelledDate: d.cancelledDate,
+      }));
+    },
+  };
+}
+export type LedgerRepo = ReturnType<typeof ledgerRepo>;

@@ -1,0 +1,135 @@
+import type { messages } from '@inv/contracts';
+import type { z } from 'zod';
+import type { AddressDoc, AddressType, CustomerDoc, VatStatus } from '../db/customers';
+
+export type BillingSnapshot = z.input<(typeof messages.rpc)['customer.billing-snapshot.v1']['response']>;
+
+export const CUSTOMER_NUMBER_FIRST = 10000;
+export const CUSTOMER_NUMBER_LAST = 69999;
+
+/** "Acme GmbH" for companies, "Erika Mustermann" for people. */
+export function displayName(c: Pick<CustomerDoc, 'contactType' | 'organizationName' | 'firstName' | 'lastName'>): string {
+  if (c.contactType === 'B2B' && c.organizationName) return c.organizationName;
+  const person = [c.firstName, c.lastName].filter(Boolean).join(' ');
+  return person || c.organizationName || '';
+}
+
+/**
+ * The billing address: the default billing address, else the first billing address. An address
+ * created without a type is a billing address (the SDK example adds one with only is_default: true).
+ */
+export function billingAddressOf(addresses: readonly AddressDoc[]): AddressDoc | undefined {
+  const billing = addresses.filter((a) => a.type === 'billing');
+  return billing.find((a) => a.isDefault) ?? billing[0];
+}
+
+/** The VAT status finalization reads: only B2B customers with a VAT ID are checked. */
+export function vatStatusOf(c: Pick<CustomerDoc, 'contactType' | 'vatId' | 'vat'>): VatStatus {
+  if (c.contactType !== 'B2B' || !c.vatId) return 'not_checked';
+  if (c.vat.vatId !== c.vatId) return 'pending';
+  return c.vat.status;
+}
+
+/** A check is due when a B2B customer gets a VAT ID, changes it, or becomes B2B while having one. */
+export function needsVatCheck(before: Pick<CustomerDoc, 'contactType' | 'vatId'> | undefined, after: Pick<CustomerDoc, 'contactType' | 'vatId'>): boolean {
+  if (after.contactType !== 'B2B' || !after.vatId) return false;
+  return !before || before.vatId !== after.vatId || before.contactType !== 'B2B';
+}
+
+/** Sets `isDefault` on the address `id` and clears it on the other addresses of the same type. */
+export function withDefault(addresses: readonly AddressDoc[], id: number, type: AddressType): AddressDoc[] {
+  return addresses.map((a) => (a.id === id ? { ...a, isDefault: true } : a.type === type && a.isDefault ? { ...a, isDefault: false } : a));
+}
+
+const languageCode = (l: CustomerDoc['language']) => (l === 'English' ? 'en' : 'de');
+
+/** The buyer as the invoice freezes it (EN 16931 party) plus what invoice-service needs for drafts and finalization. */
+export function billingSnapshotOf(c: CustomerDoc): BillingSnapshot {
+  const address = billingAddressOf(c.addresses);
+  const name = displayName(c);
+  const contactName = c.contactType === 'B2B' && (c.firstName || c.lastName) ? [c.firstName, c.lastName].filter(Boolean).join(' ') : undefined;
+  const contact = contactName || c.phone || c.email ? { name: contactName, phone: c.phone, email: c.email } : undefined;
+  return {
+    found: true,
+    buyer: {
+      name,
+      firstName: c.contactType === 'B2C' ? c.firstName : undefined,
+      lastName: c.contactType === 'B2C' ? c.lastName : undefined,
+      vatId: c.contactType === 'B2B' ? c.vatId : undefined,
+      electronicAddress: c.email ? { scheme: 'EM', value: c.email } : undefined,
+      // Without a billing address the party is still sent (with an empty address) so that validation names the gap.
+      address: address
+        ? {
+            line1: address.addressLine1,
+            line2: address.addressLine2,
+            city: address.city,
+            postalCode: address.postalCode,
+            subdivision: address.stateProvince,
+            countryCode: address.countryCode,
+          }
+        : { line1: '', city: '', countryCode: 'DE' },
+      contact,
+    },
+    hasBillingAddress: address !== undefined,
+    contactType: c.contactType,
+    language: languageCode(c.language),
+    defaultTemplateId: c.defaultTemplateId,
+    paymentTermId: c.paymentTermId,
+    buyerReference: c.buyerReference,
+    vatStatus: vatStatusOf(c),
+  };
+}
+
+export function presentAddress(a: AddressDoc) {
+  return {
+    id: a.id,
+    type: a.type,
+    is_default: a.isDefault,
+    company: a.company ?? null,
+    address_line_1: a.addressLine1,
+    address_line_2: a.addressLine2 ?? null,
+    postal_code: a.postalCode ?? null,
+    city: a.city,
+    state_province: a.stateProvince ?? null,
+    country_code: a.countryCode,
+  };
+}
+
+export function presentVatCheck(c: CustomerDoc) {
+  const status = vatStatusOf(c);
+  const current = c.vat.vatId === c.vatId && status !== 'pending' && status !== 'not_checked';
+  return {
+    status,
+    vat_id: c.vatId ?? null,
+    checked_at: current ? (c.vat.checkedAt ?? null) : null,
+    request_date: current ? (c.vat.requestDate ?? null) : null,
+    name: current ? (c.vat.name ?? null) : null,
+    address: current ? (c.vat.address ?? null) : null,
+    consultation_number: current ? (c.vat.consultationNumber ?? null) : null,
+    fault: current ? (c.vat.fault ?? null) : null,
+  };
+}
+
+export function presentCustomer(c: CustomerDoc, opts: { addresses: boolean }) {
+  return {
+    id: c._id,
+    customer_number: c.customerNumber,
+    contact_type: c.contactType,
+    organization_name: c.organizationName ?? null,
+    first_name: c.firstName ?? null,
+    last_name: c.lastName ?? null,
+    salutation: c.salutation ?? null,
+    email: c.email ?? null,
+    phone: c.phone ?? null,
+    vat_id: c.vatId ?? null,
+    language: c.language ?? null,
+    payment_term_id: c.paymentTermId ?? null,
+    default_ftl_template_id: c.defaultTemplateId ?? null,
+    buyer_reference: c.buyerReference ?? null,
+    is_active: c.isActive,
+    vat_check: presentVatCheck(c),
+    ...(opts.addresses ? { addresses: c.addresses.map(presentAddress) } : {}),
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+}
