@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toCii } from '@inv/einvoice';
 import { renderInvoicePdf, renderStatementPdf } from './index';
 import { reverseChargeInvoice, sampleInvoice, sampleStatement, totalsFor } from './testing/fixtures';
 
@@ -13,7 +14,9 @@ if (missing.length > 0) {
   console.warn(`SKIPPING PDF tool checks: ${missing.join(', ')} not installed (apt-get install -y poppler-utils qpdf)`);
 }
 
-const SAMPLE_CII = readFileSync(join(__dirname, '../../../../../shared/conformance/en16931/cii/examples/CII_example1.xml'), 'utf8');
+const CONFORMANCE = join(__dirname, '../../../../../shared/conformance');
+const SAMPLE_CII = readFileSync(join(CONFORMANCE, 'en16931/cii/examples/CII_example1.xml'), 'utf8');
+const VALIDATE = join(CONFORMANCE, 'validate');
 const LOGO = readFileSync(join(__dirname, '../../assets/logo-placeholder.png'));
 const NBSP = /\u00a0/g;
 
@@ -184,6 +187,26 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
     expect(content).toContain('FR61954506077');
     expect(content).toContain('FRANCE');
   });
+
+  (existsSync(VALIDATE) ? it : it.skip)(
+    'embeds our CII so that the extracted file passes the EN 16931 rules (shared/conformance/validate)',
+    async () => {
+      const invoices = [sampleInvoice(10), reverseChargeInvoice(3)];
+      const files: string[] = [];
+      for (const invoice of invoices) {
+        const xml = toCii(invoice);
+        const pdf = await renderInvoicePdf(invoice, { template: 1, totals: totalsFor(invoice), attachment: { filename: 'factur-x.xml', xml, facturX: true } });
+        const out = join(dir, `cii-${invoice.number}.xml`);
+        run('pdfdetach', ['-save', '1', '-o', out, save(pdf)]);
+        expect(readFileSync(out, 'utf8')).toBe(xml);
+        files.push(out);
+      }
+      const result = spawnSync(VALIDATE, ['cii-en16931', ...files], { encoding: 'utf8' });
+      expect(result.stdout + result.stderr).not.toContain('FAIL');
+      expect(result.status).toBe(0);
+    },
+    120_000,
+  );
 
   it('renders a credit note with the preceding invoice', async () => {
     const invoice = sampleInvoice(2, { typeCode: '381', number: 'GS-2026-7', precedingInvoice: { number: 'RE-2026-00042', issueDate: '2026-11-20' } });
