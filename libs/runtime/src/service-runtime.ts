@@ -30,6 +30,8 @@ export const baseEnv = z.object({
   AMQP_URL: envVars.amqpUrl,
   REDIS_URL: envVars.redisUrl,
   BUS_PREFIX: envVars.busPrefix,
+  /** Prepended to the database name (tests isolate runs on a shared MongoDB with it). */
+  MONGO_DATABASE_PREFIX: z.string().regex(/^[a-z0-9_-]*$/).default(''),
   /** Prefix of every Redis key; tests set one per run. */
   REDIS_PREFIX: z.string().default('inv:'),
   LOG_LEVEL: envVars.logLevel,
@@ -79,7 +81,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
   const mongo = await resolveMongoUri();
   if (mongo.embedded) logger.warn({ uri: mongo.uri }, 'MONGO_URL is unset: using the embedded development MongoDB server');
-  const conn = await connectMongo(mongo.uri, opts.database);
+  const conn = await connectMongo(mongo.uri, `${opts.env.MONGO_DATABASE_PREFIX}${opts.database}`);
   const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
   const bus = createBus(messages, {
     url: opts.env.AMQP_URL,

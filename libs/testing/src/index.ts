@@ -1,1 +1,49 @@
-export {};
+import { randomBytes } from 'node:crypto';
+import { createBus, type Bus } from '@inv/bus';
+import { messages, type Messages } from '@inv/contracts';
+import { resolveMongoUri } from '@inv/embedded-mongo';
+
+/** A name prefix unique to this test run: queues, exchanges, Redis keys and databases carry it. */
+export function uniquePrefix(kind = 't'): string {
+  return `${kind}-${randomBytes(4).toString('hex')}`;
+}
+
+/** MONGO_URL when set (a real MongoDB), else a fresh embedded server for this test file. */
+export const testMongo = resolveMongoUri;
+
+/** Environment for a service under test: isolated names, quiet logs, a random port, short retries. */
+export function testEnv(prefix: string, mongoUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    BUS_PREFIX: prefix,
+    REDIS_PREFIX: `${prefix}:`,
+    MONGO_URL: mongoUrl,
+    MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    BUS_RETRY_DELAYS_MS: '50,100',
+    ...extra,
+  };
+}
+
+/** A second bus speaking our contracts, to play the other services in a test. */
+export function peerBus(prefix: string, service = 'test-peer'): Bus<Messages> {
+  const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+  return createBus(messages, { url: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672', prefix, service, logger: silent, retryDelaysMs: [50, 100] });
+}
+
+/** Polls until `probe` returns a value other than undefined/false (no fixed sleeps in tests). */
+export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
+  }
+  throw new Error(`timed out waiting for ${opts.what ?? 'condition'}${last ? `: ${String(last)}` : ''}`);
+}

@@ -33,7 +33,7 @@ export function apiKeysRepo(conn: Connection) {
     countActive: (companyId: string) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
     list: (companyId: string) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
     revoke: (companyId: string, id: Types.ObjectId) =>
-      model.findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() } }, { new: true }).lean(),
+      model.findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() } }, { returnDocument: 'after' }).lean(),
     touch: (id: Types.ObjectId) => model.updateOne({ _id: id }, { $set: { lastUsedAt: new Date() } }),
   };
 }

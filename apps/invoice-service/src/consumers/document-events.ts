@@ -24,7 +24,7 @@ export async function onRendered(deps: InvoiceDeps, msg: Envelope<{ jobId: strin
       .findOneAndUpdate(
         { _id: invoiceId, companyId, status: 'DRAFT', finalizingJobId: jobId },
         { $set: { status: 'OPEN', pdf, xml, finalizedAt: now, updatedAt: now }, $unset: { finalizingJobId: 1 } },
-        { new: true, session },
+        { returnDocument: 'after', session },
       )
       .lean();
     await deps.jobs.model.updateOne(

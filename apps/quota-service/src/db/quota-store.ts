@@ -44,7 +44,7 @@ export function quotaStore(conn: Connection) {
       const counted = await usage.findOneAndUpdate(
         { _id, used: { $lt: limit }, reservations: { $ne: reservationId } },
         { $inc: { used: 1 }, $push: { reservations: reservationId } },
-        { new: true, lean: true },
+        { returnDocument: 'after', lean: true },
       );
       if (counted) return { granted: true, used: counted.used };
       const current = await usage.findById(_id).lean();

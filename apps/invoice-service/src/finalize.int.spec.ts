@@ -1,0 +1,220 @@
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { createInvoiceService, invoiceConfig } from './invoice-service';
+
+jest.setTimeout(60_000);
+
+/**
+ * invoice-service against the real broker and the embedded MongoDB, with the services it talks to played
+ * by a peer bus: account (seller), customer (buyer), quota, document (requirements and rendering).
+ */
+describe('finalize pipeline (invoice-service)', () => {
+  const prefix = uniquePrefix();
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let service: Awaited<ReturnType<typeof createInvoiceService>>;
+  let url: string;
+  let peer: Bus<Messages>;
+  const company = 'cmp_test';
+  const quota = { used: 0, limit: 100 };
+  let vatStatus: 'valid' | 'invalid' | 'not_checked' = 'not_checked';
+  let renderBehaviour: 'ok' | 'fail' | 'hold' = 'ok';
+  const held: { jobId: string; invoiceId: number }[] = [];
+  const finalizedEvents: string[] = [];
+
+  const call = async (method: string, path: string, body?: unknown, companyId = company) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-company-id': companyId }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const rendered = (jobId: string, invoiceId: number) => ({
+    jobId,
+    invoiceId,
+    pdf: { key: `${company}/invoices/${invoiceId}/invoice.pdf`, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
+  });
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    peer = peerBus(prefix);
+    peer.serveRpc('account.seller-profile.v1', async () => ({
+      found: true,
+      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+      paymentTermDays: 14,
+    }));
+    peer.serveRpc('customer.billing-snapshot.v1', async (msg) =>
+      msg.data.customerId === 404
+        ? { found: false, hasBillingAddress: false, vatStatus: 'not_checked' }
+        : {
+            found: true,
+            hasBillingAddress: msg.data.customerId !== 2,
+            buyer: { name: 'Buyer AG', vatId: vatStatus === 'not_checked' ? undefined : 'DE987654321', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+            language: 'de',
+            vatStatus,
+          },
+    );
+    peer.serveRpc('quota.reserve.v1', async () => {
+      if (quota.used >= quota.limit) return { granted: false, used: quota.used, limit: quota.limit, reset_date: '2026-12-01', plan: 'free' };
+      quota.used += 1;
+      return { granted: true, used: quota.used, limit: quota.limit, reset_date: '2026-12-01', plan: 'pro' };
+    });
+    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
+    peer.onCommand('document.render-invoice.v1', async (msg) => {
+      const { jobId, invoiceId } = msg.data;
+      await peer.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId });
+      if (renderBehaviour === 'hold') held.push({ jobId, invoiceId });
+      else if (renderBehaviour === 'fail') await peer.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'font exploded' });
+      else await peer.publishEvent('document.rendered.v1', msg.companyId, rendered(jobId, invoiceId));
+    });
+    peer.onEvent('finalized-log', ['invoice.finalized.v1', 'invoice.finalize-failed.v1'], async (msg) => {
+      finalizedEvents.push(`${msg.type}:${msg.id}`);
+    });
+    await peer.start();
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri)));
+    url = (await service.start()).url;
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await peer?.deleteAll();
+    await peer?.stop();
+    await mongo?.stop();
+  });
+
+  const draftWithPosition = async (customerId = 1) => {
+    const created = await call('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' });
+    expect(created.status).toBe(201);
+    const id = created.body.invoice_id as number;
+    expect((await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 2.5, unit_id: 'HUR', unit_net_amount: 120, single_net_amount: 300, tax_rate: 0.19 })).status).toBe(201);
+    return id;
+  };
+
+  it('creates a draft with positions and decimal totals', async () => {
+    const id = await draftWithPosition();
+    await call('POST', `/invoice/${id}/positions`, { title: 'Pens', quantity: 3, unit_id: 'C62', unit_net_amount: 0.1, single_net_amount: null, tax_rate: 0.07, tax_treatment_id: 'reduced', description: null });
+    const inv = await call('GET', `/invoice/${id}`);
+    expect(inv.body).toMatchObject({ status: 'DRAFT', net_amount: 300.3, tax_amount: 57.02, gross_amount: 357.32 });
+    expect(inv.body.positions).toHaveLength(2);
+    expect(inv.body.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
+  });
+
+  it('goes queued -> started -> finished and the invoice becomes OPEN with invoice_date', async () => {
+    const id = await draftWithPosition();
+    const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(job.status).toBe(201);
+    expect(job.body.job_id).toEqual(expect.any(String));
+    const finished = await waitFor(async () => {
+      const j = await call('GET', `/invoice/${id}/job/${job.body.job_id}`);
+      return j.body.status === 'finished' && j.body;
+    });
+    expect(finished.started_at).not.toBeNull();
+    const inv = await call('GET', `/invoice/${id}`);
+    expect(inv.body.status).toBe('OPEN');
+    expect(inv.body.invoice_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await call('PUT', `/invoice/${id}`, { meta: 'x' })).status).toBe(409);
+    expect((await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' })).status).toBe(409);
+  });
+
+  it('finalizes once although the rendered event is delivered twice', async () => {
+    renderBehaviour = 'hold';
+    const id = await draftWithPosition();
+    const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    const h = await waitFor(() => held.find((x) => x.invoiceId === id));
+    renderBehaviour = 'ok';
+    const envelopeId = `rendered-${h.jobId}`;
+    await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id), { id: envelopeId });
+    await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id), { id: envelopeId });
+    await waitFor(async () => (await call('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished');
+    await waitFor(() => finalizedEvents.some((e) => e === `invoice.finalized.v1:finalized-${id}`));
+    // give a duplicate every chance to show up before counting
+    await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id));
+    await waitFor(async () => (await service.deps.invoices.get(company, id))?.status === 'OPEN');
+    await service.runtime.relay.flush();
+    expect(finalizedEvents.filter((e) => e === `invoice.finalized.v1:finalized-${id}`)).toHaveLength(1);
+    expect(await service.runtime.outbox.model.countDocuments({ _id: `finalized-${id}` })).toBe(1);
+  });
+
+  it('fails the job with error_message and leaves the draft editable when rendering fails', async () => {
+    renderBehaviour = 'fail';
+    const id = await draftWithPosition();
+    const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    const failed = await waitFor(async () => {
+      const j = await call('GET', `/invoice/${id}/job/${job.body.job_id}`);
+      return j.body.status === 'failed' && j.body;
+    });
+    expect(failed.error_message).toContain('font exploded');
+    expect((await call('GET', `/invoice/${id}`)).body.status).toBe('DRAFT');
+    expect((await call('PUT', `/invoice/${id}`, { meta: 'fixed' })).status).toBe(200);
+    await waitFor(() => finalizedEvents.some((e) => e.startsWith('invoice.finalize-failed.v1')));
+    renderBehaviour = 'ok';
+  });
+
+  it('answers 402 with usage at the top level and under usage when the month is used up', async () => {
+    const id = await draftWithPosition();
+    const saved = { ...quota };
+    quota.used = 3;
+    quota.limit = 3;
+    const res = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    Object.assign(quota, saved);
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ error_code: 'INVOICE_LIMIT_REACHED', code: 'INVOICE_LIMIT_REACHED', used: 3, limit: 3, reset_date: '2026-12-01', usage: { used: 3, limit: 3, reset_date: '2026-12-01' } });
+    expect((await call('GET', `/invoice/${id}`)).body.status).toBe('DRAFT');
+  });
+
+  it('requires vat_override_confirmed when the VAT ID is not confirmed', async () => {
+    vatStatus = 'invalid';
+    const id = await draftWithPosition();
+    const res = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'VAT_OVERRIDE_REQUIRED', error_code: 'VAT_OVERRIDE_REQUIRED' });
+    const ok = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job', vat_override_confirmed: true });
+    expect(ok.status).toBe(201);
+    vatStatus = 'not_checked';
+  });
+
+  it('reports validation errors and refuses to finalize an invalid invoice', async () => {
+    const created = await call('POST', '/invoice/', { customer_id: 2 });
+    const id = created.body.invoice_id;
+    const v = await call('GET', `/invoice/${id}/validate`);
+    expect(v.body.valid).toBe(false);
+    expect(v.body.errors.map((e: { rule: string }) => e.rule).sort()).toEqual(['AT_LEAST_ONE_POSITION', 'BILLING_ADDRESS_REQUIRED']);
+    const res = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('INVOICE_NOT_VALID');
+  });
+
+  it('rejects bad input with 400 problem+json and hides other companies', async () => {
+    expect((await call('POST', '/invoice/', { customer_id: 404 })).status).toBe(400);
+    const bad = await call('POST', '/invoice/', { customer_id: 'x', benefit_period_start: '2026-13-01' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['benefit_period_start', 'customer_id']);
+    const id = await draftWithPosition();
+    expect((await call('POST', `/invoice/${id}/positions`, { title: 'x', quantity: -1, unit_id: 'C62', unit_net_amount: 1 })).status).toBe(400);
+    expect((await call('POST', `/invoice/${id}/positions`, { title: 'x', quantity: 1, unit_id: 'C62', unit_net_amount: 1, discount_type: 'FIXED_AMOUNT', discount_value: 5 })).status).toBe(400);
+    expect((await call('POST', `/invoice/${id}/job`, { task: 'nope' })).status).toBe(400);
+    expect((await call('GET', `/invoice/${id}`, undefined, 'cmp_other')).status).toBe(404);
+    expect((await call('GET', '/invoice/abc')).status).toBe(400);
+  });
+
+  it('cancels drafts irreversibly and walks OPEN -> SENT -> PAID', async () => {
+    const draft = await draftWithPosition();
+    expect((await call('POST', `/invoice/${draft}/cancel`)).status).toBe(200);
+    expect((await call('GET', `/invoice/${draft}`)).body.status).toBe('CANCELLED');
+    expect((await call('PUT', `/invoice/${draft}`, { meta: 'x' })).status).toBe(409);
+
+    const id = await draftWithPosition();
+    const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    await waitFor(async () => (await call('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished');
+    expect((await call('POST', `/invoice/${id}/cancel`)).status).toBe(409);
+    expect((await call('PUT', `/invoice/${id}/status`, { status: 'PAID' })).status).toBe(400);
+    expect((await call('PUT', `/invoice/${id}/status`, { status: 'SENT' })).status).toBe(200);
+    expect((await call('PUT', `/invoice/${id}/status`, { status: 'PAID', paid_date: '2026-11-30', payment_method: 'BANK_TRANSFER', payment_reference: null })).status).toBe(200);
+    expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({ status: 'PAID', paid_date: '2026-11-30', payment_method: 'BANK_TRANSFER' });
+    expect((await call('PUT', `/invoice/${id}/status`, { status: 'SENT' })).status).toBe(409);
+    const list = await call('GET', '/invoice/?page=1&limit=2');
+    expect(list.body).toMatchObject({ page: 1, limit: 2 });
+    expect(list.body.invoices).toHaveLength(2);
+    expect(list.body.total).toBeGreaterThan(2);
+  });
+});
