@@ -7,6 +7,7 @@ export const ErrorCodes = {
   TypeMismatch: 14,
   InvalidLength: 16,
   InvalidBSON: 22,
+  ConflictingUpdateOperators: 40,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
   CursorNotFound: 43,

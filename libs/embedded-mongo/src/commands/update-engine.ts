@@ -23,6 +23,7 @@ function mingoApply(doc: Document, mods: Document, arrayFilters?: Document[], fi
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (message.includes('immutable field')) throw new CommandError(ErrorCodes.ImmutableField, message);
+    if (message.includes('would create a conflict')) throw new CommandError(ErrorCodes.ConflictingUpdateOperators, message);
     throw new CommandError(ErrorCodes.BadValue, message);
   }
 }

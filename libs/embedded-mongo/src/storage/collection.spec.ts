@@ -64,6 +64,9 @@ describe('Collection with secondary indexes', () => {
     c.insert({ _id: 99, n: 1 });
     expect(c.candidates({ email: null })).toMatchObject({ exact: false });
     expect(c.candidates({ _id: 3 })).toEqual({ docs: [{ _id: 3, email: 'u3', n: 3 }], exact: true });
+    expect(c.candidates({ _id: { $in: [3, 4, 3, 1000] } })).toEqual({ docs: [{ _id: 3, email: 'u3', n: 3 }, { _id: 4, email: 'u4', n: 4 }], exact: false });
+    expect(c.candidates({ email: { $in: ['u1', 'u2'] } }).docs).toHaveLength(2);
+    expect(c.candidates({ email: { $in: [/u/] } }).docs.length).toBeGreaterThan(2);
   });
 
   it('refuses a unique index over existing duplicates and clones independently', () => {
@@ -72,9 +75,13 @@ describe('Collection with secondary indexes', () => {
     c.insert({ _id: 2, k: 1 });
     expect(() => c.addIndex({ v: 2, key: { k: 1 }, name: 'k_1', unique: true })).toThrow(/E11000/);
     expect(c.indexSpecs().map((s) => s.name)).toEqual(['_id_']);
+    c.addIndex({ v: 2, key: { k: 1 }, name: 'k_1' });
     const copy = c.clone();
-    copy.insert({ _id: 3, k: 2 });
-    expect(c.docs.size).toBe(2);
+    copy.insert({ _id: 3, k: 1 });
+    c.remove('n1');
+    expect(c.docs.size).toBe(1);
     expect(copy.docs.size).toBe(3);
+    expect(copy.candidates({ k: 1 }).docs.map((d) => d._id).sort()).toEqual([1, 2, 3]);
+    expect(c.candidates({ k: 1 }).docs.map((d) => d._id)).toEqual([2]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
-import { keyString } from '../util/values';
+import { isPlainObject, keyString } from '../util/values';
 import { duplicateKeyError, equalityValue, isExactKeyValue, SecondaryIndex, type IndexSpec } from './index-manager';
 
 /** A stored document. Entries are replaced, never mutated, so a transaction can tell by identity
@@ -124,7 +124,22 @@ export class Collection {
       if (!ids) return { docs: [], exact: true };
       return { docs: [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined), exact };
     }
-    return { docs: this.all(), exact: filterKeys.length === 0 };
+    return this.inCandidates(filter) ?? { docs: this.all(), exact: filterKeys.length === 0 };
+  }
+
+  /** Candidates for `{ field: { $in: [...] } }` on `_id` or a single-field index (re-tested by mingo). */
+  private inCandidates(filter: Document): { docs: Document[]; exact: boolean } | undefined {
+    const ids = new Set<string>();
+    const idIn = inValues(filter, '_id');
+    if (idIn) {
+      for (const v of idIn) ids.add(keyString(v));
+    } else {
+      const ix = [...this.indexes.values()].find((i) => i.complete && i.fields.length === 1 && inValues(filter, i.fields[0]));
+      if (!ix) return undefined;
+      for (const v of inValues(filter, ix.fields[0]) ?? []) for (const id of ix.entries.get(ix.keyForLookup([v])) ?? []) ids.add(id);
+    }
+    const docs = [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined);
+    return { docs, exact: false };
   }
 
   all(): Document[] {
@@ -137,6 +152,13 @@ export class Collection {
     for (const [name, ix] of this.indexes) indexes.set(name, ix.clone());
     return new Collection(this.db, this.name, this.options, new Map(this.docs), indexes, this.uuid);
   }
+}
+
+function inValues(filter: Document, field: string): unknown[] | undefined {
+  const cond = filter[field];
+  if (!isPlainObject(cond) || Object.keys(cond).length !== 1 || !Array.isArray(cond.$in)) return undefined;
+  const values = cond.$in as unknown[];
+  return values.every((v) => !Array.isArray(v) && !(v instanceof RegExp) && !isPlainObject(v) && (v as { _bsontype?: string } | null)?._bsontype !== 'BSONRegExp') ? values : undefined;
 }
 
 function randomUuid(): Buffer {

@@ -25,6 +25,8 @@ export interface IndexSpec {
  */
 export class SecondaryIndex {
   private readonly partial?: Query;
+  /** Id sets this instance may mutate; others are shared with a clone and copied before writing. */
+  private owned = new WeakSet<Set<string>>();
   readonly fields: string[];
   private readonly paths: string[][];
 
@@ -66,20 +68,25 @@ export class SecondaryIndex {
   }
 
   add(id: string, doc: Document, keys = this.keysFor(doc)): void {
-    for (const { key } of keys) {
-      let ids = this.entries.get(key);
-      if (!ids) this.entries.set(key, (ids = new Set()));
-      ids.add(id);
-    }
+    for (const { key } of keys) this.writable(key).add(id);
   }
 
   remove(id: string, doc: Document): void {
     for (const { key } of this.keysFor(doc)) {
-      const ids = this.entries.get(key);
-      if (!ids) continue;
+      if (!this.entries.has(key)) continue;
+      const ids = this.writable(key);
       ids.delete(id);
       if (!ids.size) this.entries.delete(key);
     }
+  }
+
+  private writable(key: string): Set<string> {
+    const current = this.entries.get(key);
+    if (current && this.owned.has(current)) return current;
+    const copy = new Set(current);
+    this.owned.add(copy);
+    this.entries.set(key, copy);
+    return copy;
   }
 
   /** The first key of `doc` already held by another document, when this index is unique. */
@@ -92,10 +99,10 @@ export class SecondaryIndex {
     return undefined;
   }
 
+  /** Copy-on-write clone (transactions take one per touched index): id sets are copied lazily. */
   clone(): SecondaryIndex {
-    const copy = new Map<string, Set<string>>();
-    for (const [k, ids] of this.entries) copy.set(k, new Set(ids));
-    return new SecondaryIndex(this.spec, copy);
+    this.owned = new WeakSet();
+    return new SecondaryIndex(this.spec, new Map(this.entries));
   }
 }
 
