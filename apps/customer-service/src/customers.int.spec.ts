@@ -1,0 +1,369 @@
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
+
+/**
+ * customer-service against real RabbitMQ and the embedded MongoDB: every customer and address rule with
+ * good and bad input, list/search, tenant isolation and the billing-snapshot RPC. A second bus plays
+ * document-service (template ids 1 and 2 exist) and invoice-service (calls the RPC).
+ */
+describe('customer-service customers and addresses', () => {
+  const prefixes = testPrefixes();
+  let svc: CustomerService;
+  let peer: Bus<Messages>;
+  let call: ReturnType<typeof http>;
+  const vatEvents: { customerId: number; vatId: string; forceRefresh?: boolean; companyId: string }[] = [];
+
+  beforeAll(async () => {
+    svc = await createCustomerService(testConfig(prefixes));
+    const { url } = await svc.start();
+    peer = testBus(prefixes.BUS_PREFIX);
+    peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: [1, 2].includes(msg.data.templateId) }));
+    peer.onEvent('observer', ['customer.vat-id-changed.v1'], async (msg) => {
+      vatEvents.push({ ...msg.data, companyId: msg.companyId });
+    });
+    await peer.start();
+    call = http(url, 'company-a');
+  }, 60_000);
+
+  afterAll(async () => {
+    await svc?.stop();
+    await svc?.runtime.bus.deleteAll();
+    await peer?.stop();
+    await peer?.deleteAll();
+  }, 30_000);
+
+  const b2b = { organization_name: 'Acme GmbH' };
+  const create = async (body: object, company?: string) => {
+    const res = await call('POST', '/customer/', { body, company });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  };
+  const expect400 = async (body: object, field: string, path = '/customer/', method = 'POST') => {
+    const res = await call(method, path, { body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    return res;
+  };
+
+  describe('create rules', () => {
+    it('creates a B2B customer (the default) and answers {message, id}', async () => {
+      const res = await call('POST', '/customer/', { body: b2b });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ message: expect.any(String), id: expect.any(Number) });
+      const got = await call('GET', `/customer/${res.body.id}`);
+      expect(got.body).toMatchObject({ id: res.body.id, contact_type: 'B2B', organization_name: 'Acme GmbH', is_active: true, vat_check: { status: 'not_checked' } });
+    });
+    it('B2B needs organization_name', () => expect400({ contact_type: 'B2B', first_name: 'A', last_name: 'B' }, 'organization_name'));
+    it('B2C needs first_name and last_name', async () => {
+      const res = await expect400({ contact_type: 'B2C', first_name: 'Erika' }, 'last_name');
+      expect(res.body.errors).toHaveLength(1);
+      await expect400({ contact_type: 'B2C', last_name: 'Mustermann' }, 'first_name');
+      await create({ contact_type: 'B2C', first_name: 'Erika', last_name: 'Mustermann' });
+    });
+    it('contact_type is B2B or B2C', () => expect400({ ...b2b, contact_type: 'b2b' }, 'contact_type'));
+    it('salutation is uppercase MR, MRS, MS or OTHER', async () => {
+      for (const s of ['MR', 'MRS', 'MS', 'OTHER']) await create({ ...b2b, salutation: s });
+      const res = await expect400({ ...b2b, salutation: 'mr' }, 'salutation');
+      expect(res.body.message).toMatch(/salutation/);
+      await expect400({ ...b2b, salutation: 'DR' }, 'salutation');
+    });
+    it('language is English or German', async () => {
+      await create({ ...b2b, language: 'English' });
+      await create({ ...b2b, language: 'German' });
+      await expect400({ ...b2b, language: 'de' }, 'language');
+    });
+    it('email must be an e-mail address', async () => {
+      await create({ ...b2b, email: 'billing@acme.example' });
+      await expect400({ ...b2b, email: 'not-an-email' }, 'email');
+    });
+    it('vat_id must have the syntax and check digits of its EU country', async () => {
+      const id = await create({ ...b2b, vat_id: 'DE 143 454 214' });
+      expect((await call('GET', `/customer/${id}`)).body.vat_id).toBe('DE143454214');
+      await expect400({ ...b2b, vat_id: 'DE143454215' }, 'vat_id');
+      await expect400({ ...b2b, vat_id: 'US123456789' }, 'vat_id');
+      await expect400({ ...b2b, vat_id: 'GR094259216' }, 'vat_id');
+    });
+    it('payment_term_id must exist for the company (1 and 2 are seeded)', async () => {
+      await create({ ...b2b, payment_term_id: 2 });
+      await expect400({ ...b2b, payment_term_id: 3 }, 'payment_term_id');
+      await expect400({ ...b2b, payment_term_id: 'x' }, 'payment_term_id');
+      const terms = await call('GET', '/customer/payment-terms');
+      expect(terms.body.payment_terms).toEqual([
+        { id: 1, name: '14 days', days: 14 },
+        { id: 2, name: '30 days', days: 30 },
+      ]);
+    });
+    it('default_ftl_template_id must exist (asked from document-service)', async () => {
+      await create({ ...b2b, default_ftl_template_id: 1 });
+      await expect400({ ...b2b, default_ftl_template_id: 99 }, 'default_ftl_template_id');
+    });
+    it('is_active is a boolean', async () => {
+      const id = await create({ ...b2b, is_active: false });
+      expect((await call('GET', `/customer/${id}`)).body.is_active).toBe(false);
+      await expect400({ ...b2b, is_active: 'yes' }, 'is_active');
+    });
+    it('null means "not given" and unknown fields are ignored (what the SDK sends)', async () => {
+      const id = await create({
+        ...b2b,
+        first_name: null,
+        last_name: null,
+        email: null,
+        contact_type: null,
+        vat_id: null,
+        language: null,
+        payment_term_id: null,
+        default_ftl_template_id: null,
+        salutation: null,
+        is_active: null,
+        favourite_colour: 'teal',
+      });
+      const got = await call('GET', `/customer/${id}`);
+      expect(got.body).toMatchObject({ contact_type: 'B2B', email: null, is_active: true });
+      expect(got.body.favourite_colour).toBeUndefined();
+    });
+  });
+
+  describe('customer numbers', () => {
+    it('are 10000-69999, unique per company, counted per company', async () => {
+      const a1 = await create(b2b, 'company-n1');
+      const a2 = await create(b2b, 'company-n1');
+      const b1 = await create(b2b, 'company-n2');
+      const num = async (id: number, company: string) => (await call('GET', `/customer/${id}`, { company })).body.customer_number;
+      expect(await num(a1, 'company-n1')).toBe(10000);
+      expect(await num(a2, 'company-n1')).toBe(10001);
+      expect(await num(b1, 'company-n2')).toBe(10000);
+    });
+  });
+
+  describe('GET and PUT', () => {
+    it('PUT changes only the fields sent', async () => {
+      const id = await create({ ...b2b, email: 'a@acme.example', language: 'German', phone: '+49 30 1234' });
+      const res = await call('PUT', `/customer/${id}`, { body: { email: 'b@acme.example', language: null, unknown: 1 } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ message: expect.any(String), email: 'b@acme.example', language: 'German', phone: '+49 30 1234', organization_name: 'Acme GmbH' });
+    });
+    it('PUT applies the rules to the result: switching to B2C needs the names', async () => {
+      const id = await create(b2b);
+      await expect400({ contact_type: 'B2C' }, 'first_name', `/customer/${id}`, 'PUT');
+      const ok = await call('PUT', `/customer/${id}`, { body: { contact_type: 'B2C', first_name: 'Erika', last_name: 'Mustermann' } });
+      expect(ok.status).toBe(200);
+      await expect400({ salutation: 'mrs' }, 'salutation', `/customer/${id}`, 'PUT');
+      await expect400({ payment_term_id: 7 }, 'payment_term_id', `/customer/${id}`, 'PUT');
+      await expect400({ default_ftl_template_id: 7 }, 'default_ftl_template_id', `/customer/${id}`, 'PUT');
+      await expect400({ vat_id: 'DE000' }, 'vat_id', `/customer/${id}`, 'PUT');
+    });
+    it('unknown ids are 404; non-numeric ids are 400', async () => {
+      expect((await call('GET', '/customer/999999')).status).toBe(404);
+      expect((await call('PUT', '/customer/999999', { body: { email: 'x@y.example' } })).status).toBe(404);
+      expect((await call('GET', '/customer/abc')).status).toBe(400);
+    });
+    it('without the gateway header the request is 401', async () => {
+      expect((await call('GET', '/customer/', { company: null })).status).toBe(401);
+    });
+  });
+
+  describe('list', () => {
+    const company = 'company-list';
+    beforeAll(async () => {
+      await create({ organization_name: 'Alpha Consulting', email: 'Office@Alpha.example' }, company);
+      await create({ organization_name: 'Beta Bau', is_active: false }, company);
+      await create({ contact_type: 'B2C', first_name: 'Erika', last_name: 'Mustermann', email: 'erika@example.org' }, company);
+      for (let i = 0; i < 4; i++) await create({ organization_name: `Filler ${i}` }, company);
+    });
+    const list = (qs: string) => call('GET', `/customer/?${qs}`, { company });
+
+    it('pages with {customers, total, page, limit} in customer-number order', async () => {
+      const first = await list('page=1&limit=3');
+      expect(first.body).toMatchObject({ total: 7, page: 1, limit: 3 });
+      expect(first.body.customers.map((c: { customer_number: number }) => c.customer_number)).toEqual([10000, 10001, 10002]);
+      const third = await list('page=3&limit=3');
+      expect(third.body.customers).toHaveLength(1);
+      expect((await list('')).body).toMatchObject({ page: 1, limit: 25 });
+    });
+    it('limits the page size to 100 and pages to >= 1', async () => {
+      expect((await list('limit=101')).status).toBe(400);
+      expect((await list('page=0')).status).toBe(400);
+    });
+    it('searches names, e-mail and customer number with q', async () => {
+      const names = async (qs: string) => (await list(qs)).body.customers.map((c: { organization_name: string | null; last_name: string | null }) => c.organization_name ?? c.last_name);
+      expect(await names('q=alpha')).toEqual(['Alpha Consulting']);
+      expect(await names('q=muster')).toEqual(['Mustermann']);
+      expect(await names('q=erika%40example')).toEqual(['Mustermann']);
+      expect(await names('q=10001')).toEqual(['Beta Bau']);
+      expect(await names('q=.*')).toEqual([]);
+    });
+    it('finds by exact e-mail (case-insensitive) and filters by contact_type and is_active', async () => {
+      expect((await list('email=office%40alpha.example')).body.total).toBe(1);
+      expect((await list('email=alpha.example')).body.total).toBe(0);
+      expect((await list('contact_type=B2C')).body.total).toBe(1);
+      expect((await list('is_active=false')).body.total).toBe(1);
+      expect((await list('is_active=true&contact_type=B2B')).body.total).toBe(5);
+      expect((await list('contact_type=xyz')).status).toBe(400);
+    });
+  });
+
+  describe('addresses', () => {
+    const addr = { address_line_1: 'Hauptstr. 1', city: 'Berlin', country_code: 'DE', postal_code: '10115' };
+    let customerId: number;
+    beforeAll(async () => {
+      customerId = await create(b2b);
+    });
+    const path = (suffix = '') => `/customer/${customerId}/addresses${suffix}`;
+
+    it('adds a billing address by default, gets and lists it', async () => {
+      const res = await call('POST', path(), { body: { ...addr, company: null, type: null } });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ message: expect.any(String), id: expect.any(Number), type: 'billing', is_default: false, country_code: 'DE' });
+      expect((await call('GET', path(`/${res.body.id}`))).body).toMatchObject({ id: res.body.id, address_line_1: 'Hauptstr. 1' });
+      expect((await call('GET', path())).body.addresses).toHaveLength(1);
+    });
+    it('requires address_line_1, city and country_code', async () => {
+      await expect400({ city: 'Berlin', country_code: 'DE' }, 'address_line_1', path());
+      await expect400({ address_line_1: 'x', country_code: 'DE' }, 'city', path());
+      await expect400({ address_line_1: 'x', city: 'Berlin' }, 'country_code', path());
+    });
+    it('country_code must be an assigned ISO 3166-1 alpha-2 code (lowercase is accepted and upper-cased)', async () => {
+      const ok = await call('POST', path(), { body: { ...addr, country_code: 'at', postal_code: '1010' } });
+      expect(ok.body.country_code).toBe('AT');
+      await expect400({ ...addr, country_code: 'XX' }, 'country_code', path());
+      await expect400({ ...addr, country_code: 'DEU' }, 'country_code', path());
+      await expect400({ ...addr, country_code: 'EU' }, 'country_code', path());
+    });
+    it.each([
+      ['DE', '10115', '1011'],
+      ['AT', '1010', '10100'],
+      ['FR', '75001', '7500'],
+      ['IT', '00184', '184'],
+      ['ES', '28013', '99013'],
+      ['NL', '1012 AB', '1012'],
+    ])('postal code syntax of %s: %s ok, %s rejected', async (country, good, bad) => {
+      expect((await call('POST', path(), { body: { ...addr, country_code: country, postal_code: good } })).status).toBe(201);
+      await expect400({ ...addr, country_code: country, postal_code: bad }, 'postal_code', path());
+    });
+    it('type is billing or shipping', () => expect400({ ...addr, type: 'home' }, 'type', path()));
+
+    it('keeps at most one default per type; setting a new default clears the old', async () => {
+      const c = await create(b2b);
+      const p = (s = '') => `/customer/${c}/addresses${s}`;
+      const a = (await call('POST', p(), { body: { ...addr, is_default: true } })).body.id;
+      const s = (await call('POST', p(), { body: { ...addr, type: 'shipping', is_default: true } })).body.id;
+      const b = (await call('POST', p(), { body: { ...addr, address_line_1: 'Neue Str. 2', is_default: true } })).body.id;
+      const flags = async () => Object.fromEntries((await call('GET', p())).body.addresses.map((x: { id: number; is_default: boolean }) => [x.id, x.is_default]));
+      expect(await flags()).toEqual({ [a]: false, [s]: true, [b]: true });
+      await call('PUT', p(`/${a}`), { body: { is_default: true } });
+      expect(await flags()).toEqual({ [a]: true, [s]: true, [b]: false });
+    });
+
+    it('PUT changes only the fields sent and re-checks the postal code against the resulting country', async () => {
+      const id = (await call('POST', path(), { body: addr })).body.id;
+      const res = await call('PUT', path(`/${id}`), { body: { city: 'Potsdam', postal_code: '14467', address_line_1: null } });
+      expect(res.body).toMatchObject({ city: 'Potsdam', postal_code: '14467', address_line_1: 'Hauptstr. 1', country_code: 'DE' });
+      await expect400({ country_code: 'AT' }, 'postal_code', path(`/${id}`), 'PUT');
+      await expect400({ country_code: 'ZZ' }, 'country_code', path(`/${id}`), 'PUT');
+    });
+
+    it('DELETE removes an address, also the last billing address; unknown ids are 404', async () => {
+      const c = await create(b2b);
+      const id = (await call('POST', `/customer/${c}/addresses`, { body: addr })).body.id;
+      expect((await call('DELETE', `/customer/${c}/addresses/${id}`)).status).toBe(200);
+      expect((await call('GET', `/customer/${c}/addresses/${id}`)).status).toBe(404);
+      expect((await call('DELETE', `/customer/${c}/addresses/${id}`)).status).toBe(404);
+      expect((await call('GET', `/customer/${c}/addresses`)).body.addresses).toEqual([]);
+    });
+  });
+
+  describe('tenant isolation', () => {
+    it("another company's customer or address id answers 404 on every route", async () => {
+      const id = await create({ ...b2b, vat_id: 'DE143454214' }, 'company-own');
+      const addressId = (await call('POST', `/customer/${id}/addresses`, { company: 'company-own', body: { address_line_1: 'x', city: 'Berlin', country_code: 'DE' } })).body.id;
+      const other = { company: 'company-other' };
+      const routes: [string, string, object?][] = [
+        ['GET', `/customer/${id}`],
+        ['PUT', `/customer/${id}`, { email: 'x@y.example' }],
+        ['GET', `/customer/${id}/addresses`],
+        ['POST', `/customer/${id}/addresses`, { address_line_1: 'x', city: 'Berlin', country_code: 'DE' }],
+        ['GET', `/customer/${id}/addresses/${addressId}`],
+        ['PUT', `/customer/${id}/addresses/${addressId}`, { city: 'Hamburg' }],
+        ['DELETE', `/customer/${id}/addresses/${addressId}`],
+        ['GET', `/customer/${id}/vat-check`],
+        ['GET', `/customer/${id}/financial-overview`],
+        ['GET', `/customer/${id}/statement`],
+        ['GET', `/customer/${id}/statement/pdf`],
+      ];
+      for (const [method, p, body] of routes) {
+        const res = await call(method, p, { ...other, body });
+        expect([method, p, res.status]).toEqual([method, p, 404]);
+      }
+      expect((await call('GET', '/customer/?limit=100', other)).body.customers.map((c: { id: number }) => c.id)).not.toContain(id);
+      // ...and the owner still sees it unchanged.
+      expect((await call('GET', `/customer/${id}/addresses/${addressId}`, { company: 'company-own' })).body.city).toBe('Berlin');
+      const rpc = await peer.callRpc('customer.billing-snapshot.v1', 'company-other', { customerId: id });
+      expect(rpc).toEqual({ found: false, hasBillingAddress: false, vatStatus: 'not_checked' });
+    });
+  });
+
+  describe('billing-snapshot RPC', () => {
+    it('answers found: false for an unknown customer', async () => {
+      expect(await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: 987654 })).toMatchObject({ found: false, hasBillingAddress: false });
+    });
+    it('answers the EN 16931 buyer with the default billing address (an address with is_default and no type, as the SDK adds it)', async () => {
+      const id = await create({
+        organization_name: 'Snapshot AG',
+        email: 'ap@snapshot.example',
+        vat_id: 'ATU13585627',
+        language: 'English',
+        payment_term_id: 1,
+        default_ftl_template_id: 2,
+        buyer_reference: 'PO-4711',
+      });
+      await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Lieferweg 9', city: 'Wien', country_code: 'AT', postal_code: '1010', type: 'shipping', is_default: true } });
+      const before = await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: id });
+      expect(before).toMatchObject({ found: true, hasBillingAddress: false, vatStatus: 'pending' });
+      await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Ring 1', city: 'Wien', country_code: 'AT', postal_code: '1010' } });
+      await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Graben 2', city: 'Wien', country_code: 'AT', postal_code: '1010', is_default: true } });
+      const snap = await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: id });
+      expect(snap).toEqual({
+        found: true,
+        buyer: {
+          name: 'Snapshot AG',
+          vatId: 'ATU13585627',
+          electronicAddress: { scheme: 'EM', value: 'ap@snapshot.example' },
+          address: { line1: 'Graben 2', city: 'Wien', postalCode: '1010', countryCode: 'AT' },
+          contact: { email: 'ap@snapshot.example' },
+        },
+        hasBillingAddress: true,
+        contactType: 'B2B',
+        language: 'en',
+        defaultTemplateId: 2,
+        paymentTermId: 1,
+        buyerReference: 'PO-4711',
+        vatStatus: 'pending',
+      });
+    });
+  });
+
+  describe('VAT check events', () => {
+    it('emits customer.vat-id-changed.v1 when a B2B customer gets or changes a VAT ID, not for B2C or unchanged IDs', async () => {
+      const id = await create({ ...b2b, vat_id: 'DE143454214' }, 'company-vat');
+      await eventually(async () => (vatEvents.some((e) => e.customerId === id) ? true : undefined), 10_000, 'vat-id-changed');
+      expect(vatEvents.filter((e) => e.customerId === id)).toEqual([{ customerId: id, vatId: 'DE143454214', companyId: 'company-vat' }]);
+      await call('PUT', `/customer/${id}`, { company: 'company-vat', body: { email: 'x@y.example', vat_id: 'DE143454214' } });
+      await call('PUT', `/customer/${id}`, { company: 'company-vat', body: { vat_id: 'ATU13585627' } });
+      await eventually(async () => (vatEvents.filter((e) => e.customerId === id).length === 2 ? true : undefined), 10_000, 'second event');
+      const b2c = await create({ contact_type: 'B2C', first_name: 'A', last_name: 'B', vat_id: 'DE143454214' }, 'company-vat');
+      const check = await call('GET', `/customer/${b2c}/vat-check`, { company: 'company-vat' });
+      expect(check.body).toMatchObject({ status: 'not_checked', check_requested: false });
+      const recheck = await call('GET', `/customer/${id}/vat-check`, { company: 'company-vat' });
+      expect(recheck.body).toMatchObject({ status: 'pending', vat_id: 'ATU13585627', check_requested: true });
+      await eventually(async () => (vatEvents.some((e) => e.customerId === id && e.forceRefresh) ? true : undefined), 10_000, 'forced re-check');
+      expect(vatEvents.filter((e) => e.customerId === b2c)).toEqual([]);
+      expect(vatEvents.filter((e) => e.customerId === id).map((e) => [e.vatId, e.forceRefresh ?? false])).toEqual([
+        ['DE143454214', false],
+        ['ATU13585627', false],
+        ['ATU13585627', true],
+      ]);
+    });
+  });
+});

@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { Dec, toDecimal } from '@inv/money';
+import { movementsOf, nextLedgerStatus, overviewOf, statementOf, type LedgerInvoice, type LedgerStatus } from './ledger';
+
+const inv = (over: Partial<LedgerInvoice>): LedgerInvoice => ({
+  invoiceId: 1,
+  number: 'RE-2026-00001',
+  typeCode: '380',
+  invoiceDate: '2026-03-01',
+  dueDate: '2026-03-15',
+  totalGross: '119.00',
+  status: 'OPEN',
+  ...over,
+});
+
+describe('nextLedgerStatus', () => {
+  it('moves forward only, PAID and CANCELLED are final', () => {
+    expect(nextLedgerStatus(undefined, 'SENT')).toBe('SENT');
+    expect(nextLedgerStatus('OPEN', 'SENT')).toBe('SENT');
+    expect(nextLedgerStatus('SENT', 'OPEN')).toBe('SENT');
+    expect(nextLedgerStatus('PAID', 'SENT')).toBe('PAID');
+    expect(nextLedgerStatus('PAID', 'CANCELLED')).toBe('PAID');
+    expect(nextLedgerStatus('OPEN', 'PAID')).toBe('PAID');
+    expect(nextLedgerStatus('CANCELLED', 'PAID')).toBe('CANCELLED');
+  });
+
+  it('ends in the same status whatever order the events arrive in', () => {
+    const status = fc.constantFrom<LedgerStatus>('OPEN', 'SENT', 'PAID');
+    fc.assert(
+      fc.property(fc.array(status, { minLength: 1, maxLength: 6 }), (events) => {
+        const apply = (list: LedgerStatus[]) => list.reduce<LedgerStatus | undefined>((s, e) => nextLedgerStatus(s, e), undefined);
+        expect(apply(events)).toBe(apply([...events].reverse()));
+        // Applying an event twice (redelivery) changes nothing.
+        expect(apply([...events, ...events])).toBe(apply(events));
+      }),
+    );
+  });
+});
+
+describe('movementsOf', () => {
+  it('books an invoice as a debit and its payment as a credit on the paid date', () => {
+    expect(movementsOf(inv({ status: 'PAID', paidDate: '2026-03-10' }))).toEqual([
+      { date: '2026-03-01', documentNumber: 'RE-2026-00001', type: 'invoice', debit: '119.00' },
+      { date: '2026-03-10', documentNumber: 'RE-2026-00001', type: 'payment', credit: '119.00' },
+    ]);
+  });
+  it('books a credit note as a credit whatever the sign of its total, a paid one as a refund', () => {
+    expect(movementsOf(inv({ typeCode: '381', number: 'GS-1', totalGross: '-50', status: 'OPEN' }))).toEqual([
+      { date: '2026-03-01', documentNumber: 'GS-1', type: 'credit_note', credit: '50.00' },
+    ]);
+    expect(movementsOf(inv({ typeCode: '381', number: 'GS-1', totalGross: '50', status: 'PAID', paidDate: '2026-04-01' }))[1]).toEqual({
+      date: '2026-04-01',
+      documentNumber: 'GS-1',
+      type: 'refund',
+      debit: '50.00',
+    });
+  });
+  it('reverses a cancelled invoice with an adjustment', () => {
+    expect(movementsOf(inv({ status: 'CANCELLED', cancelledDate: '2026-03-05' }))[1]).toEqual({
+      date: '2026-03-05',
+      documentNumber: 'RE-2026-00001',
+      type: 'adjustment',
+      credit: '119.00',
+    });
+  });
+});
+
+describe('statementOf', () => {
+  const invoices = [
+    inv({ invoiceId: 1, number: 'RE-1', invoiceDate: '2026-01-10', totalGross: '100.00', status: 'PAID', paidDate: '2026-02-05' }),
+    inv({ invoiceId: 2, number: 'RE-2', invoiceDate: '2026-02-01', totalGross: '0.10', status: 'SENT' }),
+    inv({ invoiceId: 3, number: 'RE-3', invoiceDate: '2026-02-20', totalGross: '0.20', status: 'OPEN' }),
+    inv({ invoiceId: 4, number: 'GS-1', typeCode: '381', invoiceDate: '2026-02-21', totalGross: '0.05', status: 'OPEN' }),
+    inv({ invoiceId: 5, number: 'RE-5', invoiceDate: '2026-04-01', totalGross: '9.99', status: 'OPEN' }),
+  ];
+
+  it('carries the balance before the period as opening balance and runs it through the entries (no float drift)', () => {
+    const s = statementOf(invoices, '2026-02-01', '2026-03-31');
+    expect(s.openingBalance).toBe('100.00');
+    expect(s.entries.map((e) => [e.date, e.documentNumber, e.type, e.debit ?? null, e.credit ?? null, e.balance])).toEqual([
+      ['2026-02-01', 'RE-2', 'invoice', '0.10', null, '100.10'],
+      ['2026-02-05', 'RE-1', 'payment', null, '100.00', '0.10'],
+      ['2026-02-20', 'RE-3', 'invoice', '0.20', null, '0.30'],
+      ['2026-02-21', 'GS-1', 'credit_note', null, '0.05', '0.25'],
+    ]);
+    expect(s.closingBalance).toBe('0.25');
+  });
+
+  it('has an empty period when nothing was booked in it', () => {
+    const s = statementOf(invoices, '2026-03-01', '2026-03-31');
+    expect(s.entries).toEqual([]);
+    expect(s.openingBalance).toBe(s.closingBalance);
+  });
+
+  const amount = fc.integer({ min: 0, max: 10_000_000 }).map((cents) => new Dec(cents).div(100).toFixed(2));
+  const date = fc.integer({ min: 1, max: 28 }).map((d) => `2026-05-${String(d).padStart(2, '0')}`);
+  const ledgerInvoice = fc.record({
+    invoiceId: fc.nat(),
+    number: fc.string({ minLength: 1, maxLength: 6 }),
+    typeCode: fc.constantFrom<'380' | '381'>('380', '381'),
+    invoiceDate: date,
+    totalGross: amount,
+    status: fc.constantFrom<LedgerStatus>('OPEN', 'SENT', 'PAID', 'CANCELLED'),
+    paidDate: date,
+    cancelledDate: date,
+  });
+
+  it('closing = opening + debits - credits, and each running balance follows from the previous one', () => {
+    fc.assert(
+      fc.property(fc.array(ledgerInvoice, { maxLength: 20 }), date, date, (list, a, b) => {
+        const [from, to] = a <= b ? [a, b] : [b, a];
+        const s = statementOf(list, from, to);
+        let running = toDecimal(s.openingBalance);
+        for (const e of s.entries) {
+          running = running.plus(e.debit ?? 0).minus(e.credit ?? 0);
+          expect(e.balance).toBe(running.toFixed(2));
+          expect(e.date >= from && e.date <= to).toBe(true);
+        }
+        expect(s.closingBalance).toBe(running.toFixed(2).replace(/^-0\.00$/, '0.00'));
+      }),
+    );
+  });
+
+  it('splitting a period in two chains: closing of the first = opening of the second', () => {
+    fc.assert(
+      fc.property(fc.array(ledgerInvoice, { maxLength: 20 }), (list) => {
+        const first = statementOf(list, '2026-05-01', '2026-05-14');
+        const second = statementOf(list, '2026-05-15', '2026-05-31');
+        const whole = statementOf(list, '2026-05-01', '2026-05-31');
+        expect(second.openingBalance).toBe(first.closingBalance);
+        expect(second.closingBalance).toBe(whole.closingBalance);
+        expect(first.entries.length + second.entries.length).toBe(whole.entries.length);
+      }),
+    );
+  });
+});
+
+describe('overviewOf', () => {
+  it('sums outstanding, overdue and paid invoices with counts, credit notes apart', () => {
+    const o = overviewOf(
+      [
+        inv({ invoiceId: 1, totalGross: '0.10', status: 'OPEN', dueDate: '2026-03-01' }),
+        inv({ invoiceId: 2, totalGross: '0.20', status: 'SENT', dueDate: '2026-04-01' }),
+        inv({ invoiceId: 3, totalGross: '100.00', status: 'PAID', paidDate: '2026-03-02' }),
+        inv({ invoiceId: 4, totalGross: '5.00', status: 'CANCELLED', cancelledDate: '2026-03-03' }),
+        inv({ invoiceId: 5, typeCode: '381', totalGross: '0.05', status: 'OPEN' }),
+      ],
+      '2026-03-15',
+    );
+    expect(o.outstanding).toEqual({ total: '0.30', count: 2 });
+    expect(o.overdue).toEqual({ total: '0.10', count: 1 });
+    expect(o.paid).toEqual({ total: '100.00', count: 1 });
+    expect(o.creditNotes).toEqual({ total: '0.05', count: 1 });
+    expect(o.balance).toBe('0.25');
+  });
+
+  it('is all zeros without invoices', () => {
+    expect(overviewOf([], '2026-01-01')).toEqual({
+      outstanding: { total: '0.00', count: 0 },
+      overdue: { total: '0.00', count: 0 },
+      paid: { total: '0.00', count: 0 },
+      creditNotes: { total: '0.00', count: 0 },
+      balance: '0.00',
+    });
+  });
+});
