@@ -1,3 +1,4 @@
+import { printable, type FontName } from './fonts';
 import { BOLD, REGULAR } from './pdfa';
 import type { TemplateTheme } from './templates';
 
@@ -23,6 +24,10 @@ export class Canvas {
     readonly theme: TemplateTheme,
   ) {}
 
+  private fontName(style: TextStyle): FontName {
+    return style.bold ? this.theme.fonts.bold : this.theme.fonts.regular;
+  }
+
   private apply(style: TextStyle): void {
     this.doc
       .font(style.bold ? BOLD : REGULAR)
@@ -35,8 +40,9 @@ export class Canvas {
    * directly (x computed for the alignment) instead of going through pdfkit's line wrapper, which
    * measures every word again and was the largest cost of a render.
    */
-  text(value: string, x: number, y: number, style: TextStyle = {}): number {
-    if (value === '') return 0;
+  text(raw: string, x: number, y: number, style: TextStyle = {}): number {
+    if (raw === '') return 0;
+    const value = printable(this.fontName(style), raw);
     this.apply(style);
     const doc = this.doc;
     const lineGap = style.lineGap ?? 0;
@@ -72,12 +78,13 @@ export class Canvas {
 
   width(value: string, style: TextStyle = {}): number {
     this.apply(style);
-    return this.doc.widthOfString(value);
+    return this.doc.widthOfString(printable(this.fontName(style), value));
   }
 
   /** Height of text in a column of `style.width` (one line unless it has to wrap). */
-  height(value: string, style: TextStyle): number {
-    if (value === '') return 0;
+  height(raw: string, style: TextStyle): number {
+    if (raw === '') return 0;
+    const value = printable(this.fontName(style), raw);
     this.apply(style);
     const lineGap = style.lineGap ?? 0;
     if (style.width === undefined || (!value.includes('\n') && this.doc.widthOfString(value) <= style.width)) {

@@ -4,6 +4,7 @@ declare module 'fontkit' {
     postscriptName: string;
     unitsPerEm: number;
     layout(text: string): unknown;
+    hasGlyphForCodePoint(codePoint: number): boolean;
   }
   export interface FontCollection {
     fonts: Font[];

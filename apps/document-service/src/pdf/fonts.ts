@@ -65,3 +65,40 @@ export function sharedLayoutCache(name: FontName): Record<string, unknown> {
   }
   return cache;
 }
+
+const coverage = new Map<FontName, Map<number, boolean>>();
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Replaces characters the font has no glyph for with "?" (and tabs / carriage returns with spaces /
+ * nothing). PDF/A forbids references to the .notdef glyph, which is what an uncovered character
+ * (e.g. CJK in a customer name; DejaVu covers Latin, Greek and Cyrillic) would otherwise produce.
+ */
+export function printable(name: FontName, text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text; // DejaVu covers all of ASCII
+  let known = coverage.get(name);
+  if (!known) {
+    known = new Map();
+    coverage.set(name, known);
+  }
+  const font = loadFont(name);
+  let out = '';
+  for (const ch of text.replace(/\r\n?/g, '\n')) {
+    if (ch === '\n') {
+      out += ch;
+      continue;
+    }
+    if (ch === '\t') {
+      out += ' ';
+      continue;
+    }
+    const cp = ch.codePointAt(0)!;
+    let has = known.get(cp);
+    if (has === undefined) {
+      has = cp >= 0x20 && font.hasGlyphForCodePoint(cp);
+      known.set(cp, has);
+    }
+    out += has ? ch : '?';
+  }
+  return out;
+}

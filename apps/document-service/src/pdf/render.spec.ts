@@ -210,10 +210,12 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
 
   it('renders a credit note with the preceding invoice', async () => {
     const invoice = sampleInvoice(2, { typeCode: '381', number: 'GS-2026-7', precedingInvoice: { number: 'RE-2026-00042', issueDate: '2026-11-20' } });
+    invoice.buyer = { ...invoice.buyer, name: '株式会社 Tokyo Trading' }; // no CJK glyphs in DejaVu
     const file = save(await renderInvoicePdf(invoice, { template: 2, totals: totalsFor(invoice) }));
     const content = text(file);
     expect(content).toContain('Rechnungskorrektur GS-2026-7');
     expect(content).toContain('Korrektur zur Rechnung RE-2026-00042 vom 20.11.2026');
+    expect(content).toContain('???? Tokyo Trading');
     expect(run('pdfdetach', ['-list', file])).toMatch(/0 embedded files/);
   });
 });
