@@ -37,7 +37,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
   const commandQueuesReady = new WeakMap<Session, Set<string>>();
   let stopping = false;
   let started = false;
-  let starting = false;
+  let starting: Promise<void> | undefined;
 
   const cm = new ConnectionManager({
     url: options.url,
@@ -48,6 +48,8 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
       await rt.declared.exchange(session.pub, names.eventsExchange, 'topic');
       await rt.declared.exchange(session.pub, names.commandsExchange, 'direct');
       await rpc.attach(session);
+      // A reconnect while stop() drains handlers serves their publishes only: consume nothing new.
+      if (stopping) return;
       // Index loops: registrations made while this runs are picked up too.
       for (let i = 0; i < consumers.length; i++) await startConsumer(rt, session, consumers[i]);
       for (let i = 0; i < rpcServers.length; i++) await startRpcServer(rt, session, rpcServers[i]);
@@ -75,7 +77,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
 
   /** Start something registered after start() on the live session; a later reconnect starts it anyway. */
   function startLate(what: string, start: (session: Session) => Promise<void>): void {
-    const session = started ? cm.current() : undefined;
+    const session = started && !stopping ? cm.current() : undefined;
     if (!session) return;
     start(session).catch((err: unknown) => logger.error({ err, what }, 'bus: could not start a late registration'));
   }
@@ -102,14 +104,21 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
 
   const bus: Bus<R> = {
     async start() {
-      if (started || starting) return;
+      if (started) return;
+      if (starting) return starting;
       stopping = false;
-      starting = true;
-      try {
-        await cm.start();
+      starting = cm.start().then(async () => {
         started = true;
+        // Registered during start(), after the setup loop had passed them: start them now (idempotent per session).
+        const session = cm.current();
+        if (!session) return;
+        for (const c of consumers) await startConsumer(rt, session, c);
+        for (const s of rpcServers) await startRpcServer(rt, session, s);
+      });
+      try {
+        await starting;
       } finally {
-        starting = false;
+        starting = undefined;
       }
     },
 
@@ -180,6 +189,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
     isReady: () => started && !stopping && cm.isReady(),
 
     async stop() {
+      if (starting) await starting.catch(() => undefined);
       if (!started || stopping) return;
       stopping = true;
       await Promise.all([...consumers, ...rpcServers].map((c) => cancelConsumer(c)));
@@ -201,15 +211,22 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
       // Stop consuming first: deleting a queue we consume from would otherwise look like a broker-side cancel.
       for (const spec of [...consumers, ...rpcServers]) spec.removed = true;
       await Promise.all([...consumers, ...rpcServers].map((c) => cancelConsumer(c)));
-      const live = cm.current();
-      const temp = live ? undefined : await connect(options.url, { noDelay: true });
-      try {
-        const ch: Channel = live ? await cm.openChannel(live, 'delete-all', false) : await temp!.createChannel();
+      const deleteEverything = async (ch: Channel): Promise<void> => {
         for (const q of rt.declared.queues) await ch.deleteQueue(q);
         for (const x of rt.declared.exchanges) await ch.deleteExchange(x);
         await ch.close().catch(() => undefined);
-      } finally {
-        await temp?.close().catch(() => undefined);
+      };
+      const live = cm.current();
+      if (live) {
+        await deleteEverything(await cm.openChannel(live, 'delete-all', false));
+      } else {
+        // After stop(): a short-lived connection of its own.
+        const temp = await connect(options.url, { noDelay: true });
+        try {
+          await deleteEverything(await temp.createChannel());
+        } finally {
+          await temp.close().catch(() => undefined);
+        }
       }
       rt.declared.queues.clear();
       rt.declared.exchanges.clear();

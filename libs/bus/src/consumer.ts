@@ -22,6 +22,8 @@ export interface ConsumerSpec {
   live?: { session: Session; channel: Channel; consumerTag: string };
   /** Removed by deleteAll(): never resumed again. */
   removed?: boolean;
+  /** Session a start is in progress on (a registration can be started from two places at once). */
+  startingOn?: Session;
 }
 
 /** Work queue, its bindings, one TTL queue per retry delay dead-lettering back to it, and its parking queue. */
@@ -40,13 +42,18 @@ export async function declareConsumerTopology(rt: Runtime, ch: Channel, spec: Co
 }
 
 export async function startConsumer(rt: Runtime, session: Session, spec: ConsumerSpec): Promise<void> {
-  if (spec.removed || spec.live?.session === session) return;
-  const channel = await rt.cm.openChannel(session, `consumer ${spec.queue}`);
-  await declareConsumerTopology(rt, channel, spec);
-  await channel.prefetch(rt.prefetch);
-  const { consumerTag } = await channel.consume(spec.queue, (msg) => onDelivery(rt, session, channel, spec, msg), { noAck: false });
-  spec.live = { session, channel, consumerTag };
-  rt.logger.debug({ queue: spec.queue, session: session.id }, 'bus: consuming');
+  if (spec.removed || spec.live?.session === session || spec.startingOn === session) return;
+  spec.startingOn = session;
+  try {
+    const channel = await rt.cm.openChannel(session, `consumer ${spec.queue}`);
+    await declareConsumerTopology(rt, channel, spec);
+    await channel.prefetch(rt.prefetch);
+    const { consumerTag } = await channel.consume(spec.queue, (msg) => onDelivery(rt, session, channel, spec, msg), { noAck: false });
+    spec.live = { session, channel, consumerTag };
+    rt.logger.debug({ queue: spec.queue, session: session.id }, 'bus: consuming');
+  } finally {
+    spec.startingOn = undefined;
+  }
 }
 
 /** Stop receiving new deliveries; deliveries already received still run to the end. */

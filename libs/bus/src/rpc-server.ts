@@ -18,6 +18,8 @@ export interface RpcServerSpec {
   handler(envelope: Envelope): Promise<unknown>;
   live?: { session: Session; channel: Channel; consumerTag: string };
   removed?: boolean;
+  /** Session a start is in progress on (a registration can be started from two places at once). */
+  startingOn?: Session;
 }
 
 /**
@@ -26,22 +28,27 @@ export interface RpcServerSpec {
  * and carry the caller's remaining timeout as per-message expiration, so nothing stale piles up.
  */
 export async function startRpcServer(rt: Runtime, session: Session, spec: RpcServerSpec): Promise<void> {
-  if (spec.removed || spec.live?.session === session) return;
-  const channel = await rt.cm.openChannel(session, `rpc ${spec.type}`);
-  await rt.declared.queue(channel, spec.queue, { durable: true });
-  await channel.prefetch(rt.prefetch);
-  const { consumerTag } = await channel.consume(
-    spec.queue,
-    (msg) => {
-      if (msg === null) {
-        if (!rt.isStopping() && !spec.removed && !session.closed) channel.close().catch(() => undefined);
-        return;
-      }
-      void rt.inflight.track(answer(rt, session, channel, spec, msg));
-    },
-    { noAck: false },
-  );
-  spec.live = { session, channel, consumerTag };
+  if (spec.removed || spec.live?.session === session || spec.startingOn === session) return;
+  spec.startingOn = session;
+  try {
+    const channel = await rt.cm.openChannel(session, `rpc ${spec.type}`);
+    await rt.declared.queue(channel, spec.queue, { durable: true });
+    await channel.prefetch(rt.prefetch);
+    const { consumerTag } = await channel.consume(
+      spec.queue,
+      (msg) => {
+        if (msg === null) {
+          if (!rt.isStopping() && !spec.removed && !session.closed) channel.close().catch(() => undefined);
+          return;
+        }
+        void rt.inflight.track(answer(rt, session, channel, spec, msg));
+      },
+      { noAck: false },
+    );
+    spec.live = { session, channel, consumerTag };
+  } finally {
+    spec.startingOn = undefined;
+  }
 }
 
 async function answer(rt: Runtime, session: Session, channel: Channel, spec: RpcServerSpec, msg: ConsumeMessage): Promise<void> {
