@@ -1,0 +1,119 @@
+import Redis from 'ioredis';
+// End-to-end across two services: the test boots vat-service and its VIES simulator in-process next to
+// customer-service (test-only import across apps; production code of the two never imports each other).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createVatService, vatConfig } from '../../vat-service/src/vat-service';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '../../vat-service/src/vies/vies-simulator';
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
+
+/**
+ * The VAT flow end to end: customer-service emits customer.vat-id-changed.v1 through its outbox,
+ * vat-service asks the VIES simulator over SOAP and publishes vat.checked.v1, customer-service stores
+ * the status with its evidence, shows it in GET /customer/{id} and /vat-check and answers it in the
+ * billing snapshot that finalization reads.
+ */
+describe('VAT check flow: customer-service + vat-service + VIES simulator', () => {
+  const prefixes = testPrefixes();
+  let sim: ViesSimulator;
+  let customers: CustomerService;
+  let vat: Awaited<ReturnType<typeof createVatService>>;
+  let peer: Bus<Messages>;
+  let call: ReturnType<typeof http>;
+
+  beforeAll(async () => {
+    sim = await startViesSimulator({ slowMs: 2_000 });
+    vat = await createVatService(
+      vatConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', VIES_URL: sim.url, VIES_TIMEOUT_MS: '500', VIES_MAX_ATTEMPTS: '2', VIES_BACKOFF_MS: '20' }),
+    );
+    customers = await createCustomerService(testConfig(prefixes));
+    await vat.start();
+    const { url } = await customers.start();
+    peer = testBus(prefixes.BUS_PREFIX);
+    await peer.start();
+    call = http(url, 'company-vat-flow');
+  }, 60_000);
+
+  afterAll(async () => {
+    await customers?.stop();
+    await vat?.stop();
+    await customers?.runtime.bus.deleteAll();
+    await vat?.runtime.bus.deleteAll();
+    await peer?.stop();
+    await peer?.deleteAll();
+    await sim?.stop();
+    const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    const keys = await redis.keys(`${prefixes.REDIS_PREFIX}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  }, 30_000);
+
+  const statusOf = async (id: number, wanted: string) =>
+    eventually(
+      async () => {
+        const res = await call('GET', `/customer/${id}`);
+        return res.body.vat_check.status === wanted ? res.body : undefined;
+      },
+      15_000,
+      `VAT status ${wanted} of customer ${id}`,
+    );
+
+  it('a valid VAT ID becomes valid, with the VIES evidence, in the customer and the billing snapshot', async () => {
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Valid AG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } })).body.id;
+    const customer = await statusOf(id, 'valid');
+    expect(customer.vat_check).toMatchObject({
+      vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid,
+      name: 'VIES TEST TRADER',
+      address: 'TEST STREET 1, 1000 TEST CITY',
+      request_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
+      checked_at: expect.any(String),
+    });
+    const snap = await peer.callRpc('customer.billing-snapshot.v1', 'company-vat-flow', { customerId: id });
+    expect(snap.vatStatus).toBe('valid');
+  });
+
+  it('an unknown VAT ID becomes invalid', async () => {
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Invalid AG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } })).body.id;
+    await statusOf(id, 'invalid');
+  });
+
+  it('a member state that is down gives unavailable (never invalid); after it is back, GET /vat-check re-checks to valid', async () => {
+    sim.setMemberStateDown('AT', true);
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Wien GmbH', vat_id: 'ATU13585627' } })).body.id;
+    const down = await statusOf(id, 'unavailable');
+    expect(down.vat_check.fault).toBe('MS_UNAVAILABLE');
+    sim.setMemberStateDown('AT', false);
+    const check = await call('GET', `/customer/${id}/vat-check`);
+    expect(check.body).toMatchObject({ status: 'unavailable', check_requested: true });
+    await statusOf(id, 'valid');
+    expect((await call('GET', `/customer/${id}/vat-check`)).body).toMatchObject({ status: 'valid', vat_id: 'ATU13585627', fault: null });
+  });
+
+  it('changing the VAT ID makes the status pending until the new answer; a stale answer for the old ID is ignored', async () => {
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Change KG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } })).body.id;
+    await statusOf(id, 'valid');
+    const put = await call('PUT', `/customer/${id}`, { body: { vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } });
+    expect(['pending', 'invalid']).toContain(put.body.vat_check.status);
+    await statusOf(id, 'invalid');
+    // A late answer for the previous VAT ID must not overwrite the current one.
+    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.valid, status: 'valid', checkedAt: new Date().toISOString() });
+    // ...while an answer for the current one is applied (so the stale one had its chance to be processed first).
+    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid, status: 'invalid', checkedAt: new Date().toISOString(), fault: 'MARKER' });
+    const after = await eventually(async () => {
+      const res = await call('GET', `/customer/${id}`);
+      return res.body.vat_check.fault === 'MARKER' ? res.body : undefined;
+    });
+    expect(after.vat_check).toMatchObject({ status: 'invalid', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid });
+  });
+
+  it("an answer for another company's customer id changes nothing", async () => {
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Tenant GmbH', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } })).body.id;
+    await statusOf(id, 'invalid');
+    await peer.publishEvent('vat.checked.v1', 'company-intruder', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid, status: 'valid', checkedAt: new Date().toISOString() });
+    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid, status: 'invalid', checkedAt: new Date().toISOString(), fault: 'MARKER2' });
+    await eventually(async () => ((await call('GET', `/customer/${id}`)).body.vat_check.fault === 'MARKER2' ? true : undefined));
+    expect((await call('GET', `/customer/${id}`)).body.vat_check.status).toBe('invalid');
+  });
+});
