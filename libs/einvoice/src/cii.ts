@@ -2,7 +2,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { EInvoice, Party, PostalAddress } from './model';
 import { exemptionFor } from './tax-treatments';
-import { invoiceTotals } from './totals';
+import { effectiveDeliverTo, invoiceTotals } from './totals';
 import { plain, rate, toCiiDate } from './xml-util';
 
 export type CiiProfile = 'en16931' | 'xrechnung';
@@ -120,10 +120,11 @@ export function toCii(invoice: EInvoice, options: { profile: CiiProfile } = { pr
   if (invoice.orderReference) agreement.ele('ram:BuyerOrderReferencedDocument').ele('ram:IssuerAssignedID').txt(invoice.orderReference);
 
   const delivery = tx.ele('ram:ApplicableHeaderTradeDelivery');
-  if (invoice.deliverTo) {
+  const deliverTo = effectiveDeliverTo(invoice);
+  if (deliverTo) {
     const shipTo = delivery.ele('ram:ShipToTradeParty');
-    if (invoice.deliverTo.name) shipTo.ele('ram:Name').txt(invoice.deliverTo.name);
-    address(shipTo, invoice.deliverTo.address);
+    if (deliverTo.name) shipTo.ele('ram:Name').txt(deliverTo.name);
+    address(shipTo, deliverTo.address);
   }
   if (invoice.deliveryDate) {
     dateTime(delivery.ele('ram:ActualDeliverySupplyChainEvent'), 'OccurrenceDateTime', invoice.deliveryDate);

@@ -10,7 +10,7 @@ export {
   type TaxTreatmentDefinition,
   type TaxTreatmentListEntry,
 } from './tax-treatments';
-export { invoiceTotals } from './totals';
+export { invoiceTotals, effectiveDeliverTo } from './totals';
 export { toCii, CII_GUIDELINE, type CiiProfile } from './cii';
 export { toUbl, UBL_CUSTOMIZATION, type UblProfile } from './ubl';
 export { toFatturaPA } from './fatturapa';

@@ -85,6 +85,14 @@ describe('requirementsFor', () => {
     expect(rules('cii-en16931', inv)).toEqual(['BR-27 lines[0].unitPrice']);
   });
 
+  it('reports malformed dates and an inverted period', () => {
+    const inv = domesticMixedRates();
+    inv.issueDate = '02.11.2026';
+    inv.dueDate = '2026-02-30';
+    inv.period = { start: '2026-10-31', end: '2026-10-01' };
+    expect(rules('cii-en16931', inv)).toEqual(['date-format issueDate', 'date-format dueDate', 'BR-29 period.end']);
+  });
+
   it('reports a credit note without preceding invoice', () => {
     const inv = domesticMixedRates();
     inv.typeCode = '381';

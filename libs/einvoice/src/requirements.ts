@@ -19,6 +19,12 @@ const PEPPOL_EAS = new Set(
 
 const blank = (v: string | undefined) => v === undefined || v.trim() === '';
 
+function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
+}
+
 const isEn16931 = (f: EInvoiceFormat) => f === 'cii-en16931' || f === 'xrechnung-cii' || f === 'xrechnung-ubl' || f === 'peppol-ubl' || f === 'ubl-en16931';
 const isXRechnung = (f: EInvoiceFormat) => f === 'xrechnung-cii' || f === 'xrechnung-ubl';
 
@@ -40,6 +46,18 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
   // --- core data every format needs
   need(blank(invoice.number), 'number', 'BR-02', 'Invoice number is required.');
   need(blank(invoice.issueDate), 'issueDate', 'BR-03', 'Invoice issue date is required.');
+  const dates: [string, string | undefined][] = [
+    ['issueDate', invoice.issueDate],
+    ['dueDate', invoice.dueDate],
+    ['deliveryDate', invoice.deliveryDate],
+    ['period.start', invoice.period?.start],
+    ['period.end', invoice.period?.end],
+    ['precedingInvoice.issueDate', invoice.precedingInvoice?.issueDate],
+  ];
+  for (const [field, value] of dates) {
+    need(!blank(value) && !isIsoDate(value!), field, 'date-format', `${field} must be a calendar date YYYY-MM-DD.`);
+  }
+  need(!!invoice.period && invoice.period.start > invoice.period.end, 'period.end', 'BR-29', 'The period end must not be before its start.');
   need(lines.length === 0, 'lines', 'BR-16', 'The invoice needs at least one line.');
   need(invoice.typeCode === '381' && !invoice.precedingInvoice, 'precedingInvoice', 'BG-3', 'A credit note must reference the invoice it corrects (preceding invoice, BT-25).');
   partyRequirements(need, 'seller', seller, 'BR-06', 'BR-08', 'BR-09');

@@ -2,7 +2,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { EInvoice, Party, PostalAddress, VatCategoryCode } from './model';
 import { exemptionFor } from './tax-treatments';
-import { invoiceTotals } from './totals';
+import { effectiveDeliverTo, invoiceTotals } from './totals';
 import { plain, rate } from './xml-util';
 
 export type UblProfile = 'peppol' | 'xrechnung' | 'en16931';
@@ -107,12 +107,13 @@ export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { pr
   party(root, 'AccountingSupplierParty', invoice.seller, 'seller');
   party(root, 'AccountingCustomerParty', invoice.buyer, 'buyer');
 
-  if (invoice.deliveryDate || invoice.deliverTo) {
+  const deliverTo = effectiveDeliverTo(invoice);
+  if (invoice.deliveryDate || deliverTo) {
     const d = root.ele('cac:Delivery');
     if (invoice.deliveryDate) d.ele('cbc:ActualDeliveryDate').txt(invoice.deliveryDate);
-    if (invoice.deliverTo) {
-      address(d.ele('cac:DeliveryLocation'), 'Address', invoice.deliverTo.address);
-      if (invoice.deliverTo.name) d.ele('cac:DeliveryParty').ele('cac:PartyName').ele('cbc:Name').txt(invoice.deliverTo.name);
+    if (deliverTo) {
+      address(d.ele('cac:DeliveryLocation'), 'Address', deliverTo.address);
+      if (deliverTo.name) d.ele('cac:DeliveryParty').ele('cac:PartyName').ele('cbc:Name').txt(deliverTo.name);
     }
   }
 

@@ -124,6 +124,17 @@ describe('UBL writer', () => {
     expect(x.text('cbc:TaxExemptionReason')).toBe('Intra-Community supply');
   });
 
+  it('takes the buyer address as deliver-to of an intra-community supply without one (BR-IC-12)', () => {
+    const inv = intraCommunityGoods();
+    delete inv.deliverTo;
+    const x = parseXml(toUbl(inv, { profile: 'peppol' }));
+    const loc = x.all('cac:DeliveryLocation')[0]!;
+    expect(loc.getElementsByTagName('cbc:CityName')[0]!.textContent).toBe('Amsterdam');
+    const c = parseXml(toCii(inv, { profile: 'en16931' }));
+    expect(c.all('ram:ShipToTradeParty')[0]!.getElementsByTagName('ram:CountryID')[0]!.textContent).toBe('NL');
+    expect(parseXml(toUbl(domesticMixedRates(), { profile: 'peppol' })).count('cac:Delivery')).toBe(0);
+  });
+
   it('uses the invoice exemption text over the default one', () => {
     const x = parseXml(toUbl(exemptInvoice(), { profile: 'en16931' }));
     expect(x.text('cbc:TaxExemptionReason')).toBe('Steuerfreie Bildungsleistung gemäß § 4 Nr. 21 UStG');
