@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { launchServices, spawnService, stopServices, waitReady, type RunningService } from '@inv/runtime';
+import { testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { startOtlpSink } from './otlp-sink';
+
+jest.setTimeout(240_000);
+
+/**
+ * The walking skeleton through the gateway, every service its own process: customer -> address ->
+ * invoice -> positions -> finalize job -> PDF link; plus auth, a restart mid-job and one trace per finalize.
+ */
+describe('e2e: finalize an invoice through the gateway', () => {
+  const root = resolve(__dirname, '../..');
+  const prefix = uniquePrefix('e2e');
+  const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
+  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+  let running: RunningService[] = [];
+  let stopMongo: () => Promise<void> = async () => undefined;
+  let sink: Awaited<ReturnType<typeof startOtlpSink>>;
+  let env: NodeJS.ProcessEnv;
+  let base: string;
+
+  const api = async (method: string, path: string, body?: unknown, key: string | null = apiKey) => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (key !== null) headers['x-api-key'] = key;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: json as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+
+  const finalize = async (invoiceId: number) => {
+    const job = await api('POST', `/invoice/${invoiceId}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(job.status).toBe(201);
+    return job.body.job_id as string;
+  };
+  const jobStatus = async (invoiceId: number, jobId: string) => (await api('GET', `/invoice/${invoiceId}/job/${jobId}`)).body;
+
+  beforeAll(async () => {
+    sink = await startOtlpSink();
+    const mongoUrl = process.env.MONGO_URL ?? (await startEmbeddedMongo().then((m) => ((stopMongo = m.stop), m.uri)));
+    env = {
+      ...process.env,
+      ...testEnv(prefix, mongoUrl, {
+        BOOTSTRAP_API_KEY: apiKey,
+        PRESIGNED_URL_TTL_SECONDS: '2',
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      }),
+    };
+    delete env.PORT;
+    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env, portOffset, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore', readyTimeoutMs: 120_000 });
+    base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
+    // the demo company is bootstrapped after account-service is ready: wait until the key works
+    await waitFor(async () => (await api('GET', '/invoice/')).status === 200, { what: 'bootstrap API key', timeoutMs: 30_000 });
+  });
+
+  afterAll(async () => {
+    await stopServices(running);
+    await stopMongo();
+    await sink?.stop();
+  });
+
+  it('answers 401 problem+json for a missing, malformed, unknown key', async () => {
+    for (const key of [null, 'nope', `ak_live_${'0'.repeat(32)}`]) {
+      const res = await api('GET', '/invoice/', undefined, key);
+      expect(res.status).toBe(401);
+      expect(res.type).toContain('application/problem+json');
+      expect(res.body).toMatchObject({ status: 401, error_code: 'UNAUTHENTICATED', code: 'UNAUTHENTICATED' });
+    }
+  });
+
+  let invoiceId: number;
+
+  it('creates customer, billing address, invoice and positions with exact totals', async () => {
+    const customer = await api('POST', '/customer/', { organization_name: 'Beispiel AG', email: 'ap@beispiel.example', contact_type: 'B2B', language: 'German', vat_id: null, is_active: true });
+    expect(customer.status).toBe(201);
+    expect(customer.body).toMatchObject({ message: expect.any(String), id: expect.any(Number) });
+    const address = await api('POST', `/customer/${customer.body.id}/addresses`, { address_line_1: 'Hauptstraße 5', city: 'München', postal_code: '80331', country_code: 'DE', is_default: true });
+    expect(address.status).toBe(201);
+    const invoice = await api('POST', '/invoice/', { customer_id: customer.body.id, invoice_format: 'ZUGFERD', meta: null });
+    expect(invoice.status).toBe(201);
+    invoiceId = invoice.body.invoice_id;
+    expect((await api('POST', `/invoice/${invoiceId}/positions`, { title: 'Beratung', quantity: 7.5, unit_id: 'HUR', unit_net_amount: 95, single_net_amount: 712.5, tax_rate: 0.19 })).status).toBe(201);
+    expect((await api('POST', `/invoice/${invoiceId}/positions`, { title: 'Fachbuch', quantity: 1, unit_id: 'C62', unit_net_amount: 39.9, single_net_amount: 39.9, tax_rate: 0.07, tax_treatment_id: 'reduced' })).status).toBe(201);
+    const got = await api('GET', `/invoice/${invoiceId}`);
+    expect(got.body).toMatchObject({ status: 'DRAFT', net_amount: 752.4, tax_amount: 138.17, gross_amount: 890.57 });
+    expect(got.body.positions).toHaveLength(2);
+    const validation = await api('GET', `/invoice/${invoiceId}/validate`);
+    expect(validation.body).toMatchObject({ valid: true, errors: [] });
+  });
+
+  it('finalizes as an asynchronous job and serves the PDF through a short-lived link', async () => {
+    const jobId = await finalize(invoiceId);
+    const done = await waitFor(async () => {
+      const job = await jobStatus(invoiceId, jobId);
+      if (job.status === 'failed') throw new Error(`job failed: ${job.error_message}`);
+      return job.status === 'finished' && job;
+    }, { timeoutMs: 60_000, what: 'finalize job' });
+    expect(done.started_at).not.toBeNull();
+    const invoice = await api('GET', `/invoice/${invoiceId}`);
+    expect(invoice.body.status).toBe('OPEN');
+    expect(invoice.body.invoice_date).toBe(new Date().toISOString().slice(0, 10));
+    const link = await api('GET', `/invoice/${invoiceId}/pdf-link`);
+    expect(link.status).toBe(200);
+    expect(link.body.filename).toMatch(/\.pdf$/);
+    const pdf = await fetch(link.body.url);
+    expect(pdf.status).toBe(200);
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    const xml = await api('GET', `/invoice/${invoiceId}/xml-link`);
+    expect(xml.status).toBe(200);
+    const xmlBody = await (await fetch(xml.body.url)).text();
+    expect(xmlBody).toContain('CrossIndustryInvoice');
+    await new Promise((r) => setTimeout(r, 3100)); // the link's lifetime (2 s) must pass: time is the subject here
+    expect((await fetch(link.body.url)).status).toBe(403);
+  });
+
+  it('carries one trace from the gateway through invoice and document services', async () => {
+    const spans = await waitFor(() => {
+      const byTrace = new Map<string, Set<string>>();
+      for (const s of sink.spans) byTrace.set(s.traceId, (byTrace.get(s.traceId) ?? new Set()).add(s.service));
+      return [...byTrace.values()].find((services) => ['gateway', 'invoice-service', 'document-service'].every((n) => services.has(n)));
+    }, { timeoutMs: 20_000, what: 'a trace spanning gateway, invoice-service and document-service' });
+    expect(spans.has('gateway')).toBe(true);
+  });
+
+  it('finishes a job whose invoice- and document-service were killed right after it was accepted', async () => {
+    const customerId = (await api('GET', `/invoice/${invoiceId}`)).body.customer_id;
+    const created = await api('POST', '/invoice/', { customer_id: customerId });
+    const id = created.body.invoice_id as number;
+    await api('POST', `/invoice/${id}/positions`, { title: 'Wartung', quantity: 1, unit_id: 'MON', unit_net_amount: 250, tax_rate: 0.19 });
+    const jobId = await finalize(id);
+    // Crash both workers of the pipeline wherever they are: the job is in MongoDB, its command in the
+    // outbox or the queue, and whatever a dead process had not acknowledged is delivered again.
+    for (const name of ['invoice', 'document'] as const) {
+      running.find((s) => s.name === name)!.child.kill('SIGKILL');
+    }
+    for (const name of ['invoice', 'document'] as const) {
+      const old = running.find((s) => s.name === name)!;
+      await new Promise<void>((r) => (old.child.exitCode !== null || old.child.signalCode !== null ? r() : old.child.once('exit', () => r())));
+      const restarted = spawnService(name, { root, services: [name], env, portOffset, stdio: 'ignore' });
+      running = running.map((s) => (s.name === name ? restarted : s));
+      await waitReady(restarted, 60_000);
+    }
+    const job = await waitFor(async () => {
+      const j = await jobStatus(id, jobId);
+      return (j.status === 'finished' || j.status === 'failed') && j;
+    }, { timeoutMs: 60_000, what: 'job after restart' });
+    expect(job.status).toBe('finished');
+    expect((await api('GET', `/invoice/${id}`)).body.status).toBe('OPEN');
+  });
+
+  it('answers unknown paths and bad ids with problem+json', async () => {
+    const missing = await api('GET', '/invoice/999999');
+    expect(missing.status).toBe(404);
+    expect(missing.type).toContain('application/problem+json');
+    expect((await api('GET', '/nope')).status).toBe(404);
+    const bad = await api('POST', '/customer/', { organization_name: 'X', contact_type: 'B2B', salutation: 'mr' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['salutation']);
+    expect((await api('POST', '/customer/', { contact_type: 'B2B' })).body.errors.map((e: { path: string }) => e.path)).toEqual(['organization_name']);
+  });
+});
