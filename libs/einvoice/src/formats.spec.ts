@@ -28,7 +28,7 @@ describe('formats', () => {
     expect(einvoiceFileName('xrechnung-cii', inv)).toBe('RE-2026-0001_xrechnung.xml');
     expect(einvoiceFileName('peppol-ubl', { ...inv, number: 'A/B 7' })).toBe('A_B_7_ubl.xml');
     expect(einvoiceFileName('facturae', inv)).toBe('RE-2026-0001_facturae.xml');
-    expect(einvoiceFileName('fatturapa', italianDomestic())).toBe('IT01234567890_60042.xml');
+    expect(einvoiceFileName('fatturapa', italianDomestic())).toBe('IT01234567897_60042.xml');
     expect(() => einvoiceFileName('x' as never, inv)).toThrow(RangeError);
   });
 });

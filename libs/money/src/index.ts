@@ -11,6 +11,7 @@ export {
 } from './decimal';
 export {
   computeTotals,
+  totalsToJson,
   type DiscountType,
   type LineDiscountInput,
   type TotalsLineInput,
@@ -18,4 +19,5 @@ export {
   type LineTotals,
   type VatBreakdownEntry,
   type InvoiceTotals,
+  type InvoiceTotalsJson,
 } from './totals';

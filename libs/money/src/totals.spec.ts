@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { computeTotals, type TotalsLineInput } from './totals';
+import { computeTotals, totalsToJson, type TotalsLineInput } from './totals';
 
 const D = Decimal.clone({ precision: 50 });
 
@@ -138,6 +138,26 @@ describe('computeTotals', () => {
     const t = computeTotals({ lines });
     expect(t.lines[0]).toMatchObject({ allowance: '-5.00', net: '-15.00' });
     checkRules(lines, t);
+  });
+});
+
+describe('totalsToJson', () => {
+  it('turns every decimal string into the same number', () => {
+    const t = computeTotals({
+      lines: [
+        { quantity: '2.5', unitPrice: '12.34', discount: { type: 'PERCENTAGE', value: '10' }, vat: { category: 'S', rate: '19' } },
+        { quantity: '1', unitPrice: '0.1', vat: { category: 'S', rate: '7' } },
+      ],
+    });
+    const j = totalsToJson(t);
+    expect(j.lines[0]).toEqual({ gross: 30.85, grossRounded: 30.85, allowance: 3.09, allowancePercent: 10, net: 27.76 });
+    expect(j.lines[1]).toEqual({ gross: 0.1, grossRounded: 0.1, allowance: 0, net: 0.1 });
+    expect(j.vatBreakdown).toEqual([
+      { category: 'S', rate: 19, taxableAmount: 27.76, taxAmount: 5.27 },
+      { category: 'S', rate: 7, taxableAmount: 0.1, taxAmount: 0.01 },
+    ]);
+    expect(j).toMatchObject({ lineNetTotal: 27.86, vatTotal: 5.28, taxInclusiveTotal: 33.14, amountDue: 33.14 });
+    expect(JSON.parse(JSON.stringify(j))).toEqual(j);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { Dec, type DecimalInput, formatAmount, formatDecimal, roundAmount, toDecimal } from './decimal';
+import { Dec, type DecimalInput, formatAmount, formatDecimal, roundAmount, toDecimal, toJsonNumber } from './decimal';
 
 export type DiscountType = 'PERCENTAGE' | 'FIXED_AMOUNT';
 
@@ -147,5 +147,41 @@ export function computeTotals(input: TotalsInput): InvoiceTotals {
     taxInclusiveTotal: formatAmount(taxInclusive),
     prepaidAmount: formatAmount(prepaid),
     amountDue: formatAmount(taxInclusive.minus(prepaid)),
+  };
+}
+
+/** {@link InvoiceTotals} with every decimal string as a JSON number (for API responses). */
+export type InvoiceTotalsJson = {
+  lines: { gross: number; grossRounded: number; allowance: number; allowancePercent?: number; net: number }[];
+  vatBreakdown: { category: string; rate: number; taxableAmount: number; taxAmount: number }[];
+} & { [K in Exclude<keyof InvoiceTotals, 'lines' | 'vatBreakdown'>]: number };
+
+/**
+ * Converts totals for a JSON response. Amounts are 2-decimal values and convert exactly; a line gross
+ * with more digits than a double holds throws (see toJsonNumber) rather than silently changing.
+ */
+export function totalsToJson(t: InvoiceTotals): InvoiceTotalsJson {
+  return {
+    lines: t.lines.map((l) => ({
+      gross: toJsonNumber(l.gross),
+      grossRounded: toJsonNumber(l.grossRounded),
+      allowance: toJsonNumber(l.allowance),
+      ...(l.allowancePercent !== undefined ? { allowancePercent: toJsonNumber(l.allowancePercent) } : {}),
+      net: toJsonNumber(l.net),
+    })),
+    vatBreakdown: t.vatBreakdown.map((v) => ({
+      category: v.category,
+      rate: toJsonNumber(v.rate),
+      taxableAmount: toJsonNumber(v.taxableAmount),
+      taxAmount: toJsonNumber(v.taxAmount),
+    })),
+    lineNetTotal: toJsonNumber(t.lineNetTotal),
+    allowanceTotal: toJsonNumber(t.allowanceTotal),
+    chargeTotal: toJsonNumber(t.chargeTotal),
+    taxExclusiveTotal: toJsonNumber(t.taxExclusiveTotal),
+    vatTotal: toJsonNumber(t.vatTotal),
+    taxInclusiveTotal: toJsonNumber(t.taxInclusiveTotal),
+    prepaidAmount: toJsonNumber(t.prepaidAmount),
+    amountDue: toJsonNumber(t.amountDue),
   };
 }
