@@ -510,6 +510,8 @@ describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is no
     expect(ingressProblems(m)).toEqual([]);
     expect(networkPolicyProblems(m)).toEqual([]);
     expect(m.all('Namespace').map((n) => n.metadata.name)).toEqual(['invoicing']);
+    const outside = m.objects.filter((o) => o.kind !== 'Namespace' && (o.metadata as { namespace?: string }).namespace !== 'invoicing');
+    expect(outside.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
     expect(kubernetesSchemaProblems(m.objects)).toEqual([]);
   });
   it.each(each)('%s: the MongoDB init Job initiates as many members as the StatefulSet runs', (_name, m) => {
