@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { deserialize, Long } from 'bson';
+import fc from 'fast-check';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from './api';
 import { OP_MSG, OP_REPLY } from './wire/codec';
@@ -83,6 +84,46 @@ describe('embedded server on the wire', () => {
     expect(r.data.length).toBe(0);
     const ok = await exchange(mongo.port, buildMsg({ ping: 1, $db: 'admin' }));
     expect(deserialize(ok.data.subarray(21))).toEqual({ ok: 1 });
+  });
+
+  it('survives random garbage after a plausible header (fuzz) and keeps answering', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(OP_MSG, 2004, 2012, 1, 9999), fc.uint8Array({ minLength: 0, maxLength: 64 }), async (opCode, junk) => {
+        const bytes = Buffer.concat([header(16 + junk.length, 1, opCode), Buffer.from(junk)]);
+        await exchange(mongo.port, bytes, 20);
+      }),
+      { numRuns: 40 },
+    );
+    const ok = await exchange(mongo.port, buildMsg({ ping: 1, $db: 'admin' }));
+    expect(deserialize(ok.data.subarray(21))).toEqual({ ok: 1 });
+  });
+
+  it('answers malformed commands with error replies instead of failing', async () => {
+    const bad = [
+      { insert: 5 },
+      { insert: 'c', documents: [1, 'x', null] },
+      { find: 'c', filter: { $bogus: 1 } },
+      { update: 'c', updates: [{ q: 1, u: 2 }] },
+      { update: 'c', updates: [{ q: {}, u: { $nope: { a: 1 } } }] },
+      { aggregate: 'c', pipeline: [{ $bogus: 1 }], cursor: {} },
+      { aggregate: 'c', pipeline: 'x' },
+      { getMore: 'x', collection: 'c' },
+      { killCursors: 'c', cursors: ['x'] },
+      { createIndexes: 'c', indexes: [{ name: 'no key' }] },
+      { distinct: 'c', key: 5 },
+      { findAndModify: 'c', query: {}, update: 5 },
+      { commitTransaction: 1, lsid: { id: 1 }, txnNumber: 1, autocommit: false },
+      {},
+    ];
+    const accepted: unknown[] = [];
+    for (const cmd of bad) {
+      const { data, closed } = await exchange(mongo.port, buildMsg({ ...cmd, $db: 'malformed' }), 50);
+      expect(closed).toBe(false);
+      const reply = deserialize(data.subarray(21));
+      if (reply.ok !== 1) expect(reply).toMatchObject({ ok: 0, errmsg: expect.any(String), code: expect.any(Number) });
+      else if (!(reply.writeErrors ?? reply.cursorsNotFound ?? []).length) accepted.push(cmd);
+    }
+    expect(accepted).toEqual([]);
   });
 
   it('returns cursor ids as BSON int64', async () => {

@@ -17,8 +17,11 @@ function asFilter(v: unknown): Document {
 
 /** Stored documents matching a filter, using an index for candidates when one applies. */
 export function matching(coll: Collection | undefined, filter: unknown): Document[] {
-  if (!coll) return [];
   const f = asFilter(filter);
+  if (!coll) {
+    if (Object.keys(f).length) new Query(f); // still reject malformed filters, as the server does
+    return [];
+  }
   const { docs, exact } = coll.candidates(f);
   if (exact) return docs;
   // Building a mingo Query copies its operator tables (tens of µs), so only when needed.

@@ -5,6 +5,20 @@ import { cloneDeep, isPlainObject, keyString, valueAtPath } from '../util/values
 
 export type UpdateSpec = Document | Document[];
 
+const UPDATE_OPERATORS = new Set(['$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate', '$push', '$pull', '$pullAll', '$addToSet', '$pop', '$bit', '$setOnInsert']);
+
+/** Checks an update document up front, as the server does even when nothing matches. */
+export function validateUpdate(u: unknown): void {
+  if (Array.isArray(u)) return;
+  if (!isPlainObject(u)) throw new CommandError(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
+  const keys = Object.keys(u);
+  if (!keys.some((k) => k.startsWith('$'))) return;
+  for (const op of keys) {
+    if (!UPDATE_OPERATORS.has(op)) throw new CommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    if (!isPlainObject(u[op])) throw new CommandError(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeof u[op]} instead.`);
+  }
+}
+
 export function isOperatorUpdate(u: UpdateSpec): boolean {
   return !Array.isArray(u) && Object.keys(u).some((k) => k.startsWith('$'));
 }
@@ -50,9 +64,7 @@ export function applyUpdate(
     next = new Aggregator(u).run([cloneDeep(original)])[0] ?? {};
   } else if (isOperatorUpdate(u)) {
     const { $setOnInsert, ...mods } = u as Document;
-    for (const op of Object.keys(mods)) {
-      if (!op.startsWith('$')) throw new CommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    }
+    validateUpdate(u);
     assertNumericTargets(original, mods);
     next = cloneDeep(original);
     if (opts.inserting && isPlainObject($setOnInsert)) {

@@ -4,7 +4,7 @@ import type { Collection } from '../storage/collection';
 import { isPlainObject, keyString } from '../util/values';
 import { collectionName, type CommandContext, type CommandHandler } from './context';
 import { matching, project, runFind } from './query';
-import { applyUpdate, changed, isOperatorUpdate, upsertSeed, withIdFirst, type UpdateSpec } from './update-engine';
+import { applyUpdate, changed, isOperatorUpdate, upsertSeed, validateUpdate, withIdFirst, type UpdateSpec } from './update-engine';
 
 interface WriteError {
   index: number;
@@ -77,7 +77,8 @@ export function updateDocs(
   coll: Collection,
   stmt: { q: Document; u: UpdateSpec; multi?: boolean; upsert?: boolean; arrayFilters?: Document[]; sort?: Document },
 ): UpdateOutcome {
-  if (!isPlainObject(stmt.u) && !Array.isArray(stmt.u)) throw new CommandError(ErrorCodes.FailedToParse, 'update must be an object or a pipeline');
+  validateUpdate(stmt.u);
+  if (!isPlainObject(stmt.q)) throw new CommandError(ErrorCodes.TypeMismatch, 'query filter must be an object');
   if (stmt.multi && !Array.isArray(stmt.u) && !isOperatorUpdate(stmt.u)) {
     throw new CommandError(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
   }
@@ -119,7 +120,7 @@ const update: CommandHandler = (cmd, ctx) => {
   const upserted: Document[] = [];
   const errors = eachStatement(stmts, cmd.ordered !== false, (s, index) => {
     const r = updateDocs(ctx, coll, {
-      q: isPlainObject(s.q) ? s.q : {},
+      q: s.q,
       u: s.u,
       multi: s.multi === true,
       upsert: s.upsert === true,
