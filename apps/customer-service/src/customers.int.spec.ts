@@ -135,6 +135,15 @@ describe('customer-service customers and addresses', () => {
       expect(await num(a2, 'company-n1')).toBe(10001);
       expect(await num(b1, 'company-n2')).toBe(10000);
     });
+    it('are never reused: when 69999 is handed out, creating another customer is a 409', async () => {
+      // Jump the company's counter to the end of the range (as if 59999 customers had been created).
+      await svc.runtime.conn.collection('counters').updateOne({ _id: 'customer-number:company-full' as never }, { $set: { seq: 59999 } }, { upsert: true });
+      const last = await create(b2b, 'company-full');
+      expect((await call('GET', `/customer/${last}`, { company: 'company-full' })).body.customer_number).toBe(69999);
+      const res = await call('POST', '/customer/', { company: 'company-full', body: b2b });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('CUSTOMER_NUMBERS_EXHAUSTED');
+    });
   });
 
   describe('GET and PUT', () => {
