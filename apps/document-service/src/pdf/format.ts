@@ -66,24 +66,29 @@ const MONTHS_EN = [
   'July', 'August', 'September', 'October', 'November', 'December',
 ];
 
+/** 'long' -> "5 January 2026"; 'short' (tables, periods) -> "5 Jan 2026". German is numeric either way. */
+export type DateStyle = 'long' | 'short';
+
 /**
  * "2026-01-05" -> "05.01.2026" (de, DIN 5008 numeric) / "5 January 2026" (en). Written by hand rather
  * than with Intl.DateTimeFormat because the input is a calendar date without a time zone and going
  * through Date would shift it for callers in negative UTC offsets.
  */
-export function formatDate(isoDate: string, lang: PdfLanguage): string {
+export function formatDate(isoDate: string, lang: PdfLanguage, style: DateStyle = 'long'): string {
   const m = ISO_DATE.exec(isoDate ?? '');
   const month = m ? Number(m[2]) : 0;
   const day = m ? Number(m[3]) : 0;
   if (!m || month < 1 || month > 12 || day < 1 || day > 31) {
     throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(isoDate)}`);
   }
-  return lang === 'de' ? `${m[3]}.${m[2]}.${m[1]}` : `${day} ${MONTHS_EN[month - 1]} ${m[1]}`;
+  if (lang === 'de') return `${m[3]}.${m[2]}.${m[1]}`;
+  const name = MONTHS_EN[month - 1];
+  return `${day} ${style === 'short' ? name.slice(0, 3) : name} ${m[1]}`;
 }
 
-/** A period "05.01.2026 – 31.01.2026". */
+/** A period "05.01.2026 – 31.01.2026" / "5 Jan 2026 – 31 Jan 2026". */
 export function formatPeriod(period: { start: string; end: string }, lang: PdfLanguage): string {
-  return `${formatDate(period.start, lang)} \u2013 ${formatDate(period.end, lang)}`;
+  return `${formatDate(period.start, lang, 'short')} \u2013 ${formatDate(period.end, lang, 'short')}`;
 }
 
 /** IBAN in groups of four for reading (DIN 5008): "DE89 3704 0044 0532 0130 00". */

@@ -241,5 +241,6 @@ describeWithTools('renderStatementPdf', () => {
       renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], type: 'gift' as never }] }),
     ).rejects.toThrow(/type/);
     await expect(renderStatementPdf(statement, { template: 7 })).rejects.toThrow(/unknown template/);
+    await expect(renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], debit: '1.000,00' }] })).rejects.toThrow(/entries\[0\]\.debit/);
   });
 });

@@ -1,6 +1,6 @@
 import { Canvas } from './canvas';
 import { Flow } from './flow';
-import { formatAmount, formatDate, formatIban, formatMoney, isZero } from './format';
+import { checkDecimal, formatAmount, formatDate, formatIban, formatMoney, formatPeriod, isZero } from './format';
 import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
 import { labelsFor } from './labels';
 import {
@@ -26,6 +26,10 @@ function validate(s: AccountStatement): void {
   if (!Array.isArray(s.entries)) throw new RangeError('statement.entries must be an array');
   s.entries.forEach((e, i) => {
     if (!ENTRY_TYPES.has(e.type)) throw new RangeError(`statement.entries[${i}].type ${JSON.stringify(e.type)} is not one of ${[...ENTRY_TYPES].join(', ')}`);
+    formatDate(e.date, 'en');
+    checkDecimal(e.balance, `statement.entries[${i}].balance`);
+    if (e.debit !== undefined) checkDecimal(e.debit, `statement.entries[${i}].debit`);
+    if (e.credit !== undefined) checkDecimal(e.credit, `statement.entries[${i}].credit`);
   });
   // Formatting validates every amount and date; fail before any drawing happens.
   formatDate(s.from, 'en');
@@ -60,7 +64,7 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
     drawAddressWindow(c, statement.company, addressLines(statement.customer, statement.company.address.countryCode, lang));
     const rows: [string, string][] = [
       [l.statementDate, formatDate(statement.statementDate ?? statement.to, lang)],
-      [l.statementPeriod, `${formatDate(statement.from, lang)} \u2013 ${formatDate(statement.to, lang)}`],
+      [l.statementPeriod, formatPeriod({ start: statement.from, end: statement.to }, lang)],
     ];
     if (statement.customer.customerNumber) rows.push([l.customerNumber, statement.customer.customerNumber]);
     if (statement.customer.vatId) rows.push([l.customerVatId, statement.customer.vatId]);
@@ -74,23 +78,23 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
 
     const money = (v: string | undefined): string => (v && !isZero(v) ? formatAmount(v, lang) : '');
     const tableRows: TableRow[] = [
-      { cells: [formatDate(statement.from, lang), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)], bold: true },
+      { cells: [formatDate(statement.from, lang, 'short'), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)], bold: true },
       ...statement.entries.map((e) => ({
-        cells: [formatDate(e.date, lang), e.documentNumber, l.entryType[e.type], money(e.debit), money(e.credit), formatAmount(e.balance, lang)],
+        cells: [formatDate(e.date, lang, 'short'), e.documentNumber, l.entryType[e.type], money(e.debit), money(e.credit), formatAmount(e.balance, lang)],
       })),
       {
-        cells: [formatDate(statement.to, lang), '', l.closingBalance, '', '', formatAmount(statement.closingBalance, lang)],
+        cells: [formatDate(statement.to, lang, 'short'), '', l.closingBalance, '', '', formatAmount(statement.closingBalance, lang)],
         bold: true,
         ruleAbove: true,
       },
     ];
     new FlowTable(c, flow, [
-      { header: l.date, width: 62 },
+      { header: l.date, width: 64 },
       { header: l.document, width: 0 },
-      { header: l.type, width: 80 },
-      { header: `${l.debit} (${currency})`, width: 72, align: 'right' },
-      { header: `${l.credit} (${currency})`, width: 72, align: 'right' },
-      { header: `${l.balance} (${currency})`, width: 78, align: 'right' },
+      { header: l.type, width: 92 },
+      { header: `${l.debit} (${currency})`, width: 70, align: 'right' },
+      { header: `${l.credit} (${currency})`, width: 70, align: 'right' },
+      { header: `${l.balance} (${currency})`, width: 76, align: 'right' },
     ]).render(tableRows);
 
     flow.y += mm(5);

@@ -80,11 +80,13 @@ export function sampleStatement(entries = 12, language: 'de' | 'en' = 'de'): Acc
     from: '2026-01-01',
     to: '2026-06-30',
     openingBalance: '1200.00',
-    entries: Array.from({ length: entries }, (_, i) =>
-      i % 2 === 0
-        ? { date: `2026-0${1 + Math.floor(i / 4) > 6 ? 6 : 1 + Math.floor(i / 4)}-1${i % 10}`, documentNumber: `RE-2026-${100 + i}`, type: 'invoice' as const, debit: '595.00', balance: '1795.00' }
-        : { date: `2026-0${1 + Math.floor(i / 4) > 6 ? 6 : 1 + Math.floor(i / 4)}-2${i % 10}`, documentNumber: `ZA-${100 + i}`, type: 'payment' as const, credit: '595.00', balance: '1200.00' },
-    ),
+    entries: Array.from({ length: entries }, (_, i) => {
+      // Spread the bookings evenly over the half year, in order.
+      const date = new Date(Date.UTC(2026, 0, 2) + Math.floor((i * 175) / Math.max(entries, 1)) * 86_400_000).toISOString().slice(0, 10);
+      return i % 2 === 0
+        ? { date, documentNumber: `RE-2026-${100 + i}`, type: 'invoice' as const, debit: '595.00', balance: '1795.00' }
+        : { date, documentNumber: `ZA-${100 + i}`, type: 'payment' as const, credit: '595.00', balance: '1200.00' };
+    }),
     closingBalance: '1200.00',
   };
 }
