@@ -58,6 +58,8 @@ const processedSchema = new Schema<ProcessedEventDoc>(
   { _id: String, companyId: { type: String, required: true }, type: { type: String, required: true }, processedAt: { type: Date, required: true } },
   { versionKey: false },
 );
+// Redeliveries come within minutes; after 30 days the state rules (statuses only move forward) suffice.
+processedSchema.index({ processedAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
 
 export function ledgerRepo(conn: Connection) {
   const model = conn.model<LedgerInvoiceDoc>('LedgerInvoice', schema, 'ledger_invoices');
