@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { launchServices, spawnService, stopServices, waitReady, type RunningService } from '@inv/runtime';
-import { testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 import { startOtlpSink } from './otlp-sink';
 
 jest.setTimeout(240_000);
@@ -66,6 +66,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
 
   afterAll(async () => {
     await stopServices(running);
+    await deleteBrokerObjects(prefix);
     await stopMongo();
     await sink?.stop();
   });

@@ -1,6 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { createInvoiceService, invoiceConfig } from './invoice-service';
 
 jest.setTimeout(60_000);
@@ -77,8 +77,8 @@ describe('finalize pipeline (invoice-service)', () => {
 
   afterAll(async () => {
     await service?.stop();
-    await peer?.deleteAll();
     await peer?.stop();
+    await deleteBrokerObjects(prefix);
     await mongo?.stop();
   });
 

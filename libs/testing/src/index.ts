@@ -47,3 +47,34 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
   }
   throw new Error(`timed out waiting for ${opts.what ?? 'condition'}${last ? `: ${String(last)}` : ''}`);
 }
+
+/**
+ * Deletes every queue and exchange whose name starts with `${prefix}.` (what services under test declared).
+ * Lists them with rabbitmqctl (the broker's own CLI, present wherever the broker is) and deletes them over
+ * AMQP; without rabbitmqctl it does nothing and says so.
+ */
+export async function deleteBrokerObjects(prefix: string): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const list = (what: 'list_queues' | 'list_exchanges') =>
+    new Promise<string[]>((resolve) =>
+      execFile('rabbitmqctl', [what, '-q', '--no-table-headers', 'name'], { timeout: 20_000 }, (err, stdout) => {
+        if (err) {
+          process.stderr.write(`deleteBrokerObjects: rabbitmqctl unavailable (${err.message}); ${prefix}.* left on the broker\n`);
+          return resolve([]);
+        }
+        resolve(stdout.split('\n').map((s) => s.trim()).filter((n) => n.startsWith(`${prefix}.`)));
+      }),
+    );
+  const [queues, exchanges] = await Promise.all([list('list_queues'), list('list_exchanges')]);
+  if (queues.length + exchanges.length === 0) return;
+  const amqp = await import('amqplib');
+  const conn = await amqp.connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
+  try {
+    const ch = await conn.createChannel();
+    for (const q of queues) await ch.deleteQueue(q);
+    for (const x of exchanges) await ch.deleteExchange(x);
+    await ch.close();
+  } finally {
+    await conn.close();
+  }
+}

@@ -11,7 +11,17 @@ import {
   StatusUpdate,
 } from '@inv/contracts';
 
-const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+/** Named schemas (zod `.meta({ id })`) collected into components.schemas while the paths are built. */
+const named: Record<string, unknown> = {};
+
+/** JSON Schema of a contract as the client sends it; named parts become `#/components/schemas/<id>`. */
+function schema(s: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const text = JSON.stringify(json).replace(/"#\/\$defs\/([^"]+)"/g, '"#/components/schemas/$1"');
+  const { $defs, $schema: _drop, ...rest } = JSON.parse(text) as { $defs?: Record<string, unknown>; $schema?: string };
+  Object.assign(named, $defs ?? {});
+  return rest;
+}
 
 const problem = {
   description: 'error (application/problem+json)',
@@ -26,7 +36,7 @@ const created = (idField: string) =>
 
 /** The OpenAPI 3.1 document, generated from the zod contracts the services validate with. */
 export function buildOpenApiDocument() {
-  return {
+  const document = {
     openapi: '3.1.0',
     info: {
       title: 'Invoicing API',
@@ -55,8 +65,8 @@ export function buildOpenApiDocument() {
             errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
             error_id: { type: 'string', description: 'present on 500; quote it when reporting the problem' },
           },
-        },
-      },
+        } as Record<string, unknown>,
+      } as Record<string, unknown>,
     },
     paths: {
       '/customer/': {
@@ -118,4 +128,6 @@ export function buildOpenApiDocument() {
       '/template/': { get: { summary: 'List templates', responses: { 200: json({ type: 'array' }) } } },
     },
   };
+  Object.assign(document.components.schemas, named);
+  return document;
 }
