@@ -22,6 +22,18 @@ describe('indexes through mongoose', () => {
     expect(viaFindAndModify.keyValue).toEqual({ email: 'a@example.com' });
   });
 
+  it('syncs a model\'s indexes (mongoose syncIndexes: listIndexes, createIndex, dropIndex)', async () => {
+    const schema = new Schema({ code: String, other: String });
+    schema.index({ code: 1 }, { unique: true });
+    const first = h.conn().model('Synced', schema, 'synced');
+    await first.syncIndexes();
+    await h.conn().db!.collection('synced').createIndex({ other: 1 });
+    const dropped = await first.syncIndexes();
+    expect(dropped).toEqual(['other_1']);
+    const names = (await first.listIndexes()).map((i) => i.name).sort();
+    expect(names).toEqual(['_id_', 'code_1']);
+  });
+
   it('rejects a duplicate _id', async () => {
     await coll('ids').insertOne({ _id: 'x' } as never);
     const err = await rejection(coll('ids').insertOne({ _id: 'x' } as never));

@@ -41,6 +41,20 @@ describe('transactions through mongoose sessions', () => {
     expect(await balances()).toEqual({ a: 70, b: 30, c: 1 });
   });
 
+  it('creates a collection inside a transaction, visible only after commit', async () => {
+    const name = `txn_created_${Date.now()}`;
+    const session = await h.conn().startSession();
+    try {
+      await session.withTransaction(async () => {
+        await h.conn().db!.collection(name).insertOne({ k: 1 }, { session });
+        expect(await h.conn().db!.collection(name).countDocuments()).toBe(0);
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(await h.conn().db!.collection(name).countDocuments()).toBe(1);
+  });
+
   it('discards every write when the callback throws', async () => {
     const session = await h.conn().startSession();
     try {
