@@ -479,10 +479,13 @@ describe('deploy/docker-compose.yml', () => {
 
 describe('deploy/Dockerfile', () => {
   const dockerfile = readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8');
-  it('builds in stages from node:20-bookworm-slim, type-checks and runs the gateway as a non-root user', () => {
+  it('builds in stages from node:20-bookworm-slim, type-checks, keeps tsx in the pruned runtime and runs the gateway as a non-root user', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
+    // tsx is a dev dependency: the pruned runtime packages must get it back.
+    expect(dockerfile).toMatch(/^RUN npm prune --omit=dev/m);
+    expect(dockerfile).toMatch(/^COPY --from=deps \/app\/node_modules\/tsx /m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/TSX_TSCONFIG_PATH=\/app\/tsconfig\.base\.json/);
     expect(dockerfile).toMatch(/^CMD \["\/app\/node_modules\/\.bin\/tsx", "apps\/gateway\/src\/main\.ts"\]$/m);
