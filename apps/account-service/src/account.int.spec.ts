@@ -1,0 +1,84 @@
+import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { accountConfig } from './config';
+import { createAccountService } from './account-service';
+import { DEMO_COMPANY_ID } from './usecases/bootstrap-demo-company';
+
+jest.setTimeout(60_000);
+
+describe('account-service', () => {
+  const prefix = uniquePrefix();
+  const bootstrapKey = 'ak_live_00112233445566778899aabbccddeeff';
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let service: Awaited<ReturnType<typeof createAccountService>>;
+  let peer: Bus<Messages>;
+  let url: string;
+  const companyEvents: string[] = [];
+
+  const verify = async (key: unknown) => {
+    const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key }) });
+    return { status: res.status, body: await res.json() };
+  };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-company-id': DEMO_COMPANY_ID }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  };
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    peer = peerBus(prefix);
+    peer.onEvent('company-log', ['company.created.v1'], async (msg) => {
+      companyEvents.push(msg.id);
+    });
+    await peer.start();
+    const config = accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey }));
+    service = await createAccountService(config);
+    url = (await service.start()).url;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await peer?.stop();
+    await deleteBrokerObjects(prefix);
+    await mongo?.stop();
+  });
+
+  it('bootstraps the demo company once, announces it, and accepts the key', async () => {
+    expect(await verify(bootstrapKey)).toMatchObject({ status: 200, body: { companyId: DEMO_COMPANY_ID } });
+    await waitFor(() => companyEvents.length === 1, { what: 'company.created event' });
+    const again = await createAccountService(accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey })));
+    await again.start();
+    await again.stop();
+    const profile = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
+    expect(profile.seller).toMatchObject({ vatId: 'DE123456789', taxNumber: expect.any(String), address: { countryCode: 'DE' } });
+    expect(profile.payment).toMatchObject({ meansCode: '58', iban: expect.stringMatching(/^DE/), bic: expect.any(String) });
+  });
+
+  it('stores keys only as SHA-256 hashes', async () => {
+    const stored = await service.runtime.conn.collection('api_keys').find({}).toArray();
+    expect(JSON.stringify(stored)).not.toContain(bootstrapKey);
+    expect(stored[0].hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('rejects missing, malformed and unknown keys alike', async () => {
+    for (const key of [undefined, 42, 'ak_live_xyz', `ak_live_${'f'.repeat(32)}`]) expect((await verify(key)).status).toBe(401);
+  });
+
+  it('creates keys up to 10, lists them without secrets, and revokes at once', async () => {
+    const created = await call('POST', '/company/api-keys', { name: 'ci' });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(/^ak_live_[0-9a-f]{32}$/);
+    expect((await verify(created.body.key)).status).toBe(200);
+    const list = await call('GET', '/company/api-keys');
+    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
+    expect(list.body.api_keys.map((k: { prefix: string }) => k.prefix)).toContain(created.body.key.slice(0, 12));
+    expect((await call('DELETE', `/company/api-keys/${created.body.id}`)).status).toBe(200);
+    expect((await verify(created.body.key)).status).toBe(401);
+    expect((await call('DELETE', `/company/api-keys/${created.body.id}`)).status).toBe(404);
+    for (let i = 0; i < 9; i++) expect((await call('POST', '/company/api-keys', { name: `k${i}` })).status).toBe(201);
+    const eleventh = await call('POST', '/company/api-keys', { name: 'one too many' });
+    expect(eleventh.status).toBe(409);
+    expect(eleventh.body.code).toBe('API_KEY_LIMIT_REACHED');
+    expect((await call('POST', '/company/api-keys', { name: '' })).status).toBe(400);
+  });
+});

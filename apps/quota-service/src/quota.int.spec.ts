@@ -1,0 +1,56 @@
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { createQuotaService, quotaConfig } from './quota-service';
+
+jest.setTimeout(60_000);
+
+describe('quota-service', () => {
+  const prefix = uniquePrefix();
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let service: Awaited<ReturnType<typeof createQuotaService>>;
+  let peer: Bus<Messages>;
+  const at = '2026-11-21T10:00:00Z';
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    service = await createQuotaService(quotaConfig.parse(testEnv(prefix, mongo.uri)));
+    await service.start();
+    peer = peerBus(prefix);
+    await peer.start();
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await peer?.stop();
+    await deleteBrokerObjects(prefix);
+    await mongo?.stop();
+  });
+
+  const reserve = (companyId: string, reservationId: string, when = at) => peer.callRpc('quota.reserve.v1', companyId, { reservationId, at: when });
+
+  it('grants a free company 3 finalizations a month, then answers with usage and the reset date', async () => {
+    for (let i = 1; i <= 3; i++) expect(await reserve('cmp_free', `job-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 3, plan: 'free' });
+    expect(await reserve('cmp_free', 'job-4@2026-11')).toEqual({ granted: false, used: 3, limit: 3, reset_date: '2026-12-01', plan: 'free' });
+    expect(await reserve('cmp_free', 'job-5@2026-12', '2026-12-01T00:00:00Z')).toMatchObject({ granted: true, used: 1 });
+  });
+
+  it('counts a retried reservation once', async () => {
+    expect(await reserve('cmp_retry', 'job-a@2026-11')).toMatchObject({ granted: true, used: 1 });
+    expect(await reserve('cmp_retry', 'job-a@2026-11')).toMatchObject({ granted: true, used: 1 });
+  });
+
+  it('takes the plan from company events and releases failed finalizations once', async () => {
+    await peer.publishEvent('company.created.v1', 'cmp_pro', { name: 'Pro GmbH', plan: 'pro' });
+    await waitFor(async () => (await reserve('cmp_pro', 'probe@2026-11')).limit === 100, { what: 'pro plan' });
+    const release = { invoiceId: 1, jobId: 'probe', reservationId: 'probe@2026-11', reason: 'render failed' };
+    await peer.publishEvent('invoice.finalize-failed.v1', 'cmp_pro', release, { id: 'rel-1' });
+    await peer.publishEvent('invoice.finalize-failed.v1', 'cmp_pro', release, { id: 'rel-2' });
+    await waitFor(async () => (await peer.callRpc('quota.usage.v1', 'cmp_pro', { at })).used === 0, { what: 'release' });
+    expect(await reserve('cmp_pro', 'next@2026-11')).toMatchObject({ granted: true, used: 1, limit: 100 });
+  });
+
+  it('never grants more than the limit under concurrent reservations', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => reserve('cmp_race', `r-${i}@2026-11`)));
+    expect(answers.filter((a) => a.granted)).toHaveLength(3);
+  });
+});
