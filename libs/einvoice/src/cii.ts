@@ -170,6 +170,7 @@ export function toCii(invoice: EInvoice, options: { profile: CiiProfile } = { pr
   sum.ele('ram:TaxBasisTotalAmount').txt(totals.taxExclusiveTotal);
   sum.ele('ram:TaxTotalAmount', { currencyID: cur }).txt(totals.vatTotal);
   sum.ele('ram:GrandTotalAmount').txt(totals.taxInclusiveTotal);
+  if (invoice.prepaidAmount !== undefined) sum.ele('ram:TotalPrepaidAmount').txt(totals.prepaidAmount);
   sum.ele('ram:DuePayableAmount').txt(totals.amountDue);
   if (invoice.precedingInvoice) {
     const ref = settlement.ele('ram:InvoiceReferencedDocument');

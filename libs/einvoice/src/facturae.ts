@@ -80,8 +80,10 @@ export function toFacturae(invoice: EInvoice): string {
   const isCredit = invoice.typeCode === '381';
   // A rectificativa "by differences" states the correction with negative quantities and amounts.
   const lines: InvoiceLine[] = isCredit ? invoice.lines.map((l) => ({ ...l, quantity: new Dec(l.quantity).negated().toFixed() })) : invoice.lines;
+  const prepaid = invoice.prepaidAmount !== undefined ? (isCredit ? new Dec(invoice.prepaidAmount).negated().toFixed() : invoice.prepaidAmount) : undefined;
   const totals = computeTotals({
     lines: lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unitPrice, vat: l.vat, ...(l.discount ? { discount: l.discount } : {}) })),
+    ...(prepaid !== undefined ? { prepaidAmount: prepaid } : {}),
   });
   const cur = invoice.currency;
 
@@ -149,7 +151,13 @@ export function toFacturae(invoice: EInvoice): string {
   it.ele('TotalTaxOutputs').txt(two(totals.vatTotal));
   it.ele('TotalTaxesWithheld').txt('0.00');
   it.ele('InvoiceTotal').txt(two(totals.taxInclusiveTotal));
+  if (prepaid !== undefined) {
+    const poa = it.ele('PaymentsOnAccount').ele('PaymentOnAccount');
+    poa.ele('PaymentOnAccountDate').txt(invoice.issueDate);
+    poa.ele('PaymentOnAccountAmount').txt(two(totals.prepaidAmount));
+  }
   it.ele('TotalOutstandingAmount').txt(two(totals.amountDue));
+  if (prepaid !== undefined) it.ele('TotalPaymentsOnAccount').txt(two(totals.prepaidAmount));
   it.ele('TotalExecutableAmount').txt(two(totals.amountDue));
 
   const items = inv.ele('Items');
@@ -181,7 +189,7 @@ export function toFacturae(invoice: EInvoice): string {
   });
 
   const pay = invoice.payment;
-  if (pay && pay.meansCode !== '1' && !isCredit) {
+  if (pay && pay.meansCode !== '1' && !isCredit && new Dec(totals.amountDue).greaterThan(0)) {
     const inst = inv.ele('PaymentDetails').ele('Installment');
     inst.ele('InstallmentDueDate').txt(invoice.dueDate ?? invoice.issueDate);
     inst.ele('InstallmentAmount').txt(two(totals.amountDue));

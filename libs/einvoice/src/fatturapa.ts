@@ -151,7 +151,8 @@ export function toFatturaPA(invoice: EInvoice): string {
   }
 
   const pay = invoice.payment;
-  if (pay && pay.meansCode !== '1') {
+  // nothing to pay (means "not defined" or fully prepaid): no DatiPagamento block
+  if (pay && pay.meansCode !== '1' && new Dec(totals.amountDue).greaterThan(0)) {
     const dp = body.ele('DatiPagamento');
     dp.ele('CondizioniPagamento').txt('TP02'); // payment in full
     const det = dp.ele('DettaglioPagamento');

@@ -95,6 +95,11 @@ export interface EInvoice {
   deliverTo?: { name?: string; address: PostalAddress };
   lines: InvoiceLine[]; // BG-25, at least one
   payment?: PaymentInstructions; // BG-16
+  /**
+   * BT-113 paid amount, decimal string (optional; added by the XML writers' developer). With the full
+   * total prepaid, BT-115 amount due is 0: the "no payment due" case (payment means code 1).
+   */
+  prepaidAmount?: string;
   /** Exemption reason per category other than S (BT-120/121); defaults come from the tax treatment table. */
   exemptions?: Partial<Record<VatCategoryCode, { reason?: string; code?: string }>>;
   /** Language of the human-readable document (PDF). */

@@ -2,6 +2,7 @@ import { fixtureScenarios, b2cInvoice, domesticMixedRates, intraCommunityGoods, 
 import { einvoiceFormats } from './formats';
 import type { EInvoice } from './model';
 import { requirementsFor } from './requirements';
+import { invoiceTotals } from './totals';
 
 const rules = (format: Parameters<typeof requirementsFor>[0], inv: EInvoice) => requirementsFor(format, inv).map((r) => `${r.rule} ${r.field}`);
 
@@ -91,6 +92,15 @@ describe('requirementsFor', () => {
     inv.dueDate = '2026-02-30';
     inv.period = { start: '2026-10-31', end: '2026-10-01' };
     expect(rules('cii-en16931', inv)).toEqual(['date-format issueDate', 'date-format dueDate', 'BR-29 period.end']);
+  });
+
+  it('needs a due date or payment terms while something is due (BR-CO-25)', () => {
+    const inv = domesticMixedRates();
+    delete inv.dueDate;
+    delete inv.paymentTerms;
+    expect(rules('cii-en16931', inv)).toEqual(['BR-CO-25 dueDate']);
+    inv.prepaidAmount = invoiceTotals(inv).taxInclusiveTotal;
+    expect(rules('cii-en16931', inv)).toEqual([]);
   });
 
   it('reports a credit note without preceding invoice', () => {

@@ -105,6 +105,17 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
 
   // --- payment
   const pay = invoice.payment;
+  if (lines.length && !invoice.dueDate && blank(invoice.paymentTerms)) {
+    try {
+      const due = computeTotals({
+        lines: lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unitPrice, vat: l.vat, ...(l.discount ? { discount: l.discount } : {}) })),
+        ...(invoice.prepaidAmount !== undefined ? { prepaidAmount: invoice.prepaidAmount } : {}),
+      }).amountDue;
+      need(Number(due) > 0, 'dueDate', 'BR-CO-25', 'A positive amount due needs a due date or payment terms.');
+    } catch {
+      // amount errors are reported above
+    }
+  }
   if (pay && (pay.meansCode === '58' || pay.meansCode === '30')) {
     need(blank(pay.iban), 'payment.iban', 'BR-61', 'A credit transfer needs the payee IBAN / account identifier.');
   }

@@ -2,7 +2,7 @@ import { computeTotals, type InvoiceTotals } from '@inv/money';
 import type { EInvoice, PostalAddress } from './model';
 
 /** The totals every writer prints: derived from the lines by @inv/money, never taken from the caller. */
-export function invoiceTotals(invoice: Pick<EInvoice, 'lines'>): InvoiceTotals {
+export function invoiceTotals(invoice: Pick<EInvoice, 'lines' | 'prepaidAmount'>): InvoiceTotals {
   return computeTotals({
     lines: invoice.lines.map((l) => ({
       quantity: l.quantity,
@@ -10,6 +10,7 @@ export function invoiceTotals(invoice: Pick<EInvoice, 'lines'>): InvoiceTotals {
       vat: { category: l.vat.category, rate: l.vat.rate },
       ...(l.discount ? { discount: { type: l.discount.type, value: l.discount.value } } : {}),
     })),
+    ...(invoice.prepaidAmount !== undefined ? { prepaidAmount: invoice.prepaidAmount } : {}),
   });
 }
 

@@ -145,6 +145,7 @@ export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { pr
   amount(sum, 'LineExtensionAmount', totals.lineNetTotal);
   amount(sum, 'TaxExclusiveAmount', totals.taxExclusiveTotal);
   amount(sum, 'TaxInclusiveAmount', totals.taxInclusiveTotal);
+  if (invoice.prepaidAmount !== undefined) amount(sum, 'PrepaidAmount', totals.prepaidAmount);
   amount(sum, 'PayableAmount', totals.amountDue);
 
   invoice.lines.forEach((line, i) => {

@@ -10,6 +10,7 @@ import {
   intraCommunityGoods,
   lineDiscounts,
   longInvoice,
+  prepaidNoPaymentDue,
   publicSectorBuyer,
   reverseChargeServices,
 } from './fixtures';
@@ -74,6 +75,21 @@ describe('CII writer', () => {
     expect(xml).toContain('Crème brûlée &amp; &lt;b&gt;Tags&lt;/b&gt; – “quoted” €');
     const x = parseXml(xml);
     expect(x.texts('ram:Name')).toContain('Müller & Söhne <Technik> "Ärger" GmbH');
+  });
+
+  it('writes the prepaid amount and a zero amount due', () => {
+    const x = parseXml(toCii(prepaidNoPaymentDue(), { profile: 'en16931' }));
+    expect(x.text('ram:TotalPrepaidAmount')).toBe('142.80');
+    expect(x.text('ram:DuePayableAmount')).toBe('0.00');
+    expect(x.texts('ram:TypeCode')).toContain('1');
+    const u = parseXml(toUbl(prepaidNoPaymentDue(), { profile: 'peppol' }));
+    expect(u.text('cbc:PrepaidAmount')).toBe('142.80');
+    expect(u.text('cbc:PayableAmount')).toBe('0.00');
+    expect(parseXml(toFatturaPA(prepaidNoPaymentDue())).count('DatiPagamento')).toBe(0);
+    const f = parseXml(toFacturae(prepaidNoPaymentDue()));
+    expect(f.text('TotalPaymentsOnAccount')).toBe('142.80');
+    expect(f.text('TotalExecutableAmount')).toBe('0.00');
+    expect(f.count('PaymentDetails')).toBe(0);
   });
 
   it('rejects an unknown profile', () => {
