@@ -33,6 +33,7 @@ export async function onVatIdChanged(deps: VatIdChangedDeps, msg: Envelope<VatId
       name: outcome.name,
       address: outcome.address,
       consultationNumber: outcome.consultationNumber,
+      // A syntax reject never reached VIES: its reason stands in for the fault so the customer sees why.
       fault: outcome.fault ?? outcome.reason,
     },
     { id: `vat-checked-${msg.id}` },
