@@ -32,6 +32,18 @@ describe('dispatch', () => {
     expect(reply).toMatchObject({ ok: 1, n: 2, writeErrors: [{ index: 1, code: 11000, keyPattern: { _id: 1 }, keyValue: { _id: 1 } }] });
   });
 
+  it('reports index conflicts with the codes mongoose and syncIndexes expect', () => {
+    const ctx = context();
+    const create = (index: Record<string, unknown>) => dispatch({ createIndexes: 'c', indexes: [index] }, 'db', ctx);
+    expect(create({ key: { a: 1 }, name: 'a_1' })).toMatchObject({ ok: 1, numIndexesBefore: 1, numIndexesAfter: 2, createdCollectionAutomatically: true });
+    expect(create({ key: { a: 1 }, name: 'a_1', background: true })).toMatchObject({ ok: 1, note: 'all indexes already exist' });
+    expect(create({ key: { a: 1 }, name: 'a_1', unique: true })).toMatchObject({ ok: 0, code: 85 });
+    expect(create({ key: { a: -1 }, name: 'a_1' })).toMatchObject({ ok: 0, code: 86 });
+    expect(create({ key: { a: 1 }, name: 'other' })).toMatchObject({ ok: 0, code: 85, errmsg: 'Index already exists with a different name: a_1' });
+    expect(dispatch({ dropIndexes: 'c', index: 'nope' }, 'db', ctx)).toMatchObject({ ok: 0, code: 27 });
+    expect(dispatch({ dropIndexes: 'c', index: { a: 1 } }, 'db', ctx)).toMatchObject({ ok: 1, nIndexesWas: 2 });
+  });
+
   it('routes transactional commands to the session transaction and aborts it after a failed statement', () => {
     const ctx = context();
     const lsid = { id: new Binary(Buffer.alloc(16, 1), 4) };

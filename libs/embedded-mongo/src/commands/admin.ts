@@ -56,15 +56,22 @@ function addIndex(coll: Collection, spec: IndexSpec): boolean {
     const sameKey = keyString(existing.key) === keyString(spec.key);
     if (existing.name === spec.name) {
       if (sameKey && (existing.name === '_id_' || optionsOf(existing) === optionsOf(spec))) return false;
+      const detail = `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`;
+      if (sameKey) {
+        throw new CommandError(ErrorCodes.IndexOptionsConflict, `An equivalent index already exists with the same name but different options. ${detail}`);
+      }
       throw new CommandError(
-        sameKey ? ErrorCodes.IndexOptionsConflict : ErrorCodes.IndexKeySpecsConflict,
-        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
+        ErrorCodes.IndexKeySpecsConflict,
+        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. ${detail}`,
       );
     }
-    if (sameKey && optionsOf(existing) === optionsOf(spec)) return false;
-    if (sameKey && existing.name !== '_id_') {
-      throw new CommandError(ErrorCodes.IndexOptionsConflict, `Index already exists with a different name: ${existing.name}`);
-    }
+    if (!sameKey) continue;
+    if (existing.name === '_id_') return false;
+    const message =
+      optionsOf(existing) === optionsOf(spec)
+        ? `Index already exists with a different name: ${existing.name}`
+        : `Index with name: ${existing.name} already exists with different options`;
+    throw new CommandError(ErrorCodes.IndexOptionsConflict, message);
   }
   coll.addIndex(spec);
   return true;
