@@ -46,7 +46,12 @@ describe('e2e: finalize an invoice through the gateway', () => {
 
   beforeAll(async () => {
     sink = await startOtlpSink();
-    const mongoUrl = process.env.MONGO_URL ?? (await startEmbeddedMongo().then((m) => ((stopMongo = m.stop), m.uri)));
+    let mongoUrl = process.env.MONGO_URL;
+    if (!mongoUrl) {
+      const mongo = await startEmbeddedMongo();
+      stopMongo = mongo.stop;
+      mongoUrl = mongo.uri;
+    }
     env = {
       ...process.env,
       ...testEnv(prefix, mongoUrl, {

@@ -78,13 +78,30 @@ describe('gateway', () => {
   it('answers 503 problem+json when the owning service is down', async () => {
     const res = await get('/downloads/');
     expect(res.status).toBe(503);
-    expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
+    expect(((await res.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('replays a POST with the same Idempotency-Key and refuses the key for another body', async () => {
+    const post = (key: string, body: unknown) =>
+      fetch(`${base}/invoice/7/job`, { method: 'POST', headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
+    const key = `k-${Date.now()}`;
+    const before = seen.length;
+    const first = await post(key, { task: 'x' });
+    expect(first.status).toBe(201);
+    const second = await post(key, { task: 'x' });
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.json()).toEqual(await first.json());
+    expect(seen.length).toBe(before + 1);
+    expect(seen.at(-1)).toMatchObject({ path: '/invoice/7/job', company: 'cmp_1', body: { task: 'x' } });
+    expect((await post(key, { task: 'y' })).status).toBe(422);
+    expect((await post('bad key with spaces', { task: 'x' })).status).toBe(400);
   });
 
   it('serves the OpenAPI document without a key', async () => {
     const res = await fetch(`${base}/openapi.json`);
     expect(res.status).toBe(200);
-    expect((await res.json()).openapi).toBe('3.1.0');
+    expect(((await res.json()) as { openapi: string }).openapi).toBe('3.1.0');
   });
 
   it('limits requests per company and second with 429 and Retry-After', async () => {

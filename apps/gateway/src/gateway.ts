@@ -3,7 +3,8 @@ import { connectRedis, createHttpApp, createLogger, finalizeApp, listen, redisRe
 import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
 import type { GatewayConfig } from './config';
-import { proxyToServices } from './http/proxy';
+import { idempotency } from './http/idempotency';
+import { proxyToServices, targetFinder } from './http/proxy';
 import { rateLimit } from './http/rate-limit';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { routeTable } from './routes-table';
@@ -19,7 +20,9 @@ export async function createGateway(config: GatewayConfig) {
   api.use(openApiRoutes());
   api.use(authenticate(config.ACCOUNT_URL));
   api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));
-  api.use(proxyToServices(routeTable(config), config.UPSTREAM_TIMEOUT_MS, logger));
+  const table = routeTable(config);
+  api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
+  api.use(proxyToServices(table, config.UPSTREAM_TIMEOUT_MS, logger));
   app.use('/api/v1', api);
   finalizeApp(app, logger);
 

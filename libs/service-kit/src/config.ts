@@ -38,7 +38,8 @@ export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: NodeJS.Pro
 /** Reusable env fragments, so every service spells the common variables the same way. */
 export const envVars = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
-  mongoUrl: z.string().url().optional(),
+  /** mongodb:// or mongodb+srv://, possibly with several hosts (replica set), which URL parsers reject. */
+  mongoUrl: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'a mongodb:// or mongodb+srv:// connection string').optional(),
   amqpUrl: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
   redisUrl: z.string().url().default('redis://127.0.0.1:6379'),
   busPrefix: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _').default('inv'),

@@ -9,8 +9,13 @@ import { notFound, problem, type Logger } from '@inv/service-kit';
  * (http-proxy-middleware). The W3C trace context of the gateway's span goes along, so the service
  * continues the same trace; the company id header was set by authentication.
  */
+/** The base URL of the service owning a path (below /api/v1), or undefined. */
+export function targetFinder(table: { prefix: string; target: string }[]) {
+  return (path: string) => table.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
+}
+
 export function proxyToServices(table: { prefix: string; target: string }[], timeoutMs: number, logger: Logger) {
-  const targetOf = (path: string) => table.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
+  const targetOf = targetFinder(table);
   const proxy = createProxyMiddleware<Request, Response>({
     router: (req) => targetOf(req.path) ?? 'http://127.0.0.1:1',
     changeOrigin: true,
