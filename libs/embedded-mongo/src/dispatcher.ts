@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { adminCommands } from './commands/admin';
+import { databaseCommands } from './commands/database';
 import type { CommandContext, CommandHandler } from './commands/context';
 import { handshakeCommands } from './commands/handshake';
 import { readCommands } from './commands/read';
@@ -8,7 +9,7 @@ import { writeCommands } from './commands/write';
 import { CommandError, ErrorCodes, toErrorReply } from './errors';
 
 const handlers = new Map<string, CommandHandler>(
-  Object.entries({ ...handshakeCommands, ...readCommands, ...writeCommands, ...adminCommands, ...transactionCommands }),
+  Object.entries({ ...handshakeCommands, ...readCommands, ...writeCommands, ...adminCommands, ...databaseCommands, ...transactionCommands }),
 );
 // Command names are matched exactly first; the lower-cased table catches legacy spellings.
 const lowerCased = new Map<string, CommandHandler>([...handlers].map(([name, h]) => [name.toLowerCase(), h]));

@@ -35,6 +35,20 @@ describe('collections and databases through mongoose', () => {
     expect(await other.db!.listCollections().toArray()).toEqual([]);
   });
 
+  it('renames a collection with its documents and indexes; reports database stats', async () => {
+    const db = h.conn().db!;
+    await db.collection('before').createIndex({ k: 1 }, { unique: true });
+    await db.collection('before').insertMany([{ k: 1 }, { k: 2 }]);
+    await db.renameCollection('before', 'after');
+    expect(await db.collection('after').countDocuments()).toBe(2);
+    expect((await rejection(db.collection('after').insertOne({ k: 1 }))).code).toBe(11000);
+    expect(await db.collection('before').countDocuments()).toBe(0);
+    expect((await rejection(db.renameCollection('missing', 'x'))).code).toBe(26);
+    const stats = await db.stats();
+    expect(stats.collections).toBeGreaterThanOrEqual(1);
+    expect(stats.objects).toBeGreaterThanOrEqual(2);
+  });
+
   it('answers unknown commands with CommandNotFound (59)', async () => {
     const err = await rejection(h.conn().db!.command({ noSuchCommandHere: 1 }));
     expect(err.code).toBe(59);

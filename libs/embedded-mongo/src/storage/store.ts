@@ -37,6 +37,16 @@ export class Store implements DataAccess {
     return coll;
   }
 
+  /** Moves a collection (documents and indexes) to a new namespace. */
+  rename(coll: Collection, db: string, name: string): Collection {
+    this.drop(coll.db, coll.name);
+    const moved = new Collection(db, name, coll.options, coll.docs, coll.indexes, coll.uuid);
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    colls.set(name, moved);
+    return moved;
+  }
+
   drop(db: string, name: string): boolean {
     return this.dbs.get(db)?.delete(name) ?? false;
   }
