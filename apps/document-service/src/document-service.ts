@@ -5,7 +5,7 @@ import { createServiceRuntime } from '@inv/runtime';
 import type { DocumentConfig } from './config';
 import { handleRenderInvoice } from './consumers/render-invoice';
 import { catalogRoutes } from './http/catalog.routes';
-import { getTemplate, preloadFonts } from './pdf';
+import { getTemplate, preloadFonts, renderStatementPdf, type AccountStatement } from './pdf';
 import { renderInvoiceDocuments } from './usecases/render-invoice';
 
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
@@ -42,6 +42,15 @@ export async function createDocumentService(config: DocumentConfig) {
   rt.bus.serveRpc('document.presign.v1', async (msg) => {
     if (!msg.data.key.startsWith(`${msg.companyId}/`)) throw new Error('object belongs to another company');
     return { url: await objects.presignGet(msg.data.key, msg.data.filename), expiresInSeconds: config.PRESIGNED_URL_TTL_SECONDS };
+  });
+  rt.bus.serveRpc('document.render-statement.v1', async (msg) => {
+    const { template, ...statement } = msg.data;
+    const pdf = await renderStatementPdf(statement as AccountStatement, { template });
+    const filename = `statement-${(statement.customer.customerNumber ?? 'customer').replace(/[^\w.-]+/g, '_')}-${statement.from}-${statement.to}.pdf`;
+    // Statements are derived data: one object per customer and period, overwritten when asked again.
+    const key = `${msg.companyId}/statements/${filename}`;
+    await objects.put(key, pdf, 'application/pdf');
+    return { url: await objects.presignGet(key, filename), filename, expiresInSeconds: config.PRESIGNED_URL_TTL_SECONDS };
   });
   rt.bus.serveRpc('document.template-exists.v1', async (msg) => ({ exists: Boolean(getTemplate(msg.data.templateId)) }));
 
