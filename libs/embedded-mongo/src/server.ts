@@ -99,7 +99,7 @@ export class EmbeddedMongoServer {
       if (rest.join('.') !== '$cmd') {
         reply = new CommandError(ErrorCodes.CommandNotFound, 'legacy OP_QUERY is only supported for commands').toReply();
       } else {
-        const body = (parsed.query.$query ?? parsed.query.query ?? parsed.query) as Document;
+        const body = (parsed.query.$query ?? parsed.query) as Document; // $query: legacy read-preference wrapper
         reply = dispatch(body, db, ctx);
       }
       return this.send(socket, reply, (doc) => encodeReply(requestId, parsed.header.requestId, doc));
