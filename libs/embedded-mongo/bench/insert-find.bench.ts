@@ -31,6 +31,15 @@ async function main(): Promise<void> {
   const client = await new MongoClient(mongo.uri).connect();
   const coll = client.db('bench').collection<{ email: string; n: number }>('users');
   await coll.createIndex({ email: 1 }, { unique: true });
+  // Untimed warm-up so V8 has compiled the driver's and the server's hot paths (the first few
+  // thousand operations of a fresh process run several times slower).
+  const warm = client.db('bench').collection('warmup');
+  await warm.createIndex({ k: 1 }, { unique: true });
+  for (let i = 0; i < 3000; i++) {
+    await warm.insertOne({ k: i });
+    await warm.findOne({ k: i });
+  }
+  await warm.drop();
   // The driver's own round trip, for context: on a loaded machine it dominates every figure below.
   await timed('driver: ping x N (round-trip floor)', async () => {
     for (let i = 0; i < N; i++) await client.db('admin').command({ ping: 1 });
@@ -49,6 +58,12 @@ async function main(): Promise<void> {
   const conn = await mongoose.createConnection(mongo.uri, { dbName: 'bench_mongoose' }).asPromise();
   const User = conn.model('User', new mongoose.Schema({ email: { type: String, unique: true }, n: Number }));
   await User.init();
+  const Warm = conn.model('Warm', new mongoose.Schema({ k: { type: Number, unique: true } }));
+  await Warm.init();
+  for (let i = 0; i < 3000; i++) {
+    await Warm.create({ k: i });
+    await Warm.findOne({ k: i }).lean();
+  }
   await timed('mongoose: Model.create x N (unique index)', async () => {
     for (let i = 0; i < N; i++) await User.create({ email: `user${i}@example.com`, n: i });
   });
