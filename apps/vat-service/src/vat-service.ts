@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServiceRuntime } from '@inv/runtime';
+import { startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatCache } from './cache/vat-cache';
 import { onVatIdChanged } from './consumers/vat-id-changed';
 import { assertRetryPolicy } from './domain/vat-check-decision';
 import { createViesClient } from './vies/vies-client';
-import { startViesSimulator, type ViesSimulator } from './vies/vies-simulator';
 import type { VatConfig } from './config';
 
 export { vatConfig, type VatConfig } from './config';

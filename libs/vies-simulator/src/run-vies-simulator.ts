@@ -2,7 +2,7 @@ import { startViesSimulator } from './vies-simulator';
 
 /**
  * Stand-alone VIES simulator for local runs:
- *   npx tsx apps/vat-service/src/vies/run-vies-simulator.ts [--port 8089] [--slow-ms 10000]
+ *   npx tsx libs/vies-simulator/src/run-vies-simulator.ts [--port 8089] [--slow-ms 10000]
  * Prints the URL to use as VIES_URL. Answers are simulated, never real VIES answers.
  */
 async function main(argv: readonly string[]): Promise<void> {

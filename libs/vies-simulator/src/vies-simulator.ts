@@ -4,8 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listen } from 'soap';
 import { checkVatIdSyntax } from '@inv/contracts';
-import { VIES_FAULTS } from '../domain/vies-faults';
-import { VIES_WSDL_PATH } from './vies-client';
+import { VIES_FAULTS } from './vies-faults';
+import { VIES_WSDL_PATH } from './wsdl';
 
 /**
  * A local stand-in for the EU VIES checkVatService: a real SOAP server (node-soap) built from the
@@ -74,7 +74,7 @@ export type ViesSimulatorOptions = {
   table?: SimulatorTable;
   /** How long `slow` answers take unless the entry says otherwise (default 10 s). */
   slowMs?: number;
-  /** Defaults to the WSDL shipped in apps/vat-service/assets. */
+  /** Defaults to VIES_WSDL_PATH (libs/vies-simulator/assets). */
   wsdlPath?: string;
 };
 

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { createBus, type Bus, type Envelope } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
+import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatService, vatConfig } from '../vat-service';
-import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '../vies/vies-simulator';
 
 type VatChecked = Envelope<{ customerId?: number; vatId: string; status: string; requestDate?: string; name?: string; address?: string; fault?: string }>;
 

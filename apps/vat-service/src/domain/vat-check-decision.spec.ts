@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { VIES_FAULTS } from '@inv/vies-simulator';
 import {
   assertRetryPolicy,
   backoffDelay,
@@ -7,7 +8,7 @@ import {
   statusFromAttempts,
   type RetryPolicy,
 } from './vat-check-decision';
-import { isTransientViesFault, VIES_FAULTS } from './vies-faults';
+import { isTransientViesFault } from './vies-faults';
 import type { ViesResult } from './vies-result';
 
 const answer = (kind: 'valid' | 'invalid'): ViesResult => ({ kind, countryCode: 'DE', vatNumber: '143454214', requestDate: '2026-01-02' });

@@ -1,30 +1,6 @@
-/**
- * VIES fault strings (the SOAP faultstring of the EU service, see the WSDL documentation and
- * https://ec.europa.eu/taxation_customs/vies/#/technical-information) plus the faults our client
- * reports for failures that never reached a VIES answer.
- */
-export const VIES_FAULTS = {
-  INVALID_INPUT: 'INVALID_INPUT',
-  INVALID_REQUESTER_INFO: 'INVALID_REQUESTER_INFO',
-  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-  MS_UNAVAILABLE: 'MS_UNAVAILABLE',
-  TIMEOUT: 'TIMEOUT',
-  VAT_BLOCKED: 'VAT_BLOCKED',
-  IP_BLOCKED: 'IP_BLOCKED',
-  GLOBAL_MAX_CONCURRENT_REQ: 'GLOBAL_MAX_CONCURRENT_REQ',
-  GLOBAL_MAX_CONCURRENT_REQ_TIME: 'GLOBAL_MAX_CONCURRENT_REQ_TIME',
-  MS_MAX_CONCURRENT_REQ: 'MS_MAX_CONCURRENT_REQ',
-  MS_MAX_CONCURRENT_REQ_TIME: 'MS_MAX_CONCURRENT_REQ_TIME',
-  /** Older VIES versions answered this instead of the *_MAX_CONCURRENT_REQ faults. */
-  SERVER_BUSY: 'SERVER_BUSY',
-  /** Client side: no answer within the client's timeout. */
-  CLIENT_TIMEOUT: 'CLIENT_TIMEOUT',
-  /** Client side: connection refused/reset, DNS failure, ... */
-  NETWORK_ERROR: 'NETWORK_ERROR',
-  /** Client side: an HTTP answer that is neither a checkVat response nor a SOAP fault (e.g. a proxy's 502 page). */
-  BAD_RESPONSE: 'BAD_RESPONSE',
-} as const;
+import { VIES_FAULTS } from '@inv/vies-simulator';
 
+/** Which VIES faults (VIES_FAULTS, shared with the simulator) say something about the VAT ID, and which do not. */
 const TRANSIENT = new Set<string>([
   VIES_FAULTS.SERVICE_UNAVAILABLE,
   VIES_FAULTS.MS_UNAVAILABLE,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatCache, type VatCache } from '../cache/vat-cache';
 import type { RetryPolicy } from '../domain/vat-check-decision';
 import { checkVatId, type CheckVatIdDeps } from './check-vat-id';
 import { createViesClient } from './vies-client';
-import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from './vies-simulator';
 
 /**
  * The use case end to end: SOAP client -> simulator over HTTP, verdicts in a real Redis under a

@@ -1,7 +1,7 @@
 import { checkVatIdSyntax, normalizeVatId } from '@inv/contracts';
+import { VIES_FAULTS } from '@inv/vies-simulator';
 import type { CachedVatCheck, VatCache } from '../cache/vat-cache';
 import { DEFAULT_RETRY_POLICY, nextStep, type RetryPolicy, type VatCheckStatus } from '../domain/vat-check-decision';
-import { VIES_FAULTS } from '../domain/vies-faults';
 import type { ViesRequester, ViesResult } from '../domain/vies-result';
 import type { ViesClient } from './vies-client';
 

@@ -1,12 +1,9 @@
-import path from 'node:path';
 import { createClientAsync, type Client } from 'soap';
-import { isTransientViesFault, VIES_FAULTS } from '../domain/vies-faults';
+import { VIES_FAULTS, VIES_WSDL_PATH } from '@inv/vies-simulator';
+import { isTransientViesFault } from '../domain/vies-faults';
 import type { ViesRequester, ViesResult } from '../domain/vies-result';
 
 export type { ViesAnswer, ViesFault, ViesRequester, ViesResult } from '../domain/vies-result';
-
-/** The EU checkVatService WSDL shipped with the service (its soap:address is replaced by `url`). */
-export const VIES_WSDL_PATH = path.resolve(__dirname, '../../assets/checkVatService.wsdl');
 
 export type ViesClientOptions = {
   /** checkVatService endpoint, e.g. https://ec.europa.eu/taxation_customs/vies/services/checkVatService */
