@@ -1,12 +1,11 @@
+import { randomInt } from 'node:crypto';
+import { join } from 'node:path';
 import Redis from 'ioredis';
-// End-to-end across two services: the test boots vat-service and its VIES simulator in-process next to
-// customer-service (test-only import across apps; production code of the two never imports each other).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { createVatService, vatConfig } from '../../vat-service/src/vat-service';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '../../vat-service/src/vies/vies-simulator';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
+import { spawnService, stopService, waitReady, type RunningService } from '@inv/runtime';
+import { deleteBrokerObjects, testMongo } from '@inv/testing';
+import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
 
 /**
@@ -14,35 +13,61 @@ import { createCustomerService, eventually, http, testBus, testConfig, testPrefi
  * vat-service asks the VIES simulator over SOAP and publishes vat.checked.v1, customer-service stores
  * the status with its evidence, shows it in GET /customer/{id} and /vat-check and answers it in the
  * billing snapshot that finalization reads.
+ *
+ * customer-service runs in-process; vat-service runs as its own process (as deployed), so this app never
+ * imports the other. The VIES simulator runs in-process so the test can take a member state down.
  */
 describe('VAT check flow: customer-service + vat-service + VIES simulator', () => {
   const prefixes = testPrefixes();
+  // vat-service listens on 3005 + offset: a random offset keeps it clear of a dev stack and of parallel runs.
+  const portOffset = randomInt(20_000, 40_001);
   let sim: ViesSimulator;
+  let mongo: Awaited<ReturnType<typeof testMongo>> | undefined;
   let customers: CustomerService;
-  let vat: Awaited<ReturnType<typeof createVatService>>;
+  let vat: RunningService | undefined;
   let peer: Bus<Messages>;
   let call: ReturnType<typeof http>;
 
   beforeAll(async () => {
     sim = await startViesSimulator({ slowMs: 2_000 });
-    vat = await createVatService(
-      vatConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', VIES_URL: sim.url, VIES_TIMEOUT_MS: '500', VIES_MAX_ATTEMPTS: '2', VIES_BACKOFF_MS: '20' }),
-    );
+    // MONGO_URL when set, else an embedded server; it listens on TCP, so the vat-service process can use it.
+    mongo = await testMongo();
+    vat = spawnService('vat', {
+      root: join(__dirname, '../../..'),
+      services: ['vat'],
+      env: {
+        ...process.env,
+        ...prefixes,
+        MONGO_URL: mongo.uri,
+        MONGO_DATABASE_PREFIX: `${prefixes.BUS_PREFIX.replace(/-/g, '_')}_`,
+        LOG_LEVEL: 'silent',
+        BUS_RETRY_DELAYS_MS: '50,100',
+        VIES_URL: sim.url,
+        VIES_TIMEOUT_MS: '500',
+        VIES_MAX_ATTEMPTS: '2',
+        VIES_BACKOFF_MS: '20',
+      },
+      portOffset,
+      stdio: 'ignore',
+    });
     customers = await createCustomerService(testConfig(prefixes));
-    await vat.start();
+    // vat-service declares its queue before it reports ready, so no vat-id-changed event is missed.
+    await waitReady(vat, 60_000);
     const { url } = await customers.start();
     peer = testBus(prefixes.BUS_PREFIX);
     await peer.start();
     call = http(url, 'company-vat-flow');
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await customers?.stop();
-    await vat?.stop();
+    if (vat) await stopService(vat);
     await customers?.runtime.bus.deleteAll();
-    await vat?.runtime.bus.deleteAll();
     await peer?.stop();
     await peer?.deleteAll();
+    // What the vat-service process declared under our prefix (it cannot be asked to delete it itself).
+    await deleteBrokerObjects(prefixes.BUS_PREFIX);
+    await mongo?.stop();
     await sim?.stop();
     const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
     const keys = await redis.keys(`${prefixes.REDIS_PREFIX}*`);
