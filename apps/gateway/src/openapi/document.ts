@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AddressCreate,
+  AddressUpdate,
   CustomerCreate,
   CustomerUpdate,
   InvoiceCreate,
@@ -44,7 +45,9 @@ export function buildOpenApiDocument() {
       description:
         'EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRechnung, PEPPOL, FatturaPA, Facturae), VAT ID checks, accounting export. ' +
         'Every request carries X-API-Key. Null in a request body means "not given"; unknown fields are ignored. Errors are RFC 9457 problem documents ' +
-        'with `message`, `error_code` and `code`. Asynchronous work (finalization, exports) is a job: poll it every 2 s with exponential backoff.',
+        'with `message`, `error_code` and `code`. Asynchronous work (finalization, exports) is a job: poll it every 2 s with exponential backoff. ' +
+        'POST requests accept an `Idempotency-Key` header: a retry with the same key and body returns the first answer (marked `Idempotent-Replayed: true`) without running again. ' +
+        'Requests are limited per company (default 50 per second): beyond it the answer is 429 with `Retry-After` and `RateLimit-*` headers. Lists are paginated with `page` and `limit` (default 25, at most 100).',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ ApiKey: [] }],
@@ -83,6 +86,23 @@ export function buildOpenApiDocument() {
         get: { summary: 'List addresses', responses: { 200: json({ type: 'object' }), ...errors } },
         post: { summary: 'Add an address (without type: billing)', requestBody: body(AddressCreate), responses: { 201: created('id'), ...errors } },
       },
+      '/customer/{id}/addresses/{address_id}': {
+        parameters: [idParam('id'), idParam('address_id')],
+        get: { summary: 'Get an address', responses: { 200: json({ type: 'object' }), ...errors } },
+        put: { summary: 'Update an address (only the fields sent change)', requestBody: body(AddressUpdate), responses: { 200: json({ type: 'object' }), ...errors } },
+        delete: { summary: 'Delete an address', responses: { 200: json({ type: 'object' }), ...errors } },
+      },
+      '/customer/{id}/vat-check': {
+        parameters: [idParam('id')],
+        get: { summary: 'Current VIES status with its evidence (request date, name, address, consultation number); triggers a fresh check', responses: { 200: json({ type: 'object' }), ...errors } },
+      },
+      '/customer/{id}/financial-overview': { parameters: [idParam('id')], get: { summary: 'Outstanding, overdue and paid totals with counts', responses: { 200: json({ type: 'object' }), ...errors } } },
+      '/customer/{id}/statement': {
+        parameters: [idParam('id'), { name: 'from', in: 'query', schema: { type: 'string', format: 'date' } }, { name: 'to', in: 'query', schema: { type: 'string', format: 'date' } }],
+        get: { summary: 'Account statement: opening balance, entries with running balance, closing balance', responses: { 200: json({ type: 'object' }), ...errors } },
+      },
+      '/customer/{id}/statement/pdf': { parameters: [idParam('id')], get: { summary: 'Presigned link to the statement PDF', responses: { 200: json({ type: 'object', properties: { url: { type: 'string' } } }), 503: problem, ...errors } } },
+      '/customer/payment-terms': { get: { summary: 'Payment terms of the company', responses: { 200: json({ type: 'object' }) } } },
       '/invoice/': {
         get: { summary: 'List invoices', parameters: [{ name: 'page', in: 'query', schema: { type: 'integer' } }, { name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } }, { name: 'status', in: 'query', schema: { type: 'string' } }], responses: { 200: json({ type: 'object' }), ...errors } },
         post: { summary: 'Create a draft invoice', requestBody: body(InvoiceCreate), responses: { 201: created('invoice_id'), ...errors } },
@@ -125,7 +145,22 @@ export function buildOpenApiDocument() {
       '/invoice/{id}/preview': { parameters: [idParam('id')], get: { summary: 'Draft PDF preview (raw bytes)', responses: { 200: { description: 'PDF', content: { 'application/pdf': {} } }, ...errors } } },
       '/invoice/{id}/cancel': { parameters: [idParam('id')], post: { summary: 'Cancel a draft (irreversible)', responses: { 200: json({ type: 'object' }), 409: problem, ...errors } } },
       '/invoice/tax-treatments': { get: { summary: 'Tax treatments with labels', parameters: [{ name: 'locale', in: 'query', schema: { enum: ['en', 'de'] } }], responses: { 200: json({ type: 'array' }) } } },
+      '/invoice/{id}/duplicate': { parameters: [idParam('id')], post: { summary: 'Copy an invoice into a new draft', responses: { 201: created('invoice_id'), ...errors } } },
+      '/invoice/{id}/credit-note': { parameters: [idParam('id')], post: { summary: 'Credit note (type 381) for a finalized invoice, as a new draft', responses: { 201: created('invoice_id'), 409: problem, ...errors } } },
+      '/invoice/{id}/positions/reorder': { parameters: [idParam('id')], put: { summary: 'Reorder positions (array of all position ids)', requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { type: 'integer' } } } } }, responses: { 200: json({ type: 'object' }), ...errors } } },
       '/template/': { get: { summary: 'List templates', responses: { 200: json({ type: 'array' }) } } },
+      '/template/{id}': { parameters: [idParam('id')], get: { summary: 'Get a template', responses: { 200: json({ type: 'object' }), ...errors } } },
+      '/company/': { get: { summary: 'Company profile (the seller on invoices)', responses: { 200: json({ type: 'object' }), ...errors } } },
+      '/company/api-keys': {
+        get: { summary: 'API keys (name, prefix, created, last used; never the key)', responses: { 200: json({ type: 'object' }), ...errors } },
+        post: { summary: 'Create an API key (at most 10 active); the key is shown once', requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } }, responses: { 201: json({ type: 'object' }), 409: problem, ...errors } },
+      },
+      '/company/api-keys/{key_id}': { parameters: [{ name: 'key_id', in: 'path', required: true, schema: { type: 'string' } }], delete: { summary: 'Revoke an API key (immediately)', responses: { 200: json({ type: 'object' }), ...errors } } },
+      '/quota/': { get: { summary: 'Finalizations used this month, the plan limit and the reset date', responses: { 200: json({ type: 'object', properties: { used: { type: 'integer' }, limit: { type: 'integer' }, reset_date: { type: 'string' }, plan: { type: 'string' } } }), ...errors } } },
+      '/acctexp/config': {
+        get: { summary: 'Accounting export configuration (also at /datev/config)', responses: { 200: json({ type: 'object' }), ...errors } },
+        put: { summary: 'Update the accounting export configuration', requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { consultant_number: { type: 'integer' }, client_number: { type: 'integer' }, chart_of_accounts: { enum: ['SKR03', 'SKR04'] }, fiscal_year_start_month: { type: 'integer', minimum: 1, maximum: 12 } } } } } }, responses: { 200: json({ type: 'object' }), ...errors } },
+      },
     },
   };
   Object.assign(document.components.schemas, named);
