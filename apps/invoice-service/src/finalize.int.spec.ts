@@ -60,6 +60,7 @@ describe('finalize pipeline (invoice-service)', () => {
       return { granted: true, used: quota.used, limit: quota.limit, reset_date: '2026-12-01', plan: 'pro' };
     });
     peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
+    peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: msg.data.templateId <= 2 }));
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
       await peer.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId });
@@ -186,6 +187,9 @@ describe('finalize pipeline (invoice-service)', () => {
 
   it('rejects bad input with 400 problem+json and hides other companies', async () => {
     expect((await call('POST', '/invoice/', { customer_id: 404 })).status).toBe(400);
+    const badTemplate = await call('POST', '/invoice/', { customer_id: 1, ftl_template_id: 9 });
+    expect(badTemplate.status).toBe(400);
+    expect(badTemplate.body.errors[0].path).toBe('ftl_template_id');
     const bad = await call('POST', '/invoice/', { customer_id: 'x', benefit_period_start: '2026-13-01' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['benefit_period_start', 'customer_id']);

@@ -27,6 +27,12 @@ async function assertCustomer(deps: InvoiceDeps, companyId: string, customerId: 
   return answer;
 }
 
+async function assertTemplate(deps: InvoiceDeps, companyId: string, templateId: number | undefined) {
+  if (templateId === undefined) return;
+  const { exists } = await deps.bus.callRpc('document.template-exists.v1', companyId, { templateId });
+  if (!exists) throw invalidData(`template ${templateId} does not exist`, [{ path: 'ftl_template_id', message: 'unknown template; see GET /template/' }]);
+}
+
 async function nextNumber(deps: InvoiceDeps, companyId: string): Promise<string> {
   const year = deps.now().getUTCFullYear();
   const seq = await deps.counters.next(`invoice-number:${companyId}:${year}`);
@@ -39,6 +45,7 @@ function duplicateNumber(err: unknown): boolean {
 
 export async function createInvoice(deps: InvoiceDeps, companyId: string, input: InvoiceCreate): Promise<number> {
   const customer = await assertCustomer(deps, companyId, input.customer_id);
+  await assertTemplate(deps, companyId, input.ftl_template_id);
   const id = await deps.counters.next('invoice');
   const now = deps.now();
   try {
@@ -71,6 +78,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
 export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {
   const inv = await loadDraft(deps, companyId, id);
   if (input.customer_id !== undefined && input.customer_id !== inv.customerId) await assertCustomer(deps, companyId, input.customer_id);
+  await assertTemplate(deps, companyId, input.ftl_template_id);
   const start = input.benefit_period_start ?? inv.benefitPeriodStart;
   const end = input.benefit_period_end ?? inv.benefitPeriodEnd;
   if (start && end && start > end) throw invalidData('benefit period ends before it starts', [{ path: 'benefit_period_end', message: 'must not be before benefit_period_start' }]);
