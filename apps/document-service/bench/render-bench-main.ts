@@ -6,7 +6,7 @@ import { sampleInvoice, totalsFor } from '../src/pdf/testing/fixtures';
 import { toEInvoiceEuInput } from './e-invoice-eu-input';
 import { summarize, type Summary } from './stats';
 
-const WARMUP = 5;
+const WARMUP = 20;
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (v: number): string => `${v.toFixed(2)} ms`;
