@@ -55,6 +55,24 @@ describe('transactions through mongoose sessions', () => {
     expect(await h.conn().db!.collection(name).countDocuments()).toBe(1);
   });
 
+  it('commits a swap of unique values between documents', async () => {
+    const Handles = h.conn().model('Handle', new Schema({ _id: String, handle: { type: String, unique: true } }), 'handles');
+    await Handles.createCollection();
+    await Handles.createIndexes();
+    await Handles.insertMany([{ _id: 'x', handle: 'alpha' }, { _id: 'y', handle: 'beta' }]);
+    const session = await h.conn().startSession();
+    try {
+      await session.withTransaction(async () => {
+        await Handles.updateOne({ _id: 'x' }, { handle: 'tmp' }, { session });
+        await Handles.updateOne({ _id: 'y' }, { handle: 'alpha' }, { session });
+        await Handles.updateOne({ _id: 'x' }, { handle: 'beta' }, { session });
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(await Handles.find({}, { _id: 1, handle: 1 }).sort({ _id: 1 }).lean()).toEqual([{ _id: 'x', handle: 'beta' }, { _id: 'y', handle: 'alpha' }]);
+  });
+
   it('discards every write when the callback throws', async () => {
     const session = await h.conn().startSession();
     try {

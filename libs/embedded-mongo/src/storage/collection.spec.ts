@@ -33,6 +33,23 @@ describe('Collection with secondary indexes', () => {
     c.insert({ _id: 3, email: 'c' });
   });
 
+  it('applies a batch atomically, allowing unique values to swap between documents', () => {
+    const c = users();
+    c.insert({ _id: 1, email: 'a' });
+    c.insert({ _id: 2, email: 'b' });
+    c.applyBatch([
+      { id: 'n1', doc: { _id: 1, email: 'b' } },
+      { id: 'n2', doc: { _id: 2, email: 'a' } },
+    ]);
+    expect(c.candidates({ email: 'a' }).docs).toEqual([{ _id: 2, email: 'a' }]);
+    expect(c.all().map((d) => d._id)).toEqual([1, 2]); // natural order kept
+    expect(() => c.applyBatch([{ id: 'n1' }, { id: 'n3', doc: { _id: 3, email: 'a' } }])).toThrow(/E11000/);
+    expect(c.all()).toEqual([{ _id: 1, email: 'b' }, { _id: 2, email: 'a' }]);
+    expect(c.candidates({ email: 'b' }).docs).toEqual([{ _id: 1, email: 'b' }]);
+    c.applyBatch([{ id: 'n1' }, { id: 'n3', doc: { _id: 3, email: 'b' } }]);
+    expect(c.all().map((d) => d.email)).toEqual(['a', 'b']);
+  });
+
   it('indexes array elements (multikey), compound keys, sparse and partial filters', () => {
     const c = new Collection('db', 'c');
     c.addIndex({ v: 2, key: { tags: 1 }, name: 'tags_1', unique: true });

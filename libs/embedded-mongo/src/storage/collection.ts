@@ -61,6 +61,37 @@ export class Collection {
     return true;
   }
 
+  /**
+   * Applies several writes as one step (a transaction's commit): all old index keys leave before
+   * any new key is checked, so swaps of unique values between documents do not collide midway.
+   * On a duplicate key nothing is changed. `doc: undefined` removes the document.
+   */
+  applyBatch(changes: Array<{ id: string; doc?: Document }>): void {
+    const indexes = [...this.indexes.values()];
+    const previous = changes.map(({ id }) => this.docs.get(id));
+    previous.forEach((prev, i) => prev && indexes.forEach((ix) => ix.remove(changes[i].id, prev.doc)));
+    const added: Array<{ id: string; doc: Document }> = [];
+    try {
+      for (const { id, doc } of changes) {
+        if (!doc) continue;
+        for (const ix of indexes) {
+          const hit = ix.conflict(id, doc);
+          if (hit) throw duplicateKeyError(this.ns, ix.spec, hit.values);
+        }
+        indexes.forEach((ix) => ix.add(id, doc));
+        added.push({ id, doc });
+      }
+    } catch (err) {
+      for (const { id, doc } of added) indexes.forEach((ix) => ix.remove(id, doc));
+      previous.forEach((prev, i) => prev && indexes.forEach((ix) => ix.add(changes[i].id, prev.doc)));
+      throw err;
+    }
+    for (const { id, doc } of changes) {
+      if (doc) this.docs.set(id, { doc });
+      else this.docs.delete(id);
+    }
+  }
+
   /** Puts an entry back exactly as it was (used to undo partial transaction commits). */
   restore(id: string, entry: Entry | undefined): void {
     if (this.docs.has(id)) this.remove(id);

@@ -77,16 +77,13 @@ export class Transaction implements DataAccess {
     const undo: Array<[Collection, string, Entry | undefined]> = [];
     try {
       for (const { base, snap, writes } of plan) {
-        for (const id of writes.keys()) {
-          const next = snap.docs.get(id);
-          const prev = base.docs.get(id);
-          undo.push([base, id, prev]);
-          if (next && prev) base.replace(id, next.doc);
-          else if (next) base.insert(next.doc);
-          else if (prev) base.remove(id);
-        }
+        const ids = [...writes.keys()];
+        const before = ids.map((id) => base.docs.get(id));
+        base.applyBatch(ids.map((id) => ({ id, doc: snap.docs.get(id)?.doc })));
+        ids.forEach((id, i) => undo.push([base, id, before[i]]));
       }
     } catch (err) {
+      // Only collections applied before the failing one need undoing; applyBatch is all-or-nothing.
       for (const [base, id, prev] of undo.reverse()) base.restore(id, prev);
       this.abort();
       // A unique key taken by a transaction that committed first: retrying sees it and then
