@@ -200,30 +200,32 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: nu
   if (res.matchedCount === 0) throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
 }
 
-export async function duplicateInvoice(deps: InvoiceDeps, companyId: string, id: number): Promise<number> {
-  const inv = await loadInvoice(deps, companyId, id);
+/** A new draft with copies of `source`'s positions (fresh position ids) and the given overrides. */
+async function draftFrom(deps: InvoiceDeps, source: InvoiceDoc, fields: Pick<InvoiceDoc, 'number' | 'typeCode'> & Partial<InvoiceDoc>): Promise<number> {
   const newId = await deps.counters.next('invoice');
   const positions: PositionDoc[] = [];
-  for (const p of inv.positions) positions.push({ ...p, id: await deps.counters.next('position') });
+  for (const p of source.positions) positions.push({ ...p, id: await deps.counters.next('position') });
   const now = deps.now();
   await deps.invoices.model.create({
     _id: newId,
-    companyId,
-    customerId: inv.customerId,
+    companyId: source.companyId,
+    customerId: source.customerId,
     status: 'DRAFT',
-    number: await nextNumber(deps, companyId),
-    typeCode: '380',
-    format: inv.format,
-    templateId: inv.templateId,
-    taxTreatmentId: inv.taxTreatmentId,
-    buyerReference: inv.buyerReference,
-    meta: inv.meta,
-    note: inv.note,
+    format: source.format,
+    templateId: source.templateId,
+    taxTreatmentId: source.taxTreatmentId,
+    buyerReference: source.buyerReference,
     positions,
     createdAt: now,
     updatedAt: now,
+    ...fields,
   });
   return newId;
+}
+
+export async function duplicateInvoice(deps: InvoiceDeps, companyId: string, id: number): Promise<number> {
+  const inv = await loadInvoice(deps, companyId, id);
+  return draftFrom(deps, inv, { number: await nextNumber(deps, companyId), typeCode: '380', meta: inv.meta, note: inv.note });
 }
 
 /** A credit note (type 381) for a finalized invoice: a new draft with the same positions, referencing it. */
@@ -231,29 +233,13 @@ export async function createCreditNote(deps: InvoiceDeps, companyId: string, id:
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.typeCode === '381') throw conflict('a credit note cannot be credited again', 'INVALID_CREDIT_NOTE');
   if (!['OPEN', 'SENT', 'PAID'].includes(inv.status)) throw conflict(`invoice ${id} is ${inv.status}; only finalized invoices can be credited`, 'INVOICE_NOT_FINALIZED');
-  const newId = await deps.counters.next('invoice');
-  const positions: PositionDoc[] = [];
-  for (const p of inv.positions) positions.push({ ...p, id: await deps.counters.next('position') });
   const year = deps.now().getUTCFullYear();
   const seq = await deps.counters.next(`credit-note-number:${companyId}:${year}`);
-  const now = deps.now();
-  await deps.invoices.model.create({
-    _id: newId,
-    companyId,
-    customerId: inv.customerId,
-    status: 'DRAFT',
+  return draftFrom(deps, inv, {
     number: `GS-${year}-${String(seq).padStart(5, '0')}`,
     typeCode: '381',
-    format: inv.format,
-    templateId: inv.templateId,
-    taxTreatmentId: inv.taxTreatmentId,
     benefitPeriodStart: inv.benefitPeriodStart,
     benefitPeriodEnd: inv.benefitPeriodEnd,
-    buyerReference: inv.buyerReference,
-    positions,
     precedingInvoiceId: inv._id,
-    createdAt: now,
-    updatedAt: now,
   });
-  return newId;
 }
