@@ -49,6 +49,19 @@ describe('collections and databases through mongoose', () => {
     expect(stats.objects).toBeGreaterThanOrEqual(2);
   });
 
+  it('lists databases, changes a TTL with collMod and drops all indexes', async () => {
+    const db = h.conn().db!;
+    const c = db.collection('modded');
+    await c.createIndex({ at: 1 }, { expireAfterSeconds: 60 });
+    await c.createIndex({ other: 1 });
+    const dbs = await db.admin().listDatabases();
+    expect(dbs.databases.map((d) => d.name)).toContain(h.conn().name);
+    await db.command({ collMod: 'modded', index: { keyPattern: { at: 1 }, expireAfterSeconds: 120 } });
+    expect((await c.listIndexes().toArray()).find((i) => i.name === 'at_1')?.expireAfterSeconds).toBe(120);
+    await c.dropIndexes();
+    expect((await c.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
+  });
+
   it('answers unknown commands with CommandNotFound (59)', async () => {
     const err = await rejection(h.conn().db!.command({ noSuchCommandHere: 1 }));
     expect(err.code).toBe(59);
