@@ -6,25 +6,36 @@ import { startEmbeddedMongo, type EmbeddedMongo } from './api';
 import { OP_MSG, OP_REPLY } from './wire/codec';
 import { buildMsg, buildQuery, header } from './wire/test-frames';
 
-/** Sends raw bytes and collects what comes back until the server closes or goes quiet. */
-async function exchange(port: number, bytes: Buffer, quietMs = 150): Promise<{ data: Buffer; closed: boolean }> {
+/**
+ * Sends raw bytes and collects the answer: waits for `replies` complete messages (or the server
+ * closing the socket); with `replies = 0`, waits for `quietMs` of silence or a close instead.
+ */
+async function exchange(port: number, bytes: Buffer, replies = 1, quietMs = 200): Promise<{ data: Buffer; closed: boolean }> {
   const socket: Socket = connect(port, '127.0.0.1');
   const chunks: Buffer[] = [];
   return new Promise((resolve) => {
-    let timer = setTimeout(done, quietMs);
     let closed = false;
+    let finished = false;
+    const timer = setTimeout(done, replies ? 10_000 : quietMs);
     function done() {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
       socket.destroy();
       resolve({ data: Buffer.concat(chunks), closed });
     }
+    function complete(): number {
+      const data = Buffer.concat(chunks);
+      let n = 0;
+      for (let off = 0; off + 4 <= data.length && off + data.readInt32LE(off) <= data.length; off += data.readInt32LE(off)) n++;
+      return n;
+    }
     socket.on('data', (c) => {
       chunks.push(c);
-      clearTimeout(timer);
-      timer = setTimeout(done, quietMs);
+      if (replies && complete() >= replies) done();
     });
     socket.on('close', () => {
       closed = true;
-      clearTimeout(timer);
       done();
     });
     socket.on('error', () => undefined);
@@ -52,7 +63,7 @@ describe('embedded server on the wire', () => {
   });
 
   it('answers an unknown command with CommandNotFound (59) and keeps serving', async () => {
-    const { data, closed } = await exchange(mongo.port, Buffer.concat([buildMsg({ frobnicate: 1, $db: 'x' }), buildMsg({ ping: 1, $db: 'admin' })]));
+    const { data, closed } = await exchange(mongo.port, Buffer.concat([buildMsg({ frobnicate: 1, $db: 'x' }), buildMsg({ ping: 1, $db: 'admin' })]), 2);
     expect(closed).toBe(false);
     expect(data.readInt32LE(12)).toBe(OP_MSG);
     const first = deserialize(data.subarray(21, data.readInt32LE(0)));
@@ -63,10 +74,12 @@ describe('embedded server on the wire', () => {
 
   it('sends nothing for moreToCome, accepts checksums and kind-1 sequences', async () => {
     const insert = buildMsg({ insert: 'wire', $db: 'wiretest' }, { sequences: { documents: [{ _id: 1 }, { _id: 2 }] }, flags: 2 });
-    const silent = await exchange(mongo.port, insert);
-    expect(silent.data.length).toBe(0);
-    const { data } = await exchange(mongo.port, buildMsg({ count: 'wire', $db: 'wiretest' }, { checksum: true }));
-    expect(deserialize(data.subarray(21))).toEqual({ n: 2, ok: 1 });
+    const count = buildMsg({ count: 'wire', query: { _id: 2 }, $db: 'wiretest' }, { checksum: true });
+    // One connection, two requests: the first answer must be the count's ({ n: 1 }), not an
+    // insert acknowledgement ({ n: 2 }).
+    const { data } = await exchange(mongo.port, Buffer.concat([insert, count]));
+    expect(data.readInt32LE(0)).toBe(data.length);
+    expect(deserialize(data.subarray(21))).toEqual({ n: 1, ok: 1 });
   });
 
   it('closes the connection on oversized, undersized, garbled and unknown-opcode messages without crashing', async () => {
@@ -76,11 +89,11 @@ describe('embedded server on the wire', () => {
     undersized.writeInt32LE(4);
     const garbled = Buffer.concat([header(30, 1, OP_MSG), Buffer.alloc(4), Buffer.from([0]), Buffer.from([9, 0, 0, 0, 3, 0, 0, 0, 0])]);
     for (const bad of [oversized, undersized, garbled, header(16, 1, 2002), header(20, 1, 2012)]) {
-      const r = await exchange(mongo.port, Buffer.concat([bad, Buffer.alloc(4)]));
+      const r = await exchange(mongo.port, Buffer.concat([bad, Buffer.alloc(4)]), 0, 2000);
       expect(r.closed).toBe(true);
     }
     const truncated = buildMsg({ ping: 1 }).subarray(0, 18);
-    const r = await exchange(mongo.port, truncated);
+    const r = await exchange(mongo.port, truncated, 0);
     expect(r.data.length).toBe(0);
     const ok = await exchange(mongo.port, buildMsg({ ping: 1, $db: 'admin' }));
     expect(deserialize(ok.data.subarray(21))).toEqual({ ok: 1 });
@@ -90,7 +103,7 @@ describe('embedded server on the wire', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(OP_MSG, 2004, 2012, 1, 9999), fc.uint8Array({ minLength: 0, maxLength: 64 }), async (opCode, junk) => {
         const bytes = Buffer.concat([header(16 + junk.length, 1, opCode), Buffer.from(junk)]);
-        await exchange(mongo.port, bytes, 20);
+        await exchange(mongo.port, bytes, 0, 20);
       }),
       { numRuns: 40 },
     );
@@ -117,7 +130,7 @@ describe('embedded server on the wire', () => {
     ];
     const accepted: unknown[] = [];
     for (const cmd of bad) {
-      const { data, closed } = await exchange(mongo.port, buildMsg({ ...cmd, $db: 'malformed' }), 50);
+      const { data, closed } = await exchange(mongo.port, buildMsg({ ...cmd, $db: 'malformed' }));
       expect(closed).toBe(false);
       const reply = deserialize(data.subarray(21));
       if (reply.ok !== 1) expect(reply).toMatchObject({ ok: 0, errmsg: expect.any(String), code: expect.any(Number) });
