@@ -5,8 +5,6 @@ export const ErrorCodes = {
   BadValue: 2,
   FailedToParse: 9,
   TypeMismatch: 14,
-  InvalidLength: 16,
-  InvalidBSON: 22,
   ConflictingUpdateOperators: 40,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
@@ -20,7 +18,6 @@ export const ErrorCodes = {
   WriteConflict: 112,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
-  Location40414: 40414,
   DuplicateKey: 11000,
 } as const;
 

@@ -61,7 +61,7 @@ export class Transaction implements DataAccess {
 
   commit(): void {
     this.assertActive();
-    const plan: Array<{ base: Collection; snap: Collection; writes: Map<string, Entry | undefined> }> = [];
+    const plan: Array<{ base: Collection | undefined; snap: Collection; writes: Map<string, Entry | undefined> }> = [];
     for (const [ns, writes] of this.written) {
       const snap = this.snapshots.get(ns);
       if (!snap) continue;
@@ -72,11 +72,13 @@ export class Transaction implements DataAccess {
           throw writeConflict();
         }
       }
-      plan.push({ base: base ?? this.store.create(snap.db, snap.name, snap.options), snap, writes });
+      plan.push({ base, snap, writes });
     }
     const undo: Array<[Collection, string, Entry | undefined]> = [];
     try {
-      for (const { base, snap, writes } of plan) {
+      for (const { base: existing, snap, writes } of plan) {
+        // A collection created inside the transaction comes into being now.
+        const base = existing ?? this.store.create(snap.db, snap.name, snap.options);
         const ids = [...writes.keys()];
         const before = ids.map((id) => base.docs.get(id));
         base.applyBatch(ids.map((id) => ({ id, doc: snap.docs.get(id)?.doc })));
