@@ -24,6 +24,9 @@ describe('CursorRegistry', () => {
     expect(reg.open('db.c', docs).id.isZero()).toBe(true); // default first batch is 101
     expect(reg.open('db.c', docs, 2, true)).toMatchObject({ firstBatch: [{ i: 0 }, { i: 1 }] });
     expect(reg.size).toBe(0);
+    const empty = reg.open('db.c', docs, 0);
+    expect(empty.firstBatch).toEqual([]);
+    expect(reg.getMore(empty.id, 'db.c').nextBatch).toHaveLength(10);
   });
 
   it('kills cursors, reports unknown ids, refuses another namespace, reaps idle ones', () => {

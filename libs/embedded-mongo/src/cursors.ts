@@ -30,8 +30,9 @@ export class CursorRegistry {
   /** Returns the `cursor` sub-document of a find/aggregate reply. */
   open(ns: string, docs: Document[], batchSize?: unknown, singleBatch = false): Document {
     const size = batchSize === undefined || batchSize === null ? DEFAULT_FIRST_BATCH : toNumber(batchSize);
-    const first = takeBatch(docs, 0, size);
-    if (singleBatch || first.length >= docs.length) return { firstBatch: first, id: Long.ZERO, ns };
+    // batchSize 0 asks for an open cursor with an empty first batch (no documents yet).
+    const first = size === 0 ? [] : takeBatch(docs, 0, size);
+    if (singleBatch || (first.length >= docs.length && size !== 0) || !docs.length) return { firstBatch: first, id: Long.ZERO, ns };
     this.nextId = this.nextId.add(1);
     const id = this.nextId;
     this.cursors.set(id.toString(), { ns, docs, pos: first.length, lastUsed: Date.now() });
