@@ -34,7 +34,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
     } catch {
       json = undefined;
     }
-    return { status: res.status, type: res.headers.get('content-type') ?? '', body: json as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, type: res.headers.get('content-type') ?? '', body: json as Record<string, any> };
   };
 
   const finalize = async (invoiceId: number) => {

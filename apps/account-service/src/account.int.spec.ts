@@ -18,11 +18,11 @@ describe('account-service', () => {
 
   const verify = async (key: unknown) => {
     const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key }) });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   };
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-company-id': DEMO_COMPANY_ID }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {
