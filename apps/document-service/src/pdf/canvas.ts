@@ -44,6 +44,19 @@ export class Canvas {
     if (raw === '') return 0;
     const value = printable(this.fontName(style), raw);
     this.apply(style);
+    if (style.width === undefined || !value.includes('\n')) return this.line(value, x, y, style, style.maxHeight);
+    // Paragraphs go line by line so that only lines that really need wrapping reach the wrapper.
+    let used = 0;
+    for (const line of value.split('\n')) {
+      const room = style.maxHeight === undefined ? undefined : style.maxHeight - used;
+      if (room !== undefined && room < this.doc.currentLineHeight(true)) break;
+      used += line === '' ? this.doc.currentLineHeight(true) + (style.lineGap ?? 0) : this.line(line, x, y + used, style, room);
+    }
+    return used;
+  }
+
+  /** One line of text (font already applied); wraps only if it does not fit `style.width`. */
+  private line(value: string, x: number, y: number, style: TextStyle, maxHeight: number | undefined): number {
     const doc = this.doc;
     const lineGap = style.lineGap ?? 0;
     const single = doc.currentLineHeight(true) + lineGap;
@@ -51,18 +64,16 @@ export class Canvas {
       doc.text(value, x, y, { lineBreak: false });
       return single;
     }
-    if (!value.includes('\n')) {
-      const width = doc.widthOfString(value);
-      if (width <= style.width) {
-        const free = style.width - width;
-        const dx = style.align === 'right' ? free : style.align === 'center' ? free / 2 : 0;
-        doc.text(value, x + dx, y, { lineBreak: false });
-        return single;
-      }
+    const width = doc.widthOfString(value);
+    if (width <= style.width) {
+      const free = style.width - width;
+      const dx = style.align === 'right' ? free : style.align === 'center' ? free / 2 : 0;
+      doc.text(value, x + dx, y, { lineBreak: false });
+      return single;
     }
     const options: PDFKit.Mixins.TextOptions = { width: style.width, align: style.align ?? 'left', lineGap };
-    if (style.maxHeight !== undefined) {
-      options.height = style.maxHeight;
+    if (maxHeight !== undefined) {
+      options.height = maxHeight;
       options.ellipsis = true;
     }
     doc.text(value, x, y, options);
@@ -81,16 +92,20 @@ export class Canvas {
     return this.doc.widthOfString(printable(this.fontName(style), value));
   }
 
-  /** Height of text in a column of `style.width` (one line unless it has to wrap). */
+  /** Height of text in a column of `style.width` (one line per line unless one has to wrap). */
   height(raw: string, style: TextStyle): number {
     if (raw === '') return 0;
     const value = printable(this.fontName(style), raw);
     this.apply(style);
-    const lineGap = style.lineGap ?? 0;
-    if (style.width === undefined || (!value.includes('\n') && this.doc.widthOfString(value) <= style.width)) {
-      return this.doc.currentLineHeight(true) + lineGap;
+    const single = this.doc.currentLineHeight(true) + (style.lineGap ?? 0);
+    if (style.width === undefined) return single * value.split('\n').length;
+    let h = 0;
+    for (const line of value.split('\n')) {
+      h +=
+        line === '' || this.doc.widthOfString(line) <= style.width
+          ? single
+          : this.doc.heightOfString(line, { width: style.width, lineGap: style.lineGap ?? 0 });
     }
-    const h = this.doc.heightOfString(value, { width: style.width, lineGap });
     return style.maxHeight !== undefined ? Math.min(h, style.maxHeight) : h;
   }
 

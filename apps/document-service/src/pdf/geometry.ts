@@ -40,4 +40,4 @@ export const BODY_TOP_NEXT = mm(27);
 
 export const FOOTER = { ruleY: PAGE.height - mm(24), textY: PAGE.height - mm(22) } as const;
 /** Body content must end here; below are page number and footer. */
-export const BODY_BOTTOM = FOOTER.ruleY - mm(7.5);
+export const BODY_BOTTOM = FOOTER.ruleY - mm(6.5);

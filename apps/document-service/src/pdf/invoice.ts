@@ -181,12 +181,12 @@ function drawSummary(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals
   const vat = vatRows(invoice, totals);
   const headingHeight = c.lineHeight({ size: 8, bold: true }) + 3;
   flow.ensure(Math.max(totalsHeight, table.measure(vat) + headingHeight) + mm(8));
-  const top = flow.y + mm(4);
+  const top = flow.y + mm(3);
   const totalsBottom = drawTotals(c, top, rows);
   flow.y = top;
   flow.y += c.text(`${l.vatBreakdown} (${invoice.currency})`, region.x, flow.y, { size: 8, bold: true, color: c.theme.colors.muted }) + 3;
   table.render(vat);
-  flow.y = Math.max(flow.y, totalsBottom) + mm(6);
+  flow.y = Math.max(flow.y, totalsBottom) + mm(4);
 }
 
 /** Heading followed by a paragraph, kept together on one page. */
@@ -195,9 +195,9 @@ function paragraph(c: Canvas, flow: Flow, heading: string | null, lines: string[
   if (!text) return;
   const style = { size: 9, width: CONTENT.width, maxHeight: 300, bold };
   const headingHeight = heading ? c.lineHeight({ size: 9.5, bold: true }) + 3 : 0;
-  flow.ensure(headingHeight + c.height(text, style) + 8);
+  flow.ensure(headingHeight + c.height(text, style) + 6);
   if (heading) flow.y += c.text(heading, CONTENT.left, flow.y, { size: 9.5, bold: true, color: c.theme.colors.accent }) + 3;
-  flow.y += c.text(text, CONTENT.left, flow.y, style) + 8;
+  flow.y += c.text(text, CONTENT.left, flow.y, style) + 6;
 }
 
 function paymentLines(invoice: EInvoice, totals: PdfTotals, l: Labels): string[] {
@@ -250,7 +250,7 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
       sub.push(l.precedingInvoice(p.number, p.issueDate ? formatDate(p.issueDate, lang) : undefined));
     }
     sub.push(invoice.typeCode === '381' ? l.intro.creditNote : l.intro.invoice);
-    flow.y += c.text(sub.join('\n'), CONTENT.left, flow.y, { size: 9, width: CONTENT.width }) + mm(4);
+    flow.y += c.text(sub.join('\n'), CONTENT.left, flow.y, { size: 9, width: CONTENT.width }) + mm(3);
 
     new FlowTable(c, flow, [
       { header: l.pos, width: 28 },

@@ -26,7 +26,7 @@ export interface TableRow {
 }
 
 const PAD_X = 4;
-const PAD_Y = 3;
+const PAD_Y = 2.6;
 const BODY_SIZE = 8.5;
 const HEADER_SIZE = 8;
 /** A single row never grows beyond this; longer descriptions are cut with an ellipsis. */
@@ -95,7 +95,7 @@ export class FlowTable {
     let max = 0;
     row.cells.forEach((cell, col) => {
       let h = 0;
-      for (const part of parts(cell, row.bold)) h += this.c.height(part.text, this.style(part, col, row.bold)) + 1;
+      for (const part of parts(cell, row.bold)) h += this.c.height(part.text, this.style(part, col, row.bold)) + 0.5;
       max = Math.max(max, h);
     });
     return max + 2 * PAD_Y;
@@ -143,7 +143,7 @@ export class FlowTable {
       row.cells.forEach((cell, col) => {
         let y = flow.y + PAD_Y;
         for (const part of parts(cell, row.bold)) {
-          y += c.text(part.text, x + PAD_X, y, this.style(part, col, row.bold)) + 1;
+          y += c.text(part.text, x + PAD_X, y, this.style(part, col, row.bold)) + 0.5;
         }
         x += this.widths[col];
       });
