@@ -170,9 +170,8 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect(missing.status).toBe(404);
     expect(missing.type).toContain('application/problem+json');
     expect((await api('GET', '/nope')).status).toBe(404);
-    const bad = await api('POST', '/customer/', { organization_name: 'X', contact_type: 'B2B', salutation: 'mr' });
+    const bad = await api('POST', '/customer/', { contact_type: 'B2B', salutation: 'mr' });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['salutation']);
-    expect((await api('POST', '/customer/', { contact_type: 'B2B' })).body.errors.map((e: { path: string }) => e.path)).toEqual(['organization_name']);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['organization_name', 'salutation']);
   });
 });

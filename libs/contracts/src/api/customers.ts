@@ -51,9 +51,13 @@ export function customerNameIssues(c: { contact_type?: 'B2B' | 'B2C'; organizati
 
 export const CustomerCreate = z
   .object({ ...customerFields, contact_type: ContactType.default('B2B') })
-  .superRefine((c, ctx) => {
-    for (const issue of customerNameIssues(c)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
-  })
+  .superRefine(
+    (c, ctx) => {
+      for (const issue of customerNameIssues(c)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+    },
+    // Run the name rules even when other fields are wrong, so one 400 lists every problem.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
   .meta({ id: 'CustomerCreate' });
 export type CustomerCreate = z.output<typeof CustomerCreate>;
 
