@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { loadFont, sharedLayoutCache, type FontName } from './fonts';
+import { BASE_GLYPH_TEXT, cachedSubset, loadFont, sharedLayoutCache, type FontName } from './fonts';
 import type { PdfAttachment } from './types';
 import { facturXXmp, isXmpSafeInfoText, type FacturXConformanceLevel } from './xmp';
 
@@ -69,9 +69,13 @@ export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
   return { doc, result };
 }
 
-/** The internals of pdfkit's EmbeddedFont we touch (see sharedLayoutCache in fonts.ts). */
+/** The internals of pdfkit's EmbeddedFont we touch (see fonts.ts). */
 interface PdfKitFontInternals {
-  _font: { layoutCache?: Record<string, unknown> } | null;
+  _font: {
+    layoutCache?: Record<string, unknown>;
+    encode?: (text: string) => unknown;
+    subset?: { glyphs: number[]; encode: () => Uint8Array };
+  } | null;
 }
 
 function useSharedLayoutCache(doc: PDFKit.PDFDocument, registered: string, name: FontName): void {
@@ -79,6 +83,13 @@ function useSharedLayoutCache(doc: PDFKit.PDFDocument, registered: string, name:
   const font = (doc as unknown as PdfKitFontInternals)._font;
   // Only when pdfkit's own per-document cache is enabled (fontLayoutCache option, on by default).
   if (font?.layoutCache) font.layoutCache = sharedLayoutCache(name);
+  const subset = font?.subset;
+  if (font?.encode && subset && typeof subset.encode === 'function') {
+    // Fixed glyph set first, so that most documents end up with the same subset (see fonts.ts).
+    font.encode(BASE_GLYPH_TEXT);
+    const encode = subset.encode.bind(subset);
+    subset.encode = () => cachedSubset(name, subset.glyphs, encode);
+  }
 }
 
 /**
