@@ -5,6 +5,7 @@ declare module 'fontkit' {
     unitsPerEm: number;
     layout(text: string): unknown;
     hasGlyphForCodePoint(codePoint: number): boolean;
+    glyphForCodePoint(codePoint: number): { id: number; advanceWidth: number; codePoints: number[] };
   }
   export interface FontCollection {
     fonts: Font[];

@@ -1,4 +1,5 @@
-import { BASE_GLYPH_TEXT, cachedSubset, printable } from './fonts';
+import { inflateSync } from 'node:zlib';
+import { BASE_GLYPH_TEXT, baseGlyphs, cachedSubset, printable } from './fonts';
 describe('printable', () => {
   it('keeps what DejaVu covers (Latin, Greek, Cyrillic, typographic quotes, €)', () => {
     const text = 'Müller Ñandú Ærøskøbing Œuvre „Zitat“ – € Ελλάδα Москва';
@@ -21,6 +22,7 @@ describe('cachedSubset', () => {
     };
     const a = cachedSubset('serifBold', [0, 1, 2], encode);
     expect(cachedSubset('serifBold', [0, 1, 2], encode)).toBe(a);
+    expect(inflateSync(a.deflated)).toEqual(Buffer.from(a.raw));
     expect(calls).toBe(1);
     expect(cachedSubset('serifBold', [0, 2, 1], encode)).not.toBe(a); // order matters
     expect(cachedSubset('serif', [0, 1, 2], encode)).not.toBe(a); // per font
@@ -33,6 +35,7 @@ describe('cachedSubset', () => {
   it('pre-includes only characters the fonts have', () => {
     for (const name of ['sans', 'sansBold', 'serif', 'serifBold'] as const) {
       expect(printable(name, BASE_GLYPH_TEXT)).toBe(BASE_GLYPH_TEXT);
+      expect(baseGlyphs(name).every((g) => g.id > 0)).toBe(true);
     }
   });
 });

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { BASE_GLYPH_TEXT, cachedSubset, loadFont, sharedLayoutCache, type FontName } from './fonts';
+import { baseGlyphs, cachedSubset, loadFont, sharedLayoutCache, type FontName } from './fonts';
 import type { PdfAttachment } from './types';
 import { facturXXmp, isXmpSafeInfoText, type FacturXConformanceLevel } from './xmp';
 
@@ -57,8 +57,12 @@ export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
   });
   doc.registerFont(REGULAR, loadFont(options.fonts.regular) as unknown as PDFKit.Mixins.PDFFontSource);
   doc.registerFont(BOLD, loadFont(options.fonts.bold) as unknown as PDFKit.Mixins.PDFFontSource);
-  useSharedLayoutCache(doc, BOLD, options.fonts.bold);
-  useSharedLayoutCache(doc, REGULAR, options.fonts.regular); // leaves REGULAR selected
+  const internals = doc as unknown as PdfKitInternals;
+  let last: PdfKitReference | undefined;
+  const ref = internals.ref.bind(doc);
+  internals.ref = (data) => (last = ref(data));
+  useFontCaches(doc, BOLD, options.fonts.bold, () => last);
+  useFontCaches(doc, REGULAR, options.fonts.regular, () => last); // leaves REGULAR selected
 
   const chunks: Buffer[] = [];
   const result = new Promise<Buffer>((resolve, reject) => {
@@ -69,27 +73,54 @@ export function createPdfADocument(options: PdfADocumentOptions): PdfADocument {
   return { doc, result };
 }
 
-/** The internals of pdfkit's EmbeddedFont we touch (see fonts.ts). */
-interface PdfKitFontInternals {
+/** The pdfkit internals the speed-ups below touch (pdfkit 0.20; the PDF tests cover them). */
+interface PdfKitReference {
+  data: Record<string, unknown>;
+  compress: boolean;
+}
+interface PdfKitInternals {
+  ref(data?: Record<string, unknown>): PdfKitReference;
   _font: {
+    scale: number;
+    widths: number[];
+    unicode: number[][];
     layoutCache?: Record<string, unknown>;
-    encode?: (text: string) => unknown;
-    subset?: { glyphs: number[]; encode: () => Uint8Array };
+    subset?: { glyphs: number[]; includeGlyph(id: number): number; encode(): Uint8Array };
   } | null;
 }
 
-function useSharedLayoutCache(doc: PDFKit.PDFDocument, registered: string, name: FontName): void {
+/**
+ * Selects a registered font and wires in the caches of fonts.ts: the shared layout cache, the fixed
+ * base glyph set and the cached (pre-deflated) subset. pdfkit's EmbeddedFont.embed() creates the
+ * font-file stream with doc.ref() and fills it with subset.encode() right after; `lastRef` is that
+ * stream, which then gets the cached deflated bytes with /Filter /FlateDecode instead of being
+ * compressed again.
+ */
+function useFontCaches(doc: PDFKit.PDFDocument, registered: string, name: FontName, lastRef: () => PdfKitReference | undefined): void {
   doc.font(registered);
-  const font = (doc as unknown as PdfKitFontInternals)._font;
+  const font = (doc as unknown as PdfKitInternals)._font;
+  if (!font) return;
   // Only when pdfkit's own per-document cache is enabled (fontLayoutCache option, on by default).
-  if (font?.layoutCache) font.layoutCache = sharedLayoutCache(name);
-  const subset = font?.subset;
-  if (font?.encode && subset && typeof subset.encode === 'function') {
-    // Fixed glyph set first, so that most documents end up with the same subset (see fonts.ts).
-    font.encode(BASE_GLYPH_TEXT);
-    const encode = subset.encode.bind(subset);
-    subset.encode = () => cachedSubset(name, subset.glyphs, encode);
+  if (font.layoutCache) font.layoutCache = sharedLayoutCache(name);
+  const subset = font.subset;
+  if (!subset || typeof subset.encode !== 'function') return;
+  // What EmbeddedFont.encode() records for a glyph it draws, for the whole base set up front.
+  for (const glyph of baseGlyphs(name)) {
+    const gid = subset.includeGlyph(glyph.id);
+    font.widths[gid] ??= glyph.advanceWidth * font.scale;
+    font.unicode[gid] ??= glyph.codePoints;
   }
+  const encode = subset.encode.bind(subset);
+  subset.encode = () => {
+    const cached = cachedSubset(name, subset.glyphs, encode);
+    const stream = lastRef();
+    if (stream && stream.compress && !stream.data.Filter) {
+      stream.compress = false;
+      stream.data.Filter = 'FlateDecode';
+      return cached.deflated;
+    }
+    return cached.raw;
+  };
 }
 
 /**
