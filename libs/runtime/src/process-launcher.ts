@@ -51,11 +51,15 @@ export function serviceUrls(offset = 0): Record<string, string> {
   };
 }
 
-/** Starts one service as its own process (tsx runs the TypeScript entry point). */
+/**
+ * Starts one service as its own process. tsx is loaded into that node process with `--import` rather
+ * than through the `tsx` CLI, because the CLI runs the program in a second, child process: a signal sent
+ * to the CLI (SIGKILL in crash tests, or a supervisor's) would leave the real service running orphaned.
+ */
 export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
   const port = SERVICES[name].port + (opts.portOffset ?? 0);
   const entry = join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: opts.root,
     env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
     stdio: opts.stdio ?? 'inherit',
