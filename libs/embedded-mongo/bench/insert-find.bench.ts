@@ -6,7 +6,7 @@ import { MongoClient } from 'mongodb';
 import mongoose from 'mongoose';
 import { loadavg } from 'node:os';
 import { measureEngine } from '../src/engine-bench';
-import { startEmbeddedMongo } from '../src/index';
+import { resolveMongoUri } from '../src/index';
 
 const N = 10_000;
 
@@ -27,7 +27,10 @@ async function main(): Promise<void> {
   const engine = measureEngine(N);
   console.log(`${'engine only: insert x N (unique index)'.padEnd(46)} wall ${engine.insertMs.toFixed(0).padStart(6)} ms`);
   console.log(`${'engine only: find by unique field x N'.padEnd(46)} wall ${engine.findMs.toFixed(0).padStart(6)} ms`);
-  const mongo = await startEmbeddedMongo();
+  // MONGO_URL (e.g. the CLI server in its own process: `npm run -s mongo:embedded`) measures client and
+  // server on separate cores, as services use it; unset, the server runs inside this process.
+  const mongo = await resolveMongoUri();
+  console.log(mongo.embedded ? 'server: in this process' : `server: ${mongo.uri}`);
   const client = await new MongoClient(mongo.uri).connect();
   const coll = client.db('bench').collection<{ email: string; n: number }>('users');
   await coll.createIndex({ email: 1 }, { unique: true });
