@@ -487,8 +487,9 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev/m);
     expect(dockerfile).toMatch(/^COPY --from=deps \/app\/node_modules\/tsx /m);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/TSX_TSCONFIG_PATH=\/app\/tsconfig\.base\.json/);
-    expect(dockerfile).toMatch(/^CMD \["\/app\/node_modules\/\.bin\/tsx", "apps\/gateway\/src\/main\.ts"\]$/m);
+    // tsx finds the @inv/* aliases through the root tsconfig.json, which must be in the image.
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/package\.json \/app\/tsconfig\.json \/app\/tsconfig\.base\.json \.\/$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "--import", "tsx", "apps\/gateway\/src\/main\.ts"\]$/m);
   });
 });
 
