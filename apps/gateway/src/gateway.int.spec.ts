@@ -1,6 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import Redis from 'ioredis';
 import { gatewayConfig } from './config';
 import { createGateway } from './gateway';
 
@@ -13,6 +14,7 @@ describe('gateway', () => {
   let upstream: Server;
   let gateway: Awaited<ReturnType<typeof createGateway>>;
   let base: string;
+  const redisPrefix = `t-gw-${Date.now()}:`;
   const seen: { path: string; company?: string; traceparent?: string; body?: unknown }[] = [];
 
   beforeAll(async () => {
@@ -35,7 +37,7 @@ describe('gateway', () => {
       gatewayConfig.parse({
         PORT: '0',
         LOG_LEVEL: 'silent',
-        REDIS_PREFIX: `t-gw-${Date.now()}:`,
+        REDIS_PREFIX: redisPrefix,
         RATE_LIMIT_PER_SECOND: '20',
         ACCOUNT_URL: up,
         CUSTOMER_URL: up,
@@ -49,6 +51,10 @@ describe('gateway', () => {
   });
   afterAll(async () => {
     await gateway?.stop();
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const keys = await redis.keys(`${redisPrefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
     await new Promise((r) => upstream.close(r));
   });
 
