@@ -224,9 +224,11 @@ describe('customer-service customers and addresses', () => {
     it('adds a billing address by default, gets and lists it', async () => {
       const res = await call('POST', path(), { body: { ...addr, company: null, type: null } });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ message: expect.any(String), id: expect.any(Number), type: 'billing', is_default: false, country_code: 'DE' });
+      expect(res.body).toMatchObject({ message: expect.any(String), id: expect.any(Number), type: 'billing', is_default: true, country_code: 'DE' }); // the first billing address becomes the default
       expect((await call('GET', path(`/${res.body.id}`))).body).toMatchObject({ id: res.body.id, address_line_1: 'Hauptstr. 1' });
       expect((await call('GET', path())).body.addresses).toHaveLength(1);
+      const second = await call('POST', path(), { body: { ...addr, address_line_1: 'Nebenstr. 2' } });
+      expect(second.body.is_default).toBe(false); // the first one stays the default
     });
     it('requires address_line_1, city and country_code', async () => {
       await expect400({ city: 'Berlin', country_code: 'DE' }, 'address_line_1', path());

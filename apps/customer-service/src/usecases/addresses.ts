@@ -54,7 +54,9 @@ export async function addAddress(deps: CustomerDeps, companyId: string, customer
   };
   assertPostalCode(address);
   let addresses = [...c.addresses, address];
-  if (input.is_default) addresses = withDefault(addresses, address.id, address.type);
+  // The first address of a type is its default unless the client says otherwise.
+  const firstOfType = !c.addresses.some((a) => a.type === address.type);
+  if (input.is_default ?? firstOfType) addresses = withDefault(addresses, address.id, address.type);
   await saveAddresses(deps, c, addresses);
   return address.id;
 }
