@@ -1,3 +1,4 @@
+import { renderDocsPage } from './docs-page';
 import { buildOpenApiDocument } from './document';
 
 describe('OpenAPI document', () => {
@@ -18,5 +19,12 @@ describe('OpenAPI document', () => {
 
   it('documents the 402 and 422 answers of finalization', () => {
     expect(Object.keys(doc.paths['/invoice/{id}/job'].post.responses)).toEqual(expect.arrayContaining(['201', '402', '422']));
+  });
+
+  it('renders a self-contained docs page listing every operation', () => {
+    const page = renderDocsPage(doc);
+    expect(page).not.toMatch(/<script/);
+    expect(page).toContain('<code>/invoice/{id}/job</code>');
+    expect(page).toContain('id="CustomerCreate"');
   });
 });

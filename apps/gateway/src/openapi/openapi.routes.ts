@@ -1,19 +1,19 @@
 import { Router } from 'express';
+import { renderDocsPage } from './docs-page';
 import { buildOpenApiDocument } from './document';
 
 /** The OpenAPI document and a docs page; both public (no API key), like most first-class APIs. */
 export function openApiRoutes(): Router {
   const router = Router();
-  let cached: string | undefined;
+  // Built once per process: the document only changes with a deployment.
+  const doc = buildOpenApiDocument();
+  const json = JSON.stringify(doc);
+  const page = renderDocsPage(doc);
   router.get('/openapi.json', (_req, res) => {
-    cached ??= JSON.stringify(buildOpenApiDocument());
-    res.type('application/json').send(cached);
+    res.type('application/json').send(json);
   });
   router.get('/docs', (_req, res) => {
-    res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>Invoicing API</title></head>
-<body><redoc spec-url="openapi.json"></redoc>
-<noscript>The API reference is the OpenAPI document at <a href="openapi.json">openapi.json</a>.</noscript>
-<script src="https://cdn.redoc.ly/redoc/latest/bundles/redoc.standalone.js"></script></body></html>`);
+    res.type('html').send(page);
   });
   return router;
 }
