@@ -340,7 +340,7 @@ describe('customer-service customers and addresses', () => {
         buyer: {
           name: 'Snapshot AG',
           vatId: 'ATU13585627',
-          electronicAddress: { scheme: 'EM', value: 'ap@snapshot.example' },
+          electronicAddress: { scheme: '9914', value: 'ATU13585627' },
           address: { line1: 'Graben 2', city: 'Wien', postalCode: '1010', countryCode: 'AT' },
           contact: { email: 'ap@snapshot.example' },
         },

@@ -1,3 +1,4 @@
+import { electronicAddressOf } from './api/tax';
 import fc from 'fast-check';
 import { checkVatIdSyntax, normalizeVatId, VIES_COUNTRY_CODES } from './vat-id';
 
@@ -106,5 +107,14 @@ describe('checkVatIdSyntax', () => {
 describe('normalizeVatId', () => {
   it('is idempotent', () => {
     fc.assert(fc.property(fc.string(), (s) => normalizeVatId(normalizeVatId(s)) === normalizeVatId(s)));
+  });
+});
+
+describe('electronicAddressOf', () => {
+  it('uses the VAT ID under its country scheme, else the e-mail', () => {
+    expect(electronicAddressOf({ vatId: 'DE123456789', email: 'a@b.de' })).toEqual({ scheme: '9930', value: 'DE123456789' });
+    expect(electronicAddressOf({ vatId: 'IT00743110157' })).toEqual({ scheme: '0211', value: 'IT00743110157' });
+    expect(electronicAddressOf({ vatId: 'SE556703748501', email: 'a@b.se' })).toEqual({ scheme: 'EM', value: 'a@b.se' });
+    expect(electronicAddressOf({})).toBeUndefined();
   });
 });

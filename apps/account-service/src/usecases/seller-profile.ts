@@ -1,3 +1,4 @@
+import { electronicAddressOf } from '@inv/contracts';
 import type { CompanyDoc } from '../db/companies';
 
 /** The seller as frozen onto an invoice at finalization (EN 16931 BG-4 and payment instructions). */
@@ -10,7 +11,7 @@ export function sellerProfileOf(company: CompanyDoc) {
       taxNumber: company.taxNumber,
       registrationId: company.registrationId,
       registrationCourt: company.registrationCourt,
-      electronicAddress: company.email ? { scheme: 'EM', value: company.email } : undefined,
+      electronicAddress: electronicAddressOf({ vatId: company.vatId, email: company.email }),
       address: {
         line1: company.address.line1,
         line2: company.address.line2,

@@ -99,7 +99,7 @@ describe('billing address and snapshot', () => {
         firstName: undefined,
         lastName: undefined,
         vatId: 'DE143454214',
-        electronicAddress: { scheme: 'EM', value: 'ap@acme.example' },
+        electronicAddress: { scheme: '9930', value: 'DE143454214' }, // VAT ID as PEPPOL endpoint
         address: { line1: 'Hauptstr. 1', line2: undefined, city: 'Berlin', postalCode: '10115', subdivision: 'BE', countryCode: 'DE' },
         contact: { name: 'Max Muster', phone: undefined, email: 'ap@acme.example' },
       },

@@ -1,4 +1,4 @@
-import type { messages } from '@inv/contracts';
+import { electronicAddressOf, type messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { AddressDoc, AddressType, CustomerDoc, VatStatus } from '../db/customers';
 
@@ -56,7 +56,7 @@ export function billingSnapshotOf(c: CustomerDoc): BillingSnapshot {
       firstName: c.contactType === 'B2C' ? c.firstName : undefined,
       lastName: c.contactType === 'B2C' ? c.lastName : undefined,
       vatId: c.contactType === 'B2B' ? c.vatId : undefined,
-      electronicAddress: c.email ? { scheme: 'EM', value: c.email } : undefined,
+      electronicAddress: electronicAddressOf({ vatId: c.vatId, email: c.email }),
       // Without a billing address the party is still sent (with an empty address) so that validation names the gap.
       address: address
         ? {
