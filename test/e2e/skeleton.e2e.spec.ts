@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { launchServices, spawnService, stopServices, waitReady, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, testEnv, uniquePrefix, waitFor } from '@inv/testing';
@@ -163,6 +167,35 @@ describe('e2e: finalize an invoice through the gateway', () => {
     }, { timeoutMs: 60_000, what: 'job after restart' });
     expect(job.status).toBe('finished');
     expect((await api('GET', `/invoice/${id}`)).body.status).toBe('OPEN');
+  });
+
+  it('finalizes ZUGFeRD, PEPPOL and XRechnung invoices whose XML passes the official rules', async () => {
+    const customer = await api('POST', '/customer/', { organization_name: 'Bundesamt für Beispiele', vat_id: 'DE 143 454 214', email: 'rechnung@bund.example', language: 'German' });
+    expect(customer.status).toBe(201);
+    await api('POST', `/customer/${customer.body.id}/addresses`, { address_line_1: 'Platz der Republik 1', city: 'Berlin', postal_code: '11011', country_code: 'DE' });
+    await waitFor(async () => (await api('GET', `/customer/${customer.body.id}`)).body.vat_check?.status === 'valid', { what: 'VAT check (simulated VIES)' });
+    const files: Record<string, string> = {};
+    for (const [format, extra] of [['ZUGFERD', {}], ['PEPPOL', { buyer_reference: 'PO-4711' }], ['XRECHNUNG', { buyer_reference: '04011000-12345-34' }]] as const) {
+      const created = await api('POST', '/invoice/', { customer_id: customer.body.id, invoice_format: format, ...extra });
+      const id = created.body.invoice_id as number;
+      await api('POST', `/invoice/${id}/positions`, { title: 'Gutachten', quantity: 12.5, unit_id: 'HUR', unit_net_amount: 142.4, tax_rate: 0.19, discount_type: 'PERCENTAGE', discount_value: 3 });
+      await api('POST', `/invoice/${id}/positions`, { title: 'Reisekosten', quantity: 1, unit_id: 'C62', unit_net_amount: 86.35, tax_rate: 0.19 });
+      const validation = (await api('GET', `/invoice/${id}/validate`)).body;
+      expect({ format, ...validation }).toMatchObject({ format, valid: true, errors: [], vat_check: { status: 'valid' } });
+      const jobId = await finalize(id);
+      await waitFor(async () => (await jobStatus(id, jobId)).status === 'finished', { timeoutMs: 60_000, what: `${format} job` });
+      const link = await api('GET', `/invoice/${id}/xml-link`);
+      files[format] = await (await fetch(link.body.url)).text();
+    }
+    const validate = resolve(root, '../shared/conformance/validate');
+    if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-xml-'));
+    for (const [format, kit] of [['ZUGFERD', 'cii-en16931'], ['PEPPOL', 'peppol-ubl'], ['XRECHNUNG', 'xrechnung-ubl']] as const) {
+      const file = join(dir, `${format}.xml`);
+      writeFileSync(file, files[format]);
+      const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
+      expect(stdout).toContain(`PASS ${file}`);
+    }
   });
 
   it('answers unknown paths and bad ids with problem+json', async () => {
