@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { launchServices, spawnService, stopServices, waitReady, type RunningService } from '@inv/runtime';
-import { deleteBrokerObjects, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 import { startOtlpSink } from './otlp-sink';
 
 jest.setTimeout(240_000);
@@ -76,6 +76,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
   afterAll(async () => {
     await stopServices(running);
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`);
     await stopMongo();
     await sink?.stop();
   });

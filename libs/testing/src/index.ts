@@ -78,3 +78,19 @@ export async function deleteBrokerObjects(prefix: string): Promise<void> {
     await conn.close();
   }
 }
+
+/** Deletes every Redis key that starts with `prefix` (what services under test wrote). */
+export async function deleteRedisKeys(prefix: string): Promise<void> {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
