@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createBus, type Bus } from '@inv/bus';
-import { messages, type Messages } from '@inv/contracts';
+import { peerBus, waitFor } from '@inv/testing';
 import { createCustomerService, customerConfig, type CustomerConfig } from '../customer-service';
 
 /** Test-only helpers: a customer-service on a private bus prefix, a second bus to talk to it, HTTP calls as the gateway makes them. */
-
-export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 export function testPrefixes() {
   const id = randomBytes(5).toString('hex');
@@ -16,15 +13,13 @@ export function testConfig(prefixes: { BUS_PREFIX: string; REDIS_PREFIX: string 
   return customerConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', RPC_TIMEOUT_MS: '1500', ...extra });
 }
 
-export function testBus(prefix: string, service = 'test-peer'): Bus<Messages> {
-  return createBus(messages, { url: 'amqp://guest:guest@127.0.0.1:5672', prefix, service, logger: silentLogger, retryDelaysMs: [50, 100], rpcTimeoutMs: 3000 });
-}
+/** A second bus speaking our contracts (the shared test helper). */
+export const testBus = peerBus;
 
 export type CustomerService = Awaited<ReturnType<typeof createCustomerService>>;
 
 
 // Response bodies are inspected loosely in tests.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 export function http(baseUrl: string, defaultCompany: string) {
@@ -40,19 +35,8 @@ export function http(baseUrl: string, defaultCompany: string) {
 }
 
 /** Polls until `check` returns a value other than undefined (observable outcome, not a fixed sleep). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  return waitFor(check, { timeoutMs, what });
 }
 
 export { createCustomerService };
