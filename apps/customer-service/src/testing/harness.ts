@@ -20,6 +20,7 @@ export type CustomerService = Awaited<ReturnType<typeof createCustomerService>>;
 
 
 // Response bodies are inspected loosely in tests.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 export function http(baseUrl: string, defaultCompany: string) {
