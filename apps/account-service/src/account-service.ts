@@ -1,6 +1,7 @@
 import { createServiceRuntime } from '@inv/runtime';
-import { notFound } from '@inv/service-kit';
+import { apiKeyRevokedChannel, notFound } from '@inv/service-kit';
 import type { AccountConfig } from './config';
+import { MAX_ACTIVE_KEYS } from './domain/api-key';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { companyRoutes } from './http/company.routes';
@@ -10,13 +11,24 @@ import { sellerProfileOf } from './usecases/seller-profile';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
-  const rt = await createServiceRuntime({ service: 'account-service', database: 'invoicing_account', port: config.PORT, env: config });
+  const rt = await createServiceRuntime({ service: 'account-service', database: 'invoicing_account', port: config.PORT, env: config, useRedis: true });
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   await Promise.all([companies.model.init(), apiKeys.model.init(), rt.outbox.model.init()]);
+  await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
+
+  /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
+  const announceRevoked = async (keyId: string, companyId: string) => {
+    try {
+      await rt.redis!.publish(apiKeyRevokedChannel(config.REDIS_PREFIX), JSON.stringify({ keyId, companyId }));
+    } catch (err) {
+      // the key is revoked in the database; gateways stop accepting it when their cache entry expires
+      rt.logger.warn({ err, keyId }, 'could not announce an API key revocation; gateways drop it within AUTH_CACHE_TTL_MS');
+    }
+  };
 
   rt.app.use(internalRoutes({ apiKeys, companies }));
-  rt.app.use(companyRoutes({ apiKeys, companies }));
+  rt.app.use(companyRoutes({ apiKeys, companies, announceRevoked }));
   rt.bus.serveRpc('account.seller-profile.v1', async (msg) => {
     const company = await companies.byId(msg.companyId);
     if (!company) throw notFound('company');

@@ -1,4 +1,4 @@
-import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { accountConfig } from './config';
@@ -16,12 +16,12 @@ describe('account-service', () => {
   let url: string;
   const companyEvents: string[] = [];
 
-  const verify = async (key: unknown) => {
-    const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key }) });
+  const verify = async (key: unknown, identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true })) => {
+    const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identity) }, body: JSON.stringify({ key }) });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-company-id': DEMO_COMPANY_ID }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method: string, path: string, body?: unknown, company = DEMO_COMPANY_ID) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -40,11 +40,12 @@ describe('account-service', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
   });
 
   it('bootstraps the demo company once, announces it, and accepts the key', async () => {
-    expect(await verify(bootstrapKey)).toMatchObject({ status: 200, body: { companyId: DEMO_COMPANY_ID } });
+    expect(await verify(bootstrapKey)).toMatchObject({ status: 200, body: { companyId: DEMO_COMPANY_ID, keyId: expect.any(String), plan: 'pro' } });
     await waitFor(() => companyEvents.length === 1, { what: 'company.created event' });
     const again = await createAccountService(accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey })));
     await again.start();
@@ -80,5 +81,39 @@ describe('account-service', () => {
     expect(eleventh.status).toBe(409);
     expect(eleventh.body.code).toBe('API_KEY_LIMIT_REACHED');
     expect((await call('POST', '/company/api-keys', { name: '' })).status).toBe(400);
+  });
+
+  it('refuses direct calls without the gateway identity, and /internal/* to company identities', async () => {
+    const bare = await fetch(`${url}/company/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': DEMO_COMPANY_ID }, body: '{"name":"mint"}' });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('content-type')).toContain('application/problem+json');
+    expect((await verify(bootstrapKey, {})).status).toBe(401);
+    expect((await verify(bootstrapKey, identityHeaders(DEMO_COMPANY_ID))).status).toBe(401);
+  });
+
+  it('writes last_used_at at most once a minute per key', async () => {
+    const keys = () => service.runtime.conn.collection('api_keys').findOne({ name: 'bootstrap' });
+    await service.runtime.conn.collection('api_keys').updateOne({ name: 'bootstrap' }, { $unset: { lastUsedAt: '' } });
+    expect((await verify(bootstrapKey)).status).toBe(200);
+    const first = await waitFor(async () => (await keys())?.lastUsedAt as Date | undefined, { what: 'last_used_at' });
+    for (let i = 0; i < 5; i++) expect((await verify(bootstrapKey)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(((await keys())?.lastUsedAt as Date).getTime()).toBe(first.getTime());
+  });
+
+  it('holds the 10-active-keys limit under 30 concurrent creations', async () => {
+    const company = `cmp_race_${prefix}`;
+    await service.runtime.conn.collection('companies').insertOne({ _id: company as never, name: 'Race GmbH', legalName: 'Race GmbH', address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' }, plan: 'pro', paymentTermDays: 14, createdAt: new Date() });
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call('POST', '/company/api-keys', { name: `race ${i}` }, company)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(20);
+    const active = await service.runtime.conn.collection('api_keys').countDocuments({ companyId: company, revokedAt: { $exists: false } });
+    expect(active).toBe(10);
+    // a revoked key frees its slot
+    const one = answers.find((a) => a.status === 201)!;
+    expect((await call('DELETE', `/company/api-keys/${one.body.id}`, undefined, company)).status).toBe(200);
+    expect((await call('POST', '/company/api-keys', { name: 'after revoke' }, company)).status).toBe(201);
+    expect((await call('POST', '/company/api-keys', { name: 'over' }, company)).status).toBe(409);
   });
 });

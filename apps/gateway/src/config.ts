@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envVars } from '@inv/service-kit';
+import { envVars, identityKeysEnv } from '@inv/service-kit';
 
 const url = (port: number) => z.string().url().default(`http://127.0.0.1:${port}`);
 
@@ -23,5 +23,25 @@ export const gatewayConfig = z.object({
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   /** Timeout of a proxied request. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** HMAC keys of the identity tokens sent to the services, comma-separated: the first signs (SECURITY.md). */
+  IDENTITY_SIGNING_KEYS: identityKeysEnv,
+  /** How long a verified API key is trusted without asking account-service (revocations evict at once). */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /** How long an unknown API key is answered 401 from memory. */
+  AUTH_NEGATIVE_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  /** Failed authentications one client address may burst before 429 ... */
+  AUTH_FAILURES_BURST: z.coerce.number().int().positive().default(20),
+  /** ... and how many more it regains per minute. */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** express `trust proxy`: how the client address is taken from X-Forwarded-For behind an ingress ('false', a hop count, or addresses/CIDRs). */
+  TRUST_PROXY: z.string().default('false'),
+  /** The request head must arrive within this (slow-header clients are cut). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The whole request (head and body) must arrive within this. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** Idle keep-alive connections are closed after this. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /** Concurrent client connections per gateway process; more are refused. */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
 });
 export type GatewayConfig = z.output<typeof gatewayConfig>;

@@ -2,6 +2,8 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Redis from 'ioredis';
+import { createIdentityVerifier, IDENTITY_HEADER } from '@inv/service-kit';
+import { TEST_IDENTITY_KEY } from '@inv/testing';
 import { gatewayConfig } from './config';
 import { createGateway } from './gateway';
 
@@ -15,18 +17,24 @@ describe('gateway', () => {
   let gateway: Awaited<ReturnType<typeof createGateway>>;
   let base: string;
   const redisPrefix = `t-gw-${Date.now()}:`;
-  const seen: { path: string; company?: string; traceparent?: string; body?: unknown }[] = [];
+  const seen: { path: string; company?: string; scope?: string; apiKey?: string; forgedCompany?: string; traceparent?: string; body?: unknown }[] = [];
+  const verifier = createIdentityVerifier([TEST_IDENTITY_KEY]);
+  let lookups = 0;
 
   beforeAll(async () => {
     const app = express();
     app.use(express.json());
-    app.post('/internal/auth/verify', (req, res) => {
-      if (req.body.key === goodKey) res.json({ companyId: 'cmp_1' });
-      else if (req.body.key === burstKey) res.json({ companyId: 'cmp_burst' });
+    app.post('/internal/auth/verify', async (req, res) => {
+      lookups++;
+      const caller = await verifier.verify(req.header(IDENTITY_HEADER)).catch(() => undefined);
+      if (caller?.scope !== 'internal') res.status(401).json({ message: 'no gateway identity' });
+      else if (req.body.key === goodKey) res.json({ companyId: 'cmp_1', keyId: 'key_1', plan: 'pro' });
+      else if (req.body.key === burstKey) res.json({ companyId: 'cmp_burst', keyId: 'key_burst', plan: 'pro' });
       else res.status(401).json({ message: 'missing, invalid or revoked API key' });
     });
-    app.all('/{*rest}', (req, res) => {
-      seen.push({ path: req.path, company: req.header('x-company-id'), traceparent: req.header('traceparent'), body: req.body });
+    app.all('/{*rest}', async (req, res) => {
+      const identity = await verifier.verify(req.header(IDENTITY_HEADER)).catch(() => undefined);
+      seen.push({ path: req.path, company: identity?.companyId, scope: identity?.scope, apiKey: req.header('x-api-key'), forgedCompany: req.header('x-company-id'), traceparent: req.header('traceparent'), body: req.body });
       res.status(req.method === 'POST' ? 201 : 200).json({ ok: true, path: req.path });
     });
     upstream = await new Promise<Server>((r) => {
@@ -37,6 +45,8 @@ describe('gateway', () => {
       gatewayConfig.parse({
         PORT: '0',
         LOG_LEVEL: 'silent',
+        IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY,
+        TRUST_PROXY: 'loopback',
         REDIS_PREFIX: redisPrefix,
         RATE_LIMIT_PER_SECOND: '20',
         ACCOUNT_URL: up,
@@ -58,13 +68,35 @@ describe('gateway', () => {
     await new Promise((r) => upstream.close(r));
   });
 
-  const get = (path: string, key: string | null = goodKey) => fetch(`${base}${path}`, { headers: key === null ? {} : { 'x-api-key': key } });
+  const get = (path: string, key: string | null = goodKey, from?: string) =>
+    fetch(`${base}${path}`, { headers: { ...(key === null ? {} : { 'x-api-key': key }), ...(from ? { 'x-forwarded-for': from } : {}) } });
 
-  it('forwards with the company id, a trace context, and the body untouched; ignores a forged company header', async () => {
-    const res = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'x-company-id': 'cmp_evil' }, body: JSON.stringify({ customer_id: 1 }) });
+  it('forwards a signed identity of the company, a trace context, and the body untouched; never the API key or a forged company header', async () => {
+    const res = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'x-company-id': 'cmp_evil', [IDENTITY_HEADER]: 'forged' }, body: JSON.stringify({ customer_id: 1 }) });
     expect(res.status).toBe(201);
     const last = seen.at(-1)!;
-    expect(last).toMatchObject({ path: '/invoice/', company: 'cmp_1', body: { customer_id: 1 } });
+    expect(last).toMatchObject({ path: '/invoice/', company: 'cmp_1', scope: 'company', body: { customer_id: 1 } });
+    expect(last.apiKey).toBeUndefined();
+    expect(last.forgedCompany).toBeUndefined();
+  });
+
+  it('never routes /internal/* or dot-segment paths to a service', async () => {
+    const before = seen.length;
+    for (const path of ['/internal/auth/verify', '/company/../internal/auth/verify', '/company/%2e%2e/internal/auth/verify']) {
+      expect((await get(path)).status).toBe(404);
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it('sets helmet security headers; the docs page may load same-origin scripts and styles', async () => {
+    const api = await get('/customer/');
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(api.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const docs = await fetch(`${base}/docs`);
+    const csp = docs.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(csp).toMatch(/style-src 'self'/);
+    expect(csp).toContain("frame-ancestors 'none'");
   });
 
   it('answers 401 problem+json before anything reaches a service', async () => {
@@ -121,5 +153,30 @@ describe('gateway', () => {
     expect(limited[0].headers.get('retry-after')).toBe('1');
     expect(answers.find((a) => a.status === 200)?.headers.get('ratelimit-limit')).toBe('20');
     expect((await get('/customer/')).status).toBe(200); // other companies are not affected
+  });
+
+  it('limits failed authentications per client address with 429 + Retry-After before any lookup; others are unaffected', async () => {
+    const attacker = '203.0.113.7';
+    const before = lookups;
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => get('/customer/', `ak_live_${i.toString(16).padStart(32, 'd')}`, attacker)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(21);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(39);
+    expect(lookups - before).toBeLessThanOrEqual(21);
+    const limited = answers.find((a) => a.status === 429)!;
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await limited.json()) as { code: string }).code).toBe('TOO_MANY_FAILED_AUTHENTICATIONS');
+    // the same address with a good (cached) key, and another address, still get through
+    expect((await get('/customer/', goodKey, attacker)).status).toBe(200);
+    expect((await get('/customer/', `ak_live_${'e'.repeat(32)}`, '198.51.100.1')).status).toBe(401);
+  });
+
+  it('caches verified keys and unknown keys (no account-service round trip on repeats)', async () => {
+    await get('/customer/');
+    const before = lookups;
+    for (let i = 0; i < 5; i++) expect((await get('/customer/')).status).toBe(200);
+    const unknown = `ak_live_${'9'.repeat(32)}`;
+    for (let i = 0; i < 5; i++) expect((await get('/customer/', unknown, '198.51.100.2')).status).toBe(401);
+    expect(lookups - before).toBe(1);
   });
 });

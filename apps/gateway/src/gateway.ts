@@ -1,24 +1,41 @@
 import express from 'express';
-import { connectRedis, createHttpApp, createLogger, finalizeApp, listen, redisReady } from '@inv/service-kit';
+import { connectRedis, createHttpApp, createIdentitySigner, createLogger, finalizeApp, listen, redisReady, resolveIdentityKeys } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
+import { createFailedAuthLimiter } from './auth/failed-auth-limiter';
+import { createKeyCache } from './auth/key-cache';
+import { subscribeToRevocations } from './auth/revocations';
 import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
 import { proxyToServices, targetFinder } from './http/proxy';
 import { rateLimit } from './http/rate-limit';
+import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { routeTable } from './routes-table';
 
+/** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
+const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
+
 /** Public HTTP edge: API-key auth, rate limit, routing to the owning service, OpenAPI document. */
-export async function createGateway(config: GatewayConfig) {
+export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup?: () => void } = {}) {
   startTelemetry({ serviceName: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const signer = createIdentitySigner(resolveIdentityKeys(config, logger));
   const redis = connectRedis(config.REDIS_URL, `${config.REDIS_PREFIX}gw:`);
   const app = createHttpApp({ service: 'gateway', logger, jsonBody: false, readiness: [{ name: 'redis', check: () => redisReady(redis) }] });
+  app.set('trust proxy', trustProxy(config.TRUST_PROXY));
+  app.use(securityHeaders());
+
+  const cache = createKeyCache({ ttlMs: config.AUTH_CACHE_TTL_MS, negativeTtlMs: config.AUTH_NEGATIVE_CACHE_TTL_MS });
+  const limiter = createFailedAuthLimiter(redis, { burst: config.AUTH_FAILURES_BURST, perMinute: config.AUTH_FAILURES_PER_MINUTE }, (err) =>
+    logger.warn({ err }, 'failed-authentication limiter unavailable (Redis); not limiting'),
+  );
+  const revocations = await subscribeToRevocations(config.REDIS_URL, config.REDIS_PREFIX, cache, logger);
 
   const api = express.Router();
+  api.use(rejectDotSegments);
   api.use(openApiRoutes());
-  api.use(authenticate(config.ACCOUNT_URL));
+  api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));
   const table = routeTable(config);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
@@ -29,13 +46,20 @@ export async function createGateway(config: GatewayConfig) {
   let http: Awaited<ReturnType<typeof listen>> | undefined;
   return {
     runtime: { logger },
+    keyCache: cache,
     async start() {
-      http = await listen(app, config.PORT, config.HOST);
+      http = await listen(app, config.PORT, config.HOST, {
+        headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        maxConnections: config.HTTP_MAX_CONNECTIONS,
+      });
       logger.info({ url: `${http.url}/api/v1` }, 'gateway listening');
       return http;
     },
     async stop() {
       await http?.close();
+      revocations.stop();
       redis.disconnect();
     },
   };

@@ -1,6 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { createInvoiceService, invoiceConfig } from './invoice-service';
 
 jest.setTimeout(60_000);
@@ -23,7 +23,7 @@ describe('finalize pipeline (invoice-service)', () => {
   const finalizedEvents: string[] = [];
 
   const call = async (method: string, path: string, body?: unknown, companyId = company) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-company-id': companyId }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };

@@ -9,12 +9,15 @@ import {
   connectMongo,
   connectRedis,
   createHttpApp,
+  createIdentityVerifier,
   createLogger,
   envVars,
   finalizeApp,
+  identityKeysEnv,
   listen,
   mongoReady,
   redisReady,
+  resolveIdentityKeys,
   type Listening,
   type Logger,
   type ReadinessCheck,
@@ -35,6 +38,8 @@ export const baseEnv = z.object({
   /** Prefix of every Redis key; tests set one per run. */
   REDIS_PREFIX: z.string().default('inv:'),
   LOG_LEVEL: envVars.logLevel,
+  /** HMAC keys of the gateway's identity tokens, comma-separated: the first signs, all verify (SECURITY.md). */
+  IDENTITY_SIGNING_KEYS: identityKeysEnv,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /** Retry delays of failed message handlers, comma-separated ms (tests shorten them). */
   BUS_RETRY_DELAYS_MS: z
@@ -79,6 +84,7 @@ export interface ServiceRuntime {
 export async function createServiceRuntime(opts: RuntimeOptions): Promise<ServiceRuntime> {
   startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
+  const identity = createIdentityVerifier(resolveIdentityKeys(opts.env, logger));
   const mongo = await resolveMongoUri();
   if (mongo.embedded) logger.warn({ uri: mongo.uri }, 'MONGO_URL is unset: using the embedded development MongoDB server');
   const conn = await connectMongo(mongo.uri, `${opts.env.MONGO_DATABASE_PREFIX}${opts.database}`);
@@ -97,7 +103,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     { name: 'rabbitmq', check: () => bus.isReady() },
   ];
   if (redis) readiness.push({ name: 'redis', check: () => redisReady(redis) });
-  const app = createHttpApp({ service: opts.service, logger, readiness, bodyLimit: opts.bodyLimit });
+  const app = createHttpApp({ service: opts.service, logger, readiness, bodyLimit: opts.bodyLimit, identity });
   let http: Listening | undefined;
 
   const runtime: ServiceRuntime = {

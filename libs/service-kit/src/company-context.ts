@@ -1,11 +1,16 @@
 import type { Request } from 'express';
 import { unauthenticated } from './errors';
+import { identityOf } from './identity';
 
-/** Header the gateway sets after authenticating the API key; services never see the key itself. */
+/**
+ * Header the gateway used to set before identities were signed. Services no longer read it (the company
+ * comes only from the verified identity token); it is dropped on arrival.
+ */
 export const COMPANY_HEADER = 'x-company-id';
 
+/** The company of the verified identity token (see identity.ts); 401 when the request carries none. */
 export function companyIdOf(req: Request): string {
-  const id = req.header(COMPANY_HEADER);
+  const id = identityOf(req)?.companyId;
   if (!id) throw unauthenticated('request did not pass through the gateway');
   return id;
 }

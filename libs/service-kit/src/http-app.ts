@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { requireIdentity, type IdentityVerifier } from './identity';
 import type { Logger } from './logger';
 import { problem, toProblem } from './problem';
 
@@ -18,6 +19,8 @@ export interface HttpAppOptions {
   readiness?: ReadinessCheck[];
   /** Parse JSON bodies (default true); the gateway streams bodies through untouched. */
   jsonBody?: boolean;
+  /** Verify the gateway's signed identity before any route (every service; not the gateway itself). */
+  identity?: IdentityVerifier;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     const ready = results.every(([, ok]) => ok);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.service, checks });
   });
+  if (opts.identity) app.use(requireIdentity(opts.identity, opts.logger));
   if (opts.jsonBody !== false) {
     app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
   }

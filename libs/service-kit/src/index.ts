@@ -8,3 +8,4 @@ export * from './lifecycle';
 export * from './mongo';
 export * from './redis';
 export * from './company-context';
+export * from './identity';

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Logger } from './logger';
@@ -10,13 +10,37 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** Limits of the HTTP server against slow or greedy clients (the gateway sets them from its env). */
+export interface ServerLimits {
+  /** Whole request head must arrive within this (slowloris). Node default 60 s. */
+  headersTimeoutMs?: number;
+  /** Whole request (head and body) must arrive within this. Node default 300 s. */
+  requestTimeoutMs?: number;
+  /** Idle keep-alive sockets are closed after this. */
+  keepAliveTimeoutMs?: number;
+  /** Connections beyond this are refused (closed at once). Default unlimited. */
+  maxConnections?: number;
+}
+
 /** Starts the HTTP server; `close()` stops accepting, lets in-flight requests finish, drops idle sockets. */
-export function listen(app: Express, port: number, host = '127.0.0.1'): Promise<Listening> {
+export function listen(app: Express, port: number, host = '127.0.0.1', limits: ServerLimits = {}): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const headersTimeout = limits.headersTimeoutMs ?? 60_000;
+    const server = createServer(
+      {
+        headersTimeout,
+        requestTimeout: Math.max(limits.requestTimeoutMs ?? 300_000, headersTimeout),
+        // how often expired head/request timers are enforced (Node's default 30 s would let a slow client
+        // hold its socket up to 30 s past the limit)
+        connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+      },
+      app,
+    );
+    server.keepAliveTimeout = limits.keepAliveTimeoutMs ?? 5_000;
+    if (limits.maxConnections) server.maxConnections = limits.maxConnections;
+    server.listen(port, host);
     server.once('error', reject);
     server.once('listening', () => {
-      server.keepAliveTimeout = 5_000;
       const actual = (server.address() as AddressInfo).port;
       resolve({
         server,

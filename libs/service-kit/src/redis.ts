@@ -10,3 +10,9 @@ export function redisReady(redis: Redis): boolean {
 }
 
 export type { Redis };
+
+/**
+ * Redis pub/sub channel on which account-service announces a revoked API key ({ keyId, companyId }), so
+ * every gateway replica evicts it from its verified-key cache at once. Channels carry no keyPrefix.
+ */
+export const apiKeyRevokedChannel = (redisPrefix: string) => `${redisPrefix}events:api-key-revoked`;

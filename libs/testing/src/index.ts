@@ -2,6 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
 import { resolveMongoUri } from '@inv/embedded-mongo';
+import { createIdentitySigner, IDENTITY_HEADER } from '@inv/service-kit';
+
+/**
+ * The identity-token key of this test process: testEnv() passes it to services under test (and to the
+ * gateway, which signs with it), and identityHeaders() signs with it, as the gateway does.
+ */
+export const TEST_IDENTITY_KEY = `test-identity-key-${randomBytes(16).toString('hex')}`;
+const testSigner = createIdentitySigner([TEST_IDENTITY_KEY]);
+
+/**
+ * Headers a service expects from the gateway for `companyId` (a signed identity token), for tests that
+ * call a service directly. `internal: true` gives the gateway's own identity (for /internal/* endpoints).
+ */
+export async function identityHeaders(companyId: string | { internal: true }, extra: { keyId?: string; plan?: string } = {}): Promise<Record<string, string>> {
+  const token =
+    typeof companyId === 'string'
+      ? await testSigner.sign({ scope: 'company', companyId, keyId: extra.keyId ?? 'test-key', plan: extra.plan ?? 'pro' })
+      : await testSigner.sign({ scope: 'internal' });
+  return { [IDENTITY_HEADER]: token };
+}
 
 /** A name prefix unique to this test run: queues, exchanges, Redis keys and databases carry it. */
 export function uniquePrefix(kind = 't'): string {
@@ -22,6 +42,7 @@ export function testEnv(prefix: string, mongoUrl: string, extra: Record<string, 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     BUS_RETRY_DELAYS_MS: '50,100',
+    IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY,
     ...extra,
   };
 }

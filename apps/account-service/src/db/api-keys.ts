@@ -9,6 +9,8 @@ export interface ApiKeyDoc {
   createdAt: Date;
   lastUsedAt?: Date;
   revokedAt?: Date;
+  /** 0..MAX_ACTIVE_KEYS-1 while active, removed on revocation: the unique index makes the limit atomic. */
+  slot?: number;
 }
 
 const schema = new Schema<ApiKeyDoc>(
@@ -20,10 +22,16 @@ const schema = new Schema<ApiKeyDoc>(
     createdAt: { type: Date, required: true },
     lastUsedAt: Date,
     revokedAt: Date,
+    slot: Number,
   },
   { versionKey: false },
 );
 schema.index({ companyId: 1, createdAt: 1 });
+// One active key per (company, slot): concurrent creations cannot exceed the slot count.
+schema.index({ companyId: 1, slot: 1 }, { unique: true, partialFilterExpression: { slot: { $exists: true } } });
+
+/** Minimum time between two last_used_at writes of one key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function apiKeysRepo(conn: Connection) {
   const model = conn.model<ApiKeyDoc>('ApiKey', schema, 'api_keys');
@@ -32,9 +40,28 @@ export function apiKeysRepo(conn: Connection) {
     activeByHash: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
     countActive: (companyId: string) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
     list: (companyId: string) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
+    /** Slots held by the company's active keys. */
+    usedSlots: async (companyId: string) =>
+      (await model.find({ companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).lean()).map((k) => k.slot as number),
+    /** Gives slots to active keys created before slots existed (on start; keys over the limit stay without). */
+    async assignMissingSlots(maxActive: number) {
+      const legacy = await model.find({ revokedAt: { $exists: false }, slot: { $exists: false } }, { companyId: 1 }).lean();
+      for (const k of legacy) {
+        const used = new Set((await model.find({ companyId: k.companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).lean()).map((d) => d.slot));
+        const free = Array.from({ length: maxActive }, (_, i) => i).find((i) => !used.has(i));
+        if (free !== undefined) await model.updateOne({ _id: k._id, slot: { $exists: false } }, { $set: { slot: free } }).catch(() => undefined);
+      }
+    },
     revoke: (companyId: string, id: Types.ObjectId) =>
-      model.findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() } }, { returnDocument: 'after' }).lean(),
-    touch: (id: Types.ObjectId) => model.updateOne({ _id: id }, { $set: { lastUsedAt: new Date() } }),
+      model
+        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() }, $unset: { slot: '' } }, { returnDocument: 'after' })
+        .lean(),
+    /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). */
+    touch: (id: Types.ObjectId, now = new Date()) =>
+      model.updateOne(
+        { _id: id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
+        { $set: { lastUsedAt: now } },
+      ),
   };
 }
 export type ApiKeysRepo = ReturnType<typeof apiKeysRepo>;

@@ -7,7 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
 
 const ApiKeyCreate = z.object({ name: z.string().trim().min(1).max(100) });
 
-export function companyRoutes(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo }): Router {
+export function companyRoutes(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo; announceRevoked: (keyId: string, companyId: string) => Promise<void> }): Router {
   const router = Router();
   router.get('/company/', async (req, res) => {
     const company = await deps.companies.byId(companyIdOf(req));

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { AppError, notFound, unauthenticated } from '@inv/service-kit';
-import type { ApiKeysRepo } from '../db/api-keys';
+import { LAST_USED_RESOLUTION_MS, type ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
 
@@ -11,19 +11,30 @@ export async function verifyApiKey(deps: { apiKeys: ApiKeysRepo; companies: Comp
   if (!found) throw unauthenticated();
   const company = await deps.companies.byId(found.companyId);
   if (!company || company.plan !== 'pro') throw unauthenticated('API access requires an active Pro subscription');
-  void deps.apiKeys.touch(found._id).catch(() => undefined); // last-usage display only; never fails a request
-  return { companyId: found.companyId, keyId: String(found._id) };
+  // last-usage display only; never fails a request, written at most once a minute per key
+  if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) void deps.apiKeys.touch(found._id).catch(() => undefined);
+  return { companyId: found.companyId, keyId: String(found._id), plan: company.plan };
 }
 
 export async function createApiKey(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo }, companyId: string, name: string) {
   const company = await deps.companies.byId(companyId);
   if (!company || company.plan !== 'pro') throw new AppError('forbidden', 'API keys require an active Pro subscription', { code: 'PRO_PLAN_REQUIRED' });
-  if ((await deps.apiKeys.countActive(companyId)) >= MAX_ACTIVE_KEYS) {
-    throw new AppError('conflict', `a company can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, { code: 'API_KEY_LIMIT_REACHED' });
-  }
   const key = generateApiKey();
-  const doc = await deps.apiKeys.model.create({ companyId, name, prefix: displayPrefix(key), hash: hashApiKey(key), createdAt: new Date() });
-  return { id: String(doc._id), name, prefix: doc.prefix, created_at: doc.createdAt.toISOString(), key };
+  // Each active key holds one of MAX_ACTIVE_KEYS slots under a unique index, so concurrent creations
+  // cannot overshoot the limit (a count-then-insert could). A lost race for a slot tries the next free one.
+  for (let attempt = 0; attempt < MAX_ACTIVE_KEYS * 2; attempt++) {
+    const used = new Set(await deps.apiKeys.usedSlots(companyId));
+    const free = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).filter((i) => !used.has(i));
+    if (!free.length) break;
+    const slot = free[Math.floor(Math.random() * free.length)];
+    try {
+      const doc = await deps.apiKeys.model.create({ companyId, name, prefix: displayPrefix(key), hash: hashApiKey(key), createdAt: new Date(), slot });
+      return { id: String(doc._id), name, prefix: doc.prefix, created_at: doc.createdAt.toISOString(), key };
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+  }
+  throw new AppError('conflict', `a company can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, { code: 'API_KEY_LIMIT_REACHED' });
 }
 
 export async function listApiKeys(deps: { apiKeys: ApiKeysRepo }, companyId: string) {
@@ -39,8 +50,13 @@ export async function listApiKeys(deps: { apiKeys: ApiKeysRepo }, companyId: str
   }));
 }
 
-export async function revokeApiKey(deps: { apiKeys: ApiKeysRepo }, companyId: string, id: string) {
+/**
+ * Revokes at once: the key stops verifying now, and `announce` tells every gateway replica to drop it
+ * from its verified-key cache (awaited before answering, so the revocation is effective everywhere).
+ */
+export async function revokeApiKey(deps: { apiKeys: ApiKeysRepo; announceRevoked: (keyId: string, companyId: string) => Promise<void> }, companyId: string, id: string) {
   if (!Types.ObjectId.isValid(id)) throw notFound('API key');
   const revoked = await deps.apiKeys.revoke(companyId, new Types.ObjectId(id));
   if (!revoked) throw notFound('API key');
+  await deps.announceRevoked(String(revoked._id), companyId);
 }

@@ -3,7 +3,7 @@ import type { Outbox } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
-import { displayPrefix, hashApiKey } from '../domain/api-key';
+import { displayPrefix, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
 
 export const DEMO_COMPANY_ID = 'cmp_demo';
 
@@ -50,7 +50,10 @@ export async function bootstrapDemoCompany(
     const hash = hashApiKey(apiKey);
     const key = await deps.apiKeys.model.findOne({ hash }).session(session).lean();
     if (!key) {
-      await deps.apiKeys.model.create([{ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date() }], { session });
+      const active = await deps.apiKeys.model.find({ companyId: DEMO_COMPANY_ID, revokedAt: { $exists: false } }, { slot: 1 }).session(session).lean();
+      const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !active.some((k) => k.slot === i));
+      if (slot === undefined) throw new Error(`the demo company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one or reuse a BOOTSTRAP_API_KEY`);
+      await deps.apiKeys.model.create([{ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date(), slot }], { session });
       createdKey = true;
     } else if (key.revokedAt || key.companyId !== DEMO_COMPANY_ID) {
       throw new Error('BOOTSTRAP_API_KEY belongs to a revoked key or another company; choose a new key');

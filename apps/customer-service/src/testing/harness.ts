@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { peerBus, waitFor } from '@inv/testing';
+import { identityHeaders, peerBus, TEST_IDENTITY_KEY, waitFor } from '@inv/testing';
 import { createCustomerService, customerConfig, type CustomerConfig } from '../customer-service';
 
-/** Test-only helpers: a customer-service on a private bus prefix, a second bus to talk to it, HTTP calls as the gateway makes them. */
+/** Test-only helpers: a customer-service on a private bus prefix, a second bus to talk to it, HTTP calls as the gateway makes them (signed identity). */
 
 export function testPrefixes() {
   const id = randomBytes(5).toString('hex');
@@ -10,7 +10,7 @@ export function testPrefixes() {
 }
 
 export function testConfig(prefixes: { BUS_PREFIX: string; REDIS_PREFIX: string }, extra: Record<string, string> = {}): CustomerConfig {
-  return customerConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', RPC_TIMEOUT_MS: '1500', ...extra });
+  return customerConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', RPC_TIMEOUT_MS: '1500', IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, ...extra });
 }
 
 /** A second bus speaking our contracts (the shared test helper). */
@@ -27,7 +27,7 @@ export function http(baseUrl: string, defaultCompany: string) {
   return async function call(method: string, path: string, opts: { company?: string | null; body?: unknown } = {}): Promise<{ status: number; body: Json }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const company = opts.company === undefined ? defaultCompany : opts.company;
-    if (company) headers['x-company-id'] = company;
+    if (company) Object.assign(headers, await identityHeaders(company));
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
     const text = await res.text();

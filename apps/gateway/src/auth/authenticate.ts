@@ -1,36 +1,102 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, COMPANY_HEADER, unauthenticated } from '@inv/service-kit';
+import { AppError, COMPANY_HEADER, IDENTITY_HEADER, unauthenticated, type IdentitySigner, type Logger } from '@inv/service-kit';
+import type { FailedAuthLimiter } from './failed-auth-limiter';
+import type { KeyCache, VerifiedKey } from './key-cache';
 
 const KEY_PATTERN = /^ak_live_[0-9a-f]{32}$/;
+const REVOKE_PATH = /^\/company\/api-keys\/([^/]+)$/;
+
+export interface AuthDeps {
+  accountUrl: string;
+  signer: IdentitySigner;
+  cache: KeyCache;
+  limiter: FailedAuthLimiter;
+  logger: Logger;
+  /** Counts account-service lookups (bench and tests). */
+  onLookup?: () => void;
+}
+
+const unavailable = () => new AppError('unavailable', 'authentication is temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
 
 /**
- * X-API-Key -> company, asked of account-service on every request (no cache: a revoked key must stop
- * working at once; the check is one loopback round trip). Malformed keys never leave the gateway.
+ * X-API-Key -> identity. A key verified within the cache TTL is answered from memory; otherwise, unless
+ * the client address has used up its failed-authentication budget (429 + Retry-After, no lookup) or the
+ * key is known to be unknown (negative cache), account-service is asked. The key never leaves the
+ * gateway: the header is removed, and the service gets a signed identity token instead (any
+ * X-Company-Id or identity header sent by the client is dropped). Malformed keys are refused here.
  */
-export function authenticate(accountUrl: string) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const key = req.header('x-api-key');
-    if (!key) throw unauthenticated('missing X-API-Key header');
-    if (!KEY_PATTERN.test(key)) throw unauthenticated('malformed API key: expected ak_live_ followed by 32 hexadecimal characters');
+export function authenticate(deps: AuthDeps) {
+  const inflight = new Map<string, Promise<VerifiedKey | undefined>>();
+
+  async function lookup(key: string, requestId: string): Promise<VerifiedKey | undefined> {
+    deps.onLookup?.();
     let answer: globalThis.Response;
     try {
-      answer = await fetch(`${accountUrl}/internal/auth/verify`, {
+      answer = await fetch(`${deps.accountUrl}/internal/auth/verify`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-request-id': String(res.locals.requestId) },
+        headers: { 'content-type': 'application/json', 'x-request-id': requestId, [IDENTITY_HEADER]: await deps.signer.sign({ scope: 'internal', requestId }) },
         body: JSON.stringify({ key }),
         signal: AbortSignal.timeout(5000),
       });
     } catch {
-      throw new AppError('unavailable', 'authentication is temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
+      throw unavailable();
     }
     if (answer.status === 401) {
-      const body = (await answer.json().catch(() => ({}))) as { message?: string };
-      throw unauthenticated(body.message);
+      await answer.body?.cancel();
+      return undefined;
     }
-    if (!answer.ok) throw new AppError('unavailable', 'authentication is temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
-    const { companyId } = (await answer.json()) as { companyId: string };
-    req.headers[COMPANY_HEADER] = companyId;
-    res.locals.companyId = companyId;
+    if (!answer.ok) throw unavailable();
+    const body = (await answer.json()) as { companyId: string; keyId: string; plan?: string };
+    return { companyId: body.companyId, keyId: body.keyId, plan: body.plan ?? 'pro' };
+  }
+
+  /** One lookup per key at a time: a burst of requests with the same uncached key waits for the first. */
+  function lookupOnce(hash: string, key: string, requestId: string) {
+    let pending = inflight.get(hash);
+    if (!pending) {
+      pending = lookup(key, requestId).finally(() => inflight.delete(hash));
+      inflight.set(hash, pending);
+    }
+    return pending;
+  }
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const key = req.header('x-api-key');
+    delete req.headers['x-api-key'];
+    delete req.headers[IDENTITY_HEADER];
+    delete req.headers[COMPANY_HEADER];
+    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const requestId = String(res.locals.requestId ?? '');
+
+    const hash = key && KEY_PATTERN.test(key) ? createHash('sha256').update(key).digest('hex') : undefined;
+    let identity = hash ? deps.cache.get(hash) : undefined;
+    if (!identity) {
+      const waitMs = await deps.limiter.take(client);
+      if (waitMs > 0) {
+        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+        throw new AppError('rate_limited', 'too many failed authentications from this address; retry later', { code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
+      }
+      if (!key) throw unauthenticated('missing X-API-Key header');
+      if (!hash) throw unauthenticated('malformed API key: expected ak_live_ followed by 32 hexadecimal characters');
+      if (deps.cache.isKnownUnknown(hash)) throw unauthenticated();
+      identity = await lookupOnce(hash, key, requestId);
+      if (!identity) {
+        deps.cache.markUnknown(hash);
+        throw unauthenticated();
+      }
+      deps.cache.set(hash, identity);
+      await deps.limiter.refund(client);
+    }
+
+    // a revocation through this replica takes effect here at once (other replicas: revocation event)
+    const revoked = req.method === 'DELETE' ? REVOKE_PATH.exec(req.path) : null;
+    if (revoked) deps.cache.evictKeyId(revoked[1]);
+
+    const token = await deps.signer.sign({ scope: 'company', companyId: identity.companyId, keyId: identity.keyId, plan: identity.plan, requestId });
+    req.headers[IDENTITY_HEADER] = token;
+    res.locals.companyId = identity.companyId;
+    res.locals.identityToken = token;
     next();
   };
 }

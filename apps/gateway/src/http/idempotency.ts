@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { context, propagation } from '@opentelemetry/api';
-import { AppError, type Redis } from '@inv/service-kit';
+import { AppError, IDENTITY_HEADER, type Redis } from '@inv/service-kit';
 
 interface Stored {
   state: 'pending' | 'done';
@@ -48,7 +48,7 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
         }
         const headers: Record<string, string> = {
           'content-type': req.header('content-type') ?? 'application/json',
-          'x-company-id': String(res.locals.companyId),
+          [IDENTITY_HEADER]: String(res.locals.identityToken),
           'x-request-id': String(res.locals.requestId ?? ''),
         };
         propagation.inject(context.active(), headers);
