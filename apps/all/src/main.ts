@@ -6,7 +6,8 @@ import { launchServices, parseServiceList, stopServices, type RunningService } f
 /**
  * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
  * "gateway,invoice,document"): one command for the whole system. Starts one embedded MongoDB for all of
- * them when MONGO_URL is unset, and creates a demo API key when BOOTSTRAP_API_KEY is unset.
+ * them when MONGO_URL is unset, creates a demo API key when BOOTSTRAP_API_KEY is unset, and a random
+ * identity-token key for the run when IDENTITY_SIGNING_KEYS is unset.
  */
 async function main() {
   const root = resolve(__dirname, '../../..');
@@ -19,6 +20,11 @@ async function main() {
     env.MONGO_URL = mongo.uri;
     stopMongo = mongo.stop;
     console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data lives in memory)`);
+  }
+  // One HMAC key for this run, shared by the gateway (signs identity tokens) and every service (verifies).
+  if (!env.IDENTITY_SIGNING_KEYS) {
+    if (env.NODE_ENV === 'production') throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
+    env.IDENTITY_SIGNING_KEYS = randomBytes(32).toString('hex');
   }
   const generatedKey = !env.BOOTSTRAP_API_KEY;
   env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;

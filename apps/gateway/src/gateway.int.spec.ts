@@ -2,8 +2,8 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Redis from 'ioredis';
-import { createIdentityVerifier, IDENTITY_HEADER } from '@inv/service-kit';
-import { TEST_IDENTITY_KEY } from '@inv/testing';
+import { apiKeyRevokedChannel, createIdentityVerifier, IDENTITY_HEADER } from '@inv/service-kit';
+import { TEST_IDENTITY_KEY, waitFor } from '@inv/testing';
 import { gatewayConfig } from './config';
 import { createGateway } from './gateway';
 
@@ -13,9 +13,13 @@ jest.setTimeout(30_000);
 describe('gateway', () => {
   const goodKey = 'ak_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
   const burstKey = 'ak_live_cccccccccccccccccccccccccccccccc'; // its own company, so the burst limits nobody else
+  const revocableKey = 'ak_live_1212121212121212121212121212121f';
+  let revoked = false;
+  const publisher = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   let upstream: Server;
   let gateway: Awaited<ReturnType<typeof createGateway>>;
   let base: string;
+  let upstreamUrl: string;
   const redisPrefix = `t-gw-${Date.now()}:`;
   const seen: { path: string; company?: string; scope?: string; apiKey?: string; forgedCompany?: string; traceparent?: string; body?: unknown }[] = [];
   const verifier = createIdentityVerifier([TEST_IDENTITY_KEY]);
@@ -30,7 +34,14 @@ describe('gateway', () => {
       if (caller?.scope !== 'internal') res.status(401).json({ message: 'no gateway identity' });
       else if (req.body.key === goodKey) res.json({ companyId: 'cmp_1', keyId: 'key_1', plan: 'pro' });
       else if (req.body.key === burstKey) res.json({ companyId: 'cmp_burst', keyId: 'key_burst', plan: 'pro' });
+      else if (req.body.key === revocableKey && !revoked) res.json({ companyId: 'cmp_rev', keyId: 'key_rev', plan: 'pro' });
       else res.status(401).json({ message: 'missing, invalid or revoked API key' });
+    });
+    // as account-service: revoke, announce to every gateway replica, then answer
+    app.delete('/company/api-keys/key_rev', async (_req, res) => {
+      revoked = true;
+      await publisher.publish(apiKeyRevokedChannel(redisPrefix), JSON.stringify({ keyId: 'key_rev', companyId: 'cmp_rev' }));
+      res.json({ message: 'API key revoked' });
     });
     app.all('/{*rest}', async (req, res) => {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER)).catch(() => undefined);
@@ -41,6 +52,7 @@ describe('gateway', () => {
       const s = app.listen(0, '127.0.0.1', () => r(s));
     });
     const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     gateway = await createGateway(
       gatewayConfig.parse({
         PORT: '0',
@@ -61,6 +73,7 @@ describe('gateway', () => {
   });
   afterAll(async () => {
     await gateway?.stop();
+    publisher.disconnect();
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     const keys = await redis.keys(`${redisPrefix}*`);
     if (keys.length) await redis.del(...keys);
@@ -178,5 +191,24 @@ describe('gateway', () => {
     const unknown = `ak_live_${'9'.repeat(32)}`;
     for (let i = 0; i < 5; i++) expect((await get('/customer/', unknown, '198.51.100.2')).status).toBe(401);
     expect(lookups - before).toBe(1);
+  });
+
+  it('evicts a revoked key at once, on this replica and on every other one', async () => {
+    const replica = await createGateway(gatewayConfig.parse({ PORT: '0', LOG_LEVEL: 'silent', REDIS_PREFIX: redisPrefix, IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, ACCOUNT_URL: upstreamUrl, CUSTOMER_URL: upstreamUrl }));
+    const other = `${(await replica.start()).url}/api/v1`;
+    try {
+      const on = (b: string) => fetch(`${b}/customer/`, { headers: { 'x-api-key': revocableKey } }).then((r) => r.status);
+      expect([await on(base), await on(other)]).toEqual([200, 200]); // both have it cached now
+      const before = lookups;
+      expect([await on(base), await on(other)]).toEqual([200, 200]);
+      expect(lookups).toBe(before);
+      const revokedAt = Date.now();
+      expect((await fetch(`${base}/company/api-keys/key_rev`, { method: 'DELETE', headers: { 'x-api-key': revocableKey } })).status).toBe(200);
+      expect(await on(base)).toBe(401);
+      await waitFor(async () => (await on(other)) === 401, { timeoutMs: 1000, intervalMs: 5, what: 'revocation on the other replica' });
+      process.stdout.write(`revocation effective on the other replica after ${Date.now() - revokedAt} ms\n`);
+    } finally {
+      await replica.stop();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import express from 'express';
+import type { LogDestination } from '@inv/service-kit';
 import { connectRedis, createHttpApp, createIdentitySigner, createLogger, finalizeApp, listen, redisReady, resolveIdentityKeys } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
@@ -17,9 +18,9 @@ import { routeTable } from './routes-table';
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
 
 /** Public HTTP edge: API-key auth, rate limit, routing to the owning service, OpenAPI document. */
-export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup?: () => void } = {}) {
+export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup?: () => void; logDestination?: LogDestination } = {}) {
   startTelemetry({ serviceName: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const logger = createLogger('gateway', config.LOG_LEVEL, hooks.logDestination);
   const signer = createIdentitySigner(resolveIdentityKeys(config, logger));
   const redis = connectRedis(config.REDIS_URL, `${config.REDIS_PREFIX}gw:`);
   const app = createHttpApp({ service: 'gateway', logger, jsonBody: false, readiness: [{ name: 'redis', check: () => redisReady(redis) }] });

@@ -2,6 +2,8 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { trace } from '@opentelemetry/api';
 
 export type { Logger };
+/** Where log lines go instead of stdout (tests read them). */
+export type LogDestination = DestinationStream;
 
 /** Header values never written to a log (secrets and credentials); bodies are never logged at all. */
 const SECRET_HEADERS = ['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-identity-token'];
