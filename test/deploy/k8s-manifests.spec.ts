@@ -22,7 +22,7 @@ interface ServiceSpec {
   port: number;
   env: string[];
 }
-const COMMON_ENV = ['NODE_ENV', 'HOST', 'PORT', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+const COMMON_ENV = ['NODE_ENV', 'HOST', 'PORT', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'IDENTITY_SIGNING_KEYS'];
 const BUS_AND_DB_ENV = ['MONGO_URL', 'AMQP_URL', 'BUS_PREFIX'];
 const OBJECT_STORAGE_ENV = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_PUBLIC_ENDPOINT', 'PRESIGNED_URL_TTL_SECONDS'];
 /** Gateway variable -> the service it must point at. */
@@ -102,7 +102,12 @@ interface NetworkPolicyPeer {
   ipBlock?: object;
 }
 interface NetworkPolicyObject extends K8sObject {
-  spec: { podSelector: LabelSelector; policyTypes?: string[]; ingress?: { from?: NetworkPolicyPeer[]; ports?: { port?: string | number }[] }[] };
+  spec: {
+    podSelector: LabelSelector;
+    policyTypes?: string[];
+    ingress?: { from?: NetworkPolicyPeer[]; ports?: { port?: string | number }[] }[];
+    egress?: { to?: NetworkPolicyPeer[]; ports?: { port?: string | number }[] }[];
+  };
 }
 
 // ---- loading ----
@@ -266,6 +271,47 @@ function networkPolicyProblems(m: Manifests): string[] {
   return problems;
 }
 
+/** Infrastructure a service may connect to (plus DNS); vat-service also public addresses on 443 (VIES). */
+const INFRASTRUCTURE = ['mongodb', 'rabbitmq', 'redis', 'minio', 'otel-collector'];
+
+/**
+ * Egress is denied by default; each service's allowed destinations are DNS in kube-system, pods of the
+ * infrastructure (the gateway also the services), and for vat-service alone public addresses on 443.
+ */
+function egressProblems(m: Manifests): string[] {
+  const policies = m.all<NetworkPolicyObject>('NetworkPolicy').filter((p) => p.spec.policyTypes?.includes('Egress'));
+  const problems: string[] = [];
+  if (!policies.some((p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.egress?.length)) problems.push('no default-deny egress policy');
+  const labelsOf = (name: string) => m.find<Workload>('Deployment', name)?.spec.template.metadata.labels ?? m.find<Workload>('StatefulSet', name)?.spec.template.metadata.labels ?? {};
+  const serviceLabels = SERVICES.filter((s) => s.name !== 'gateway').map((s) => labelsOf(s.name));
+  for (const spec of SERVICES) {
+    const labels = labelsOf(spec.name);
+    const rules = policies.filter((p) => selects(p.spec.podSelector, labels)).flatMap((p) => (p.spec.egress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
+    for (const r of rules) {
+      const where = `${spec.name}: egress policy ${r.policy}`;
+      if (!r.to?.length) problems.push(`${where} allows any destination`);
+      if (!r.ports?.length) problems.push(`${where} allows any port`);
+      for (const peer of r.to ?? []) {
+        if (peer.ipBlock) {
+          if (spec.name !== 'vat-service' || (r.ports ?? []).some((p) => p.port !== 443)) problems.push(`${where} allows addresses outside the cluster`);
+          continue;
+        }
+        if (peer.namespaceSelector) {
+          if (peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] !== 'kube-system' || peer.podSelector?.matchLabels?.['k8s-app'] !== 'kube-dns') problems.push(`${where} reaches another namespace`);
+          continue;
+        }
+        const infra = INFRASTRUCTURE.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name)));
+        const toServices = spec.name === 'gateway' && serviceLabels.some((l) => peer.podSelector && selects(peer.podSelector, l));
+        const tooWide = peer.podSelector && Object.keys(peer.podSelector).length === 0;
+        if (tooWide || !(infra || toServices)) problems.push(`${where} reaches pods that are not its infrastructure`);
+      }
+    }
+  }
+  const vat = labelsOf('vat-service');
+  if (!policies.some((p) => selects(p.spec.podSelector, vat) && (p.spec.egress ?? []).some((r) => r.to?.some((peer) => peer.ipBlock)))) problems.push('vat-service cannot reach VIES');
+  return problems;
+}
+
 // ---- schema validation ----
 /**
  * Validates objects against the Kubernetes API schemas compiled into kubernetes-models (types, enums,
@@ -358,6 +404,7 @@ describe('base manifests', () => {
   });
   it('exposes only the gateway (and MinIO S3 for presigned links) through Ingress', () => expect(ingressProblems(base)).toEqual([]));
   it('lets only the gateway reach the services', () => expect(networkPolicyProblems(base)).toEqual([]));
+  it('restricts egress to DNS and each service\'s infrastructure (vat-service: VIES on 443)', () => expect(egressProblems(base)).toEqual([]));
   it('protects the gateway with a PodDisruptionBudget', () => {
     const pdb = base.all<K8sObject & { spec: { selector: LabelSelector } }>('PodDisruptionBudget');
     const gatewayLabels = base.find<Workload>('Deployment', 'gateway')!.spec.template.metadata.labels;
@@ -420,6 +467,18 @@ describe('the checks catch broken manifests', () => {
     expect(ingressProblems(m)).toEqual(['Ingress leak exposes internal service invoice-service']);
     expect(networkPolicyProblems(m)).toHaveLength(SERVICES.length - 1);
   });
+  it('an egress policy that opens the internet to a service', () => {
+    const open: NetworkPolicyObject = {
+      kind: 'NetworkPolicy',
+      metadata: { name: 'leak-out' },
+      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'invoice-service' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ port: 443 }] }, {}] },
+    };
+    expect(egressProblems(new Manifests([...base.objects, open]))).toEqual([
+      'invoice-service: egress policy leak-out allows addresses outside the cluster',
+      'invoice-service: egress policy leak-out allows any destination',
+      'invoice-service: egress policy leak-out allows any port',
+    ]);
+  });
   it('a number where Kubernetes wants a string, and a container without a name', () => {
     const d = gateway();
     const container = d.spec.template.spec.containers[0] as unknown as Record<string, unknown>;
@@ -439,7 +498,8 @@ describe('Secret template', () => {
     expect([...new Set(read)].filter((k) => !secretKeys.has(k))).toEqual([]);
   });
   it('marks passwords as placeholders and keeps them URL-safe', () => {
-    for (const key of ['MONGO_PASSWORD', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'MONGO_REPLICA_SET_KEY']) expect(values[key]).toMatch(/CHANGE-?ME/);
+    for (const key of ['MONGO_PASSWORD', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'MONGO_REPLICA_SET_KEY', 'IDENTITY_SIGNING_KEYS']) expect(values[key]).toMatch(/CHANGE-?ME/);
+    expect(values.IDENTITY_SIGNING_KEYS.length).toBeGreaterThanOrEqual(32);
     for (const [key, value] of Object.entries(values)) expect([key, /^[A-Za-z0-9._~-]+$/.test(value)]).toEqual([key, true]);
   });
   it('has a key file mongod accepts and a well-formed bootstrap key', () => {
@@ -450,6 +510,7 @@ describe('Secret template', () => {
 
 describe('deploy/docker-compose.yml', () => {
   interface ComposeService {
+    ports?: string[];
     command?: string[];
     environment?: Record<string, string>;
     depends_on?: Record<string, { condition: string }>;
@@ -464,6 +525,17 @@ describe('deploy/docker-compose.yml', () => {
     const problems = validateCompose(bad).join('\n');
     expect(problems).toContain('helthcheck');
     expect(problems).toContain('service_completed_successfully');
+  });
+  it('publishes only the gateway; consoles and S3 are bound to 127.0.0.1', () => {
+    const published = Object.entries(compose.services).flatMap(([name, svc]) => (svc.ports ?? []).map((p) => [name, String(p)]));
+    expect(published.filter(([name, p]) => name !== 'gateway' && !p.startsWith('127.0.0.1:'))).toEqual([]);
+    expect(published.filter(([name]) => name === 'gateway').map(([, p]) => p)).toEqual(['8080:8080']);
+  });
+  it('has no default credentials: every secret comes from the environment (deploy/.env)', () => {
+    const text = readFileSync(path.join(DEPLOY, 'docker-compose.yml'), 'utf8');
+    const defaults = [...text.matchAll(/\$\{(\w+):-/g)].map((m) => m[1]);
+    expect(defaults.filter((v) => /PASSWORD|SECRET|KEY|USERNAME/.test(v))).toEqual([]);
+    for (const name of ['RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'IDENTITY_SIGNING_KEYS', 'BOOTSTRAP_API_KEY']) expect(text).toContain(`\${${name}:?`);
   });
   it('runs mongo (with its init), rabbitmq, redis, minio and the collector', () => {
     for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'minio', 'otel-collector']) expect(compose.services[name]).toBeDefined();
@@ -513,6 +585,7 @@ describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is no
     expect(SERVICES.flatMap((s) => serviceProblems(m, s, secretKeys))).toEqual([]);
     expect(ingressProblems(m)).toEqual([]);
     expect(networkPolicyProblems(m)).toEqual([]);
+    expect(egressProblems(m)).toEqual([]);
     expect(m.all('Namespace').map((n) => n.metadata.name)).toEqual(['invoicing']);
     const outside = m.objects.filter((o) => o.kind !== 'Namespace' && (o.metadata as { namespace?: string }).namespace !== 'invoicing');
     expect(outside.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
