@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import { AppError, COMPANY_HEADER, IDENTITY_HEADER, unauthenticated, type IdentitySigner, type Logger } from '@inv/service-kit';
 import type { FailedAuthLimiter } from './failed-auth-limiter';
 import type { KeyCache, VerifiedKey } from './key-cache';
@@ -28,6 +29,12 @@ const unavailable = () => new AppError('unavailable', 'authentication is tempora
  */
 export function authenticate(deps: AuthDeps) {
   const inflight = new Map<string, Promise<VerifiedKey | undefined>>();
+  /** Addresses Redis said are blocked, until when: further attempts are answered 429 without a Redis round trip. */
+  const blockedUntil = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
+  const tooMany = (res: Response, waitMs: number) => {
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+    return new AppError('rate_limited', 'too many failed authentications from this address; retry later', { code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
+  };
 
   async function lookup(key: string, requestId: string): Promise<VerifiedKey | undefined> {
     deps.onLookup?.();
@@ -72,10 +79,12 @@ export function authenticate(deps: AuthDeps) {
     const hash = key && KEY_PATTERN.test(key) ? createHash('sha256').update(key).digest('hex') : undefined;
     let identity = hash ? deps.cache.get(hash) : undefined;
     if (!identity) {
+      const until = blockedUntil.get(client);
+      if (until !== undefined && until > Date.now()) throw tooMany(res, until - Date.now());
       const waitMs = await deps.limiter.take(client);
       if (waitMs > 0) {
-        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
-        throw new AppError('rate_limited', 'too many failed authentications from this address; retry later', { code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
+        blockedUntil.set(client, Date.now() + waitMs, { ttl: waitMs });
+        throw tooMany(res, waitMs);
       }
       if (!key) throw unauthenticated('missing X-API-Key header');
       if (!hash) throw unauthenticated('malformed API key: expected ak_live_ followed by 32 hexadecimal characters');
