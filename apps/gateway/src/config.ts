@@ -21,8 +21,10 @@ export const gatewayConfig = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
   /** How long an Idempotency-Key answer is replayed. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
-  /** Timeout of a proxied request. */
+  /** Timeout of a proxied request (504 beyond) ... */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** ... and of the routes that render a PDF inline or stream a download (routes-table.ts). */
+  UPSTREAM_TIMEOUT_SLOW_MS: z.coerce.number().int().positive().default(120_000),
   /** HMAC keys of the identity tokens sent to the services, comma-separated: the first signs (SECURITY.md). */
   IDENTITY_SIGNING_KEYS: identityKeysEnv,
   /** How long a verified API key is trusted without asking account-service (revocations evict at once). */

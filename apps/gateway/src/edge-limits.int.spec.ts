@@ -21,6 +21,7 @@ describe('gateway edge limits', () => {
     const app = express();
     app.use(express.json());
     app.post('/internal/auth/verify', (_req, res) => void res.json({ companyId: 'cmp_edge', keyId: 'key_edge', plan: 'pro' }));
+    app.get('/invoice/7/preview', (_req, res) => void setTimeout(() => res.type('application/pdf').send('%PDF-'), 1000).unref());
     app.get('/customer/slow', (_req, res) => void setTimeout(() => res.json({ late: true }), 3000).unref());
     upstream = await new Promise<Server>((r) => {
       const s = app.listen(0, '127.0.0.1', () => r(s));
@@ -37,8 +38,10 @@ describe('gateway edge limits', () => {
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
         HTTP_MAX_CONNECTIONS: '3',
         UPSTREAM_TIMEOUT_MS: '500',
+        UPSTREAM_TIMEOUT_SLOW_MS: '5000',
         ACCOUNT_URL: up,
         CUSTOMER_URL: up,
+        INVOICE_URL: up,
       }),
     );
     port = (await gateway.start()).port;
@@ -98,6 +101,12 @@ describe('gateway edge limits', () => {
     expect(res.status).toBe(504);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(((await res.json()) as { code: string }).code).toBe('UPSTREAM_TIMEOUT');
+  });
+
+  it('gives routes that render inline their own, longer upstream timeout', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/invoice/7/preview`, { headers: { 'x-api-key': key, connection: 'close' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('%PDF-');
   });
 
   it('refuses connections beyond the cap', async () => {

@@ -12,7 +12,7 @@ import { proxyToServices, targetFinder } from './http/proxy';
 import { rateLimit } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
-import { routeTable } from './routes-table';
+import { routeTable, upstreamTimeoutOf } from './routes-table';
 
 /** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
@@ -40,7 +40,10 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));
   const table = routeTable(config);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
-  api.use(proxyToServices(table, config.UPSTREAM_TIMEOUT_MS, logger));
+  // one proxy per upstream timeout (same routing), chosen per route
+  const timeoutOf = upstreamTimeoutOf(config);
+  const proxies = new Map([config.UPSTREAM_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_SLOW_MS].map((ms) => [ms, proxyToServices(table, ms, logger)]));
+  api.use((req, res, next) => proxies.get(timeoutOf(req.path))!(req, res, next));
   app.use('/api/v1', api);
   finalizeApp(app, logger);
 

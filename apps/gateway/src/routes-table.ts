@@ -19,3 +19,13 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
     { prefix: '/quota', target: config.QUOTA_URL },
   ];
 }
+
+/**
+ * Upstream timeout per route: most answers are quick reads and writes (`UPSTREAM_TIMEOUT_MS`); routes
+ * that render a PDF inline or stream an export get `UPSTREAM_TIMEOUT_SLOW_MS`. A service that does not
+ * answer in time gets the client a 504 problem.
+ */
+export function upstreamTimeoutOf(config: Pick<GatewayConfig, 'UPSTREAM_TIMEOUT_MS' | 'UPSTREAM_TIMEOUT_SLOW_MS'>) {
+  const slow = [/^\/invoice\/[^/]+\/preview$/, /^\/customer\/[^/]+\/statement\/pdf$/, /^\/downloads(\/|$)/];
+  return (path: string) => (slow.some((re) => re.test(path)) ? config.UPSTREAM_TIMEOUT_SLOW_MS : config.UPSTREAM_TIMEOUT_MS);
+}
