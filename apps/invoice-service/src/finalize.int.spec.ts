@@ -237,4 +237,51 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(list.body.invoices).toHaveLength(2);
     expect(list.body.total).toBeGreaterThan(2);
   });
+
+  describe('amounts at the edge', () => {
+    const position = { title: 'Item', unit_id: 'C62', tax_rate: 0.19 };
+
+    it('accepts float noise and 3-decimal prices in single_net_amount, refuses more than a cent off with both values', async () => {
+      const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+      expect((await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 12, unit_net_amount: 33.333, single_net_amount: 399.996 })).status).toBe(201);
+      expect((await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 3, unit_net_amount: 0.1, single_net_amount: 3 * 0.1 })).status).toBe(201);
+      const off = await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 3, unit_net_amount: 0.1, single_net_amount: 0.32 });
+      expect(off.status).toBe(400);
+      expect(off.body.errors).toEqual([{ path: 'single_net_amount', message: expect.stringMatching(/0\.32 .*0\.30/) }]);
+      const inv = await call('GET', `/invoice/${id}`);
+      expect(inv.body.positions.map((p: { single_net_amount: number }) => p.single_net_amount)).toEqual([400, 0.3]);
+    });
+
+    it.each([
+      ['an amount of 1e15', { quantity: 1, unit_net_amount: 1e15 }, 'unit_net_amount'],
+      ['a numeric string beyond the bound', { quantity: '123456789012345678', unit_net_amount: 1 }, 'quantity'],
+      ['2^53 + 1', { quantity: 1, unit_net_amount: 2 ** 53 + 1 }, 'unit_net_amount'],
+      ['a 100,000-digit number', { quantity: '9'.repeat(100_000), unit_net_amount: 1 }, 'quantity'],
+      ['an exponent', { quantity: 1, unit_net_amount: '1e3' }, 'unit_net_amount'],
+      ['a line amount beyond the bound', { quantity: 1_000_000_000, unit_net_amount: 1_000_000 }, 'unit_net_amount'],
+    ])('answers 400 naming the field for %s, and stores nothing', async (_what, numbers, field) => {
+      const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+      const started = Date.now();
+      const res = await call('POST', `/invoice/${id}/positions`, { ...position, ...numbers });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field);
+      expect((await call('GET', `/invoice/${id}`)).body.positions).toEqual([]);
+    });
+
+    it('never fails to present a stored invoice, however absurd its numbers (written before the bounds existed)', async () => {
+      const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+      expect((await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 1, unit_net_amount: 10 })).status).toBe(201);
+      await service.deps.invoices.model.updateOne({ _id: id, companyId: company }, { $set: { 'positions.0.quantity': '123456789012345678', 'positions.0.unitPrice': '9007199254740993' } });
+      const one = await call('GET', `/invoice/${id}`);
+      expect(one.status).toBe(200);
+      expect(one.body.positions).toHaveLength(1);
+      expect((await call('GET', `/invoice/${id}/positions`)).status).toBe(200);
+      expect((await call('GET', '/invoice/?limit=100')).status).toBe(200);
+      const finalize = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+      expect(finalize.status).toBe(422);
+      expect(finalize.body.errors[0].path).toMatch(/^positions\[/);
+      expect((await call('GET', `/invoice/${id}/validate`)).status).toBe(422);
+    });
+  });
 });

@@ -1,11 +1,25 @@
-import { toJsonNumber } from '@inv/money';
+import type { InvoiceTotals } from '@inv/money';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { JobDoc } from '../db/jobs';
-import { presentTotals, totalsOf } from './totals';
+import { jsonNumber, presentTotals, totalsOf } from './totals';
+
+/**
+ * Presentation never throws: input bounds keep new data exact, but a record stored before the bounds
+ * existed (or written by hand) must still be readable, so totals that cannot be computed show as null.
+ */
+function totalsOrUndefined(positions: PositionDoc[]): InvoiceTotals | undefined {
+  try {
+    return totalsOf(positions);
+  } catch {
+    return undefined;
+  }
+}
+
+const NO_TOTALS = { net_amount: null, tax_amount: null, gross_amount: null, amount_due: null, currency: 'EUR', vat_breakdown: [] };
 
 export function presentPosition(p: PositionDoc, net?: string) {
-  const quantity = toJsonNumber(p.quantity);
-  const unit = toJsonNumber(p.unitPrice);
+  const quantity = jsonNumber(p.quantity);
+  const unit = jsonNumber(p.unitPrice);
   return {
     id: p.id,
     title: p.title,
@@ -13,17 +27,21 @@ export function presentPosition(p: PositionDoc, net?: string) {
     quantity,
     unit_id: p.unitCode,
     unit_net_amount: unit,
-    single_net_amount: net === undefined ? null : toJsonNumber(net),
-    tax_rate: toJsonNumber(p.taxRate),
+    single_net_amount: net === undefined ? null : jsonNumber(net),
+    tax_rate: jsonNumber(p.taxRate),
     tax_treatment_id: p.taxTreatmentId,
     discount_type: p.discountType ?? null,
-    discount_value: p.discountValue === undefined ? null : toJsonNumber(p.discountValue),
+    discount_value: p.discountValue === undefined ? null : jsonNumber(p.discountValue),
   };
+}
+
+export function presentPositions(positions: PositionDoc[], totals = totalsOrUndefined(positions)) {
+  return positions.map((p, i) => presentPosition(p, totals?.lines[i]?.net));
 }
 
 /** The full invoice object (GET /invoice/{id}); list entries use the same shape without positions. */
 export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
-  const totals = totalsOf(inv.positions);
+  const totals = totalsOrUndefined(inv.positions);
   return {
     id: inv._id,
     invoice_id: inv._id,
@@ -45,8 +63,8 @@ export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
     payment_method: inv.paymentMethod ?? null,
     payment_reference: inv.paymentReference ?? null,
     preceding_invoice_id: inv.precedingInvoiceId ?? null,
-    ...presentTotals(totals),
-    ...(opts.positions ? { positions: inv.positions.map((p, i) => presentPosition(p, totals.lines[i]?.net)) } : { position_count: inv.positions.length }),
+    ...(totals ? presentTotals(totals) : NO_TOTALS),
+    ...(opts.positions ? { positions: presentPositions(inv.positions, totals) } : { position_count: inv.positions.length }),
     created_at: inv.createdAt.toISOString(),
     updated_at: inv.updatedAt.toISOString(),
     finalized_at: inv.finalizedAt?.toISOString() ?? null,

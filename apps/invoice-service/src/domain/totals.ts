@@ -1,5 +1,6 @@
-import { vatCategoryOfTreatment } from '@inv/contracts';
-import { computeTotals, toDecimal, toJsonNumber, type InvoiceTotals } from '@inv/money';
+import { NUMBER_BOUNDS, vatCategoryOfTreatment } from '@inv/contracts';
+import type { FieldError } from '@inv/service-kit';
+import { computeTotals, roundAmount, toDecimal, toJsonNumber, type InvoiceTotals } from '@inv/money';
 import type { PositionDoc } from '../db/invoices';
 
 /** VAT category of a position: a standard treatment at a 0 rate is zero-rated (Z). */
@@ -22,19 +23,57 @@ export function totalsOf(positions: PositionDoc[]): InvoiceTotals {
   });
 }
 
+/**
+ * A stored decimal as a JSON number that never throws: exact where the input bounds hold (always, for
+ * data accepted since), the nearest double otherwise, null for text that is no decimal at all.
+ */
+export function jsonNumber(value: string): number | null {
+  try {
+    return toJsonNumber(value);
+  } catch {
+    try {
+      const n = toDecimal(value).toNumber();
+      return Number.isFinite(n) ? n : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
 /** The totals as the API shows them: JSON numbers, rounded to the cent. */
 export function presentTotals(totals: InvoiceTotals) {
   return {
-    net_amount: toJsonNumber(totals.taxExclusiveTotal),
-    tax_amount: toJsonNumber(totals.vatTotal),
-    gross_amount: toJsonNumber(totals.taxInclusiveTotal),
-    amount_due: toJsonNumber(totals.amountDue),
+    net_amount: jsonNumber(totals.taxExclusiveTotal),
+    tax_amount: jsonNumber(totals.vatTotal),
+    gross_amount: jsonNumber(totals.taxInclusiveTotal),
+    amount_due: jsonNumber(totals.amountDue),
     currency: 'EUR',
     vat_breakdown: totals.vatBreakdown.map((v) => ({
       vat_category: v.category,
-      tax_rate: toJsonNumber(toDecimal(v.rate).dividedBy(100)),
-      net_amount: toJsonNumber(v.taxableAmount),
-      tax_amount: toJsonNumber(v.taxAmount),
+      tax_rate: jsonNumber(toDecimal(v.rate).dividedBy(100).toFixed()),
+      net_amount: jsonNumber(v.taxableAmount),
+      tax_amount: jsonNumber(v.taxAmount),
     })),
   };
+}
+
+/** The service's own quantity x unit price, rounded half up to the cent (what single_net_amount means). */
+export function lineAmountOf(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>) {
+  return roundAmount(toDecimal(p.quantity).times(toDecimal(p.unitPrice)));
+}
+
+/**
+ * Amount rules of one position: its line amount stays within the documented bound (so totals of up to
+ * MAX_POSITIONS lines stay exact JSON numbers), and a client's single_net_amount may differ from the
+ * service's own value by at most one cent (binary-float clients); beyond that both values are named.
+ */
+export function positionAmountErrors(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>, clientLineAmount?: string): FieldError[] {
+  const own = lineAmountOf(p);
+  if (own.abs().greaterThan(NUMBER_BOUNDS.maxAmount)) {
+    return [{ path: 'unit_net_amount', message: `quantity x unit_net_amount = ${own.toFixed(2)} exceeds the largest line amount ${NUMBER_BOUNDS.maxAmount}` }];
+  }
+  if (clientLineAmount !== undefined && toDecimal(clientLineAmount).minus(own).abs().greaterThan('0.01')) {
+    return [{ path: 'single_net_amount', message: `single_net_amount ${clientLineAmount} differs from quantity x unit_net_amount = ${own.toFixed(2)} by more than 0.01` }];
+  }
+  return [];
 }

@@ -13,8 +13,7 @@ import {
   StatusUpdate,
 } from '@inv/contracts';
 import { AppError, companyIdOf, notFound, parseInput } from '@inv/service-kit';
-import { presentInvoice, presentJob, presentPosition } from '../domain/present';
-import { totalsOf } from '../domain/totals';
+import { presentInvoice, presentJob, presentPositions } from '../domain/present';
 import type { InvoiceDeps } from '../usecases/deps';
 import * as drafts from '../usecases/drafts';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
@@ -53,8 +52,7 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
 
   r.get('/invoice/:id/positions', async (req, res) => {
     const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req.params.id));
-    const totals = totalsOf(inv.positions);
-    res.json({ positions: inv.positions.map((p, i) => presentPosition(p, totals.lines[i]?.net)) });
+    res.json({ positions: presentPositions(inv.positions) });
   });
   r.post('/invoice/:id/positions', async (req, res) => {
     const companyId = companyIdOf(req);
@@ -71,7 +69,7 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req.params.id));
     const index = inv.positions.findIndex((p) => p.id === idOf(req.params.pid));
     if (index < 0) throw notFound(`position ${req.params.pid}`);
-    res.json(presentPosition(inv.positions[index], totalsOf(inv.positions).lines[index]?.net));
+    res.json(presentPositions(inv.positions)[index]);
   });
   r.put('/invoice/:id/position/:pid', async (req, res) => {
     await drafts.updatePosition(deps, companyIdOf(req), idOf(req.params.id), idOf(req.params.pid), parseInput(PositionUpdate, req.body));

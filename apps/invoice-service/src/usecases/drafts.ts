@@ -2,7 +2,7 @@ import { defaultRateOfTreatment, type InvoiceCreate, type InvoiceUpdate, type Po
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { isEditable } from '../domain/status-machine';
-import { totalsOf } from '../domain/totals';
+import { positionAmountErrors, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 
 export const MAX_POSITIONS = 1000;
@@ -121,6 +121,11 @@ function toPosition(id: number, input: PositionCreate, invoiceTreatment: Invoice
   };
 }
 
+function assertPositionAmounts(p: PositionDoc, clientLineAmount: string | undefined) {
+  const errors = positionAmountErrors(p, clientLineAmount);
+  if (errors.length > 0) throw invalidData(errors[0].message, errors);
+}
+
 /** Checks the positions still add up (e.g. a fixed discount above its line amount is refused). */
 function assertComputable(positions: PositionDoc[]) {
   try {
@@ -144,9 +149,11 @@ async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: Posi
 export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceId: number, input: PositionCreate): Promise<number> {
   const inv = await loadDraft(deps, companyId, invoiceId);
   if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
-  const id = await deps.counters.next('position');
-  await savePositions(deps, inv, [...inv.positions, toPosition(id, input, inv.taxTreatmentId)]);
-  return id;
+  const position = toPosition(0, input, inv.taxTreatmentId);
+  assertPositionAmounts(position, input.single_net_amount);
+  position.id = await deps.counters.next('position');
+  await savePositions(deps, inv, [...inv.positions, position]);
+  return position.id;
 }
 
 export async function updatePosition(deps: InvoiceDeps, companyId: string, invoiceId: number, positionId: number, input: PositionUpdate) {
@@ -166,6 +173,7 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
     discountType: input.discount_type ?? old.discountType,
     discountValue: input.discount_value ?? old.discountValue,
   };
+  assertPositionAmounts(merged, input.single_net_amount);
   const positions = [...inv.positions];
   positions[index] = merged;
   await savePositions(deps, inv, positions);

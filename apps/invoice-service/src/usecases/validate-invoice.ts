@@ -1,6 +1,7 @@
 import { AppError } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { buildSnapshot } from '../domain/snapshot';
+import { positionAmountErrors, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 
 export interface ValidationError {
@@ -15,6 +16,7 @@ export interface ValidationError {
  * (which owns the format rules). Also returns the frozen parts so finalization does not ask twice.
  */
 export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueDate: string) {
+  assertComputableAmounts(inv);
   const [seller, buyer] = await Promise.all([
     deps.bus.callRpc('account.seller-profile.v1', inv.companyId, {}),
     deps.bus.callRpc('customer.billing-snapshot.v1', inv.companyId, { customerId: inv.customerId }),
@@ -36,6 +38,24 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     errors.push(...formatErrors);
   }
   return { valid: errors.length === 0, errors, checks, vatStatus: buyer.vatStatus, snapshot, buyer };
+}
+
+/**
+ * Positions stored before the input bounds existed may hold amounts no e-invoice can carry: such an invoice
+ * is refused with the positions named (422) instead of failing somewhere in the snapshot or the renderer.
+ */
+function assertComputableAmounts(inv: InvoiceDoc) {
+  const errors = inv.positions.flatMap((p) => positionAmountErrors(p).map((e) => ({ path: `positions[${p.id}].${e.path}`, message: e.message })));
+  if (errors.length === 0) {
+    try {
+      totalsOf(inv.positions);
+    } catch (err) {
+      errors.push({ path: 'positions', message: (err as Error).message });
+    }
+  }
+  if (errors.length > 0) {
+    throw new AppError('unprocessable', 'the invoice has amounts outside the supported bounds; correct its positions', { code: 'INVOICE_NOT_VALID', errors });
+  }
 }
 
 export function assertValid(result: { valid: boolean; errors: ValidationError[] }) {

@@ -13,15 +13,53 @@ export const Pagination = z.object({
 
 export const Currency = z.literal('EUR');
 
-/** JSON number carrying money or a quantity; converted to a decimal string at once, never computed as float. */
-export const DecimalInput = (opts: { maxDecimals: number; min?: number; description?: string }) =>
+/**
+ * Bounds of every number at the API (documented in the OpenAPI document and the README). They keep every
+ * stored value, and every total of an invoice of at most 1,000 positions, exactly representable as a JSON
+ * number (below 2^53 in cents), and they stop absurd inputs before they reach decimal arithmetic.
+ */
+export const NUMBER_BOUNDS = {
+  /** Money amounts (line nets, discounts, fixed amounts): 999,999,999.99 at most. */
+  maxAmount: '999999999.99',
+  /** Quantities: 1,000,000,000 at most, 4 decimals. */
+  maxQuantity: '1000000000',
+  /** Unit prices: 999,999,999.9999 at most, 4 decimals. */
+  maxUnitPrice: '999999999.9999',
+  /** Longest numeric text accepted (digits, sign and point) before any parsing. */
+  maxNumericLength: 32,
+} as const;
+
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** Compares two plain non-exponent decimal strings without floats (both already match PLAIN_DECIMAL). */
+function compareDecimal(a: string, b: string): number {
+  const neg = (s: string) => s.startsWith('-');
+  if (neg(a) !== neg(b)) return neg(a) ? -1 : 1;
+  const sign = neg(a) ? -1 : 1;
+  const [ai, af = ''] = a.replace('-', '').split('.');
+  const [bi, bf = ''] = b.replace('-', '').split('.');
+  const ia = ai.replace(/^0+(?=\d)/, '');
+  const ib = bi.replace(/^0+(?=\d)/, '');
+  if (ia.length !== ib.length) return sign * (ia.length < ib.length ? -1 : 1);
+  const width = Math.max(af.length, bf.length);
+  const x = ia + af.padEnd(width, '0');
+  const y = ib + bf.padEnd(width, '0');
+  return sign * (x < y ? -1 : x > y ? 1 : 0);
+}
+
+/**
+ * JSON number (or plain decimal string) carrying money or a quantity; converted to a decimal string at once,
+ * never computed as float. The text is length-checked before it is parsed, so a 100,000-digit "number"
+ * costs nothing; `max` is the inclusive upper bound and is named in the error.
+ */
+export const DecimalInput = (opts: { maxDecimals: number; min?: number; max?: string; description?: string }) =>
   z
-    .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+    .union([z.number(), z.string().max(NUMBER_BOUNDS.maxNumericLength, `at most ${NUMBER_BOUNDS.maxNumericLength} characters`)])
     .transform((v, ctx) => {
       // A JSON number arrives as a binary double; its shortest round-trip text is what the client wrote.
-      const text = typeof v === 'number' ? String(v) : v;
-      if (!/^-?\d+(\.\d+)?$/.test(text)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a plain decimal number' });
+      const text = typeof v === 'number' ? String(v) : v.trim();
+      if (!PLAIN_DECIMAL.test(text)) {
+        ctx.addIssue({ code: 'custom', message: `must be a plain decimal number${opts.max ? ` of at most ${opts.max}` : ''} (no exponent)` });
         return z.NEVER;
       }
       const decimals = text.split('.')[1]?.length ?? 0;
@@ -29,12 +67,21 @@ export const DecimalInput = (opts: { maxDecimals: number; min?: number; descript
         ctx.addIssue({ code: 'custom', message: `at most ${opts.maxDecimals} decimal places` });
         return z.NEVER;
       }
-      if (opts.min !== undefined && Number(text) < opts.min) {
+      if (opts.min !== undefined && compareDecimal(text, String(opts.min)) < 0) {
         ctx.addIssue({ code: 'custom', message: `must be at least ${opts.min}` });
+        return z.NEVER;
+      }
+      if (opts.max !== undefined && compareDecimal(text, opts.max) > 0) {
+        ctx.addIssue({ code: 'custom', message: `must be at most ${opts.max}` });
         return z.NEVER;
       }
       return text;
     })
-    .meta({ description: opts.description ?? 'decimal number', type: 'number' });
+    .meta({
+      description: `${opts.description ?? 'decimal number'}${opts.max ? ` (at most ${opts.max}` : ''}${opts.max ? `, ${opts.maxDecimals} decimals)` : ''}`,
+      type: 'number',
+      ...(opts.max ? { maximum: Number(opts.max) } : {}),
+      ...(opts.min !== undefined ? { minimum: opts.min } : {}),
+    });
 
 export const MessageResponse = z.object({ message: z.string() });

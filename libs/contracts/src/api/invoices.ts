@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalInput, IntId, IsoDate } from './common';
+import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS } from './common';
 
 export const InvoiceFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
 export type InvoiceFormat = z.output<typeof InvoiceFormat>;
@@ -36,16 +36,26 @@ export const DiscountType = z.enum(['PERCENTAGE', 'FIXED_AMOUNT']);
 
 const positionFields = {
   title: z.string().trim().min(1).max(500),
-  quantity: DecimalInput({ maxDecimals: 4, min: 0, description: 'quantity, up to 4 decimals' }),
+  quantity: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxQuantity, description: 'quantity' }),
   /** One reference example sends an integer. */
   unit_id: z.union([z.string().trim().min(1).max(3), z.number().int()]).transform(String),
-  unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, description: 'net price per unit' }),
-  single_net_amount: DecimalInput({ maxDecimals: 2, description: 'quantity x unit price; recomputed by the service' }).optional(),
-  tax_rate: DecimalInput({ maxDecimals: 4, min: 0, description: 'decimal fraction: 0.19 = 19 %' }).optional(),
+  unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxUnitPrice, description: 'net price per unit' }),
+  /**
+   * What the client computed as quantity x unit price. Clients compute it with binary floats
+   * (0.30000000000000004), so any number of decimals is accepted; the service recomputes it, accepts a
+   * difference of at most 0.01 (its own value wins) and answers 400 with both values beyond that.
+   */
+  single_net_amount: DecimalInput({
+    maxDecimals: 20,
+    min: -Number(NUMBER_BOUNDS.maxAmount),
+    max: NUMBER_BOUNDS.maxAmount,
+    description: 'quantity x unit price as the client computed it; recomputed by the service, a difference above 0.01 answers 400',
+  }).optional(),
+  tax_rate: DecimalInput({ maxDecimals: 4, min: 0, max: '0.9999', description: 'decimal fraction: 0.19 = 19 %' }).optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
   description: z.string().max(2000).optional(),
   discount_type: DiscountType.optional(),
-  discount_value: DecimalInput({ maxDecimals: 2, min: 0 }).optional(),
+  discount_value: DecimalInput({ maxDecimals: 2, min: 0, max: NUMBER_BOUNDS.maxAmount, description: 'percent (PERCENTAGE, at most 100) or amount (FIXED_AMOUNT)' }).optional(),
 };
 
 const discountConsistency = (p: { discount_type?: string; discount_value?: string; tax_rate?: string }, ctx: z.RefinementCtx) => {
