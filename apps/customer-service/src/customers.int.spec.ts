@@ -78,10 +78,15 @@ describe('customer-service customers and addresses', () => {
       await create({ ...b2b, email: 'billing@acme.example' });
       await expect400({ ...b2b, email: 'not-an-email' }, 'email');
     });
-    it('vat_id must have the syntax and check digits of its EU country', async () => {
+    it('vat_id must have the shape of its EU country; failing check digits make it invalid without asking VIES', async () => {
       const id = await create({ ...b2b, vat_id: 'DE 143 454 214' });
       expect((await call('GET', `/customer/${id}`)).body.vat_id).toBe('DE143454214');
-      await expect400({ ...b2b, vat_id: 'DE143454215' }, 'vat_id');
+      const sdkQuickStart = await create({ ...b2b, vat_id: 'DE123456789' });
+      const created = (await call('GET', `/customer/${sdkQuickStart}`)).body;
+      expect(created.vat_id).toBe('DE123456789');
+      expect(created.vat_check).toMatchObject({ status: 'invalid', reason: 'checksum', fault: null });
+      expect((await call('GET', `/customer/${sdkQuickStart}/vat-check`)).body).toMatchObject({ status: 'invalid', reason: 'checksum', check_requested: false });
+      await expect400({ ...b2b, vat_id: 'DE12345678' }, 'vat_id');
       await expect400({ ...b2b, vat_id: 'US123456789' }, 'vat_id');
       await expect400({ ...b2b, vat_id: 'GR094259216' }, 'vat_id');
     });
@@ -183,20 +188,25 @@ describe('customer-service customers and addresses', () => {
     });
     const list = (qs: string) => call('GET', `/customer/?${qs}`, { company });
 
-    it('pages with {customers, total, page, limit} in customer-number order', async () => {
-      const first = await list('page=1&limit=3');
-      expect(first.body).toMatchObject({ total: 7, page: 1, limit: 3 });
-      expect(first.body.customers.map((c: { customer_number: number }) => c.customer_number)).toEqual([10000, 10001, 10002]);
+    it('pages as a bare array in customer-number order, with X-Total-Count and Link headers', async () => {
+      const first = await list('page=1&limit=3&q=');
+      expect(first.body.map((c: { customer_number: number }) => c.customer_number)).toEqual([10000, 10001, 10002]);
+      expect(first.headers.get('x-total-count')).toBe('7');
+      expect(first.headers.get('link')).toBe(
+        '</api/v1/customer/?q=&page=1&limit=3>; rel="first", </api/v1/customer/?q=&page=2&limit=3>; rel="next", </api/v1/customer/?q=&page=3&limit=3>; rel="last"',
+      );
       const third = await list('page=3&limit=3');
-      expect(third.body.customers).toHaveLength(1);
-      expect((await list('')).body).toMatchObject({ page: 1, limit: 25 });
+      expect(third.body).toHaveLength(1);
+      expect(third.headers.get('link')).toContain('</api/v1/customer/?page=2&limit=3>; rel="prev"');
+      expect(third.headers.get('link')).not.toContain('rel="next"');
+      expect((await list('')).headers.get('link')).toContain('limit=25');
     });
     it('limits the page size to 100 and pages to >= 1', async () => {
       expect((await list('limit=101')).status).toBe(400);
       expect((await list('page=0')).status).toBe(400);
     });
     it('searches names, e-mail and customer number with q', async () => {
-      const names = async (qs: string) => (await list(qs)).body.customers.map((c: { organization_name: string | null; last_name: string | null }) => c.organization_name ?? c.last_name);
+      const names = async (qs: string) => (await list(qs)).body.map((c: { organization_name: string | null; last_name: string | null }) => c.organization_name ?? c.last_name);
       expect(await names('q=alpha')).toEqual(['Alpha Consulting']);
       expect(await names('q=muster')).toEqual(['Mustermann']);
       expect(await names('q=erika%40example')).toEqual(['Mustermann']);
@@ -204,11 +214,11 @@ describe('customer-service customers and addresses', () => {
       expect(await names('q=.*')).toEqual([]);
     });
     it('finds by exact e-mail (case-insensitive) and filters by contact_type and is_active', async () => {
-      expect((await list('email=office%40alpha.example')).body.total).toBe(1);
-      expect((await list('email=alpha.example')).body.total).toBe(0);
-      expect((await list('contact_type=B2C')).body.total).toBe(1);
-      expect((await list('is_active=false')).body.total).toBe(1);
-      expect((await list('is_active=true&contact_type=B2B')).body.total).toBe(5);
+      expect((await list('email=office%40alpha.example')).headers.get('x-total-count')).toBe('1');
+      expect((await list('email=alpha.example')).headers.get('x-total-count')).toBe('0');
+      expect((await list('contact_type=B2C')).headers.get('x-total-count')).toBe('1');
+      expect((await list('is_active=false')).headers.get('x-total-count')).toBe('1');
+      expect((await list('is_active=true&contact_type=B2B')).headers.get('x-total-count')).toBe('5');
       expect((await list('contact_type=xyz')).status).toBe(400);
     });
   });
@@ -226,7 +236,7 @@ describe('customer-service customers and addresses', () => {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ message: expect.any(String), id: expect.any(Number), type: 'billing', is_default: true, country_code: 'DE' }); // the first billing address becomes the default
       expect((await call('GET', path(`/${res.body.id}`))).body).toMatchObject({ id: res.body.id, address_line_1: 'Hauptstr. 1' });
-      expect((await call('GET', path())).body.addresses).toHaveLength(1);
+      expect((await call('GET', path())).body).toHaveLength(1);
       const second = await call('POST', path(), { body: { ...addr, address_line_1: 'Nebenstr. 2' } });
       expect(second.body.is_default).toBe(false); // the first one stays the default
     });
@@ -261,7 +271,7 @@ describe('customer-service customers and addresses', () => {
       const a = (await call('POST', p(), { body: { ...addr, is_default: true } })).body.id;
       const s = (await call('POST', p(), { body: { ...addr, type: 'shipping', is_default: true } })).body.id;
       const b = (await call('POST', p(), { body: { ...addr, address_line_1: 'Neue Str. 2', is_default: true } })).body.id;
-      const flags = async () => Object.fromEntries((await call('GET', p())).body.addresses.map((x: { id: number; is_default: boolean }) => [x.id, x.is_default]));
+      const flags = async () => Object.fromEntries((await call('GET', p())).body.map((x: { id: number; is_default: boolean }) => [x.id, x.is_default]));
       expect(await flags()).toEqual({ [a]: false, [s]: true, [b]: true });
       await call('PUT', p(`/${a}`), { body: { is_default: true } });
       expect(await flags()).toEqual({ [a]: true, [s]: true, [b]: false });
@@ -281,7 +291,7 @@ describe('customer-service customers and addresses', () => {
       expect((await call('DELETE', `/customer/${c}/addresses/${id}`)).status).toBe(200);
       expect((await call('GET', `/customer/${c}/addresses/${id}`)).status).toBe(404);
       expect((await call('DELETE', `/customer/${c}/addresses/${id}`)).status).toBe(404);
-      expect((await call('GET', `/customer/${c}/addresses`)).body.addresses).toEqual([]);
+      expect((await call('GET', `/customer/${c}/addresses`)).body).toEqual([]);
     });
   });
 
@@ -307,7 +317,7 @@ describe('customer-service customers and addresses', () => {
         const res = await call(method, p, { ...other, body });
         expect([method, p, res.status]).toEqual([method, p, 404]);
       }
-      expect((await call('GET', '/customer/?limit=100', other)).body.customers.map((c: { id: number }) => c.id)).not.toContain(id);
+      expect((await call('GET', '/customer/?limit=100', other)).body.map((c: { id: number }) => c.id)).not.toContain(id);
       // ...and the owner still sees it unchanged.
       expect((await call('GET', `/customer/${id}/addresses/${addressId}`, { company: 'company-own' })).body.city).toBe('Berlin');
       const rpc = await peer.callRpc('customer.billing-snapshot.v1', 'company-other', { customerId: id });

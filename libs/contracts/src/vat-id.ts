@@ -43,7 +43,9 @@ import {
 
 export type VatIdSyntaxResult =
   | { ok: true; countryCode: string; number: string; normalized: string }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; checkDigitFailed?: undefined }
+  /** The shape of the member state's numbers, but the check digits do not add up. */
+  | { ok: false; reason: string; checkDigitFailed: true; normalized: string };
 
 /** XI numbers are UK VAT numbers (same format and check digits) with the Northern Ireland prefix. */
 const northernIreland: Country = {
@@ -131,12 +133,12 @@ export function checkVatIdSyntax(vatId: string): VatIdSyntaxResult {
   if (!result.isValidFormat) {
     return { ok: false, reason: `VAT ID does not have the format of ${country.name} VAT numbers` };
   }
-  if (!result.isValid) {
-    return { ok: false, reason: `VAT ID fails the ${country.name} check digit test` };
-  }
   let number = cleaned.slice(2);
   // Belgian numbers written with 9 digits have an implied leading 0; VIES expects all 10.
   if (countryCode === 'BE' && number.length === 9) number = `0${number}`;
+  if (!result.isValid) {
+    return { ok: false, reason: `VAT ID fails the ${country.name} check digit test`, checkDigitFailed: true, normalized: `${countryCode}${number}` };
+  }
   return { ok: true, countryCode, number, normalized: `${countryCode}${number}` };
 }
 

@@ -32,6 +32,8 @@ export const statusOfKind: Record<ErrorKind, number> = {
 export interface FieldError {
   path: string;
   message: string;
+  /** Which part of the request the field is in: path parameter, query parameter or body (default). */
+  in?: 'path' | 'query' | 'body';
 }
 
 export class AppError extends Error {

@@ -9,3 +9,4 @@ export * from './mongo';
 export * from './redis';
 export * from './company-context';
 export * from './identity';
+export * from './pagination';

@@ -1,21 +1,75 @@
 import type { z } from 'zod';
+import { AppError, type FieldError } from './errors';
+import { zodFieldErrors } from './problem';
 
 /**
  * Existing client SDKs send every optional field, as JSON null when unset: null means "not given".
  * Drops null members from plain objects (recursively) so schemas see them as absent. Arrays keep their
  * entries (a null inside an array is data, not an omitted field).
  */
-export function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNulls);
+export function dropNulls(value: unknown, depth = 0): unknown {
+  // JSON bodies are depth-checked before parsing (MAX_JSON_DEPTH); this bound keeps any other caller safe.
+  if (depth > MAX_JSON_DEPTH) throw new AppError('invalid_data', `nesting deeper than ${MAX_JSON_DEPTH} levels`, { code: 'NESTING_TOO_DEEP' });
+  if (Array.isArray(value)) return value.map((v) => dropNulls(v, depth + 1));
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v, depth + 1);
     return out;
   }
   return value;
 }
 
+/** Deepest nesting of objects and arrays a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Depth of the JSON text's nesting, counted on the raw bytes before JSON.parse (so a body nested 10,000
+ * deep costs one linear scan and no recursion). Returns as soon as `limit` is exceeded.
+ */
+export function jsonDepthExceeds(buf: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** Parses a request payload with its contract schema; throws ZodError (-> 400 with `errors`). */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   return schema.parse(dropNulls(input ?? {}));
+}
+
+type Location = 'path' | 'query' | 'body';
+
+/** A ZodError of one request part as field errors that name the part (`in`) and the parameter or field. */
+function locatedErrors(err: z.ZodError, location: Location, name?: string): FieldError[] {
+  return zodFieldErrors(err).map((e) => ({ ...e, path: name && e.path === '(body)' ? name : e.path === '(body)' ? location : e.path, in: location }));
+}
+
+function parseLocated<S extends z.ZodType>(schema: S, input: unknown, location: Location, name?: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = locatedErrors(result.error, location, name);
+  throw new AppError('invalid_data', `invalid ${location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'request body'}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, {
+    code: 'VALIDATION_ERROR',
+    errors,
+  });
+}
+
+/** Parses one path parameter (`/invoice/:id` -> parsePath(IntId, req.params, 'id')); errors name it. */
+export function parsePath<S extends z.ZodType>(schema: S, params: Record<string, unknown>, name: string): z.output<S> {
+  return parseLocated(schema, params[name], 'path', name);
+}
+
+/** Parses the query string with its contract schema; errors name the query parameter. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  return parseLocated(schema, dropNulls(query ?? {}), 'query');
 }

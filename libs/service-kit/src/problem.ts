@@ -16,6 +16,9 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
+/** Written out here (not imported from parse.ts) to keep problem.ts free of a cycle. */
+const MAX_JSON_DEPTH_TEXT = 64;
+
 const titles: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -49,8 +52,17 @@ export function problem(status: number, code: string, detail: string, more: Part
   };
 }
 
+/** zod's wording for a field that is absent ("expected number, received undefined") reads "required" here. */
+function issueMessage(issue: ZodError['issues'][number]): string {
+  if (issue.code === 'invalid_type') {
+    if (/received undefined$/.test(issue.message)) return 'required';
+    if (/received NaN$/.test(issue.message)) return `must be a ${issue.expected}`;
+  }
+  return issue.message;
+}
+
 export function zodFieldErrors(err: ZodError): FieldError[] {
-  return err.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+  return err.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issueMessage(issue) }));
 }
 
 /** Maps anything thrown to a problem; unknown errors become a 500 with a fresh error id and no internals. */
@@ -108,9 +120,16 @@ function asBodyParserError(err: unknown): Problem | undefined {
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'request body encoding or charset is not supported');
+    case 'entity.too.deep':
+      return problem(400, 'NESTING_TOO_DEEP', `request body is nested deeper than ${MAX_JSON_DEPTH_TEXT} levels`);
     case 'request.aborted':
       return problem(400, 'REQUEST_ABORTED', 'request was aborted by the client');
     default:
-      return undefined;
+      break;
   }
+  // express 5's router: a path parameter that is not valid percent-encoding ("/invoice/%C0%AF").
+  if (err instanceof URIError || (e.status === 400 && /decode param/i.test(String((err as { message?: unknown }).message)))) {
+    return problem(400, 'MALFORMED_PATH', 'the request path is not valid percent-encoding');
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { CustomerCreate, customerNameIssues, isIsoCountryCode } from '@inv/contracts';
 import type { AddressDoc, CustomerDoc } from '../db/customers';
-import { billingAddressOf, billingSnapshotOf, displayName, needsVatCheck, vatStatusOf, withDefault } from './customer';
+import { billingAddressOf, billingSnapshotOf, displayName, failsCheckDigits, needsVatCheck, vatStatusOf, withDefault } from './customer';
 
 const address = (over: Partial<AddressDoc>): AddressDoc => ({
   id: 1,
@@ -46,10 +46,13 @@ describe('customer name rules', () => {
     const b2c = CustomerCreate.safeParse({ contact_type: 'B2C', organization_name: 'x' });
     expect(b2c.error?.issues.map((i) => i.path.join('.'))).toEqual(['first_name', 'last_name']);
   });
-  it('normalises a VAT ID and rejects one with wrong check digits', () => {
+  it('normalises a VAT ID, accepts one whose check digits fail (it becomes invalid) and rejects one of the wrong shape', () => {
     expect(CustomerCreate.parse({ organization_name: 'Acme', vat_id: 'de 143.454.214' }).vat_id).toBe('DE143454214');
-    const bad = CustomerCreate.safeParse({ organization_name: 'Acme', vat_id: 'DE143454215' });
-    expect(bad.error?.issues[0]).toMatchObject({ path: ['vat_id'], message: expect.stringMatching(/check digit/) });
+    expect(CustomerCreate.parse({ organization_name: 'Acme', vat_id: 'DE143454215' }).vat_id).toBe('DE143454215');
+    expect(failsCheckDigits('DE143454215')).toBe(true);
+    expect(failsCheckDigits('DE143454214')).toBe(false);
+    const bad = CustomerCreate.safeParse({ organization_name: 'Acme', vat_id: 'DE14345421' });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ['vat_id'], message: expect.stringMatching(/format/) });
   });
 });
 

@@ -1,4 +1,4 @@
-import { electronicAddressOf, type messages } from '@inv/contracts';
+import { checkVatIdSyntax, electronicAddressOf, type messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { AddressDoc, AddressType, CustomerDoc, VatStatus } from '../db/customers';
 
@@ -34,6 +34,15 @@ export function vatStatusOf(c: Pick<CustomerDoc, 'contactType' | 'vatId' | 'vat'
 export function needsVatCheck(before: Pick<CustomerDoc, 'contactType' | 'vatId'> | undefined, after: Pick<CustomerDoc, 'contactType' | 'vatId'>): boolean {
   if (after.contactType !== 'B2B' || !after.vatId) return false;
   return !before || before.vatId !== after.vatId || before.contactType !== 'B2B';
+}
+
+/** Marker in `vat.fault` of a VAT ID refused by its check digits (never sent to VIES). */
+export const CHECKSUM_FAULT = 'CHECKSUM';
+
+/** A VAT ID of the right shape whose check digits fail: invalid without asking VIES. */
+export function failsCheckDigits(vatId: string): boolean {
+  const syntax = checkVatIdSyntax(vatId);
+  return !syntax.ok && syntax.checkDigitFailed === true;
 }
 
 /** Sets `isDefault` on the address `id` and clears it on the other addresses of the same type. */
@@ -106,7 +115,8 @@ export function presentVatCheck(c: CustomerDoc) {
     name: current ? (c.vat.name ?? null) : null,
     address: current ? (c.vat.address ?? null) : null,
     consultation_number: current ? (c.vat.consultationNumber ?? null) : null,
-    fault: current ? (c.vat.fault ?? null) : null,
+    fault: current && c.vat.fault !== CHECKSUM_FAULT ? (c.vat.fault ?? null) : null,
+    reason: current && c.vat.fault === CHECKSUM_FAULT ? 'checksum' : null,
   };
 }
 

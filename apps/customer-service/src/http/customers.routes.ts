@@ -1,19 +1,21 @@
 import { Router } from 'express';
 import { CustomerCreate, CustomerListQuery, CustomerUpdate, IntId } from '@inv/contracts';
-import { companyIdOf, parseInput } from '@inv/service-kit';
+import { companyIdOf, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import { presentCustomer, presentVatCheck } from '../domain/customer';
 import { createCustomer, listCustomers, loadCustomer, requestVatRecheck, updateCustomer } from '../usecases/customers';
 import type { CustomerDeps } from '../usecases/deps';
 
-const idOf = (v: unknown) => IntId.parse(v);
+const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
 export function customerRoutes(deps: CustomerDeps): Router {
   const r = Router();
 
   r.get('/customer/', async (req, res) => {
-    const q = parseInput(CustomerListQuery, req.query);
+    const q = parseQuery(CustomerListQuery, req.query);
     const { docs, total } = await listCustomers(deps, companyIdOf(req), q);
-    res.json({ customers: docs.map((c) => presentCustomer(c, { addresses: false })), total, page: q.page, limit: q.limit });
+    // A bare array, as the published SDK reads it; total and page links travel in headers.
+    setPaginationHeaders(req, res, { total, page: q.page, limit: q.limit });
+    res.json(docs.map((c) => presentCustomer(c, { addresses: false })));
   });
   r.post('/customer/', async (req, res) => {
     const id = await createCustomer(deps, companyIdOf(req), parseInput(CustomerCreate, req.body));
@@ -25,16 +27,16 @@ export function customerRoutes(deps: CustomerDeps): Router {
     res.json({ payment_terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })) });
   });
   r.get('/customer/:id', async (req, res) => {
-    res.json(presentCustomer(await loadCustomer(deps, companyIdOf(req), idOf(req.params.id)), { addresses: true }));
+    res.json(presentCustomer(await loadCustomer(deps, companyIdOf(req), idOf(req, 'id')), { addresses: true }));
   });
   r.put('/customer/:id', async (req, res) => {
     const companyId = companyIdOf(req);
-    const id = idOf(req.params.id);
+    const id = idOf(req, 'id');
     await updateCustomer(deps, companyId, id, parseInput(CustomerUpdate, req.body));
     res.json({ message: 'customer updated', ...presentCustomer(await loadCustomer(deps, companyId, id), { addresses: true }) });
   });
   r.get('/customer/:id/vat-check', async (req, res) => {
-    const customer = await loadCustomer(deps, companyIdOf(req), idOf(req.params.id));
+    const customer = await loadCustomer(deps, companyIdOf(req), idOf(req, 'id'));
     const requested = await requestVatRecheck(deps, customer);
     res.json({ ...presentVatCheck(customer), check_requested: requested });
   });

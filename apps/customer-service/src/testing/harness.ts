@@ -24,14 +24,14 @@ export type CustomerService = Awaited<ReturnType<typeof createCustomerService>>;
 type Json = any;
 
 export function http(baseUrl: string, defaultCompany: string) {
-  return async function call(method: string, path: string, opts: { company?: string | null; body?: unknown } = {}): Promise<{ status: number; body: Json }> {
+  return async function call(method: string, path: string, opts: { company?: string | null; body?: unknown } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const company = opts.company === undefined ? defaultCompany : opts.company;
     if (company) Object.assign(headers, await identityHeaders(company));
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   };
 }
 

@@ -2,7 +2,7 @@ import { customerNameIssues, type CustomerCreate, type CustomerListQuery, type C
 import { eventMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import type { CustomerDoc } from '../db/customers';
-import { CUSTOMER_NUMBER_FIRST, CUSTOMER_NUMBER_LAST, needsVatCheck } from '../domain/customer';
+import { CHECKSUM_FAULT, CUSTOMER_NUMBER_FIRST, CUSTOMER_NUMBER_LAST, failsCheckDigits, needsVatCheck } from '../domain/customer';
 import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';
 
@@ -59,6 +59,16 @@ function fieldsOf(input: CustomerUpdate): Partial<CustomerDoc> {
   return set;
 }
 
+/**
+ * A B2B VAT ID whose check digits fail is invalid without asking VIES: sets that verdict on `c` (when it is
+ * not already there) and says so, so the caller skips the VIES check.
+ */
+function checksumVerdict(c: Pick<CustomerDoc, 'contactType' | 'vatId' | 'vat'>, now: Date): boolean {
+  if (c.contactType !== 'B2B' || !c.vatId || !failsCheckDigits(c.vatId)) return false;
+  if (c.vat.vatId !== c.vatId || c.vat.fault !== CHECKSUM_FAULT) c.vat = { status: 'invalid', vatId: c.vatId, checkedAt: now.toISOString(), fault: CHECKSUM_FAULT };
+  return true;
+}
+
 const vatCheckEvent = (companyId: string, customerId: number, vatId: string, forceRefresh?: boolean) =>
   eventMessage('customer.vat-id-changed.v1', companyId, { customerId, vatId, ...(forceRefresh ? { forceRefresh } : {}) });
 
@@ -80,7 +90,7 @@ export async function createCustomer(deps: CustomerDeps, companyId: string, inpu
     createdAt: now,
     updatedAt: now,
   };
-  const check = needsVatCheck(undefined, doc);
+  const check = needsVatCheck(undefined, doc) && !checksumVerdict(doc, now);
   if (check && doc.vatId) doc.vat = { status: 'pending', vatId: doc.vatId, requestedAt: now };
   await deps.conn.transaction(async (session) => {
     await deps.customers.model.create([doc], { session });
@@ -106,7 +116,8 @@ export async function updateCustomer(deps: CustomerDeps, companyId: string, id: 
     default_ftl_template_id: input.default_ftl_template_id !== before.defaultTemplateId ? input.default_ftl_template_id : undefined,
   });
   const now = deps.now();
-  const check = needsVatCheck(before, after);
+  const check = needsVatCheck(before, after) && !checksumVerdict(after, now);
+  if (after.vat !== before.vat) set.vat = after.vat;
   if (check && after.vatId) set.vat = { status: 'pending', vatId: after.vatId, requestedAt: now };
   set.updatedAt = now;
   await deps.conn.transaction(async (session) => {
@@ -120,7 +131,7 @@ export async function updateCustomer(deps: CustomerDeps, companyId: string, id: 
 
 /** Asks vat-service to check the current VAT ID again (cache bypassed); the stored status stays until the answer arrives. */
 export async function requestVatRecheck(deps: CustomerDeps, c: CustomerDoc): Promise<boolean> {
-  if (c.contactType !== 'B2B' || !c.vatId) return false;
+  if (c.contactType !== 'B2B' || !c.vatId || failsCheckDigits(c.vatId)) return false;
   const vatId = c.vatId;
   await deps.conn.transaction(async (session) => {
     await deps.customers.model.updateOne({ _id: c._id, companyId: c.companyId, vatId }, { $set: { 'vat.requestedAt': deps.now() } }, { session });

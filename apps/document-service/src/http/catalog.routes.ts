@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { IntId } from '@inv/contracts';
 import { listTaxTreatments } from '@inv/einvoice';
-import { notFound, parseInput } from '@inv/service-kit';
+import { notFound, parsePath, parseQuery } from '@inv/service-kit';
 import { getTemplate, templates } from '../pdf';
 
 const LocaleQuery = z.object({ locale: z.enum(['en', 'de']).default('en') });
@@ -14,12 +14,12 @@ export function catalogRoutes(): Router {
     res.json(templates);
   });
   r.get('/template/:id', (req, res) => {
-    const template = getTemplate(IntId.parse(req.params.id));
+    const template = getTemplate(parsePath(IntId, req.params, 'id'));
     if (!template) throw notFound(`template ${req.params.id}`);
     res.json(template);
   });
   r.get('/invoice/tax-treatments', (req, res) => {
-    const { locale } = parseInput(LocaleQuery, req.query);
+    const { locale } = parseQuery(LocaleQuery, req.query);
     res.json(listTaxTreatments(locale));
   });
   return r;

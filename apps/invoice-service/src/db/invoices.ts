@@ -36,7 +36,9 @@ export interface InvoiceDoc {
   benefitPeriodStart?: string;
   benefitPeriodEnd?: string;
   buyerReference?: string;
-  meta?: string;
+  /** `meta` as the client sent it: a string here, or a JSON object serialized into metaJson. */
+  meta?: string | null;
+  metaJson?: string | null;
   note?: string;
   positions: PositionDoc[];
   invoiceDate?: string;
@@ -88,6 +90,7 @@ const schema = new Schema<InvoiceDoc>(
     benefitPeriodEnd: String,
     buyerReference: String,
     meta: String,
+    metaJson: String,
     note: String,
     positions: [positionSchema],
     invoiceDate: String,

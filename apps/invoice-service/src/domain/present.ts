@@ -39,6 +39,17 @@ export function presentPositions(positions: PositionDoc[], totals = totalsOrUnde
   return positions.map((p, i) => presentPosition(p, totals?.lines[i]?.net));
 }
 
+function presentMeta(inv: InvoiceDoc): unknown {
+  if (inv.metaJson) {
+    try {
+      return JSON.parse(inv.metaJson);
+    } catch {
+      return null;
+    }
+  }
+  return inv.meta ?? null;
+}
+
 /** The full invoice object (GET /invoice/{id}); list entries use the same shape without positions. */
 export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
   const totals = totalsOrUndefined(inv.positions);
@@ -55,7 +66,7 @@ export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
     benefit_period_start: inv.benefitPeriodStart ?? null,
     benefit_period_end: inv.benefitPeriodEnd ?? null,
     buyer_reference: inv.buyerReference ?? null,
-    meta: inv.meta ?? null,
+    meta: presentMeta(inv),
     note: inv.note ?? null,
     invoice_date: inv.invoiceDate ?? null,
     due_date: inv.dueDate ?? null,

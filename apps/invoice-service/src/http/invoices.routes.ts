@@ -12,7 +12,7 @@ import {
   PositionUpdate,
   StatusUpdate,
 } from '@inv/contracts';
-import { AppError, companyIdOf, notFound, parseInput } from '@inv/service-kit';
+import { AppError, companyIdOf, notFound, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import { presentInvoice, presentJob, presentPositions } from '../domain/present';
 import type { InvoiceDeps } from '../usecases/deps';
 import * as drafts from '../usecases/drafts';
@@ -22,18 +22,19 @@ import { renderPreview } from '../usecases/preview';
 import { validateInvoice } from '../usecases/validate-invoice';
 
 const ListQuery = Pagination.extend({ status: InvoiceStatus.optional(), customer_id: IntId.optional() });
-const idOf = (v: unknown) => IntId.parse(v);
+const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
 export function invoiceRoutes(deps: InvoiceDeps): Router {
   const r = Router();
 
   r.get('/invoice/', async (req, res) => {
-    const q = parseInput(ListQuery, req.query);
+    const q = parseQuery(ListQuery, req.query);
     const filter = { companyId: companyIdOf(req), ...(q.status ? { status: q.status } : {}), ...(q.customer_id ? { customerId: q.customer_id } : {}) };
     const [docs, total] = await Promise.all([
       deps.invoices.model.find(filter).sort({ _id: -1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean(),
       deps.invoices.model.countDocuments(filter),
     ]);
+    setPaginationHeaders(req, res, { total, page: q.page, limit: q.limit });
     res.json({ invoices: docs.map((d) => presentInvoice(d, { positions: false })), total, page: q.page, limit: q.limit });
   });
   r.post('/invoice/', async (req, res) => {
@@ -41,47 +42,47 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.status(201).location(`/api/v1/invoice/${id}`).json({ message: 'invoice created', invoice_id: id, id });
   });
   r.get('/invoice/:id', async (req, res) => {
-    res.json(presentInvoice(await drafts.loadInvoice(deps, companyIdOf(req), idOf(req.params.id)), { positions: true }));
+    res.json(presentInvoice(await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id')), { positions: true }));
   });
   r.put('/invoice/:id', async (req, res) => {
     const companyId = companyIdOf(req);
-    const id = idOf(req.params.id);
+    const id = idOf(req, 'id');
     await drafts.updateInvoice(deps, companyId, id, parseInput(InvoiceUpdate, req.body));
     res.json({ message: 'invoice updated', ...presentInvoice(await drafts.loadInvoice(deps, companyId, id), { positions: true }) });
   });
 
   r.get('/invoice/:id/positions', async (req, res) => {
-    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req.params.id));
+    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     res.json({ positions: presentPositions(inv.positions) });
   });
   r.post('/invoice/:id/positions', async (req, res) => {
     const companyId = companyIdOf(req);
-    const invoiceId = idOf(req.params.id);
+    const invoiceId = idOf(req, 'id');
     const id = await drafts.addPosition(deps, companyId, invoiceId, parseInput(PositionCreate, req.body));
     const inv = await drafts.loadInvoice(deps, companyId, invoiceId);
     res.status(201).json({ message: 'position added', id, position_id: id, invoice: presentInvoice(inv, { positions: false }) });
   });
   r.put('/invoice/:id/positions/reorder', async (req, res) => {
-    await drafts.reorderPositions(deps, companyIdOf(req), idOf(req.params.id), parseInput(PositionReorder, req.body));
+    await drafts.reorderPositions(deps, companyIdOf(req), idOf(req, 'id'), parseInput(PositionReorder, req.body));
     res.json({ message: 'positions reordered' });
   });
   r.get('/invoice/:id/position/:pid', async (req, res) => {
-    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req.params.id));
-    const index = inv.positions.findIndex((p) => p.id === idOf(req.params.pid));
+    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
+    const index = inv.positions.findIndex((p) => p.id === idOf(req, 'pid'));
     if (index < 0) throw notFound(`position ${req.params.pid}`);
     res.json(presentPositions(inv.positions)[index]);
   });
   r.put('/invoice/:id/position/:pid', async (req, res) => {
-    await drafts.updatePosition(deps, companyIdOf(req), idOf(req.params.id), idOf(req.params.pid), parseInput(PositionUpdate, req.body));
+    await drafts.updatePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'), parseInput(PositionUpdate, req.body));
     res.json({ message: 'position updated' });
   });
   r.delete('/invoice/:id/position/:pid', async (req, res) => {
-    await drafts.deletePosition(deps, companyIdOf(req), idOf(req.params.id), idOf(req.params.pid));
+    await drafts.deletePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'));
     res.json({ message: 'position deleted' });
   });
 
   r.get('/invoice/:id/validate', async (req, res) => {
-    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req.params.id));
+    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     const result = await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10));
     res.json({ valid: result.valid, errors: result.errors, checks: result.checks, vat_check: { status: result.vatStatus } });
   });
@@ -91,38 +92,38 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     if (!job.success) {
       throw new AppError('invalid_data', `unknown task "${body.task}"; use process_invoice_flag_invoice_send_job`, { code: 'VALIDATION_ERROR', errors: [{ path: 'task', message: 'unknown task' }] });
     }
-    const jobId = await startFinalizeJob(deps, companyIdOf(req), idOf(req.params.id), job.data.vat_override_confirmed === true);
+    const jobId = await startFinalizeJob(deps, companyIdOf(req), idOf(req, 'id'), job.data.vat_override_confirmed === true);
     res.status(201).json({ message: 'finalization job queued', job_id: jobId });
   });
   r.get('/invoice/:id/job/:jobId', async (req, res) => {
-    const job = await deps.jobs.get(companyIdOf(req), idOf(req.params.id), String(req.params.jobId));
+    const job = await deps.jobs.get(companyIdOf(req), idOf(req, 'id'), String(req.params.jobId));
     if (!job) throw notFound(`job ${req.params.jobId}`);
     res.json(presentJob(job));
   });
   r.put('/invoice/:id/status', async (req, res) => {
-    const status = await setStatus(deps, companyIdOf(req), idOf(req.params.id), parseInput(StatusUpdate, req.body));
+    const status = await setStatus(deps, companyIdOf(req), idOf(req, 'id'), parseInput(StatusUpdate, req.body));
     res.json({ message: `invoice marked ${status}`, status });
   });
   r.post('/invoice/:id/cancel', async (req, res) => {
-    await drafts.cancelInvoice(deps, companyIdOf(req), idOf(req.params.id));
+    await drafts.cancelInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     res.json({ message: 'invoice cancelled', status: 'CANCELLED' });
   });
   r.post('/invoice/:id/duplicate', async (req, res) => {
-    const id = await drafts.duplicateInvoice(deps, companyIdOf(req), idOf(req.params.id));
+    const id = await drafts.duplicateInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     res.status(201).json({ message: 'invoice duplicated', invoice_id: id });
   });
   r.post('/invoice/:id/credit-note', async (req, res) => {
-    const id = await drafts.createCreditNote(deps, companyIdOf(req), idOf(req.params.id));
+    const id = await drafts.createCreditNote(deps, companyIdOf(req), idOf(req, 'id'));
     res.status(201).json({ message: 'credit note created as a draft; finalize it like an invoice', invoice_id: id });
   });
   r.get('/invoice/:id/pdf-link', async (req, res) => {
-    res.json(await documentLink(deps, companyIdOf(req), idOf(req.params.id), 'pdf'));
+    res.json(await documentLink(deps, companyIdOf(req), idOf(req, 'id'), 'pdf'));
   });
   r.get('/invoice/:id/xml-link', async (req, res) => {
-    res.json(await documentLink(deps, companyIdOf(req), idOf(req.params.id), 'xml'));
+    res.json(await documentLink(deps, companyIdOf(req), idOf(req, 'id'), 'xml'));
   });
   r.get('/invoice/:id/preview', async (req, res) => {
-    const pdf = await renderPreview(deps, companyIdOf(req), idOf(req.params.id));
+    const pdf = await renderPreview(deps, companyIdOf(req), idOf(req, 'id'));
     res.type('application/pdf').setHeader('content-disposition', `inline; filename="preview-${req.params.id}.pdf"`);
     res.send(pdf);
   });

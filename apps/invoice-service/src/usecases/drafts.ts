@@ -1,4 +1,4 @@
-import { defaultRateOfTreatment, type InvoiceCreate, type InvoiceUpdate, type PositionCreate, type PositionUpdate } from '@inv/contracts';
+import { defaultRateOfTreatment, type InvoiceCreate, type InvoiceMeta, type InvoiceUpdate, type PositionCreate, type PositionUpdate } from '@inv/contracts';
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { isEditable } from '../domain/status-machine';
@@ -6,6 +6,12 @@ import { positionAmountErrors, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 
 export const MAX_POSITIONS = 1000;
+
+/** A string meta is stored as it is, an object as JSON text beside it (no client keys become field names). */
+function metaFields(meta: InvoiceMeta | undefined): Pick<InvoiceDoc, 'meta' | 'metaJson'> {
+  if (meta === undefined) return {};
+  return typeof meta === 'string' ? { meta, metaJson: null } : { meta: null, metaJson: JSON.stringify(meta) };
+}
 
 export async function loadInvoice(deps: InvoiceDeps, companyId: string, id: number): Promise<InvoiceDoc> {
   const inv = await deps.invoices.get(companyId, id);
@@ -62,7 +68,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
       benefitPeriodStart: input.benefit_period_start,
       benefitPeriodEnd: input.benefit_period_end,
       buyerReference: input.buyer_reference ?? customer.buyerReference,
-      meta: input.meta,
+      ...metaFields(input.meta),
       note: input.note,
       positions: [],
       createdAt: now,
@@ -91,7 +97,7 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
     benefitPeriodStart: input.benefit_period_start,
     benefitPeriodEnd: input.benefit_period_end,
     buyerReference: input.buyer_reference,
-    meta: input.meta,
+    ...metaFields(input.meta),
     note: input.note,
     updatedAt: deps.now(),
   };
@@ -233,7 +239,7 @@ async function draftFrom(deps: InvoiceDeps, source: InvoiceDoc, fields: Pick<Inv
 
 export async function duplicateInvoice(deps: InvoiceDeps, companyId: string, id: number): Promise<number> {
   const inv = await loadInvoice(deps, companyId, id);
-  return draftFrom(deps, inv, { number: await nextNumber(deps, companyId), typeCode: '380', meta: inv.meta, note: inv.note });
+  return draftFrom(deps, inv, { number: await nextNumber(deps, companyId), typeCode: '380', meta: inv.meta, metaJson: inv.metaJson, note: inv.note });
 }
 
 /** A credit note (type 381) for a finalized invoice: a new draft with the same positions, referencing it. */

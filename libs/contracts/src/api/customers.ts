@@ -6,7 +6,12 @@ export const Salutation = z.enum(['MR', 'MRS', 'MS', 'OTHER']).meta({ descriptio
 export const ContactType = z.enum(['B2B', 'B2C']);
 export const Language = z.enum(['English', 'German']);
 
-/** EU VAT ID: syntax of its member state (prefix, length, check digits), stored normalised ("DE 123.456.789" -> "DE123456789"). */
+/**
+ * EU VAT ID: the shape of its member state's numbers (prefix, length, characters), stored normalised
+ * ("DE 123.456.789" -> "DE123456789"). A number of the right shape whose check digits fail is accepted
+ * (the published SDK's quick start uses one): the customer then has VAT status `invalid` (reason
+ * `checksum`) without asking VIES, and finalization needs `vat_override_confirmed`.
+ */
 export const VatIdInput = z
   .string()
   .trim()
@@ -14,6 +19,7 @@ export const VatIdInput = z
   .max(20)
   .transform((v, ctx) => {
     const syntax = checkVatIdSyntax(v);
+    if (!syntax.ok && syntax.checkDigitFailed) return syntax.normalized;
     if (!syntax.ok) {
       ctx.addIssue({ code: 'custom', message: syntax.reason });
       return z.NEVER;

@@ -8,13 +8,26 @@ export type TaxTreatmentId = z.output<typeof TaxTreatmentId>;
 export const InvoiceStatus = z.enum(['DRAFT', 'OPEN', 'SENT', 'PAID', 'CANCELLED']);
 export type InvoiceStatus = z.output<typeof InvoiceStatus>;
 
+/** Largest `meta` accepted, as JSON text. */
+export const MAX_META_LENGTH = 4000;
+
+/**
+ * Free data of the integrator: a string (the spec) or a JSON object (the published SDK sends a dict),
+ * stored and returned as given, at most MAX_META_LENGTH characters as JSON.
+ */
+export const InvoiceMeta = z
+  .union([z.string().max(2000), z.record(z.string(), z.unknown())])
+  .refine((v) => typeof v === 'string' || JSON.stringify(v).length <= MAX_META_LENGTH, { message: `at most ${MAX_META_LENGTH} characters as JSON` })
+  .meta({ description: 'free text or a JSON object of your own (at most 4,000 characters as JSON); returned as given' });
+export type InvoiceMeta = z.output<typeof InvoiceMeta>;
+
 const invoiceFields = {
   customer_id: IntId,
   benefit_period_start: IsoDate.optional(),
   benefit_period_end: IsoDate.optional(),
   invoice_format: InvoiceFormat.optional(),
   invoice_number: z.string().trim().min(1).max(50).optional(),
-  meta: z.string().max(2000).optional(),
+  meta: InvoiceMeta.optional(),
   ftl_template_id: IntId.optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
   buyer_reference: z.string().max(200).optional().meta({ description: 'BT-10; the Leitweg-ID for German public-sector buyers (XRechnung)' }),

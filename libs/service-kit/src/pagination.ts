@@ -1,0 +1,26 @@
+import type { Request, Response } from 'express';
+
+/** Public path prefix the gateway serves the services under (Link headers point there). */
+const PUBLIC_PREFIX = '/api/v1';
+
+/**
+ * Pagination metadata as headers: `X-Total-Count` and an RFC 8288 `Link` with first, prev, next and last
+ * (relative references to the public URL, other query parameters kept). Lists whose body is a bare JSON
+ * array (as existing SDKs read them) carry their metadata only here.
+ */
+export function setPaginationHeaders(req: Request, res: Response, page: { total: number; page: number; limit: number }): void {
+  const last = Math.max(1, Math.ceil(page.total / page.limit));
+  const link = (n: number, rel: string) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query)) if (typeof v === 'string' && k !== 'page' && k !== 'limit') params.set(k, v);
+    params.set('page', String(n));
+    params.set('limit', String(page.limit));
+    return `<${PUBLIC_PREFIX}${req.path}?${params.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(1, 'first')];
+  if (page.page > 1) links.push(link(Math.min(page.page - 1, last), 'prev'));
+  if (page.page < last) links.push(link(page.page + 1, 'next'));
+  links.push(link(last, 'last'));
+  res.setHeader('x-total-count', String(page.total));
+  res.setHeader('link', links.join(', '));
+}
