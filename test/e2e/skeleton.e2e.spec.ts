@@ -187,16 +187,76 @@ describe('e2e: finalize an invoice through the gateway', () => {
       await waitFor(async () => (await jobStatus(id, jobId)).status === 'finished', { timeoutMs: 60_000, what: `${format} job` });
       const link = await api('GET', `/invoice/${id}/xml-link`);
       files[format] = await (await fetch(link.body.url)).text();
+      if (format === 'PEPPOL') continue;
+      // A credit note of the finalized invoice finalizes as it comes (BR-CO-25: its terms say how it is settled).
+      const credit = await api('POST', `/invoice/${id}/credit-note`);
+      expect(credit.status).toBe(201);
+      const creditId = credit.body.invoice_id as number;
+      expect((await api('GET', `/invoice/${creditId}/validate`)).body).toMatchObject({ valid: true, errors: [] });
+      const creditJob = await finalize(creditId);
+      await waitFor(async () => (await jobStatus(creditId, creditJob)).status === 'finished', { timeoutMs: 60_000, what: `${format} credit note job` });
+      files[`${format}_CREDIT`] = await (await fetch((await api('GET', `/invoice/${creditId}/xml-link`)).body.url)).text();
     }
     const validate = resolve(root, '../shared/conformance/validate');
     if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
     const dir = mkdtempSync(join(tmpdir(), 'e2e-xml-'));
-    for (const [format, kit] of [['ZUGFERD', 'cii-en16931'], ['PEPPOL', 'peppol-ubl'], ['XRECHNUNG', 'xrechnung-ubl']] as const) {
+    const kits = [['ZUGFERD', 'cii-en16931'], ['PEPPOL', 'peppol-ubl'], ['XRECHNUNG', 'xrechnung-ubl'], ['ZUGFERD_CREDIT', 'cii-en16931'], ['XRECHNUNG_CREDIT', 'xrechnung-ubl']] as const;
+    for (const [format, kit] of kits) {
       const file = join(dir, `${format}.xml`);
       writeFileSync(file, files[format]);
       const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
       expect(stdout).toContain(`PASS ${file}`);
     }
+  });
+
+  it('works the way the published SDK calls it: bare arrays, nulls, meta object, its quick-start VAT ID', async () => {
+    // The SDK sends every optional field as null, and extra keys.
+    const customer = await api('POST', '/customer/', {
+      organization_name: 'Quick Start GmbH', first_name: null, last_name: null, salutation: null, email: 'ap@quick.example', phone: null,
+      contact_type: 'B2B', vat_id: 'DE123456789', language: 'German', payment_term_id: null, default_ftl_template_id: null, is_active: true,
+    });
+    expect(customer.status).toBe(201);
+    const cid = customer.body.id as number;
+    expect((await api('POST', `/customer/${cid}/addresses`, { address_line_1: 'Musterweg 1', address_line_2: null, city: 'Köln', postal_code: '50667', country_code: 'DE', is_default: true, type: null })).status).toBe(201);
+    const listRes = await fetch(`${base}/customer/?page=1&limit=2`, { headers: { 'x-api-key': apiKey } });
+    expect(Array.isArray(await listRes.json())).toBe(true);
+    expect(Number(listRes.headers.get('x-total-count'))).toBeGreaterThan(0);
+    expect(listRes.headers.get('link')).toContain('rel="first"');
+    const addresses = await fetch(`${base}/customer/${cid}/addresses`, { headers: { 'x-api-key': apiKey } });
+    expect(await addresses.json()).toEqual([expect.objectContaining({ type: 'billing', is_default: true })]);
+    expect((await api('GET', `/customer/${cid}`)).body.vat_check).toMatchObject({ status: 'invalid', reason: 'checksum' });
+
+    const meta = { order: 'PO-1', tags: ['a', 'b'], nested: { n: 1 } };
+    const invoice = await api('POST', '/invoice/', { customer_id: cid, meta, invoice_format: null, benefit_period_start: null, note: null });
+    expect(invoice.status).toBe(201);
+    const id = invoice.body.invoice_id as number;
+    expect((await api('GET', `/invoice/${id}`)).body.meta).toEqual(meta);
+    // single_net_amount as a binary-float client computes it
+    expect((await api('POST', `/invoice/${id}/positions`, { title: 'Beratung', quantity: 12, unit_id: 'HUR', unit_net_amount: 33.333, single_net_amount: 12 * 33.333, tax_rate: 0.19, description: null, discount_type: null, discount_value: null })).status).toBe(201);
+    const validation = (await api('GET', `/invoice/${id}/validate`)).body;
+    expect(validation.vat_check).toEqual({ status: 'invalid' });
+    const refused = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('VAT_OVERRIDE_REQUIRED');
+    const job = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job', vat_override_confirmed: true });
+    expect(job.status).toBe(201);
+    await waitFor(async () => (await jobStatus(id, job.body.job_id)).status === 'finished', { timeoutMs: 60_000, what: 'override job' });
+    const invoices = await fetch(`${base}/invoice/?page=1&limit=25`, { headers: { 'x-api-key': apiKey } });
+    const page = await invoices.json();
+    expect(page).toMatchObject({ page: 1, limit: 25, total: expect.any(Number) });
+    expect(invoices.headers.get('x-total-count')).toBe(String(page.total));
+  });
+
+  it('answers hostile requests through the gateway with 4xx problems', async () => {
+    expect((await api('GET', '/invoice/%C0%AF')).status).toBe(400);
+    const big = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'text/plain' }, body: 'x'.repeat(2 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    const plain = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'text/plain' }, body: '{"customer_id":1}' });
+    expect(plain.status).toBe(415);
+    const wrong = await api('DELETE', '/invoice/');
+    expect(wrong.status).toBe(405);
+    const deep = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: '['.repeat(10_000) + ']'.repeat(10_000) });
+    expect(deep.status).toBe(400);
   });
 
   it('answers unknown paths and bad ids with problem+json', async () => {

@@ -29,6 +29,10 @@ export async function createAccountService(config: AccountConfig) {
 
   rt.app.use(internalRoutes({ apiKeys, companies }));
   rt.app.use(companyRoutes({ apiKeys, companies, announceRevoked }));
+  rt.bus.serveRpc('account.company-plan.v1', async (msg) => {
+    const company = await companies.byId(msg.companyId);
+    return company ? { found: true, plan: company.plan } : { found: false };
+  });
   rt.bus.serveRpc('account.seller-profile.v1', async (msg) => {
     const company = await companies.byId(msg.companyId);
     if (!company) throw notFound('company');

@@ -21,6 +21,8 @@ export const gatewayConfig = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
   /** How long an Idempotency-Key answer is replayed. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  /** Largest request body the gateway forwards (declared Content-Length); the services' JSON limit is 1 MiB. */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** Timeout of a proxied request (504 beyond) ... */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** ... and of the routes that render a PDF inline or stream a download (routes-table.ts). */

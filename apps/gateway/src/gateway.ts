@@ -9,6 +9,7 @@ import { subscribeToRevocations } from './auth/revocations';
 import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
 import { proxyToServices, targetFinder } from './http/proxy';
+import { bodyLimit } from './http/body-limit';
 import { rateLimit } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
@@ -35,6 +36,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
 
   const api = express.Router();
   api.use(rejectDotSegments);
+  api.use(bodyLimit(config.MAX_BODY_BYTES));
   api.use(openApiRoutes());
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));

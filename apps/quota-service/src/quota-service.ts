@@ -13,14 +13,34 @@ export async function createQuotaService(config: QuotaConfig) {
   const store = quotaStore(rt.conn);
   await Promise.all([store.usage.init(), store.plans.init()]);
 
+  /**
+   * The company's plan. Normally known from company.created / plan-changed events; a company whose event
+   * has not arrived (on a first start it can be published before this service's queue exists, and a topic
+   * exchange drops it) is asked of account-service once and recorded, instead of silently counting as Free.
+   */
+  const planOf = async (companyId: string) => {
+    const known = await store.knownPlanOf(companyId);
+    if (known) return known;
+    try {
+      const answer = await rt.bus.callRpc('account.company-plan.v1', companyId, {});
+      if (answer.found && answer.plan) {
+        await store.setPlan(companyId, answer.plan);
+        return answer.plan;
+      }
+    } catch (err) {
+      rt.logger.warn({ err, companyId }, 'plan of the company unknown and account-service not answering; counting it as Free');
+    }
+    return 'free' as const;
+  };
+
   const usageOf = async (companyId: string, at: Date) => {
-    const plan = await store.planOf(companyId);
+    const plan = await planOf(companyId);
     return { plan, limit: MONTHLY_LIMIT[plan], used: await store.used(companyId, monthKey(at)), reset_date: resetDate(at) };
   };
 
   rt.bus.serveRpc('quota.reserve.v1', async (msg) => {
     const at = msg.data.at ? new Date(msg.data.at) : new Date();
-    const plan = await store.planOf(msg.companyId);
+    const plan = await planOf(msg.companyId);
     const limit = MONTHLY_LIMIT[plan];
     const { granted, used } = await store.reserve(msg.companyId, monthKey(at), msg.data.reservationId, limit);
     return { granted, used, limit, reset_date: resetDate(at), plan };

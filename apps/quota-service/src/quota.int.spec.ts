@@ -17,6 +17,8 @@ describe('quota-service', () => {
     service = await createQuotaService(quotaConfig.parse(testEnv(prefix, mongo.uri)));
     await service.start();
     peer = peerBus(prefix);
+    // account-service as the fallback source of plans: it knows cmp_missed_event (whose event was lost)
+    peer.serveRpc('account.company-plan.v1', async (msg) => (msg.companyId === 'cmp_missed_event' ? { found: true, plan: 'pro' as const } : { found: false }));
     await peer.start();
   });
   afterAll(async () => {
@@ -47,6 +49,11 @@ describe('quota-service', () => {
     await peer.publishEvent('invoice.finalize-failed.v1', 'cmp_pro', release, { id: 'rel-2' });
     await waitFor(async () => (await peer.callRpc('quota.usage.v1', 'cmp_pro', { at })).used === 0, { what: 'release' });
     expect(await reserve('cmp_pro', 'next@2026-11')).toMatchObject({ granted: true, used: 1, limit: 100 });
+  });
+
+  it('asks account-service for the plan of a company whose created event it never received', async () => {
+    expect(await reserve('cmp_missed_event', 'first@2026-11')).toMatchObject({ granted: true, limit: 100, plan: 'pro' });
+    expect(await peer.callRpc('quota.usage.v1', 'cmp_missed_event', { at })).toMatchObject({ plan: 'pro', used: 1 });
   });
 
   it('never grants more than the limit under concurrent reservations', async () => {

@@ -189,7 +189,7 @@ export function toFacturae(invoice: EInvoice): string {
   });
 
   const pay = invoice.payment;
-  if (pay && pay.meansCode !== '1' && !isCredit && new Dec(totals.amountDue).greaterThan(0)) {
+  if (pay && pay.meansCode !== '1' && pay.meansCode !== '97' && !isCredit && new Dec(totals.amountDue).greaterThan(0)) {
     const inst = inv.ele('PaymentDetails').ele('Installment');
     inst.ele('InstallmentDueDate').txt(invoice.dueDate ?? invoice.issueDate);
     inst.ele('InstallmentAmount').txt(two(totals.amountDue));

@@ -151,8 +151,8 @@ export function toFatturaPA(invoice: EInvoice): string {
   }
 
   const pay = invoice.payment;
-  // nothing to pay (means "not defined" or fully prepaid): no DatiPagamento block
-  if (pay && pay.meansCode !== '1' && new Dec(totals.amountDue).greaterThan(0)) {
+  // nothing to pay (means "not defined", settled by clearing, or fully prepaid): no DatiPagamento block
+  if (pay && pay.meansCode !== '1' && pay.meansCode !== '97' && new Dec(totals.amountDue).greaterThan(0)) {
     const dp = body.ele('DatiPagamento');
     dp.ele('CondizioniPagamento').txt('TP02'); // payment in full
     const det = dp.ele('DettaglioPagamento');

@@ -66,7 +66,7 @@ export interface InvoiceLine {
 
 export interface PaymentInstructions {
   /** 58 = SEPA credit transfer; 30 = credit transfer (non-SEPA); 1 = not defined / no payment due. */
-  meansCode: '58' | '30' | '1';
+  meansCode: '58' | '30' | '1' | '97';
   iban?: string; // BT-84
   bic?: string; // BT-86
   accountName?: string; // BT-85

@@ -40,8 +40,12 @@ export function buildSnapshot(
     period: inv.benefitPeriodStart && inv.benefitPeriodEnd ? { start: inv.benefitPeriodStart, end: inv.benefitPeriodEnd } : undefined,
     deliveryDate: inv.benefitPeriodStart ? undefined : issueDate,
     notes: notes.length ? notes : undefined,
+    // A credit note's amount is owed to the buyer: the terms state how it is settled (BR-CO-25 needs terms
+    // or a due date for a positive amount due, and a due date would read as a demand for payment).
     paymentTerms: isCredit
-      ? undefined
+      ? language === 'de'
+        ? 'Der Betrag wird Ihnen erstattet oder mit offenen Rechnungen verrechnet.'
+        : 'The amount will be refunded to you or offset against open invoices.'
       : language === 'de'
         ? `Zahlbar innerhalb von ${termDays} Tagen ohne Abzug.`
         : `Payable within ${termDays} days without deduction.`,
@@ -57,7 +61,9 @@ export function buildSnapshot(
       discount: p.discountType && p.discountValue !== undefined ? { type: p.discountType, value: p.discountValue } : undefined,
       vat: vatOf(p),
     })),
-    payment: isCredit ? undefined : seller.payment ? { ...seller.payment, remittanceInfo: inv.number } : undefined,
+    // A credit note is settled by refund or by offsetting it against open invoices: payment means 97
+    // (UNCL 4461 "clearing between partners"), which needs no account of the seller (BR-61 applies to 30/58).
+    payment: isCredit ? { meansCode: '97', remittanceInfo: inv.number } : seller.payment ? { ...seller.payment, remittanceInfo: inv.number } : undefined,
     language,
   };
 }

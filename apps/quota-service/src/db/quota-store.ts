@@ -27,8 +27,9 @@ export function quotaStore(conn: Connection) {
   return {
     usage,
     plans,
-    async planOf(companyId: string): Promise<Plan> {
-      return (await plans.findById(companyId).lean())?.plan ?? 'free';
+    /** The recorded plan, or undefined when no plan event (or answer) was recorded for the company yet. */
+    async knownPlanOf(companyId: string): Promise<Plan | undefined> {
+      return (await plans.findById(companyId).lean())?.plan;
     },
     setPlan: (companyId: string, plan: Plan) => plans.updateOne({ _id: companyId }, { $set: { plan, updatedAt: new Date() } }, { upsert: true }),
     async used(companyId: string, month: string): Promise<number> {

@@ -81,6 +81,11 @@ export const rpc = {
     request: z.object({ at: z.string().optional() }),
     response: z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
   },
+  /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */
+  'account.company-plan.v1': {
+    request: z.object({}),
+    response: z.object({ found: z.boolean(), plan: Plan.optional() }),
+  },
   'account.seller-profile.v1': {
     request: z.object({}),
     response: z.object({

@@ -1,0 +1,20 @@
+import type { NextFunction, Request, Response } from 'express';
+import { problem } from '@inv/service-kit';
+
+/**
+ * Refuses a request whose declared body is larger than `maxBytes` with 413 before any other work
+ * (authentication, proxying). Forwarding it would make the service answer before the body is through,
+ * and the half-sent upstream request then surfaced as a 503. The rest of the body is read and dropped so
+ * the client sees the answer instead of a reset; the connection is closed afterwards.
+ * Bodies without a declared length (chunked) are bounded by the service's own body limit.
+ */
+export function bodyLimit(maxBytes: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (!(length > maxBytes)) return next();
+    const body = problem(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes exceeds the limit of ${maxBytes} bytes`);
+    req.resume();
+    res.status(413).setHeader('connection', 'close');
+    res.type('application/problem+json').json(body);
+  };
+}
