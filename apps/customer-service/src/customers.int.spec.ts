@@ -211,6 +211,8 @@ describe('customer-service customers and addresses', () => {
       expect(await names('q=muster')).toEqual(['Mustermann']);
       expect(await names('q=erika%40example')).toEqual(['Mustermann']);
       expect(await names('q=10001')).toEqual(['Beta Bau']);
+      expect(await names('q=erika%20mustermann')).toEqual(['Mustermann']);
+      expect(await names('q=erika%20alpha')).toEqual([]);
       expect(await names('q=.*')).toEqual([]);
     });
     it('finds by exact e-mail (case-insensitive) and filters by contact_type and is_active', async () => {

@@ -238,6 +238,23 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(list.body.total).toBeGreaterThan(2);
   });
 
+  it('lists with filters, search and sort, and pagination headers', async () => {
+    const small = (await call('POST', '/invoice/', { customer_id: 1, invoice_number: 'LIST-SMALL' })).body.invoice_id as number;
+    await call('POST', `/invoice/${small}/positions`, { title: 'a', quantity: 1, unit_id: 'C62', unit_net_amount: 1, tax_rate: 0.19 });
+    const big = (await call('POST', '/invoice/', { customer_id: 1, invoice_number: 'LIST-BIG' })).body.invoice_id as number;
+    await call('POST', `/invoice/${big}/positions`, { title: 'b', quantity: 1, unit_id: 'C62', unit_net_amount: 999_999, tax_rate: 0.19 });
+    const numbers = async (qs: string) => (await call('GET', `/invoice/?${qs}`)).body.invoices.map((i: { invoice_number: string }) => i.invoice_number);
+    expect(await numbers('q=list-')).toEqual(['LIST-BIG', 'LIST-SMALL']);
+    expect(await numbers('q=list-&sort=amount')).toEqual(['LIST-SMALL', 'LIST-BIG']);
+    expect(await numbers('q=list-&sort=-amount&limit=1')).toEqual(['LIST-BIG']);
+    expect(await numbers('q=buyer%20ag&status=DRAFT&sort=number&limit=100')).toEqual(expect.arrayContaining(['LIST-BIG', 'LIST-SMALL']));
+    expect(await numbers('q=list-&document_type=CREDIT_NOTE')).toEqual([]);
+    expect(await numbers('q=list-&overdue=true')).toEqual([]);
+    const bad = await call('GET', '/invoice/?status=LOST&sort=size');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string; in: string }) => `${e.in}:${e.path}`).sort()).toEqual(['query:sort', 'query:status']);
+  });
+
   describe('amounts at the edge', () => {
     const position = { title: 'Item', unit_id: 'C62', tax_rate: 0.19 };
 

@@ -152,6 +152,11 @@ export async function listCustomers(deps: CustomerDeps, companyId: string, q: Cu
   if (term) {
     const re = new RegExp(escapeRegex(term), 'i');
     const or: Record<string, unknown>[] = [{ organizationName: re }, { firstName: re }, { lastName: re }, { email: re }];
+    // "Erika Mustermann" (and "Anna Maria Schmidt" split at either space): first name and last name together
+    const words = term.split(/\s+/);
+    for (let i = 1; i < words.length; i++) {
+      or.push({ firstName: new RegExp(`^${escapeRegex(words.slice(0, i).join(' '))}`, 'i'), lastName: new RegExp(`^${escapeRegex(words.slice(i).join(' '))}`, 'i') });
+    }
     if (/^\d+$/.test(term)) or.push({ customerNumber: Number(term) });
     filter.$or = or;
   }

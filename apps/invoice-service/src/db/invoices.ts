@@ -37,6 +37,10 @@ export interface InvoiceDoc {
   benefitPeriodEnd?: string;
   buyerReference?: string;
   /** `meta` as the client sent it: a string here, or a JSON object serialized into metaJson. */
+  /** Buyer name as last seen (at creation, customer change and finalization), for the list's `q` search. */
+  customerName?: string;
+  /** Gross total in cents, kept with the positions, for sorting the list by amount. */
+  grossCents?: number;
   meta?: string | null;
   metaJson?: string | null;
   note?: string;
@@ -75,7 +79,7 @@ const positionSchema = new Schema<PositionDoc>(
   { _id: false },
 );
 
-const schema = new Schema<InvoiceDoc>(
+export const invoiceSchema = new Schema<InvoiceDoc>(
   {
     _id: Number,
     companyId: { type: String, required: true },
@@ -89,6 +93,8 @@ const schema = new Schema<InvoiceDoc>(
     benefitPeriodStart: String,
     benefitPeriodEnd: String,
     buyerReference: String,
+    customerName: String,
+    grossCents: Number,
     meta: String,
     metaJson: String,
     note: String,
@@ -110,16 +116,32 @@ const schema = new Schema<InvoiceDoc>(
   },
   { versionKey: false },
 );
-schema.index({ companyId: 1, number: 1 }, { unique: true });
-schema.index({ companyId: 1, status: 1, _id: -1 });
-schema.index({ companyId: 1, customerId: 1 });
+invoiceSchema.index({ companyId: 1, number: 1 }, { unique: true });
+invoiceSchema.index({ companyId: 1, status: 1, _id: -1 });
+invoiceSchema.index({ companyId: 1, customerId: 1, _id: -1 });
+// one index per list filter and sort order (GET /invoice/), each led by companyId
+invoiceSchema.index({ companyId: 1, typeCode: 1, _id: -1 });
+invoiceSchema.index({ companyId: 1, invoiceDate: -1, _id: -1 });
+invoiceSchema.index({ companyId: 1, dueDate: 1, status: 1 });
+invoiceSchema.index({ companyId: 1, grossCents: -1, _id: -1 });
+invoiceSchema.index({ companyId: 1, customerName: 1 });
+invoiceSchema.index({ companyId: 1, _id: -1 });
 
 export function invoicesRepo(conn: Connection) {
-  const model = conn.model<InvoiceDoc>('Invoice', schema, 'invoices');
+  const model = conn.model<InvoiceDoc>('Invoice', invoiceSchema, 'invoices');
   return {
     model,
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<InvoiceDoc>(),
+    /** One page of the company's invoices matching `filter` (built by the list use case), and the count. */
+    async page(companyId: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
+      const scoped = { ...filter, companyId };
+      const [docs, total] = await Promise.all([
+        model.find(scoped).sort(sort).skip((page.page - 1) * page.limit).limit(page.limit).lean<InvoiceDoc[]>(),
+        model.countDocuments(scoped),
+      ]);
+      return { docs, total };
+    },
   };
 }
 export type InvoicesRepo = ReturnType<typeof invoicesRepo>;

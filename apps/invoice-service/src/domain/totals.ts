@@ -57,6 +57,15 @@ export function presentTotals(totals: InvoiceTotals) {
   };
 }
 
+/** Gross total in cents (for sorting lists by amount); 0 when the positions cannot be totalled. */
+export function grossCentsOf(positions: PositionDoc[]): number {
+  try {
+    return toDecimal(totalsOf(positions).taxInclusiveTotal).times(100).toNumber();
+  } catch {
+    return 0;
+  }
+}
+
 /** The service's own quantity x unit price, rounded half up to the cent (what single_net_amount means). */
 export function lineAmountOf(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>) {
   return roundAmount(toDecimal(p.quantity).times(toDecimal(p.unitPrice)));

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import {
   IntId,
   InvoiceCreate,
-  InvoiceStatus,
+  InvoiceListQuery,
   InvoiceUpdate,
   JobRequest,
-  Pagination,
   PositionCreate,
   PositionReorder,
   PositionUpdate,
@@ -19,21 +18,17 @@ import * as drafts from '../usecases/drafts';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
 import { documentLink, setStatus } from '../usecases/lifecycle';
 import { renderPreview } from '../usecases/preview';
+import { listInvoices } from '../usecases/list-invoices';
 import { validateInvoice } from '../usecases/validate-invoice';
 
-const ListQuery = Pagination.extend({ status: InvoiceStatus.optional(), customer_id: IntId.optional() });
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
 export function invoiceRoutes(deps: InvoiceDeps): Router {
   const r = Router();
 
   r.get('/invoice/', async (req, res) => {
-    const q = parseQuery(ListQuery, req.query);
-    const filter = { companyId: companyIdOf(req), ...(q.status ? { status: q.status } : {}), ...(q.customer_id ? { customerId: q.customer_id } : {}) };
-    const [docs, total] = await Promise.all([
-      deps.invoices.model.find(filter).sort({ _id: -1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean(),
-      deps.invoices.model.countDocuments(filter),
-    ]);
+    const q = parseQuery(InvoiceListQuery, req.query);
+    const { docs, total } = await listInvoices(deps, companyIdOf(req), q);
     setPaginationHeaders(req, res, { total, page: q.page, limit: q.limit });
     res.json({ invoices: docs.map((d) => presentInvoice(d, { positions: false })), total, page: q.page, limit: q.limit });
   });

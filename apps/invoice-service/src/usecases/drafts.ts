@@ -2,7 +2,7 @@ import { defaultRateOfTreatment, type InvoiceCreate, type InvoiceMeta, type Invo
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { isEditable } from '../domain/status-machine';
-import { positionAmountErrors, totalsOf } from '../domain/totals';
+import { grossCentsOf, positionAmountErrors, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 
 export const MAX_POSITIONS = 1000;
@@ -59,6 +59,8 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
       _id: id,
       companyId,
       customerId: input.customer_id,
+      customerName: customer.buyer?.name,
+      grossCents: 0,
       status: 'DRAFT',
       number: input.invoice_number ?? (await nextNumber(deps, companyId)),
       typeCode: '380',
@@ -83,13 +85,14 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
 
 export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {
   const inv = await loadDraft(deps, companyId, id);
-  if (input.customer_id !== undefined && input.customer_id !== inv.customerId) await assertCustomer(deps, companyId, input.customer_id);
+  const customer = input.customer_id !== undefined && input.customer_id !== inv.customerId ? await assertCustomer(deps, companyId, input.customer_id) : undefined;
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const start = input.benefit_period_start ?? inv.benefitPeriodStart;
   const end = input.benefit_period_end ?? inv.benefitPeriodEnd;
   if (start && end && start > end) throw invalidData('benefit period ends before it starts', [{ path: 'benefit_period_end', message: 'must not be before benefit_period_start' }]);
   const set: Partial<InvoiceDoc> = {
     customerId: input.customer_id,
+    customerName: customer?.buyer?.name,
     format: input.invoice_format,
     number: input.invoice_number,
     templateId: input.ftl_template_id,
@@ -147,7 +150,7 @@ async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: Posi
   assertComputable(positions);
   const res = await deps.invoices.model.updateOne(
     { _id: inv._id, companyId: inv.companyId, status: 'DRAFT', updatedAt: inv.updatedAt, finalizingJobId: { $exists: false } },
-    { $set: { positions, updatedAt: deps.now() } },
+    { $set: { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() } },
   );
   if (res.matchedCount === 0) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
 }
@@ -224,6 +227,8 @@ async function draftFrom(deps: InvoiceDeps, source: InvoiceDoc, fields: Pick<Inv
     _id: newId,
     companyId: source.companyId,
     customerId: source.customerId,
+    customerName: source.customerName,
+    grossCents: source.grossCents,
     status: 'DRAFT',
     format: source.format,
     templateId: source.templateId,

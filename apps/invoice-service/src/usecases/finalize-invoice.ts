@@ -48,7 +48,7 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
     await deps.conn.transaction(async (session) => {
       const res = await deps.invoices.model.updateOne(
         { _id: invoiceId, companyId, status: 'DRAFT', finalizingJobId: { $exists: false }, updatedAt: inv.updatedAt },
-        { $set: { finalizingJobId: jobId, snapshot: validation.snapshot, invoiceDate: issueDate, dueDate: validation.snapshot.dueDate } },
+        { $set: { finalizingJobId: jobId, snapshot: validation.snapshot, invoiceDate: issueDate, dueDate: validation.snapshot.dueDate, customerName: validation.snapshot.buyer.name } },
         { session },
       );
       claimed = res.matchedCount === 1;

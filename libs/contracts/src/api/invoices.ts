@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS } from './common';
+import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS, Pagination } from './common';
 
 export const InvoiceFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
 export type InvoiceFormat = z.output<typeof InvoiceFormat>;
@@ -109,3 +109,23 @@ export type StatusUpdate = z.output<typeof StatusUpdate>;
 
 export const JobStatus = z.enum(['queued', 'started', 'finished', 'failed']);
 export type JobStatus = z.output<typeof JobStatus>;
+
+export const InvoiceSort = z.enum(['date', '-date', 'number', '-number', 'amount', '-amount', 'created', '-created']);
+export type InvoiceSort = z.output<typeof InvoiceSort>;
+
+/** GET /invoice/ filters; every one is backed by an index (see apps/invoice-service/src/db/invoices.ts). */
+export const InvoiceListQuery = Pagination.extend({
+  status: InvoiceStatus.optional(),
+  customer_id: IntId.optional(),
+  document_type: z.enum(['INVOICE', 'CREDIT_NOTE']).optional(),
+  date_from: IsoDate.optional().meta({ description: 'invoice date on or after (finalized invoices)' }),
+  date_to: IsoDate.optional().meta({ description: 'invoice date on or before' }),
+  due_from: IsoDate.optional().meta({ description: 'due date on or after' }),
+  due_to: IsoDate.optional().meta({ description: 'due date on or before' }),
+  overdue: z.enum(['true', 'false']).transform((v) => v === 'true').optional().meta({ description: 'true: OPEN or SENT and due before today' }),
+  q: z.string().trim().min(1).max(100).optional().meta({ description: 'invoice number or customer name contains this text (case-insensitive)' }),
+  sort: InvoiceSort.default('-created').meta({ description: 'date, number, amount or created; a leading - sorts descending (default -created: newest first)' }),
+})
+  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, { path: ['date_to'], message: 'must not be before date_from' })
+  .refine((q) => !q.due_from || !q.due_to || q.due_from <= q.due_to, { path: ['due_to'], message: 'must not be before due_from' });
+export type InvoiceListQuery = z.output<typeof InvoiceListQuery>;
