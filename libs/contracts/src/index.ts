@@ -5,3 +5,6 @@ export * from './api/tax';
 export * from './vat-id';
 export * from './messages/snapshot';
 export * from './messages/registry';
+export * from './api/responses';
+export * from './api/problems';
+export * from './api/account';

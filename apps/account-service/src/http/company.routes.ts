@@ -1,11 +1,9 @@
 import { Router } from 'express';
-import { z } from 'zod';
+import { ApiKeyCreate } from '@inv/contracts';
 import { companyIdOf, notFound, parseInput } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
-
-const ApiKeyCreate = z.object({ name: z.string().trim().min(1).max(100) });
 
 export function companyRoutes(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo; announceRevoked: (keyId: string, companyId: string) => Promise<void> }): Router {
   const router = Router();

@@ -1,11 +1,9 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { IntId } from '@inv/contracts';
+import { IntId, LocaleQuery } from '@inv/contracts';
 import { listTaxTreatments } from '@inv/einvoice';
 import { notFound, parsePath, parseQuery } from '@inv/service-kit';
 import { getTemplate, templates } from '../pdf';
 
-const LocaleQuery = z.object({ locale: z.enum(['en', 'de']).default('en') });
 
 /** Templates and tax treatments: catalogue data owned by document-service (it renders them). */
 export function catalogRoutes(): Router {

@@ -1,14 +1,7 @@
 import { Router } from 'express';
-import { z } from 'zod';
+import { AcctExpConfigUpdate } from '@inv/contracts';
 import { AppError, companyIdOf, parseInput } from '@inv/service-kit';
 import type { exportConfigRepo } from '../db/export-config';
-
-const ConfigUpdate = z.object({
-  consultant_number: z.number().int().min(1000).max(9_999_999).optional(),
-  client_number: z.number().int().min(1).max(99_999).optional(),
-  chart_of_accounts: z.enum(['SKR03', 'SKR04']).optional(),
-  fiscal_year_start_month: z.number().int().min(1).max(12).optional(),
-});
 
 const present = (c: { consultantNumber?: number; clientNumber?: number; chartOfAccounts: string; fiscalYearStartMonth: number } | null) => ({
   consultant_number: c?.consultantNumber ?? null,
@@ -26,7 +19,7 @@ export function configRoutes(repo: ReturnType<typeof exportConfigRepo>): Router 
     });
     r.put(base, async (req, res) => {
       const companyId = companyIdOf(req);
-      const input = parseInput(ConfigUpdate, req.body);
+      const input = parseInput(AcctExpConfigUpdate, req.body);
       const current = present(await repo.get(companyId));
       const next = {
         consultantNumber: input.consultant_number ?? current.consultant_number ?? undefined,
@@ -40,7 +33,8 @@ export function configRoutes(repo: ReturnType<typeof exportConfigRepo>): Router 
     });
   }
   r.get('/downloads/', (_req, res) => {
-    res.json({ downloads: [], total: 0 });
+    res.setHeader('x-total-count', '0');
+    res.json([]); // a bare array, as the published SDK reads it (exports arrive with the accounting-export issue)
   });
   r.post('/exports/job', () => {
     throw new AppError('unavailable', 'accounting exports are not available yet in this deployment', { code: 'NOT_IMPLEMENTED' });

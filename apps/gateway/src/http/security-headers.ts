@@ -6,7 +6,7 @@ import { problem } from '@inv/service-kit';
  * helmet's security headers on every gateway answer. The API itself gets helmet's strict defaults
  * (CSP default-src 'self', no inline scripts). The docs page under /api/v1/docs is a same-origin
  * single-page app served from our own node_modules: it may load same-origin scripts, styles, fonts and
- * workers and needs inline styles and a small inline bootstrap script; it still loads nothing from
+ * workers and needs inline styles (its bootstrap is a same-origin file, no inline script); it loads nothing from
  * another origin and cannot be framed.
  */
 export function securityHeaders() {
@@ -15,7 +15,7 @@ export function securityHeaders() {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],

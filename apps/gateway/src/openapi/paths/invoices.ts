@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import {
+  CreatedInvoice,
+  CreatedJob,
+  DownloadLink,
+  Invoice,
+  InvoiceCreate,
+  InvoiceListQuery,
+  InvoicePage,
+  InvoiceUpdate,
+  Job,
+  JobRequest,
+  MessageBody,
+  PositionAdded,
+  PositionCreate,
+  PositionReorder,
+  PositionUpdate,
+  Position,
+  Positions,
+  StatusChanged,
+  StatusUpdate,
+  TaxTreatmentLabel,
+  Validation,
+  LocaleQuery,
+} from '@inv/contracts';
+import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, planned, queryParams, quotaProblem, strId, unprocessable, type Operation } from '../builder';
+
+const tags = ['Invoices'];
+const id = intId('id', 'invoice id');
+const notDraft = () => conflict('only drafts can be changed (INVOICE_NOT_DRAFT) or changed meanwhile (CONCURRENT_MODIFICATION)');
+
+export function invoicePaths(): Record<string, Record<string, unknown>> {
+  const op = (o: Omit<Operation, 'tags'>, t = tags): Operation => ({ tags: t, ...o });
+  return {
+    '/invoice/': {
+      get: op({
+        operationId: 'listInvoices',
+        summary: 'List invoices',
+        description: 'Filters combine with AND; unknown values answer 400 naming the parameter. The body keeps {invoices, total, page, limit}; X-Total-Count and Link headers carry the same.',
+        parameters: queryParams(InvoiceListQuery),
+        responses: { 200: json(InvoicePage, 'a page of invoices', paginationHeaders), ...commonErrors() },
+      }),
+      post: op({
+        operationId: 'createInvoice',
+        summary: 'Create a draft invoice',
+        requestBody: body(InvoiceCreate, { customer_id: 1, invoice_format: 'ZUGFERD', meta: { order: 'PO-4711' } }),
+        responses: { 201: json(CreatedInvoice, 'created'), ...conflict('the invoice_number is taken (DUPLICATE_INVOICE_NUMBER)'), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/invoice/{id}': {
+      parameters: [id],
+      get: op({ operationId: 'getInvoice', summary: 'Get an invoice with positions and totals', responses: { 200: json(Invoice), ...notFound(), ...commonErrors() } }),
+      put: op({ operationId: 'updateInvoice', summary: 'Update a draft invoice (only the fields sent change)', requestBody: body(InvoiceUpdate), responses: { 200: json(Invoice.extend({ message: z.string() })), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() } }),
+    },
+    '/invoice/{id}/positions': {
+      parameters: [id],
+      get: op({ operationId: 'listPositions', summary: 'List the positions of an invoice', responses: { 200: json(Positions), ...notFound(), ...commonErrors() } }),
+      post: op({
+        operationId: 'addPosition',
+        summary: 'Add a position; totals are recalculated',
+        description: 'At most 1,000 positions per invoice. single_net_amount may differ from quantity x unit_net_amount (rounded half up to the cent) by at most 0.01; the service value wins.',
+        requestBody: body(PositionCreate, { title: 'Beratung', quantity: 7.5, unit_id: 'HUR', unit_net_amount: 95, single_net_amount: 712.5, tax_rate: 0.19 }),
+        responses: { 201: json(PositionAdded, 'created'), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/invoice/{id}/positions/reorder': {
+      parameters: [id],
+      put: op({ operationId: 'reorderPositions', summary: 'Reorder positions (every position id once)', requestBody: body(PositionReorder, [3, 1, 2]), responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() } }),
+    },
+    '/invoice/{id}/position/{position_id}': {
+      parameters: [id, intId('position_id', 'position id')],
+      get: op({ operationId: 'getPosition', summary: 'Get a position', responses: { 200: json(Position), ...notFound(), ...commonErrors() } }),
+      put: op({ operationId: 'updatePosition', summary: 'Update a position (only the fields sent change)', requestBody: body(PositionUpdate), responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() } }),
+      delete: op({ operationId: 'deletePosition', summary: 'Delete a position', responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() } }),
+    },
+    '/invoice/{id}/validate': {
+      parameters: [id],
+      get: op({ operationId: 'validateInvoice', summary: 'Whether the invoice can be finalized, and why not', responses: { 200: json(Validation), ...notFound(), ...unprocessable('positions with amounts outside the bounds (INVOICE_NOT_VALID)'), ...commonErrors() } }),
+    },
+    '/invoice/{id}/job': {
+      parameters: [id],
+      post: op({
+        operationId: 'finalizeInvoice',
+        summary: 'Finalize: enqueue PDF and e-invoice generation',
+        description: 'Validation must pass. A customer VAT ID that is not confirmed needs vat_override_confirmed: true (422 VAT_OVERRIDE_REQUIRED otherwise). Counts against the monthly quota (402). Poll the job until finished or failed.',
+        requestBody: body(JobRequest, { task: 'process_invoice_flag_invoice_send_job' }),
+        responses: {
+          201: json(CreatedJob, 'job queued'),
+          ...quotaProblem(),
+          ...notFound(),
+          ...conflict('not a draft, or already being finalized (JOB_IN_PROGRESS)'),
+          ...unprocessable('not valid (INVOICE_NOT_VALID, errors) or VAT ID not confirmed (VAT_OVERRIDE_REQUIRED, vat_check)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/invoice/{id}/job/{job_id}': {
+      parameters: [id, strId('job_id', 'job id (uuid)')],
+      get: op({ operationId: 'getInvoiceJob', summary: 'Poll a finalization job', description: 'Poll every 2 s with backoff.', responses: { 200: json(Job), ...notFound(), ...commonErrors() } }),
+    },
+    '/invoice/{id}/status': {
+      parameters: [id],
+      put: op({
+        operationId: 'setInvoiceStatus',
+        summary: 'Mark a finalized invoice SENT or PAID',
+        requestBody: body(StatusUpdate, { status: 'PAID', paid_date: '2026-11-30', payment_method: 'BANK_TRANSFER' }),
+        responses: { 200: json(StatusChanged), ...notFound(), ...conflict('transition not allowed (INVALID_STATUS_TRANSITION, INVOICE_NOT_FINALIZED)'), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/invoice/{id}/cancel': {
+      parameters: [id],
+      post: op({ operationId: 'cancelInvoice', summary: 'Cancel a draft (irreversible; finalized invoices get a credit note)', responses: { 200: json(StatusChanged), ...notFound(), ...conflict('finalized (INVOICE_ALREADY_FINALIZED)'), ...commonErrors() } }),
+    },
+    '/invoice/{id}/duplicate': {
+      parameters: [id],
+      post: op({ operationId: 'duplicateInvoice', summary: 'Copy an invoice into a new draft', responses: { 201: json(CreatedInvoice, 'created'), ...notFound(), ...commonErrors() } }),
+    },
+    '/invoice/{id}/credit-note': {
+      parameters: [id],
+      post: op({ operationId: 'createCreditNote', summary: 'Credit note (type 381) for a finalized invoice, as a new draft', description: 'Finalize it like an invoice; it states that the amount is refunded or offset.', responses: { 201: json(CreatedInvoice, 'created'), ...notFound(), ...conflict('not finalized, or itself a credit note'), ...commonErrors() } }),
+    },
+    '/invoice/{id}/pdf-link': {
+      parameters: [id],
+      get: op({ operationId: 'getInvoicePdfLink', summary: 'Presigned link to the PDF (valid 5 minutes)', responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet'), ...commonErrors() } }),
+    },
+    '/invoice/{id}/xml-link': {
+      parameters: [id],
+      get: op({ operationId: 'getInvoiceXmlLink', summary: 'Presigned link to the e-invoice XML (valid 5 minutes)', responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet, or a PDF-only invoice'), ...commonErrors() } }),
+    },
+    '/invoice/{id}/preview': {
+      parameters: [id],
+      get: op({ operationId: 'previewInvoice', summary: 'Draft PDF preview (raw bytes, marked DRAFT; no quota)', responses: { 200: { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }, ...notFound(), ...commonErrors() } }),
+    },
+    '/invoice/tax-treatments': {
+      get: op({ operationId: 'listTaxTreatments', summary: 'Tax treatments with labels', parameters: queryParams(LocaleQuery), responses: { 200: json(z.array(TaxTreatmentLabel)), ...commonErrors() } }),
+    },
+    '/invoice/{id}/send_email': {
+      parameters: [id],
+      post: planned({ operationId: 'sendInvoiceEmail', tags, summary: 'Send the invoice by e-mail (recipient, optional BCC and attachments)' }),
+    },
+    '/invoice/{id}/attachments': {
+      parameters: [id],
+      get: planned({ operationId: 'listInvoiceAttachments', tags, summary: 'List attachments' }),
+      post: planned({ operationId: 'addInvoiceAttachment', tags, summary: 'Upload an attachment (PDF, DOCX, XLSX, images; at most 5 MB; multipart/form-data)' }),
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+export const ApiKeyCreate = z.object({ name: z.string().trim().min(1).max(100).meta({ description: 'what the key is for, e.g. "ERP production"' }) }).meta({ id: 'ApiKeyCreate' });
+export type ApiKeyCreate = z.output<typeof ApiKeyCreate>;
+
+/** PUT /acctexp/config (also /datev/config): only the fields sent change. */
+export const AcctExpConfigUpdate = z
+  .object({
+    consultant_number: z.number().int().min(1000).max(9_999_999).optional().meta({ description: 'DATEV Beraternummer' }),
+    client_number: z.number().int().min(1).max(99_999).optional().meta({ description: 'DATEV Mandantennummer' }),
+    chart_of_accounts: z.enum(['SKR03', 'SKR04']).optional(),
+    fiscal_year_start_month: z.number().int().min(1).max(12).optional(),
+  })
+  .meta({ id: 'AcctExpConfigUpdate' });
+export type AcctExpConfigUpdate = z.output<typeof AcctExpConfigUpdate>;
+
+export const LocaleQuery = z.object({ locale: z.enum(['en', 'de']).default('en') });

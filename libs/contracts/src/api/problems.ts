@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * Every `error_code` the API answers with, and what it means. The OpenAPI document lists them as an enum
+ * and as the error reference; a test fails when a service uses a code that is not listed here.
+ */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: [400, 'A path parameter, query parameter or body field is invalid; `errors` names each one (`path`, `in`, `message`).'],
+  MALFORMED_JSON: [400, 'The body is not valid JSON.'],
+  MALFORMED_PATH: [400, 'The path is not valid percent-encoding.'],
+  NESTING_TOO_DEEP: [400, 'The JSON body is nested deeper than 64 levels.'],
+  REQUEST_ABORTED: [400, 'The client aborted the request.'],
+  INVALID_IDEMPOTENCY_KEY: [400, 'The Idempotency-Key header is malformed (1 to 255 printable characters).'],
+  UNAUTHENTICATED: [401, 'X-API-Key is missing, malformed, unknown or revoked.'],
+  INVOICE_LIMIT_REACHED: [402, 'The monthly finalization quota of the plan is used up; `usage` (and `used`, `limit`, `reset_date` at the top level) say until when.'],
+  PRO_PLAN_REQUIRED: [403, 'The operation needs the Pro plan.'],
+  FORBIDDEN: [403, 'The key may not do this.'],
+  NOT_FOUND: [404, 'No such resource (also for another company\'s ids) or no such path.'],
+  METHOD_NOT_ALLOWED: [405, 'The path exists, the method does not; `Allow` lists the methods.'],
+  CONFLICT: [409, 'The request conflicts with the current state.'],
+  CONCURRENT_MODIFICATION: [409, 'Someone changed the resource meanwhile; fetch it and retry.'],
+  DUPLICATE_INVOICE_NUMBER: [409, 'The invoice number is already used by the company.'],
+  INVOICE_NOT_DRAFT: [409, 'Only drafts can be changed (the invoice is finalized, cancelled or being finalized).'],
+  INVOICE_ALREADY_FINALIZED: [409, 'A finalized invoice cannot be cancelled; issue a credit note.'],
+  INVOICE_NOT_FINALIZED: [409, 'Only finalized invoices can be credited or marked SENT/PAID.'],
+  INVALID_CREDIT_NOTE: [409, 'A credit note cannot be credited again.'],
+  INVALID_STATUS_TRANSITION: [409, 'The status change is not allowed from the current status.'],
+  JOB_IN_PROGRESS: [409, 'A finalization job for the invoice is already queued or running.'],
+  API_KEY_LIMIT_REACHED: [409, 'The company already has 10 active API keys.'],
+  CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
+  IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],
+  PAYLOAD_TOO_LARGE: [413, 'The body exceeds the limit (1 MiB for JSON).'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json.'],
+  IDEMPOTENCY_KEY_REUSED: [422, 'The Idempotency-Key was used before with another request body.'],
+  INVOICE_NOT_VALID: [422, 'The invoice cannot be finalized; `errors` lists why (see GET /invoice/{id}/validate).'],
+  VAT_OVERRIDE_REQUIRED: [422, 'The customer\'s VAT ID is not confirmed (`vat_check.status`); resend with vat_override_confirmed: true.'],
+  COMPANY_PROFILE_MISSING: [422, 'The company profile lacks data the document needs.'],
+  RATE_LIMITED: [429, 'Too many requests for the company; wait Retry-After seconds.'],
+  TOO_MANY_FAILED_AUTHENTICATIONS: [429, 'Too many failed authentications from this address; wait Retry-After seconds.'],
+  INTERNAL_ERROR: [500, 'A bug on our side; quote `error_id` when reporting it.'],
+  NOT_IMPLEMENTED: [503, 'The operation is not available yet.'],
+  SERVICE_UNAVAILABLE: [503, 'A service the request needs is temporarily unavailable; retry later.'],
+  UPSTREAM_TIMEOUT: [504, 'A service did not answer in time; retry later.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode' });
+
+/** RFC 9457 problem document plus the members existing clients read. */
+export const ProblemBody = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    message: z.string(),
+    error_code: ErrorCodeSchema,
+    code: ErrorCodeSchema,
+    errors: z
+      .array(z.object({ path: z.string(), in: z.enum(['path', 'query', 'body']).optional(), message: z.string() }))
+      .optional()
+      .meta({ description: 'on 400 and 422: one entry per field' }),
+    error_id: z.string().optional().meta({ description: 'on 5xx: quote it when reporting the problem' }),
+  })
+  .meta({
+    id: 'Problem',
+    example: { type: 'https://docs.invoicing.example/problems/validation-error', title: 'Bad Request', status: 400, detail: 'invalid request: quantity: required', message: 'invalid request: quantity: required', error_code: 'VALIDATION_ERROR', code: 'VALIDATION_ERROR', errors: [{ path: 'quantity', in: 'body', message: 'required' }] },
+  });
+
+const Usage = z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string() });
+
+/** 402: the quota body, with the usage both under `usage` (the spec) and at the top level (existing SDKs). */
+export const QuotaProblem = ProblemBody.extend({ usage: Usage, ...Usage.shape }).meta({
+  id: 'QuotaProblem',
+  example: { type: 'https://docs.invoicing.example/problems/invoice-limit-reached', title: 'Payment Required', status: 402, detail: 'monthly invoice limit of 3 reached; it resets on 2026-12-01', message: 'monthly invoice limit of 3 reached; it resets on 2026-12-01', error_code: 'INVOICE_LIMIT_REACHED', code: 'INVOICE_LIMIT_REACHED', usage: { used: 3, limit: 3, reset_date: '2026-12-01' }, used: 3, limit: 3, reset_date: '2026-12-01' },
+});
+
+/** 422 at finalization: the VAT status, or the validation errors. */
+export const UnprocessableProblem = ProblemBody.extend({
+  vat_check: z.object({ status: z.enum(['not_checked', 'pending', 'valid', 'invalid', 'unavailable']) }).optional().meta({ description: 'with VAT_OVERRIDE_REQUIRED' }),
+}).meta({ id: 'UnprocessableProblem' });

@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { ContactType, Language, Salutation } from './customers';
+import { InvoiceFormat, InvoiceStatus, JobStatus, TaxTreatmentId } from './invoices';
+
+/**
+ * Response bodies of the public API, as the services present them. The OpenAPI document is generated from
+ * these (apps/gateway/src/openapi); the services' presenters are typed independently, and the e2e suite and
+ * the OpenAPI tests check that the shapes hold.
+ */
+
+const Money = z.number().meta({ description: 'amount in EUR, exact to the cent' });
+const Timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)', example: '2026-11-21T10:15:00.000Z' });
+const Day = z.string().meta({ description: 'calendar date YYYY-MM-DD', example: '2026-11-21' });
+
+export const MessageBody = z.object({ message: z.string() }).meta({ id: 'Message' });
+export const CreatedCustomer = z.object({ message: z.string(), id: z.number().int() }).meta({ id: 'CreatedCustomer', example: { message: 'customer created', id: 1 } });
+export const CreatedInvoice = z.object({ message: z.string(), invoice_id: z.number().int() }).meta({ id: 'CreatedInvoice', example: { message: 'invoice created', invoice_id: 42 } });
+export const CreatedJob = z.object({ message: z.string(), job_id: z.string() }).meta({ id: 'CreatedJob', example: { message: 'finalization job queued', job_id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10' } });
+
+export const VatCheck = z
+  .object({
+    status: z.enum(['not_checked', 'pending', 'valid', 'invalid', 'unavailable']),
+    vat_id: z.string().nullable(),
+    checked_at: Timestamp.nullable(),
+    request_date: Day.nullable(),
+    name: z.string().nullable(),
+    address: z.string().nullable(),
+    consultation_number: z.string().nullable(),
+    fault: z.string().nullable().meta({ description: 'VIES fault code of the last answer (e.g. MS_UNAVAILABLE)' }),
+    reason: z.enum(['checksum']).nullable().meta({ description: '"checksum": the check digits fail, so the ID is invalid without asking VIES' }),
+  })
+  .meta({ id: 'VatCheck' });
+
+export const Address = z
+  .object({
+    id: z.number().int(),
+    type: z.enum(['billing', 'shipping']),
+    is_default: z.boolean(),
+    address_line_1: z.string(),
+    address_line_2: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string(),
+    state_province: z.string().nullable(),
+    country_code: z.string(),
+  })
+  .meta({ id: 'Address' });
+
+export const Customer = z
+  .object({
+    id: z.number().int(),
+    customer_number: z.number().int(),
+    contact_type: ContactType,
+    organization_name: z.string().nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    salutation: Salutation.nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    vat_id: z.string().nullable(),
+    language: Language.nullable(),
+    payment_term_id: z.number().int().nullable(),
+    default_ftl_template_id: z.number().int().nullable(),
+    buyer_reference: z.string().nullable(),
+    is_active: z.boolean(),
+    vat_check: VatCheck,
+    addresses: z.array(Address).optional().meta({ description: 'on GET /customer/{id} only' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Customer' });
+
+export const Position = z
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string().nullable(),
+    quantity: z.number(),
+    unit_id: z.string(),
+    unit_net_amount: z.number(),
+    single_net_amount: Money.nullable().meta({ description: 'line net amount (quantity x unit price less discount), rounded to the cent' }),
+    tax_rate: z.number(),
+    tax_treatment_id: TaxTreatmentId,
+    discount_type: z.enum(['PERCENTAGE', 'FIXED_AMOUNT']).nullable(),
+    discount_value: z.number().nullable(),
+  })
+  .meta({ id: 'Position' });
+
+const totals = {
+  net_amount: Money.nullable(),
+  tax_amount: Money.nullable(),
+  gross_amount: Money.nullable(),
+  amount_due: Money.nullable(),
+  currency: z.literal('EUR'),
+  vat_breakdown: z.array(z.object({ vat_category: z.string(), tax_rate: z.number(), net_amount: Money, tax_amount: Money })),
+};
+
+export const Invoice = z
+  .object({
+    id: z.number().int(),
+    invoice_id: z.number().int(),
+    customer_id: z.number().int(),
+    status: InvoiceStatus,
+    invoice_number: z.string(),
+    document_type: z.enum(['INVOICE', 'CREDIT_NOTE']),
+    invoice_format: InvoiceFormat,
+    ftl_template_id: z.number().int().nullable(),
+    tax_treatment_id: TaxTreatmentId.nullable(),
+    benefit_period_start: Day.nullable(),
+    benefit_period_end: Day.nullable(),
+    buyer_reference: z.string().nullable(),
+    meta: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable().meta({ description: 'as you sent it: a string or a JSON object' }),
+    note: z.string().nullable(),
+    invoice_date: Day.nullable(),
+    due_date: Day.nullable(),
+    paid_date: Day.nullable(),
+    payment_method: z.string().nullable(),
+    payment_reference: z.string().nullable(),
+    preceding_invoice_id: z.number().int().nullable(),
+    ...totals,
+    positions: z.array(Position).optional().meta({ description: 'on GET /invoice/{id}' }),
+    position_count: z.number().int().optional().meta({ description: 'in lists' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    finalized_at: Timestamp.nullable(),
+    cancelled_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Invoice' });
+
+export const InvoicePage = z
+  .object({ invoices: z.array(Invoice), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  .meta({ id: 'InvoicePage', description: 'also in headers: X-Total-Count and Link (first, prev, next, last)' });
+
+export const Job = z
+  .object({
+    job_id: z.string(),
+    id: z.string(),
+    task: z.string(),
+    status: JobStatus,
+    invoice_id: z.number().int(),
+    error_message: z.string().optional().meta({ description: 'when failed' }),
+    created_at: Timestamp,
+    started_at: Timestamp.nullable(),
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Job', example: { job_id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10', id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10', task: 'process_invoice_flag_invoice_send_job', status: 'finished', invoice_id: 42, created_at: '2026-11-21T10:15:00.000Z', started_at: '2026-11-21T10:15:00.040Z', finished_at: '2026-11-21T10:15:00.110Z' } });
+
+export const DownloadLink = z
+  .object({ url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }), filename: z.string(), expires_in: z.number().int() })
+  .meta({ id: 'DownloadLink' });
+
+export const Validation = z
+  .object({
+    valid: z.boolean(),
+    errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })),
+    checks: z.array(z.string()),
+    vat_check: z.object({ status: VatCheck.shape.status }),
+  })
+  .meta({ id: 'Validation' });
+
+export const StatusChanged = z.object({ message: z.string(), status: InvoiceStatus }).meta({ id: 'StatusChanged' });
+export const PositionAdded = z.object({ message: z.string(), id: z.number().int(), position_id: z.number().int(), invoice: Invoice }).meta({ id: 'PositionAdded' });
+export const Positions = z.object({ positions: z.array(Position) }).meta({ id: 'Positions' });
+export const TaxTreatmentLabel = z.object({ id: TaxTreatmentId, label: z.string() }).loose().meta({ id: 'TaxTreatment' });
+export const Template = z.object({ id: z.number().int(), name: z.string() }).loose().meta({ id: 'Template' });
+
+export const ApiKey = z
+  .object({ id: z.string(), name: z.string(), prefix: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() })
+  .loose()
+  .meta({ id: 'ApiKey' });
+export const CreatedApiKey = z
+  .object({ message: z.string(), id: z.string(), name: z.string(), prefix: z.string(), created_at: Timestamp, key: z.string().meta({ description: 'the secret: shown only in this answer' }) })
+  .meta({ id: 'CreatedApiKey' });
+export const Company = z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'pro']), created_at: Timestamp }).loose().meta({ id: 'Company' });
+
+export const QuotaUsage = z
+  .object({ plan: z.enum(['free', 'pro']), used: z.number().int(), limit: z.number().int(), reset_date: Day })
+  .meta({ id: 'QuotaUsage', example: { plan: 'pro', used: 12, limit: 100, reset_date: '2026-12-01' } });
+
+export const AcctExpConfig = z
+  .object({
+    consultant_number: z.number().int().nullable(),
+    client_number: z.number().int().nullable(),
+    chart_of_accounts: z.enum(['SKR03', 'SKR04']),
+    fiscal_year_start_month: z.number().int(),
+  })
+  .meta({ id: 'AcctExpConfig' });
+
+export const FinancialOverview = z
+  .object({
+    customer_id: z.number().int(),
+    currency: z.literal('EUR'),
+    outstanding: z.object({ total: Money, count: z.number().int() }),
+    overdue: z.object({ total: Money, count: z.number().int() }),
+    paid: z.object({ total: Money, count: z.number().int() }),
+    credit_notes: z.object({ total: Money, count: z.number().int() }),
+    balance: Money,
+  })
+  .meta({ id: 'FinancialOverview' });
+
+export const Statement = z
+  .object({
+    customer_id: z.number().int(),
+    currency: z.literal('EUR'),
+    from: Day.nullable(),
+    to: Day.nullable(),
+    opening_balance: Money,
+    entries: z.array(z.object({ date: Day, document_number: z.string(), type: z.string(), debit: Money.nullable(), credit: Money.nullable(), balance: Money })),
+    closing_balance: Money,
+  })
+  .loose()
+  .meta({ id: 'Statement' });
+
+export const Download = z
+  .object({ id: z.number().int(), filename: z.string(), size: z.number().int(), created_at: Timestamp, job_id: z.string(), period: z.object({ start: Day, end: Day }) })
+  .meta({ id: 'Download' });
