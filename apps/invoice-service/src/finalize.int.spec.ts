@@ -255,6 +255,30 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(bad.body.errors.map((e: { path: string; in: string }) => `${e.in}:${e.path}`).sort()).toEqual(['query:sort', 'query:status']);
   });
 
+  it('fuzz: 1,500 hostile requests against the real routes answer 4xx problems (or 2xx), never 5xx', async () => {
+    const fc = (await import('fast-check')).default;
+    const seed = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+    const statuses: Record<string, number> = {};
+    const headers = { ...(await identityHeaders(company)) };
+    const number = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e15, 2 ** 53 + 1, -0, 0.1 + 0.2, '123456789012345678', '1e3', '9'.repeat(400), 'NaN', null));
+    const position = fc.record({ title: fc.oneof(fc.string(), fc.constant(null)), quantity: number, unit_id: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), unit_net_amount: number, single_net_amount: number, tax_rate: number, discount_type: fc.constantFrom('PERCENTAGE', 'FIXED_AMOUNT', 'x', null), discount_value: number }, { requiredKeys: [] });
+    const invoice = fc.record({ customer_id: fc.oneof(fc.integer(), fc.constant(1), fc.string()), meta: fc.oneof(fc.string(), fc.object({ maxDepth: 3 }), fc.constant(null)), invoice_format: fc.constantFrom('ZUGFERD', 'PEPPOL', 'x', null), benefit_period_start: fc.constantFrom('2026-01-01', '2026-13-01', 'x') }, { requiredKeys: [] });
+    const path = fc.constantFrom(`/invoice/${seed}/positions`, '/invoice/', `/invoice/${seed}`, `/invoice/${seed}/position/1`, '/invoice/%C0%AF', `/invoice/${seed}/job`, '/invoice/?status=x&sort=y', `/invoice/${seed}/status`, '/invoice/9999999999999');
+    await fc.assert(
+      fc.asyncProperty(path, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), fc.oneof(position, invoice, fc.json().map((j) => JSON.parse(j) as unknown)), fc.constantFrom('application/json', 'text/plain'), async (p, method, body, type) => {
+        const res = await fetch(`${url}${p}`, { method, headers: { ...headers, 'content-type': type }, body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body) });
+        const text = await res.text();
+        statuses[`${Math.floor(res.status / 100)}xx`] = (statuses[`${Math.floor(res.status / 100)}xx`] ?? 0) + 1;
+        expect([p, method, res.status < 500 ? 'ok' : text]).toEqual([p, method, 'ok']);
+        if (res.status >= 400) expect(typeof JSON.parse(text).message).toBe('string');
+      }),
+      { numRuns: 1_500 },
+    );
+    console.log('invoice-service fuzz status classes', statuses);
+    expect((await call('GET', `/invoice/${seed}`)).status).toBe(200);
+    expect((await call('GET', '/invoice/?limit=100')).status).toBe(200);
+  });
+
   describe('amounts at the edge', () => {
     const position = { title: 'Item', unit_id: 'C62', tax_rate: 0.19 };
 
