@@ -136,6 +136,35 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(await service.runtime.outbox.model.countDocuments({ _id: `finalized-${id}` })).toBe(1);
   });
 
+  it('holds a job poll with ?wait= until the status changes (long polling), and answers at once when nothing is pending', async () => {
+    renderBehaviour = 'hold';
+    const id = await draftWithPosition();
+    const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    const h = await waitFor(() => held.find((x) => x.invoiceId === id));
+    const path = `/invoice/${id}/job/${job.body.job_id}`;
+    const now = await call('GET', path);
+    expect(['queued', 'started']).toContain(now.body.status);
+    // nothing changes: the poll is held for the whole wait, then answers the unchanged status
+    let started = Date.now();
+    expect((await call('GET', `${path}?wait=1`)).body.status).toBe(now.body.status);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // the job finishes while a poll waits: it answers right then, long before its wait is over
+    renderBehaviour = 'ok';
+    started = Date.now();
+    const waiting = call('GET', `${path}?wait=20`);
+    await new Promise((r) => setTimeout(r, 200));
+    await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id));
+    const answer = await waiting;
+    expect(answer.body.status).not.toBe(now.body.status);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const done = await waitFor(async () => ((await call('GET', `${path}?wait=5`)).body.status === 'finished' ? true : undefined));
+    expect(done).toBe(true);
+    started = Date.now();
+    expect((await call('GET', `${path}?wait=20`)).body.status).toBe('finished');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect((await call('GET', `${path}?wait=26`)).status).toBe(400);
+  });
+
   it('fails the job with error_message and leaves the draft editable when rendering fails', async () => {
     renderBehaviour = 'fail';
     const id = await draftWithPosition();

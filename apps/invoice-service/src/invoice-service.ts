@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { baseEnv, createCounters, createServiceRuntime } from '@inv/runtime';
 import { envVars } from '@inv/service-kit';
@@ -29,18 +30,23 @@ export async function createInvoiceService(config: InvoiceConfig) {
     bus: rt.bus,
     defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
     now: () => new Date(),
+    jobSignals: new EventEmitter().setMaxListeners(0),
   };
 
   rt.app.use(invoiceRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     switch (msg.type) {
       case 'document.render-started.v1':
-        return onRenderStarted(deps, msg);
+        await onRenderStarted(deps, msg);
+        break;
       case 'document.rendered.v1':
-        return onRendered(deps, msg);
+        await onRendered(deps, msg);
+        break;
       case 'document.render-failed.v1':
-        return onRenderFailed(deps, msg);
+        await onRenderFailed(deps, msg);
+        break;
     }
+    deps.jobSignals.emit(msg.data.jobId);
   });
 
   return { runtime: rt, deps, start: () => rt.start(), stop: () => rt.stop() };

@@ -4,6 +4,7 @@ import {
   IntId,
   InvoiceCreate,
   InvoiceListQuery,
+  JobWaitQuery,
   InvoiceUpdate,
   JobRequest,
   PositionCreate,
@@ -20,6 +21,7 @@ import { documentLink, setStatus } from '../usecases/lifecycle';
 import { renderPreview } from '../usecases/preview';
 import { listInvoices } from '../usecases/list-invoices';
 import { validateInvoice } from '../usecases/validate-invoice';
+import { waitForJob } from '../usecases/wait-for-job';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
@@ -91,8 +93,10 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.status(201).json({ message: 'finalization job queued', job_id: jobId });
   });
   r.get('/invoice/:id/job/:jobId', async (req, res) => {
-    const job = await deps.jobs.get(companyIdOf(req), idOf(req, 'id'), String(req.params.jobId));
-    if (!job) throw notFound(`job ${req.params.jobId}`);
+    const { wait } = parseQuery(JobWaitQuery, req.query);
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const job = await waitForJob(deps, companyIdOf(req), idOf(req, 'id'), String(req.params.jobId), wait, gone.signal);
     res.json(presentJob(job));
   });
   r.put('/invoice/:id/status', async (req, res) => {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { Connection } from 'mongoose';
 import type { Outbox, OutboxRelay } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
@@ -14,4 +15,6 @@ export interface InvoiceDeps {
   bus: AppBus;
   defaultTemplateId: number;
   now: () => Date;
+  /** Emits a job id whenever this process changed that job's status (wakes long-polling requests). */
+  jobSignals: EventEmitter;
 }

@@ -108,6 +108,18 @@ export const StatusUpdate = z.discriminatedUnion('status', [
 export type StatusUpdate = z.output<typeof StatusUpdate>;
 
 export const JobStatus = z.enum(['queued', 'started', 'finished', 'failed']);
+
+/** Longest a job poll may be held (below the gateway's 30 s upstream timeout). */
+export const MAX_JOB_WAIT_SECONDS = 25;
+export const JobWaitQuery = z.object({
+  wait: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_JOB_WAIT_SECONDS)
+    .default(0)
+    .meta({ description: `long polling: hold the answer up to this many seconds (at most ${MAX_JOB_WAIT_SECONDS}) until the status changes; 0 answers at once` }),
+});
 export type JobStatus = z.output<typeof JobStatus>;
 
 export const InvoiceSort = z.enum(['date', '-date', 'number', '-number', 'amount', '-amount', 'created', '-created']);

@@ -22,6 +22,7 @@ import {
   TaxTreatmentLabel,
   Validation,
   LocaleQuery,
+  JobWaitQuery,
 } from '@inv/contracts';
 import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, planned, queryParams, quotaProblem, strId, unprocessable, type Operation } from '../builder';
 
@@ -97,7 +98,12 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
     },
     '/invoice/{id}/job/{job_id}': {
       parameters: [id, strId('job_id', 'job id (uuid)')],
-      get: op({ operationId: 'getInvoiceJob', summary: 'Poll a finalization job', description: 'Poll every 2 s with backoff.', responses: { 200: json(Job), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getInvoiceJob',
+        summary: 'Poll a finalization job',
+        description: 'Poll every 2 s with backoff, or long-poll: with `wait=N` the answer is held up to N seconds (at most 25) until the status changes.',
+        parameters: queryParams(JobWaitQuery),
+        responses: { 200: json(Job), ...notFound(), ...commonErrors() } }),
     },
     '/invoice/{id}/status': {
       parameters: [id],
