@@ -101,6 +101,25 @@ describe('gateway', () => {
     expect(seen.length).toBe(before);
   });
 
+  it('keeps connections alive to clients and to services (no connection: close on proxied answers)', async () => {
+    const { request } = await import('node:http');
+    const agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 1 });
+    const get1 = () =>
+      new Promise<{ connection?: string; socket: unknown }>((resolve, reject) => {
+        const req = request(`${base}/customer/`, { agent, headers: { 'x-api-key': goodKey } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ connection: res.headers.connection, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const first = await get1();
+    const second = await get1();
+    agent.destroy();
+    expect(first.connection).toBe('keep-alive');
+    expect(second.socket).toBe(first.socket);
+  });
+
   it('sets helmet security headers; the docs page may load same-origin scripts and styles', async () => {
     const api = await get('/customer/');
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');

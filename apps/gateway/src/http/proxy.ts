@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { context, propagation } from '@opentelemetry/api';
@@ -14,9 +14,17 @@ export function targetFinder(table: { prefix: string; target: string }[]) {
   return (path: string) => table.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
 }
 
+/**
+ * Keep-alive connections to the services. Without an agent http-proxy sends `connection: close` upstream,
+ * the service echoes it, and every client connection was closed after one request. Idle sockets are
+ * dropped after 4 s, before the services' 5 s keep-alive timeout closes them under a request.
+ */
+const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: 4_000 });
+
 export function proxyToServices(table: { prefix: string; target: string }[], timeoutMs: number, logger: Logger) {
   const targetOf = targetFinder(table);
   const proxy = createProxyMiddleware<Request, Response>({
+    agent: upstreamAgent,
     router: (req) => targetOf(req.path) ?? 'http://127.0.0.1:1',
     changeOrigin: true,
     xfwd: true,
