@@ -242,7 +242,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect(job.status).toBe(201);
     await waitFor(async () => (await jobStatus(id, job.body.job_id)).status === 'finished', { timeoutMs: 60_000, what: 'override job' });
     const invoices = await fetch(`${base}/invoice/?page=1&limit=25`, { headers: { 'x-api-key': apiKey } });
-    const page = await invoices.json();
+    const page = (await invoices.json()) as { total: number };
     expect(page).toMatchObject({ page: 1, limit: 25, total: expect.any(Number) });
     expect(invoices.headers.get('x-total-count')).toBe(String(page.total));
   });
