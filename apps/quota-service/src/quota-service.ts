@@ -1,11 +1,13 @@
-import { z } from 'zod';
-import { baseEnv, createServiceRuntime } from '@inv/runtime';
-import { companyIdOf, envVars } from '@inv/service-kit';
+import { createServiceRuntime } from '@inv/runtime';
+import { companyIdOf } from '@inv/service-kit';
+import { quotaConfig, type QuotaConfig } from './config';
 import { quotaStore } from './db/quota-store';
 import { MONTHLY_LIMIT, monthKey, resetDate } from './domain/quota';
 
-export const quotaConfig = baseEnv.extend({ PORT: envVars.port(3007) });
-export type QuotaConfig = z.output<typeof quotaConfig>;
+export { quotaConfig, type QuotaConfig };
+
+/** The limit of a company configured as unlimited (QUOTA_UNLIMITED_COMPANIES). */
+const UNLIMITED = 2 ** 31 - 1;
 
 /** Plans and the monthly finalization quota. */
 export async function createQuotaService(config: QuotaConfig) {
@@ -33,15 +35,17 @@ export async function createQuotaService(config: QuotaConfig) {
     return 'free' as const;
   };
 
+  const limitOf = (companyId: string, plan: keyof typeof MONTHLY_LIMIT) => (config.QUOTA_UNLIMITED_COMPANIES.has(companyId) ? UNLIMITED : MONTHLY_LIMIT[plan]);
+
   const usageOf = async (companyId: string, at: Date) => {
     const plan = await planOf(companyId);
-    return { plan, limit: MONTHLY_LIMIT[plan], used: await store.used(companyId, monthKey(at)), reset_date: resetDate(at) };
+    return { plan, limit: limitOf(companyId, plan), used: await store.used(companyId, monthKey(at)), reset_date: resetDate(at) };
   };
 
   rt.bus.serveRpc('quota.reserve.v1', async (msg) => {
     const at = msg.data.at ? new Date(msg.data.at) : new Date();
     const plan = await planOf(msg.companyId);
-    const limit = MONTHLY_LIMIT[plan];
+    const limit = limitOf(msg.companyId, plan);
     const { granted, used } = await store.reserve(msg.companyId, monthKey(at), msg.data.reservationId, limit);
     return { granted, used, limit, reset_date: resetDate(at), plan };
   });

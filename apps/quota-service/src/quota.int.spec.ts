@@ -14,7 +14,7 @@ describe('quota-service', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
-    service = await createQuotaService(quotaConfig.parse(testEnv(prefix, mongo.uri)));
+    service = await createQuotaService(quotaConfig.parse(testEnv(prefix, mongo.uri, { QUOTA_UNLIMITED_COMPANIES: 'cmp_bench' })));
     await service.start();
     peer = peerBus(prefix);
     // account-service as the fallback source of plans: it knows cmp_missed_event (whose event was lost)
@@ -54,6 +54,10 @@ describe('quota-service', () => {
   it('asks account-service for the plan of a company whose created event it never received', async () => {
     expect(await reserve('cmp_missed_event', 'first@2026-11')).toMatchObject({ granted: true, limit: 100, plan: 'pro' });
     expect(await peer.callRpc('quota.usage.v1', 'cmp_missed_event', { at })).toMatchObject({ plan: 'pro', used: 1 });
+  });
+
+  it('never limits a company configured as unlimited, but still counts it', async () => {
+    for (let i = 1; i <= 5; i++) expect(await reserve('cmp_bench', `b-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 2 ** 31 - 1 });
   });
 
   it('never grants more than the limit under concurrent reservations', async () => {

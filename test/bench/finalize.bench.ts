@@ -1,0 +1,208 @@
+/**
+ * `npm run bench:finalize`: the finalize pipeline under load, as a client drives it through the gateway
+ * (create invoice, 3 positions, POST job, wait for the job), with 1 and with 10 concurrent clients.
+ *
+ * Starts the whole system as separate processes on free ports with its own bus/Redis/database prefixes
+ * (embedded MongoDB in its own process), on the demo company made unlimited by configuration
+ * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
+ * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
+ * (utime+stime from /proc, child processes included) and RSS. Point it at a running system with BASE and
+ * KEY (then CPU is reported for the processes it can find by PIDS=name:pid,...).
+ *
+ * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
+ * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg, cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { launchServices, stopServices, type RunningService } from '@inv/runtime';
+import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
+
+const env = (name: string, fallback: string) => process.env[name] ?? fallback;
+const WARMUP = Number(env('WARMUP', '30'));
+const PER_ROUND = Number(env('PER_ROUND', '60'));
+const ROUNDS = Number(env('ROUNDS', '3'));
+const CLIENTS = env('CLIENTS', '1,10').split(',').map(Number);
+const POLL = env('POLL', 'wait');
+const root = resolve(__dirname, '../..');
+const TICK_MS = 1000 / 100; // USER_HZ
+
+// ---------------------------------------------------------------------------------------------- /proc
+function procStat(pid: number): { ppid: number; cpuMs: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+/** CPU ms of a process and all its descendants (tsx's esbuild helper included). */
+function treeCpuMs(pid: number): number {
+  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  const parent = new Map(all.map((p) => [p, procStat(p)?.ppid ?? 0]));
+  let total = 0;
+  for (const p of all) {
+    let q: number | undefined = p;
+    while (q && q !== pid) q = parent.get(q);
+    if (q === pid) total += procStat(p)?.cpuMs ?? 0;
+  }
+  return total;
+}
+function findPid(pattern: RegExp): number | undefined {
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      if (pattern.test(readFileSync(`/proc/${d}/cmdline`, 'utf8'))) return Number(d);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------- client
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+function client(base: string, key: string) {
+  const headers = { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json' };
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+async function oneInvoice(api: ReturnType<typeof client>, customerId: number, setup: number[], jobs: number[]) {
+  let t = performance.now();
+  const inv = await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' });
+  setup.push(performance.now() - t);
+  const id = inv.invoice_id as number;
+  for (const [title, q, p] of [['Beratung', 7.5, 95], ['Reisekosten', 1, 86.35], ['Lizenz', 3, 19.99]] as const) {
+    t = performance.now();
+    await api('POST', `/invoice/${id}/positions`, { title, quantity: q, unit_id: 'C62', unit_net_amount: p, tax_rate: 0.19 });
+    setup.push(performance.now() - t);
+  }
+  const started = performance.now();
+  const job = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+  for (;;) {
+    const j = await api('GET', `/invoice/${id}/job/${job.job_id as string}${POLL === 'wait' ? '?wait=25' : ''}`);
+    if (j.status === 'finished') break;
+    if (j.status === 'failed') throw new Error(`job failed: ${String(j.error_message)}`);
+    if (POLL !== 'wait') await new Promise((r) => setTimeout(r, 10));
+  }
+  jobs.push(performance.now() - started);
+}
+
+async function run(api: ReturnType<typeof client>, customerId: number, clients: number, invoices: number) {
+  const setup: number[] = [];
+  const jobs: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < invoices) {
+        next++;
+        await oneInvoice(api, customerId, setup, jobs);
+      }
+    }),
+  );
+  return { seconds: (performance.now() - t0) / 1000, setup, jobs };
+}
+
+// ---------------------------------------------------------------------------------------------- main
+async function main() {
+  let base = process.env.BASE;
+  let key = process.env.KEY ?? '';
+  const procs: Record<string, number> = {};
+  let running: RunningService[] = [];
+  let mongo: ChildProcess | undefined;
+  const prefix = uniquePrefix('bench');
+  if (!base) {
+    key = `ak_live_${randomBytes(16).toString('hex')}`;
+    mongo = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const uri = await new Promise<string>((ok, fail) => {
+      mongo!.stdout!.once('data', (d: Buffer) => ok(d.toString().trim().split('\n')[0]));
+      mongo!.once('exit', () => fail(new Error('embedded MongoDB exited')));
+    });
+    const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+    const childEnv = { ...process.env, ...testEnv(prefix, uri, { BOOTSTRAP_API_KEY: key, QUOTA_UNLIMITED_COMPANIES: 'cmp_demo', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000' }) };
+    delete childEnv.PORT;
+    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env: childEnv, portOffset, stdio: 'ignore', readyTimeoutMs: 120_000 });
+    base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
+    for (const s of running) procs[s.name] = s.child.pid!;
+    procs['embedded-mongo'] = mongo.pid!;
+  }
+  for (const entry of (process.env.PIDS ?? '').split(',').filter(Boolean)) {
+    const [name, pid] = entry.split(':');
+    procs[name] = Number(pid);
+  }
+  const beam = findPid(/beam\.smp.*rabbit/);
+  if (beam) procs.rabbitmq = beam;
+  const api = client(base, key);
+  try {
+    for (let i = 0; i < 60; i++) {
+      try {
+        await api('GET', '/invoice/?limit=1');
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    const customer = await api('POST', '/customer/', { organization_name: 'Bench GmbH', contact_type: 'B2B', email: 'ap@bench.example', language: 'German' });
+    const customerId = customer.id as number;
+    await api('POST', `/customer/${customerId}/addresses`, { address_line_1: 'Hauptstraße 5', city: 'München', postal_code: '80331', country_code: 'DE' });
+
+    const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
+    const cold = await run(api, customerId, 10, Math.min(WARMUP, 100));
+    console.log(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${new Date().toISOString()}, poll=${POLL}`);
+    console.log(`cold start: ${cold.jobs.length} invoices with 10 clients in ${cold.seconds.toFixed(1)} s = ${(cold.jobs.length / cold.seconds).toFixed(1)}/s, job p50 ${pct(cold.jobs, 50).toFixed(0)} ms p99 ${pct(cold.jobs, 99).toFixed(0)} ms`);
+    const peak: Record<string, number> = { ...rss0 };
+    for (const clients of CLIENTS) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        const cpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
+        const r = await run(api, customerId, clients, PER_ROUND);
+        const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
+        const total = cpu.reduce((a, [, ms]) => a + ms, 0);
+        const withoutMongo = total - (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0);
+        for (const [n, p] of Object.entries(procs)) peak[n] = Math.max(peak[n] ?? 0, rssMb(p));
+        console.log(
+          `\n${clients} client(s), round ${round}: ${r.jobs.length} invoices in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)} invoices/s; ` +
+            `job p50 ${pct(r.jobs, 50).toFixed(0)} / p90 ${pct(r.jobs, 90).toFixed(0)} / p99 ${pct(r.jobs, 99).toFixed(0)} ms; ` +
+            `setup calls p50 ${pct(r.setup, 50).toFixed(1)} / p99 ${pct(r.setup, 99).toFixed(1)} ms`,
+        );
+        console.log(`  CPU ms per invoice: total ${total.toFixed(1)} (without embedded MongoDB ${withoutMongo.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
+      }
+    }
+    console.log(`\nRSS MB idle -> peak: ${Object.keys(procs).map((n) => `${n} ${rss0[n].toFixed(0)}->${peak[n].toFixed(0)}`).join(', ')}`);
+  } finally {
+    await stopServices(running);
+    mongo?.kill('SIGTERM');
+    if (running.length) {
+      await deleteBrokerObjects(prefix);
+      await deleteRedisKeys(`${prefix}:`);
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
