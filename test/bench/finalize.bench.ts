@@ -10,7 +10,8 @@
  * KEY (then CPU is reported for the processes it can find by PIDS=name:pid,...).
  *
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
- * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms).
+ * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
+ * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -142,7 +143,7 @@ async function main() {
     const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
     const childEnv = { ...process.env, ...testEnv(prefix, uri, { BOOTSTRAP_API_KEY: key, QUOTA_UNLIMITED_COMPANIES: 'cmp_demo', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000' }) };
     delete childEnv.PORT;
-    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env: childEnv, portOffset, stdio: 'ignore', readyTimeoutMs: 120_000 });
+    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env: childEnv, portOffset, stdio: 'ignore', readyTimeoutMs: 120_000, nodeArgs: process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : [] });
     base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
     for (const s of running) procs[s.name] = s.child.pid!;
     procs['embedded-mongo'] = mongo.pid!;

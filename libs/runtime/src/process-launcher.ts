@@ -37,6 +37,8 @@ export interface LaunchOptions {
   portOffset?: number;
   stdio?: 'inherit' | 'ignore' | 'pipe';
   readyTimeoutMs?: number;
+  /** Extra node flags of each service process (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
+  nodeArgs?: string[];
 }
 
 export function serviceUrls(offset = 0): Record<string, string> {
@@ -59,7 +61,7 @@ export function serviceUrls(offset = 0): Record<string, string> {
 export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
   const port = SERVICES[name].port + (opts.portOffset ?? 0);
   const entry = join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: opts.root,
     env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
     stdio: opts.stdio ?? 'inherit',
