@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { launchServices, spawnService, stopServices, waitReady, type RunningService } from '@inv/runtime';
-import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { spawnService, waitReady, type RunningService } from '@inv/runtime';
+import { waitFor } from '@inv/testing';
+import { apiClient, startSystem, type System } from '../support/system';
 import { startOtlpSink } from './otlp-sink';
 
 jest.setTimeout(240_000);
@@ -17,29 +16,14 @@ jest.setTimeout(240_000);
  */
 describe('e2e: finalize an invoice through the gateway', () => {
   const root = resolve(__dirname, '../..');
-  const prefix = uniquePrefix('e2e');
-  const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
-  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
-  let running: RunningService[] = [];
-  let stopMongo: () => Promise<void> = async () => undefined;
+  let system: System;
   let sink: Awaited<ReturnType<typeof startOtlpSink>>;
+  let running: RunningService[] = [];
   let env: NodeJS.ProcessEnv;
+  let portOffset: number;
+  let apiKey: string;
   let base: string;
-
-  const api = async (method: string, path: string, body?: unknown, key: string | null = apiKey) => {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (key !== null) headers['x-api-key'] = key;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, type: res.headers.get('content-type') ?? '', body: json as Record<string, any> };
-  };
+  const api = apiClient(() => base, () => apiKey);
 
   const finalize = async (invoiceId: number) => {
     const job = await api('POST', `/invoice/${invoiceId}/job`, { task: 'process_invoice_flag_invoice_send_job' });
@@ -50,34 +34,18 @@ describe('e2e: finalize an invoice through the gateway', () => {
 
   beforeAll(async () => {
     sink = await startOtlpSink();
-    let mongoUrl = process.env.MONGO_URL;
-    if (!mongoUrl) {
-      const mongo = await startEmbeddedMongo();
-      stopMongo = mongo.stop;
-      mongoUrl = mongo.uri;
-    }
-    env = {
-      ...process.env,
-      ...testEnv(prefix, mongoUrl, {
-        BOOTSTRAP_API_KEY: apiKey,
-        PRESIGNED_URL_TTL_SECONDS: '2',
-        OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
-        OTEL_BSP_SCHEDULE_DELAY: '200',
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-      }),
-    };
-    delete env.PORT;
-    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env, portOffset, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore', readyTimeoutMs: 120_000 });
-    base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
-    // the demo company is bootstrapped after account-service is ready: wait until the key works
-    await waitFor(async () => (await api('GET', '/invoice/')).status === 200, { what: 'bootstrap API key', timeoutMs: 30_000 });
+    system = await startSystem({
+      kind: 'e2e',
+      env: { PRESIGNED_URL_TTL_SECONDS: '2', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
+    });
+    ({ env, portOffset, apiKey, base } = system);
+    running = system.running;
   });
 
   afterAll(async () => {
-    await stopServices(running);
-    await deleteBrokerObjects(prefix);
-    await deleteRedisKeys(`${prefix}:`);
-    await stopMongo();
+    system.running = running; // the crash test replaces processes
+    await system?.stop();
     await sink?.stop();
   });
 

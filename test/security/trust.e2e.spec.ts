@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
-import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { launchServices, stopService, stopServices, type RunningService, type ServiceName } from '@inv/runtime';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { stopService, type ServiceName } from '@inv/runtime';
+import { identityHeaders } from '@inv/testing';
+import { apiClient, startSystem, type System } from '../support/system';
 
 jest.setTimeout(240_000);
 
@@ -13,15 +11,11 @@ jest.setTimeout(240_000);
  * process contains API key material.
  */
 describe('security: services trust only the gateway; keys never reach a log', () => {
-  const root = resolve(__dirname, '../..');
-  const prefix = uniquePrefix('sec');
-  const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
-  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
   const lines: string[] = [];
-  let running: RunningService[] = [];
-  let stopMongo: () => Promise<void> = async () => undefined;
+  let system: System;
   let base: string;
-  const url = (name: ServiceName) => running.find((s) => s.name === name)!.url;
+  let apiKey: string;
+  const url = (name: ServiceName) => system.url(name);
 
   /** One path per service that needs a company (vat-service has no routes: its middleware answers first). */
   const probes: [ServiceName, string][] = [
@@ -34,37 +28,18 @@ describe('security: services trust only the gateway; keys never reach a log', ()
     ['quota', '/quota/'],
   ];
 
-  const api = async (method: string, path: string, body?: unknown, key: string | null = apiKey) => {
-    const headers: Record<string, string> = {};
-    if (key !== null) headers['x-api-key'] = key;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : undefined };
-  };
+  const api = apiClient(() => base, () => apiKey);
 
   beforeAll(async () => {
-    let mongoUrl = process.env.MONGO_URL;
-    if (!mongoUrl) {
-      const mongo = await startEmbeddedMongo();
-      stopMongo = mongo.stop;
-      mongoUrl = mongo.uri;
-    }
-    const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'info', UPSTREAM_TIMEOUT_MS: '5000' }) };
-    delete env.PORT;
-    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env, portOffset, stdio: 'pipe', readyTimeoutMs: 180_000 });
-    for (const svc of running) {
+    system = await startSystem({ kind: 'sec', env: { LOG_LEVEL: 'info', UPSTREAM_TIMEOUT_MS: '5000' }, stdio: 'pipe' });
+    ({ base, apiKey } = system);
+    for (const svc of system.running) {
       for (const stream of [svc.child.stdout, svc.child.stderr]) stream?.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
     }
-    base = `${url('gateway')}/api/v1`;
-    await waitFor(async () => (await api('GET', '/invoice/')).status === 200, { what: 'bootstrap API key', timeoutMs: 30_000 });
   });
 
   afterAll(async () => {
-    await stopServices(running);
-    await deleteBrokerObjects(prefix);
-    await deleteRedisKeys(`${prefix}:`);
-    await stopMongo();
+    await system?.stop();
   });
 
   it('every service answers 401 to X-Company-Id alone, a tampered and a foreign-key token', async () => {
@@ -113,12 +88,12 @@ describe('security: services trust only the gateway; keys never reach a log', ()
     await note(api('GET', '/invoice/999999')); // 404
     await note(api('GET', '/invoice/', undefined, `ak_live_${'0'.repeat(32)}`)); // 401
     await note(api('GET', '/invoice/', undefined, `${apiKey}x`)); // 401 malformed
-    await stopService(running.find((s) => s.name === 'quota')!);
+    await stopService(system.running.find((s) => s.name === 'quota')!);
     await note(api('GET', '/quota/')); // 503: proxy error
     expect(statuses).toEqual([200, 200, 201, 200, 200, 401, 400, 404, 401, 401, 503]);
     await new Promise((r) => setTimeout(r, 500));
     const matches = lines.filter((l) => /ak_live_[0-9a-f]/.test(l));
-    process.stdout.write(`log lines scanned: ${lines.length} from ${running.length} processes, lines with key material: ${matches.length}\n`);
+    process.stdout.write(`log lines scanned: ${lines.length} from ${system.running.length} processes, lines with key material: ${matches.length}\n`);
     expect(lines.length).toBeGreaterThan(30);
     expect(matches).toEqual([]);
   });
