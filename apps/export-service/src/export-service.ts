@@ -1,11 +1,7 @@
-import { z } from 'zod';
-import { baseEnv, createServiceRuntime } from '@inv/runtime';
-import { envVars } from '@inv/service-kit';
+import { createServiceRuntime } from '@inv/runtime';
+import type { ExportConfig } from './config';
 import { exportConfigRepo } from './db/export-config';
 import { configRoutes } from './http/config.routes';
-
-export const exportConfig = baseEnv.extend({ PORT: envVars.port(3006) });
-export type ExportConfig = z.output<typeof exportConfig>;
 
 /** Accounting export (DATEV EXTF). This slice: company-wide export configuration; exports follow. */
 export async function createExportService(config: ExportConfig) {

@@ -1,4 +1,5 @@
 import { runMain } from '@inv/runtime';
-import { createExportService, exportConfig } from './export-service';
+import { exportConfig } from './config';
+import { createExportService } from './export-service';
 
 runMain('export-service', exportConfig, createExportService);

@@ -1,7 +1,8 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
-import { createInvoiceService, invoiceConfig } from './invoice-service';
+import { invoiceConfig } from './config';
+import { createInvoiceService } from './invoice-service';
 
 jest.setTimeout(60_000);
 

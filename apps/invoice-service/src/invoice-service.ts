@@ -1,18 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { z } from 'zod';
-import { baseEnv, createCounters, createServiceRuntime } from '@inv/runtime';
-import { envVars } from '@inv/service-kit';
+import { createCounters, createServiceRuntime } from '@inv/runtime';
+import type { InvoiceConfig } from './config';
 import { onRendered, onRenderFailed, onRenderStarted } from './consumers/document-events';
 import { invoicesRepo } from './db/invoices';
 import { jobsRepo } from './db/jobs';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
 
-export const invoiceConfig = baseEnv.extend({
-  PORT: envVars.port(3003),
-  DEFAULT_TEMPLATE_ID: z.coerce.number().int().positive().default(1),
-});
-export type InvoiceConfig = z.output<typeof invoiceConfig>;
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {

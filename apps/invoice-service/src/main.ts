@@ -1,4 +1,5 @@
 import { runMain } from '@inv/runtime';
-import { createInvoiceService, invoiceConfig } from './invoice-service';
+import { invoiceConfig } from './config';
+import { createInvoiceService } from './invoice-service';
 
 runMain('invoice-service', invoiceConfig, createInvoiceService);

@@ -1,4 +1,5 @@
 import { runMain } from '@inv/runtime';
-import { createQuotaService, quotaConfig } from './quota-service';
+import { quotaConfig } from './config';
+import { createQuotaService } from './quota-service';
 
 runMain('quota-service', quotaConfig, createQuotaService);

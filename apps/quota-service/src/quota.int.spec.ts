@@ -1,7 +1,8 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
-import { createQuotaService, quotaConfig } from './quota-service';
+import { quotaConfig } from './config';
+import { createQuotaService } from './quota-service';
 
 jest.setTimeout(60_000);
 

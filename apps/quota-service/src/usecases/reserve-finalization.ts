@@ -1,0 +1,12 @@
+import { monthKey, resetDate } from '../domain/quota';
+import type { QuotaDeps } from './deps';
+import { planOf } from './plan-of';
+import { limitOf } from './usage';
+
+/** Counts one finalization (idempotent by reservation id) unless the month's limit is reached. */
+export async function reserveFinalization(deps: QuotaDeps, companyId: string, reservationId: string, at: Date) {
+  const plan = await planOf(deps, companyId);
+  const limit = limitOf(deps, companyId, plan);
+  const { granted, used } = await deps.store.reserve(companyId, monthKey(at), reservationId, limit);
+  return { granted, used, limit, reset_date: resetDate(at), plan };
+}
