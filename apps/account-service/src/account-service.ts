@@ -1,5 +1,5 @@
 import { createServiceRuntime } from '@inv/runtime';
-import { apiKeyRevokedChannel, notFound } from '@inv/service-kit';
+import { apiKeyRevokedChannel } from '@inv/service-kit';
 import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
 import { apiKeysRepo } from './db/api-keys';
@@ -7,7 +7,8 @@ import { companiesRepo } from './db/companies';
 import { companyRoutes } from './http/company.routes';
 import { internalRoutes } from './http/internal.routes';
 import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
-import { sellerProfileOf } from './usecases/seller-profile';
+import { onCompanyPlan } from './rpc/account.company-plan';
+import { onSellerProfile } from './rpc/account.seller-profile';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -29,15 +30,8 @@ export async function createAccountService(config: AccountConfig) {
 
   rt.app.use(internalRoutes({ apiKeys, companies }));
   rt.app.use(companyRoutes({ apiKeys, companies, announceRevoked }));
-  rt.bus.serveRpc('account.company-plan.v1', async (msg) => {
-    const company = await companies.byId(msg.companyId);
-    return company ? { found: true, plan: company.plan } : { found: false };
-  });
-  rt.bus.serveRpc('account.seller-profile.v1', async (msg) => {
-    const company = await companies.byId(msg.companyId);
-    if (!company) throw notFound('company');
-    return sellerProfileOf(company);
-  });
+  rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
+  rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
 
   return {
     runtime: rt,

@@ -4,10 +4,10 @@ import { onVatChecked } from './consumers/vat-checked';
 import { customersRepo } from './db/customers';
 import { ledgerRepo } from './db/ledger';
 import { paymentTermsRepo } from './db/payment-terms';
-import { billingSnapshotOf } from './domain/customer';
 import { addressRoutes } from './http/addresses.routes';
 import { customerRoutes } from './http/customers.routes';
 import { financeRoutes } from './http/finance.routes';
+import { onBillingSnapshot } from './rpc/customer.billing-snapshot';
 import type { CustomerConfig } from './config';
 import type { CustomerDeps } from './usecases/deps';
 
@@ -37,10 +37,7 @@ export async function createCustomerService(config: CustomerConfig) {
   rt.app.use(addressRoutes(deps));
   rt.app.use(financeRoutes(deps));
 
-  rt.bus.serveRpc('customer.billing-snapshot.v1', async (msg) => {
-    const customer = await customers.get(msg.companyId, msg.data.customerId);
-    return customer ? billingSnapshotOf(customer) : { found: false, hasBillingAddress: false, vatStatus: 'not_checked' };
-  });
+  rt.bus.serveRpc('customer.billing-snapshot.v1', (msg) => onBillingSnapshot(deps, msg));
   rt.bus.onEvent('customer-vat-status', ['vat.checked.v1'], (msg) => onVatChecked(deps, msg));
   rt.bus.onEvent('customer-ledger', ['invoice.finalized.v1', 'invoice.status-changed.v1'], async (msg) => {
     switch (msg.type) {

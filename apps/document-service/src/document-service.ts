@@ -1,12 +1,15 @@
-import type { EInvoice } from '@inv/einvoice';
-import { formatForApiInvoiceFormat, requirementsFor } from '@inv/einvoice';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
 import type { DocumentConfig } from './config';
-import { handleRenderInvoice } from './consumers/render-invoice';
+import { handleRenderInvoice } from './consumers/document.render-invoice';
 import { catalogRoutes } from './http/catalog.routes';
-import { getTemplate, preloadFonts, renderStatementPdf, type AccountStatement } from './pdf';
-import { renderInvoiceDocuments } from './usecases/render-invoice';
+import { preloadFonts } from './pdf';
+import { onCheckRequirements } from './rpc/document.check-requirements';
+import { onPresign } from './rpc/document.presign';
+import { onRenderPreview } from './rpc/document.render-preview';
+import { onRenderStatement } from './rpc/document.render-statement';
+import { onTemplateExists } from './rpc/document.template-exists';
+import type { DocumentDeps } from './usecases/deps';
 
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
@@ -28,31 +31,13 @@ export async function createDocumentService(config: DocumentConfig) {
   preloadFonts();
 
   rt.app.use(catalogRoutes());
-  const maxAttempts = config.BUS_RETRY_DELAYS_MS.length + 1;
-  rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => handleRenderInvoice({ bus: rt.bus, objects, logger: rt.logger, maxAttempts }, msg, ctx.attempt));
-  rt.bus.serveRpc('document.render-preview.v1', async (msg) => {
-    const docs = await renderInvoiceDocuments(msg.data.snapshot, msg.data.format, msg.data.templateId, true);
-    return { pdfBase64: docs.pdf.body.toString('base64') };
-  });
-  rt.bus.serveRpc('document.check-requirements.v1', async (msg) => {
-    const format = formatForApiInvoiceFormat(msg.data.format);
-    if (!format) return { errors: [] };
-    return { errors: requirementsFor(format, msg.data.snapshot as unknown as EInvoice) };
-  });
-  rt.bus.serveRpc('document.presign.v1', async (msg) => {
-    if (!msg.data.key.startsWith(`${msg.companyId}/`)) throw new Error('object belongs to another company');
-    return { url: await objects.presignGet(msg.data.key, msg.data.filename), expiresInSeconds: config.PRESIGNED_URL_TTL_SECONDS };
-  });
-  rt.bus.serveRpc('document.render-statement.v1', async (msg) => {
-    const { template, ...statement } = msg.data;
-    const pdf = await renderStatementPdf(statement as AccountStatement, { template });
-    const filename = `statement-${(statement.customer.customerNumber ?? 'customer').replace(/[^\w.-]+/g, '_')}-${statement.from}-${statement.to}.pdf`;
-    // Statements are derived data: one object per customer and period, overwritten when asked again.
-    const key = `${msg.companyId}/statements/${filename}`;
-    await objects.put(key, pdf, 'application/pdf');
-    return { url: await objects.presignGet(key, filename), filename, expiresInSeconds: config.PRESIGNED_URL_TTL_SECONDS };
-  });
-  rt.bus.serveRpc('document.template-exists.v1', async (msg) => ({ exists: Boolean(getTemplate(msg.data.templateId)) }));
+  const deps: DocumentDeps = { bus: rt.bus, objects, logger: rt.logger, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS };
+  rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => handleRenderInvoice(deps, msg, ctx.attempt));
+  rt.bus.serveRpc('document.render-preview.v1', onRenderPreview);
+  rt.bus.serveRpc('document.check-requirements.v1', onCheckRequirements);
+  rt.bus.serveRpc('document.presign.v1', (msg) => onPresign(deps, msg));
+  rt.bus.serveRpc('document.render-statement.v1', (msg) => onRenderStatement(deps, msg));
+  rt.bus.serveRpc('document.template-exists.v1', onTemplateExists);
 
   return {
     runtime: rt,

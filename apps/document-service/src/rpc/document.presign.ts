@@ -1,0 +1,8 @@
+import type { Envelope } from '@inv/bus';
+import type { DocumentDeps } from '../usecases/deps';
+
+/** A short-lived link to a stored document of the asking company (never another company's object). */
+export async function onPresign(deps: DocumentDeps, msg: Envelope<{ key: string; filename: string }>) {
+  if (!msg.data.key.startsWith(`${msg.companyId}/`)) throw new Error('object belongs to another company');
+  return { url: await deps.objects.presignGet(msg.data.key, msg.data.filename), expiresInSeconds: deps.presignTtlSeconds };
+}
