@@ -14,12 +14,21 @@ import {
 } from '@inv/contracts';
 import { AppError, companyIdOf, notFound, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import { presentInvoice, presentJob, presentPositions } from '../domain/present';
+import { addPosition } from '../usecases/add-position';
+import { cancelInvoice } from '../usecases/cancel-invoice';
+import { createCreditNote } from '../usecases/create-credit-note';
+import { createInvoice } from '../usecases/create-invoice';
+import { deletePosition } from '../usecases/delete-position';
 import type { InvoiceDeps } from '../usecases/deps';
-import * as drafts from '../usecases/drafts';
+import { duplicateInvoice } from '../usecases/duplicate-invoice';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
 import { documentLink, setStatus } from '../usecases/lifecycle';
 import { renderPreview } from '../usecases/preview';
+import { reorderPositions } from '../usecases/reorder-positions';
+import { updateInvoice } from '../usecases/update-invoice';
+import { updatePosition } from '../usecases/update-position';
 import { listInvoices } from '../usecases/list-invoices';
+import { loadInvoice } from '../usecases/load-invoice';
 import { validateInvoice } from '../usecases/validate-invoice';
 import { waitForJob } from '../usecases/wait-for-job';
 
@@ -35,51 +44,51 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.json({ invoices: docs.map((d) => presentInvoice(d, { positions: false })), total, page: q.page, limit: q.limit });
   });
   r.post('/invoice/', async (req, res) => {
-    const id = await drafts.createInvoice(deps, companyIdOf(req), parseInput(InvoiceCreate, req.body));
+    const id = await createInvoice(deps, companyIdOf(req), parseInput(InvoiceCreate, req.body));
     res.status(201).location(`/api/v1/invoice/${id}`).json({ message: 'invoice created', invoice_id: id, id });
   });
   r.get('/invoice/:id', async (req, res) => {
-    res.json(presentInvoice(await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id')), { positions: true }));
+    res.json(presentInvoice(await loadInvoice(deps, companyIdOf(req), idOf(req, 'id')), { positions: true }));
   });
   r.put('/invoice/:id', async (req, res) => {
     const companyId = companyIdOf(req);
     const id = idOf(req, 'id');
-    await drafts.updateInvoice(deps, companyId, id, parseInput(InvoiceUpdate, req.body));
-    res.json({ message: 'invoice updated', ...presentInvoice(await drafts.loadInvoice(deps, companyId, id), { positions: true }) });
+    await updateInvoice(deps, companyId, id, parseInput(InvoiceUpdate, req.body));
+    res.json({ message: 'invoice updated', ...presentInvoice(await loadInvoice(deps, companyId, id), { positions: true }) });
   });
 
   r.get('/invoice/:id/positions', async (req, res) => {
-    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
+    const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     res.json({ positions: presentPositions(inv.positions) });
   });
   r.post('/invoice/:id/positions', async (req, res) => {
     const companyId = companyIdOf(req);
     const invoiceId = idOf(req, 'id');
-    const id = await drafts.addPosition(deps, companyId, invoiceId, parseInput(PositionCreate, req.body));
-    const inv = await drafts.loadInvoice(deps, companyId, invoiceId);
+    const id = await addPosition(deps, companyId, invoiceId, parseInput(PositionCreate, req.body));
+    const inv = await loadInvoice(deps, companyId, invoiceId);
     res.status(201).json({ message: 'position added', id, position_id: id, invoice: presentInvoice(inv, { positions: false }) });
   });
   r.put('/invoice/:id/positions/reorder', async (req, res) => {
-    await drafts.reorderPositions(deps, companyIdOf(req), idOf(req, 'id'), parseInput(PositionReorder, req.body));
+    await reorderPositions(deps, companyIdOf(req), idOf(req, 'id'), parseInput(PositionReorder, req.body));
     res.json({ message: 'positions reordered' });
   });
   r.get('/invoice/:id/position/:pid', async (req, res) => {
-    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
+    const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     const index = inv.positions.findIndex((p) => p.id === idOf(req, 'pid'));
     if (index < 0) throw notFound(`position ${req.params.pid}`);
     res.json(presentPositions(inv.positions)[index]);
   });
   r.put('/invoice/:id/position/:pid', async (req, res) => {
-    await drafts.updatePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'), parseInput(PositionUpdate, req.body));
+    await updatePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'), parseInput(PositionUpdate, req.body));
     res.json({ message: 'position updated' });
   });
   r.delete('/invoice/:id/position/:pid', async (req, res) => {
-    await drafts.deletePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'));
+    await deletePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'));
     res.json({ message: 'position deleted' });
   });
 
   r.get('/invoice/:id/validate', async (req, res) => {
-    const inv = await drafts.loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
+    const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     const result = await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10));
     res.json({ valid: result.valid, errors: result.errors, checks: result.checks, vat_check: { status: result.vatStatus } });
   });
@@ -104,15 +113,15 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.json({ message: `invoice marked ${status}`, status });
   });
   r.post('/invoice/:id/cancel', async (req, res) => {
-    await drafts.cancelInvoice(deps, companyIdOf(req), idOf(req, 'id'));
+    await cancelInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     res.json({ message: 'invoice cancelled', status: 'CANCELLED' });
   });
   r.post('/invoice/:id/duplicate', async (req, res) => {
-    const id = await drafts.duplicateInvoice(deps, companyIdOf(req), idOf(req, 'id'));
+    const id = await duplicateInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     res.status(201).json({ message: 'invoice duplicated', invoice_id: id });
   });
   r.post('/invoice/:id/credit-note', async (req, res) => {
-    const id = await drafts.createCreditNote(deps, companyIdOf(req), idOf(req, 'id'));
+    const id = await createCreditNote(deps, companyIdOf(req), idOf(req, 'id'));
     res.status(201).json({ message: 'credit note created as a draft; finalize it like an invoice', invoice_id: id });
   });
   r.get('/invoice/:id/pdf-link', async (req, res) => {

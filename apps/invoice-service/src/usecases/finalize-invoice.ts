@@ -3,7 +3,7 @@ import { FINALIZE_TASK } from '@inv/contracts';
 import { commandMessage, eventMessage } from '@inv/runtime';
 import { AppError, conflict } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
-import { loadInvoice } from './drafts';
+import { loadInvoice } from './load-invoice';
 import { assertValid, validateInvoice } from './validate-invoice';
 
 /** The calendar date of finalization (UTC), which becomes invoice_date. */

@@ -4,7 +4,7 @@ import { conflict, notFound } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
-import { loadInvoice } from './drafts';
+import { loadInvoice } from './load-invoice';
 
 export async function setStatus(deps: InvoiceDeps, companyId: string, id: number, input: StatusUpdate) {
   const inv = await loadInvoice(deps, companyId, id);

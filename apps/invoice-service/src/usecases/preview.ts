@@ -1,5 +1,5 @@
 import type { InvoiceDeps } from './deps';
-import { loadInvoice } from './drafts';
+import { loadInvoice } from './load-invoice';
 import { validateInvoice } from './validate-invoice';
 
 /** The draft as a PDF marked DRAFT / ENTWURF: rendered by document-service, nothing stored, no quota used. */

@@ -1,0 +1,16 @@
+import { conflict } from '@inv/service-kit';
+import type { InvoiceDeps } from './deps';
+import { loadInvoice } from './load-invoice';
+
+export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: number) {
+  const inv = await loadInvoice(deps, companyId, id);
+  if (inv.status === 'CANCELLED') return; // irreversible and idempotent
+  if (inv.status !== 'DRAFT' || inv.finalizingJobId) {
+    throw conflict(`invoice ${id} is ${inv.status}; a finalized invoice is corrected with a credit note`, 'INVOICE_ALREADY_FINALIZED');
+  }
+  const res = await deps.invoices.model.updateOne(
+    { _id: id, companyId, status: 'DRAFT', finalizingJobId: { $exists: false } },
+    { $set: { status: 'CANCELLED', cancelledAt: deps.now(), updatedAt: deps.now() } },
+  );
+  if (res.matchedCount === 0) throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
+}

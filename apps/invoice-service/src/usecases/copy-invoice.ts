@@ -1,0 +1,27 @@
+import type { InvoiceDoc, PositionDoc } from '../db/invoices';
+import type { InvoiceDeps } from './deps';
+
+/** A new draft with copies of `source`'s positions (fresh position ids) and the given overrides. */
+export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, fields: Pick<InvoiceDoc, 'number' | 'typeCode'> & Partial<InvoiceDoc>): Promise<number> {
+  const newId = await deps.counters.next('invoice');
+  const positions: PositionDoc[] = [];
+  for (const p of source.positions) positions.push({ ...p, id: await deps.counters.next('position') });
+  const now = deps.now();
+  await deps.invoices.model.create({
+    _id: newId,
+    companyId: source.companyId,
+    customerId: source.customerId,
+    customerName: source.customerName,
+    grossCents: source.grossCents,
+    status: 'DRAFT',
+    format: source.format,
+    templateId: source.templateId,
+    taxTreatmentId: source.taxTreatmentId,
+    buyerReference: source.buyerReference,
+    positions,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  });
+  return newId;
+}

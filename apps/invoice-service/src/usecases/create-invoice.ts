@@ -1,0 +1,38 @@
+import type { InvoiceCreate } from '@inv/contracts';
+import { conflict } from '@inv/service-kit';
+import type { InvoiceDeps } from './deps';
+import { assertCustomer, assertTemplate, duplicateNumber, metaFields, nextNumber } from './draft-rules';
+
+export async function createInvoice(deps: InvoiceDeps, companyId: string, input: InvoiceCreate): Promise<number> {
+  const customer = await assertCustomer(deps, companyId, input.customer_id);
+  await assertTemplate(deps, companyId, input.ftl_template_id);
+  const id = await deps.counters.next('invoice');
+  const now = deps.now();
+  try {
+    await deps.invoices.model.create({
+      _id: id,
+      companyId,
+      customerId: input.customer_id,
+      customerName: customer.buyer?.name,
+      grossCents: 0,
+      status: 'DRAFT',
+      number: input.invoice_number ?? (await nextNumber(deps, companyId)),
+      typeCode: '380',
+      format: input.invoice_format ?? 'ZUGFERD',
+      templateId: input.ftl_template_id ?? customer.defaultTemplateId,
+      taxTreatmentId: input.tax_treatment_id,
+      benefitPeriodStart: input.benefit_period_start,
+      benefitPeriodEnd: input.benefit_period_end,
+      buyerReference: input.buyer_reference ?? customer.buyerReference,
+      ...metaFields(input.meta),
+      note: input.note,
+      positions: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (err) {
+    if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
+    throw err;
+  }
+  return id;
+}

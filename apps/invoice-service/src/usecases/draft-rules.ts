@@ -1,0 +1,35 @@
+/** Rules every draft use case shares: references that must exist, numbering, meta storage, the positions cap. */
+import type { InvoiceMeta } from '@inv/contracts';
+import { invalidData } from '@inv/service-kit';
+import type { InvoiceDoc } from '../db/invoices';
+import type { InvoiceDeps } from './deps';
+
+export const MAX_POSITIONS = 1000;
+
+/** A string meta is stored as it is, an object as JSON text beside it (no client keys become field names). */
+export function metaFields(meta: InvoiceMeta | undefined): Pick<InvoiceDoc, 'meta' | 'metaJson'> {
+  if (meta === undefined) return {};
+  return typeof meta === 'string' ? { meta, metaJson: null } : { meta: null, metaJson: JSON.stringify(meta) };
+}
+
+export async function assertCustomer(deps: InvoiceDeps, companyId: string, customerId: number) {
+  const answer = await deps.bus.callRpc('customer.billing-snapshot.v1', companyId, { customerId });
+  if (!answer.found) throw invalidData(`customer ${customerId} does not exist`, [{ path: 'customer_id', message: 'unknown customer' }]);
+  return answer;
+}
+
+export async function assertTemplate(deps: InvoiceDeps, companyId: string, templateId: number | undefined) {
+  if (templateId === undefined) return;
+  const { exists } = await deps.bus.callRpc('document.template-exists.v1', companyId, { templateId });
+  if (!exists) throw invalidData(`template ${templateId} does not exist`, [{ path: 'ftl_template_id', message: 'unknown template; see GET /template/' }]);
+}
+
+export async function nextNumber(deps: InvoiceDeps, companyId: string): Promise<string> {
+  const year = deps.now().getUTCFullYear();
+  const seq = await deps.counters.next(`invoice-number:${companyId}:${year}`);
+  return `RE-${year}-${String(seq).padStart(5, '0')}`;
+}
+
+export function duplicateNumber(err: unknown): boolean {
+  return (err as { code?: number }).code === 11000;
+}

@@ -1,0 +1,47 @@
+/** How positions are built, checked and written (optimistically, only if the draft did not change meanwhile). */
+import { defaultRateOfTreatment, type PositionCreate } from '@inv/contracts';
+import { AppError, invalidData } from '@inv/service-kit';
+import type { InvoiceDoc, PositionDoc } from '../db/invoices';
+import { grossCentsOf, positionAmountErrors, totalsOf } from '../domain/totals';
+import type { InvoiceDeps } from './deps';
+
+export function toPosition(id: number, input: PositionCreate, invoiceTreatment: InvoiceDoc['taxTreatmentId']): PositionDoc {
+  const treatment = input.tax_treatment_id ?? invoiceTreatment ?? 'standard';
+  return {
+    id,
+    title: input.title,
+    description: input.description,
+    quantity: input.quantity,
+    unitCode: input.unit_id.toUpperCase(),
+    unitPrice: input.unit_net_amount,
+    taxRate: input.tax_rate ?? defaultRateOfTreatment[treatment],
+    taxTreatmentId: treatment,
+    discountType: input.discount_type,
+    discountValue: input.discount_value,
+  };
+}
+
+export function assertPositionAmounts(p: PositionDoc, clientLineAmount: string | undefined) {
+  const errors = positionAmountErrors(p, clientLineAmount);
+  if (errors.length > 0) throw invalidData(errors[0].message, errors);
+}
+
+/** Checks the positions still add up (e.g. a fixed discount above its line amount is refused). */
+export function assertComputable(positions: PositionDoc[]) {
+  try {
+    totalsOf(positions);
+  } catch (err) {
+    if (err instanceof RangeError) throw invalidData(err.message.replace(/^lines\[\d+\]\./, ''), [{ path: 'discount_value', message: err.message }]);
+    throw err;
+  }
+}
+
+/** Writes the new position list only if nobody changed the invoice meanwhile (optimistic check on updatedAt). */
+export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]) {
+  assertComputable(positions);
+  const res = await deps.invoices.model.updateOne(
+    { _id: inv._id, companyId: inv.companyId, status: 'DRAFT', updatedAt: inv.updatedAt, finalizingJobId: { $exists: false } },
+    { $set: { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() } },
+  );
+  if (res.matchedCount === 0) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+}

@@ -1,0 +1,37 @@
+import type { InvoiceUpdate } from '@inv/contracts';
+import { conflict, invalidData } from '@inv/service-kit';
+import type { InvoiceDoc } from '../db/invoices';
+import type { InvoiceDeps } from './deps';
+import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from './draft-rules';
+import { loadDraft } from './load-invoice';
+
+export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {
+  const inv = await loadDraft(deps, companyId, id);
+  const customer = input.customer_id !== undefined && input.customer_id !== inv.customerId ? await assertCustomer(deps, companyId, input.customer_id) : undefined;
+  await assertTemplate(deps, companyId, input.ftl_template_id);
+  const start = input.benefit_period_start ?? inv.benefitPeriodStart;
+  const end = input.benefit_period_end ?? inv.benefitPeriodEnd;
+  if (start && end && start > end) throw invalidData('benefit period ends before it starts', [{ path: 'benefit_period_end', message: 'must not be before benefit_period_start' }]);
+  const set: Partial<InvoiceDoc> = {
+    customerId: input.customer_id,
+    customerName: customer?.buyer?.name,
+    format: input.invoice_format,
+    number: input.invoice_number,
+    templateId: input.ftl_template_id,
+    taxTreatmentId: input.tax_treatment_id,
+    benefitPeriodStart: input.benefit_period_start,
+    benefitPeriodEnd: input.benefit_period_end,
+    buyerReference: input.buyer_reference,
+    ...metaFields(input.meta),
+    note: input.note,
+    updatedAt: deps.now(),
+  };
+  for (const k of Object.keys(set) as (keyof InvoiceDoc)[]) if (set[k] === undefined) delete set[k];
+  try {
+    const res = await deps.invoices.model.updateOne({ _id: id, companyId, status: 'DRAFT', finalizingJobId: { $exists: false } }, { $set: set });
+    if (res.matchedCount === 0) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
+  } catch (err) {
+    if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
+    throw err;
+  }
+}
