@@ -13,7 +13,7 @@ import {
   StatusUpdate,
 } from '@inv/contracts';
 import { AppError, companyIdOf, notFound, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
-import { presentInvoice, presentJob, presentPositions } from '../domain/present';
+import { presentInvoice, presentJob, presentPositions } from './presenters';
 import { addPosition } from '../usecases/add-position';
 import { cancelInvoice } from '../usecases/cancel-invoice';
 import { createCreditNote } from '../usecases/create-credit-note';
@@ -22,7 +22,8 @@ import { deletePosition } from '../usecases/delete-position';
 import type { InvoiceDeps } from '../usecases/deps';
 import { duplicateInvoice } from '../usecases/duplicate-invoice';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
-import { documentLink, setStatus } from '../usecases/lifecycle';
+import { documentLink } from '../usecases/document-link';
+import { setStatus } from '../usecases/set-status';
 import { renderPreview } from '../usecases/preview';
 import { reorderPositions } from '../usecases/reorder-positions';
 import { updateInvoice } from '../usecases/update-invoice';

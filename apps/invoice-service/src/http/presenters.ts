@@ -1,7 +1,7 @@
 import type { InvoiceTotals } from '@inv/money';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { JobDoc } from '../db/jobs';
-import { jsonNumber, presentTotals, totalsOf } from './totals';
+import { jsonNumber, presentTotals, totalsOf } from '../domain/totals';
 
 /**
  * Presentation never throws: input bounds keep new data exact, but a record stored before the bounds

@@ -1,6 +1,6 @@
 import type { StatusUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
-import { conflict, notFound } from '@inv/service-kit';
+import { conflict } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
@@ -33,15 +33,4 @@ export async function setStatus(deps: InvoiceDeps, companyId: string, id: number
   });
   deps.relay().kick();
   return input.status;
-}
-
-export async function documentLink(deps: InvoiceDeps, companyId: string, id: number, kind: 'pdf' | 'xml') {
-  const inv = await loadInvoice(deps, companyId, id);
-  const file = kind === 'pdf' ? inv.pdf : inv.xml;
-  if (!file) {
-    if (inv.status === 'DRAFT' || inv.status === 'CANCELLED') throw conflict(`invoice ${id} is ${inv.status}; documents exist once it is finalized (use /preview for a draft)`, 'INVOICE_NOT_FINALIZED');
-    throw notFound(`${kind.toUpperCase()} of invoice ${id} (format ${inv.format} has no ${kind.toUpperCase()})`);
-  }
-  const { url, expiresInSeconds } = await deps.bus.callRpc('document.presign.v1', companyId, { key: file.key, filename: file.filename });
-  return { url, filename: file.filename, expires_in: expiresInSeconds };
 }
