@@ -1,5 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
+import { identityHeaders } from '@inv/testing';
 import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
 
 /**
@@ -12,11 +13,13 @@ describe('customer-service customers and addresses', () => {
   let svc: CustomerService;
   let peer: Bus<Messages>;
   let call: ReturnType<typeof http>;
+  let baseUrl: string;
   const vatEvents: { customerId: number; vatId: string; forceRefresh?: boolean; companyId: string }[] = [];
 
   beforeAll(async () => {
     svc = await createCustomerService(testConfig(prefixes));
     const { url } = await svc.start();
+    baseUrl = url;
     peer = testBus(prefixes.BUS_PREFIX);
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: [1, 2].includes(msg.data.templateId) }));
     peer.onEvent('observer', ['customer.vat-id-changed.v1'], async (msg) => {
@@ -388,5 +391,43 @@ describe('customer-service customers and addresses', () => {
         ['ATU13585627', true],
       ]);
     });
+  });
+
+  describe('hostile input', () => {
+    it('fuzz: 1,500 random requests against the real routes get no 5xx, and every 4xx is a problem with a message', async () => {
+      const fc = (await import('fast-check')).default;
+      const headers = await identityHeaders('company-fuzz');
+      const id = (await call('POST', '/customer/', { body: b2b, company: 'company-fuzz' })).body.id as number;
+      const statuses: Record<string, number> = {};
+      const customer = fc.record(
+        {
+          organization_name: fc.oneof(fc.string({ maxLength: 300 }), fc.constant(null)),
+          first_name: fc.string(),
+          last_name: fc.string(),
+          email: fc.oneof(fc.emailAddress(), fc.string()),
+          contact_type: fc.constantFrom('B2B', 'B2C', 'x', null),
+          salutation: fc.constantFrom('MR', 'mr', null),
+          vat_id: fc.oneof(fc.constantFrom('DE123456789', 'DE143454214', 'GR094259216', 'XX1', '9'.repeat(10_000)), fc.string()),
+          language: fc.constantFrom('German', 'English', 'Klingon'),
+          payment_term_id: fc.oneof(fc.integer(), fc.string()),
+          is_active: fc.anything(),
+        },
+        { requiredKeys: [] },
+      );
+      const address = fc.record({ address_line_1: fc.string(), city: fc.string(), postal_code: fc.string(), country_code: fc.constantFrom('DE', 'de', 'XX', 'US'), type: fc.constantFrom('billing', 'shipping', 'x'), is_default: fc.anything() }, { requiredKeys: [] });
+      const path = fc.constantFrom('/customer/', `/customer/${id}`, `/customer/${id}/addresses`, `/customer/${id}/addresses/1`, '/customer/%C0%AF', `/customer/${id}/statement?from=2026-13-01`, '/customer/?limit=1000&page=-1&is_active=maybe', `/customer/${id}/vat-check`, '/customer/99999999999');
+      await fc.assert(
+        fc.asyncProperty(path, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), fc.oneof(customer, address, fc.json().map((j) => JSON.parse(j) as unknown)), fc.constantFrom('application/json', 'text/plain'), async (p, method, body, type) => {
+          const res = await fetch(`${baseUrl}${p}`, { method, headers: { ...headers, 'content-type': type }, body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body) });
+          const text = await res.text();
+          statuses[`${Math.floor(res.status / 100)}xx`] = (statuses[`${Math.floor(res.status / 100)}xx`] ?? 0) + 1;
+          expect([p, method, res.status < 500 ? 'ok' : text]).toEqual([p, method, 'ok']);
+          if (res.status >= 400) expect(typeof JSON.parse(text).message).toBe('string');
+        }),
+        { numRuns: 1_500 },
+      );
+      console.log('customer-service fuzz status classes', statuses);
+      expect((await call('GET', `/customer/${id}`, { company: 'company-fuzz' })).status).toBe(200);
+    }, 120_000);
   });
 });
