@@ -115,3 +115,21 @@ export async function deleteRedisKeys(prefix: string): Promise<void> {
     redis.disconnect();
   }
 }
+
+/**
+ * One request of a fuzz test: answers 'ok' when the service gave no 5xx and every 4xx is a problem with a
+ * `message`, and otherwise what was wrong (status and body). Counts status classes in `tally`.
+ */
+export async function hostileRequest(url: string, init: RequestInit, tally: Record<string, number>): Promise<string> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  const cls = `${Math.floor(res.status / 100)}xx`;
+  tally[cls] = (tally[cls] ?? 0) + 1;
+  if (res.status >= 500) return `${res.status} ${text}`;
+  if (res.status < 400) return 'ok';
+  try {
+    return typeof (JSON.parse(text) as { message?: unknown }).message === 'string' ? 'ok' : `${res.status} without message: ${text}`;
+  } catch {
+    return `${res.status} not JSON: ${text}`;
+  }
+}
