@@ -100,9 +100,12 @@ export const body = (s: z.ZodType, example?: unknown) => ({
 });
 
 /** An operation of the spec that this release does not serve yet: documented so clients can plan, marked. */
-export const planned = (op: Omit<Operation, 'responses'> & { responses?: Record<string, unknown> }): Operation => ({
-  ...op,
-  description: `${op.description ? `${op.description} ` : ''}**Not available in this release**: the path answers 404 until it ships (see the changelog).`,
-  'x-available': false,
-  responses: op.responses ?? { 404: problem('not available in this release') },
-});
+export const planned = (op: Omit<Operation, 'responses'> & { responses?: Record<string, unknown>; answers?: 404 | 503 }): Operation => {
+  const { answers = 404, ...rest } = op;
+  return {
+    ...rest,
+    description: `**Not available in this release**: the path answers ${answers === 503 ? '503 NOT_IMPLEMENTED' : '404'} until it ships (see the changelog).`,
+    'x-available': false,
+    responses: op.responses ?? { [answers]: problem('not available in this release') },
+  };
+};

@@ -31,7 +31,7 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/quota/': { get: op(['Quota'], { operationId: 'getQuota', summary: 'Plan, finalizations used this month, the limit and the reset date', responses: { 200: json(QuotaUsage), ...commonErrors() } }) },
     '/acctexp/config': config(false),
     '/datev/config': config(true),
-    '/exports/job': { post: planned({ operationId: 'startExport', tags: x, summary: 'Start an accounting export (DATEV EXTF)', description: 'Answers 503 NOT_IMPLEMENTED in this release.' }) },
+    '/exports/job': { post: planned({ operationId: 'startExport', tags: x, summary: 'Start an accounting export (DATEV EXTF)', answers: 503 }) },
     '/exports/job/{job_id}': { parameters: [strId('job_id', 'export job id')], get: planned({ operationId: 'getExportJob', tags: x, summary: 'Poll an export job' }) },
     '/acctexp/mappings': {
       get: planned({ operationId: 'getAccountMappings', tags: x, summary: 'General-ledger account assignments' }),
