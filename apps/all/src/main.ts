@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { launchServices, parseServiceList, stopServices, type RunningService } from '@inv/runtime';
+import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServices, type RunningService } from '@inv/runtime';
 
 /**
  * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
@@ -13,6 +13,10 @@ async function main() {
   const root = resolve(__dirname, '../../..');
   const services = parseServiceList(process.env.SERVICES ?? 'all');
   const env: NodeJS.ProcessEnv = { ...process.env };
+  // PORT_OFFSET shifts every service port (two copies side by side); every port is checked before anything starts.
+  const portOffset = Number(env.PORT_OFFSET ?? 0);
+  if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000) throw new Error('PORT_OFFSET must be an integer 0..50000');
+  await assertPortsFree(services.map((s) => SERVICES[s].port + portOffset));
   let stopMongo = async () => undefined as void;
   if (!env.MONGO_URL) {
     if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
@@ -38,7 +42,7 @@ async function main() {
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
 
-  running = await launchServices({ root, services, env, stdio: 'inherit', readyTimeoutMs: 90_000 });
+  running = await launchServices({ root, services, env, portOffset, stdio: 'inherit', readyTimeoutMs: 90_000 });
   for (const svc of running) {
     svc.child.once('exit', (code, signal) => {
       console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);

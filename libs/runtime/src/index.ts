@@ -3,3 +3,4 @@ export * from './messages';
 export * from './counters';
 export * from './run-main';
 export * from './process-launcher';
+export * from './ports';
