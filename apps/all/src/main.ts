@@ -16,7 +16,9 @@ async function main() {
   // PORT_OFFSET shifts every service port (two copies side by side); every port is checked before anything starts.
   const portOffset = Number(env.PORT_OFFSET ?? 0);
   if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000) throw new Error('PORT_OFFSET must be an integer 0..50000');
-  await assertPortsFree(services.map((s) => SERVICES[s].port + portOffset));
+  const gatewayPort = env.PORT ? Number(env.PORT) : undefined; // PORT moves only the gateway
+  if (gatewayPort !== undefined && !(Number.isInteger(gatewayPort) && gatewayPort > 0 && gatewayPort < 65_536)) throw new Error('PORT must be an integer 1..65535');
+  await assertPortsFree(services.map((s) => (s === 'gateway' && gatewayPort ? gatewayPort : SERVICES[s].port + portOffset)));
   let stopMongo = async () => undefined as void;
   if (!env.MONGO_URL) {
     if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
@@ -42,7 +44,7 @@ async function main() {
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
 
-  running = await launchServices({ root, services, env, portOffset, stdio: 'inherit', readyTimeoutMs: 90_000 });
+  running = await launchServices({ root, services, env, portOffset, gatewayPort, stdio: 'inherit', readyTimeoutMs: 90_000 });
   for (const svc of running) {
     svc.child.once('exit', (code, signal) => {
       console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);

@@ -35,6 +35,8 @@ export interface LaunchOptions {
   env: NodeJS.ProcessEnv;
   /** Port of each service = its default + offset (lets tests run beside a dev stack). */
   portOffset?: number;
+  /** The gateway's port when set (npm start honours PORT); nothing calls the gateway, so no URL changes. */
+  gatewayPort?: number;
   stdio?: 'inherit' | 'ignore' | 'pipe';
   readyTimeoutMs?: number;
   /** Extra node flags of each service process (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
@@ -59,7 +61,7 @@ export function serviceUrls(offset = 0): Record<string, string> {
  * to the CLI (SIGKILL in crash tests, or a supervisor's) would leave the real service running orphaned.
  */
 export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
-  const port = SERVICES[name].port + (opts.portOffset ?? 0);
+  const port = name === 'gateway' && opts.gatewayPort ? opts.gatewayPort : SERVICES[name].port + (opts.portOffset ?? 0);
   const entry = join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: opts.root,
