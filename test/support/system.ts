@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { startEmbeddedS3 } from '@inv/objects';
 import { launchServices, stopServices, type LaunchOptions, type RunningService, type ServiceName } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
@@ -56,7 +57,15 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
     stopMongo = mongo.stop;
     mongoUrl = mongo.uri;
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...opts.env }) };
+  // One object store for all services (document-service writes PDFs, export-service reads them and writes ZIPs).
+  let stopS3: () => Promise<void> = async () => undefined;
+  const s3Env: Record<string, string> = {};
+  if (!process.env.S3_ENDPOINT) {
+    const s3 = await startEmbeddedS3();
+    stopS3 = s3.stop;
+    Object.assign(s3Env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...s3Env, ...opts.env }) };
   delete env.PORT;
   const system: System = {
     prefix,
@@ -71,6 +80,7 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
       await deleteBrokerObjects(prefix);
       await deleteRedisKeys(`${prefix}:`);
       await stopMongo();
+      await stopS3();
     },
   };
   system.running = await launchServices({ root, services: ALL_SERVICES, env, portOffset, stdio: opts.stdio ?? 'ignore', readyTimeoutMs: 180_000 });

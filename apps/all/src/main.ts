@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { startEmbeddedS3 } from '@inv/objects';
 import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServices, type RunningService } from '@inv/runtime';
 
 /**
@@ -27,6 +28,15 @@ async function main() {
     stopMongo = mongo.stop;
     console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data lives in memory)`);
   }
+  // One embedded object store for all services (documents are written by one and exported by another).
+  let stopS3 = async () => undefined as void;
+  if (!env.S3_ENDPOINT) {
+    if (env.NODE_ENV === 'production') throw new Error('set S3_ENDPOINT: the embedded S3 server is a development tool');
+    const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0) });
+    Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+    stopS3 = s3.stop;
+    console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
+  }
   // One HMAC key for this run, shared by the gateway (signs identity tokens) and every service (verifies).
   if (!env.IDENTITY_SIGNING_KEYS) {
     if (env.NODE_ENV === 'production') throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
@@ -39,6 +49,7 @@ async function main() {
   const shutdown = async (code: number) => {
     await stopServices(running);
     await stopMongo();
+    await stopS3();
     process.exit(code);
   };
   process.once('SIGINT', () => void shutdown(0));

@@ -1,4 +1,4 @@
-import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
+import { openObjectStore } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
 import type { DocumentConfig } from './config';
 import { handleRenderInvoice } from './consumers/document.render-invoice';
@@ -14,20 +14,8 @@ import type { DocumentDeps } from './usecases/deps';
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
   const rt = await createServiceRuntime({ service: 'document-service', database: 'invoicing_document', port: config.PORT, env: config });
-  let embedded: EmbeddedS3 | undefined;
-  if (!config.S3_ENDPOINT) {
-    embedded = await startEmbeddedS3();
-    rt.logger.warn({ endpoint: embedded.endpoint }, 'S3_ENDPOINT is unset: using the embedded development S3 server (s3rver)');
-  }
-  const objects = createObjectStore({
-    endpoint: config.S3_ENDPOINT ?? (embedded as EmbeddedS3).endpoint,
-    accessKey: embedded?.accessKey ?? config.S3_ACCESS_KEY,
-    secretKey: embedded?.secretKey ?? config.S3_SECRET_KEY,
-    bucket: config.S3_BUCKET,
-    presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
-    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
-  });
-  await objects.ensureBucket();
+  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
+  const objects = storage.objects;
   preloadFonts();
 
   rt.app.use(catalogRoutes());
@@ -45,7 +33,7 @@ export async function createDocumentService(config: DocumentConfig) {
     start: () => rt.start(),
     async stop() {
       await rt.stop();
-      await embedded?.stop();
+      await storage.stop();
     },
   };
 }

@@ -1,11 +1,56 @@
-import { createServiceRuntime } from '@inv/runtime';
+import { openObjectStore } from '@inv/objects';
+import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { ExportConfig } from './config';
+import { handleRunExport } from './consumers/export.run-export';
+import { onInvoiceEvent } from './consumers/invoice-events';
+import { downloadsRepo } from './db/downloads';
 import { exportConfigRepo } from './db/export-config';
-import { configRoutes } from './http/config.routes';
+import { exportInvoicesRepo } from './db/export-invoices';
+import { exportJobsRepo } from './db/export-jobs';
+import { mappingsRepo } from './db/mappings';
+import { acctexpRoutes } from './http/acctexp.routes';
+import { exportRoutes } from './http/exports.routes';
+import type { ExportDeps } from './usecases/deps';
 
-/** Accounting export (DATEV EXTF). This slice: company-wide export configuration; exports follow. */
+export { exportConfig, type ExportConfig } from './config';
+
+/**
+ * Accounting export (DATEV EXTF): its own read model of finalized invoices and credit notes (fed by invoice
+ * events), configuration and account mappings, export jobs run from the bus, ZIP downloads in object storage.
+ */
 export async function createExportService(config: ExportConfig) {
   const rt = await createServiceRuntime({ service: 'export-service', database: 'invoicing_export', port: config.PORT, env: config });
-  rt.app.use(configRoutes(exportConfigRepo(rt.conn)));
-  return { runtime: rt, start: () => rt.start(), stop: () => rt.stop() };
+  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver); invoice PDFs of other services are not in it'));
+  const deps: ExportDeps = {
+    conn: rt.conn,
+    config: exportConfigRepo(rt.conn),
+    mappings: mappingsRepo(rt.conn),
+    invoices: exportInvoicesRepo(rt.conn),
+    jobs: exportJobsRepo(rt.conn),
+    downloads: downloadsRepo(rt.conn),
+    counters: createCounters(rt.conn),
+    outbox: rt.outbox,
+    relay: () => rt.relay,
+    objects: storage.objects,
+    logger: rt.logger,
+    maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
+    presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
+    now: () => new Date(),
+  };
+  await Promise.all([deps.invoices.model.init(), deps.invoices.processed.init(), deps.jobs.model.init(), deps.downloads.model.init(), rt.outbox.model.init()]);
+
+  rt.app.use(acctexpRoutes(deps));
+  rt.app.use(exportRoutes(deps));
+  rt.bus.onEvent('export-read-model', ['invoice.finalized.v1', 'invoice.status-changed.v1'], (msg) => onInvoiceEvent(deps, msg as never));
+  rt.bus.onCommand('export.run-export.v1', (msg, ctx) => handleRunExport(deps, msg, ctx.attempt));
+
+  return {
+    runtime: rt,
+    deps,
+    start: () => rt.start(),
+    async stop() {
+      await rt.stop();
+      await storage.stop();
+    },
+  };
 }

@@ -8,3 +8,4 @@ export * from './messages/registry';
 export * from './api/responses';
 export * from './api/problems';
 export * from './api/account';
+export * from './api/exports';

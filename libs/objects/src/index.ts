@@ -1,2 +1,3 @@
 export * from './object-store';
 export * from './embedded-s3';
+export * from './from-env';

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 
 export interface ObjectStoreOptions {
@@ -17,6 +18,9 @@ export interface ObjectStore {
   ensureBucket(): Promise<void>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** Streams an object of unknown size into storage (multipart upload above one part): never whole in memory. */
+  putStream(key: string, body: Readable, contentType: string): Promise<void>;
+  getStream(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
   /** Presigned GET link; `downloadName` sets Content-Disposition so browsers save it under that name. */
@@ -36,6 +40,49 @@ function clientFor(endpointUrl: string, opts: ObjectStoreOptions): Client {
   });
 }
 
+/** Part size of streamed uploads: S3's minimum is 5 MiB; memory use is bounded by one part. */
+export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Streams into storage with minio's own multipart calls, one bounded part at a time. Not minio's
+ * `putObject(stream)`: that first lists incomplete uploads to resume one (ListMultipartUploads, which the
+ * embedded s3rver does not implement) and buffers 64 MiB parts. Below one part it is a single PUT.
+ */
+async function uploadInParts(client: Client, bucket: string, key: string, body: Readable, contentType: string) {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let uploadId: string | undefined;
+  const etags: { part: number; etag?: string }[] = [];
+  const flush = async () => {
+    const part = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    uploadId ??= await client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
+    const partNumber = etags.length + 1;
+    const res = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': part.length } }, part);
+    etags.push({ part: partNumber, etag: res.etag });
+  };
+  try {
+    for await (const chunk of body) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      pending.push(buf);
+      pendingBytes += buf.length;
+      if (pendingBytes >= UPLOAD_PART_BYTES) await flush();
+    }
+    if (!uploadId) {
+      const whole = Buffer.concat(pending, pendingBytes);
+      await client.putObject(bucket, key, whole, whole.length, { 'Content-Type': contentType });
+      return;
+    }
+    if (pendingBytes > 0) await flush();
+    await client.completeMultipartUpload(bucket, key, uploadId, etags);
+  } catch (err) {
+    if (uploadId) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => undefined);
+    body.destroy();
+    throw err;
+  }
+}
+
 /** S3 object storage through the `minio` client (MinIO in production, s3rver locally). */
 export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
   const client = clientFor(opts.endpoint, opts);
@@ -47,6 +94,12 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
     },
     async put(key, body, contentType) {
       await client.putObject(opts.bucket, key, body, body.length, { 'Content-Type': contentType });
+    },
+    async putStream(key, body, contentType) {
+      await uploadInParts(client, opts.bucket, key, body, contentType);
+    },
+    async getStream(key) {
+      return client.getObject(opts.bucket, key);
     },
     async get(key) {
       const stream = await client.getObject(opts.bucket, key);

@@ -80,6 +80,7 @@ export function billingSnapshotOf(c: CustomerDoc): BillingSnapshot {
       contact,
     },
     hasBillingAddress: address !== undefined,
+    customerNumber: c.customerNumber,
     contactType: c.contactType,
     language: languageCode(c.language),
     defaultTemplateId: c.defaultTemplateId,

@@ -1,6 +1,7 @@
 import type { Envelope } from '@inv/bus';
 import { eventMessage } from '@inv/runtime';
 import type { StoredFile } from '../db/invoices';
+import { exportFacts } from '../domain/export-facts';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from '../usecases/deps';
 
@@ -53,6 +54,7 @@ export async function onRendered(deps: InvoiceDeps, msg: Envelope<{ jobId: strin
             totalVat: totals.vatTotal,
             totalGross: totals.taxInclusiveTotal,
             reservationId: job.reservationId,
+            ...exportFacts(inv.snapshot, inv.positions, totals.vatBreakdown, pdf),
           },
           `finalized-${invoiceId}`,
         ),

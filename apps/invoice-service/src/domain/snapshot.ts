@@ -65,5 +65,6 @@ export function buildSnapshot(
     // (UNCL 4461 "clearing between partners"), which needs no account of the seller (BR-61 applies to 30/58).
     payment: isCredit ? { meansCode: '97', remittanceInfo: inv.number } : seller.payment ? { ...seller.payment, remittanceInfo: inv.number } : undefined,
     language,
+    customerNumber: buyer.customerNumber,
   };
 }

@@ -182,6 +182,7 @@ export const AcctExpConfig = z
     client_number: z.number().int().nullable(),
     chart_of_accounts: z.enum(['SKR03', 'SKR04']),
     fiscal_year_start_month: z.number().int(),
+    account_length: z.number().int().meta({ description: 'Sachkontenlänge, 4-8 (default 4)' }),
   })
   .meta({ id: 'AcctExpConfig' });
 

@@ -48,6 +48,15 @@ export const events = {
     totalVat: Dec,
     totalGross: Dec,
     reservationId: z.string(),
+    // Added for the accounting export's read model (optional: events published before carry none of them).
+    customerNumber: z.number().int().optional(),
+    buyer: InvoiceSnapshot.shape.buyer.optional(),
+    /** Net and VAT per VAT category, rate and tax treatment (EN 16931 rounding: VAT per category to the cent). */
+    vatBreakdown: z.array(z.object({ category: z.string(), rate: Dec, treatment: z.string(), net: Dec, vat: Dec })).optional(),
+    /** Date of supply (Leistungsdatum): the benefit period's end, or the delivery date. */
+    serviceDate: z.string().optional(),
+    precedingInvoiceNumber: z.string().optional(),
+    pdf: StoredObject.optional(),
   }),
   'invoice.finalize-failed.v1': z.object({ invoiceId: z.number().int(), jobId: z.string(), reservationId: z.string(), reason: z.string() }),
   'invoice.status-changed.v1': z.object({
@@ -62,6 +71,8 @@ export const events = {
 
 /** Work for exactly one owner, on the commands direct exchange. */
 export const commands = {
+  /** Runs an accounting export job (export-service sends it to itself through its outbox). */
+  'export.run-export.v1': z.object({ jobId: z.string() }),
   'document.render-invoice.v1': z.object({
     jobId: z.string(),
     invoiceId: z.number().int(),
@@ -108,6 +119,7 @@ export const rpc = {
       paymentTermId: z.number().int().optional(),
       buyerReference: z.string().optional(),
       vatStatus: VatStatus,
+      customerNumber: z.number().int().optional(),
     }),
   },
   'document.render-preview.v1': {

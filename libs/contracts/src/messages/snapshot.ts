@@ -75,5 +75,7 @@ export const InvoiceSnapshot = z.object({
     .optional(),
   exemptions: z.record(z.string(), z.object({ reason: z.string().optional(), code: z.string().optional() })).optional(),
   language: z.enum(['de', 'en']),
+  /** The buyer's customer number (the accounting export derives the debtor account from it). */
+  customerNumber: z.number().int().optional(),
 });
 export type InvoiceSnapshot = z.output<typeof InvoiceSnapshot>;

@@ -1,0 +1,31 @@
+import { Schema, type Connection } from 'mongoose';
+import type { MappingSettings } from '../domain/mappings';
+
+interface MappingsDoc extends MappingSettings {
+  _id: string; // companyId
+  updatedAt: Date;
+}
+
+const schema = new Schema<MappingsDoc>(
+  {
+    _id: String,
+    rows: [{ _id: false, treatment: { type: String, required: true }, rate: { type: String, default: null }, account: { type: Number, required: true } }],
+    receivablesAccount: Number,
+    debtorAccounts: String,
+    collectiveDebtorAccount: Number,
+    updatedAt: Date,
+  },
+  { versionKey: false },
+);
+
+/** The company's saved account assignments (only what differs from or adds to the chart's defaults). */
+export function mappingsRepo(conn: Connection) {
+  const model = conn.model<MappingsDoc>('AccountMappings', schema, 'account_mappings');
+  return {
+    model,
+    get: (companyId: string) => model.findById(companyId).lean<MappingsDoc>(),
+    save: (companyId: string, s: MappingSettings, now: Date) => model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true }),
+    reset: (companyId: string) => model.deleteOne({ _id: companyId }),
+  };
+}
+export type MappingsRepo = ReturnType<typeof mappingsRepo>;

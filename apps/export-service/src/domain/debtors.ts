@@ -1,0 +1,76 @@
+import { DEBTOR_COLUMNS, columnIndex } from './columns';
+import type { ExportInvoice } from './export-invoice';
+import { line, text } from './extf';
+import { datevVatId } from './bookings';
+import { debtorAccountOf, type EffectiveMappings } from './mappings';
+
+const col = (h: string) => columnIndex(DEBTOR_COLUMNS, h);
+const C = {
+  konto: col('Konto'),
+  nameCompany: col('Name (Adressatentyp Unternehmen)'),
+  namePerson: col('Name (Adressatentyp natürl. Person)'),
+  firstName: col('Vorname (Adressatentyp natürl. Person)'),
+  type: col('Adressatentyp'),
+  short: col('Kurzbezeichnung'),
+  euCountry: col('EU-Land'),
+  euVatId: col('EU-USt-IdNr.'),
+  addressKind: col('Adressart'),
+  street: col('Straße'),
+  postalCode: col('Postleitzahl'),
+  city: col('Ort'),
+  country: col('Land'),
+  addressExtra: col('Adresszusatz'),
+  phone: col('Telefon'),
+  email: col('E-Mail'),
+  customerNumber: col('Kundennummer'),
+  taxNumber: col('Steuernummer'),
+};
+
+/**
+ * One Debitoren/Kreditoren row per debtor account in the batch, from the newest invoice of that customer
+ * (its buyer as frozen at finalization). Companies are Adressatentyp 2, people (first and last name) 1; the
+ * VAT ID is split into country and number.
+ */
+export function debtorLines(invoices: readonly ExportInvoice[], m: EffectiveMappings): string[] {
+  const newest = new Map<number, ExportInvoice>();
+  for (const inv of invoices) {
+    const account = debtorAccountOf(m, inv.customerNumber);
+    const cur = newest.get(account);
+    if (!cur || cur.invoiceDate < inv.invoiceDate || (cur.invoiceDate === inv.invoiceDate && cur.invoiceId < inv.invoiceId)) newest.set(account, inv);
+  }
+  return [...newest.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([account, inv]) => {
+      const f = new Array<string>(DEBTOR_COLUMNS.length).fill('');
+      const b = inv.buyer;
+      f[C.konto] = String(account);
+      if (b) {
+        const person = Boolean(b.lastName) && !b.vatId;
+        if (person) {
+          f[C.namePerson] = text(b.lastName, 30);
+          f[C.firstName] = text(b.firstName, 30);
+          f[C.type] = '1';
+        } else {
+          f[C.nameCompany] = text(b.name, 50);
+          f[C.type] = '2';
+        }
+        f[C.short] = text(b.name, 15);
+        const vat = datevVatId(b.vatId);
+        if (vat) {
+          f[C.euCountry] = text(vat.slice(0, 2), 2);
+          f[C.euVatId] = text(vat.slice(2), 13);
+        }
+        f[C.addressKind] = text('STR');
+        f[C.street] = text(b.address.line1, 36);
+        f[C.addressExtra] = text(b.address.line2, 36);
+        f[C.postalCode] = text(b.address.postalCode, 10);
+        f[C.city] = text(b.address.city, 30);
+        f[C.country] = text(b.address.countryCode, 2);
+        f[C.phone] = text(b.contact?.phone, 60);
+        f[C.email] = text(b.contact?.email, 60);
+        f[C.taxNumber] = text(b.taxNumber, 20);
+      }
+      if (inv.customerNumber !== undefined) f[C.customerNumber] = text(String(inv.customerNumber), 15);
+      return line(f);
+    });
+}

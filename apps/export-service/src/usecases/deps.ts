@@ -1,0 +1,28 @@
+import type { Connection } from 'mongoose';
+import type { Outbox, OutboxRelay } from '@inv/outbox';
+import type { ObjectStore } from '@inv/objects';
+import type { Counters } from '@inv/runtime';
+import type { Logger } from '@inv/service-kit';
+import type { DownloadsRepo } from '../db/downloads';
+import type { ExportConfigRepo } from '../db/export-config';
+import type { ExportInvoicesRepo } from '../db/export-invoices';
+import type { ExportJobsRepo } from '../db/export-jobs';
+import type { MappingsRepo } from '../db/mappings';
+
+export interface ExportDeps {
+  conn: Connection;
+  config: ExportConfigRepo;
+  mappings: MappingsRepo;
+  invoices: ExportInvoicesRepo;
+  jobs: ExportJobsRepo;
+  downloads: DownloadsRepo;
+  counters: Counters;
+  outbox: Outbox;
+  relay: () => OutboxRelay;
+  objects: ObjectStore;
+  logger: Logger;
+  /** Attempts of the run command before the job is failed for good (bus retries + 1). */
+  maxAttempts: number;
+  presignTtlSeconds: number;
+  now: () => Date;
+}

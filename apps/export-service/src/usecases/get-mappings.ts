@@ -1,0 +1,8 @@
+import { effectiveMappings, type EffectiveMappings } from '../domain/mappings';
+import type { ExportDeps } from './deps';
+
+/** The account assignments in force: the configured chart's defaults overlaid with the saved rows. */
+export async function getMappings(deps: ExportDeps, companyId: string): Promise<EffectiveMappings> {
+  const [config, saved] = await Promise.all([deps.config.get(companyId), deps.mappings.get(companyId)]);
+  return effectiveMappings(config.chartOfAccounts, config.accountLength, saved);
+}

@@ -1,0 +1,32 @@
+import type { AccountMappingsUpdate } from '@inv/contracts';
+import { invalidData } from '@inv/service-kit';
+import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mappings';
+import type { ExportDeps } from './deps';
+import { getMappings } from './get-mappings';
+
+/** PUT /acctexp/mappings: a batch of rows and settings; one bad entry answers 400 and nothing is saved. */
+export async function saveMappings(deps: ExportDeps, companyId: string, input: AccountMappingsUpdate) {
+  const config = await deps.config.get(companyId);
+  const { rows, problems } = checkMappingUpdate(input, config.accountLength);
+  if (problems.length) throw invalidData(`${problems.length} account mapping${problems.length > 1 ? 's are' : ' is'} invalid; nothing was saved`, problems);
+  const saved = await deps.mappings.get(companyId);
+  const merged = new Map<string, MappingRow>((saved?.rows ?? []).map((r) => [rowKey(r.treatment, r.rate), { treatment: r.treatment, rate: r.rate, account: r.account }]));
+  for (const r of rows) merged.set(rowKey(r.treatment, r.rate), r);
+  await deps.mappings.save(
+    companyId,
+    {
+      rows: [...merged.values()],
+      receivablesAccount: input.receivables_account ?? saved?.receivablesAccount,
+      debtorAccounts: input.debtor_accounts ?? saved?.debtorAccounts,
+      collectiveDebtorAccount: input.collective_debtor_account ?? saved?.collectiveDebtorAccount,
+    },
+    deps.now(),
+  );
+  return getMappings(deps, companyId);
+}
+
+/** POST /acctexp/mappings/reset: back to the defaults of the configured chart. */
+export async function resetMappings(deps: ExportDeps, companyId: string) {
+  await deps.mappings.reset(companyId);
+  return getMappings(deps, companyId);
+}
