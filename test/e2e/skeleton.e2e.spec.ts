@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { unzipSync } from 'fflate';
 import { spawnService, waitReady, type RunningService } from '@inv/runtime';
 import { waitFor } from '@inv/testing';
 import { apiClient, startSystem, type System } from '../support/system';
@@ -213,6 +214,40 @@ describe('e2e: finalize an invoice through the gateway', () => {
     const page = (await invoices.json()) as { total: number };
     expect(page).toMatchObject({ page: 1, limit: 25, total: expect.any(Number) });
     expect(invoices.headers.get('x-total-count')).toBe(String(page.total));
+  });
+
+  it('exports to DATEV the way the published SDK does: config, mappings, job, polling, download link, delete', async () => {
+    const config = await api('PUT', '/datev/config', { consultant_number: 29098, client_number: 55003, chart_of_accounts: 'SKR03', fiscal_year_start_month: 1 });
+    expect(config.status).toBe(200);
+    expect((await api('GET', '/acctexp/mappings')).body.mappings).toHaveLength(7);
+    expect((await api('PUT', '/acctexp/mappings', { mappings: [{ tax_treatment: 'standard', tax_rate: 0.19, account: 8400 }] })).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const start = await api('POST', '/exports/job', { task: 'process_datev_export_job', start_date: `${today.slice(0, 4)}-01-01`, end_date: today, include_master_data: true, include_documents: true, only_new: false });
+    expect(start.status).toBe(201);
+    const job = await waitFor(async () => {
+      const j = (await api('GET', `/exports/job/${start.body.job_id}`)).body;
+      if (j.status === 'failed') throw new Error(`export failed: ${j.error_message}`);
+      return j.status === 'finished' && j;
+    }, { timeoutMs: 60_000, intervalMs: 200, what: 'export job' });
+    expect(job.result).toMatchObject({ download_ids: [expect.any(Number)], is_split: false, total_invoice_count: expect.any(Number) });
+    expect(job.result.total_invoice_count).toBeGreaterThanOrEqual(1);
+    const list = await fetch(`${base}/downloads/`, { headers: { 'x-api-key': apiKey } });
+    const downloads = (await list.json()) as { id: number; filename: string }[];
+    expect(downloads[0]).toMatchObject({ id: job.result.download_ids[0], filename: expect.stringMatching(/^DATEV_EXTF_29098_55003_.*\.zip$/) });
+    const link = await api('GET', `/downloads/${job.result.download_ids[0]}/download`);
+    expect(link.body).toMatchObject({ url: expect.any(String), filename: downloads[0]!.filename });
+    const zip = unzipSync(new Uint8Array(await (await fetch(link.body.url)).arrayBuffer()));
+    const number = (await api('GET', `/invoice/${invoiceId}`)).body.invoice_number as string;
+    const bookings = new TextDecoder('windows-1252').decode(Object.entries(zip).find(([n]) => n.startsWith('EXTF_Buchungsstapel_'))![1]);
+    expect(bookings.startsWith('"EXTF";700;21;"Buchungsstapel";13;')).toBe(true);
+    expect(bookings).toContain(`"${number}"`);
+    const pdfs = Object.keys(zip).filter((n) => n.endsWith('.pdf'));
+    expect(pdfs.length).toBe(job.result.total_invoice_count);
+    expect(Buffer.from(zip[pdfs[0]!]!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Object.keys(zip)).toEqual(expect.arrayContaining(['document.xml', expect.stringMatching(/^EXTF_Debitoren_/)]));
+    const del = await api('DELETE', `/downloads/${job.result.download_ids[0]}`);
+    expect(del.body).toEqual({ message: expect.any(String) });
+    expect((await api('GET', `/downloads/${job.result.download_ids[0]}/download`)).status).toBe(404);
   });
 
   it('answers hostile requests through the gateway with 4xx problems', async () => {

@@ -54,7 +54,7 @@ export function debtorLines(invoices: readonly ExportInvoice[], m: EffectiveMapp
           f[C.nameCompany] = text(b.name, 50);
           f[C.type] = '2';
         }
-        f[C.short] = text(b.name, 15);
+        f[C.short] = text(b.name.slice(0, 15).trim(), 15);
         const vat = datevVatId(b.vatId);
         if (vat) {
           f[C.euCountry] = text(vat.slice(0, 2), 2);

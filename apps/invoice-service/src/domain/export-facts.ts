@@ -1,4 +1,5 @@
 import type { InvoiceSnapshot } from '@inv/contracts';
+import { dropNulls } from '@inv/service-kit';
 import type { InvoiceTotals } from '@inv/money';
 import type { PositionDoc, StoredFile } from '../db/invoices';
 import { vatOf } from './totals';
@@ -8,7 +9,9 @@ import { vatOf } from './totals';
  * the buyer and customer number, net and VAT per VAT category and rate with the tax treatment of its
  * positions (a DATEV row per rate, the revenue account per treatment), the date of supply and the PDF.
  */
-export function exportFacts(snapshot: InvoiceSnapshot, positions: PositionDoc[], breakdown: InvoiceTotals['vatBreakdown'], pdf: StoredFile) {
+export function exportFacts(stored: InvoiceSnapshot, positions: PositionDoc[], breakdown: InvoiceTotals['vatBreakdown'], pdf: StoredFile) {
+  // The snapshot comes back from MongoDB, where an absent optional field may be stored as null.
+  const snapshot = dropNulls(stored) as InvoiceSnapshot;
   const treatmentOf = new Map<string, string>();
   for (const p of positions) {
     const v = vatOf(p);

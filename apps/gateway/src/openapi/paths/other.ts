@@ -1,6 +1,23 @@
 import { z } from 'zod';
-import { AcctExpConfig, AcctExpConfigUpdate, ApiKey, ApiKeyCreate, Company, CreatedApiKey, Download, MessageBody, QuotaUsage, Template } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, planned, strId, type Operation } from '../builder';
+import {
+  AccountMappings,
+  AccountMappingsUpdate,
+  AcctExpConfig,
+  AcctExpConfigUpdate,
+  ApiKey,
+  ApiKeyCreate,
+  Company,
+  CreatedApiKey,
+  CreatedJob,
+  Download,
+  DownloadLink,
+  ExportJob,
+  ExportRequest,
+  MessageBody,
+  QuotaUsage,
+  Template,
+} from '@inv/contracts';
+import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, strId, type Operation } from '../builder';
 
 export function otherPaths(): Record<string, Record<string, unknown>> {
   const op = (tags: string[], o: Omit<Operation, 'tags'>): Operation => ({ tags, ...o });
@@ -31,15 +48,51 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/quota/': { get: op(['Quota'], { operationId: 'getQuota', summary: 'Plan, finalizations used this month, the limit and the reset date', responses: { 200: json(QuotaUsage), ...commonErrors() } }) },
     '/acctexp/config': config(false),
     '/datev/config': config(true),
-    '/exports/job': { post: planned({ operationId: 'startExport', tags: x, summary: 'Start an accounting export (DATEV EXTF)', answers: 503 }) },
-    '/exports/job/{job_id}': { parameters: [strId('job_id', 'export job id')], get: planned({ operationId: 'getExportJob', tags: x, summary: 'Poll an export job' }) },
-    '/acctexp/mappings': {
-      get: planned({ operationId: 'getAccountMappings', tags: x, summary: 'General-ledger account assignments' }),
-      put: planned({ operationId: 'updateAccountMappings', tags: x, summary: 'Batch save account assignments' }),
+    '/exports/job': {
+      post: op(x, {
+        operationId: 'startExport',
+        summary: 'Start an accounting export (DATEV EXTF)',
+        description:
+          'Exports the finalized invoices and credit notes whose invoice date lies in the period: an EXTF 700 Buchungsstapel (Windows-1252, one row per invoice and VAT rate), ' +
+          'with include_master_data a Debitoren/Kreditoren file, with include_documents the PDFs and a Belegbilder document.xml. One ZIP per fiscal year ' +
+          '(fiscal_year_start_month): a period across a boundary finishes with is_split true and split_reason "year_boundary". only_new leaves out what an earlier export contained. ' +
+          'Needs consultant_number and client_number (400 naming the missing one). The job runs in the background: poll GET /exports/job/{job_id}.',
+        requestBody: body(ExportRequest, { task: 'process_acctexp_export_job', start_date: '2025-10-01', end_date: '2026-03-31', include_master_data: true, include_documents: false, only_new: false }),
+        responses: { 201: json(CreatedJob, 'export job queued (Location: the job)'), ...bodyErrors(), ...commonErrors() },
+      }),
     },
-    '/acctexp/mappings/reset': { post: planned({ operationId: 'resetAccountMappings', tags: x, summary: 'Restore the default account assignments' }) },
-    '/downloads/': { get: op(['Downloads'], { operationId: 'listDownloads', summary: 'Export files, newest first (a bare JSON array)', responses: { 200: json(z.array(Download)), ...commonErrors() } }) },
-    '/downloads/{id}/download': { parameters: [intId('id', 'download id')], get: planned({ operationId: 'getDownloadLink', tags: ['Downloads'], summary: 'Presigned link to an export file' }) },
-    '/downloads/{id}': { parameters: [intId('id', 'download id')], delete: planned({ operationId: 'deleteDownload', tags: ['Downloads'], summary: 'Delete an export file' }) },
+    '/exports/job/{job_id}': {
+      parameters: [strId('job_id', 'export job id (uuid)')],
+      get: op(x, {
+        operationId: 'getExportJob',
+        summary: 'Poll an export job',
+        description: 'status queued -> started -> finished | failed, progress 0-100; result when finished (result.error with error_code no_invoices_found when the period held nothing), error_message when failed.',
+        responses: { 200: json(ExportJob), ...notFound(), ...commonErrors() },
+      }),
+    },
+    '/acctexp/mappings': {
+      get: op(x, { operationId: 'getAccountMappings', summary: 'Revenue accounts per tax treatment and rate, and the debtor settings', responses: { 200: json(AccountMappings), ...commonErrors() } }),
+      put: op(x, {
+        operationId: 'updateAccountMappings',
+        summary: 'Batch save account assignments',
+        description: 'The rows sent change (or, for standard/reduced at another rate, are added); the others stay. An unknown tax treatment or an account of the wrong length answers 400 naming the row, and nothing is saved.',
+        requestBody: body(AccountMappingsUpdate, { mappings: [{ tax_treatment: 'standard', tax_rate: 0.19, account: 8400 }, { tax_treatment: 'intra_community', account: 8125 }], debtor_accounts: 'per_customer' }),
+        responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/acctexp/mappings/reset': {
+      post: op(x, { operationId: 'resetAccountMappings', summary: 'Restore the default account assignments of the configured chart (SKR03 or SKR04)', responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...commonErrors() } }),
+    },
+    '/downloads/': {
+      get: op(['Downloads'], { operationId: 'listDownloads', summary: 'Export files, newest first (a bare JSON array)', responses: { 200: json(z.array(Download), 'OK', paginationHeaders), ...commonErrors() } }),
+    },
+    '/downloads/{id}/download': {
+      parameters: [intId('id', 'download id')],
+      get: op(['Downloads'], { operationId: 'getDownloadLink', summary: 'Presigned link to an export ZIP (valid for expires_in seconds)', responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() } }),
+    },
+    '/downloads/{id}': {
+      parameters: [intId('id', 'download id')],
+      delete: op(['Downloads'], { operationId: 'deleteDownload', summary: 'Delete an export file (the record and the stored ZIP)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+    },
   };
 }
