@@ -19,7 +19,6 @@ import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, w
  */
 
 // Response bodies are inspected loosely in tests.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 // ---------- the independent EXTF reader ----------
