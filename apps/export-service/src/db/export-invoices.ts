@@ -63,7 +63,7 @@ const processedSchema = new Schema({ _id: String, companyId: String, type: Strin
 export interface PeriodQuery {
   from: string;
   to: string;
-  /** only_new: documents no earlier export contained, or that this job already claimed. */
+  /** only_new: the documents this job claimed (no earlier export contained them). */
   onlyNewFor?: string;
 }
 
@@ -75,7 +75,7 @@ export function exportInvoicesRepo(conn: Connection) {
     companyId,
     finalized: true,
     invoiceDate: { $gte: q.from, $lte: q.to },
-    ...(q.onlyNewFor ? { $or: [{ exportedJobId: { $exists: false } }, { exportedJobId: q.onlyNewFor }] } : {}),
+    ...(q.onlyNewFor ? { exportedJobId: q.onlyNewFor } : {}),
   });
   return {
     model,
@@ -85,23 +85,25 @@ export function exportInvoicesRepo(conn: Connection) {
       model.findOne({ _id: idOf(companyId, invoiceId), companyId }).session(session ?? null).lean<ExportInvoiceDoc>(),
     upsert: (companyId: string, invoiceId: number, set: Partial<ExportInvoiceDoc>, setOnInsert: Partial<ExportInvoiceDoc>, session: ClientSession) =>
       model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, $setOnInsert: setOnInsert }, { upsert: true, session }),
-    /** only_new: claims every unexported document of the period for the job, atomically per document. */
+    /**
+     * Every export first claims the period's documents that no export contained yet, atomically per
+     * document: two concurrent only_new exports can never both hold one. (A claim by a plain export counts
+     * too: that export contains the document.)
+     */
     claimUnexported: (companyId: string, jobId: string, from: string, to: string, now: Date) =>
       model.updateMany(
         { companyId, finalized: true, invoiceDate: { $gte: from, $lte: to }, exportedJobId: { $exists: false } },
         { $set: { exportedJobId: jobId, exportedAt: now } },
       ),
-    /** A failed only_new job gives its claims back. */
+    /** A failed job gives its claims back. */
     releaseClaims: (companyId: string, jobId: string) => model.updateMany({ companyId, exportedJobId: jobId }, { $unset: { exportedJobId: 1, exportedAt: 1 } }),
-    /** A finished export marks what it contained and no earlier export did. */
-    markExported: (companyId: string, jobId: string, invoiceIds: number[], now: Date, session: ClientSession) =>
-      model.updateMany(
-        { companyId, invoiceId: { $in: invoiceIds }, exportedJobId: { $exists: false } },
-        { $set: { exportedJobId: jobId, exportedAt: now } },
-        { session },
-      ),
-    /** The period's documents in booking order (date, number), streamed from a cursor. */
-    inPeriod: (companyId: string, q: PeriodQuery) => model.find(periodFilter(companyId, q)).sort({ invoiceDate: 1, number: 1, invoiceId: 1 }).lean<ExportInvoiceDoc[]>(),
+    /** The period's documents in booking order (date, number), streamed from a cursor: never all in memory. */
+    streamPeriod: (companyId: string, q: PeriodQuery): AsyncIterable<ExportInvoiceDoc> =>
+      model
+        .find(periodFilter(companyId, q), { buyer: 1, invoiceId: 1, number: 1, typeCode: 1, invoiceDate: 1, dueDate: 1, serviceDate: 1, customerNumber: 1, vatGroups: 1, precedingInvoiceNumber: 1, pdfKey: 1 })
+        .sort({ invoiceDate: 1, number: 1, invoiceId: 1 })
+        .lean<ExportInvoiceDoc>()
+        .cursor({ batchSize: 500 }),
     countInPeriod: (companyId: string, q: PeriodQuery) => model.countDocuments(periodFilter(companyId, q)),
   };
 }

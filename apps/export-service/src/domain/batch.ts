@@ -1,7 +1,7 @@
-import { sumDecimals } from '@inv/money';
+import { Dec, toDecimal, type Dec as Decimal } from '@inv/money';
 import { bookingLineText, bookingLinesOf, documentGuid } from './bookings';
 import { BOOKING_COLUMNS, DEBTOR_COLUMNS } from './columns';
-import { debtorLines } from './debtors';
+import { debtorLines, newestPerDebtor } from './debtors';
 import type { ExportInvoice } from './export-invoice';
 import { CRLF, headerLine, line, text } from './extf';
 import type { FiscalSlice } from './fiscal-year';
@@ -17,16 +17,7 @@ export interface BatchOptions {
   includeDocuments: boolean;
 }
 
-export interface BatchFiles {
-  zipName: string;
-  bookingsName: string;
-  bookings: string;
-  debtorsName?: string;
-  debtors?: string;
-  documents: (BelegDocument & { pdfKey: string })[];
-  rowCount: number;
-  grossTotal: string;
-}
+export type BatchDocument = BelegDocument & { pdfKey: string };
 
 const compact = (iso: string) => iso.replace(/-/g, '');
 
@@ -44,39 +35,70 @@ export function fileNames(slice: FiscalSlice, consultant: number, client: number
 export const pdfNameOf = (inv: ExportInvoice) => `${inv.number.replace(/[^A-Za-z0-9._-]/g, '_')}_${inv.invoiceId}.pdf`;
 
 /**
- * The EXTF files of one fiscal-year slice, as text (encoded to Windows-1252 when zipped): the booking
- * batch, with master data the Debitoren/Kreditoren file, with documents the list of PDFs to add.
+ * The EXTF files of one fiscal-year slice, written as the invoices come (in booking order), so a large
+ * export never holds all of them: `head()` is the header and heading lines, `add()` answers an invoice's
+ * booking lines, and at the end `debtors()` the master-data file and `documents` the PDFs to zip.
+ * Pure: text in, text out (encoded to Windows-1252 when zipped).
  */
-export function buildBatch(slice: FiscalSlice, invoices: readonly ExportInvoice[], m: EffectiveMappings, o: BatchOptions): BatchFiles {
-  const names = fileNames(slice, o.consultantNumber, o.clientNumber);
-  const header = { createdAt: o.createdAt, consultantNumber: o.consultantNumber, clientNumber: o.clientNumber, fiscalYearStart: slice.fiscalYearStart, accountLength: m.accountLength, chart: m.chart };
-  const parts: string[] = [
-    headerLine({ ...header, category: 21, from: slice.from, to: slice.to, description: `Rechnungsausgang ${slice.fiscalYearStart.slice(0, 4)}` }),
-    line(BOOKING_COLUMNS.map((c) => text(c))),
-  ];
-  const grosses: string[] = [];
-  const documents: BatchFiles['documents'] = [];
-  for (const inv of invoices) {
-    for (const b of bookingLinesOf(inv, m, { companyId: o.companyId, withDocuments: o.includeDocuments })) {
-      parts.push(bookingLineText(b));
-      grosses.push(b.gross);
-    }
-    if (o.includeDocuments && inv.pdfKey) {
-      documents.push({ guid: documentGuid(o.companyId, inv.invoiceId), filename: pdfNameOf(inv), invoiceNumber: inv.number, pdfKey: inv.pdfKey });
-    }
+export class BatchWriter {
+  readonly names: ReturnType<typeof fileNames>;
+  readonly documents: BatchDocument[] = [];
+  rowCount = 0;
+  invoiceCount = 0;
+  private gross: Decimal = new Dec(0);
+  private readonly newest = new Map<number, ExportInvoice>();
+  private readonly header;
+
+  constructor(
+    readonly slice: FiscalSlice,
+    private readonly m: EffectiveMappings,
+    private readonly o: BatchOptions,
+  ) {
+    this.names = fileNames(slice, o.consultantNumber, o.clientNumber);
+    this.header = { createdAt: o.createdAt, consultantNumber: o.consultantNumber, clientNumber: o.clientNumber, fiscalYearStart: slice.fiscalYearStart, accountLength: m.accountLength, chart: m.chart };
   }
-  const files: BatchFiles = {
-    zipName: names.zip,
-    bookingsName: names.bookings,
-    bookings: parts.join(CRLF) + CRLF,
-    documents,
-    rowCount: grosses.length,
-    grossTotal: sumDecimals(grosses).toFixed(2),
-  };
-  if (o.includeMasterData) {
-    const rows = debtorLines(invoices, m);
-    files.debtorsName = names.debtors;
-    files.debtors = [headerLine({ ...header, category: 16, description: 'Debitoren' }), line(DEBTOR_COLUMNS.map((c) => text(c))), ...rows].join(CRLF) + CRLF;
+
+  head(): string {
+    return (
+      headerLine({ ...this.header, category: 21, from: this.slice.from, to: this.slice.to, description: `Rechnungsausgang ${this.slice.fiscalYearStart.slice(0, 4)}` }) +
+      CRLF +
+      line(BOOKING_COLUMNS.map((c) => text(c))) +
+      CRLF
+    );
   }
-  return files;
+
+  /** The booking lines of one invoice (CRLF-terminated); throws ExportDataError for what cannot be booked. */
+  add(inv: ExportInvoice): string {
+    let out = '';
+    for (const b of bookingLinesOf(inv, this.m, { companyId: this.o.companyId, withDocuments: this.o.includeDocuments })) {
+      out += bookingLineText(b) + CRLF;
+      this.gross = this.gross.plus(b.gross);
+      this.rowCount++;
+    }
+    this.invoiceCount++;
+    if (this.o.includeMasterData) newestPerDebtor(this.newest, inv, this.m);
+    if (this.o.includeDocuments && inv.pdfKey) {
+      this.documents.push({ guid: documentGuid(this.o.companyId, inv.invoiceId), filename: pdfNameOf(inv), invoiceNumber: inv.number, pdfKey: inv.pdfKey });
+    }
+    return out;
+  }
+
+  /** The Debitoren/Kreditoren file of the customers seen, when master data is wanted. */
+  debtors(): string | undefined {
+    if (!this.o.includeMasterData) return undefined;
+    return [headerLine({ ...this.header, category: 16, description: 'Debitoren' }), line(DEBTOR_COLUMNS.map((c) => text(c))), ...debtorLines([...this.newest.values()], this.m)].join(CRLF) + CRLF;
+  }
+
+  /** Signed sum of the rows (S positive, H negative), to the cent. */
+  grossTotal(): string {
+    return toDecimal(this.gross).toFixed(2);
+  }
+}
+
+/** All files of a slice at once (tests and small batches). */
+export function buildBatch(slice: FiscalSlice, invoices: readonly ExportInvoice[], m: EffectiveMappings, o: BatchOptions) {
+  const w = new BatchWriter(slice, m, o);
+  let bookings = w.head();
+  for (const inv of invoices) bookings += w.add(inv);
+  return { names: w.names, bookings, debtors: w.debtors(), documents: w.documents, rowCount: w.rowCount, grossTotal: w.grossTotal() };
 }

@@ -31,13 +31,16 @@ const C = {
  * (its buyer as frozen at finalization). Companies are Adressatentyp 2, people (first and last name) 1; the
  * VAT ID is split into country and number.
  */
+/** Keeps the newest invoice per debtor account (its buyer is the master record). */
+export function newestPerDebtor(newest: Map<number, ExportInvoice>, inv: ExportInvoice, m: EffectiveMappings) {
+  const account = debtorAccountOf(m, inv.customerNumber);
+  const cur = newest.get(account);
+  if (!cur || cur.invoiceDate < inv.invoiceDate || (cur.invoiceDate === inv.invoiceDate && cur.invoiceId < inv.invoiceId)) newest.set(account, inv);
+}
+
 export function debtorLines(invoices: readonly ExportInvoice[], m: EffectiveMappings): string[] {
   const newest = new Map<number, ExportInvoice>();
-  for (const inv of invoices) {
-    const account = debtorAccountOf(m, inv.customerNumber);
-    const cur = newest.get(account);
-    if (!cur || cur.invoiceDate < inv.invoiceDate || (cur.invoiceDate === inv.invoiceDate && cur.invoiceId < inv.invoiceId)) newest.set(account, inv);
-  }
+  for (const inv of invoices) newestPerDebtor(newest, inv, m);
   return [...newest.entries()]
     .sort(([a], [b]) => a - b)
     .map(([account, inv]) => {

@@ -1,13 +1,12 @@
 import { trace } from '@opentelemetry/api';
-import { buildBatch } from '../domain/batch';
+import { BatchWriter } from '../domain/batch';
 import { ExportDataError } from '../domain/bookings';
-import type { ExportInvoice } from '../domain/export-invoice';
 import { splitByFiscalYear } from '../domain/fiscal-year';
 import { effectiveMappings } from '../domain/mappings';
 import type { DownloadDoc } from '../db/downloads';
 import type { ExportJobResult } from '../db/export-jobs';
 import type { ExportDeps } from './deps';
-import { writeArchive } from './write-archive';
+import { openArchive } from './write-archive';
 
 const tracer = trace.getTracer('export-service');
 
@@ -30,7 +29,7 @@ export async function runExport(deps: ExportDeps, companyId: string, jobId: stri
       const permanent = err instanceof ExportDataError;
       if (!permanent && attempt < deps.maxAttempts) throw err; // transient (storage, database): the bus retries
       deps.logger.warn({ err, jobId }, 'export job failed');
-      if (job.onlyNew) await deps.invoices.releaseClaims(companyId, jobId);
+      await deps.invoices.releaseClaims(companyId, jobId);
       await deps.jobs.fail(companyId, jobId, permanent ? (err as Error).message : 'the export could not be written; please start it again', deps.now());
     } finally {
       span.end();
@@ -45,52 +44,57 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
   }
   const mappings = effectiveMappings(config.chartOfAccounts, config.accountLength, saved);
   const createdAt = deps.now();
-  if (job.onlyNew) await deps.invoices.claimUnexported(companyId, jobId, job.startDate, job.endDate, createdAt);
-  const invoices: ExportInvoice[] = await deps.invoices.inPeriod(companyId, { from: job.startDate, to: job.endDate, onlyNewFor: job.onlyNew ? jobId : undefined });
-  await deps.jobs.progress(companyId, jobId, 10);
+  await deps.invoices.claimUnexported(companyId, jobId, job.startDate, job.endDate, createdAt);
+  await deps.jobs.progress(companyId, jobId, 5);
 
-  if (invoices.length === 0) {
-    const result: ExportJobResult = {
-      download_ids: [],
-      is_split: false,
-      split_reason: null,
-      total_invoice_count: 0,
-      error: { message: `no ${job.onlyNew ? 'new ' : ''}invoices or credit notes between ${job.startDate} and ${job.endDate}`, error_code: 'no_invoices_found' },
-    };
-    await deps.conn.transaction((session) => deps.jobs.finish(companyId, jobId, result, deps.now(), session));
-    return;
-  }
-
-  const slices = splitByFiscalYear(job.startDate, job.endDate, config.fiscalYearStartMonth)
-    .map((slice) => ({ slice, invoices: invoices.filter((i) => i.invoiceDate >= slice.from && i.invoiceDate <= slice.to) }))
-    .filter((s) => s.invoices.length > 0);
+  // Invoices stream from a cursor in booking order; a ZIP per fiscal year opens with its first invoice.
+  const slices = splitByFiscalYear(job.startDate, job.endDate, config.fiscalYearStartMonth);
+  const options = { companyId, createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber, includeMasterData: job.includeMasterData, includeDocuments: job.includeDocuments };
+  const meta = { createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber };
   const files: Omit<DownloadDoc, '_id'>[] = [];
-  for (const [index, { slice, invoices: inSlice }] of slices.entries()) {
-    const batch = buildBatch(slice, inSlice, mappings, {
-      companyId,
-      createdAt,
-      consultantNumber: config.consultantNumber,
-      clientNumber: config.clientNumber,
-      includeMasterData: job.includeMasterData,
-      includeDocuments: job.includeDocuments,
-    });
-    const key = `${companyId}/exports/${jobId}/${index + 1}-${batch.zipName}`;
-    const size = await writeArchive(deps.objects, key, batch, { createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber });
-    files.push({ companyId, jobId, index, filename: batch.zipName, key, size, periodStart: slice.from, periodEnd: slice.to, invoiceCount: inSlice.length, createdAt });
-    await deps.jobs.progress(companyId, jobId, 10 + Math.floor((80 * (index + 1)) / slices.length));
+  let open: { index: number; writer: BatchWriter; key: string; archive: ReturnType<typeof openArchive> } | undefined;
+  let total = 0;
+  const close = async () => {
+    if (!open) return;
+    const { writer, archive, key, index } = open;
+    open = undefined;
+    const size = await archive.finish({ debtorsName: writer.names.debtors, debtors: writer.debtors(), documents: writer.documents });
+    files.push({ companyId, jobId, index: files.length, filename: writer.names.zip, key, size, periodStart: writer.slice.from, periodEnd: writer.slice.to, invoiceCount: writer.invoiceCount, createdAt });
+    await deps.jobs.progress(companyId, jobId, 5 + Math.floor((85 * (index + 1)) / slices.length));
+  };
+  try {
+    for await (const inv of deps.invoices.streamPeriod(companyId, { from: job.startDate, to: job.endDate, onlyNewFor: job.onlyNew ? jobId : undefined })) {
+      const index = slices.findIndex((s) => inv.invoiceDate >= s.from && inv.invoiceDate <= s.to);
+      if (open && open.index !== index) await close();
+      if (!open) {
+        const writer = new BatchWriter(slices[index]!, mappings, options);
+        const key = `${companyId}/exports/${jobId}/${index + 1}-${writer.names.zip}`;
+        open = { index, writer, key, archive: openArchive(deps.objects, key, writer.names.bookings, meta) };
+        await open.archive.write(writer.head());
+      }
+      await open.archive.write(open.writer.add(inv));
+      total++;
+    }
+    await close();
+  } catch (err) {
+    await open?.archive.abort();
+    throw err;
   }
 
   const ids: number[] = [];
   for (let i = 0; i < files.length; i++) ids.push(await deps.counters.next('download-id'));
-  const result: ExportJobResult = {
-    download_ids: ids,
-    is_split: files.length > 1,
-    split_reason: files.length > 1 ? 'year_boundary' : null,
-    total_invoice_count: invoices.length,
-  };
+  const result: ExportJobResult =
+    total === 0
+      ? {
+          download_ids: [],
+          is_split: false,
+          split_reason: null,
+          total_invoice_count: 0,
+          error: { message: `no ${job.onlyNew ? 'new ' : ''}invoices or credit notes between ${job.startDate} and ${job.endDate}`, error_code: 'no_invoices_found' },
+        }
+      : { download_ids: ids, is_split: files.length > 1, split_reason: files.length > 1 ? 'year_boundary' : null, total_invoice_count: total };
   await deps.conn.transaction(async (session) => {
-    await deps.downloads.create(files.map((f, i) => ({ ...f, _id: ids[i]! })), session);
-    await deps.invoices.markExported(companyId, jobId, invoices.map((i) => i.invoiceId), deps.now(), session);
+    if (files.length) await deps.downloads.create(files.map((f, i) => ({ ...f, _id: ids[i]! })), session);
     const finished = await deps.jobs.finish(companyId, jobId, result, deps.now(), session);
     if (finished.matchedCount !== 1) throw new ExportDataError('the export job was ended by another run'); // rolls the downloads back
   });

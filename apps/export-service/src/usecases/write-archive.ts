@@ -4,7 +4,7 @@ import archiver from 'archiver';
 import type { ObjectStore } from '@inv/objects';
 import { documentXml } from '../domain/belegbilder';
 import { ExportDataError } from '../domain/bookings';
-import type { BatchFiles } from '../domain/batch';
+import type { BatchDocument } from '../domain/batch';
 import { encodeWindows1252 } from '../domain/extf';
 
 export interface ArchiveMeta {
@@ -13,12 +13,16 @@ export interface ArchiveMeta {
   clientNumber: number;
 }
 
+/** Lines are gathered into chunks of about this size before they enter the ZIP stream. */
+const CHUNK_CHARS = 64 * 1024;
+
 /**
- * Zips one fiscal year's files with archiver and streams the ZIP into object storage while it is written:
- * the CSVs (Windows-1252), and with documents the PDFs (streamed from storage one at a time) and the
- * Belegbilder document.xml. Answers the stored size. Never holds the whole ZIP in memory.
+ * A ZIP of one fiscal year, streamed into object storage while it is written (archiver -> multipart
+ * upload): never whole in memory. The booking file is itself a stream the caller writes lines into as it
+ * reads invoices; `finish` adds master data, the Belegbilder document.xml and the PDFs (streamed from
+ * storage one at a time) and answers the stored size.
  */
-export async function writeArchive(objects: ObjectStore, key: string, files: BatchFiles, meta: ArchiveMeta): Promise<number> {
+export function openArchive(objects: ObjectStore, key: string, bookingsName: string, meta: ArchiveMeta) {
   const zip = archiver('zip', { zlib: { level: 6 } });
   let size = 0;
   const counter = new Transform({
@@ -27,45 +31,57 @@ export async function writeArchive(objects: ObjectStore, key: string, files: Bat
       done(null, chunk);
     },
   });
-  const sink = new PassThrough();
-  const upload = objects.putStream(key, zip.pipe(counter).pipe(sink), 'application/zip');
-  // archiver errors and a failed upload (which would leave the archive blocked on backpressure) end the write
-  const failed = Promise.race([
-    new Promise<never>((_, reject) => zip.once('error', reject)),
-    upload.then(() => new Promise<never>(() => undefined)),
-  ]);
+  const upload = objects.putStream(key, zip.pipe(counter).pipe(new PassThrough()), 'application/zip');
+  // archiver errors and a failed upload (which would leave the writer blocked on backpressure) end the write
+  const failed = Promise.race([new Promise<never>((_, reject) => zip.once('error', reject)), upload.then(() => new Promise<never>(() => undefined))]);
   failed.catch(() => undefined);
-  const date = meta.createdAt;
-  const write = async () => {
-    zip.append(encodeWindows1252(files.bookings), { name: files.bookingsName, date });
-    if (files.debtors && files.debtorsName) zip.append(encodeWindows1252(files.debtors), { name: files.debtorsName, date });
-    if (files.documents.length) {
-      zip.append(documentXml(files.documents, { ...meta, description: `Rechnungen ${files.bookingsName}` }), { name: 'document.xml', date });
-      for (const doc of files.documents) {
-        let body;
-        try {
-          body = await objects.getStream(doc.pdfKey);
-        } catch (err) {
-          const code = (err as { code?: string }).code;
-          if (code === 'NoSuchKey' || code === 'NotFound') throw new ExportDataError(`the PDF of invoice ${doc.invoiceNumber} is missing from storage; export without include_documents or finalize it again`);
-          throw err;
-        }
-        // one PDF stream open at a time: wait until archiver has consumed this entry
-        const consumed = once(zip, 'entry');
-        zip.append(body, { name: doc.filename, date });
-        await Promise.race([consumed, failed]);
-      }
-    }
-    await zip.finalize();
+  const bookings = new PassThrough();
+  zip.append(bookings, { name: bookingsName, date: meta.createdAt });
+  let pending = '';
+
+  const flush = async () => {
+    if (!pending) return;
+    const buf = encodeWindows1252(pending);
+    pending = '';
+    if (!bookings.write(buf)) await Promise.race([once(bookings, 'drain'), failed]);
   };
-  try {
-    await Promise.race([write(), failed]);
-    await upload;
-  } catch (err) {
-    zip.abort();
-    sink.destroy();
-    await upload.catch(() => undefined);
-    throw err;
-  }
-  return size;
+
+  return {
+    /** Adds text to the booking file (Windows-1252), respecting backpressure. */
+    async write(text: string) {
+      pending += text;
+      if (pending.length >= CHUNK_CHARS) await flush();
+    },
+    async finish(rest: { debtorsName?: string; debtors?: string; documents: BatchDocument[] }): Promise<number> {
+      await flush();
+      bookings.end();
+      const date = meta.createdAt;
+      if (rest.debtors && rest.debtorsName) zip.append(encodeWindows1252(rest.debtors), { name: rest.debtorsName, date });
+      if (rest.documents.length) {
+        zip.append(documentXml(rest.documents, { ...meta, description: `Rechnungen ${bookingsName}` }), { name: 'document.xml', date });
+        for (const doc of rest.documents) {
+          let body;
+          try {
+            body = await objects.getStream(doc.pdfKey);
+          } catch (err) {
+            const code = (err as { code?: string }).code;
+            if (code === 'NoSuchKey' || code === 'NotFound') throw new ExportDataError(`the PDF of invoice ${doc.invoiceNumber} is missing from storage; export without include_documents or finalize it again`);
+            throw err;
+          }
+          const consumed = once(zip, 'entry'); // one PDF stream open at a time
+          zip.append(body, { name: doc.filename, date });
+          await Promise.race([consumed, failed]);
+        }
+      }
+      await Promise.race([zip.finalize(), failed]);
+      await upload;
+      return size;
+    },
+    /** Stops writing and waits until the upload has given up (its parts are aborted). */
+    async abort() {
+      zip.abort();
+      bookings.destroy();
+      await upload.catch(() => undefined);
+    },
+  };
 }
