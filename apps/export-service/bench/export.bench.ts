@@ -57,7 +57,7 @@ async function main() {
   const pid = svc.child.pid!;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${svc.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return (await res.json()) as Record<string, any>;
   };
   try {
     // ---- seed the read model (setup)
