@@ -245,6 +245,11 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect(pdfs.length).toBe(job.result.total_invoice_count);
     expect(Buffer.from(zip[pdfs[0]!]!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(Object.keys(zip)).toEqual(expect.arrayContaining(['document.xml', expect.stringMatching(/^EXTF_Debitoren_/)]));
+    // one trace from the request through the outbox and the bus into the job's run
+    await waitFor(() => {
+      const run = sink.spans.find((sp) => sp.service === 'export-service' && sp.name === 'export.run');
+      return run && sink.spans.some((sp) => sp.traceId === run.traceId && sp.service === 'gateway');
+    }, { timeoutMs: 20_000, what: 'a trace from the gateway into the export run' });
     const del = await api('DELETE', `/downloads/${job.result.download_ids[0]}`);
     expect(del.body).toEqual({ message: expect.any(String) });
     expect((await api('GET', `/downloads/${job.result.download_ids[0]}/download`)).status).toBe(404);

@@ -14,6 +14,8 @@ describe('object store on the embedded S3 server', () => {
     const objects = store(300);
     await objects.ensureBucket();
     await objects.ensureBucket(); // idempotent
+    const racing = store(300);
+    await Promise.all([racing.ensureBucket(), createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'race', presignTtlSeconds: 1 }).ensureBucket(), createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'race', presignTtlSeconds: 1 }).ensureBucket()]);
     const body = Buffer.from('%PDF-1.7 hello');
     await objects.put('c1/inv/1.pdf', body, 'application/pdf');
     expect(await objects.exists('c1/inv/1.pdf')).toBe(true);

@@ -90,7 +90,14 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
   const signer = opts.publicEndpoint ? clientFor(opts.publicEndpoint, opts) : client;
   return {
     async ensureBucket() {
-      if (!(await client.bucketExists(opts.bucket))) await client.makeBucket(opts.bucket, opts.region ?? 'us-east-1');
+      if (await client.bucketExists(opts.bucket)) return;
+      try {
+        await client.makeBucket(opts.bucket, opts.region ?? 'us-east-1');
+      } catch (err) {
+        // Services start together and share the bucket: another one may have just created it.
+        const code = (err as { code?: string }).code;
+        if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw err;
+      }
     },
     async put(key, body, contentType) {
       await client.putObject(opts.bucket, key, body, body.length, { 'Content-Type': contentType });
