@@ -79,6 +79,14 @@ export const commands = {
     format: DocumentFormat,
     templateId: z.number().int(),
     snapshot: InvoiceSnapshot,
+    /**
+     * The invoice's attachments (bytes in object storage under the company's prefix), embedded where the
+     * format allows: PDF/A-3 associated files (AFRelationship /Supplement), UBL AdditionalDocumentReference.
+     */
+    attachments: z
+      .array(z.object({ id: z.number().int(), key: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int(), description: z.string().optional() }))
+      .max(20)
+      .optional(),
   }),
 } as const;
 
