@@ -361,6 +361,7 @@ describe('customer-service customers and addresses', () => {
         },
         hasBillingAddress: true,
         contactType: 'B2B',
+        customerNumber: expect.any(Number),
         language: 'en',
         defaultTemplateId: 2,
         paymentTermId: 1,

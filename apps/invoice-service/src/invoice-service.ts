@@ -1,23 +1,31 @@
 import { EventEmitter } from 'node:events';
+import { openObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InvoiceConfig } from './config';
 import { onRendered, onRenderFailed, onRenderStarted } from './consumers/document-events';
+import { attachmentsRepo } from './db/attachments';
 import { invoicesRepo } from './db/invoices';
 import { jobsRepo } from './db/jobs';
+import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
 
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
-  const rt = await createServiceRuntime({ service: 'invoice-service', database: 'invoicing_invoice', port: config.PORT, env: config });
+  const rt = await createServiceRuntime({ service: 'invoice-service', database: 'invoicing_invoice', port: config.PORT, env: config, nonJsonBodyPaths: UPLOAD_PATHS });
+  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const invoices = invoicesRepo(rt.conn);
   const jobs = jobsRepo(rt.conn);
-  await Promise.all([invoices.model.init(), jobs.model.init(), rt.outbox.model.init()]);
+  const attachments = attachmentsRepo(rt.conn);
+  await Promise.all([invoices.model.init(), jobs.model.init(), attachments.model.init(), rt.outbox.model.init()]);
   const deps: InvoiceDeps = {
     conn: rt.conn,
     invoices,
     jobs,
+    attachments,
+    objects: storage.objects,
+    presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     counters: createCounters(rt.conn),
     outbox: rt.outbox,
     relay: () => rt.relay,
@@ -27,6 +35,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     jobSignals: new EventEmitter().setMaxListeners(0),
   };
 
+  rt.app.use(attachmentRoutes(deps));
   rt.app.use(invoiceRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     switch (msg.type) {
@@ -43,5 +52,13 @@ export async function createInvoiceService(config: InvoiceConfig) {
     deps.jobSignals.emit(msg.data.jobId);
   });
 
-  return { runtime: rt, deps, start: () => rt.start(), stop: () => rt.stop() };
+  return {
+    runtime: rt,
+    deps,
+    start: () => rt.start(),
+    async stop() {
+      await rt.stop();
+      await storage.stop();
+    },
+  };
 }

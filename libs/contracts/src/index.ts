@@ -9,3 +9,4 @@ export * from './api/responses';
 export * from './api/problems';
 export * from './api/account';
 export * from './api/exports';
+export * from './api/delivery';

@@ -51,6 +51,20 @@ describe('object store on the embedded S3 server', () => {
     expect(size).toBe(70 * 1024 * 1024);
   }, 60_000);
 
+  it('puts a file from disk as one streamed PUT', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'putfile-'));
+    const body = Buffer.alloc(3 * 1024 * 1024 + 7, 3);
+    writeFileSync(join(dir, 'f'), body);
+    const objects = store(300);
+    await objects.ensureBucket();
+    await objects.putFile('c1/file.bin', join(dir, 'f'), 'application/octet-stream');
+    expect((await objects.get('c1/file.bin')).equals(body)).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   // s3rver checks V4 link expiry but does not verify V4 signatures (only V2), so a forged-signature test
   // belongs to a run against MinIO (S3_ENDPOINT), not here.
 });

@@ -1,3 +1,7 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 
@@ -21,6 +25,8 @@ export interface ObjectStore {
   /** Streams an object of unknown size into storage (multipart upload above one part): never whole in memory. */
   putStream(key: string, body: Readable, contentType: string): Promise<void>;
   getStream(key: string): Promise<Readable>;
+  /** Uploads a file from disk as one streamed PUT with its length: memory stays flat whatever the size. */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
   /** Presigned GET link; `downloadName` sets Content-Disposition so browsers save it under that name. */
@@ -104,6 +110,21 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
     },
     async putStream(key, body, contentType) {
       await uploadInParts(client, opts.bucket, key, body, contentType);
+    },
+    async putFile(key, path, contentType) {
+      // A presigned PUT lets the body stream from disk with a known Content-Length; minio's putObject
+      // would read a stream below its part size (64 MiB) into memory first.
+      const { size } = await stat(path);
+      const url = new URL(await client.presignedPutObject(opts.bucket, key, 300));
+      await new Promise<void>((resolve, reject) => {
+        const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+        const req = send(url, { method: 'PUT', headers: { 'content-length': size, 'content-type': contentType } }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(new Error(`object storage answered ${res.statusCode} to PUT ${key}`))));
+        });
+        req.on('error', reject);
+        createReadStream(path).on('error', reject).pipe(req);
+      });
     },
     async getStream(key) {
       return client.getObject(opts.bucket, key);

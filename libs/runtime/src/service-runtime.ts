@@ -60,6 +60,8 @@ export interface RuntimeOptions {
   env: BaseEnv;
   useRedis?: boolean;
   bodyLimit?: string;
+  /** Routes that take a non-JSON body (multipart uploads) and bound it themselves. */
+  nonJsonBodyPaths?: RegExp[];
 }
 
 export interface ServiceRuntime {
@@ -103,7 +105,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     { name: 'rabbitmq', check: () => bus.isReady() },
   ];
   if (redis) readiness.push({ name: 'redis', check: () => redisReady(redis) });
-  const app = createHttpApp({ service: opts.service, logger, readiness, bodyLimit: opts.bodyLimit, identity });
+  const app = createHttpApp({ service: opts.service, logger, readiness, bodyLimit: opts.bodyLimit, identity, nonJsonBodyPaths: opts.nonJsonBodyPaths });
   let http: Listening | undefined;
 
   const runtime: ServiceRuntime = {

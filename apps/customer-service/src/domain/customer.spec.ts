@@ -108,6 +108,7 @@ describe('billing address and snapshot', () => {
       },
       hasBillingAddress: true,
       contactType: 'B2B',
+      customerNumber: 10000,
       language: 'en',
       defaultTemplateId: 2,
       paymentTermId: 1,

@@ -8,9 +8,11 @@ import { problem } from '@inv/service-kit';
  * the client sees the answer instead of a reset; the connection is closed afterwards.
  * Bodies without a declared length (chunked) are bounded by the service's own body limit.
  */
-export function bodyLimit(maxBytes: number) {
+export function bodyLimit(defaultMaxBytes: number, uploads: { method: string; path: RegExp; maxBytes: number }[] = []) {
   return (req: Request, res: Response, next: NextFunction) => {
     const length = Number(req.headers['content-length'] ?? 0);
+    const upload = uploads.find((u) => u.method === req.method && u.path.test(req.path));
+    const maxBytes = upload?.maxBytes ?? defaultMaxBytes;
     if (!(length > maxBytes)) return next();
     const body = problem(413, 'PAYLOAD_TOO_LARGE', `request body of ${length} bytes exceeds the limit of ${maxBytes} bytes`);
     req.resume();

@@ -1,7 +1,9 @@
 import type { EventEmitter } from 'node:events';
 import type { Connection } from 'mongoose';
+import type { ObjectStore } from '@inv/objects';
 import type { Outbox, OutboxRelay } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
+import type { AttachmentsRepo } from '../db/attachments';
 import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
 
@@ -9,6 +11,10 @@ export interface InvoiceDeps {
   conn: Connection;
   invoices: InvoicesRepo;
   jobs: JobsRepo;
+  attachments: AttachmentsRepo;
+  /** Attachment bytes (and, for e-mail, the rendered documents). */
+  objects: ObjectStore;
+  presignTtlSeconds: number;
   counters: Counters;
   outbox: Outbox;
   relay: () => OutboxRelay;

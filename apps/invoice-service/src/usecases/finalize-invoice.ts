@@ -43,6 +43,16 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
     });
   }
 
+  // Attachments travel with the render command by reference, to be embedded where the format allows.
+  const attachments = (await deps.attachments.ofInvoice(companyId, invoiceId)).map((a) => ({
+    id: a._id,
+    key: a.key,
+    filename: a.filename,
+    contentType: a.contentType,
+    size: a.size,
+    description: a.description,
+  }));
+
   let claimed = false;
   try {
     await deps.conn.transaction(async (session) => {
@@ -59,7 +69,14 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
           commandMessage(
             'document.render-invoice.v1',
             companyId,
-            { jobId, invoiceId, format: inv.format, templateId: inv.templateId ?? validation.buyer.defaultTemplateId ?? deps.defaultTemplateId, snapshot: validation.snapshot },
+            {
+              jobId,
+              invoiceId,
+              format: inv.format,
+              templateId: inv.templateId ?? validation.buyer.defaultTemplateId ?? deps.defaultTemplateId,
+              snapshot: validation.snapshot,
+              attachments: attachments.length ? attachments : undefined,
+            },
             `render-${jobId}`,
           ),
         ],

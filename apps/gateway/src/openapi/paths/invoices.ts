@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  Attachment,
+  AttachmentLink,
+  AttachmentUpload,
   CreatedInvoice,
   CreatedJob,
   DownloadLink,
@@ -24,7 +27,7 @@ import {
   LocaleQuery,
   JobWaitQuery,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, planned, queryParams, quotaProblem, strId, unprocessable, type Operation } from '../builder';
+import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, planned, problem, queryParams, quotaProblem, requestSchema, strId, unprocessable, type Operation } from '../builder';
 
 const tags = ['Invoices'];
 const id = intId('id', 'invoice id');
@@ -147,8 +150,29 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
     },
     '/invoice/{id}/attachments': {
       parameters: [id],
-      get: planned({ operationId: 'listInvoiceAttachments', tags, summary: 'List attachments' }),
-      post: planned({ operationId: 'addInvoiceAttachment', tags, summary: 'Upload an attachment (PDF, DOCX, XLSX, images; at most 5 MB; multipart/form-data)' }),
+      get: op({ operationId: 'listInvoiceAttachments', summary: 'List attachments', responses: { 200: json(z.object({ attachments: z.array(Attachment) })), ...notFound(), ...commonErrors() } }),
+      post: op({
+        operationId: 'addInvoiceAttachment',
+        summary: 'Upload an attachment to a draft (multipart/form-data: file, description)',
+        description:
+          'PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF, typed by content (a renamed executable or an HTML page answers 415 naming what was found). ' +
+          'At most 5 MiB per file, cut while streaming (413 ATTACHMENT_TOO_LARGE, nothing stored); at most 20 attachments (409 ATTACHMENT_LIMIT_REACHED) and 25 MiB per invoice (413 ATTACHMENT_QUOTA_EXCEEDED). ' +
+          'Finalization freezes them and embeds them in the e-invoice where the format allows.',
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: requestSchema(AttachmentUpload) } } },
+        responses: {
+          201: json(Attachment.extend({ message: z.string() }), 'stored (Location: the attachment)'),
+          ...notFound(),
+          ...conflict('not a draft (INVOICE_NOT_DRAFT) or 20 attachments already (ATTACHMENT_LIMIT_REACHED)'),
+          413: problem('over 5 MiB (ATTACHMENT_TOO_LARGE) or over 25 MiB per invoice (ATTACHMENT_QUOTA_EXCEEDED)'),
+          415: problem('not an accepted type (UNSUPPORTED_ATTACHMENT_TYPE)'),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/invoice/{id}/attachments/{attachment_id}': {
+      parameters: [id, { name: 'attachment_id', in: 'path', required: true, description: 'attachment id', schema: { type: 'integer', minimum: 1 } }],
+      get: op({ operationId: 'getInvoiceAttachment', summary: 'Presigned link to an attachment', responses: { 200: json(AttachmentLink), ...notFound(), ...commonErrors() } }),
+      delete: op({ operationId: 'deleteInvoiceAttachment', summary: 'Delete an attachment of a draft', responses: { 200: json(MessageBody), ...notFound(), ...conflict('not a draft (INVOICE_NOT_DRAFT)'), ...commonErrors() } }),
     },
   };
 }

@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import archiver from 'archiver';
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
+import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { invoiceConfig } from './config';
+import { ATTACHMENT_MAX_BYTES } from './domain/attachment-rules';
+import { createInvoiceService } from './invoice-service';
+
+jest.setTimeout(90_000);
+
+type Json = any;
+
+/** A ZIP with the given entries (how DOCX and XLSX are built). */
+async function zipOf(entries: Record<string, string>): Promise<Buffer> {
+  const zip = archiver('zip', { store: true });
+  const chunks: Buffer[] = [];
+  zip.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise((r) => zip.on('end', r));
+  for (const [name, body] of Object.entries(entries)) zip.append(body, { name });
+  await zip.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+const pad = (head: Buffer, size = 2048) => Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length), 0x20)]);
+
+/**
+ * Attachments on invoice-service against the real broker, the embedded MongoDB and an embedded S3: the
+ * streamed 5 MiB limit, type sniffing, list/link/delete, per-invoice limits, and freezing at finalization
+ * (the render command carries them).
+ */
+describe('invoice attachments', () => {
+  const prefix = uniquePrefix('att');
+  const company = 'cmp_att';
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: EmbeddedS3;
+  let service: Awaited<ReturnType<typeof createInvoiceService>>;
+  let url: string;
+  let peer: Bus<Messages>;
+  const renderCommands: Json[] = [];
+
+  const call = async (method: string, path: string, body?: unknown, companyId = company) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const upload = async (invoiceId: number, bytes: Buffer, filename: string, description?: string, companyId = company) => {
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), filename);
+    if (description !== undefined) form.append('description', description);
+    const res = await fetch(`${url}/invoice/${invoiceId}/attachments`, { method: 'POST', headers: await identityHeaders(companyId), body: form });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    s3 = await startEmbeddedS3();
+    peer = peerBus(prefix);
+    peer.serveRpc('account.seller-profile.v1', async () => ({
+      found: true,
+      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+      paymentTermDays: 14,
+    }));
+    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
+      found: true,
+      hasBillingAddress: true,
+      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+      language: 'de',
+      vatStatus: 'not_checked',
+    }));
+    peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
+    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
+    peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
+    peer.onCommand('document.render-invoice.v1', async (msg) => {
+      renderCommands.push(msg.data);
+      const { jobId, invoiceId } = msg.data;
+      await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf: { key: `${msg.companyId}/invoices/${invoiceId}/i.pdf`, filename: 'i.pdf', contentType: 'application/pdf', size: 10 } });
+    });
+    await peer.start();
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'att-test' })));
+    url = (await service.start()).url;
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await peer?.stop();
+    await deleteBrokerObjects(prefix);
+    await s3?.stop();
+    await mongo?.stop();
+  });
+
+  const draft = async () => {
+    const created = await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' });
+    expect(created.status).toBe(201);
+    const id = created.body.invoice_id as number;
+    expect((await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 })).status).toBe(201);
+    return id;
+  };
+
+  it('stores a PDF with its SHA-256, lists it and serves a presigned link to the same bytes', async () => {
+    const id = await draft();
+    const pdf = pad(Buffer.from('%PDF-1.7\n% terms and conditions\n'));
+    const res = await upload(id, pdf, '../../etc/AGB März:2026.pdf', 'Allgemeine Geschäftsbedingungen');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ id: expect.any(Number), filename: 'AGB März2026.pdf', content_type: 'application/pdf', size: pdf.length, description: 'Allgemeine Geschäftsbedingungen' });
+    expect(res.body.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+    const list = await call('GET', `/invoice/${id}/attachments`);
+    expect(list.body.attachments).toEqual([expect.objectContaining({ id: res.body.id, sha256: res.body.sha256 })]);
+    const link = await call('GET', `/invoice/${id}/attachments/${res.body.id}`);
+    expect(link.body).toMatchObject({ url: expect.any(String), filename: 'AGB März2026.pdf', content_type: 'application/pdf' });
+    const got = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
+    expect(got.equals(pdf)).toBe(true);
+    expect((await call('GET', `/invoice/${id}/attachments`, undefined, 'cmp_other')).status).toBe(404);
+    expect((await call('GET', `/invoice/${id}/attachments/${res.body.id}`, undefined, 'cmp_other')).status).toBe(404);
+  });
+
+  it('accepts exactly 5 MiB and cuts 5 MiB + 1 byte with 413, storing nothing', async () => {
+    const id = await draft();
+    const exact = pad(Buffer.from('%PDF-1.7\n'), ATTACHMENT_MAX_BYTES);
+    expect((await upload(id, exact, 'exact.pdf')).status).toBe(201);
+    const over = pad(Buffer.from('%PDF-1.7\n'), ATTACHMENT_MAX_BYTES + 1);
+    const res = await upload(id, over, 'over.pdf');
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('ATTACHMENT_TOO_LARGE');
+    expect((await call('GET', `/invoice/${id}/attachments`)).body.attachments).toHaveLength(1);
+  });
+
+  it('sniffs the type from the content: images and office files in, executables, HTML and bare ZIPs out (415 naming what it found)', async () => {
+    const id = await draft();
+    const docx = await zipOf({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' });
+    const xlsx = await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/workbook.xml': '<workbook/>' });
+    const bomb = await zipOf({ 'a.txt': 'x'.repeat(10_000) });
+    const accepted: [string, Buffer, string][] = [
+      ['scan.png', pad(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])), 'image/png'],
+      ['photo.jpeg', pad(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0])), 'image/jpeg'],
+      ['anim.gif', pad(Buffer.from('GIF89a')), 'image/gif'],
+      ['pic.webp', pad(Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 8, 0, 0]), Buffer.from('WEBPVP8 ')])), 'image/webp'],
+      ['fax.tiff', pad(Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0, 0, 0])), 'image/tiff'],
+      ['offer.docx', docx, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['prices.xlsx', xlsx, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    ];
+    for (const [name, bytes, type] of accepted) {
+      const res = await upload(id, bytes, name);
+      expect([name, res.status, res.body.content_type]).toEqual([name, 201, type]);
+    }
+    const refused: [string, Buffer, RegExp][] = [
+      ['invoice.pdf', pad(Buffer.concat([Buffer.from('MZ'), Buffer.alloc(0x3c), Buffer.from('PE\0\0')])), /application\/x-msdownload|exe/],
+      ['page.pdf', Buffer.from('<!doctype html><html><body>hi</body></html>'), /no known binary format/],
+      ['bomb.docx', bomb, /application\/zip/],
+    ];
+    for (const [name, bytes, found] of refused) {
+      const res = await upload(id, bytes, name);
+      expect([name, res.status, res.body.code]).toEqual([name, 415, 'UNSUPPORTED_ATTACHMENT_TYPE']);
+      expect(res.body.message).toMatch(found);
+    }
+    expect((await call('GET', `/invoice/${id}/attachments`)).body.attachments).toHaveLength(accepted.length);
+  });
+
+  it('answers 400 without a file field, and refuses the 21st attachment (409)', async () => {
+    const id = await draft();
+    const form = new FormData();
+    form.append('description', 'no file');
+    const res = await fetch(`${url}/invoice/${id}/attachments`, { method: 'POST', headers: await identityHeaders(company), body: form });
+    expect(res.status).toBe(400);
+    const notMultipart = await call('POST', `/invoice/${id}/attachments`, { file: 'x' });
+    expect(notMultipart.status).toBe(400);
+    const small = pad(Buffer.from('%PDF-1.7\n'), 100);
+    for (let i = 0; i < 20; i++) expect((await upload(id, small, `p${i}.pdf`)).status).toBe(201);
+    const over = await upload(id, small, 'p21.pdf');
+    expect([over.status, over.body.code]).toEqual([409, 'ATTACHMENT_LIMIT_REACHED']);
+  });
+
+  it('deletes from a draft; finalization freezes them and hands them to rendering', async () => {
+    const id = await draft();
+    const a = (await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'keep.pdf')).body;
+    const b = (await upload(id, pad(Buffer.from('GIF89a')), 'drop.gif')).body;
+    const link = (await call('GET', `/invoice/${id}/attachments/${b.id}`)).body.url;
+    expect((await call('DELETE', `/invoice/${id}/attachments/${b.id}`)).status).toBe(200);
+    expect((await fetch(link)).status).toBe(404);
+    expect((await call('DELETE', `/invoice/${id}/attachments/${b.id}`)).status).toBe(404);
+    const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(job.status).toBe(201);
+    await waitFor(async () => ((await call('GET', `/invoice/${id}`)).body.status === 'OPEN' ? true : undefined), { what: 'finalized' });
+    const cmd = renderCommands.find((c) => c.invoiceId === id);
+    expect(cmd.attachments).toEqual([{ id: a.id, key: expect.stringContaining(`${company}/invoices/${id}/attachments/`), filename: 'keep.pdf', contentType: 'application/pdf', size: a.size }]);
+    expect((await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'late.pdf')).status).toBe(409);
+    expect((await call('DELETE', `/invoice/${id}/attachments/${a.id}`)).status).toBe(409);
+    expect((await call('GET', `/invoice/${id}/attachments`)).body.attachments).toHaveLength(1);
+  });
+});

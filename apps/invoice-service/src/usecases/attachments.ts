@@ -1,0 +1,62 @@
+import { fromBuffer } from 'file-type';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { AppError, conflict, notFound } from '@inv/service-kit';
+import type { AttachmentDoc } from '../db/attachments';
+import { acceptType, ATTACHMENT_BYTES_PER_INVOICE, ATTACHMENTS_PER_INVOICE, sanitizeFilename } from '../domain/attachment-rules';
+import type { InvoiceDeps } from './deps';
+import { loadDraft, loadInvoice } from './load-invoice';
+import { receiveUpload } from './receive-upload';
+
+/**
+ * POST /invoice/{id}/attachments: a draft's attachment, streamed in (busboy, 5 MiB cut while streaming),
+ * typed by its content (file-type), stored in object storage, recorded with its SHA-256. At most 20
+ * attachments and 25 MiB per invoice. Finalization freezes them with the invoice.
+ */
+export async function uploadAttachment(deps: InvoiceDeps, companyId: string, invoiceId: number, req: { headers: IncomingHttpHeaders; body: Readable }): Promise<AttachmentDoc> {
+  await loadDraft(deps, companyId, invoiceId);
+  const before = await deps.attachments.usage(companyId, invoiceId);
+  if (before.count >= ATTACHMENTS_PER_INVOICE) throw conflict(`invoice ${invoiceId} has ${before.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
+  const file = await receiveUpload(req.headers, req.body);
+  try {
+    const type = acceptType(await fromBuffer(file.head));
+    if (!type.ok) {
+      throw new AppError('unsupported_media_type', `attachments must be PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF; this file is ${type.found}`, { code: 'UNSUPPORTED_ATTACHMENT_TYPE' });
+    }
+    if (file.size === 0) throw new AppError('unsupported_media_type', 'the file is empty', { code: 'UNSUPPORTED_ATTACHMENT_TYPE' });
+    const after = await deps.attachments.usage(companyId, invoiceId);
+    if (after.count >= ATTACHMENTS_PER_INVOICE) throw conflict(`invoice ${invoiceId} has ${after.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
+    if (after.bytes + file.size > ATTACHMENT_BYTES_PER_INVOICE) {
+      throw new AppError('payload_too_large', `the attachments of an invoice may total at most ${ATTACHMENT_BYTES_PER_INVOICE} bytes (25 MiB); ${after.bytes} are used`, { code: 'ATTACHMENT_QUOTA_EXCEEDED' });
+    }
+    const id = await deps.counters.next('attachment-id');
+    const filename = sanitizeFilename(file.filename, type.ext);
+    const key = `${companyId}/invoices/${invoiceId}/attachments/${id}-${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+    await deps.objects.putFile(key, file.path, type.contentType);
+    const doc: AttachmentDoc = { _id: id, companyId, invoiceId, filename, contentType: type.contentType, size: file.size, sha256: file.sha256, description: file.description, key, createdAt: deps.now() };
+    await deps.attachments.create(doc);
+    return doc;
+  } finally {
+    await file.cleanup();
+  }
+}
+
+export async function listAttachments(deps: InvoiceDeps, companyId: string, invoiceId: number) {
+  await loadInvoice(deps, companyId, invoiceId);
+  return deps.attachments.ofInvoice(companyId, invoiceId);
+}
+
+export async function attachmentLink(deps: InvoiceDeps, companyId: string, invoiceId: number, id: number) {
+  const a = await deps.attachments.get(companyId, invoiceId, id);
+  if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
+  return { url: await deps.objects.presignGet(a.key, a.filename), filename: a.filename, content_type: a.contentType, expires_in: deps.presignTtlSeconds };
+}
+
+/** DELETE: only while the invoice is a draft (a finalized invoice's attachments are frozen with it). */
+export async function deleteAttachment(deps: InvoiceDeps, companyId: string, invoiceId: number, id: number) {
+  await loadDraft(deps, companyId, invoiceId);
+  const a = await deps.attachments.get(companyId, invoiceId, id);
+  if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
+  await deps.attachments.remove(companyId, invoiceId, id);
+  await deps.objects.remove(a.key);
+}
