@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { startEmbeddedS3 } from '@inv/objects';
@@ -10,6 +12,21 @@ import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServic
  * them when MONGO_URL is unset, creates a demo API key when BOOTSTRAP_API_KEY is unset, and a random
  * identity-token key for the run when IDENTITY_SIGNING_KEYS is unset.
  */
+/** Resolves once something accepts TCP connections on 127.0.0.1:port. */
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`maildev did not open port ${port}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function main() {
   const root = resolve(__dirname, '../../..');
   const services = parseServiceList(process.env.SERVICES ?? 'all');
@@ -19,7 +36,9 @@ async function main() {
   if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000) throw new Error('PORT_OFFSET must be an integer 0..50000');
   const gatewayPort = env.PORT ? Number(env.PORT) : undefined; // PORT moves only the gateway
   if (gatewayPort !== undefined && !(Number.isInteger(gatewayPort) && gatewayPort > 0 && gatewayPort < 65_536)) throw new Error('PORT must be an integer 1..65535');
-  await assertPortsFree(services.map((s) => (s === 'gateway' && gatewayPort ? gatewayPort : SERVICES[s].port + portOffset)));
+  // maildev stands in for SMTP when SMTP_URL is unset: SMTP on 1025, its web inbox on 1080 (+ PORT_OFFSET)
+  const mailPorts = !env.SMTP_URL && services.includes('invoice') ? { smtp: 1025 + portOffset, web: 1080 + portOffset } : undefined;
+  await assertPortsFree([...services.map((s) => (s === 'gateway' && gatewayPort ? gatewayPort : SERVICES[s].port + portOffset)), ...(mailPorts ? [mailPorts.smtp, mailPorts.web] : [])]);
   let stopMongo = async () => undefined as void;
   if (!env.MONGO_URL) {
     if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
@@ -37,6 +56,16 @@ async function main() {
     stopS3 = s3.stop;
     console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
   }
+  let stopMail = async () => undefined as void;
+  if (mailPorts) {
+    if (env.NODE_ENV === 'production') throw new Error('set SMTP_URL: maildev is a development tool');
+    // maildev runs as its own process: its library entry installs signal handlers that exit this one.
+    const maildev = spawn(process.execPath, [require.resolve('maildev/bin/maildev'), '--smtp', String(mailPorts.smtp), '--web', String(mailPorts.web), '--ip', '127.0.0.1', '--silent'], { stdio: 'ignore' });
+    await waitForPort(mailPorts.smtp, 20_000);
+    env.SMTP_URL = `smtp://127.0.0.1:${mailPorts.smtp}`;
+    stopMail = async () => void maildev.kill('SIGTERM');
+    console.warn(`[all] SMTP_URL is unset: e-mails go to maildev (SMTP 127.0.0.1:${mailPorts.smtp}, inbox http://127.0.0.1:${mailPorts.web})`);
+  }
   // One HMAC key for this run, shared by the gateway (signs identity tokens) and every service (verifies).
   if (!env.IDENTITY_SIGNING_KEYS) {
     if (env.NODE_ENV === 'production') throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
@@ -50,6 +79,7 @@ async function main() {
     await stopServices(running);
     await stopMongo();
     await stopS3();
+    await stopMail().catch(() => undefined);
     process.exit(code);
   };
   process.once('SIGINT', () => void shutdown(0));
@@ -66,6 +96,7 @@ async function main() {
   console.log('');
   console.log('  Invoicing platform is running.');
   if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
+  if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
   console.log(`  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`);
   console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
   console.log('');

@@ -7,5 +7,9 @@ export const invoiceConfig = baseEnv.extend({
   PORT: envVars.port(3003),
   DEFAULT_TEMPLATE_ID: z.coerce.number().int().positive().default(1),
   ...objectStorageEnv,
+  /** SMTP server of outgoing e-mail, e.g. smtp://user:pass@mail.example.com:587 (required in production). */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender of invoice e-mails; replies go to the seller's contact address when the invoice has one. */
+  MAIL_FROM: z.string().default('Invoicing <invoices@invoicing.localhost>'),
 });
 export type InvoiceConfig = z.output<typeof invoiceConfig>;

@@ -3,27 +3,40 @@ import { openObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InvoiceConfig } from './config';
 import { onRendered, onRenderFailed, onRenderStarted } from './consumers/document-events';
+import nodemailer from 'nodemailer';
+import { handleSendMail } from './consumers/mail.send';
+import { onMailOutcome } from './consumers/mail-events';
 import { attachmentsRepo } from './db/attachments';
+import { emailsRepo } from './db/emails';
 import { invoicesRepo } from './db/invoices';
 import { jobsRepo } from './db/jobs';
 import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
+import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
 
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
+  if (!config.SMTP_URL && config.NODE_ENV === 'production') {
+    throw new Error('SMTP_URL is not set: invoice e-mails need an SMTP server in production (e.g. smtp://user:pass@mail.example.com:587)');
+  }
   const rt = await createServiceRuntime({ service: 'invoice-service', database: 'invoicing_invoice', port: config.PORT, env: config, nonJsonBodyPaths: UPLOAD_PATHS });
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const invoices = invoicesRepo(rt.conn);
   const jobs = jobsRepo(rt.conn);
   const attachments = attachmentsRepo(rt.conn);
-  await Promise.all([invoices.model.init(), jobs.model.init(), attachments.model.init(), rt.outbox.model.init()]);
+  const emails = emailsRepo(rt.conn);
+  await Promise.all([invoices.model.init(), jobs.model.init(), attachments.model.init(), emails.model.init(), emails.deliveries.init(), rt.outbox.model.init()]);
+  if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
+  const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
   const deps: InvoiceDeps = {
     conn: rt.conn,
     invoices,
     jobs,
     attachments,
+    emails,
+    mail: { transport, from: config.MAIL_FROM, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1 },
     objects: storage.objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     counters: createCounters(rt.conn),
@@ -36,6 +49,9 @@ export async function createInvoiceService(config: InvoiceConfig) {
   };
 
   rt.app.use(attachmentRoutes(deps));
+  rt.app.use(emailRoutes(deps));
+  rt.bus.onCommand('mail.send.v1', (msg, ctx) => handleSendMail(deps, msg, ctx.attempt));
+  rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) => onMailOutcome(deps, msg as never));
   rt.app.use(invoiceRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     switch (msg.type) {
@@ -58,6 +74,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     start: () => rt.start(),
     async stop() {
       await rt.stop();
+      transport.close();
       await storage.stop();
     },
   };

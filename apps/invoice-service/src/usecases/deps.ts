@@ -3,7 +3,9 @@ import type { Connection } from 'mongoose';
 import type { ObjectStore } from '@inv/objects';
 import type { Outbox, OutboxRelay } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
+import type { Transporter } from 'nodemailer';
 import type { AttachmentsRepo } from '../db/attachments';
+import type { EmailsRepo } from '../db/emails';
 import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
 
@@ -12,6 +14,9 @@ export interface InvoiceDeps {
   invoices: InvoicesRepo;
   jobs: JobsRepo;
   attachments: AttachmentsRepo;
+  emails: EmailsRepo;
+  /** The mail module's SMTP transport (nodemailer), sender address and attempts before a send fails. */
+  mail: { transport: Transporter; from: string; maxAttempts: number };
   /** Attachment bytes (and, for e-mail, the rendered documents). */
   objects: ObjectStore;
   presignTtlSeconds: number;

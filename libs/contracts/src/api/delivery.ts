@@ -26,3 +26,38 @@ export const AttachmentUpload = z
 export const AttachmentLink = z
   .object({ url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }), filename: z.string(), content_type: z.string(), expires_in: z.number().int() })
   .meta({ id: 'AttachmentLink' });
+
+const Address = z.string().trim().max(254);
+const Addresses = z.union([Address, z.array(Address).max(10)]);
+
+/** POST /invoice/{id}/send_email. Addresses are checked one by one in the use case (400 names the bad one). */
+export const SendEmailRequest = z
+  .object({
+    to: Addresses.meta({ description: 'one address or a list; at most 10 recipients in to, cc and bcc together' }),
+    cc: Addresses.optional(),
+    bcc: Addresses.optional().meta({ description: 'only in the SMTP envelope, never in the headers' }),
+    subject: z.string().trim().min(1).max(200).optional().meta({ description: 'default: from the German or English template after the language' }),
+    message: z.string().max(10_000).optional().meta({ description: 'the text body; default: from the template (invoice number, total, due date)' }),
+    attach_pdf: z.boolean().default(true),
+    attach_xml: z.boolean().optional().meta({ description: 'default true for invoices with an XML format' }),
+    attachment_ids: z.array(z.number().int().positive()).max(20).optional().meta({ description: "ids of the invoice's attachments to add" }),
+    language: z.enum(['de', 'en']).optional().meta({ description: "default: the customer's language on the invoice" }),
+  })
+  .meta({ id: 'SendEmailRequest' });
+export type SendEmailRequest = z.output<typeof SendEmailRequest>;
+
+export const EmailRecord = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'sent', 'failed']),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    subject: z.string(),
+    attachments: z.array(z.string()).meta({ description: 'file names' }),
+    message_id: z.string().nullable().meta({ description: 'the Message-ID header' }),
+    error: z.string().nullable().meta({ description: "when failed: the reason, with the SMTP server's answer" }),
+    created_at: z.string(),
+    sent_at: z.string().nullable(),
+  })
+  .meta({ id: 'EmailRecord' });

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   ATTACHMENT_LIMIT_REACHED: [409, 'The invoice has 20 attachments, the most an invoice may have.'],
   ATTACHMENT_TOO_LARGE: [413, 'An attachment may have at most 5 MiB; the upload was cut and nothing stored.'],
   ATTACHMENT_QUOTA_EXCEEDED: [413, 'The attachments of an invoice may total at most 25 MiB.'],
+  INVOICE_NOT_SENDABLE: [409, 'Only finalized invoices (OPEN, SENT, PAID) can be sent by e-mail.'],
+  EMAIL_TOO_LARGE: [413, 'The attachments of an e-mail may total at most 20 MiB.'],
   UNSUPPORTED_ATTACHMENT_TYPE: [415, 'The file is not PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF (typed by its content); the message names what was found.'],
   INVOICE_ALREADY_FINALIZED: [409, 'A finalized invoice cannot be cancelled; issue a credit note.'],
   INVOICE_NOT_FINALIZED: [409, 'Only finalized invoices can be credited or marked SENT/PAID.'],

@@ -58,6 +58,8 @@ export const events = {
     precedingInvoiceNumber: z.string().optional(),
     pdf: StoredObject.optional(),
   }),
+  'mail.sent.v1': z.object({ emailId: z.string(), subjectRef: z.string(), messageId: z.string(), accepted: z.array(z.string()), response: z.string().optional() }),
+  'mail.failed.v1': z.object({ emailId: z.string(), subjectRef: z.string(), reason: z.string(), permanent: z.boolean(), smtpCode: z.number().int().optional() }),
   'invoice.finalize-failed.v1': z.object({ invoiceId: z.number().int(), jobId: z.string(), reservationId: z.string(), reason: z.string() }),
   'invoice.status-changed.v1': z.object({
     invoiceId: z.number().int(),
@@ -71,6 +73,23 @@ export const events = {
 
 /** Work for exactly one owner, on the commands direct exchange. */
 export const commands = {
+  /**
+   * Sends one e-mail (the mail module: invoice-service today, a mail-service later without a contract
+   * change). Attachments are object-storage keys; the outcome comes back as mail.sent / mail.failed.
+   */
+  'mail.send.v1': z.object({
+    emailId: z.string(),
+    /** Who asked, so the outcome reaches the right consumer (e.g. `invoice:42`). */
+    subjectRef: z.string(),
+    from: z.string(),
+    replyTo: z.string().optional(),
+    to: z.array(z.string()).min(1),
+    cc: z.array(z.string()).default([]),
+    bcc: z.array(z.string()).default([]),
+    subject: z.string(),
+    text: z.string(),
+    attachments: z.array(z.object({ key: z.string(), filename: z.string(), contentType: z.string() })).default([]),
+  }),
   /** Runs an accounting export job (export-service sends it to itself through its outbox). */
   'export.run-export.v1': z.object({ jobId: z.string() }),
   'document.render-invoice.v1': z.object({

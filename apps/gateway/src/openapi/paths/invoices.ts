@@ -6,6 +6,7 @@ import {
   CreatedInvoice,
   CreatedJob,
   DownloadLink,
+  EmailRecord,
   Invoice,
   InvoiceCreate,
   InvoiceListQuery,
@@ -13,6 +14,7 @@ import {
   InvoiceUpdate,
   Job,
   JobRequest,
+  SendEmailRequest,
   MessageBody,
   PositionAdded,
   PositionCreate,
@@ -146,7 +148,27 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
     },
     '/invoice/{id}/send_email': {
       parameters: [id],
-      post: planned({ operationId: 'sendInvoiceEmail', tags, summary: 'Send the invoice by e-mail (recipient, optional BCC and attachments)' }),
+      post: op({
+        operationId: 'sendInvoiceEmail',
+        summary: 'Send a finalized invoice by e-mail',
+        description:
+          'Queues the e-mail (202) and sends it through SMTP in the background: the PDF (attach_pdf, default true), the XML (attach_xml, default for XML formats) and chosen attachments. ' +
+          'Subject and text come from the German or English template (invoice number, total, due date) unless given. Temporary SMTP failures are retried with backoff; ' +
+          'the outcome is in GET /invoice/{id}/emails. An OPEN invoice becomes SENT when the server accepts the e-mail. At most 10 recipients and 20 MiB.',
+        requestBody: body(SendEmailRequest, { to: ['ap@buyer.example'], bcc: ['archive@seller.example'], attachment_ids: [12] }),
+        responses: {
+          202: json(z.object({ message: z.string(), email_id: z.string() }), 'queued (Location: the e-mail list)'),
+          ...notFound(),
+          ...conflict('not finalized (INVOICE_NOT_SENDABLE)'),
+          ...bodyErrors(),
+          413: problem('attachments over 20 MiB (EMAIL_TOO_LARGE), or a body over 1 MiB (PAYLOAD_TOO_LARGE)'),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/invoice/{id}/emails': {
+      parameters: [id],
+      get: op({ operationId: 'listInvoiceEmails', summary: 'E-mails sent for the invoice, newest first, with status and the SMTP error', responses: { 200: json(z.object({ emails: z.array(EmailRecord) })), ...notFound(), ...commonErrors() } }),
     },
     '/invoice/{id}/attachments': {
       parameters: [id],

@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { IntId, SendEmailRequest } from '@inv/contracts';
+import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
+import type { EmailDoc } from '../db/emails';
+import type { InvoiceDeps } from '../usecases/deps';
+import { loadInvoice } from '../usecases/load-invoice';
+import { sendInvoiceEmail } from '../usecases/send-invoice-email';
+
+export const presentEmail = (e: EmailDoc) => ({
+  id: e._id,
+  status: e.status,
+  to: e.to,
+  cc: e.cc,
+  bcc: e.bcc,
+  subject: e.subject,
+  attachments: e.attachmentNames,
+  message_id: e.messageId ?? null,
+  error: e.error ?? null,
+  created_at: e.createdAt.toISOString(),
+  sent_at: e.sentAt?.toISOString() ?? null,
+});
+
+export function emailRoutes(deps: InvoiceDeps): Router {
+  const r = Router();
+  r.post('/invoice/:id/send_email', async (req, res) => {
+    const id = parsePath(IntId, req.params, 'id');
+    const emailId = await sendInvoiceEmail(deps, companyIdOf(req), id, parseInput(SendEmailRequest, req.body));
+    res.status(202).location(`${req.baseUrl}/invoice/${id}/emails`).json({ message: 'e-mail queued', email_id: emailId });
+  });
+  r.get('/invoice/:id/emails', async (req, res) => {
+    const companyId = companyIdOf(req);
+    const id = parsePath(IntId, req.params, 'id');
+    await loadInvoice(deps, companyId, id);
+    res.json({ emails: (await deps.emails.ofInvoice(companyId, id)).map(presentEmail) });
+  });
+  return r;
+}

@@ -1,0 +1,43 @@
+import type { Envelope } from '@inv/bus';
+import type { messages } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
+import type { z } from 'zod';
+import { totalsOf } from '../domain/totals';
+import type { InvoiceDeps } from './deps';
+
+type Sent = z.output<(typeof messages.events)['mail.sent.v1']>;
+type Failed = z.output<(typeof messages.events)['mail.failed.v1']>;
+
+const invoiceOf = (ref: string) => (/^invoice:(\d+)$/.exec(ref) ? Number(ref.slice(8)) : undefined);
+
+/**
+ * The outcome of an invoice e-mail: the record becomes sent or failed (once), and an OPEN invoice becomes
+ * SENT when its e-mail was accepted, with the status event in the same transaction. Idempotent by state.
+ */
+export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
+  const invoiceId = invoiceOf(msg.data.subjectRef);
+  if (invoiceId === undefined) return;
+  const companyId = msg.companyId;
+  await deps.conn.transaction(async (session) => {
+    await deps.emails.settle(companyId, msg.data.emailId, { status: 'sent', messageId: msg.data.messageId, sentAt: deps.now() }, session);
+    const inv = await deps.invoices.model.findOneAndUpdate({ _id: invoiceId, companyId, status: 'OPEN' }, { $set: { status: 'SENT', updatedAt: deps.now() } }, { session, returnDocument: 'after' }).lean();
+    if (!inv) return;
+    await deps.outbox.add(
+      [
+        eventMessage(
+          'invoice.status-changed.v1',
+          companyId,
+          { invoiceId, customerId: inv.customerId, number: inv.number, status: 'SENT', totalGross: totalsOf(inv.positions).taxInclusiveTotal },
+          `status-${invoiceId}-SENT`,
+        ),
+      ],
+      session,
+    );
+  });
+  deps.relay().kick();
+}
+
+export async function recordMailFailed(deps: InvoiceDeps, msg: Envelope<Failed>) {
+  if (invoiceOf(msg.data.subjectRef) === undefined) return;
+  await deps.conn.transaction((session) => deps.emails.settle(msg.companyId, msg.data.emailId, { status: 'failed', error: msg.data.reason }, session).then(() => undefined));
+}
