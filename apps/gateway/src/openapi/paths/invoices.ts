@@ -29,7 +29,7 @@ import {
   LocaleQuery,
   JobWaitQuery,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, planned, problem, queryParams, quotaProblem, requestSchema, strId, unprocessable, type Operation } from '../builder';
+import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, problem, queryParams, quotaProblem, requestSchema, strId, unprocessable, type Operation } from '../builder';
 
 const tags = ['Invoices'];
 const id = intId('id', 'invoice id');
