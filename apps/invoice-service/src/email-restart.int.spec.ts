@@ -1,0 +1,129 @@
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
+import { launchServices, stopServices, type RunningService } from '@inv/runtime';
+import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+
+jest.setTimeout(180_000);
+
+/**
+ * invoice-service as its own process is killed while its SMTP session is open (the server holds the
+ * message): the send command comes back after the restart and the e-mail is delivered exactly once.
+ */
+describe('invoice e-mail across a crash of invoice-service', () => {
+  const prefix = uniquePrefix('mailkill');
+  const company = 'cmp_mailkill';
+  const bucket = 'mailkill';
+  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+  let stopMongo: () => Promise<void>;
+  let s3: EmbeddedS3;
+  let smtp: SMTPServer;
+  let peer: Bus<Messages>;
+  let env: NodeJS.ProcessEnv;
+  let running: RunningService[] = [];
+  let base = '';
+  let hold = false;
+  let heldSessions = 0;
+  const delivered: string[][] = [];
+
+  const launch = async () => {
+    running = await launchServices({ root: resolve(__dirname, '../../..'), services: ['invoice'], env, portOffset, stdio: 'ignore', readyTimeoutMs: 90_000 });
+    base = running[0]!.url;
+  };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  beforeAll(async () => {
+    const mongo = await startEmbeddedMongo();
+    stopMongo = mongo.stop;
+    s3 = await startEmbeddedS3();
+    const store = createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket, presignTtlSeconds: 60 });
+    await store.ensureBucket();
+    smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          if (hold) {
+            heldSessions++;
+            return; // never answered: the sender waits until it dies
+          }
+          delivered.push(session.envelope.rcptTo.map((r) => r.address));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
+    peer = peerBus(prefix);
+    peer.serveRpc('account.seller-profile.v1', async () => ({
+      found: true,
+      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+    }));
+    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
+      found: true,
+      hasBillingAddress: true,
+      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+      language: 'en',
+      vatStatus: 'not_checked',
+    }));
+    peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
+    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
+    peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
+    peer.onCommand('document.render-invoice.v1', async (msg) => {
+      const { jobId, invoiceId } = msg.data;
+      const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
+      await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
+      await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 } });
+    });
+    await peer.start();
+    env = { ...process.env, ...testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }) };
+    delete env.PORT;
+    await launch();
+  });
+
+  afterAll(async () => {
+    await stopServices(running);
+    await peer?.stop();
+    await deleteBrokerObjects(prefix);
+    await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
+    await s3?.stop();
+    await stopMongo?.();
+  });
+
+  it('delivers once after the service died mid-send', async () => {
+    const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+    await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+    expect((await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' })).status).toBe(201);
+    await waitFor(async () => ((await call('GET', `/invoice/${id}`)).body.status === 'OPEN' ? true : undefined), { timeoutMs: 30_000, what: 'finalized' });
+
+    hold = true;
+    const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example' });
+    expect(sent.status).toBe(202);
+    await waitFor(() => (heldSessions > 0 ? true : undefined), { timeoutMs: 20_000, what: 'the SMTP session to hang' });
+    running[0]!.child.kill('SIGKILL');
+    await new Promise((r) => running[0]!.child.once('exit', r));
+    hold = false;
+    await launch();
+
+    const email = await waitFor(
+      async () => {
+        const e = (await call('GET', `/invoice/${id}/emails`)).body.emails[0];
+        return e && e.status !== 'queued' ? e : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the e-mail after the restart' },
+    );
+    expect(email.status).toBe('sent');
+    expect(delivered).toEqual([['ap@buyer.example']]);
+    expect((await call('GET', `/invoice/${id}`)).body.status).toBe('SENT');
+  });
+});
