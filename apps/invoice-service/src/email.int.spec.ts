@@ -179,6 +179,24 @@ describe('invoice e-mail', () => {
     expect([parsed.subject, parsed.text?.trim()]).toEqual(['Your invoice', 'Hello']);
   });
 
+  it("uses the company's own texts, refuses unknown placeholders and resets to the defaults", async () => {
+    behaviour = 'ok';
+    const bad = await call('PUT', '/invoice/email-texts', { en: { body: 'Please pay {amount}' } });
+    expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'en.body']);
+    const saved = await call('PUT', '/invoice/email-texts', { en: { subject: 'Your {document} {number} from {seller}', body: 'Hello {customer},\n{total}{due_date}.' } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.en).toMatchObject({ is_default: false });
+    expect(saved.body.de).toMatchObject({ is_default: true });
+    const id = await finalized();
+    const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example', language: 'en' });
+    await settled(id, sent.body.email_id);
+    const parsed = await simpleParser(inbox.at(-1)!.raw);
+    expect(parsed.subject).toMatch(/^Your invoice RE-\d{4}-\d+ from Seller GmbH$/);
+    expect(parsed.text).toMatch(/^Hello Buyer AG,\n€238\.00, due on /);
+    expect((await call('DELETE', '/invoice/email-texts')).body.en.is_default).toBe(true);
+    expect((await call('GET', '/invoice/email-texts', undefined, 'cmp_other')).body.en.is_default).toBe(true);
+  });
+
   it('answers 400 naming a bad address or attachment, 400 for too many recipients, 409 for a draft', async () => {
     const id = await finalized();
     const bad = await call('POST', `/invoice/${id}/send_email`, { to: ['ok@buyer.example', 'not-an-address'] });

@@ -50,9 +50,19 @@ export interface DeliveryDoc {
 }
 const deliverySchema = new Schema<DeliveryDoc>({ _id: String, status: String, messageId: String, response: String, updatedAt: Date }, { versionKey: false });
 
+/** The company's own e-mail texts (absent languages use the defaults). */
+export interface EmailTextsDoc {
+  _id: string; // companyId
+  de?: { subject: string; body: string };
+  en?: { subject: string; body: string };
+  updatedAt: Date;
+}
+const textsSchema = new Schema<EmailTextsDoc>({ _id: String, de: { subject: String, body: String }, en: { subject: String, body: String }, updatedAt: Date }, { versionKey: false });
+
 export function emailsRepo(conn: Connection) {
   const model = conn.model<EmailDoc>('Email', schema, 'emails');
   const deliveries = conn.model<DeliveryDoc>('MailDelivery', deliverySchema, 'mail_deliveries');
+  const texts = conn.model<EmailTextsDoc>('EmailTexts', textsSchema, 'email_texts');
   return {
     model,
     deliveries,
@@ -61,6 +71,9 @@ export function emailsRepo(conn: Connection) {
     create: (doc: EmailDoc, session: ClientSession) => model.create([doc], { session }),
     /** queued -> sent | failed, once. */
     settle: (companyId: string, id: string, set: Partial<EmailDoc>, session: ClientSession) => model.updateOne({ _id: id, companyId, status: 'queued' }, { $set: set }, { session }),
+    texts: (companyId: string) => texts.findById(companyId).lean<EmailTextsDoc>(),
+    saveTexts: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1>) =>
+      texts.updateOne({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { upsert: true }),
     delivery: (id: string) => deliveries.findById(id).lean<DeliveryDoc>(),
     markDelivery: (id: string, set: Omit<DeliveryDoc, '_id'>) => deliveries.updateOne({ _id: id }, { $set: set }, { upsert: true }),
   };

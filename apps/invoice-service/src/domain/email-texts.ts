@@ -1,37 +1,60 @@
 /**
- * Default subject and body of an invoice e-mail, in German or English after the customer's language, with
- * the invoice number, the total and the due date. A request's subject or message replaces them.
+ * Subject and body of an invoice e-mail, in German or English after the customer's language. The company
+ * may replace the defaults with its own texts; both use the placeholders below. A request's subject or
+ * message replaces the result.
  */
+export type Language = 'de' | 'en';
+export interface EmailTemplate {
+  subject: string;
+  body: string;
+}
+
+export const PLACEHOLDERS = ['number', 'document', 'total', 'due_date', 'seller', 'customer'] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+export const DEFAULT_TEMPLATES: Record<Language, EmailTemplate> = {
+  de: {
+    subject: '{document} {number}',
+    body: 'Sehr geehrte Damen und Herren,\n\nanbei erhalten Sie unsere {document} {number} über {total}{due_date}.\n\nMit freundlichen Grüßen\n{seller}\n',
+  },
+  en: {
+    subject: '{document} {number}',
+    body: 'Dear Sir or Madam,\n\nplease find attached our {document} {number} for {total}{due_date}.\n\nKind regards\n{seller}\n',
+  },
+};
+
 export interface EmailTextInput {
-  language: 'de' | 'en';
+  language: Language;
   number: string;
   creditNote: boolean;
   total: string; // decimal string, EUR
   dueDate?: string; // YYYY-MM-DD
   seller: string;
+  customer: string;
 }
 
-const money = (value: string, language: 'de' | 'en') =>
-  new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(value));
-const day = (iso: string, language: 'de' | 'en') => {
+const money = (value: string, language: Language) => new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(value));
+const day = (iso: string, language: Language) => {
   const [y, m, d] = iso.split('-');
   return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;
 };
 
-export function emailTexts(i: EmailTextInput): { subject: string; text: string } {
-  const total = money(i.total, i.language);
-  if (i.language === 'de') {
-    const what = i.creditNote ? 'Gutschrift' : 'Rechnung';
-    const due = !i.creditNote && i.dueDate ? `, zahlbar bis zum ${day(i.dueDate, 'de')}` : '';
-    return {
-      subject: `${what} ${i.number}`,
-      text: `Sehr geehrte Damen und Herren,\n\nanbei erhalten Sie unsere ${what} ${i.number} über ${total}${due}.\n\nMit freundlichen Grüßen\n${i.seller}\n`,
-    };
-  }
-  const what = i.creditNote ? 'credit note' : 'invoice';
-  const due = !i.creditNote && i.dueDate ? `, due on ${day(i.dueDate, 'en')}` : '';
-  return {
-    subject: `${i.creditNote ? 'Credit note' : 'Invoice'} ${i.number}`,
-    text: `Dear Sir or Madam,\n\nplease find attached our ${what} ${i.number} for ${total}${due}.\n\nKind regards\n${i.seller}\n`,
+/** Placeholders a template uses that do not exist (a PUT with them answers 400). */
+export function unknownPlaceholders(text: string): string[] {
+  return [...text.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!).filter((p) => !(PLACEHOLDERS as readonly string[]).includes(p));
+}
+
+export function emailTexts(i: EmailTextInput, template: EmailTemplate = DEFAULT_TEMPLATES[i.language]): { subject: string; text: string } {
+  const de = i.language === 'de';
+  const values: Record<Placeholder, string> = {
+    number: i.number,
+    document: i.creditNote ? (de ? 'Gutschrift' : 'credit note') : de ? 'Rechnung' : 'invoice',
+    total: money(i.total, i.language),
+    due_date: !i.creditNote && i.dueDate ? (de ? `, zahlbar bis zum ${day(i.dueDate, 'de')}` : `, due on ${day(i.dueDate, 'en')}`) : '',
+    seller: i.seller,
+    customer: i.customer,
   };
+  const fill = (t: string) => t.replace(/\{([a-z_]+)\}/g, (all, p: string) => (p in values ? values[p as Placeholder] : all));
+  const subject = fill(template.subject);
+  return { subject: subject.charAt(0).toUpperCase() + subject.slice(1), text: fill(template.body) };
 }

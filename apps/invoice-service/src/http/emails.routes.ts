@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { IntId, SendEmailRequest } from '@inv/contracts';
+import { EmailTextsUpdate, IntId, SendEmailRequest } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
 import type { EmailDoc } from '../db/emails';
 import type { InvoiceDeps } from '../usecases/deps';
 import { loadInvoice } from '../usecases/load-invoice';
+import { getEmailTexts, resetEmailTexts, saveEmailTexts } from '../usecases/email-texts';
 import { sendInvoiceEmail } from '../usecases/send-invoice-email';
 
 export const presentEmail = (e: EmailDoc) => ({
@@ -22,6 +23,15 @@ export const presentEmail = (e: EmailDoc) => ({
 
 export function emailRoutes(deps: InvoiceDeps): Router {
   const r = Router();
+  r.get('/invoice/email-texts', async (req, res) => {
+    res.json(await getEmailTexts(deps, companyIdOf(req)));
+  });
+  r.put('/invoice/email-texts', async (req, res) => {
+    res.json({ message: 'e-mail texts saved', ...(await saveEmailTexts(deps, companyIdOf(req), parseInput(EmailTextsUpdate, req.body))) });
+  });
+  r.delete('/invoice/email-texts', async (req, res) => {
+    res.json({ message: 'e-mail texts reset to the defaults', ...(await resetEmailTexts(deps, companyIdOf(req))) });
+  });
   r.post('/invoice/:id/send_email', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');
     const emailId = await sendInvoiceEmail(deps, companyIdOf(req), id, parseInput(SendEmailRequest, req.body));

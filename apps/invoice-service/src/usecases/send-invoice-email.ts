@@ -6,6 +6,7 @@ import { AppError, conflict, invalidData, type FieldError } from '@inv/service-k
 import { emailTexts } from '../domain/email-texts';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
+import { templateFor } from './email-texts';
 import { loadInvoice } from './load-invoice';
 
 export const MAX_RECIPIENTS = 10;
@@ -52,14 +53,18 @@ export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, inv
 
   const snap = inv.snapshot;
   const language = input.language ?? snap.language;
-  const texts = emailTexts({
-    language,
-    number: inv.number,
-    creditNote: inv.typeCode === '381',
-    total: totalsOf(inv.positions).taxInclusiveTotal,
-    dueDate: snap.dueDate ?? undefined,
-    seller: snap.seller.name,
-  });
+  const texts = emailTexts(
+    {
+      language,
+      number: inv.number,
+      creditNote: inv.typeCode === '381',
+      total: totalsOf(inv.positions).taxInclusiveTotal,
+      dueDate: snap.dueDate ?? undefined,
+      seller: snap.seller.name,
+      customer: snap.buyer.name,
+    },
+    await templateFor(deps, companyId, language),
+  );
   const subject = input.subject ?? texts.subject;
   const text = input.message ?? texts.text;
   const emailId = randomUUID();

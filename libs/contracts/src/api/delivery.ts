@@ -61,3 +61,18 @@ export const EmailRecord = z
     sent_at: z.string().nullable(),
   })
   .meta({ id: 'EmailRecord' });
+
+const Template = z.object({
+  subject: z.string().trim().min(1).max(200).optional(),
+  body: z.string().trim().min(1).max(10_000).optional(),
+});
+/** PUT /invoice/email-texts: the company's own e-mail texts per language (DELETE goes back to the defaults). */
+export const EmailTextsUpdate = z
+  .object({ de: Template.optional(), en: Template.optional() })
+  .meta({ id: 'EmailTextsUpdate', description: 'placeholders: {number}, {document}, {total}, {due_date}, {seller}, {customer}' });
+export type EmailTextsUpdate = z.input<typeof EmailTextsUpdate>;
+
+const TemplateOut = z.object({ subject: z.string(), body: z.string(), is_default: z.boolean() });
+export const EmailTexts = z
+  .object({ de: TemplateOut, en: TemplateOut, placeholders: z.array(z.string()) })
+  .meta({ id: 'EmailTexts' });

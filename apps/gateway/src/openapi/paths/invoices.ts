@@ -7,6 +7,8 @@ import {
   CreatedJob,
   DownloadLink,
   EmailRecord,
+  EmailTexts,
+  EmailTextsUpdate,
   Invoice,
   InvoiceCreate,
   InvoiceListQuery,
@@ -165,6 +167,16 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
           ...commonErrors(),
         },
       }),
+    },
+    '/invoice/email-texts': {
+      get: op({ operationId: 'getEmailTexts', summary: "The company's invoice e-mail texts (German and English) and the placeholders", responses: { 200: json(EmailTexts), ...commonErrors() } }),
+      put: op({
+        operationId: 'updateEmailTexts',
+        summary: 'Replace the default e-mail texts (per language; unknown placeholders answer 400)',
+        requestBody: body(EmailTextsUpdate, { de: { subject: '{document} {number} von {seller}', body: 'Guten Tag,\n\nanbei unsere {document} {number} über {total}{due_date}.\n\n{seller}' } }),
+        responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op({ operationId: 'resetEmailTexts', summary: 'Back to the default e-mail texts', responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...commonErrors() } }),
     },
     '/invoice/{id}/emails': {
       parameters: [id],

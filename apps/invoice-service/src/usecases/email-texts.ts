@@ -1,0 +1,40 @@
+import type { EmailTextsUpdate } from '@inv/contracts';
+import { invalidData, type FieldError } from '@inv/service-kit';
+import { DEFAULT_TEMPLATES, PLACEHOLDERS, unknownPlaceholders, type EmailTemplate, type Language } from '../domain/email-texts';
+import type { InvoiceDeps } from './deps';
+
+/** The texts in force per language: the company's own or the default. */
+export async function getEmailTexts(deps: InvoiceDeps, companyId: string) {
+  const saved = await deps.emails.texts(companyId);
+  const one = (l: Language) => ({ ...(saved?.[l] ?? DEFAULT_TEMPLATES[l]), is_default: !saved?.[l] });
+  return { de: one('de'), en: one('en'), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
+}
+
+export async function templateFor(deps: InvoiceDeps, companyId: string, language: Language): Promise<EmailTemplate> {
+  return (await deps.emails.texts(companyId))?.[language] ?? DEFAULT_TEMPLATES[language];
+}
+
+/** PUT /invoice/email-texts: per language subject and body (missing parts keep what is in force). */
+export async function saveEmailTexts(deps: InvoiceDeps, companyId: string, input: EmailTextsUpdate) {
+  const errors: FieldError[] = [];
+  const set: Record<string, unknown> = { updatedAt: deps.now() };
+  for (const l of ['de', 'en'] as const) {
+    const t = input[l];
+    if (t === undefined) continue;
+    const merged = { ...DEFAULT_TEMPLATES[l], ...(await templateFor(deps, companyId, l)), ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
+    for (const part of ['subject', 'body'] as const) {
+      const bad = unknownPlaceholders(merged[part]);
+      if (bad.length) errors.push({ path: `${l}.${part}`, message: `unknown placeholder ${bad.map((b) => `{${b}}`).join(', ')}; known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}` });
+    }
+    set[l] = merged;
+  }
+  if (errors.length) throw invalidData('the e-mail texts use unknown placeholders', errors);
+  await deps.emails.saveTexts(companyId, set, {});
+  return getEmailTexts(deps, companyId);
+}
+
+/** DELETE /invoice/email-texts: back to the default texts in every language. */
+export async function resetEmailTexts(deps: InvoiceDeps, companyId: string) {
+  await deps.emails.saveTexts(companyId, { updatedAt: deps.now() }, { de: 1, en: 1 });
+  return getEmailTexts(deps, companyId);
+}
