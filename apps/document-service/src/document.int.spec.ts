@@ -11,6 +11,7 @@ import { createDocumentService } from './document-service';
 
 jest.setTimeout(90_000);
 
+const VALIDATE = join(__dirname, '../../../../shared/conformance/validate');
 // `pdfdetach -v` exits 99 by design, so presence is judged by whether it could be spawned at all.
 const hasPoppler = !spawnSync('pdfdetach', ['-v'], { stdio: 'ignore' }).error;
 
@@ -40,8 +41,9 @@ describe('document-service', () => {
     await mongo?.stop();
   });
 
-  const render = async (jobId: string, snapshot: InvoiceSnapshot, format: 'ZUGFERD' | 'XRECHNUNG' | 'PDF') => {
-    await peer.sendCommand('document.render-invoice.v1', company, { jobId, invoiceId: 1, format, templateId: 1, snapshot });
+  type Att = { id: number; key: string; filename: string; contentType: string; size: number; description?: string };
+  const render = async (jobId: string, snapshot: InvoiceSnapshot, format: 'ZUGFERD' | 'XRECHNUNG' | 'PEPPOL' | 'PDF', attachments?: Att[]) => {
+    await peer.sendCommand('document.render-invoice.v1', company, { jobId, invoiceId: 1, format, templateId: 1, snapshot, attachments });
     return waitFor(() => events.find((e) => e.data.jobId === jobId && e.type !== 'document.render-started.v1'), { timeoutMs: 30_000, what: `render ${jobId}` });
   };
 
@@ -71,6 +73,46 @@ describe('document-service', () => {
     const p = await render('job-pdf', domesticMixedRates() as InvoiceSnapshot, 'PDF');
     expect(p.type).toBe('document.rendered.v1');
     expect(p.data.xml).toBeUndefined();
+  });
+
+  it('embeds attachments: PDF/A-3 Supplement beside the Alternative XML, BG-24 in PEPPOL UBL; both pass the checks', async () => {
+    const terms = Buffer.from('%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\n%%EOF\n');
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00');
+    await service.objects.put(`${company}/invoices/1/attachments/1-terms.pdf`, terms, 'application/pdf');
+    await service.objects.put(`${company}/invoices/1/attachments/2-anim.gif`, gif, 'image/gif');
+    const atts: Att[] = [
+      { id: 1, key: `${company}/invoices/1/attachments/1-terms.pdf`, filename: 'terms.pdf', contentType: 'application/pdf', size: terms.length, description: 'Terms' },
+      { id: 2, key: `${company}/invoices/1/attachments/2-anim.gif`, filename: 'anim.gif', contentType: 'image/gif', size: gif.length },
+    ];
+    const z = await render('job-att-zugferd', domesticMixedRates() as InvoiceSnapshot, 'ZUGFERD', atts);
+    expect(z.type).toBe('document.rendered.v1');
+    const pdf = await service.objects.get((z.data.pdf as { key: string }).key);
+    expect(pdf.toString('latin1')).toMatch(/\/AFRelationship \/Supplement/);
+    expect(pdf.toString('latin1')).toMatch(/\/AFRelationship \/Alternative/);
+    const p = await render('job-att-peppol', domesticMixedRates() as InvoiceSnapshot, 'PEPPOL', atts);
+    const ubl = (await service.objects.get((p.data.xml as { key: string }).key)).toString('utf8');
+    expect(ubl).toContain(`filename="terms.pdf">${terms.toString('base64')}<`);
+    expect(ubl).not.toContain('anim.gif'); // EN 16931 allows no GIF
+    if (!hasPoppler) return console.warn('poppler-utils/qpdf missing: embedded-file checks skipped');
+    const dir = mkdtempSync(join(tmpdir(), 'doc-att-'));
+    writeFileSync(join(dir, 'i.pdf'), pdf);
+    const list = execFileSync('pdfdetach', ['-list', join(dir, 'i.pdf')]).toString();
+    expect(list).toMatch(/factur-x\.xml/);
+    expect(list).toMatch(/terms\.pdf/);
+    expect(list).toMatch(/anim\.gif/);
+    execFileSync('pdfdetach', ['-savefile', 'terms.pdf', '-o', join(dir, 't.pdf'), join(dir, 'i.pdf')]);
+    expect(readFileSync(join(dir, 't.pdf')).equals(terms)).toBe(true);
+    expect(execFileSync('qpdf', ['--check', join(dir, 'i.pdf')]).toString()).toContain('No syntax or stream encoding errors');
+    execFileSync('pdfdetach', ['-savefile', 'factur-x.xml', '-o', join(dir, 'x.xml'), join(dir, 'i.pdf')]);
+    writeFileSync(join(dir, 'p.xml'), ubl);
+    expect(execFileSync(VALIDATE, ['-n', '0', 'cii-en16931', join(dir, 'x.xml')]).toString()).toMatch(/^PASS /m);
+    expect(execFileSync(VALIDATE, ['-n', '0', 'peppol-ubl', join(dir, 'p.xml')]).toString()).toMatch(/^PASS /m);
+  });
+
+  it('refuses an attachment key of another company (render-failed)', async () => {
+    const failed = await render('job-att-foreign', domesticMixedRates() as InvoiceSnapshot, 'ZUGFERD', [{ id: 9, key: 'cmp_other/invoices/1/attachments/9-x.pdf', filename: 'x.pdf', contentType: 'application/pdf', size: 1 }]);
+    expect(failed.type).toBe('document.render-failed.v1');
+    expect(String(failed.data.reason)).toMatch(/not stored under this company/);
   });
 
   it('reports render-failed (not a hang) for data the writers refuse', async () => {

@@ -174,6 +174,17 @@ describe('invoice attachments', () => {
     expect([over.status, over.body.code]).toEqual([409, 'ATTACHMENT_LIMIT_REACHED']);
   });
 
+  it('says in the validation result which attachments the e-invoice XML cannot carry', async () => {
+    const created = await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'PEPPOL' });
+    const id = created.body.invoice_id as number;
+    await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+    await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'terms.pdf');
+    await upload(id, pad(Buffer.from('GIF89a')), 'anim.gif');
+    const v = (await call('GET', `/invoice/${id}/validate`)).body;
+    expect(v.warnings).toEqual([{ field: 'attachments', rule: 'ATTACHMENT_NOT_IN_XML', message: expect.stringMatching(/^anim\.gif: image\/gif may not be embedded/) }]);
+    expect(v.checks).toContain('attachments');
+  });
+
   it('deletes from a draft; finalization freezes them and hands them to rendering', async () => {
     const id = await draft();
     const a = (await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'keep.pdf')).body;

@@ -74,6 +74,19 @@ describe('conformance kit', () => {
       files.get(format)!.push(file);
     }
   });
+  // BG-24 supporting documents embedded in UBL (the GIF is left out: EN 16931 does not allow it)
+  const withAttachments = fixtureScenarios[0]!.build();
+  withAttachments.number = 'ATT-1';
+  withAttachments.attachments = [
+    { id: 'ATT-11', filename: 'terms.pdf', mimeCode: 'application/pdf', description: 'Terms and conditions', content: Buffer.from('%PDF-1.7\n%%EOF\n') },
+    { id: 'ATT-12', filename: 'timesheet.csv', mimeCode: 'text/csv', content: Buffer.from('day;hours\n2026-11-02;7.5\n') },
+    { id: 'ATT-13', filename: 'logo.gif', mimeCode: 'image/gif', content: Buffer.from('GIF89a') },
+  ];
+  for (const format of ['peppol-ubl', 'xrechnung-ubl', 'ubl-en16931'] as const) {
+    const file = join(dir, `${format}__attachments.xml`);
+    writeFileSync(file, toEInvoiceXml(format, withAttachments));
+    files.get(format)!.push(file);
+  }
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(einvoiceFormats.map((f) => [f]))(

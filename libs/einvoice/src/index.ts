@@ -13,6 +13,7 @@ export {
 export { invoiceTotals, effectiveDeliverTo } from './totals';
 export { toCii, CII_GUIDELINE, type CiiProfile } from './cii';
 export { toUbl, UBL_CUSTOMIZATION, type UblProfile } from './ubl';
+export { embeddableAttachments, EMBEDDABLE_MIME_CODES, type LeftOut } from './attachments';
 export { toFatturaPA } from './fatturapa';
 export { toFacturae } from './facturae';
 export {

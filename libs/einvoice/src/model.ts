@@ -104,4 +104,14 @@ export interface EInvoice {
   exemptions?: Partial<Record<VatCategoryCode, { reason?: string; code?: string }>>;
   /** Language of the human-readable document (PDF). */
   language: 'de' | 'en';
+  /** BG-24 additional supporting documents, embedded where the syntax allows (see `embeddableAttachments`). */
+  attachments?: EInvoiceAttachment[];
+}
+
+export interface EInvoiceAttachment {
+  id: string; // BT-122
+  filename: string; // BT-125 filename
+  mimeCode: string; // BT-125 mimeCode
+  description?: string; // BT-123
+  content: Buffer;
 }

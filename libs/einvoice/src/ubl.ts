@@ -1,4 +1,5 @@
 import { create } from 'xmlbuilder2';
+import { embeddableAttachments } from './attachments';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { EInvoice, Party, PostalAddress, VatCategoryCode } from './model';
 import { exemptionFor } from './tax-treatments';
@@ -103,6 +104,12 @@ export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { pr
     const ref = root.ele('cac:BillingReference').ele('cac:InvoiceDocumentReference');
     ref.ele('cbc:ID').txt(invoice.precedingInvoice.number);
     if (invoice.precedingInvoice.issueDate) ref.ele('cbc:IssueDate').txt(invoice.precedingInvoice.issueDate);
+  }
+  for (const a of embeddableAttachments(options.profile === 'xrechnung' ? 'xrechnung-ubl' : 'peppol-ubl', invoice.attachments ?? []).embedded) {
+    const ref = root.ele('cac:AdditionalDocumentReference'); // BG-24
+    ref.ele('cbc:ID').txt(a.id);
+    if (a.description) ref.ele('cbc:DocumentDescription').txt(a.description);
+    ref.ele('cac:Attachment').ele('cbc:EmbeddedDocumentBinaryObject', { mimeCode: a.mimeCode, filename: a.filename }).txt(a.content.toString('base64'));
   }
   party(root, 'AccountingSupplierParty', invoice.seller, 'seller');
   party(root, 'AccountingCustomerParty', invoice.buyer, 'buyer');

@@ -23,9 +23,23 @@ export async function handleRenderInvoice(
   const { jobId, invoiceId, format, templateId, snapshot } = msg.data;
   const ids = (what: string) => ({ id: `${what}-${jobId}` });
   await deps.bus.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId }, ids('render-started'));
+  // Attachments are read from storage, and only from the company's own prefix.
+  const foreign = (msg.data.attachments ?? []).find((a) => !a.key.startsWith(`${msg.companyId}/`));
+  if (foreign) {
+    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: `attachment ${foreign.id} is not stored under this company` }, ids('render-failed'));
+    return;
+  }
+  let files;
+  try {
+    files = await Promise.all((msg.data.attachments ?? []).map(async (a) => ({ id: a.id, filename: a.filename, contentType: a.contentType, description: a.description, body: await deps.objects.get(a.key) })));
+  } catch (err) {
+    if (attempt < deps.maxAttempts) throw err; // storage hiccup: let the bus retry
+    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'the attachments could not be read; please retry the finalization' }, ids('render-failed'));
+    return;
+  }
   let docs;
   try {
-    docs = await renderInvoiceDocuments(snapshot, format, templateId);
+    docs = await renderInvoiceDocuments(snapshot, format, templateId, false, files);
   } catch (err) {
     deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');
     await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: `the documents could not be generated: ${(err as Error).message}` }, ids('render-failed'));

@@ -24,7 +24,7 @@ import {
   drawLetterhead,
   finishPages,
 } from './letter';
-import { createPdfADocument, embedXml } from './pdfa';
+import { createPdfADocument, embedSupplement, embedXml } from './pdfa';
 import { FlowTable, type CellPart, type TableRow } from './table';
 import { themeFor } from './templates';
 import type { PdfTotals, RenderInvoiceOptions } from './types';
@@ -271,6 +271,7 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
 
     finishPages(c, { party: invoice.seller, payment: invoice.payment }, l, lang, opts.draft ? l.draft : undefined);
     if (opts.attachment) embedXml(doc, opts.attachment, date);
+    for (const file of opts.supplements ?? []) embedSupplement(doc, file, date);
   } catch (err) {
     doc.end(); // release the stream; the caller gets the original error
     await result.catch(() => undefined);

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { baseGlyphs, cachedSubset, loadFont, sharedLayoutCache, type FontName } from './fonts';
-import type { PdfAttachment } from './types';
+import type { PdfAttachment, PdfSupplement } from './types';
 import { facturXXmp, isXmpSafeInfoText, type FacturXConformanceLevel } from './xmp';
 
 /** pdfkit 0.20 supports `relationship` (AFRelationship); @types/pdfkit 0.17 does not know it yet. */
@@ -149,4 +149,20 @@ export function embedXml(doc: PDFKit.PDFDocument, attachment: PdfAttachment, dat
       attachment.conformanceLevel ?? (attachment.filename === 'xrechnung.xml' ? 'XRECHNUNG' : 'EN 16931');
     doc.appendXML(facturXXmp({ fileName: attachment.filename, conformanceLevel: level }));
   }
+}
+
+/**
+ * Embeds a supplementary file (PDF/A-3 associated file, /AFRelationship /Supplement) beside the invoice
+ * XML, which stays /Alternative: pdfkit writes the EmbeddedFile with its MIME /Subtype and adds the
+ * Filespec to the catalog's /AF array and the EmbeddedFiles name tree.
+ */
+export function embedSupplement(doc: PDFKit.PDFDocument, file: PdfSupplement, date: Date): void {
+  doc.file(file.body, {
+    name: file.filename,
+    type: file.contentType,
+    description: file.description ?? file.filename,
+    relationship: 'Supplement',
+    creationDate: date,
+    modifiedDate: date,
+  } satisfies AttachmentOptions as AttachmentOptions);
 }

@@ -29,10 +29,19 @@ export interface PdfAttachment {
   conformanceLevel?: 'EN 16931' | 'XRECHNUNG' | 'EXTENDED' | 'BASIC' | 'BASIC WL' | 'MINIMUM';
 }
 
+/** A file the invoice comes with (terms, time sheets): embedded as an associated file, /AFRelationship /Supplement. */
+export interface PdfSupplement {
+  filename: string;
+  contentType: string;
+  body: Buffer;
+  description?: string;
+}
+
 export interface RenderInvoiceOptions {
   template: TemplateId;
   totals: PdfTotals;
   attachment?: PdfAttachment;
+  supplements?: PdfSupplement[];
   /** Big diagonal DRAFT / ENTWURF watermark on every page. */
   draft?: boolean;
   /** PNG or JPEG shown in the letterhead's logo slot (scaled to fit 60 x 22 mm). */

@@ -16,8 +16,21 @@ const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
  * Snapshot -> PDF/A-3 (+ the format's XML). ZUGFeRD and XRechnung embed their XML in the PDF (hybrid
  * invoice); PEPPOL, FatturaPA and Facturae deliver the XML as the legal document with the PDF as its visual.
  */
-export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: ApiFormat, templateId: number, draft = false): Promise<RenderedDocuments> {
-  const invoice = snapshot as EInvoice;
+/** An attachment of the invoice with its bytes (read from storage by the caller). */
+export interface InvoiceAttachmentFile {
+  id: number;
+  filename: string;
+  contentType: string;
+  description?: string;
+  body: Buffer;
+}
+
+export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: ApiFormat, templateId: number, draft = false, attachments: InvoiceAttachmentFile[] = []): Promise<RenderedDocuments> {
+  const invoice: EInvoice = {
+    ...(snapshot as EInvoice),
+    // BG-24 in UBL for the types EN 16931 allows (embeddableAttachments); every one goes into the PDF/A-3
+    attachments: attachments.length ? attachments.map((a) => ({ id: `ATT-${a.id}`, filename: a.filename, mimeCode: a.contentType, description: a.description, content: a.body })) : undefined,
+  };
   const totals = computeTotals({ lines: invoice.lines });
   const xmlFormat = formatForApiInvoiceFormat(format);
   const xml = xmlFormat ? toEInvoiceXml(xmlFormat, invoice) : undefined;
@@ -27,6 +40,7 @@ export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: 
     totals,
     draft,
     attachment: xml && embedded ? { filename: embedded, xml, facturX: embedded === 'factur-x.xml' } : undefined,
+    supplements: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, body: a.body, description: a.description })),
   });
   const prefix = invoice.typeCode === '381' ? 'credit-note' : 'invoice';
   return {

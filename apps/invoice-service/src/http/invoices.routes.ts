@@ -91,7 +91,7 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
   r.get('/invoice/:id/validate', async (req, res) => {
     const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     const result = await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10));
-    res.json({ valid: result.valid, errors: result.errors, checks: result.checks, vat_check: { status: result.vatStatus } });
+    res.json({ valid: result.valid, errors: result.errors, warnings: result.warnings, checks: result.checks, vat_check: { status: result.vatStatus } });
   });
   r.post('/invoice/:id/job', async (req, res) => {
     const body = parseInput(z.object({ task: z.string() }).passthrough(), req.body);

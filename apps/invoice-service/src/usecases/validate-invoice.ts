@@ -2,6 +2,7 @@ import { AppError } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
+import { attachmentsNotInXml } from '@inv/contracts';
 import type { InvoiceDeps } from './deps';
 
 export interface ValidationError {
@@ -37,7 +38,15 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     const { errors: formatErrors } = await deps.bus.callRpc('document.check-requirements.v1', inv.companyId, { format: inv.format, snapshot });
     errors.push(...formatErrors);
   }
-  return { valid: errors.length === 0, errors, checks, vatStatus: buyer.vatStatus, snapshot, buyer };
+  // Attachments the e-invoice syntax cannot carry are no error, but the caller should know where they go.
+  const attachments = await deps.attachments.ofInvoice(inv.companyId, inv._id);
+  const warnings = attachmentsNotInXml(inv.format, attachments).map((l) => ({
+    field: 'attachments',
+    rule: 'ATTACHMENT_NOT_IN_XML',
+    message: `${l.filename}: ${l.reason}`,
+  }));
+  if (attachments.length) checks.push('attachments');
+  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer };
 }
 
 /**

@@ -76,3 +76,29 @@ const TemplateOut = z.object({ subject: z.string(), body: z.string(), is_default
 export const EmailTexts = z
   .object({ de: TemplateOut, en: TemplateOut, placeholders: z.array(z.string()) })
   .meta({ id: 'EmailTexts' });
+
+/** BT-125 mime codes EN 16931 (and so PEPPOL BIS 3 and XRechnung) allow for embedded documents. */
+export const EMBEDDABLE_MIME_CODES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.spreadsheet',
+] as const;
+
+/**
+ * Where an invoice's attachments end up for its format: every one in the PDF/A-3 (associated files), and
+ * in UBL formats (XRECHNUNG, PEPPOL) also in the XML when EN 16931 allows the type. Answers the ones the
+ * XML cannot carry, with the reason (the validation result lists them as warnings).
+ */
+export function attachmentsNotInXml(format: string, attachments: readonly { filename: string; contentType: string }[]): { filename: string; reason: string }[] {
+  if (format === 'XRECHNUNG' || format === 'PEPPOL') {
+    return attachments
+      .filter((a) => !(EMBEDDABLE_MIME_CODES as readonly string[]).includes(a.contentType))
+      .map((a) => ({ filename: a.filename, reason: `${a.contentType} may not be embedded in a UBL e-invoice (allowed: PDF, PNG, JPEG, CSV, XLSX, ODS); it is in the PDF only` }));
+  }
+  if (format === 'PDF') return [];
+  const where = format === 'ZUGFERD' ? 'embedded in the PDF/A-3 beside the XML' : 'sent in the PDF only';
+  return attachments.map((a) => ({ filename: a.filename, reason: `${format} XML carries no attachments; ${where}` }));
+}

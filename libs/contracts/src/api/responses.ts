@@ -152,6 +152,9 @@ export const Validation = z
   .object({
     valid: z.boolean(),
     errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })),
+    warnings: z
+      .array(z.object({ field: z.string(), rule: z.string(), message: z.string() }))
+      .meta({ description: 'no obstacle to finalizing, e.g. an attachment the e-invoice XML cannot carry (it goes into the PDF)' }),
     checks: z.array(z.string()),
     vat_check: z.object({ status: VatCheck.shape.status }),
   })
