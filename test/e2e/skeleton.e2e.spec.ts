@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
 import { unzipSync } from 'fflate';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { spawnService, waitReady, type RunningService } from '@inv/runtime';
 import { waitFor } from '@inv/testing';
 import { apiClient, startSystem, type System } from '../support/system';
@@ -33,11 +36,25 @@ describe('e2e: finalize an invoice through the gateway', () => {
   };
   const jobStatus = async (invoiceId: number, jobId: string) => (await api('GET', `/invoice/${invoiceId}/job/${jobId}`)).body;
 
+  // a real SMTP server for the e-mail test
+  const mails: Buffer[] = [];
+  const smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => (mails.push(Buffer.concat(chunks)), callback()));
+    },
+  });
+
   beforeAll(async () => {
     sink = await startOtlpSink();
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
     system = await startSystem({
       kind: 'e2e',
-      env: { PRESIGNED_URL_TTL_SECONDS: '2', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PRESIGNED_URL_TTL_SECONDS: '2', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
       stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
     });
     ({ env, portOffset, apiKey, base } = system);
@@ -48,6 +65,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
     system.running = running; // the crash test replaces processes
     await system?.stop();
     await sink?.stop();
+    await new Promise<void>((r) => smtp.close(() => r()));
   });
 
   it('answers 401 problem+json for a missing, malformed, unknown key', async () => {
@@ -253,6 +271,39 @@ describe('e2e: finalize an invoice through the gateway', () => {
     const del = await api('DELETE', `/downloads/${job.result.download_ids[0]}`);
     expect(del.body).toEqual({ message: expect.any(String) });
     expect((await api('GET', `/downloads/${job.result.download_ids[0]}/download`)).status).toBe(404);
+  });
+
+  it('uploads an attachment through the gateway, embeds it in the PDF/A-3 and sends the invoice by e-mail', async () => {
+    const customer = await api('POST', '/customer/', { organization_name: 'Mail AG', language: 'English', contact_type: 'B2B' });
+    await api('POST', `/customer/${customer.body.id}/addresses`, { address_line_1: 'Weg 1', city: 'Köln', postal_code: '50667', country_code: 'DE', is_default: true });
+    const id = (await api('POST', '/invoice/', { customer_id: customer.body.id, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
+    await api('POST', `/invoice/${id}/positions`, { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+    const terms = Buffer.concat([Buffer.from('%PDF-1.7\n% terms\n'), Buffer.alloc(4000, 0x20)]);
+    const form = new FormData();
+    form.append('file', new Blob([terms]), 'terms.pdf');
+    const up = await fetch(`${base}/invoice/${id}/attachments`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+    expect(up.status).toBe(201);
+    const attachment = (await up.json()) as { id: number };
+    const exe = new FormData();
+    exe.append('file', new Blob([Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)])]), 'invoice.pdf');
+    expect((await fetch(`${base}/invoice/${id}/attachments`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: exe })).status).toBe(415);
+    const jobId = await finalize(id);
+    await waitFor(async () => (await jobStatus(id, jobId)).status === 'finished', { timeoutMs: 60_000, what: 'finalize job' });
+    const pdf = Buffer.from(await (await fetch((await api('GET', `/invoice/${id}/pdf-link`)).body.url)).arrayBuffer());
+    expect(pdf.toString('latin1')).toMatch(/\/AFRelationship \/Supplement/);
+    const sent = await api('POST', `/invoice/${id}/send_email`, { to: 'ap@mail.example', attachment_ids: [attachment.id] });
+    expect(sent.status).toBe(202);
+    const email = await waitFor(async () => {
+      const e = (await api('GET', `/invoice/${id}/emails`)).body.emails[0];
+      return e?.status === 'sent' && e;
+    }, { timeoutMs: 30_000, what: 'the e-mail' });
+    expect(email.attachments).toHaveLength(3);
+    const parsed = await simpleParser(mails.at(-1)!);
+    expect(parsed.subject).toMatch(/^Invoice /);
+    const names = parsed.attachments.map((a) => a.filename);
+    expect(names).toEqual(expect.arrayContaining(['terms.pdf', expect.stringMatching(/\.xml$/)]));
+    expect(parsed.attachments.find((a) => a.filename === 'terms.pdf')!.content.equals(terms)).toBe(true);
+    expect((await api('GET', `/invoice/${id}`)).body.status).toBe('SENT');
   });
 
   it('answers hostile requests through the gateway with 4xx problems', async () => {
