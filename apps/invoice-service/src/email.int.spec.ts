@@ -197,6 +197,11 @@ describe('invoice e-mail', () => {
     expect((await call('GET', '/invoice/email-texts', undefined, 'cmp_other')).body.en.is_default).toBe(true);
   });
 
+  it('refuses to start in production without SMTP_URL', async () => {
+    const config = invoiceConfig.parse({ ...testEnv(prefix, mongo.uri), NODE_ENV: 'production' });
+    await expect(createInvoiceService(config)).rejects.toThrow(/SMTP_URL is not set/);
+  });
+
   it('answers 400 naming a bad address or attachment, 400 for too many recipients, 409 for a draft', async () => {
     const id = await finalized();
     const bad = await call('POST', `/invoice/${id}/send_email`, { to: ['ok@buyer.example', 'not-an-address'] });
