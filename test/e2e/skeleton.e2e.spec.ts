@@ -62,8 +62,10 @@ describe('e2e: finalize an invoice through the gateway', () => {
   });
 
   afterAll(async () => {
-    system.running = running; // the crash test replaces processes
-    await system?.stop();
+    if (system) {
+      system.running = running; // the crash test replaces processes
+      await system.stop();
+    }
     await sink?.stop();
     await new Promise<void>((r) => smtp.close(() => r()));
   });

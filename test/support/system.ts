@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { startEmbeddedS3 } from '@inv/objects';
+import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import { launchServices, stopServices, type LaunchOptions, type RunningService, type ServiceName } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
@@ -64,6 +64,8 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
     const s3 = await startEmbeddedS3();
     stopS3 = s3.stop;
     Object.assign(s3Env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+    // created once here, so the services starting together do not race to create it
+    await createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: opts.env?.S3_BUCKET ?? 'invoicing-documents', presignTtlSeconds: 60 }).ensureBucket();
   }
   const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...s3Env, ...opts.env }) };
   delete env.PORT;
@@ -83,7 +85,13 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
       await stopS3();
     },
   };
-  system.running = await launchServices({ root, services: ALL_SERVICES, env, portOffset, stdio: opts.stdio ?? 'ignore', readyTimeoutMs: 180_000 });
+  try {
+    system.running = await launchServices({ root, services: ALL_SERVICES, env, portOffset, stdio: opts.stdio ?? 'ignore', readyTimeoutMs: 180_000 });
+  } catch (err) {
+    // a service that did not come up must not leave the embedded servers running (jest would never exit)
+    await system.stop().catch(() => undefined);
+    throw err;
+  }
   system.base = `${system.url('gateway')}/api/v1`;
   const api = apiClient(() => system.base, () => apiKey);
   // the demo company is bootstrapped after account-service is ready: wait until the key works

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { startEmbeddedS3 } from '@inv/objects';
+import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServices, type RunningService } from '@inv/runtime';
 
 /**
@@ -53,6 +53,8 @@ async function main() {
     if (env.NODE_ENV === 'production') throw new Error('set S3_ENDPOINT: the embedded S3 server is a development tool');
     const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0) });
     Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+    // created once here, so the services starting together do not race to create it
+    await createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: env.S3_BUCKET ?? 'invoicing-documents', presignTtlSeconds: 60 }).ensureBucket();
     stopS3 = s3.stop;
     console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
   }

@@ -100,9 +100,11 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
       try {
         await client.makeBucket(opts.bucket, opts.region ?? 'us-east-1');
       } catch (err) {
-        // Services start together and share the bucket: another one may have just created it.
-        const code = (err as { code?: string }).code;
-        if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw err;
+        // Services start together and share the bucket: another one may have just created it (S3 answers
+        // BucketAlreadyExists; s3rver may also fail its own racing mkdir). Whatever the error, a bucket that
+        // exists now is what was wanted.
+        if (await client.bucketExists(opts.bucket).catch(() => false)) return;
+        throw err;
       }
     },
     async put(key, body, contentType) {
