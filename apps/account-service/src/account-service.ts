@@ -29,7 +29,7 @@ export async function createAccountService(config: AccountConfig) {
   };
 
   rt.app.use(internalRoutes({ apiKeys, companies }));
-  rt.app.use(companyRoutes({ apiKeys, companies, announceRevoked }));
+  rt.app.use(companyRoutes({ apiKeys, companies, announceRevoked, outbox: rt.outbox, relay: () => rt.relay, now: () => new Date() }));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
   rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
 

@@ -15,6 +15,7 @@ describe('account-service', () => {
   let peer: Bus<Messages>;
   let url: string;
   const companyEvents: string[] = [];
+  const profileChanges: string[] = [];
 
   const verify = async (key: unknown, identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true })) => {
     const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identity) }, body: JSON.stringify({ key }) });
@@ -28,8 +29,9 @@ describe('account-service', () => {
   beforeAll(async () => {
     mongo = await testMongo();
     peer = peerBus(prefix);
-    peer.onEvent('company-log', ['company.created.v1'], async (msg) => {
-      companyEvents.push(msg.id);
+    peer.onEvent('company-log', ['company.created.v1', 'company.profile-changed.v1'], async (msg) => {
+      if (msg.type === 'company.created.v1') companyEvents.push(msg.id);
+      else profileChanges.push((msg.data as { fields: string[] }).fields.join(','));
     });
     await peer.start();
     const config = accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey }));
@@ -115,5 +117,50 @@ describe('account-service', () => {
     expect((await call('DELETE', `/company/api-keys/${one.body.id}`, undefined, company)).status).toBe(200);
     expect((await call('POST', '/company/api-keys', { name: 'after revoke' }, company)).status).toBe(201);
     expect((await call('POST', '/company/api-keys', { name: 'over' }, company)).status).toBe(409);
+  });
+
+  it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {
+    const bad = await call('PUT', '/company/', { email: 'nope', address: { line1: 'X', postal_code: '1', city: 'Y', country_code: 'Germany' }, website: 'not a url' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.path).sort()).toEqual(['address.country_code', 'email', 'website']);
+    const saved = await call('PUT', '/company/', { legal_name: 'Beispiel Software GmbH', managing_directors: ['Erika Mustermann'], website: 'https://beispiel.example', registration_court: 'Amtsgericht Köln', registration_id: 'HRB 4711', default_language: 'en', vat_id: 'de 123 456 789' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ legal_name: 'Beispiel Software GmbH', managing_directors: ['Erika Mustermann'], vat_id: 'DE123456789', default_language: 'en', default_currency: 'EUR', address: { country_code: 'DE' } });
+    const got = await call('GET', '/company/');
+    expect(got.body.legal_name).toBe('Beispiel Software GmbH');
+    const profile = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
+    expect(profile.seller).toMatchObject({ name: 'Beispiel Software GmbH', registrationId: 'HRB 4711', registrationCourt: 'Amtsgericht Köln' });
+    await waitFor(() => profileChanges.some((f) => f.includes('legalName')), { what: 'company.profile-changed' });
+    expect((await call('GET', '/company/', undefined, 'cmp_nobody')).status).toBe(404);
+  });
+
+  it('keeps bank accounts with checked IBANs, one default that goes on invoices, and none after the last is deleted', async () => {
+    const table: [string, number][] = [
+      ['DE89 3704 0044 0532 0130 00', 201], // valid, spaces
+      ['de89370400440532013001', 400], // wrong check digits
+      ['DE8937040044053201300', 400], // wrong length for DE
+      ['at611904300234573201', 201], // lower case, valid Austrian
+      ['XX89370400440532013000', 400], // no such country
+    ];
+    const created: any[] = [];
+    for (const [iban, status] of table) {
+      const res = await call('POST', '/company/bank-accounts', { iban, bank_name: 'Bank' });
+      expect([iban, res.status]).toEqual([iban, status]);
+      if (status === 400) expect(res.body.errors[0].path).toBe('iban');
+      else created.push(res.body);
+    }
+    expect(created[1]).toMatchObject({ iban: 'AT611904300234573201', iban_formatted: 'AT61 1904 3002 3457 3201' });
+    expect((await call('POST', '/company/bank-accounts', { iban: 'DE89370400440532013000' })).body.code).toBe('DUPLICATE_BANK_ACCOUNT');
+    expect((await call('POST', '/company/bank-accounts', { iban: 'DE02120300000000202051', bic: 'NOTABIC!' })).status).toBe(400);
+    const list = (await call('GET', '/company/bank-accounts')).body.bank_accounts;
+    const defaults = list.filter((a: any) => a.is_default);
+    expect(defaults).toHaveLength(1);
+    const at = created[1];
+    expect((await call('PUT', `/company/bank-accounts/${at.id}`, { is_default: true, bic: 'BKAUATWW' })).body).toMatchObject({ is_default: true, bic: 'BKAUATWW' });
+    expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toMatchObject({ meansCode: '58', iban: 'AT611904300234573201', bic: 'BKAUATWW' });
+    for (const a of (await call('GET', '/company/bank-accounts')).body.bank_accounts) expect((await call('DELETE', `/company/bank-accounts/${a.id}`)).status).toBe(200);
+    expect((await call('GET', '/company/bank-accounts')).body.bank_accounts).toEqual([]);
+    expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toBeUndefined();
+    expect((await call('GET', '/company/bank-accounts/1')).status).toBe(404);
   });
 });

@@ -20,6 +20,7 @@ describe('finalize pipeline (invoice-service)', () => {
   const quota = { used: 0, limit: 100 };
   let vatStatus: 'valid' | 'invalid' | 'not_checked' = 'not_checked';
   let renderBehaviour: 'ok' | 'fail' | 'hold' = 'ok';
+  let sellerHasAccount = true;
   const held: { jobId: string; invoiceId: number }[] = [];
   const finalizedEvents: string[] = [];
 
@@ -41,7 +42,7 @@ describe('finalize pipeline (invoice-service)', () => {
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
       seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
-      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+      payment: sellerHasAccount ? { meansCode: '58', iban: 'DE02120300000000202051' } : undefined,
       paymentTermDays: 14,
     }));
     peer.serveRpc('customer.billing-snapshot.v1', async (msg) =>
@@ -99,6 +100,19 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(inv.body).toMatchObject({ status: 'DRAFT', net_amount: 300.3, tax_amount: 57.02, gross_amount: 357.32 });
     expect(inv.body.positions).toHaveLength(2);
     expect(inv.body.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
+  });
+
+  it('asks for a bank account when the company has none (BANK_ACCOUNT_REQUIRED)', async () => {
+    const id = await draftWithPosition();
+    sellerHasAccount = false;
+    try {
+      const v = await call('GET', `/invoice/${id}/validate`);
+      expect(v.body.valid).toBe(false);
+      expect(v.body.errors).toContainEqual(expect.objectContaining({ field: 'company.bank_accounts', rule: 'BANK_ACCOUNT_REQUIRED' }));
+    } finally {
+      sellerHasAccount = true;
+    }
+    expect((await call('GET', `/invoice/${id}/validate`)).body.valid).toBe(true);
   });
 
   it('goes queued -> started -> finished and the invoice becomes OPEN with invoice_date', async () => {

@@ -10,3 +10,4 @@ export * from './api/problems';
 export * from './api/account';
 export * from './api/exports';
 export * from './api/delivery';
+export * from './api/company';

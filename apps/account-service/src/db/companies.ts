@@ -15,8 +15,25 @@ export interface CompanyDoc {
   contactName?: string;
   email?: string;
   phone?: string;
+  website?: string;
+  managingDirectors?: string[];
+  defaultLanguage?: 'de' | 'en';
+  bankAccounts?: BankAccountDoc[];
+  /** Bumped on every bank-account change: concurrent changes cannot overwrite each other. */
+  bankAccountsRev?: number;
   plan: 'free' | 'pro';
   paymentTermDays: number;
+  createdAt: Date;
+  updatedAt?: Date;
+}
+
+export interface BankAccountDoc {
+  id: number;
+  iban: string; // electronic format
+  bic?: string;
+  bankName?: string;
+  accountHolder?: string;
+  isDefault: boolean;
   createdAt: Date;
 }
 
@@ -42,9 +59,15 @@ const schema = new Schema<CompanyDoc>(
     contactName: String,
     email: String,
     phone: String,
+    website: String,
+    managingDirectors: [String],
+    defaultLanguage: String,
+    bankAccounts: [{ _id: false, id: Number, iban: String, bic: String, bankName: String, accountHolder: String, isDefault: Boolean, createdAt: Date }],
+    bankAccountsRev: Number,
     plan: { type: String, enum: ['free', 'pro'], required: true },
     paymentTermDays: { type: Number, default: 14 },
     createdAt: { type: Date, required: true },
+    updatedAt: Date,
   },
   { versionKey: false },
 );
@@ -53,7 +76,11 @@ export function companiesRepo(conn: Connection) {
   const model = conn.model<CompanyDoc>('Company', schema, 'companies');
   return {
     model,
-    byId: (companyId: string) => model.findById(companyId).lean(),
+    byId: (companyId: string) => model.findById(companyId).lean<CompanyDoc>(),
+    update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}) =>
+      model.findOneAndUpdate({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after' }).lean<CompanyDoc>(),
+    setBankAccounts: (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date) =>
+      model.updateOne({ _id: companyId, bankAccountsRev: rev ?? { $exists: false } }, { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } }),
   };
 }
 export type CompaniesRepo = ReturnType<typeof companiesRepo>;

@@ -1,17 +1,41 @@
 import { Router } from 'express';
-import { ApiKeyCreate } from '@inv/contracts';
-import { companyIdOf, notFound, parseInput } from '@inv/service-kit';
+import { ApiKeyCreate, BankAccountInput, BankAccountUpdate, CompanyProfileUpdate, IntId } from '@inv/contracts';
+import { companyIdOf, notFound, parseInput, parsePath } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
+import { presentBankAccount, presentCompany } from '../domain/company-profile';
 import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
+import { addBankAccount, deleteBankAccount, getBankAccount, listBankAccounts, updateBankAccount, updateCompanyProfile, type CompanyDeps } from '../usecases/company-profile';
 
-export function companyRoutes(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo; announceRevoked: (keyId: string, companyId: string) => Promise<void> }): Router {
+export function companyRoutes(deps: CompanyDeps & { apiKeys: ApiKeysRepo; companies: CompaniesRepo; announceRevoked: (keyId: string, companyId: string) => Promise<void> }): Router {
   const router = Router();
   router.get('/company/', async (req, res) => {
     const company = await deps.companies.byId(companyIdOf(req));
     if (!company) throw notFound('company');
-    const { _id, createdAt, ...profile } = company;
-    res.json({ id: _id, ...profile, created_at: createdAt.toISOString() });
+    res.json(presentCompany(company));
+  });
+  router.put('/company/', async (req, res) => {
+    const company = await updateCompanyProfile(deps, companyIdOf(req), parseInput(CompanyProfileUpdate, req.body));
+    res.json({ message: 'company profile saved', ...presentCompany(company) });
+  });
+  router.get('/company/bank-accounts', async (req, res) => {
+    res.json({ bank_accounts: (await listBankAccounts(deps, companyIdOf(req))).map(presentBankAccount) });
+  });
+  router.post('/company/bank-accounts', async (req, res) => {
+    const account = await addBankAccount(deps, companyIdOf(req), parseInput(BankAccountInput, req.body));
+    res.status(201).location(`${req.baseUrl}/company/bank-accounts/${account.id}`).json({ message: 'bank account added', ...presentBankAccount(account) });
+  });
+  router.get('/company/bank-accounts/:id', async (req, res) => {
+    res.json(presentBankAccount(await getBankAccount(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'))));
+  });
+  router.put('/company/bank-accounts/:id', async (req, res) => {
+    const account = await updateBankAccount(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parseInput(BankAccountUpdate, req.body));
+    res.json({ message: 'bank account saved', ...presentBankAccount(account) });
+  });
+  router.delete('/company/bank-accounts/:id', async (req, res) => {
+    const id = parsePath(IntId, req.params, 'id');
+    await deleteBankAccount(deps, companyIdOf(req), id);
+    res.json({ message: `bank account ${id} deleted` });
   });
   router.get('/company/api-keys', async (req, res) => {
     res.json({ api_keys: await listApiKeys(deps, companyIdOf(req)) });

@@ -1,5 +1,6 @@
 import { electronicAddressOf } from '@inv/contracts';
 import type { CompanyDoc } from '../db/companies';
+import { defaultBankAccount } from '../domain/company-profile';
 
 /** The seller as frozen onto an invoice at finalization (EN 16931 BG-4 and payment instructions). */
 export function sellerProfileOf(company: CompanyDoc) {
@@ -21,7 +22,12 @@ export function sellerProfileOf(company: CompanyDoc) {
       },
       contact: { name: company.contactName, phone: company.phone, email: company.email },
     },
-    payment: company.iban ? { meansCode: '58' as const, iban: company.iban, bic: company.bic, accountName: company.legalName } : undefined,
+    payment: paymentOf(company),
     paymentTermDays: company.paymentTermDays,
   };
+}
+
+function paymentOf(company: CompanyDoc) {
+  const account = defaultBankAccount(company);
+  return account ? { meansCode: '58' as const, iban: account.iban, bic: account.bic, accountName: account.accountHolder ?? company.legalName } : undefined;
 }

@@ -28,6 +28,10 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   else if (!buyer.hasBillingAddress) errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
   if (inv.positions.length === 0) errors.push({ field: 'positions', rule: 'AT_LEAST_ONE_POSITION', message: 'the invoice has no positions' });
   if (!seller.found) errors.push({ field: 'company', rule: 'SELLER_PROFILE', message: 'the company profile is missing' });
+  else if (!seller.payment?.iban && inv.typeCode !== '381') {
+    // an invoice asks for payment by credit transfer (means 58): it needs the company's account
+    errors.push({ field: 'company.bank_accounts', rule: 'BANK_ACCOUNT_REQUIRED', message: 'the company has no bank account for the payment instructions; add one with POST /company/bank-accounts' });
+  }
   let preceding: { number: string; issueDate?: string } | undefined;
   if (inv.precedingInvoiceId) {
     const prev = await deps.invoices.get(inv.companyId, inv.precedingInvoiceId);

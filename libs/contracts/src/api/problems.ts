@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   ATTACHMENT_LIMIT_REACHED: [409, 'The invoice has 20 attachments, the most an invoice may have.'],
   ATTACHMENT_TOO_LARGE: [413, 'An attachment may have at most 5 MiB; the upload was cut and nothing stored.'],
   ATTACHMENT_QUOTA_EXCEEDED: [413, 'The attachments of an invoice may total at most 25 MiB.'],
+  DUPLICATE_BANK_ACCOUNT: [409, 'The IBAN is already one of the company\'s bank accounts.'],
+  BANK_ACCOUNT_LIMIT_REACHED: [409, 'A company keeps at most 10 bank accounts.'],
   INVOICE_NOT_SENDABLE: [409, 'Only finalized invoices (OPEN, SENT, PAID) can be sent by e-mail.'],
   EMAIL_TOO_LARGE: [413, 'The attachments of an e-mail may total at most 20 MiB.'],
   UNSUPPORTED_ATTACHMENT_TYPE: [415, 'The file is not PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF (typed by its content); the message names what was found.'],

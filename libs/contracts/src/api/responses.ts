@@ -173,7 +173,30 @@ export const ApiKey = z
 export const CreatedApiKey = z
   .object({ message: z.string(), id: z.string(), name: z.string(), prefix: z.string(), created_at: Timestamp, key: z.string().meta({ description: 'the secret: shown only in this answer' }) })
   .meta({ id: 'CreatedApiKey' });
-export const Company = z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'pro']), created_at: Timestamp }).loose().meta({ id: 'Company' });
+export const Company = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    legal_name: z.string(),
+    trading_name: z.string(),
+    address: z.object({ line1: z.string(), line2: z.string().nullable(), postal_code: z.string(), city: z.string(), country_code: z.string() }),
+    vat_id: z.string().nullable(),
+    tax_number: z.string().nullable(),
+    registration_court: z.string().nullable(),
+    registration_id: z.string().nullable(),
+    managing_directors: z.array(z.string()),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    website: z.string().nullable(),
+    default_language: z.enum(['de', 'en']),
+    default_currency: z.literal('EUR'),
+    payment_term_days: z.number().int(),
+    plan: z.enum(['free', 'pro']),
+    bank_accounts: z.array(z.object({ id: z.number().int(), iban: z.string(), iban_formatted: z.string(), bic: z.string().nullable(), bank_name: z.string().nullable(), account_holder: z.string().nullable(), is_default: z.boolean(), created_at: Timestamp })),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Company' });
 
 export const QuotaUsage = z
   .object({ plan: z.enum(['free', 'pro']), used: z.number().int(), limit: z.number().int(), reset_date: Day })

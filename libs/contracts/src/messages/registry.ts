@@ -11,6 +11,8 @@ const Plan = z.enum(['free', 'pro']);
 export const events = {
   'company.created.v1': z.object({ name: z.string(), plan: Plan }),
   'company.plan-changed.v1': z.object({ plan: Plan }),
+  /** The company changed its profile or bank accounts (for the audit log; the fields, never their values). */
+  'company.profile-changed.v1': z.object({ fields: z.array(z.string()) }),
   'customer.vat-id-changed.v1': z.object({
     customerId: z.number().int(),
     vatId: z.string(),

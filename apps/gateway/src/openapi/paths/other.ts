@@ -6,7 +6,11 @@ import {
   AcctExpConfigUpdate,
   ApiKey,
   ApiKeyCreate,
+  BankAccount,
+  BankAccountInput,
+  BankAccountUpdate,
   Company,
+  CompanyProfileUpdate,
   CreatedApiKey,
   CreatedJob,
   Download,
@@ -36,7 +40,31 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
   return {
     '/template/': { get: op(t, { operationId: 'listTemplates', summary: 'List PDF templates', responses: { 200: json(z.array(Template)), ...commonErrors() } }) },
     '/template/{id}': { parameters: [intId('id', 'template id')], get: op(t, { operationId: 'getTemplate', summary: 'Get a template', responses: { 200: json(Template), ...notFound(), ...commonErrors() } }) },
-    '/company/': { get: op(c, { operationId: 'getCompany', summary: 'Company profile (the seller on invoices)', responses: { 200: json(Company), ...notFound(), ...commonErrors() } }) },
+    '/company/': {
+      get: op(c, { operationId: 'getCompany', summary: 'Company profile (the seller on invoices) with its bank accounts', responses: { 200: json(Company), ...notFound(), ...commonErrors() } }),
+      put: op(c, {
+        operationId: 'updateCompany',
+        summary: 'Update the company profile (only the fields sent change)',
+        description: 'The seller data of invoices finalized from now on; invoices finalized before keep the data they were issued with.',
+        requestBody: body(CompanyProfileUpdate, { legal_name: 'Beispiel Software GmbH', address: { line1: 'Hauptstraße 5', postal_code: '80331', city: 'München', country_code: 'DE' }, vat_id: 'DE123456789', registration_court: 'Amtsgericht München', registration_id: 'HRB 4711', managing_directors: ['Erika Mustermann'] }),
+        responses: { 200: json(Company), ...notFound(), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/company/bank-accounts': {
+      get: op(c, { operationId: 'listBankAccounts', summary: 'Bank accounts (the default one goes on invoices)', responses: { 200: json(z.object({ bank_accounts: z.array(BankAccount) })), ...commonErrors() } }),
+      post: op(c, {
+        operationId: 'addBankAccount',
+        summary: 'Add a bank account (IBAN checked for country, length and check digits; BIC checked)',
+        requestBody: body(BankAccountInput, { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank_name: 'Commerzbank', is_default: true }),
+        responses: { 201: json(BankAccount.extend({ message: z.string() }), 'added'), ...conflict('the IBAN is already there (DUPLICATE_BANK_ACCOUNT) or 10 accounts (BANK_ACCOUNT_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/company/bank-accounts/{id}': {
+      parameters: [intId('id', 'bank account id')],
+      get: op(c, { operationId: 'getBankAccount', summary: 'A bank account', responses: { 200: json(BankAccount), ...notFound(), ...commonErrors() } }),
+      put: op(c, { operationId: 'updateBankAccount', summary: 'Change a bank account or make it the default', requestBody: body(BankAccountUpdate, { is_default: true }), responses: { 200: json(BankAccount.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() } }),
+      delete: op(c, { operationId: 'deleteBankAccount', summary: 'Delete a bank account (the default passes to the oldest left; without any, validation reports BANK_ACCOUNT_REQUIRED)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+    },
     '/company/api-keys': {
       get: op(c, { operationId: 'listApiKeys', summary: 'API keys (name, prefix, created, last used; never the secret)', responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() } }),
       post: op(c, { operationId: 'createApiKey', summary: 'Create an API key (at most 10 active); the secret is shown once', requestBody: body(ApiKeyCreate, { name: 'ERP production' }), responses: { 201: json(CreatedApiKey, 'created'), ...conflict('10 active keys (API_KEY_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors() } }),

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Company data a real company enters about itself (the seller on every invoice). */
+const Text = (max: number) => z.string().trim().min(1).max(max);
+
+export const CompanyAddressInput = z.object({
+  line1: Text(200),
+  line2: z.string().trim().max(200).optional(),
+  postal_code: Text(20),
+  city: Text(100),
+  country_code: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as DE'),
+});
+
+/** PUT /company/: only the fields sent change. */
+export const CompanyProfileUpdate = z
+  .object({
+    legal_name: Text(200).optional().meta({ description: 'the seller name on invoices (BT-27)' }),
+    trading_name: Text(200).optional(),
+    address: CompanyAddressInput.optional(),
+    vat_id: z.string().trim().max(20).optional().meta({ description: 'USt-IdNr. (BT-31)' }),
+    tax_number: z.string().trim().max(30).optional().meta({ description: 'Steuernummer (BT-32)' }),
+    registration_court: z.string().trim().max(100).optional(),
+    registration_id: z.string().trim().max(50).optional().meta({ description: 'e.g. HRB 12345' }),
+    managing_directors: z.array(Text(100)).max(10).optional(),
+    email: z.email().max(254).optional(),
+    phone: z.string().trim().max(40).optional(),
+    website: z.url().max(200).optional(),
+    default_language: z.enum(['de', 'en']).optional(),
+    payment_term_days: z.number().int().min(0).max(365).optional(),
+  })
+  .meta({ id: 'CompanyProfileUpdate' });
+export type CompanyProfileUpdate = z.output<typeof CompanyProfileUpdate>;
+
+export const BankAccountInput = z
+  .object({
+    iban: z.string().trim().max(50).meta({ description: 'checked: country length and checksum; spaces and lower case are normalised' }),
+    bic: z.string().trim().max(11).optional(),
+    bank_name: z.string().trim().max(100).optional(),
+    account_holder: z.string().trim().max(200).optional().meta({ description: 'default: the legal name' }),
+    is_default: z.boolean().optional().meta({ description: 'the account printed on invoices (the first account is the default)' }),
+  })
+  .meta({ id: 'BankAccountInput' });
+export type BankAccountInput = z.output<typeof BankAccountInput>;
+
+export const BankAccountUpdate = BankAccountInput.partial().meta({ id: 'BankAccountUpdate' });
+export type BankAccountUpdate = z.output<typeof BankAccountUpdate>;
+
+export const BankAccount = z
+  .object({
+    id: z.number().int(),
+    iban: z.string().meta({ description: 'electronic format' }),
+    iban_formatted: z.string(),
+    bic: z.string().nullable(),
+    bank_name: z.string().nullable(),
+    account_holder: z.string().nullable(),
+    is_default: z.boolean(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'BankAccount' });
