@@ -37,7 +37,7 @@ export async function createExportService(config: ExportConfig) {
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     now: () => new Date(),
   };
-  await Promise.all([deps.invoices.model.init(), deps.invoices.processed.init(), deps.jobs.model.init(), deps.downloads.model.init(), rt.outbox.model.init()]);
+  await Promise.all([deps.invoices.model.init(), deps.invoices.processed.init(), deps.invoices.claims.init(), deps.jobs.model.init(), deps.downloads.model.init(), rt.outbox.model.init()]);
 
   rt.app.use(acctexpRoutes(deps));
   rt.app.use(exportRoutes(deps));

@@ -8,9 +8,6 @@ export interface ExportInvoiceDoc extends ExportInvoice {
   finalized: boolean;
   status: 'OPEN' | 'SENT' | 'PAID' | 'CANCELLED';
   paidDate?: string;
-  /** The export job that first contained it (only_new leaves it out; an only_new job claims it). */
-  exportedJobId?: string;
-  exportedAt?: Date;
   updatedAt: Date;
 }
 
@@ -48,14 +45,25 @@ const schema = new Schema<ExportInvoiceDoc>(
     pdfFilename: String,
     status: String,
     paidDate: String,
-    exportedJobId: String,
-    exportedAt: Date,
     updatedAt: Date,
   },
   { versionKey: false },
 );
 schema.index({ companyId: 1, finalized: 1, invoiceDate: 1, number: 1 });
-schema.index({ companyId: 1, exportedJobId: 1 });
+
+/**
+ * "An export contained this document": one small record per document, keyed by it, so that the first
+ * export to claim a document wins (a unique _id) and claiming is an insert, not an update of the document.
+ */
+interface ClaimDoc {
+  _id: string; // `${companyId}:${invoiceId}`
+  companyId: string;
+  invoiceId: number;
+  jobId: string;
+  claimedAt: Date;
+}
+const claimSchema = new Schema<ClaimDoc>({ _id: String, companyId: String, invoiceId: Number, jobId: String, claimedAt: Date }, { versionKey: false });
+claimSchema.index({ companyId: 1, jobId: 1 });
 
 /** Envelope ids of applied events: a redelivered event finds its id and changes nothing. */
 const processedSchema = new Schema({ _id: String, companyId: String, type: String, processedAt: Date }, { versionKey: false });
@@ -63,19 +71,26 @@ const processedSchema = new Schema({ _id: String, companyId: String, type: Strin
 export interface PeriodQuery {
   from: string;
   to: string;
-  /** only_new: the documents this job claimed (no earlier export contained them). */
-  onlyNewFor?: string;
+  /** only_new: only these documents (the ones this job claimed). */
+  onlyIds?: ReadonlySet<number>;
+}
+
+/** An insertMany error in which every failure is a duplicate key (the document was claimed already). */
+function isOnlyDuplicates(err: unknown): boolean {
+  const e = err as { code?: number; writeErrors?: { code?: number }[]; insertedDocs?: unknown[] };
+  if (Array.isArray(e.writeErrors) && e.writeErrors.length > 0) return e.writeErrors.every((w) => w.code === 11000);
+  return e.code === 11000;
 }
 
 export function exportInvoicesRepo(conn: Connection) {
   const model = conn.model<ExportInvoiceDoc>('ExportInvoice', schema, 'export_invoices');
   const processed = conn.model('ProcessedEvent', processedSchema, 'processed_events');
+  const claims = conn.model<ClaimDoc>('ExportClaim', claimSchema, 'export_claims');
   const idOf = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
   const periodFilter = (companyId: string, q: PeriodQuery) => ({
     companyId,
     finalized: true,
     invoiceDate: { $gte: q.from, $lte: q.to },
-    ...(q.onlyNewFor ? { exportedJobId: q.onlyNewFor } : {}),
   });
   return {
     model,
@@ -85,25 +100,39 @@ export function exportInvoicesRepo(conn: Connection) {
       model.findOne({ _id: idOf(companyId, invoiceId), companyId }).session(session ?? null).lean<ExportInvoiceDoc>(),
     upsert: (companyId: string, invoiceId: number, set: Partial<ExportInvoiceDoc>, setOnInsert: Partial<ExportInvoiceDoc>, session: ClientSession) =>
       model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, $setOnInsert: setOnInsert }, { upsert: true, session }),
+    claims,
     /**
-     * Every export first claims the period's documents that no export contained yet, atomically per
-     * document: two concurrent only_new exports can never both hold one. (A claim by a plain export counts
-     * too: that export contains the document.)
+     * Every export first claims the period's documents that no export contained yet: one insert per
+     * document with the document as key, unordered, so a document another export claimed first is simply
+     * not this job's (two concurrent only_new exports can never both hold one; a claim by a plain export
+     * counts too, as that export contains the document). Answers the ids this job holds (a redo finds its
+     * earlier claims again).
      */
-    claimUnexported: (companyId: string, jobId: string, from: string, to: string, now: Date) =>
-      model.updateMany(
-        { companyId, finalized: true, invoiceDate: { $gte: from, $lte: to }, exportedJobId: { $exists: false } },
-        { $set: { exportedJobId: jobId, exportedAt: now } },
-      ),
+    async claimUnexported(companyId: string, jobId: string, from: string, to: string, now: Date): Promise<Set<number>> {
+      const ids = (await model.find({ companyId, finalized: true, invoiceDate: { $gte: from, $lte: to } }, { invoiceId: 1 }).lean<{ invoiceId: number }[]>()).map((d) => d.invoiceId);
+      for (let i = 0; i < ids.length; i += 1000) {
+        const batch = ids.slice(i, i + 1000).map((invoiceId) => ({ _id: idOf(companyId, invoiceId), companyId, invoiceId, jobId, claimedAt: now }));
+        try {
+          // the driver's insertMany: plain records need no mongoose documents (memory stays flat)
+          await claims.collection.insertMany(batch as never[], { ordered: false });
+        } catch (err) {
+          if (!isOnlyDuplicates(err)) throw err; // documents claimed before stay with their export
+        }
+      }
+      const mine = await claims.find({ companyId, jobId }, { invoiceId: 1 }).lean<{ invoiceId: number }[]>();
+      return new Set(mine.map((c) => c.invoiceId));
+    },
     /** A failed job gives its claims back. */
-    releaseClaims: (companyId: string, jobId: string) => model.updateMany({ companyId, exportedJobId: jobId }, { $unset: { exportedJobId: 1, exportedAt: 1 } }),
+    releaseClaims: (companyId: string, jobId: string) => claims.deleteMany({ companyId, jobId }),
     /** The period's documents in booking order (date, number), streamed from a cursor: never all in memory. */
-    streamPeriod: (companyId: string, q: PeriodQuery): AsyncIterable<ExportInvoiceDoc> =>
-      model
+    async *streamPeriod(companyId: string, q: PeriodQuery): AsyncIterable<ExportInvoiceDoc> {
+      const cursor = model
         .find(periodFilter(companyId, q), { buyer: 1, invoiceId: 1, number: 1, typeCode: 1, invoiceDate: 1, dueDate: 1, serviceDate: 1, customerNumber: 1, vatGroups: 1, precedingInvoiceNumber: 1, pdfKey: 1 })
         .sort({ invoiceDate: 1, number: 1, invoiceId: 1 })
         .lean<ExportInvoiceDoc>()
-        .cursor({ batchSize: 500 }),
+        .cursor({ batchSize: 500 });
+      for await (const doc of cursor) if (!q.onlyIds || q.onlyIds.has(doc.invoiceId)) yield doc;
+    },
     countInPeriod: (companyId: string, q: PeriodQuery) => model.countDocuments(periodFilter(companyId, q)),
   };
 }

@@ -44,7 +44,7 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
   }
   const mappings = effectiveMappings(config.chartOfAccounts, config.accountLength, saved);
   const createdAt = deps.now();
-  await deps.invoices.claimUnexported(companyId, jobId, job.startDate, job.endDate, createdAt);
+  const claimed = await deps.invoices.claimUnexported(companyId, jobId, job.startDate, job.endDate, createdAt);
   await deps.jobs.progress(companyId, jobId, 5);
 
   // Invoices stream from a cursor in booking order; a ZIP per fiscal year opens with its first invoice.
@@ -63,7 +63,7 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
     await deps.jobs.progress(companyId, jobId, 5 + Math.floor((85 * (index + 1)) / slices.length));
   };
   try {
-    for await (const inv of deps.invoices.streamPeriod(companyId, { from: job.startDate, to: job.endDate, onlyNewFor: job.onlyNew ? jobId : undefined })) {
+    for await (const inv of deps.invoices.streamPeriod(companyId, { from: job.startDate, to: job.endDate, onlyIds: job.onlyNew ? claimed : undefined })) {
       const index = slices.findIndex((s) => inv.invoiceDate >= s.from && inv.invoiceDate <= s.to);
       if (open && open.index !== index) await close();
       if (!open) {
