@@ -9,6 +9,8 @@ import { internalRoutes } from './http/internal.routes';
 import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
 import { onCompanyPlan } from './rpc/account.company-plan';
 import { onSellerProfile } from './rpc/account.seller-profile';
+import { onVatChecked } from './consumers/vat.checked';
+import { paymentTermRoutes } from './http/payment-terms.routes';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -29,7 +31,11 @@ export async function createAccountService(config: AccountConfig) {
   };
 
   rt.app.use(internalRoutes({ apiKeys, companies }));
-  rt.app.use(companyRoutes({ apiKeys, companies, announceRevoked, outbox: rt.outbox, relay: () => rt.relay, now: () => new Date() }));
+  const templateExists = async (companyId: string, templateId: number) => (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
+  const companyDeps = { companies, outbox: rt.outbox, relay: () => rt.relay, now: () => new Date(), templateExists, bus: rt.bus };
+  rt.app.use(paymentTermRoutes(companyDeps));
+  rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
+  rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
   rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
 

@@ -16,6 +16,9 @@ describe('account-service', () => {
   let url: string;
   const companyEvents: string[] = [];
   const profileChanges: string[] = [];
+  const termChanges: any[] = [];
+  const vatChanges: any[] = [];
+  let customersUsingTerm = 0;
 
   const verify = async (key: unknown, identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true })) => {
     const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identity) }, body: JSON.stringify({ key }) });
@@ -33,6 +36,11 @@ describe('account-service', () => {
       if (msg.type === 'company.created.v1') companyEvents.push(msg.id);
       else profileChanges.push((msg.data as { fields: string[] }).fields.join(','));
     });
+    peer.onEvent('term-log', ['company.payment-terms-changed.v1', 'company.vat-id-changed.v1'], async (msg) => {
+      (msg.type === 'company.vat-id-changed.v1' ? vatChanges : termChanges).push(msg.data);
+    });
+    peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: customersUsingTerm }));
+    peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: (msg.data as { templateId: number }).templateId === 7 }));
     await peer.start();
     const config = accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey }));
     service = await createAccountService(config);
@@ -162,5 +170,65 @@ describe('account-service', () => {
     expect((await call('GET', '/company/bank-accounts')).body.bank_accounts).toEqual([]);
     expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toBeUndefined();
     expect((await call('GET', '/company/bank-accounts/1')).status).toBe(404);
+  });
+
+  it('keeps payment terms with Skonto, announces every change, and refuses to delete one in use', async () => {
+    const initial = (await call('GET', '/company/payment-terms')).body.payment_terms;
+    expect(initial.map((t: any) => [t.id, t.days])).toEqual([[1, 14], [2, 30]]);
+    const bad = await call('POST', '/company/payment-terms', { name: 'Skonto', days: 10, discount: { percent: 2, days: 14 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('discount.days');
+    expect((await call('POST', '/company/payment-terms', { name: 'x', days: -1 })).status).toBe(400);
+    expect((await call('POST', '/company/payment-terms', { name: 'x', days: 10, discount: { percent: 2.005, days: 5 } })).status).toBe(400);
+    const created = await call('POST', '/company/payment-terms', { name: '2 % Skonto', days: 30, discount: { percent: 2, days: 10 }, text_de: 'Zahlbar bis {due_date}, {discount_percent} % Skonto bis {discount_date}.' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 3, days: 30, discount: { percent: 2, days: 10 }, text_en: null, is_default: false });
+    const id = created.body.id as number;
+    const updated = await call('PUT', `/company/payment-terms/${id}`, { days: 21, text_en: 'Due by {due_date}' });
+    expect(updated.body).toMatchObject({ id, days: 21, text_en: 'Due by {due_date}', discount: { days: 10 } });
+    expect((await call('PUT', `/company/payment-terms/${id}`, { days: 8 })).status).toBe(400); // discount 10 days >= term
+    const cleared = await call('PUT', `/company/payment-terms/${id}`, { discount: null, text_en: null });
+    expect(cleared.body).toMatchObject({ discount: null, text_en: null, text_de: expect.stringContaining('{due_date}') });
+    expect((await call('PUT', `/company/payment-terms/${id}`, { discount: { percent: 2, days: 10 } })).body.discount).toEqual({ percent: 2, days: 10 });
+    expect((await call('PUT', `/company/payment-terms/${id}`, { name: null })).status).toBe(400);
+    expect((await call('GET', `/company/payment-terms/${id}`, undefined, 'cmp_nobody')).status).toBe(404);
+    await waitFor(() => termChanges.some((e) => e.changed?.id === id && e.changed.action === 'updated'), { what: 'payment-terms-changed' });
+    expect(termChanges.at(-1).terms).toContainEqual({ id, name: '2 % Skonto', days: 21 });
+
+    // the default term is chosen on the profile and goes into the seller profile with its discount
+    expect((await call('PUT', '/company/', { default_payment_term_id: 99 })).status).toBe(400);
+    expect((await call('PUT', '/company/', { default_payment_term_id: id })).body.default_payment_term_id).toBe(id);
+    const seller = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
+    expect(seller.defaultPaymentTermId).toBe(id);
+    expect(seller.paymentTerms).toContainEqual(expect.objectContaining({ id, days: 21, discount: { percent: 2, days: 10 } }));
+    const asDefault = await call('DELETE', `/company/payment-terms/${id}`);
+    expect([asDefault.status, asDefault.body.code, asDefault.body.is_default]).toEqual([409, 'PAYMENT_TERM_IN_USE', true]);
+    await call('PUT', '/company/', { default_payment_term_id: 1 });
+
+    customersUsingTerm = 3;
+    const inUse = await call('DELETE', `/company/payment-terms/${id}`);
+    expect([inUse.status, inUse.body.code, inUse.body.customers]).toEqual([409, 'PAYMENT_TERM_IN_USE', 3]);
+    expect(inUse.body.detail).toContain('3 customers');
+    customersUsingTerm = 0;
+    expect((await call('DELETE', `/company/payment-terms/${id}`)).status).toBe(200);
+    expect((await call('GET', `/company/payment-terms/${id}`)).status).toBe(404);
+    await waitFor(() => termChanges.some((e) => e.changed?.id === id && e.changed.action === 'deleted'), { what: 'deleted announced' });
+  });
+
+  it('holds the small-business flag, a default template that exists, and reports what invoices still lack', async () => {
+    expect((await call('PUT', '/company/', { default_template_id: 8 })).status).toBe(400);
+    expect((await call('PUT', '/company/', { default_template_id: 7, small_business: true })).body).toMatchObject({ default_template_id: 7, small_business: true });
+    const seller = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
+    expect(seller.smallBusiness).toBe(true);
+    expect(seller.missing).toEqual([]);
+    expect((await call('PUT', '/company/', { small_business: false, default_template_id: null })).body).toMatchObject({ small_business: false, default_template_id: null });
+  });
+
+  it('announces a changed VAT ID for VIES and shows the verdict once it arrives', async () => {
+    const saved = await call('PUT', '/company/', { vat_id: 'DE 999 999 999' });
+    expect(saved.body.vat_id).toBe('DE999999999');
+    await waitFor(() => vatChanges.some((e) => e.vatId === 'DE999999999'), { what: 'company.vat-id-changed' });
+    await peer.publishEvent('vat.checked.v1', DEMO_COMPANY_ID, { vatId: 'DE999999999', status: 'valid', checkedAt: new Date().toISOString(), name: 'Beispiel' });
+    await waitFor(async () => (await call('GET', '/company/')).body.vat_check?.status === 'valid', { what: 'vat verdict on the company' });
   });
 });

@@ -8,6 +8,8 @@ import { addressRoutes } from './http/addresses.routes';
 import { customerRoutes } from './http/customers.routes';
 import { financeRoutes } from './http/finance.routes';
 import { onBillingSnapshot } from './rpc/customer.billing-snapshot';
+import { onPaymentTermUsage } from './rpc/customer.payment-term-usage';
+import { onPaymentTermsChanged } from './consumers/company.payment-terms-changed';
 import type { CustomerConfig } from './config';
 import type { CustomerDeps } from './usecases/deps';
 
@@ -38,6 +40,8 @@ export async function createCustomerService(config: CustomerConfig) {
   rt.app.use(financeRoutes(deps));
 
   rt.bus.serveRpc('customer.billing-snapshot.v1', (msg) => onBillingSnapshot(deps, msg));
+  rt.bus.serveRpc('customer.payment-term-usage.v1', (msg) => onPaymentTermUsage(deps, msg));
+  rt.bus.onEvent('customer-payment-terms', ['company.payment-terms-changed.v1'], (msg) => onPaymentTermsChanged(deps, msg));
   rt.bus.onEvent('customer-vat-status', ['vat.checked.v1'], (msg) => onVatChecked(deps, msg));
   rt.bus.onEvent('customer-ledger', ['invoice.finalized.v1', 'invoice.status-changed.v1'], async (msg) => {
     switch (msg.type) {

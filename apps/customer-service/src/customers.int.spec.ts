@@ -103,6 +103,23 @@ describe('customer-service customers and addresses', () => {
         { id: 2, name: '30 days', days: 30 },
       ]);
     });
+    it('takes the payment terms account-service announces (newest rev wins) and counts the customers using one', async () => {
+      const company = 'company-terms';
+      const terms = async () => (await call('GET', '/customer/payment-terms', { company })).body.payment_terms;
+      await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 2, terms: [{ id: 1, name: '14 days', days: 14 }, { id: 3, name: 'Skonto', days: 30 }] });
+      await eventually(async () => (await terms()).some((t: { id: number }) => t.id === 3) || undefined, 10_000, 'terms announced');
+      expect(await terms()).toContainEqual({ id: 3, name: 'Skonto', days: 30 });
+      await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 1, terms: [{ id: 1, name: '14 days', days: 14 }] }); // late, older
+      const a = await create({ ...b2b, payment_term_id: 3 }, company);
+      await create({ ...b2b, payment_term_id: 3 }, company);
+      await create({ ...b2b, payment_term_id: 1 }, company);
+      expect(await terms()).toHaveLength(2);
+      expect((await call('POST', '/customer/', { body: { ...b2b, payment_term_id: 2 }, company })).status).toBe(400); // 2 was removed
+      expect(await peer.callRpc('customer.payment-term-usage.v1', company, { paymentTermId: 3 })).toEqual({ customers: 2 });
+      expect(await peer.callRpc('customer.payment-term-usage.v1', 'company-a', { paymentTermId: 3 })).toEqual({ customers: 0 });
+      expect((await call('PUT', `/customer/${a}`, { body: { payment_term_id: 1 }, company })).status).toBe(200);
+      expect(await peer.callRpc('customer.payment-term-usage.v1', company, { paymentTermId: 3 })).toEqual({ customers: 1 });
+    }, 30_000);
     it('default_ftl_template_id must exist (asked from document-service)', async () => {
       await create({ ...b2b, default_ftl_template_id: 1 });
       await expect400({ ...b2b, default_ftl_template_id: 99 }, 'default_ftl_template_id');

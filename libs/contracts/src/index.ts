@@ -11,3 +11,5 @@ export * from './api/account';
 export * from './api/exports';
 export * from './api/delivery';
 export * from './api/company';
+export * from './api/unit-codes';
+export * from './api/catalog';

@@ -42,6 +42,15 @@ export function jsonDepthExceeds(buf: Uint8Array, limit = MAX_JSON_DEPTH): boole
   return false;
 }
 
+/**
+ * A partial update (PUT of some fields) of a resource the published SDK never writes: JSON Merge Patch
+ * semantics (RFC 7396), so an absent field stays and `null` removes the value of a field the contract marks
+ * nullable (a null for any other field is a 400 naming it). Throws ZodError (-> 400 with `errors`).
+ */
+export function parsePatch<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  return schema.parse(input ?? {});
+}
+
 /** Parses a request payload with its contract schema; throws ZodError (-> 400 with `errors`). */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   return schema.parse(dropNulls(input ?? {}));

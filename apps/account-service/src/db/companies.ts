@@ -23,8 +23,26 @@ export interface CompanyDoc {
   bankAccountsRev?: number;
   plan: 'free' | 'pro';
   paymentTermDays: number;
+  /** Absent until the company first changes its payment terms: the defaults apply (domain/payment-terms.ts). */
+  paymentTerms?: PaymentTermDoc[];
+  /** Bumped on every payment-term change (optimistic check; orders the announcements). */
+  paymentTermsRev?: number;
+  defaultPaymentTermId?: number;
+  defaultTemplateId?: number;
+  smallBusiness?: boolean;
+  /** The VIES verdict on vatId (vat.checked.v1 without a customer). */
+  vatCheck?: { vatId: string; status: string; checkedAt: string; name?: string; consultationNumber?: string; fault?: string };
   createdAt: Date;
   updatedAt?: Date;
+}
+
+export interface PaymentTermDoc {
+  id: number;
+  name: string;
+  days: number;
+  discount?: { percent: number; days: number };
+  textDe?: string;
+  textEn?: string;
 }
 
 export interface BankAccountDoc {
@@ -66,6 +84,12 @@ const schema = new Schema<CompanyDoc>(
     bankAccountsRev: Number,
     plan: { type: String, enum: ['free', 'pro'], required: true },
     paymentTermDays: { type: Number, default: 14 },
+    paymentTerms: { type: [{ _id: false, id: Number, name: String, days: Number, discount: { type: { _id: false, percent: Number, days: Number }, default: undefined }, textDe: String, textEn: String }], default: undefined },
+    paymentTermsRev: Number,
+    defaultPaymentTermId: Number,
+    defaultTemplateId: Number,
+    smallBusiness: Boolean,
+    vatCheck: { type: { _id: false, vatId: String, status: String, checkedAt: String, name: String, consultationNumber: String, fault: String }, default: undefined },
     createdAt: { type: Date, required: true },
     updatedAt: Date,
   },
@@ -79,6 +103,18 @@ export function companiesRepo(conn: Connection) {
     byId: (companyId: string) => model.findById(companyId).lean<CompanyDoc>(),
     update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}) =>
       model.findOneAndUpdate({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after' }).lean<CompanyDoc>(),
+    setPaymentTerms: (companyId: string, rev: number | undefined, after: PaymentTermDoc[], now: Date) =>
+      model.findOneAndUpdate(
+        { _id: companyId, paymentTermsRev: rev ?? { $exists: false } },
+        { $set: { paymentTerms: after, updatedAt: now }, $inc: { paymentTermsRev: 1 } },
+        { returnDocument: 'after' },
+      ).lean<CompanyDoc>(),
+    /** Stores a VIES verdict only while the company still has that VAT ID and only if it is not older than the stored one. */
+    setVatCheck: (companyId: string, check: NonNullable<CompanyDoc['vatCheck']>) =>
+      model.updateOne(
+        { _id: companyId, vatId: check.vatId, $or: [{ 'vatCheck.vatId': { $ne: check.vatId } }, { 'vatCheck.checkedAt': { $exists: false } }, { 'vatCheck.checkedAt': { $lte: check.checkedAt } }] },
+        { $set: { vatCheck: check } },
+      ),
     setBankAccounts: (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date) =>
       model.updateOne({ _id: companyId, bankAccountsRev: rev ?? { $exists: false } }, { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } }),
   };

@@ -1,4 +1,5 @@
 import type { BankAccountDoc, CompanyDoc } from '../db/companies';
+import { defaultPaymentTerm } from './payment-terms';
 
 /** The company as the API shows it (snake_case; bank accounts with the default first). */
 export function presentCompany(c: CompanyDoc) {
@@ -19,6 +20,14 @@ export function presentCompany(c: CompanyDoc) {
     default_language: c.defaultLanguage ?? 'de',
     default_currency: 'EUR',
     payment_term_days: c.paymentTermDays,
+    default_payment_term_id: defaultPaymentTerm(c)?.id ?? null,
+    default_template_id: c.defaultTemplateId ?? null,
+    small_business: c.smallBusiness ?? false,
+    vat_check: c.vatId
+      ? c.vatCheck && c.vatCheck.vatId === c.vatId
+        ? { status: c.vatCheck.status, checked_at: c.vatCheck.checkedAt, name: c.vatCheck.name ?? null, consultation_number: c.vatCheck.consultationNumber ?? null, fault: c.vatCheck.fault ?? null }
+        : { status: 'pending', checked_at: null, name: null, consultation_number: null, fault: null }
+      : null,
     plan: c.plan,
     bank_accounts: bankAccountsOf(c).map(presentBankAccount),
     created_at: c.createdAt.toISOString(),

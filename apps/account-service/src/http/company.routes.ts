@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ApiKeyCreate, BankAccountInput, BankAccountUpdate, CompanyProfileUpdate, IntId } from '@inv/contracts';
-import { companyIdOf, notFound, parseInput, parsePath } from '@inv/service-kit';
+import { companyIdOf, notFound, parseInput, parsePatch, parsePath } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { presentBankAccount, presentCompany } from '../domain/company-profile';
@@ -15,7 +15,7 @@ export function companyRoutes(deps: CompanyDeps & { apiKeys: ApiKeysRepo; compan
     res.json(presentCompany(company));
   });
   router.put('/company/', async (req, res) => {
-    const company = await updateCompanyProfile(deps, companyIdOf(req), parseInput(CompanyProfileUpdate, req.body));
+    const company = await updateCompanyProfile(deps, companyIdOf(req), parsePatch(CompanyProfileUpdate, req.body));
     res.json({ message: 'company profile saved', ...presentCompany(company) });
   });
   router.get('/company/bank-accounts', async (req, res) => {

@@ -5,9 +5,12 @@ import { conflict, invalidData, notFound, type FieldError } from '@inv/service-k
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { BankAccountDoc, CompaniesRepo, CompanyDoc } from '../db/companies';
 import { bankAccountsOf } from '../domain/company-profile';
+import { paymentTermsOf } from '../domain/payment-terms';
 
 export interface CompanyDeps {
   companies: CompaniesRepo;
+  /** Checks default_template_id with document-service; absent in tests that do not need it. */
+  templateExists?: (companyId: string, templateId: number) => Promise<boolean>;
   outbox: Outbox;
   relay: () => OutboxRelay;
   now: () => Date;
@@ -29,8 +32,22 @@ async function load(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
 
 /** PUT /company/: the fields sent change; invoices finalized before keep the seller data they were issued with. */
 export async function updateCompanyProfile(deps: CompanyDeps, companyId: string, input: CompanyProfileUpdate): Promise<CompanyDoc> {
-  await load(deps, companyId);
+  const current = await load(deps, companyId);
   const set: Record<string, unknown> = {};
+  const unset: Record<string, 1> = {};
+  const errors: FieldError[] = [];
+  if (input.default_payment_term_id != null && !paymentTermsOf(current).some((t) => t.id === input.default_payment_term_id)) {
+    errors.push({ path: 'default_payment_term_id', message: `payment term ${input.default_payment_term_id} does not exist; see GET /company/payment-terms` });
+  }
+  if (input.default_template_id != null && deps.templateExists && !(await deps.templateExists(companyId, input.default_template_id))) {
+    errors.push({ path: 'default_template_id', message: `template ${input.default_template_id} does not exist; see GET /template/` });
+  }
+  if (errors.length) throw invalidData('the company profile is invalid', errors);
+  if (input.small_business !== undefined) set.smallBusiness = input.small_business;
+  if (input.default_payment_term_id === null) unset.defaultPaymentTermId = 1;
+  else if (input.default_payment_term_id !== undefined) set.defaultPaymentTermId = input.default_payment_term_id;
+  if (input.default_template_id === null) unset.defaultTemplateId = 1;
+  else if (input.default_template_id !== undefined) set.defaultTemplateId = input.default_template_id;
   if (input.legal_name !== undefined) set.legalName = input.legal_name;
   if (input.trading_name !== undefined) set.name = input.trading_name;
   if (input.address) set.address = { line1: input.address.line1, line2: input.address.line2, postalCode: input.address.postal_code, city: input.address.city, countryCode: input.address.country_code };
@@ -44,11 +61,17 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   if (input.website !== undefined) set.website = input.website;
   if (input.default_language !== undefined) set.defaultLanguage = input.default_language;
   if (input.payment_term_days !== undefined) set.paymentTermDays = input.payment_term_days;
-  const fields = Object.keys(set);
-  if (fields.length === 0) return load(deps, companyId);
-  const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() });
+  const fields = [...Object.keys(set), ...Object.keys(unset)];
+  if (fields.length === 0) return current;
+  const vatChanged = typeof set.vatId === 'string' && set.vatId !== current.vatId;
+  if (vatChanged) unset.vatCheck = 1;
+  const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset);
   if (!updated) throw notFound('company');
-  await announce(deps, companyId, fields);
+  const events = [eventMessage('company.profile-changed.v1', companyId, { fields })];
+  // The company's VAT ID is checked at VIES the way customers' are (vat-service answers with vat.checked.v1).
+  if (vatChanged && updated.vatId) events.push(eventMessage('company.vat-id-changed.v1', companyId, { vatId: updated.vatId }));
+  await deps.outbox.add(events);
+  deps.relay().kick();
   return updated;
 }
 

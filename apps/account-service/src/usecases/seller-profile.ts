@@ -1,6 +1,7 @@
 import { electronicAddressOf } from '@inv/contracts';
 import type { CompanyDoc } from '../db/companies';
 import { defaultBankAccount } from '../domain/company-profile';
+import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-terms';
 
 /** The seller as frozen onto an invoice at finalization (EN 16931 BG-4 and payment instructions). */
 export function sellerProfileOf(company: CompanyDoc) {
@@ -24,7 +25,22 @@ export function sellerProfileOf(company: CompanyDoc) {
     },
     payment: paymentOf(company),
     paymentTermDays: company.paymentTermDays,
+    paymentTerms: paymentTermsOf(company).map((t) => ({ id: t.id, days: t.days, discount: t.discount, textDe: t.textDe, textEn: t.textEn })),
+    defaultPaymentTermId: defaultPaymentTerm(company)?.id,
+    smallBusiness: company.smallBusiness ?? false,
+    missing: missingForInvoices(company),
   };
+}
+
+/** Company fields an invoice needs (BR-06, BR-08..BR-10, and BR-CO-26 / § 14 UStG: a VAT ID or a tax number). */
+function missingForInvoices(c: CompanyDoc): string[] {
+  const missing: string[] = [];
+  if (!c.legalName?.trim()) missing.push('legal_name');
+  if (!c.address?.line1?.trim()) missing.push('address.line1');
+  if (!c.address?.city?.trim()) missing.push('address.city');
+  if (!c.address?.postalCode?.trim()) missing.push('address.postal_code');
+  if (!c.vatId && !c.taxNumber) missing.push('vat_id');
+  return missing;
 }
 
 function paymentOf(company: CompanyDoc) {

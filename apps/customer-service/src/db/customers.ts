@@ -121,6 +121,7 @@ const schema = new Schema<CustomerDoc>(
 );
 schema.index({ companyId: 1, customerNumber: 1 }, { unique: true });
 schema.index({ companyId: 1, emailLower: 1 });
+schema.index({ companyId: 1, paymentTermId: 1 }, { partialFilterExpression: { paymentTermId: { $exists: true } } });
 
 export function customersRepo(conn: Connection) {
   const model = conn.model<CustomerDoc>('Customer', schema, 'customers');
@@ -128,6 +129,7 @@ export function customersRepo(conn: Connection) {
     model,
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<CustomerDoc>(),
+    countWithPaymentTerm: (companyId: string, paymentTermId: number) => model.countDocuments({ companyId, paymentTermId }),
   };
 }
 export type CustomersRepo = ReturnType<typeof customersRepo>;

@@ -1,45 +1,44 @@
 import { Schema, type Connection } from 'mongoose';
 
-export interface PaymentTermDoc {
-  _id: string; // `${companyId}:${id}`
-  companyId: string;
-  id: number;
-  name: string;
-  days: number;
+/**
+ * The company's payment terms as account-service (their owner) last announced them: customer-service needs
+ * them to check a customer's payment_term_id without a round trip. One document per company, replaced as a
+ * whole by newer announcements (`rev` orders them; an older one arriving late changes nothing).
+ */
+export interface PaymentTermSetDoc {
+  _id: string; // companyId
+  rev: number;
+  terms: { id: number; name: string; days: number }[];
 }
 
-const schema = new Schema<PaymentTermDoc>(
-  { _id: String, companyId: { type: String, required: true }, id: { type: Number, required: true }, name: { type: String, required: true }, days: { type: Number, required: true } },
+const schema = new Schema<PaymentTermSetDoc>(
+  { _id: String, rev: { type: Number, required: true }, terms: [{ _id: false, id: Number, name: String, days: Number }] },
   { versionKey: false },
 );
-schema.index({ companyId: 1, id: 1 }, { unique: true });
 
-/** Every company starts with these; account-service owns editing payment terms (not built yet). */
+/** What every company has until it changes its terms (the same defaults account-service starts with). */
 export const DEFAULT_PAYMENT_TERMS: readonly { id: number; name: string; days: number }[] = [
   { id: 1, name: '14 days', days: 14 },
   { id: 2, name: '30 days', days: 30 },
 ];
 
 export function paymentTermsRepo(conn: Connection) {
-  const model = conn.model<PaymentTermDoc>('PaymentTerm', schema, 'payment_terms');
-  /** Seeds the defaults for a company the first time it is asked about (upserts: safe under concurrency). */
-  const seed = async (companyId: string) => {
-    if (await model.exists({ companyId })) return;
-    await model.bulkWrite(
-      DEFAULT_PAYMENT_TERMS.map((t) => ({
-        updateOne: { filter: { _id: `${companyId}:${t.id}` }, update: { $setOnInsert: { companyId, ...t } }, upsert: true },
-      })),
-    );
-  };
+  const model = conn.model<PaymentTermSetDoc>('PaymentTermSet', schema, 'payment_term_sets');
+  const list = async (companyId: string) => (await model.findById(companyId).lean<PaymentTermSetDoc>())?.terms ?? DEFAULT_PAYMENT_TERMS.map((t) => ({ ...t }));
   return {
     model,
-    async list(companyId: string): Promise<PaymentTermDoc[]> {
-      await seed(companyId);
-      return model.find({ companyId }).sort({ id: 1 }).lean<PaymentTermDoc[]>();
-    },
+    list,
     async exists(companyId: string, id: number): Promise<boolean> {
-      await seed(companyId);
-      return (await model.exists({ companyId, id })) !== null;
+      return (await list(companyId)).some((t) => t.id === id);
+    },
+    /** Applies an announcement if it is newer than what is stored (idempotent: the same one twice changes nothing). */
+    async apply(companyId: string, rev: number, terms: PaymentTermSetDoc['terms']): Promise<void> {
+      try {
+        await model.updateOne({ _id: companyId, rev: { $lt: rev } }, { $set: { rev, terms } }, { upsert: true });
+      } catch (err) {
+        // the upsert collided with a stored document whose rev is not lower: the announcement is stale
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
     },
   };
 }

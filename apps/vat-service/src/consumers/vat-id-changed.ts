@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ViesRequester } from '../domain/vies-result';
 import { checkVatId, type CheckVatIdDeps } from '../vies/check-vat-id';
 
-type VatIdChanged = z.output<(typeof messages.events)['customer.vat-id-changed.v1']>;
+type VatIdChanged = z.output<(typeof messages.events)['customer.vat-id-changed.v1']> | z.output<(typeof messages.events)['company.vat-id-changed.v1']>;
 
 export interface VatIdChangedDeps {
   bus: AppBus;
@@ -24,7 +24,7 @@ export async function onVatIdChanged(deps: VatIdChangedDeps, msg: Envelope<VatId
     'vat.checked.v1',
     msg.companyId,
     {
-      customerId: msg.data.customerId,
+      customerId: 'customerId' in msg.data ? msg.data.customerId : undefined,
       // The customer stores the VAT ID normalised the same way; echo the request's own text if the syntax check rejected it.
       vatId: outcome.vatId || msg.data.vatId,
       status: outcome.status,

@@ -26,7 +26,10 @@ export const CompanyProfileUpdate = z
     phone: z.string().trim().max(40).optional(),
     website: z.url().max(200).optional(),
     default_language: z.enum(['de', 'en']).optional(),
-    payment_term_days: z.number().int().min(0).max(365).optional(),
+    payment_term_days: z.number().int().min(0).max(365).optional().meta({ description: 'used when no payment term applies (prefer default_payment_term_id)' }),
+    small_business: z.boolean().optional().meta({ description: 'Kleinunternehmer (§ 19 UStG): invoices carry no VAT and the legal note' }),
+    default_template_id: z.number().int().positive().max(2 ** 31 - 1).nullable().optional(),
+    default_payment_term_id: z.number().int().positive().max(2 ** 31 - 1).nullable().optional().meta({ description: 'the payment term of customers that name none (see /company/payment-terms)' }),
   })
   .meta({ id: 'CompanyProfileUpdate' });
 export type CompanyProfileUpdate = z.output<typeof CompanyProfileUpdate>;
@@ -57,3 +60,37 @@ export const BankAccount = z
     created_at: z.string(),
   })
   .meta({ id: 'BankAccount' });
+
+/** Skonto: a discount for payment within `days` days. */
+export const EarlyPaymentDiscount = z.object({
+  percent: z.number().gt(0).max(100).multipleOf(0.01).meta({ description: 'e.g. 2 (2 %); at most two decimals' }),
+  days: z.number().int().min(1).max(365),
+});
+
+const termFields = {
+  name: z.string().trim().min(1).max(100),
+  days: z.number().int().min(0).max(365).meta({ description: 'days from the invoice date to the due date (BT-9)' }),
+  discount: EarlyPaymentDiscount.nullable().optional().meta({ description: 'early-payment discount (Skonto); null removes it' }),
+  text_de: z.string().trim().max(500).nullable().optional().meta({ description: 'BT-20 in German; placeholders {due_date}, {discount_date}, {discount_percent}, {discount_amount}, {days}; generated when absent' }),
+  text_en: z.string().trim().max(500).nullable().optional().meta({ description: 'BT-20 in English; same placeholders' }),
+};
+const discountWithinTerm = (t: { days?: number; discount?: { days: number } | null }, ctx: z.RefinementCtx) => {
+  if (t.discount && t.days !== undefined && t.discount.days >= t.days) ctx.addIssue({ code: 'custom', path: ['discount', 'days'], message: 'must be fewer days than the term itself' });
+};
+export const PaymentTermInput = z.object(termFields).superRefine(discountWithinTerm).meta({ id: 'PaymentTermInput' });
+export type PaymentTermInput = z.output<typeof PaymentTermInput>;
+export const PaymentTermUpdate = z.object(termFields).partial().superRefine(discountWithinTerm).meta({ id: 'PaymentTermUpdate' });
+export type PaymentTermUpdate = z.output<typeof PaymentTermUpdate>;
+export const PaymentTerm = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    days: z.number().int(),
+    discount: EarlyPaymentDiscount.nullable(),
+    text_de: z.string().nullable(),
+    text_en: z.string().nullable(),
+    is_default: z.boolean().meta({ description: "the company's default_payment_term_id" }),
+  })
+  .meta({ id: 'PaymentTerm' });
+/** Most payment terms a company keeps. */
+export const MAX_PAYMENT_TERMS = 50;

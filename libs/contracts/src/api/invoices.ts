@@ -84,6 +84,21 @@ const discountConsistency = (p: { discount_type?: string; discount_value?: strin
 };
 
 export const PositionCreate = z.object(positionFields).superRefine(discountConsistency).meta({ id: 'PositionCreate' });
+/**
+ * POST /invoice/{id}/positions: with product_id, the product's values fill what the request leaves out
+ * (title, unit_id, unit_net_amount, tax_rate, tax_treatment_id, description); without it, title, quantity,
+ * unit_id and unit_net_amount are required.
+ */
+export const PositionCreateInput = z
+  .object({ ...positionFields, product_id: z.coerce.number().int().positive().max(2 ** 31 - 1).optional().meta({ description: 'fill the position from this product (a copy: later product changes do not touch it)' }) })
+  .partial({ title: true, unit_id: true, unit_net_amount: true })
+  .superRefine(discountConsistency)
+  .superRefine((p, ctx) => {
+    if (p.product_id !== undefined) return;
+    for (const f of ['title', 'unit_id', 'unit_net_amount'] as const) if (p[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'required unless product_id is given' });
+  })
+  .meta({ id: 'PositionCreateInput' });
+export type PositionCreateInput = z.output<typeof PositionCreateInput>;
 export type PositionCreate = z.output<typeof PositionCreate>;
 export const PositionUpdate = z.object(positionFields).partial().superRefine(discountConsistency).meta({ id: 'PositionUpdate' });
 export type PositionUpdate = z.output<typeof PositionUpdate>;

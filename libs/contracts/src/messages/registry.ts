@@ -13,6 +13,18 @@ export const events = {
   'company.plan-changed.v1': z.object({ plan: Plan }),
   /** The company changed its profile or bank accounts (for the audit log; the fields, never their values). */
   'company.profile-changed.v1': z.object({ fields: z.array(z.string()) }),
+  /** The company's payment terms as they are now (whole list; `rev` orders the announcements). */
+  'company.payment-terms-changed.v1': z.object({
+    rev: z.number().int(),
+    terms: z.array(z.object({ id: z.number().int(), name: z.string(), days: z.number().int() })),
+    changed: z.object({ id: z.number().int(), action: z.enum(['created', 'updated', 'deleted']) }).optional(),
+  }),
+  /** The company's own VAT ID changed: vat-service checks it at VIES as it does customers' (vat.checked.v1 without customerId). */
+  'company.vat-id-changed.v1': z.object({ vatId: z.string(), forceRefresh: z.boolean().optional() }),
+  /** A product was created, changed or deleted (for the audit log: the fields, never their values). */
+  'product.changed.v1': z.object({ productId: z.number().int(), action: z.enum(['created', 'updated', 'deleted']), fields: z.array(z.string()) }),
+  /** A numbering sequence's pattern, reset period or next value was changed. */
+  'numbering.changed.v1': z.object({ documentType: z.enum(['invoice', 'credit_note']), fields: z.array(z.string()) }),
   'customer.vat-id-changed.v1': z.object({
     customerId: z.number().int(),
     vatId: z.string(),
@@ -133,8 +145,29 @@ export const rpc = {
       seller: InvoiceSnapshot.shape.seller.optional(),
       payment: InvoiceSnapshot.shape.payment.optional(),
       paymentTermDays: z.number().int().optional(),
+      /** The company's payment terms (at most 50) and its default: the customer's term applies, else the default. */
+      paymentTerms: z
+        .array(
+          z.object({
+            id: z.number().int(),
+            days: z.number().int(),
+            discount: z.object({ percent: z.number(), days: z.number().int() }).optional(),
+            textDe: z.string().optional(),
+            textEn: z.string().optional(),
+          }),
+        )
+        .optional(),
+      defaultPaymentTermId: z.number().int().optional(),
+      /** Kleinunternehmer (§ 19 UStG): no VAT on its invoices. */
+      smallBusiness: z.boolean().optional(),
+      /** Which company fields are missing for an invoice (named by their API field). */
+      missing: z.array(z.string()).optional(),
       numberPrefix: z.string().optional(),
     }),
+  },
+  'customer.payment-term-usage.v1': {
+    request: z.object({ paymentTermId: z.number().int() }),
+    response: z.object({ customers: z.number().int() }),
   },
   'customer.billing-snapshot.v1': {
     request: z.object({ customerId: z.number().int() }),
