@@ -10,6 +10,10 @@ import { attachmentsRepo } from './db/attachments';
 import { emailsRepo } from './db/emails';
 import { invoicesRepo } from './db/invoices';
 import { jobsRepo } from './db/jobs';
+import { numberingRepo } from './db/numbering';
+import { productsRepo } from './db/products';
+import { numberingRoutes } from './http/numbering.routes';
+import { productRoutes } from './http/products.routes';
 import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
 import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
@@ -27,7 +31,9 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const jobs = jobsRepo(rt.conn);
   const attachments = attachmentsRepo(rt.conn);
   const emails = emailsRepo(rt.conn);
-  await Promise.all([invoices.model.init(), jobs.model.init(), attachments.model.init(), emails.model.init(), emails.deliveries.init(), rt.outbox.model.init()]);
+  const numbering = numberingRepo(rt.conn);
+  const products = productsRepo(rt.conn);
+  await Promise.all([numbering.model.init(), products.model.init(), invoices.model.init(), jobs.model.init(), attachments.model.init(), emails.model.init(), emails.deliveries.init(), rt.outbox.model.init()]);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
   const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
   const deps: InvoiceDeps = {
@@ -36,6 +42,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
     jobs,
     attachments,
     emails,
+    numbering,
+    products,
     mail: { transport, from: config.MAIL_FROM, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1 },
     objects: storage.objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
@@ -49,6 +57,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
   };
 
   rt.app.use(attachmentRoutes(deps));
+  rt.app.use(productRoutes(deps));
+  rt.app.use(numberingRoutes(deps));
   rt.app.use(emailRoutes(deps));
   rt.bus.onCommand('mail.send.v1', (msg, ctx) => handleSendMail(deps, msg, ctx.attempt));
   rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) => onMailOutcome(deps, msg as never));

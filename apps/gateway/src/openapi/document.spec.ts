@@ -59,8 +59,9 @@ describe('OpenAPI document', () => {
   });
 
   it('lets optional request fields be null (the SDK sends null for "not given") and describes lists as bare arrays', () => {
-    const position = doc.components.schemas.PositionCreate;
-    expect(position.required).toEqual(expect.arrayContaining(['title', 'quantity', 'unit_id', 'unit_net_amount']));
+    const position = doc.components.schemas.PositionCreateInput; // title, unit_id, unit_net_amount come from product_id when absent
+    expect(position.required).toEqual(['quantity']);
+    expect(Object.keys(position.properties)).toEqual(expect.arrayContaining(['product_id', 'title', 'unit_id', 'unit_net_amount']));
     expect(position.properties.description.anyOf).toContainEqual({ type: 'null' });
     expect(doc.components.schemas.InvoiceCreate.properties.meta.anyOf).toContainEqual({ type: 'null' });
     const customers = doc.paths['/customer/'].get.responses['200'];

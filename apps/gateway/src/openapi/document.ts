@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '@inv/contracts';
 import { components } from './builder';
+import { catalogPaths } from './paths/catalog';
 import { customerPaths } from './paths/customers';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
@@ -12,7 +13,7 @@ const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRec
 
 **Authentication.** Every request carries \`X-API-Key\`. Keys are created under Company → API keys; the secret is shown once.
 
-**Conventions.** \`null\` in a request body means "not given"; unknown fields are ignored. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
+**Conventions.** \`null\` in a request body means "not given"; unknown fields are ignored. The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
 
 **Asynchronous work** (finalization, exports) is a job: poll it every 2 s with backoff.
 
@@ -30,7 +31,9 @@ const tags = [
   { name: 'Customers', description: 'Customers (B2B and B2C), their addresses and VAT ID checks, account statements.' },
   { name: 'Invoices', description: 'Draft invoices and positions, validation, finalization jobs, status, credit notes, PDF and XML links.' },
   { name: 'Templates', description: 'PDF layouts.' },
-  { name: 'Company', description: 'The company profile (the seller) and its API keys.' },
+  { name: 'Company', description: 'The company profile (the seller), bank accounts, payment terms and API keys.' },
+  { name: 'Products', description: 'The product catalog positions are filled from (product_id).' },
+  { name: 'Numbering', description: 'Invoice and credit-note number sequences: patterns with date placeholders, gapless and unique.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
@@ -39,10 +42,10 @@ const tags = [
 /** The OpenAPI 3.1 document, generated from the zod contracts the services validate with. */
 export function buildOpenApiDocument() {
   for (const k of Object.keys(components)) delete components[k];
-  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths() };
+  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...catalogPaths() };
   return {
     openapi: '3.1.0',
-    info: { title: 'Invoicing API', version: '1.1.0', description },
+    info: { title: 'Invoicing API', version: '1.3.0', description },
     servers: [{ url: '/api/v1' }],
     security: [{ ApiKey: [] }],
     tags,

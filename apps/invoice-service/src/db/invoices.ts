@@ -14,6 +14,8 @@ export interface PositionDoc {
   taxTreatmentId: TaxTreatmentId;
   discountType?: 'PERCENTAGE' | 'FIXED_AMOUNT';
   discountValue?: string;
+  /** The product the position was filled from (its values are copied: later product edits change nothing here). */
+  productId?: number;
 }
 
 export interface StoredFile {
@@ -75,6 +77,7 @@ const positionSchema = new Schema<PositionDoc>(
     taxTreatmentId: { type: String, required: true },
     discountType: String,
     discountValue: String,
+    productId: Number,
   },
   { _id: false },
 );

@@ -1,15 +1,21 @@
 import type { InvoiceSnapshot, messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { InvoiceDoc } from '../db/invoices';
-import { vatOf } from './totals';
+import { applicableTerm, paymentTermsOf } from './payment-terms';
+import { totalsOf, vatOf } from './totals';
 
 type SellerProfile = z.output<(typeof messages.rpc)['account.seller-profile.v1']['response']>;
 type BuyerProfile = z.output<(typeof messages.rpc)['customer.billing-snapshot.v1']['response']>;
 
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(`${isoDate}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+/** The legal note of a Kleinunternehmer (§ 19 UStG), also the exemption reason (BT-120) of its category E. */
+export const SMALL_BUSINESS_NOTE = {
+  de: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.',
+  en: 'No VAT is charged: small business under § 19 UStG (German VAT Act).',
+} as const;
+
+/** A Kleinunternehmer's positions: VAT-exempt (category E, rate 0) whatever was entered. */
+export function asSmallBusinessPositions(positions: InvoiceDoc['positions']): InvoiceDoc['positions'] {
+  return positions.map((p) => ({ ...p, taxTreatmentId: 'exempt', taxRate: '0' }));
 }
 
 /**
@@ -25,30 +31,41 @@ export function buildSnapshot(
   preceding?: { number: string; issueDate?: string },
 ): InvoiceSnapshot {
   const language = buyer.language ?? 'de';
-  const termDays = seller.paymentTermDays ?? 14;
   const isCredit = inv.typeCode === '381';
   const emptyParty = { name: '', address: { line1: '', city: '', countryCode: 'DE' } };
-  const notes = [inv.note].filter((n): n is string => Boolean(n));
+  const smallBusiness = seller.smallBusiness === true;
+  const notes = [inv.note, smallBusiness ? SMALL_BUSINESS_NOTE[language] : undefined].filter((n): n is string => Boolean(n));
+  let terms: { dueDate?: string; text: string };
+  if (isCredit) {
+    // A credit note's amount is owed to the buyer: the terms state how it is settled (BR-CO-25 needs terms
+    // or a due date for a positive amount due, and a due date would read as a demand for payment).
+    terms = {
+      text:
+        language === 'de'
+          ? 'Der Betrag wird Ihnen erstattet oder mit offenen Rechnungen verrechnet.'
+          : 'The amount will be refunded to you or offset against open invoices.',
+    };
+  } else {
+    let gross = '0';
+    try {
+      gross = totalsOf(inv.positions).taxInclusiveTotal;
+    } catch {
+      // amounts out of bounds are refused by validation before a snapshot is used
+    }
+    terms = paymentTermsOf(applicableTerm(seller, buyer.paymentTermId), issueDate, gross, language, inv.format);
+  }
   return {
     number: inv.number,
     issueDate,
     typeCode: inv.typeCode,
     currency: 'EUR',
-    dueDate: isCredit ? undefined : addDays(issueDate, termDays),
+    dueDate: terms.dueDate,
     buyerReference: inv.buyerReference,
     precedingInvoice: preceding,
     period: inv.benefitPeriodStart && inv.benefitPeriodEnd ? { start: inv.benefitPeriodStart, end: inv.benefitPeriodEnd } : undefined,
     deliveryDate: inv.benefitPeriodStart ? undefined : issueDate,
     notes: notes.length ? notes : undefined,
-    // A credit note's amount is owed to the buyer: the terms state how it is settled (BR-CO-25 needs terms
-    // or a due date for a positive amount due, and a due date would read as a demand for payment).
-    paymentTerms: isCredit
-      ? language === 'de'
-        ? 'Der Betrag wird Ihnen erstattet oder mit offenen Rechnungen verrechnet.'
-        : 'The amount will be refunded to you or offset against open invoices.'
-      : language === 'de'
-        ? `Zahlbar innerhalb von ${termDays} Tagen ohne Abzug.`
-        : `Payable within ${termDays} days without deduction.`,
+    paymentTerms: terms.text,
     seller: seller.seller ?? emptyParty,
     buyer: buyer.buyer ?? emptyParty,
     lines: inv.positions.map((p) => ({
@@ -64,6 +81,7 @@ export function buildSnapshot(
     // A credit note is settled by refund or by offsetting it against open invoices: payment means 97
     // (UNCL 4461 "clearing between partners"), which needs no account of the seller (BR-61 applies to 30/58).
     payment: isCredit ? { meansCode: '97', remittanceInfo: inv.number } : seller.payment ? { ...seller.payment, remittanceInfo: inv.number } : undefined,
+    exemptions: smallBusiness ? { E: { reason: SMALL_BUSINESS_NOTE[language] } } : undefined,
     language,
     customerNumber: buyer.customerNumber,
   };

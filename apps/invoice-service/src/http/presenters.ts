@@ -32,6 +32,7 @@ export function presentPosition(p: PositionDoc, net?: string) {
     tax_treatment_id: p.taxTreatmentId,
     discount_type: p.discountType ?? null,
     discount_value: p.discountValue === undefined ? null : jsonNumber(p.discountValue),
+    product_id: p.productId ?? null,
   };
 }
 

@@ -1,14 +1,37 @@
-import type { PositionCreate } from '@inv/contracts';
-import { invalidData } from '@inv/service-kit';
+import type { PositionCreate, PositionCreateInput } from '@inv/contracts';
+import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
 import { MAX_POSITIONS } from './draft-rules';
 import { loadDraft } from './load-invoice';
 import { assertPositionAmounts, savePositions, toPosition } from './position-store';
 
-export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceId: number, input: PositionCreate): Promise<number> {
+/**
+ * With product_id, the product's values fill what the request leaves out; the position keeps a copy of them
+ * (and the product id for reference), so later product changes never touch this invoice.
+ */
+async function withProduct(deps: InvoiceDeps, companyId: string, input: PositionCreateInput): Promise<PositionCreate> {
+  if (input.product_id === undefined) return input as PositionCreate;
+  const product = await deps.products.get(companyId, input.product_id);
+  if (!product) throw invalidData(`product ${input.product_id} does not exist`, [{ path: 'product_id', message: 'unknown product; see GET /products/' }]);
+  if (!product.active) throw new AppError('conflict', `product ${input.product_id} is inactive`, { code: 'PRODUCT_INACTIVE' });
+  const treatment = input.tax_treatment_id ?? product.taxTreatmentId;
+  return {
+    ...input,
+    title: input.title ?? product.name,
+    description: input.description ?? product.description,
+    unit_id: input.unit_id ?? product.unitCode,
+    unit_net_amount: input.unit_net_amount ?? product.unitPrice,
+    tax_treatment_id: treatment,
+    // the product's rate belongs to the product's treatment; another treatment brings its own default rate
+    tax_rate: input.tax_rate ?? (treatment === product.taxTreatmentId ? product.taxRate : undefined),
+  };
+}
+
+export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceId: number, input: PositionCreateInput): Promise<number> {
   const inv = await loadDraft(deps, companyId, invoiceId);
   if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
-  const position = toPosition(0, input, inv.taxTreatmentId);
+  const position = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
+  if (input.product_id !== undefined) position.productId = input.product_id;
   assertPositionAmounts(position, input.single_net_amount);
   position.id = await deps.counters.next('position');
   await savePositions(deps, inv, [...inv.positions, position]);

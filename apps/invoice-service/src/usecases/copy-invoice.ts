@@ -1,13 +1,17 @@
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
+import type { DocumentType } from '../domain/numbering';
 import type { InvoiceDeps } from './deps';
+import { insertNumberedDraft } from './insert-numbered-draft';
 
 /** A new draft with copies of `source`'s positions (fresh position ids) and the given overrides. */
-export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, fields: Pick<InvoiceDoc, 'number' | 'typeCode'> & Partial<InvoiceDoc>): Promise<number> {
+export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, sequence: DocumentType, fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, 'number'>>): Promise<number> {
   const newId = await deps.counters.next('invoice');
   const positions: PositionDoc[] = [];
   for (const p of source.positions) positions.push({ ...p, id: await deps.counters.next('position') });
   const now = deps.now();
-  await deps.invoices.model.create({
+  await insertNumberedDraft(
+    deps,
+    {
     _id: newId,
     companyId: source.companyId,
     customerId: source.customerId,
@@ -21,7 +25,9 @@ export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, fields:
     positions,
     createdAt: now,
     updatedAt: now,
-    ...fields,
-  });
+      ...fields,
+    },
+    { sequence },
+  );
   return newId;
 }

@@ -8,10 +8,7 @@ export async function createCreditNote(deps: InvoiceDeps, companyId: string, id:
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.typeCode === '381') throw conflict('a credit note cannot be credited again', 'INVALID_CREDIT_NOTE');
   if (!['OPEN', 'SENT', 'PAID'].includes(inv.status)) throw conflict(`invoice ${id} is ${inv.status}; only finalized invoices can be credited`, 'INVOICE_NOT_FINALIZED');
-  const year = deps.now().getUTCFullYear();
-  const seq = await deps.counters.next(`credit-note-number:${companyId}:${year}`);
-  return copyInvoice(deps, inv, {
-    number: `GS-${year}-${String(seq).padStart(5, '0')}`,
+  return copyInvoice(deps, inv, 'credit_note', {
     typeCode: '381',
     benefitPeriodStart: inv.benefitPeriodStart,
     benefitPeriodEnd: inv.benefitPeriodEnd,

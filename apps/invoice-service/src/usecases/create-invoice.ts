@@ -1,22 +1,22 @@
 import type { InvoiceCreate } from '@inv/contracts';
-import { conflict } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
-import { assertCustomer, assertTemplate, duplicateNumber, metaFields, nextNumber } from './draft-rules';
+import { assertCustomer, assertTemplate, metaFields } from './draft-rules';
+import { insertNumberedDraft } from './insert-numbered-draft';
 
 export async function createInvoice(deps: InvoiceDeps, companyId: string, input: InvoiceCreate): Promise<number> {
   const customer = await assertCustomer(deps, companyId, input.customer_id);
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const id = await deps.counters.next('invoice');
   const now = deps.now();
-  try {
-    await deps.invoices.model.create({
+  await insertNumberedDraft(
+    deps,
+    {
       _id: id,
       companyId,
       customerId: input.customer_id,
       customerName: customer.buyer?.name,
       grossCents: 0,
       status: 'DRAFT',
-      number: input.invoice_number ?? (await nextNumber(deps, companyId)),
       typeCode: '380',
       format: input.invoice_format ?? 'ZUGFERD',
       templateId: input.ftl_template_id ?? customer.defaultTemplateId,
@@ -29,10 +29,8 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
       positions: [],
       createdAt: now,
       updatedAt: now,
-    });
-  } catch (err) {
-    if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
-    throw err;
-  }
+    },
+    { explicit: input.invoice_number, sequence: 'invoice' },
+  );
   return id;
 }

@@ -8,6 +8,8 @@ import type { AttachmentsRepo } from '../db/attachments';
 import type { EmailsRepo } from '../db/emails';
 import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
+import type { NumberingRepo } from '../db/numbering';
+import type { ProductsRepo } from '../db/products';
 
 export interface InvoiceDeps {
   conn: Connection;
@@ -15,6 +17,8 @@ export interface InvoiceDeps {
   jobs: JobsRepo;
   attachments: AttachmentsRepo;
   emails: EmailsRepo;
+  numbering: NumberingRepo;
+  products: ProductsRepo;
   /** The mail module's SMTP transport (nodemailer), sender address and attempts before a send fails. */
   mail: { transport: Transporter; from: string; maxAttempts: number };
   /** Attachment bytes (and, for e-mail, the rendered documents). */

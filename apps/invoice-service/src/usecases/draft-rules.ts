@@ -24,12 +24,6 @@ export async function assertTemplate(deps: InvoiceDeps, companyId: string, templ
   if (!exists) throw invalidData(`template ${templateId} does not exist`, [{ path: 'ftl_template_id', message: 'unknown template; see GET /template/' }]);
 }
 
-export async function nextNumber(deps: InvoiceDeps, companyId: string): Promise<string> {
-  const year = deps.now().getUTCFullYear();
-  const seq = await deps.counters.next(`invoice-number:${companyId}:${year}`);
-  return `RE-${year}-${String(seq).padStart(5, '0')}`;
-}
-
 export function duplicateNumber(err: unknown): boolean {
   return (err as { code?: number }).code === 11000;
 }

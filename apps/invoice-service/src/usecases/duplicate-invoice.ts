@@ -1,9 +1,8 @@
 import { copyInvoice } from './copy-invoice';
 import type { InvoiceDeps } from './deps';
-import { nextNumber } from './draft-rules';
 import { loadInvoice } from './load-invoice';
 
 export async function duplicateInvoice(deps: InvoiceDeps, companyId: string, id: number): Promise<number> {
   const inv = await loadInvoice(deps, companyId, id);
-  return copyInvoice(deps, inv, { number: await nextNumber(deps, companyId), typeCode: '380', meta: inv.meta, metaJson: inv.metaJson, note: inv.note });
+  return copyInvoice(deps, inv, 'invoice', { typeCode: '380', meta: inv.meta, metaJson: inv.metaJson, note: inv.note });
 }

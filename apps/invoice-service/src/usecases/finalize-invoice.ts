@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FINALIZE_TASK } from '@inv/contracts';
 import { commandMessage, eventMessage } from '@inv/runtime';
 import { AppError, conflict } from '@inv/service-kit';
+import { grossCentsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 import { loadInvoice } from './load-invoice';
 import { assertValid, validateInvoice } from './validate-invoice';
@@ -58,7 +59,18 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
     await deps.conn.transaction(async (session) => {
       const res = await deps.invoices.model.updateOne(
         { _id: invoiceId, companyId, status: 'DRAFT', finalizingJobId: { $exists: false }, updatedAt: inv.updatedAt },
-        { $set: { finalizingJobId: jobId, snapshot: validation.snapshot, invoiceDate: issueDate, dueDate: validation.snapshot.dueDate, customerName: validation.snapshot.buyer.name } },
+        {
+          $set: {
+            finalizingJobId: jobId,
+            snapshot: validation.snapshot,
+            invoiceDate: issueDate,
+            dueDate: validation.snapshot.dueDate,
+            customerName: validation.snapshot.buyer.name,
+            // as issued: a Kleinunternehmer's positions become VAT-exempt (the totals must match the e-invoice)
+            positions: validation.positions,
+            grossCents: grossCentsOf(validation.positions),
+          },
+        },
         { session },
       );
       claimed = res.matchedCount === 1;

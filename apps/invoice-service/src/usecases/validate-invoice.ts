@@ -1,6 +1,6 @@
 import { AppError } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
-import { buildSnapshot } from '../domain/snapshot';
+import { asSmallBusinessPositions, buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
 import { attachmentsNotInXml } from '@inv/contracts';
 import type { InvoiceDeps } from './deps';
@@ -23,12 +23,24 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     deps.bus.callRpc('customer.billing-snapshot.v1', inv.companyId, { customerId: inv.customerId }),
   ]);
   const errors: ValidationError[] = [];
+  const warningsOfProfile: ValidationError[] = [];
   const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'];
   if (!buyer.found) errors.push({ field: 'customer_id', rule: 'CUSTOMER_EXISTS', message: `customer ${inv.customerId} does not exist` });
   else if (!buyer.hasBillingAddress) errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
   if (inv.positions.length === 0) errors.push({ field: 'positions', rule: 'AT_LEAST_ONE_POSITION', message: 'the invoice has no positions' });
   if (!seller.found) errors.push({ field: 'company', rule: 'SELLER_PROFILE', message: 'the company profile is missing' });
-  else if (!seller.payment?.iban && inv.typeCode !== '381') {
+  for (const field of seller.found ? (seller.missing ?? []) : []) {
+    errors.push({ field: `company.${field}`, rule: 'SELLER_PROFILE', message: `the company profile lacks ${field}; set it with PUT /company/` });
+  }
+  if (seller.found && seller.smallBusiness) {
+    // A Kleinunternehmer charges no VAT (§ 19 UStG): its positions are issued VAT-exempt, whatever was entered.
+    const taxed = inv.positions.filter((p) => p.taxTreatmentId !== 'exempt' || Number(p.taxRate) !== 0);
+    if (taxed.length) warningsOfProfile.push({ field: 'positions', rule: 'SMALL_BUSINESS_NO_VAT', message: `positions ${taxed.map((p) => p.id).join(', ')} will be issued without VAT (§ 19 UStG)` });
+    inv = { ...inv, positions: asSmallBusinessPositions(inv.positions) };
+  }
+  if (!seller.found) {
+    // nothing more to check about the seller
+  } else if (!seller.payment?.iban && inv.typeCode !== '381') {
     // an invoice asks for payment by credit transfer (means 58): it needs the company's account
     errors.push({ field: 'company.bank_accounts', rule: 'BANK_ACCOUNT_REQUIRED', message: 'the company has no bank account for the payment instructions; add one with POST /company/bank-accounts' });
   }
@@ -44,13 +56,16 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   }
   // Attachments the e-invoice syntax cannot carry are no error, but the caller should know where they go.
   const attachments = await deps.attachments.ofInvoice(inv.companyId, inv._id);
-  const warnings = attachmentsNotInXml(inv.format, attachments).map((l) => ({
-    field: 'attachments',
-    rule: 'ATTACHMENT_NOT_IN_XML',
-    message: `${l.filename}: ${l.reason}`,
-  }));
+  const warnings = [
+    ...warningsOfProfile,
+    ...attachmentsNotInXml(inv.format, attachments).map((l) => ({
+      field: 'attachments',
+      rule: 'ATTACHMENT_NOT_IN_XML',
+      message: `${l.filename}: ${l.reason}`,
+    })),
+  ];
   if (attachments.length) checks.push('attachments');
-  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer };
+  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer, positions: inv.positions };
 }
 
 /**

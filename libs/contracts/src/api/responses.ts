@@ -82,6 +82,7 @@ export const Position = z
     tax_treatment_id: TaxTreatmentId,
     discount_type: z.enum(['PERCENTAGE', 'FIXED_AMOUNT']).nullable(),
     discount_value: z.number().nullable(),
+    product_id: z.number().int().nullable().meta({ description: 'the product the values were copied from (later product changes do not touch the position)' }),
   })
   .meta({ id: 'Position' });
 
@@ -190,7 +191,14 @@ export const Company = z
     website: z.string().nullable(),
     default_language: z.enum(['de', 'en']),
     default_currency: z.literal('EUR'),
-    payment_term_days: z.number().int(),
+    payment_term_days: z.number().int().meta({ description: 'used when neither the customer nor the company names a payment term' }),
+    default_payment_term_id: z.number().int().nullable().meta({ description: 'the payment term of customers that name none (GET /company/payment-terms)' }),
+    default_template_id: z.number().int().nullable(),
+    small_business: z.boolean().meta({ description: 'Kleinunternehmer (§ 19 UStG): invoices are issued without VAT and carry the legal note' }),
+    vat_check: z
+      .object({ status: z.enum(['pending', 'valid', 'invalid', 'unavailable']), checked_at: z.string().nullable(), name: z.string().nullable(), consultation_number: z.string().nullable(), fault: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'the VIES check of vat_id (pending until the answer arrives; null without a VAT ID)' }),
     plan: z.enum(['free', 'pro']),
     bank_accounts: z.array(z.object({ id: z.number().int(), iban: z.string(), iban_formatted: z.string(), bic: z.string().nullable(), bank_name: z.string().nullable(), account_holder: z.string().nullable(), is_default: z.boolean(), created_at: Timestamp })),
     created_at: Timestamp,

@@ -19,7 +19,7 @@ import {
   SendEmailRequest,
   MessageBody,
   PositionAdded,
-  PositionCreate,
+  PositionCreateInput,
   PositionReorder,
   PositionUpdate,
   Position,
@@ -51,6 +51,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'createInvoice',
         summary: 'Create a draft invoice',
+        description:
+          'The invoice number is taken at creation from the company\'s invoice sequence (GET /numbering/), gaplessly and uniquely even under concurrent creation, ' +
+          'unless invoice_number is given (unique per company). Drafts are never deleted: a draft that is not issued is cancelled and keeps its number, so the record of numbers has no gaps.',
         requestBody: body(InvoiceCreate, { customer_id: 1, invoice_format: 'ZUGFERD', meta: { order: 'PO-4711' } }),
         responses: { 201: json(CreatedInvoice, 'created'), ...conflict('the invoice_number is taken (DUPLICATE_INVOICE_NUMBER)'), ...bodyErrors(), ...commonErrors() },
       }),
@@ -66,9 +69,12 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'addPosition',
         summary: 'Add a position; totals are recalculated',
-        description: 'At most 1,000 positions per invoice. single_net_amount may differ from quantity x unit_net_amount (rounded half up to the cent) by at most 0.01; the service value wins.',
-        requestBody: body(PositionCreate, { title: 'Beratung', quantity: 7.5, unit_id: 'HUR', unit_net_amount: 95, single_net_amount: 712.5, tax_rate: 0.19 }),
-        responses: { 201: json(PositionAdded, 'created'), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+        description:
+          'At most 1,000 positions per invoice. single_net_amount may differ from quantity x unit_net_amount (rounded half up to the cent) by at most 0.01; the service value wins. ' +
+          'With product_id the product fills title, description, unit_id, unit_net_amount, tax_rate and tax_treatment_id where the request leaves them out; the position keeps a copy (later product edits do not change it). ' +
+          'An unknown product_id answers 400, an inactive product 409 PRODUCT_INACTIVE.',
+        requestBody: body(PositionCreateInput, { product_id: 12, quantity: 7.5 }),
+        responses: { 201: json(PositionAdded, 'created'), ...notFound(), ...conflict('the product is inactive (PRODUCT_INACTIVE) or the invoice is no draft (INVOICE_NOT_DRAFT)'), ...bodyErrors(), ...commonErrors() },
       }),
     },
     '/invoice/{id}/positions/reorder': {

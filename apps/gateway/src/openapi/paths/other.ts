@@ -18,10 +18,13 @@ import {
   ExportJob,
   ExportRequest,
   MessageBody,
+  PaymentTerm,
+  PaymentTermInput,
+  PaymentTermUpdate,
   QuotaUsage,
   Template,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, strId, type Operation } from '../builder';
+import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, problem, strId, type Operation } from '../builder';
 
 export function otherPaths(): Record<string, Record<string, unknown>> {
   const op = (tags: string[], o: Omit<Operation, 'tags'>): Operation => ({ tags, ...o });
@@ -64,6 +67,35 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       get: op(c, { operationId: 'getBankAccount', summary: 'A bank account', responses: { 200: json(BankAccount), ...notFound(), ...commonErrors() } }),
       put: op(c, { operationId: 'updateBankAccount', summary: 'Change a bank account or make it the default', requestBody: body(BankAccountUpdate, { is_default: true }), responses: { 200: json(BankAccount.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() } }),
       delete: op(c, { operationId: 'deleteBankAccount', summary: 'Delete a bank account (the default passes to the oldest left; without any, validation reports BANK_ACCOUNT_REQUIRED)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+    },
+    '/company/payment-terms': {
+      get: op(c, { operationId: 'listCompanyPaymentTerms', summary: 'Payment terms (also listed, shorter, under /customer/payment-terms)', responses: { 200: json(z.object({ payment_terms: z.array(PaymentTerm) })), ...commonErrors() } }),
+      post: op(c, {
+        operationId: 'createPaymentTerm',
+        summary: 'Add a payment term, optionally with an early-payment discount (Skonto)',
+        description:
+          'At finalization the term gives the due date (BT-9: invoice date + days) and the payment terms text (BT-20) in the customer\'s language: your text_de/text_en with placeholders filled, ' +
+          'or a generated one naming the due date and the Skonto amount. XRechnung invoices with Skonto also carry the structured line #SKONTO#TAGE=n#PROZENT=p# (BR-DE-18). ' +
+          'A customer\'s payment_term_id chooses the term; otherwise the company\'s default_payment_term_id applies. At most 50 terms.',
+        requestBody: body(PaymentTermInput, { name: '2 % Skonto, 30 Tage netto', days: 30, discount: { percent: 2, days: 10 } }),
+        responses: { 201: json(PaymentTerm.extend({ message: z.string() }), 'created'), ...conflict('50 terms already (PAYMENT_TERM_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/company/payment-terms/{id}': {
+      parameters: [intId('id', 'payment term id')],
+      get: op(c, { operationId: 'getPaymentTerm', summary: 'A payment term', responses: { 200: json(PaymentTerm), ...notFound(), ...commonErrors() } }),
+      put: op(c, {
+        operationId: 'updatePaymentTerm',
+        summary: 'Change a payment term (only the fields sent change; null removes discount, text_de or text_en)',
+        description: 'Invoices finalized before keep the due date and text they were issued with.',
+        requestBody: body(PaymentTermUpdate, { days: 21, discount: null }),
+        responses: { 200: json(PaymentTerm.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op(c, {
+        operationId: 'deletePaymentTerm',
+        summary: 'Delete a payment term',
+        responses: { 200: json(MessageBody), ...notFound(), ...conflict('used by customers (PAYMENT_TERM_IN_USE, `customers` counts them) or the company default (`is_default` true)'), ...commonErrors(), 503: problem('customer-service could not be asked which customers use the term; retry (SERVICE_UNAVAILABLE)') },
+      }),
     },
     '/company/api-keys': {
       get: op(c, { operationId: 'listApiKeys', summary: 'API keys (name, prefix, created, last used; never the secret)', responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() } }),

@@ -1,0 +1,204 @@
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
+import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { invoiceConfig } from './config';
+import { createInvoiceService } from './invoice-service';
+
+jest.setTimeout(120_000);
+
+type Json = any;
+
+/**
+ * Company data invoice-service owns, against the real broker and the embedded MongoDB: numbering sequences
+ * (patterns, validation, 50 concurrent creations get 50 consecutive numbers), the product catalog and
+ * positions filled from it, and validation driven by the company profile (missing fields, Kleinunternehmer).
+ */
+describe('numbering, products and the seller profile', () => {
+  const prefix = uniquePrefix('cat');
+  const company = 'cmp_cat';
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: EmbeddedS3;
+  let service: Awaited<ReturnType<typeof createInvoiceService>>;
+  let url: string;
+  let peer: Bus<Messages>;
+  const events: Json[] = [];
+  const fullSeller = {
+    found: true,
+    seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+    payment: { meansCode: '58' as const, iban: 'DE02120300000000202051' },
+    paymentTermDays: 14,
+    paymentTerms: [{ id: 1, days: 14 }],
+    defaultPaymentTermId: 1,
+    smallBusiness: false,
+    missing: [] as string[],
+  };
+  let seller: Json = fullSeller;
+
+  const call = async (method: string, path: string, body?: unknown, companyId = company) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    s3 = await startEmbeddedS3();
+    peer = peerBus(prefix);
+    peer.serveRpc('account.seller-profile.v1', async () => seller);
+    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
+      found: true,
+      hasBillingAddress: true,
+      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+      language: 'de',
+      vatStatus: 'not_checked',
+    }));
+    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
+    peer.onEvent('catalog-log', ['product.changed.v1', 'numbering.changed.v1'], async (msg) => {
+      events.push({ type: msg.type, ...msg.data });
+    });
+    await peer.start();
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'cat-test' })));
+    url = (await service.start()).url;
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await peer?.stop();
+    await deleteBrokerObjects(prefix);
+    await s3?.stop();
+    await mongo?.stop();
+  });
+
+  const year = new Date().getUTCFullYear();
+
+  describe('numbering sequences', () => {
+    it('starts every company with RE-{YYYY}-{SEQ:5} and GS-{YYYY}-{SEQ:5}, reset yearly', async () => {
+      const res = await call('GET', '/numbering/', undefined, 'cmp_fresh');
+      expect(res.body.sequences).toEqual([
+        { document_type: 'invoice', pattern: 'RE-{YYYY}-{SEQ:5}', reset: 'yearly', next_value: 1, next_number: `RE-${year}-00001` },
+        { document_type: 'credit_note', pattern: 'GS-{YYYY}-{SEQ:5}', reset: 'yearly', next_value: 1, next_number: `GS-${year}-00001` },
+      ]);
+      expect((await call('GET', '/numbering/offer')).status).toBe(400);
+    });
+
+    it('refuses patterns that cannot produce unique numbers, naming the field', async () => {
+      const cases: [Json, string][] = [
+        [{ pattern: 'RE-{YYYY}' }, 'pattern'],
+        [{ pattern: 'RE-{SEQ}-{SEQ}' }, 'pattern'],
+        [{ pattern: 'RE-{YEAR}-{SEQ}' }, 'pattern'],
+        [{ pattern: 'RE-{SEQ}', reset: 'yearly' }, 'pattern'],
+        [{ pattern: 'RE-{YYYY}-{SEQ}', reset: 'monthly' }, 'pattern'],
+        [{ pattern: 'GS-{YYYY}-{SEQ:3}' }, 'pattern'], // same fixed text as the credit notes
+        [{ next_value: 0 }, 'next_value'],
+        [{ reset: 'weekly' }, 'reset'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await call('PUT', '/numbering/invoice', body);
+        expect([JSON.stringify(body), res.status, res.body.errors?.[0]?.path]).toEqual([JSON.stringify(body), 400, field]);
+      }
+    });
+
+    it('gives 50 concurrent creations 50 consecutive numbers, skips numbers taken explicitly, and refuses duplicates', async () => {
+      const saved = await call('PUT', '/numbering/invoice', { pattern: 'INV/{YY}/{SEQ:4}', reset: 'yearly', next_value: 1 });
+      expect(saved.body).toMatchObject({ pattern: 'INV/{YY}/{SEQ:4}', next_value: 1, next_number: `INV/${String(year).slice(2)}/0001` });
+      await waitFor(() => events.some((e) => e.type === 'numbering.changed.v1' && e.documentType === 'invoice'), { what: 'numbering.changed' });
+      const explicit = await call('POST', '/invoice/', { customer_id: 1, invoice_number: `INV/${String(year).slice(2)}/0003` });
+      expect(explicit.status).toBe(201);
+      expect((await call('POST', '/invoice/', { customer_id: 1, invoice_number: `INV/${String(year).slice(2)}/0003` })).body.code).toBe('DUPLICATE_INVOICE_NUMBER');
+      const created = await Promise.all(Array.from({ length: 50 }, () => call('POST', '/invoice/', { customer_id: 1 })));
+      expect(created.map((r) => r.status)).toEqual(Array(50).fill(201));
+      const numbers = await Promise.all(created.map(async (r) => (await call('GET', `/invoice/${r.body.invoice_id}`)).body.invoice_number as string));
+      const values = numbers.map((n) => Number(n.split('/')[2])).sort((a, b) => a - b);
+      const expected = Array.from({ length: 51 }, (_, i) => i + 1).filter((v) => v !== 3);
+      expect(values).toEqual(expected);
+      expect(new Set(numbers).size).toBe(50);
+      expect((await call('GET', '/numbering/invoice')).body).toMatchObject({ next_value: 52 });
+    });
+
+    it('configures the credit-note sequence on its own (credit notes take their numbers from it)', async () => {
+      const res = await call('PUT', '/numbering/credit_note', { pattern: 'CN-{SEQ}', reset: 'never', next_value: 100 });
+      expect(res.body).toMatchObject({ document_type: 'credit_note', next_number: 'CN-100' });
+      expect((await call('GET', '/numbering/invoice')).body.pattern).toBe('INV/{YY}/{SEQ:4}');
+    });
+  });
+
+  describe('products', () => {
+    it('creates, lists with search and pagination, updates and deletes, announcing each change', async () => {
+      const bad = await call('POST', '/products/', { name: 'X', unit_id: 'PIECE', unit_net_amount: -1 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e: Json) => e.path).sort()).toEqual(['unit_id', 'unit_net_amount']);
+      const created = await call('POST', '/products/', { name: 'Beratung', unit_id: 'hur', unit_net_amount: '120.5', sku: 'B-1', description: 'per hour' });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ name: 'Beratung', unit_id: 'HUR', unit_net_amount: 120.5, tax_rate: 0.19, tax_treatment_id: 'standard', sku: 'B-1', active: true });
+      const id = created.body.id;
+      expect((await call('POST', '/products/', { name: 'Other', unit_id: 'C62', unit_net_amount: 1, sku: 'B-1' })).body.code).toBe('DUPLICATE_SKU');
+      expect((await call('POST', '/products/', { name: 'Same SKU elsewhere', unit_id: 'C62', unit_net_amount: 1, sku: 'B-1' }, 'cmp_other')).status).toBe(201);
+      for (let i = 0; i < 5; i++) await call('POST', '/products/', { name: `Buch ${i}`, unit_id: 'C62', unit_net_amount: 10 + i, tax_treatment_id: 'reduced' });
+      const page = await call('GET', '/products/?q=buch&limit=2&page=2');
+      expect(page.body).toMatchObject({ total: 5, page: 2, limit: 2 });
+      expect(page.body.products.map((p: Json) => [p.name, p.tax_rate])).toEqual([['Buch 2', 0.07], ['Buch 1', 0.07]]); // newest first
+      expect((await call('GET', '/products/?q=b-1')).body.products.map((p: Json) => p.id)).toEqual([id]);
+      expect((await call('GET', '/products/?limit=1000')).status).toBe(400);
+      const updated = await call('PUT', `/products/${id}`, { unit_net_amount: 130, sku: null, description: null });
+      expect(updated.body).toMatchObject({ unit_net_amount: 130, sku: null, description: null, name: 'Beratung' });
+      expect((await call('GET', `/products/${id}`, undefined, 'cmp_other')).status).toBe(404);
+      await waitFor(() => events.some((e) => e.type === 'product.changed.v1' && e.productId === id && e.action === 'updated'), { what: 'product.changed' });
+      const gone = (await call('POST', '/products/', { name: 'Gone', unit_id: 'C62', unit_net_amount: 1 })).body.id;
+      expect((await call('DELETE', `/products/${gone}`)).status).toBe(200);
+      expect((await call('GET', `/products/${gone}`)).status).toBe(404);
+      expect((await call('DELETE', `/products/${gone}`)).status).toBe(404);
+    });
+
+    it('fills a position from product_id, keeps a copy, and refuses unknown and inactive products', async () => {
+      const product = (await call('POST', '/products/', { name: 'Lizenz', unit_id: 'MON', unit_net_amount: 49.9, tax_rate: 0.19, description: 'monthly' })).body;
+      const inv = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id;
+      expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 3 })).status).toBe(201);
+      expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 1, title: 'Lizenz (Sonderpreis)', unit_net_amount: 40 })).status).toBe(201);
+      await call('PUT', `/products/${product.id}`, { unit_net_amount: 99, name: 'Renamed' });
+      const positions = (await call('GET', `/invoice/${inv}`)).body.positions;
+      expect(positions.map((p: Json) => [p.title, p.unit_id, p.unit_net_amount, p.tax_rate, p.description, p.product_id])).toEqual([
+        ['Lizenz', 'MON', 49.9, 0.19, 'monthly', product.id],
+        ['Lizenz (Sonderpreis)', 'MON', 40, 0.19, 'monthly', product.id],
+      ]);
+      const unknown = await call('POST', `/invoice/${inv}/positions`, { product_id: 999999, quantity: 1 });
+      expect([unknown.status, unknown.body.errors?.[0]?.path]).toEqual([400, 'product_id']);
+      expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 1 }, 'cmp_other')).status).toBe(404); // not their invoice
+      await call('PUT', `/products/${product.id}`, { active: false });
+      expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 1 })).body.code).toBe('PRODUCT_INACTIVE');
+      const missing = await call('POST', `/invoice/${inv}/positions`, { quantity: 1 });
+      expect(missing.status).toBe(400); // neither product_id nor title/unit/price
+    });
+  });
+
+  describe('validation from the company profile', () => {
+    const draftWithPosition = async () => {
+      const inv = (await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' })).body.invoice_id;
+      await call('POST', `/invoice/${inv}/positions`, { title: 'Beratung', quantity: 2, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+      return inv as number;
+    };
+
+    it('names each company field an invoice still lacks', async () => {
+      seller = { ...fullSeller, missing: ['legal_name', 'address.city'] };
+      try {
+        const res = await call('GET', `/invoice/${await draftWithPosition()}/validate`);
+        expect(res.body.valid).toBe(false);
+        expect(res.body.errors.filter((e: Json) => e.rule === 'SELLER_PROFILE').map((e: Json) => e.field)).toEqual(['company.legal_name', 'company.address.city']);
+      } finally {
+        seller = fullSeller;
+      }
+    });
+
+    it('issues a Kleinunternehmer invoice without VAT, with a warning naming the taxed positions', async () => {
+      seller = { ...fullSeller, smallBusiness: true };
+      try {
+        const inv = await draftWithPosition();
+        const res = await call('GET', `/invoice/${inv}/validate`);
+        expect(res.body.valid).toBe(true);
+        expect(res.body.warnings.map((w: Json) => w.rule)).toContain('SMALL_BUSINESS_NO_VAT');
+      } finally {
+        seller = fullSeller;
+      }
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { DEFAULT_SEQUENCES, periodKeyOf, type DocumentType, type ResetPeriod } from '../domain/numbering';
+
+export interface SequenceDoc {
+  _id: string; // `${companyId}:${documentType}`
+  companyId: string;
+  documentType: DocumentType;
+  pattern: string;
+  reset: ResetPeriod;
+  /** The period `next` belongs to; a document in a later period starts again at 1. */
+  periodKey: string;
+  next: number;
+  updatedAt: Date;
+}
+
+const schema = new Schema<SequenceDoc>(
+  {
+    _id: String,
+    companyId: { type: String, required: true },
+    documentType: { type: String, required: true },
+    pattern: { type: String, required: true },
+    reset: { type: String, required: true },
+    periodKey: { type: String, required: true },
+    next: { type: Number, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+/** Counters of the numbering that existed before sequences were configurable (libs/runtime counters). */
+const legacyCounterOf = (companyId: string, type: DocumentType, year: string) => `${type === 'invoice' ? 'invoice-number' : 'credit-note-number'}:${companyId}:${year}`;
+
+export function numberingRepo(conn: Connection) {
+  const model = conn.model<SequenceDoc>('NumberingSequence', schema, 'numbering_sequences');
+  const idOf = (companyId: string, type: DocumentType) => `${companyId}:${type}`;
+
+  /** Creates the default sequence once, continuing where the old per-year counter stopped (safe under concurrency). */
+  async function ensure(companyId: string, type: DocumentType, now: Date): Promise<SequenceDoc> {
+    const existing = await model.findById(idOf(companyId, type)).lean<SequenceDoc>();
+    if (existing) return existing;
+    const year = now.toISOString().slice(0, 4);
+    const legacy = await conn.collection<{ _id: string; seq: number }>('counters').findOne({ _id: legacyCounterOf(companyId, type, year) });
+    const d = DEFAULT_SEQUENCES[type];
+    try {
+      await model.updateOne(
+        { _id: idOf(companyId, type) },
+        { $setOnInsert: { companyId, documentType: type, pattern: d.pattern, reset: d.reset, periodKey: periodKeyOf(d.reset, now), next: (legacy?.seq ?? 0) + 1, updatedAt: now } },
+        { upsert: true },
+      );
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err; // a concurrent first use created it
+    }
+    return (await model.findById(idOf(companyId, type)).lean<SequenceDoc>())!;
+  }
+
+  return {
+    model,
+    ensure,
+    /**
+     * Takes the next value inside the caller's transaction: the document insert and the counter move commit
+     * together, so a failed creation leaves no gap; concurrent takers conflict and the transaction retries.
+     */
+    async take(companyId: string, type: DocumentType, now: Date, session: ClientSession): Promise<{ seq: SequenceDoc; value: number }> {
+      const seq = await model.findById(idOf(companyId, type)).session(session).lean<SequenceDoc>();
+      if (!seq) throw new Error(`numbering sequence ${type} of ${companyId} does not exist (call ensure first)`);
+      const period = periodKeyOf(seq.reset, now);
+      const value = seq.periodKey === period ? seq.next : 1;
+      await model.updateOne({ _id: seq._id }, { $set: { periodKey: period, next: value + 1 } }, { session });
+      return { seq, value };
+    },
+    async update(companyId: string, type: DocumentType, set: Partial<Pick<SequenceDoc, 'pattern' | 'reset' | 'periodKey' | 'next'>>, now: Date) {
+      return model.findOneAndUpdate({ _id: idOf(companyId, type) }, { $set: { ...set, updatedAt: now } }, { returnDocument: 'after' }).lean<SequenceDoc>();
+    },
+  };
+}
+export type NumberingRepo = ReturnType<typeof numberingRepo>;

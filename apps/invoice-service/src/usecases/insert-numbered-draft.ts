@@ -1,0 +1,46 @@
+import { conflict } from '@inv/service-kit';
+import type { InvoiceDoc } from '../db/invoices';
+import { formatNumber, type DocumentType } from '../domain/numbering';
+import type { InvoiceDeps } from './deps';
+import { duplicateNumber } from './draft-rules';
+
+/** Numbers already taken by explicit invoice_number values are skipped; more than this in a row is a misconfiguration. */
+const MAX_SKIPPED = 1000;
+
+/**
+ * Stores a new draft with its number. An explicit number is stored as given (409 if the company used it).
+ * Otherwise the number comes from the company's sequence in the same transaction as the insert: the number
+ * is taken at creation (as the spec says) and only if the draft is stored, so numbers have no gaps and no
+ * duplicates even under concurrency (concurrent transactions conflict on the sequence and are retried).
+ * Drafts are never deleted: a draft that is not issued is cancelled and keeps its number, documented as
+ * cancelled (status CANCELLED), so the record of numbers stays complete.
+ */
+export async function insertNumberedDraft(
+  deps: InvoiceDeps,
+  doc: Omit<InvoiceDoc, 'number'>,
+  numbering: { explicit?: string; sequence: DocumentType },
+): Promise<string> {
+  if (numbering.explicit !== undefined) {
+    try {
+      await deps.invoices.model.create({ ...doc, number: numbering.explicit });
+    } catch (err) {
+      if (duplicateNumber(err)) throw conflict(`invoice number ${numbering.explicit} is already used`, 'DUPLICATE_INVOICE_NUMBER');
+      throw err;
+    }
+    return numbering.explicit;
+  }
+  const now = deps.now();
+  await deps.numbering.ensure(doc.companyId, numbering.sequence, now);
+  let number = '';
+  await deps.conn.transaction(async (session) => {
+    for (let skipped = 0; ; skipped++) {
+      const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
+      number = formatNumber(seq.pattern, now, value);
+      const taken = await deps.invoices.model.exists({ companyId: doc.companyId, number }).session(session);
+      if (!taken) break;
+      if (skipped >= MAX_SKIPPED) throw conflict(`the ${numbering.sequence} sequence produces numbers that are already used (last: ${number}); change it with PUT /numbering/${numbering.sequence}`, 'DUPLICATE_INVOICE_NUMBER');
+    }
+    await deps.invoices.model.create([{ ...doc, number }], { session });
+  });
+  return number;
+}
