@@ -36,7 +36,7 @@ const GATEWAY_UPSTREAMS: Record<string, string> = {
 };
 const SERVICES: ServiceSpec[] = [
   { name: 'gateway', port: 8080, env: [...COMMON_ENV, ...Object.keys(GATEWAY_UPSTREAMS), 'RATE_LIMIT_PER_SECOND'] },
-  { name: 'account-service', port: 3001, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
+  { name: 'account-service', port: 3001, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'customer-service', port: 3002, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
   { name: 'invoice-service', port: 3003, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'document-service', port: 3004, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },

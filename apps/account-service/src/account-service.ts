@@ -1,3 +1,4 @@
+import { openObjectStore } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
 import { apiKeyRevokedChannel } from '@inv/service-kit';
 import type { AccountConfig } from './config';
@@ -10,11 +11,13 @@ import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
 import { onCompanyPlan } from './rpc/account.company-plan';
 import { onSellerProfile } from './rpc/account.seller-profile';
 import { onVatChecked } from './consumers/vat.checked';
+import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
-  const rt = await createServiceRuntime({ service: 'account-service', database: 'invoicing_account', port: config.PORT, env: config, useRedis: true });
+  const rt = await createServiceRuntime({ service: 'account-service', database: 'invoicing_account', port: config.PORT, env: config, useRedis: true, nonJsonBodyPaths: LOGO_PATHS });
+  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   await Promise.all([companies.model.init(), apiKeys.model.init(), rt.outbox.model.init()]);
@@ -34,6 +37,7 @@ export async function createAccountService(config: AccountConfig) {
   const templateExists = async (companyId: string, templateId: number) => (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, outbox: rt.outbox, relay: () => rt.relay, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
+  rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
@@ -41,15 +45,19 @@ export async function createAccountService(config: AccountConfig) {
 
   return {
     runtime: rt,
+    objects: storage.objects,
     async start() {
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {
-        const result = await bootstrapDemoCompany({ conn: rt.conn, companies, apiKeys, outbox: rt.outbox }, config.BOOTSTRAP_API_KEY);
+        const result = await bootstrapDemoCompany({ conn: rt.conn, companies, apiKeys, outbox: rt.outbox }, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
         rt.relay.kick();
         rt.logger.info(result, 'demo company ready');
       }
       return http;
     },
-    stop: () => rt.stop(),
+    async stop() {
+      await rt.stop();
+      await storage.stop();
+    },
   };
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
@@ -230,5 +231,70 @@ describe('account-service', () => {
     await waitFor(() => vatChanges.some((e) => e.vatId === 'DE999999999'), { what: 'company.vat-id-changed' });
     await peer.publishEvent('vat.checked.v1', DEMO_COMPANY_ID, { vatId: 'DE999999999', status: 'valid', checkedAt: new Date().toISOString(), name: 'Beispiel' });
     await waitFor(async () => (await call('GET', '/company/')).body.vat_check?.status === 'valid', { what: 'vat verdict on the company' });
+  });
+
+  describe('logo', () => {
+    const put = async (body: Buffer, type = 'image/png', company = DEMO_COMPANY_ID) => {
+      const res = await fetch(`${url}/company/logo`, { method: 'PUT', headers: { 'content-type': type, ...(await identityHeaders(company)) }, body });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const image = (width: number, height: number, format: 'png' | 'jpeg' | 'gif' | 'webp', alpha = false) =>
+      sharp({ create: { width, height, channels: alpha ? 4 : 3, background: alpha ? { r: 200, g: 30, b: 30, alpha: 0.5 } : { r: 20, g: 60, b: 160 } } })
+        .toFormat(format)
+        .toBuffer();
+
+    it('resizes a PNG into the letterhead box, flattens transparency, serves it by presigned link and hands it to invoices', async () => {
+      const saved = await put(await image(2000, 800, 'png', true));
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ content_type: 'image/png', width: 650, height: 260, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      const link = await call('GET', '/company/logo');
+      expect(link.body).toMatchObject({ content_type: 'image/png', width: 650, height: 260, expires_in: expect.any(Number) });
+      const stored = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
+      const meta = await sharp(stored).metadata();
+      expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 650, 260, false]);
+      expect((await call('GET', '/company/')).body.has_logo).toBe(true);
+      const seller = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
+      expect(seller.logo).toEqual({ key: expect.stringMatching(new RegExp(`^${DEMO_COMPANY_ID}/company/logo-[0-9a-f]{16}\\.png$`)), contentType: 'image/png' });
+      await waitFor(() => profileChanges.some((f) => f === 'logo'), { what: 'logo change announced' });
+    });
+
+    it('keeps a small JPEG at its size, replaces the old logo, and deletes it', async () => {
+      const before = (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).logo;
+      const saved = await put(await image(300, 100, 'jpeg'), 'application/octet-stream');
+      expect(saved.body).toMatchObject({ content_type: 'image/jpeg', width: 300, height: 100 });
+      const after = (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).logo;
+      expect(after!.key).not.toBe(before?.key);
+      expect(await service.objects.exists(before!.key)).toBe(false); // the replaced image is gone
+      expect((await call('DELETE', '/company/logo')).status).toBe(200);
+      expect(await service.objects.exists(after!.key)).toBe(false);
+      expect((await call('GET', '/company/logo')).status).toBe(404);
+      expect((await call('DELETE', '/company/logo')).status).toBe(404);
+      expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).logo).toBeUndefined();
+    });
+
+    it('refuses other types by content (415 naming them), broken images, and cuts 1 MiB + 1 byte (413)', async () => {
+      const gif = await put(await image(10, 10, 'gif'), 'image/png');
+      expect([gif.status, gif.body.code]).toEqual([415, 'UNSUPPORTED_LOGO_TYPE']);
+      expect(gif.body.detail).toContain('image/gif');
+      const pdf = await put(Buffer.from('%PDF-1.7\n%%EOF\n'), 'image/png');
+      expect(pdf.body.detail).toContain('application/pdf');
+      const png = await image(400, 200, 'png');
+      const truncated = await put(png.subarray(0, 60));
+      expect([truncated.status, truncated.body.code]).toEqual([415, 'UNSUPPORTED_LOGO_TYPE']);
+      expect((await put(Buffer.alloc(0))).status).toBe(415);
+      const big = Buffer.concat([png, Buffer.alloc(1024 * 1024 + 1 - png.length)]);
+      const tooBig = await put(big);
+      expect([tooBig.status, tooBig.body.code]).toEqual([413, 'LOGO_TOO_LARGE']);
+      // the same without a declared length: cut while streaming
+      const res = await fetch(`${url}/company/logo`, {
+        method: 'PUT',
+        headers: { 'content-type': 'image/png', ...(await identityHeaders(DEMO_COMPANY_ID)) },
+        body: new ReadableStream({ start(c) { c.enqueue(big); c.close(); } }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect((await call('GET', '/company/logo')).status).toBe(404); // nothing stored
+      expect((await put(png, 'image/png', 'cmp_nobody')).status).toBe(404);
+    });
   });
 });

@@ -1,12 +1,20 @@
 import { z } from 'zod';
+import { objectStorageEnv } from '@inv/objects';
 import { baseEnv } from '@inv/runtime';
 import { envVars } from '@inv/service-kit';
 
 export const accountConfig = baseEnv.extend({
   PORT: envVars.port(3001),
+  /** Object storage of the company logo. */
+  ...objectStorageEnv,
   BOOTSTRAP_API_KEY: z
     .string()
     .regex(/^ak_live_[0-9a-f]{32}$/, 'ak_live_ followed by 32 lowercase hexadecimal characters')
     .optional(),
+  /**
+   * With BOOTSTRAP_API_KEY: bootstrap a company of this name with an empty profile (it enters its data through
+   * PUT /company/ and validation names what is missing) instead of the demo company with its complete sample data.
+   */
+  BOOTSTRAP_COMPANY_NAME: z.string().trim().min(1).max(200).optional(),
 });
 export type AccountConfig = z.output<typeof accountConfig>;

@@ -21,7 +21,7 @@ export async function createDocumentService(config: DocumentConfig) {
   rt.app.use(catalogRoutes());
   const deps: DocumentDeps = { bus: rt.bus, objects, logger: rt.logger, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS };
   rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => handleRenderInvoice(deps, msg, ctx.attempt));
-  rt.bus.serveRpc('document.render-preview.v1', onRenderPreview);
+  rt.bus.serveRpc('document.render-preview.v1', (msg) => onRenderPreview(deps, msg));
   rt.bus.serveRpc('document.check-requirements.v1', onCheckRequirements);
   rt.bus.serveRpc('document.presign.v1', (msg) => onPresign(deps, msg));
   rt.bus.serveRpc('document.render-statement.v1', (msg) => onRenderStatement(deps, msg));

@@ -42,8 +42,9 @@ describe('document-service', () => {
   });
 
   type Att = { id: number; key: string; filename: string; contentType: string; size: number; description?: string };
-  const render = async (jobId: string, snapshot: InvoiceSnapshot, format: 'ZUGFERD' | 'XRECHNUNG' | 'PEPPOL' | 'PDF', attachments?: Att[]) => {
-    await peer.sendCommand('document.render-invoice.v1', company, { jobId, invoiceId: 1, format, templateId: 1, snapshot, attachments });
+  type Logo = { key: string; contentType: 'image/png' | 'image/jpeg' };
+  const render = async (jobId: string, snapshot: InvoiceSnapshot, format: 'ZUGFERD' | 'XRECHNUNG' | 'PEPPOL' | 'PDF', attachments?: Att[], logo?: Logo) => {
+    await peer.sendCommand('document.render-invoice.v1', company, { jobId, invoiceId: 1, format, templateId: 1, snapshot, attachments, logo });
     return waitFor(() => events.find((e) => e.data.jobId === jobId && e.type !== 'document.render-started.v1'), { timeoutMs: 30_000, what: `render ${jobId}` });
   };
 
@@ -107,6 +108,38 @@ describe('document-service', () => {
     writeFileSync(join(dir, 'p.xml'), ubl);
     expect(execFileSync(VALIDATE, ['-n', '0', 'cii-en16931', join(dir, 'x.xml')]).toString()).toMatch(/^PASS /m);
     expect(execFileSync(VALIDATE, ['-n', '0', 'peppol-ubl', join(dir, 'p.xml')]).toString()).toMatch(/^PASS /m);
+  });
+
+  it('puts the company logo into the letterhead and keeps the PDF/A-3 structure; a logo deleted meanwhile is left out', async () => {
+    const png = readFileSync(join(__dirname, '../assets/logo-placeholder.png'));
+    const logo: Logo = { key: `${company}/company/logo-0123456789abcdef.png`, contentType: 'image/png' };
+    await service.objects.put(logo.key, png, 'image/png');
+    const done = await render('job-logo', domesticMixedRates() as InvoiceSnapshot, 'ZUGFERD', undefined, logo);
+    expect(done.type).toBe('document.rendered.v1');
+    const pdf = await service.objects.get((done.data.pdf as { key: string }).key);
+    const latin = pdf.toString('latin1');
+    expect(latin).toMatch(/<pdfaid:part>3<\/pdfaid:part>/);
+    expect(latin).toMatch(/<pdfaid:conformance>B<\/pdfaid:conformance>/);
+    expect(latin).toMatch(/\/OutputIntents/);
+    expect(latin).toMatch(/\/AFRelationship \/Alternative/);
+    const gone = await render('job-logo-gone', domesticMixedRates() as InvoiceSnapshot, 'PDF', undefined, { key: `${company}/company/logo-deleted.png`, contentType: 'image/png' });
+    expect(gone.type).toBe('document.rendered.v1');
+    const foreign = await render('job-logo-foreign', domesticMixedRates() as InvoiceSnapshot, 'PDF', undefined, { key: `cmp_other/company/logo.png`, contentType: 'image/png' });
+    expect(foreign.type).toBe('document.rendered.v1'); // another company's key is never read
+    if (!hasPoppler) return console.warn('poppler-utils/qpdf missing: image checks skipped');
+    const dir = mkdtempSync(join(tmpdir(), 'doc-logo-'));
+    const file = join(dir, 'i.pdf');
+    writeFileSync(file, pdf);
+    const images = execFileSync('pdfimages', ['-list', file]).toString().split('\n').slice(2).filter((l) => l.trim());
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatch(/\bimage\b/);
+    expect(execFileSync('qpdf', ['--check', file]).toString()).toContain('No syntax or stream encoding errors');
+    expect(execFileSync('pdfdetach', ['-list', file]).toString()).toContain('factur-x.xml');
+    for (const job of [gone, foreign]) {
+      const other = join(dir, `${job.data.jobId as string}.pdf`);
+      writeFileSync(other, await service.objects.get((job.data.pdf as { key: string }).key));
+      expect(execFileSync('pdfimages', ['-list', other]).toString().split('\n').slice(2).filter((l) => l.trim())).toHaveLength(0);
+    }
   });
 
   it('refuses an attachment key of another company (render-failed)', async () => {

@@ -36,7 +36,13 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
 
   const api = express.Router();
   api.use(rejectDotSegments);
-  api.use(bodyLimit(config.MAX_BODY_BYTES, [{ method: 'POST', path: /^\/invoice\/[^/]+\/attachments\/?$/, maxBytes: config.MAX_UPLOAD_BYTES }]));
+  api.use(
+    bodyLimit(config.MAX_BODY_BYTES, [
+      { method: 'POST', path: /^\/invoice\/[^/]+\/attachments\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
+      // a logo is at most 1 MiB: account-service cuts it and answers LOGO_TOO_LARGE
+      { method: 'PUT', path: /^\/company\/logo\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
+    ]),
+  );
   api.use(openApiRoutes());
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));

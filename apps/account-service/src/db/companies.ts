@@ -30,6 +30,8 @@ export interface CompanyDoc {
   defaultPaymentTermId?: number;
   defaultTemplateId?: number;
   smallBusiness?: boolean;
+  /** The letterhead logo as stored (resized), its object under `${companyId}/company/`. */
+  logo?: { key: string; contentType: 'image/png' | 'image/jpeg'; width: number; height: number; size: number; sha256: string; uploadedAt: Date };
   /** The VIES verdict on vatId (vat.checked.v1 without a customer). */
   vatCheck?: { vatId: string; status: string; checkedAt: string; name?: string; consultationNumber?: string; fault?: string };
   createdAt: Date;
@@ -59,13 +61,14 @@ const schema = new Schema<CompanyDoc>(
   {
     _id: String,
     name: { type: String, required: true },
-    legalName: { type: String, required: true },
+    legalName: { type: String, default: '' },
+    // empty until the company enters it (validation then names the missing field instead of failing the job)
     address: {
-      line1: { type: String, required: true },
+      line1: { type: String, default: '' },
       line2: String,
-      postalCode: { type: String, required: true },
-      city: { type: String, required: true },
-      countryCode: { type: String, required: true },
+      postalCode: { type: String, default: '' },
+      city: { type: String, default: '' },
+      countryCode: { type: String, default: 'DE' },
     },
     vatId: String,
     taxNumber: String,
@@ -89,6 +92,7 @@ const schema = new Schema<CompanyDoc>(
     defaultPaymentTermId: Number,
     defaultTemplateId: Number,
     smallBusiness: Boolean,
+    logo: { type: { _id: false, key: String, contentType: String, width: Number, height: Number, size: Number, sha256: String, uploadedAt: Date }, default: undefined },
     vatCheck: { type: { _id: false, vatId: String, status: String, checkedAt: String, name: String, consultationNumber: String, fault: String }, default: undefined },
     createdAt: { type: Date, required: true },
     updatedAt: Date,
@@ -115,6 +119,11 @@ export function companiesRepo(conn: Connection) {
         { _id: companyId, vatId: check.vatId, $or: [{ 'vatCheck.vatId': { $ne: check.vatId } }, { 'vatCheck.checkedAt': { $exists: false } }, { 'vatCheck.checkedAt': { $lte: check.checkedAt } }] },
         { $set: { vatCheck: check } },
       ),
+    /** Sets (or with undefined removes) the logo; answers the company as it was before, to remove the replaced object. */
+    swapLogo: (companyId: string, logo: CompanyDoc['logo'], now: Date) =>
+      model
+        .findOneAndUpdate({ _id: companyId }, logo ? { $set: { logo, updatedAt: now } } : { $unset: { logo: 1 }, $set: { updatedAt: now } }, { returnDocument: 'before' })
+        .lean<CompanyDoc>(),
     setBankAccounts: (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date) =>
       model.updateOne({ _id: companyId, bankAccountsRev: rev ?? { $exists: false } }, { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } }),
   };

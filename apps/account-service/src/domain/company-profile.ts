@@ -14,6 +14,7 @@ export function presentCompany(c: CompanyDoc) {
     registration_court: c.registrationCourt ?? null,
     registration_id: c.registrationId ?? null,
     managing_directors: c.managingDirectors ?? [],
+    contact_name: c.contactName ?? null,
     email: c.email ?? null,
     phone: c.phone ?? null,
     website: c.website ?? null,
@@ -22,6 +23,7 @@ export function presentCompany(c: CompanyDoc) {
     payment_term_days: c.paymentTermDays,
     default_payment_term_id: defaultPaymentTerm(c)?.id ?? null,
     default_template_id: c.defaultTemplateId ?? null,
+    has_logo: c.logo !== undefined,
     small_business: c.smallBusiness ?? false,
     vat_check: c.vatId
       ? c.vatCheck && c.vatCheck.vatId === c.vatId

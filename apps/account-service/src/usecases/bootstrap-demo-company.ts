@@ -27,15 +27,29 @@ const demoCompany: Omit<CompanyDoc, 'createdAt'> = {
   paymentTermDays: 14,
 };
 
+/** A company that has entered nothing but its name (BOOTSTRAP_COMPANY_NAME): every seller field is still missing. */
+const blankCompany = (name: string): Omit<CompanyDoc, 'createdAt'> => ({
+  _id: DEMO_COMPANY_ID,
+  name,
+  legalName: '',
+  address: { line1: '', postalCode: '', city: '', countryCode: 'DE' },
+  plan: 'pro',
+  paymentTermDays: 14,
+  bankAccounts: [],
+  bankAccountsRev: 0,
+});
+
 /**
- * Ensures the demo company (Pro plan, complete seller profile) and that `apiKey` is an active key of it.
- * Idempotent: safe on every start. The company-created event goes through the outbox in the same
- * transaction, so quota-service learns the plan even if this process dies right after.
+ * Ensures the bootstrap company (Pro plan; the demo seller profile, or only `blankName` with an empty profile)
+ * and that `apiKey` is an active key of it. Idempotent: safe on every start. The company-created event goes
+ * through the outbox in the same transaction, so quota-service learns the plan even if this process dies right after.
  */
 export async function bootstrapDemoCompany(
   deps: { conn: Connection; companies: CompaniesRepo; apiKeys: ApiKeysRepo; outbox: Outbox },
   apiKey: string,
+  blankName?: string,
 ): Promise<{ companyId: string; createdCompany: boolean; createdKey: boolean }> {
+  const company = blankName ? blankCompany(blankName) : demoCompany;
   let createdCompany = false;
   let createdKey = false;
   await deps.conn.transaction(async (session) => {
@@ -43,8 +57,8 @@ export async function bootstrapDemoCompany(
     createdKey = false;
     const existing = await deps.companies.model.findById(DEMO_COMPANY_ID).session(session).lean();
     if (!existing) {
-      await deps.companies.model.create([{ ...demoCompany, createdAt: new Date() }], { session });
-      await deps.outbox.add([eventMessage('company.created.v1', DEMO_COMPANY_ID, { name: demoCompany.name, plan: 'pro' }, `company-created-${DEMO_COMPANY_ID}`)], session);
+      await deps.companies.model.create([{ ...company, createdAt: new Date() }], { session });
+      await deps.outbox.add([eventMessage('company.created.v1', DEMO_COMPANY_ID, { name: company.name, plan: 'pro' }, `company-created-${DEMO_COMPANY_ID}`)], session);
       createdCompany = true;
     }
     const hash = hashApiKey(apiKey);

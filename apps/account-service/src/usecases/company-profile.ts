@@ -56,6 +56,7 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   if (input.registration_court !== undefined) set.registrationCourt = input.registration_court;
   if (input.registration_id !== undefined) set.registrationId = input.registration_id;
   if (input.managing_directors !== undefined) set.managingDirectors = input.managing_directors;
+  if (input.contact_name !== undefined) set.contactName = input.contact_name;
   if (input.email !== undefined) set.email = input.email;
   if (input.phone !== undefined) set.phone = input.phone;
   if (input.website !== undefined) set.website = input.website;

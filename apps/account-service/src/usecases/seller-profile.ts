@@ -28,6 +28,8 @@ export function sellerProfileOf(company: CompanyDoc) {
     paymentTerms: paymentTermsOf(company).map((t) => ({ id: t.id, days: t.days, discount: t.discount, textDe: t.textDe, textEn: t.textEn })),
     defaultPaymentTermId: defaultPaymentTerm(company)?.id,
     smallBusiness: company.smallBusiness ?? false,
+    logo: company.logo ? { key: company.logo.key, contentType: company.logo.contentType } : undefined,
+    defaultTemplateId: company.defaultTemplateId,
     missing: missingForInvoices(company),
   };
 }

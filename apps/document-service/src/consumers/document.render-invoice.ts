@@ -37,9 +37,21 @@ export async function handleRenderInvoice(
     await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'the attachments could not be read; please retry the finalization' }, ids('render-failed'));
     return;
   }
+  let logo: Buffer | undefined;
+  const logoRef = msg.data.logo;
+  if (logoRef && logoRef.key.startsWith(`${msg.companyId}/`)) {
+    try {
+      logo = await deps.objects.get(logoRef.key);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code !== 'NoSuchKey' && code !== 'NotFound' && attempt < deps.maxAttempts) throw err; // storage hiccup: let the bus retry
+      // the company deleted or replaced its logo since the finalization was accepted: the letterhead goes without
+      deps.logger.warn({ jobId, invoiceId, code }, 'the logo could not be read; rendering without it');
+    }
+  }
   let docs;
   try {
-    docs = await renderInvoiceDocuments(snapshot, format, templateId, false, files);
+    docs = await renderInvoiceDocuments(snapshot, format, templateId, { attachments: files, logo });
   } catch (err) {
     deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');
     await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: `the documents could not be generated: ${(err as Error).message}` }, ids('render-failed'));

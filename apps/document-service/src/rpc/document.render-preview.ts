@@ -1,12 +1,20 @@
 import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
+import type { DocumentDeps } from '../usecases/deps';
 import { renderInvoiceDocuments } from '../usecases/render-invoice';
 
 type Request = z.output<(typeof messages.rpc)['document.render-preview.v1']['request']>;
 
-/** A draft's PDF, marked as a draft, stored nowhere. */
-export async function onRenderPreview(msg: Envelope<Request>) {
-  const docs = await renderInvoiceDocuments(msg.data.snapshot, msg.data.format, msg.data.templateId, true);
+/** A draft's PDF, marked as a draft, stored nowhere; with the company's logo when it can be read. */
+export async function onRenderPreview(deps: Pick<DocumentDeps, 'objects' | 'logger'>, msg: Envelope<Request>) {
+  let logo: Buffer | undefined;
+  if (msg.data.logo?.key.startsWith(`${msg.companyId}/`)) {
+    logo = await deps.objects.get(msg.data.logo.key).catch((err: unknown) => {
+      deps.logger.warn({ err }, 'the logo could not be read; previewing without it');
+      return undefined;
+    });
+  }
+  const docs = await renderInvoiceDocuments(msg.data.snapshot, msg.data.format, msg.data.templateId, { draft: true, logo });
   return { pdfBase64: docs.pdf.body.toString('base64') };
 }

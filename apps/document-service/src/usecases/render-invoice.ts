@@ -25,7 +25,16 @@ export interface InvoiceAttachmentFile {
   body: Buffer;
 }
 
-export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: ApiFormat, templateId: number, draft = false, attachments: InvoiceAttachmentFile[] = []): Promise<RenderedDocuments> {
+export interface RenderOptions {
+  /** DRAFT watermark (previews). */
+  draft?: boolean;
+  attachments?: InvoiceAttachmentFile[];
+  /** The company's letterhead logo (PNG or JPEG bytes, already resized by account-service). */
+  logo?: Buffer;
+}
+
+export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: ApiFormat, templateId: number, opts: RenderOptions = {}): Promise<RenderedDocuments> {
+  const { draft = false, attachments = [], logo } = opts;
   const invoice: EInvoice = {
     ...(snapshot as EInvoice),
     // BG-24 in UBL for the types EN 16931 allows (embeddableAttachments); every one goes into the PDF/A-3
@@ -39,6 +48,7 @@ export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: 
     template: templateId,
     totals,
     draft,
+    logo,
     attachment: xml && embedded ? { filename: embedded, xml, facturX: embedded === 'factur-x.xml' } : undefined,
     supplements: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, body: a.body, description: a.description })),
   });

@@ -52,7 +52,12 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   const snapshot = buildSnapshot(inv, issueDate, seller, buyer, preceding);
   if (buyer.found && buyer.hasBillingAddress && inv.positions.length > 0) {
     const { errors: formatErrors } = await deps.bus.callRpc('document.check-requirements.v1', inv.companyId, { format: inv.format, snapshot });
-    errors.push(...formatErrors);
+    for (const e of formatErrors) {
+      const field = companyFieldOf(e.field);
+      if (!field) errors.push(e);
+      // the seller profile already named it (company.address covers company.address.city and the reverse)
+      else if (!errors.some((known) => known.field.startsWith(field) || field.startsWith(known.field))) errors.push({ field, rule: e.rule, message: `${e.message} Set company ${field.slice('company.'.length)} with PUT /company/.` });
+    }
   }
   // Attachments the e-invoice syntax cannot carry are no error, but the caller should know where they go.
   const attachments = await deps.attachments.ofInvoice(inv.companyId, inv._id);
@@ -65,8 +70,30 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     })),
   ];
   if (attachments.length) checks.push('attachments');
-  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer, positions: inv.positions };
+  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer, seller, positions: inv.positions };
 }
+
+/**
+ * The company field behind a format rule about the seller or its payment instructions (document-service names snapshot paths): the
+ * company fixes its profile, not the invoice, so the error names what to set with PUT /company/.
+ */
+const SELLER_FIELDS: Record<string, string> = {
+  'seller.name': 'company.legal_name',
+  'seller.vatId': 'company.vat_id',
+  'seller.taxNumber': 'company.tax_number',
+  'seller.address': 'company.address',
+  'seller.address.line1': 'company.address.line1',
+  'seller.address.city': 'company.address.city',
+  'seller.address.postalCode': 'company.address.postal_code',
+  'seller.address.countryCode': 'company.address.country_code',
+  'seller.contact.name': 'company.contact_name',
+  'seller.contact.phone': 'company.phone',
+  'seller.contact.email': 'company.email',
+  'seller.electronicAddress': 'company.email',
+  payment: 'company.bank_accounts',
+  'payment.iban': 'company.bank_accounts',
+};
+export const companyFieldOf = (field: string): string | undefined => SELLER_FIELDS[field];
 
 /**
  * Positions stored before the input bounds existed may hold amounts no e-invoice can carry: such an invoice

@@ -22,6 +22,7 @@ export const CompanyProfileUpdate = z
     registration_court: z.string().trim().max(100).optional(),
     registration_id: z.string().trim().max(50).optional().meta({ description: 'e.g. HRB 12345' }),
     managing_directors: z.array(Text(100)).max(10).optional(),
+    contact_name: z.string().trim().max(100).optional().meta({ description: 'the seller contact on invoices (BT-41; XRechnung requires it with phone and email)' }),
     email: z.email().max(254).optional(),
     phone: z.string().trim().max(40).optional(),
     website: z.url().max(200).optional(),

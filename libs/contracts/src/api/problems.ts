@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   ATTACHMENT_LIMIT_REACHED: [409, 'The invoice has 20 attachments, the most an invoice may have.'],
   ATTACHMENT_TOO_LARGE: [413, 'An attachment may have at most 5 MiB; the upload was cut and nothing stored.'],
   ATTACHMENT_QUOTA_EXCEEDED: [413, 'The attachments of an invoice may total at most 25 MiB.'],
+  LOGO_TOO_LARGE: [413, 'A logo may have at most 1 MiB; the upload was cut and nothing stored.'],
+  UNSUPPORTED_LOGO_TYPE: [415, 'The logo is not a PNG or JPEG image (typed by its content); the message names what was found.'],
   DUPLICATE_BANK_ACCOUNT: [409, 'The IBAN is already one of the company\'s bank accounts.'],
   BANK_ACCOUNT_LIMIT_REACHED: [409, 'A company keeps at most 10 bank accounts.'],
   PAYMENT_TERM_IN_USE: [409, 'The payment term is used by customers (`customers` counts them) or is the company\'s default.'],

@@ -149,6 +149,19 @@ export const DownloadLink = z
   .object({ url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }), filename: z.string(), expires_in: z.number().int() })
   .meta({ id: 'DownloadLink' });
 
+export const CompanyLogo = z
+  .object({
+    url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }),
+    content_type: z.enum(['image/png', 'image/jpeg']),
+    width: z.number().int().meta({ description: 'pixels after resizing to the letterhead box (at most 709 x 260, 60 x 22 mm at 300 dpi)' }),
+    height: z.number().int(),
+    size: z.number().int(),
+    sha256: z.string(),
+    uploaded_at: Timestamp,
+    expires_in: z.number().int(),
+  })
+  .meta({ id: 'CompanyLogo' });
+
 export const Validation = z
   .object({
     valid: z.boolean(),
@@ -186,6 +199,7 @@ export const Company = z
     registration_court: z.string().nullable(),
     registration_id: z.string().nullable(),
     managing_directors: z.array(z.string()),
+    contact_name: z.string().nullable(),
     email: z.string().nullable(),
     phone: z.string().nullable(),
     website: z.string().nullable(),
@@ -194,6 +208,7 @@ export const Company = z
     payment_term_days: z.number().int().meta({ description: 'used when neither the customer nor the company names a payment term' }),
     default_payment_term_id: z.number().int().nullable().meta({ description: 'the payment term of customers that name none (GET /company/payment-terms)' }),
     default_template_id: z.number().int().nullable(),
+    has_logo: z.boolean().meta({ description: 'GET /company/logo serves it' }),
     small_business: z.boolean().meta({ description: 'Kleinunternehmer (§ 19 UStG): invoices are issued without VAT and carry the legal note' }),
     vat_check: z
       .object({ status: z.enum(['pending', 'valid', 'invalid', 'unavailable']), checked_at: z.string().nullable(), name: z.string().nullable(), consultation_number: z.string().nullable(), fault: z.string().nullable() })

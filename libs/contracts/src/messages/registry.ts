@@ -120,6 +120,8 @@ export const commands = {
       .array(z.object({ id: z.number().int(), key: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int(), description: z.string().optional() }))
       .max(20)
       .optional(),
+    /** The letterhead logo as the company had it at finalization (read from object storage by the renderer). */
+    logo: z.object({ key: z.string(), contentType: z.enum(['image/png', 'image/jpeg']) }).optional(),
   }),
 } as const;
 
@@ -160,6 +162,10 @@ export const rpc = {
       defaultPaymentTermId: z.number().int().optional(),
       /** Kleinunternehmer (§ 19 UStG): no VAT on its invoices. */
       smallBusiness: z.boolean().optional(),
+      /** The company's letterhead logo (already resized; bytes in object storage under the company's prefix). */
+      logo: z.object({ key: z.string(), contentType: z.enum(['image/png', 'image/jpeg']) }).optional(),
+      /** The company's default PDF template (a customer's own default wins). */
+      defaultTemplateId: z.number().int().optional(),
       /** Which company fields are missing for an invoice (named by their API field). */
       missing: z.array(z.string()).optional(),
       numberPrefix: z.string().optional(),
@@ -185,7 +191,12 @@ export const rpc = {
     }),
   },
   'document.render-preview.v1': {
-    request: z.object({ format: DocumentFormat, templateId: z.number().int(), snapshot: InvoiceSnapshot }),
+    request: z.object({
+      format: DocumentFormat,
+      templateId: z.number().int(),
+      snapshot: InvoiceSnapshot,
+      logo: z.object({ key: z.string(), contentType: z.enum(['image/png', 'image/jpeg']) }).optional(),
+    }),
     response: z.object({ pdfBase64: z.string() }),
   },
   'document.check-requirements.v1': {
