@@ -10,6 +10,7 @@ import {
   BankAccountInput,
   BankAccountUpdate,
   Company,
+  CompanyLogo,
   CompanyProfileUpdate,
   CreatedApiKey,
   CreatedJob,
@@ -67,6 +68,29 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       get: op(c, { operationId: 'getBankAccount', summary: 'A bank account', responses: { 200: json(BankAccount), ...notFound(), ...commonErrors() } }),
       put: op(c, { operationId: 'updateBankAccount', summary: 'Change a bank account or make it the default', requestBody: body(BankAccountUpdate, { is_default: true }), responses: { 200: json(BankAccount.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() } }),
       delete: op(c, { operationId: 'deleteBankAccount', summary: 'Delete a bank account (the default passes to the oldest left; without any, validation reports BANK_ACCOUNT_REQUIRED)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+    },
+    '/company/logo': {
+      put: op(c, {
+        operationId: 'putCompanyLogo',
+        summary: 'Upload the letterhead logo (PNG or JPEG, at most 1 MiB; the raw image is the body)',
+        description:
+          'The type is taken from the content, not from Content-Type: anything but PNG or JPEG answers 415 UNSUPPORTED_LOGO_TYPE naming what was found; an unreadable image too. ' +
+          'The upload is cut at the first byte past 1 MiB (413 LOGO_TOO_LARGE) and nothing is stored. The image is scaled into the letterhead box (at most 709 x 260 pixels, 60 x 22 mm at 300 dpi), ' +
+          'EXIF orientation applied, transparency flattened onto white. Invoices finalized from now on carry it; PDFs already issued keep theirs.',
+        requestBody: {
+          required: true,
+          content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+        },
+        responses: {
+          200: json(CompanyLogo.omit({ url: true, expires_in: true }).extend({ message: z.string() })),
+          ...notFound(),
+          413: problem('over 1 MiB (LOGO_TOO_LARGE)'),
+          415: problem('not a readable PNG or JPEG (UNSUPPORTED_LOGO_TYPE)'),
+          ...commonErrors(),
+        },
+      }),
+      get: op(c, { operationId: 'getCompanyLogo', summary: 'Presigned link to the logo as stored (resized)', responses: { 200: json(CompanyLogo), ...notFound(), ...commonErrors() } }),
+      delete: op(c, { operationId: 'deleteCompanyLogo', summary: 'Remove the logo (invoices finalized from now on have none)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
     },
     '/company/payment-terms': {
       get: op(c, { operationId: 'listCompanyPaymentTerms', summary: 'Payment terms (also listed, shorter, under /customer/payment-terms)', responses: { 200: json(z.object({ payment_terms: z.array(PaymentTerm) })), ...commonErrors() } }),
