@@ -140,7 +140,12 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       const file = join(dir, `${format}.pdf`);
       writeFileSync(file, pdf);
       const { stdout } = await promisify(execFile)('pdfimages', ['-list', file]).catch(() => ({ stdout: '' }));
-      if (stdout) expect(stdout.split('\n').slice(2).filter((l) => l.trim())).toHaveLength(1);
+      if (!stdout) continue; // poppler-utils missing
+      expect(stdout.split('\n').slice(2).filter((l) => l.trim())).toHaveLength(1);
+      const { stdout: text } = await promisify(execFile)('pdftotext', [file, '-']);
+      expect(text).toContain('Skonto');
+      expect(text).toContain('DE89 3704 0044 0532 0130 00');
+      expect(text).not.toContain('#SKONTO#'); // the machine line stays in the XML
     }
     const validate = resolve(root, '../shared/conformance/validate');
     if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
@@ -149,6 +154,32 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       writeFileSync(file, files[format]);
       const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
       expect(stdout).toContain(`PASS ${file}`);
+    }
+  });
+
+  it('issues a Kleinunternehmer invoice without VAT, with the § 19 UStG note, that passes the EN 16931 rules', async () => {
+    expect((await api('PUT', '/company/', { small_business: true })).body.small_business).toBe(true);
+    try {
+      const id = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
+      await api('POST', `/invoice/${id}/positions`, { product_id: productId, quantity: 2 });
+      const validation = (await api('GET', `/invoice/${id}/validate`)).body;
+      expect(validation).toMatchObject({ valid: true, errors: [] });
+      expect(validation.warnings.map((w: { rule: string }) => w.rule)).toContain('SMALL_BUSINESS_NO_VAT');
+      const job = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+      await waitFor(async () => (await api('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished', { timeoutMs: 60_000, what: 'small-business job' });
+      const invoice = (await api('GET', `/invoice/${id}`)).body;
+      expect(invoice).toMatchObject({ net_amount: 360, tax_amount: 0, gross_amount: 360 });
+      const xml = await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text();
+      expect(xml).toContain('Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.');
+      expect(xml).toMatch(/<ram:CategoryCode>E<\/ram:CategoryCode>/);
+      const validate = resolve(root, '../shared/conformance/validate');
+      if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
+      const file = join(mkdtempSync(join(tmpdir(), 'e2e-ku-')), 'kleinunternehmer.xml');
+      writeFileSync(file, xml);
+      const { stdout } = await promisify(execFile)(validate, ['cii-en16931', file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
+      expect(stdout).toContain(`PASS ${file}`);
+    } finally {
+      await api('PUT', '/company/', { small_business: false });
     }
   });
 });

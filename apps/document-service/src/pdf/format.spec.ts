@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { readableTerms } from './invoice';
 import {
   formatAmount,
   formatDate,
@@ -109,5 +110,14 @@ describe('dates and bank data', () => {
   it('groups IBANs in fours', () => {
     expect(formatIban('DE89370400440532013000')).toBe('DE89 3704 0044 0532 0130 00');
     expect(formatIban('de89 3704 0044 0532 0130 00')).toBe('DE89 3704 0044 0532 0130 00');
+  });
+});
+
+describe('payment terms in the PDF', () => {
+  it("leaves out XRechnung's machine-readable Skonto lines and keeps the text", () => {
+    expect(readableTerms('Zahlbar bis 25.12.2026. 2 % Skonto bis 05.12.2026.\n#SKONTO#TAGE=10#PROZENT=2.00#\n')).toBe('Zahlbar bis 25.12.2026. 2 % Skonto bis 05.12.2026.');
+    expect(readableTerms('#SKONTO#TAGE=10#PROZENT=2.00#\n')).toBeUndefined();
+    expect(readableTerms(undefined)).toBeUndefined();
+    expect(readableTerms('Net 30 # not a machine line')).toBe('Net 30 # not a machine line');
   });
 });

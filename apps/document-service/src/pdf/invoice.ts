@@ -200,14 +200,26 @@ function paragraph(c: Canvas, flow: Flow, heading: string | null, lines: string[
   flow.y += c.text(text, CONTENT.left, flow.y, style) + 6;
 }
 
+/**
+ * The payment terms for a human reader: without the machine lines XRechnung defines for Skonto
+ * (`#SKONTO#TAGE=10#PROZENT=2.00#`, BR-DE-18), which stay in the XML.
+ */
+export const readableTerms = (text: string | undefined) =>
+  text
+    ?.split('\n')
+    .filter((line) => !/^#.*#$/.test(line.trim()))
+    .join('\n')
+    .trim() || undefined;
+
 function paymentLines(invoice: EInvoice, totals: PdfTotals, l: Labels): string[] {
   const lang = invoice.language;
   const due = invoice.dueDate ? formatDate(invoice.dueDate, lang) : undefined;
   const pay = invoice.payment;
+  const terms = readableTerms(invoice.paymentTerms);
   // A credit note asks for no payment; print its terms (e.g. how the refund is made) if there are any.
-  if (invoice.typeCode === '381') return [invoice.paymentTerms ?? ''];
-  if (isZero(totals.amountDue) || pay?.meansCode === '1') return [invoice.paymentTerms ?? '', l.noPaymentDue];
-  const lines = [invoice.paymentTerms ?? l.paymentTermsDefault(due)];
+  if (invoice.typeCode === '381') return [terms ?? ''];
+  if (isZero(totals.amountDue) || pay?.meansCode === '1') return [terms ?? '', l.noPaymentDue];
+  const lines = [terms ?? l.paymentTermsDefault(due)];
   if (pay?.iban) {
     lines.push(
       l.transferTo,
