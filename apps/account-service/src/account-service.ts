@@ -20,7 +20,7 @@ export async function createAccountService(config: AccountConfig) {
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
-  await Promise.all([companies.model.init(), apiKeys.model.init(), rt.outbox.model.init()]);
+  await Promise.all([companies.init(), apiKeys.init(), rt.outbox.model.init()]);
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
@@ -35,7 +35,7 @@ export async function createAccountService(config: AccountConfig) {
 
   rt.app.use(internalRoutes({ apiKeys, companies }));
   const templateExists = async (companyId: string, templateId: number) => (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
-  const companyDeps = { companies, outbox: rt.outbox, relay: () => rt.relay, now: () => new Date(), templateExists, bus: rt.bus };
+  const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
   rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
@@ -49,8 +49,7 @@ export async function createAccountService(config: AccountConfig) {
     async start() {
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {
-        const result = await bootstrapDemoCompany({ conn: rt.conn, companies, apiKeys, outbox: rt.outbox }, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
-        rt.relay.kick();
+        const result = await bootstrapDemoCompany({ commit: rt.commit, companies, apiKeys }, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
         rt.logger.info(result, 'demo company ready');
       }
       return http;

@@ -1,2 +1,3 @@
 export * from './outbox';
 export * from './relay';
+export * from './commit';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
 import { resolveMongoUri } from '@inv/embedded-mongo';
-import { createOutbox, startOutboxRelay, type Outbox, type OutboxRelay } from '@inv/outbox';
+import { createChanges, createOutbox, startOutboxRelay, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
 import {
   connectMongo,
   connectRedis,
@@ -71,6 +71,10 @@ export interface ServiceRuntime {
   redis?: Redis;
   outbox: Outbox;
   relay: OutboxRelay;
+  /** "Change and publish": a transaction whose emitted messages go through the outbox (see libs/outbox commit.ts). */
+  commit: Changes['commit'];
+  /** Messages that follow no write of this service: outbox, then the relay. */
+  publish: Changes['publish'];
   app: Express;
   /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
   start(): Promise<Listening>;
@@ -100,6 +104,8 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   });
   const outbox = createOutbox(conn);
   let relay: OutboxRelay | undefined;
+  // before start() nothing publishes yet; the relay picks the entries up when it starts
+  const changes = createChanges(conn, outbox, () => relay?.kick());
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: () => mongoReady(conn) },
     { name: 'rabbitmq', check: () => bus.isReady() },
@@ -114,6 +120,8 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     bus,
     redis,
     outbox,
+    commit: changes.commit,
+    publish: changes.publish,
     get relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;

@@ -1,4 +1,4 @@
-import { Schema, Types, type Connection } from 'mongoose';
+import { Schema, Types, type Connection, type ClientSession } from 'mongoose';
 
 export interface ApiKeyDoc {
   _id: Types.ObjectId;
@@ -36,13 +36,16 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 export function apiKeysRepo(conn: Connection) {
   const model = conn.model<ApiKeyDoc>('ApiKey', schema, 'api_keys');
   return {
-    model,
+    init: () => model.init(),
+    insert: async (doc: Omit<ApiKeyDoc, '_id'>, session?: ClientSession) => (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
+    /** The key with this hash in any state (revoked too). */
+    byHash: (hash: string, session?: ClientSession) => model.findOne({ hash }).session(session ?? null).lean<ApiKeyDoc>(),
     activeByHash: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
     countActive: (companyId: string) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
     list: (companyId: string) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
     /** Slots held by the company's active keys. */
-    usedSlots: async (companyId: string) =>
-      (await model.find({ companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).lean()).map((k) => k.slot as number),
+    usedSlots: async (companyId: string, session?: ClientSession) =>
+      (await model.find({ companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).session(session ?? null).lean()).map((k) => k.slot as number),
     /** Gives slots to active keys created before slots existed (on start; keys over the limit stay without). */
     async assignMissingSlots(maxActive: number) {
       const legacy = await model.find({ revokedAt: { $exists: false }, slot: { $exists: false } }, { companyId: 1 }).lean();

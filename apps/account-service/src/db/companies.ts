@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type ClientSession } from 'mongoose';
 
 export interface CompanyDoc {
   _id: string;
@@ -103,15 +103,16 @@ const schema = new Schema<CompanyDoc>(
 export function companiesRepo(conn: Connection) {
   const model = conn.model<CompanyDoc>('Company', schema, 'companies');
   return {
-    model,
-    byId: (companyId: string) => model.findById(companyId).lean<CompanyDoc>(),
-    update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}) =>
-      model.findOneAndUpdate({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after' }).lean<CompanyDoc>(),
-    setPaymentTerms: (companyId: string, rev: number | undefined, after: PaymentTermDoc[], now: Date) =>
+    init: () => model.init(),
+    byId: (companyId: string, session?: ClientSession) => model.findById(companyId).session(session ?? null).lean<CompanyDoc>(),
+    insert: async (doc: CompanyDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}, session?: ClientSession) =>
+      model.findOneAndUpdate({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after', session }).lean<CompanyDoc>(),
+    setPaymentTerms: (companyId: string, rev: number | undefined, after: PaymentTermDoc[], now: Date, session?: ClientSession) =>
       model.findOneAndUpdate(
         { _id: companyId, paymentTermsRev: rev ?? { $exists: false } },
         { $set: { paymentTerms: after, updatedAt: now }, $inc: { paymentTermsRev: 1 } },
-        { returnDocument: 'after' },
+        { returnDocument: 'after', session },
       ).lean<CompanyDoc>(),
     /** Stores a VIES verdict only while the company still has that VAT ID and only if it is not older than the stored one. */
     setVatCheck: (companyId: string, check: NonNullable<CompanyDoc['vatCheck']>) =>
@@ -120,12 +121,13 @@ export function companiesRepo(conn: Connection) {
         { $set: { vatCheck: check } },
       ),
     /** Sets (or with undefined removes) the logo; answers the company as it was before, to remove the replaced object. */
-    swapLogo: (companyId: string, logo: CompanyDoc['logo'], now: Date) =>
+    swapLogo: (companyId: string, logo: CompanyDoc['logo'], now: Date, session?: ClientSession) =>
       model
-        .findOneAndUpdate({ _id: companyId }, logo ? { $set: { logo, updatedAt: now } } : { $unset: { logo: 1 }, $set: { updatedAt: now } }, { returnDocument: 'before' })
+        .findOneAndUpdate({ _id: companyId }, logo ? { $set: { logo, updatedAt: now } } : { $unset: { logo: 1 }, $set: { updatedAt: now } }, { returnDocument: 'before', session })
         .lean<CompanyDoc>(),
-    setBankAccounts: (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date) =>
-      model.updateOne({ _id: companyId, bankAccountsRev: rev ?? { $exists: false } }, { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } }),
+    /** Replaces the accounts only if nobody changed them meanwhile (rev); answers whether it did. */
+    setBankAccounts: async (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date, session?: ClientSession) =>
+      (await model.updateOne({ _id: companyId, bankAccountsRev: rev ?? { $exists: false } }, { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } }, { session })).matchedCount === 1,
   };
 }
 export type CompaniesRepo = ReturnType<typeof companiesRepo>;

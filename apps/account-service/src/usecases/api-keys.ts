@@ -28,7 +28,7 @@ export async function createApiKey(deps: { apiKeys: ApiKeysRepo; companies: Comp
     if (!free.length) break;
     const slot = free[Math.floor(Math.random() * free.length)];
     try {
-      const doc = await deps.apiKeys.model.create({ companyId, name, prefix: displayPrefix(key), hash: hashApiKey(key), createdAt: new Date(), slot });
+      const doc = await deps.apiKeys.insert({ companyId, name, prefix: displayPrefix(key), hash: hashApiKey(key), createdAt: new Date(), slot });
       return { id: String(doc._id), name, prefix: doc.prefix, created_at: doc.createdAt.toISOString(), key };
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;

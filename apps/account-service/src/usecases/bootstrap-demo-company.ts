@@ -1,5 +1,4 @@
-import type { Connection } from 'mongoose';
-import type { Outbox } from '@inv/outbox';
+import type { Changes } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
@@ -45,33 +44,30 @@ const blankCompany = (name: string): Omit<CompanyDoc, 'createdAt'> => ({
  * through the outbox in the same transaction, so quota-service learns the plan even if this process dies right after.
  */
 export async function bootstrapDemoCompany(
-  deps: { conn: Connection; companies: CompaniesRepo; apiKeys: ApiKeysRepo; outbox: Outbox },
+  deps: { commit: Changes['commit']; companies: CompaniesRepo; apiKeys: ApiKeysRepo },
   apiKey: string,
   blankName?: string,
 ): Promise<{ companyId: string; createdCompany: boolean; createdKey: boolean }> {
   const company = blankName ? blankCompany(blankName) : demoCompany;
-  let createdCompany = false;
-  let createdKey = false;
-  await deps.conn.transaction(async (session) => {
-    createdCompany = false;
-    createdKey = false;
-    const existing = await deps.companies.model.findById(DEMO_COMPANY_ID).session(session).lean();
-    if (!existing) {
-      await deps.companies.model.create([{ ...company, createdAt: new Date() }], { session });
-      await deps.outbox.add([eventMessage('company.created.v1', DEMO_COMPANY_ID, { name: company.name, plan: 'pro' }, `company-created-${DEMO_COMPANY_ID}`)], session);
+  return deps.commit(async (session, emit) => {
+    let createdCompany = false;
+    let createdKey = false;
+    if (!(await deps.companies.byId(DEMO_COMPANY_ID, session))) {
+      await deps.companies.insert({ ...company, createdAt: new Date() }, session);
+      emit(eventMessage('company.created.v1', DEMO_COMPANY_ID, { name: company.name, plan: 'pro' }, `company-created-${DEMO_COMPANY_ID}`));
       createdCompany = true;
     }
     const hash = hashApiKey(apiKey);
-    const key = await deps.apiKeys.model.findOne({ hash }).session(session).lean();
+    const key = await deps.apiKeys.byHash(hash, session);
     if (!key) {
-      const active = await deps.apiKeys.model.find({ companyId: DEMO_COMPANY_ID, revokedAt: { $exists: false } }, { slot: 1 }).session(session).lean();
-      const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !active.some((k) => k.slot === i));
+      const used = new Set(await deps.apiKeys.usedSlots(DEMO_COMPANY_ID, session));
+      const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !used.has(i));
       if (slot === undefined) throw new Error(`the demo company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one or reuse a BOOTSTRAP_API_KEY`);
-      await deps.apiKeys.model.create([{ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date(), slot }], { session });
+      await deps.apiKeys.insert({ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date(), slot }, session);
       createdKey = true;
     } else if (key.revokedAt || key.companyId !== DEMO_COMPANY_ID) {
       throw new Error('BOOTSTRAP_API_KEY belongs to a revoked key or another company; choose a new key');
     }
+    return { companyId: DEMO_COMPANY_ID, createdCompany, createdKey };
   });
-  return { companyId: DEMO_COMPANY_ID, createdCompany, createdKey };
 }

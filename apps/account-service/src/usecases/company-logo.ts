@@ -45,10 +45,8 @@ export async function putCompanyLogo(deps: LogoDeps, companyId: string, bytes: B
   await deps.objects.put(key, data, type);
   const now = deps.now();
   const logo = { key, contentType: type, width: info.width, height: info.height, size: data.length, sha256, uploadedAt: now };
-  const before = await deps.companies.swapLogo(companyId, logo, now);
-  if (!before) throw notFound('company');
+  const before = await swap(deps, companyId, logo);
   if (before.logo && before.logo.key !== key) await deps.objects.remove(before.logo.key).catch(() => undefined);
-  await announce(deps, companyId);
   return { ...before, logo };
 }
 
@@ -60,16 +58,19 @@ export async function companyLogoLink(deps: LogoDeps, companyId: string) {
 }
 
 export async function deleteCompanyLogo(deps: LogoDeps, companyId: string): Promise<void> {
-  const before = await deps.companies.swapLogo(companyId, undefined, deps.now());
-  if (!before) throw notFound('company');
-  if (!before.logo) throw notFound('logo');
-  await deps.objects.remove(before.logo.key).catch(() => undefined);
-  await announce(deps, companyId);
+  const before = await swap(deps, companyId, undefined, true);
+  await deps.objects.remove(before.logo!.key).catch(() => undefined);
 }
 
 const logoFileName = (type: string) => (type === 'image/png' ? 'logo.png' : 'logo.jpg');
 
-async function announce(deps: CompanyDeps, companyId: string) {
-  await deps.outbox.add([eventMessage('company.profile-changed.v1', companyId, { fields: ['logo'] })]);
-  deps.relay().kick();
+/** Sets or removes the logo record and announces it; answers the company as it was before. */
+function swap(deps: LogoDeps, companyId: string, logo: CompanyDoc['logo'], mustExist = false): Promise<CompanyDoc> {
+  return deps.commit(async (session, emit) => {
+    const before = await deps.companies.swapLogo(companyId, logo, deps.now(), session);
+    if (!before) throw notFound('company');
+    if (mustExist && !before.logo) throw notFound('logo');
+    emit(eventMessage('company.profile-changed.v1', companyId, { fields: ['logo'] }));
+    return before;
+  });
 }

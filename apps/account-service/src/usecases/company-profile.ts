@@ -1,5 +1,5 @@
 import type { BankAccountInput, BankAccountUpdate, CompanyProfileUpdate } from '@inv/contracts';
-import type { Outbox, OutboxRelay } from '@inv/outbox';
+import type { Changes } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
@@ -11,18 +11,14 @@ export interface CompanyDeps {
   companies: CompaniesRepo;
   /** Checks default_template_id with document-service; absent in tests that do not need it. */
   templateExists?: (companyId: string, templateId: number) => Promise<boolean>;
-  outbox: Outbox;
-  relay: () => OutboxRelay;
+  /** Writes a change and its announcements (audit log, services keeping copies) together through the outbox. */
+  commit: Changes['commit'];
   now: () => Date;
 }
 
 /** Most bank accounts a company keeps. */
 export const MAX_BANK_ACCOUNTS = 10;
 
-async function announce(deps: CompanyDeps, companyId: string, fields: string[]) {
-  await deps.outbox.add([eventMessage('company.profile-changed.v1', companyId, { fields })]);
-  deps.relay().kick();
-}
 
 async function load(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
   const c = await deps.companies.byId(companyId);
@@ -66,14 +62,14 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   if (fields.length === 0) return current;
   const vatChanged = typeof set.vatId === 'string' && set.vatId !== current.vatId;
   if (vatChanged) unset.vatCheck = 1;
-  const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset);
-  if (!updated) throw notFound('company');
-  const events = [eventMessage('company.profile-changed.v1', companyId, { fields })];
-  // The company's VAT ID is checked at VIES the way customers' are (vat-service answers with vat.checked.v1).
-  if (vatChanged && updated.vatId) events.push(eventMessage('company.vat-id-changed.v1', companyId, { vatId: updated.vatId }));
-  await deps.outbox.add(events);
-  deps.relay().kick();
-  return updated;
+  return deps.commit(async (session, emit) => {
+    const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset, session);
+    if (!updated) throw notFound('company');
+    emit(eventMessage('company.profile-changed.v1', companyId, { fields }));
+    // The company's VAT ID is checked at VIES the way customers' are (vat-service answers with vat.checked.v1).
+    if (vatChanged && updated.vatId) emit(eventMessage('company.vat-id-changed.v1', companyId, { vatId: updated.vatId }));
+    return updated;
+  });
 }
 
 /** An IBAN in electronic format, or a field error (checksum and country length through ibantools). */
@@ -94,9 +90,10 @@ function checkAccount(input: Partial<BankAccountInput>, errors: FieldError[]): {
 async function saveAccounts(deps: CompanyDeps, c: CompanyDoc, accounts: BankAccountDoc[], field: string) {
   // exactly one default while there are accounts
   if (accounts.length && !accounts.some((a) => a.isDefault)) accounts[0]!.isDefault = true;
-  const res = await deps.companies.setBankAccounts(c._id, c.bankAccountsRev, accounts, deps.now());
-  if (res.matchedCount !== 1) throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
-  await announce(deps, c._id, [field]);
+  await deps.commit(async (session, emit) => {
+    if (!(await deps.companies.setBankAccounts(c._id, c.bankAccountsRev, accounts, deps.now(), session))) throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
+    emit(eventMessage('company.profile-changed.v1', c._id, { fields: [field] }));
+  });
 }
 
 export async function listBankAccounts(deps: CompanyDeps, companyId: string) {

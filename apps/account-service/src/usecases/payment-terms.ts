@@ -19,13 +19,12 @@ async function load(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
  * keeps it to check customers' payment_term_id) with the audit fact of what changed.
  */
 async function save(deps: CompanyDeps, c: CompanyDoc, terms: PaymentTermDoc[], changed: { id: number; action: 'created' | 'updated' | 'deleted' }) {
-  const after = await deps.companies.setPaymentTerms(c._id, c.paymentTermsRev, terms, deps.now());
-  if (!after) throw conflict('the payment terms changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
-  await deps.outbox.add([
-    eventMessage('company.payment-terms-changed.v1', c._id, { rev: after.paymentTermsRev ?? 1, terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })), changed }),
-  ]);
-  deps.relay().kick();
-  return after;
+  return deps.commit(async (session, emit) => {
+    const after = await deps.companies.setPaymentTerms(c._id, c.paymentTermsRev, terms, deps.now(), session);
+    if (!after) throw conflict('the payment terms changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
+    emit(eventMessage('company.payment-terms-changed.v1', c._id, { rev: after.paymentTermsRev ?? 1, terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })), changed }));
+    return after;
+  });
 }
 
 export async function listPaymentTerms(deps: CompanyDeps, companyId: string) {
