@@ -21,15 +21,14 @@ export async function createCustomerService(config: CustomerConfig) {
   const customers = customersRepo(rt.conn);
   const paymentTerms = paymentTermsRepo(rt.conn);
   const ledger = ledgerRepo(rt.conn);
-  await Promise.all([customers.model.init(), paymentTerms.model.init(), ledger.model.init(), ledger.processed.init(), rt.outbox.model.init()]);
+  await Promise.all([customers.init(), paymentTerms.init(), ledger.init()]);
   const deps: CustomerDeps = {
-    conn: rt.conn,
     customers,
     paymentTerms,
     ledger,
     counters: createCounters(rt.conn),
-    outbox: rt.outbox,
-    relay: () => rt.relay,
+    commit: rt.commit,
+    commitOnce: rt.commitOnce,
     bus: rt.bus,
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     now: () => new Date(),

@@ -1,4 +1,5 @@
 import type { ClientSession, Connection } from 'mongoose';
+import { processedMessages } from './inbox';
 import type { Outbox, OutboxMessage } from './outbox';
 
 /** Queues messages of the change being made; they are written with it and published after its commit. */
@@ -14,10 +15,18 @@ export interface Changes {
   commit<T>(work: (session: ClientSession, emit: Emit) => Promise<T>): Promise<T>;
   /** Messages that follow no write of this service (or one already committed): outbox, then the relay. */
   publish(...messages: OutboxMessage[]): Promise<void>;
+  /**
+   * `commit` at most once per received message: its envelope id is recorded in the same transaction as the
+   * change, so a redelivery (same id) changes nothing. Answers false for a message applied before.
+   */
+  commitOnce(msg: { id: string; companyId: string; type: string }, work: (session: ClientSession, emit: Emit) => Promise<void>): Promise<boolean>;
+  /** Creates the collections and indexes (the outbox's and the record of processed messages). */
+  init(): Promise<void>;
 }
 
 export function createChanges(conn: Connection, outbox: Outbox, kick: () => void): Changes {
-  return {
+  const processed = processedMessages(conn);
+  const changes: Changes = {
     async commit<T>(work: (session: ClientSession, emit: Emit) => Promise<T>): Promise<T> {
       let result: T | undefined;
       let written = 0;
@@ -35,5 +44,21 @@ export function createChanges(conn: Connection, outbox: Outbox, kick: () => void
       await outbox.add(messages);
       kick();
     },
+    async init() {
+      await Promise.all([outbox.model.init(), processed.init()]);
+    },
+    async commitOnce(msg, work) {
+      try {
+        await changes.commit(async (session, emit) => {
+          await processed.record(msg, new Date(), session);
+          await work(session, emit);
+        });
+        return true;
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) return false; // applied before
+        throw err;
+      }
+    },
   };
+  return changes;
 }

@@ -1,3 +1,4 @@
 export * from './outbox';
 export * from './relay';
 export * from './commit';
+export * from './inbox';

@@ -75,6 +75,8 @@ export interface ServiceRuntime {
   commit: Changes['commit'];
   /** Messages that follow no write of this service: outbox, then the relay. */
   publish: Changes['publish'];
+  /** `commit` at most once per received message (its envelope id recorded with the change). */
+  commitOnce: Changes['commitOnce'];
   app: Express;
   /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
   start(): Promise<Listening>;
@@ -106,6 +108,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   let relay: OutboxRelay | undefined;
   // before start() nothing publishes yet; the relay picks the entries up when it starts
   const changes = createChanges(conn, outbox, () => relay?.kick());
+  await changes.init();
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: () => mongoReady(conn) },
     { name: 'rabbitmq', check: () => bus.isReady() },
@@ -122,6 +125,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     outbox,
     commit: changes.commit,
     publish: changes.publish,
+    commitOnce: changes.commitOnce,
     get relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;

@@ -14,26 +14,14 @@ type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
 export async function onVatChecked(deps: CustomerDeps, msg: Envelope<VatChecked>) {
   const d = msg.data;
   if (d.customerId === undefined) return; // a check someone else asked for
-  await deps.customers.model.updateOne(
-    {
-      _id: d.customerId,
-      companyId: msg.companyId,
-      vatId: d.vatId,
-      $or: [{ 'vat.vatId': { $ne: d.vatId } }, { 'vat.checkedAt': { $exists: false } }, { 'vat.checkedAt': { $lte: d.checkedAt } }],
-    },
-    {
-      $set: {
-        vat: {
-          status: d.status,
-          vatId: d.vatId,
-          checkedAt: d.checkedAt,
-          requestDate: d.requestDate,
-          name: d.name,
-          address: d.address,
-          consultationNumber: d.consultationNumber,
-          fault: d.fault,
-        },
-      },
-    },
-  );
+  await deps.customers.storeVatVerdict(msg.companyId, d.customerId, {
+    status: d.status,
+    vatId: d.vatId,
+    checkedAt: d.checkedAt,
+    requestDate: d.requestDate,
+    name: d.name,
+    address: d.address,
+    consultationNumber: d.consultationNumber,
+    fault: d.fault,
+  });
 }

@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type ClientSession } from 'mongoose';
 
 export type ContactType = 'B2B' | 'B2C';
 export type AddressType = 'billing' | 'shipping';
@@ -123,12 +123,78 @@ schema.index({ companyId: 1, customerNumber: 1 }, { unique: true });
 schema.index({ companyId: 1, emailLower: 1 });
 schema.index({ companyId: 1, paymentTermId: 1 }, { partialFilterExpression: { paymentTermId: { $exists: true } } });
 
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What GET /customer/ filters by (already validated). */
+export interface CustomerFilter {
+  contactType?: string;
+  isActive?: boolean;
+  email?: string;
+  /** Name, e-mail or customer number. */
+  q?: string;
+}
+
+function filterOf(companyId: string, f: CustomerFilter): Record<string, unknown> {
+  const filter: Record<string, unknown> = { companyId };
+  if (f.contactType) filter.contactType = f.contactType;
+  if (f.isActive !== undefined) filter.isActive = f.isActive;
+  if (f.email) filter.emailLower = f.email.trim().toLowerCase();
+  const term = f.q?.trim();
+  if (term) {
+    const re = new RegExp(escapeRegex(term), 'i');
+    const or: Record<string, unknown>[] = [{ organizationName: re }, { firstName: re }, { lastName: re }, { email: re }];
+    // "Erika Mustermann" (and "Anna Maria Schmidt" split at either space): first name and last name together
+    const words = term.split(/\s+/);
+    for (let i = 1; i < words.length; i++) {
+      or.push({ firstName: new RegExp(`^${escapeRegex(words.slice(0, i).join(' '))}`, 'i'), lastName: new RegExp(`^${escapeRegex(words.slice(i).join(' '))}`, 'i') });
+    }
+    if (/^\d+$/.test(term)) or.push({ customerNumber: Number(term) });
+    filter.$or = or;
+  }
+  return filter;
+}
+
+/** A verdict of VIES as stored on the customer. */
+export type VatVerdict = Omit<VatCheckDoc, 'requestedAt' | 'vatId' | 'checkedAt'> & { vatId: string; checkedAt: string };
+
 export function customersRepo(conn: Connection) {
   const model = conn.model<CustomerDoc>('Customer', schema, 'customers');
   return {
-    model,
+    init: () => model.init(),
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<CustomerDoc>(),
+    insert: async (doc: CustomerDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    /**
+     * Applies `set` only if nobody changed the customer since `rev` was read (another PUT, an address edit):
+     * answers whether it did, so a concurrent change is never overwritten silently.
+     */
+    updateAtRev: async (companyId: string, id: number, rev: number, set: Record<string, unknown>, session?: ClientSession) =>
+      (await model.updateOne({ _id: id, companyId, rev }, { $set: set, $inc: { rev: 1 } }, { session })).matchedCount === 1,
+    /** Notes that a VIES check of `vatId` was asked for (only while the customer still has that VAT ID). */
+    markVatRequested: (companyId: string, id: number, vatId: string, at: Date, session?: ClientSession) =>
+      model.updateOne({ _id: id, companyId, vatId }, { $set: { 'vat.requestedAt': at } }, { session }),
+    /**
+     * Stores a VIES verdict only while the customer still has that VAT ID (an answer for a replaced one is
+     * stale) and only if it is not older than the stored one (answers can arrive out of order).
+     */
+    storeVatVerdict: (companyId: string, id: number, verdict: VatVerdict) =>
+      model.updateOne(
+        {
+          _id: id,
+          companyId,
+          vatId: verdict.vatId,
+          $or: [{ 'vat.vatId': { $ne: verdict.vatId } }, { 'vat.checkedAt': { $exists: false } }, { 'vat.checkedAt': { $lte: verdict.checkedAt } }],
+        },
+        { $set: { vat: verdict } },
+      ),
+    async list(companyId: string, filter: CustomerFilter, page: { page: number; limit: number }) {
+      const f = filterOf(companyId, filter);
+      const [docs, total] = await Promise.all([
+        model.find(f).sort({ customerNumber: 1, _id: 1 }).skip((page.page - 1) * page.limit).limit(page.limit).lean<CustomerDoc[]>(),
+        model.countDocuments(f),
+      ]);
+      return { docs, total };
+    },
     countWithPaymentTerm: (companyId: string, paymentTermId: number) => model.countDocuments({ companyId, paymentTermId }),
   };
 }

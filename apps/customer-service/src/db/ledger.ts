@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type ClientSession } from 'mongoose';
 import type { LedgerInvoice, LedgerStatus } from '../domain/ledger';
 
 /**
@@ -25,12 +25,6 @@ export interface LedgerInvoiceDoc {
 }
 
 /** Envelope ids of invoice events already applied: a redelivered event is recognised and skipped. */
-interface ProcessedEventDoc {
-  _id: string;
-  companyId: string;
-  type: string;
-  processedAt: Date;
-}
 
 const schema = new Schema<LedgerInvoiceDoc>(
   {
@@ -54,20 +48,15 @@ const schema = new Schema<LedgerInvoiceDoc>(
 );
 schema.index({ companyId: 1, customerId: 1, invoiceDate: 1 });
 
-const processedSchema = new Schema<ProcessedEventDoc>(
-  { _id: String, companyId: { type: String, required: true }, type: { type: String, required: true }, processedAt: { type: Date, required: true } },
-  { versionKey: false },
-);
-// Redeliveries come within minutes; after 30 days the state rules (statuses only move forward) suffice.
-processedSchema.index({ processedAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
-
 export function ledgerRepo(conn: Connection) {
   const model = conn.model<LedgerInvoiceDoc>('LedgerInvoice', schema, 'ledger_invoices');
-  const processed = conn.model<ProcessedEventDoc>('ProcessedEvent', processedSchema, 'processed_events');
+  const idOf = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
   return {
-    model,
-    processed,
-    idOf: (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`,
+    init: () => model.init(),
+    get: (companyId: string, invoiceId: number, session?: ClientSession) => model.findOne({ _id: idOf(companyId, invoiceId), companyId }).session(session ?? null).lean<LedgerInvoiceDoc>(),
+    /** Sets fields of the invoice's ledger entry, creating it (with `onInsert`) if it is not there yet. */
+    upsert: (companyId: string, invoiceId: number, set: Partial<LedgerInvoiceDoc>, onInsert: Partial<LedgerInvoiceDoc>, session?: ClientSession) =>
+      model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, ...(Object.keys(onInsert).length ? { $setOnInsert: onInsert } : {}) }, { upsert: true, session }),
     /** The finalized documents of one customer, in the shape the ledger rules compute with. */
     async invoicesOf(companyId: string, customerId: number): Promise<LedgerInvoice[]> {
       const docs = await model.find({ companyId, customerId, finalized: true }).lean<LedgerInvoiceDoc[]>();

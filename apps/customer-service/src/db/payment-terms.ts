@@ -26,7 +26,7 @@ export function paymentTermsRepo(conn: Connection) {
   const model = conn.model<PaymentTermSetDoc>('PaymentTermSet', schema, 'payment_term_sets');
   const list = async (companyId: string) => (await model.findById(companyId).lean<PaymentTermSetDoc>())?.terms ?? DEFAULT_PAYMENT_TERMS.map((t) => ({ ...t }));
   return {
-    model,
+    init: () => model.init(),
     list,
     async exists(companyId: string, id: number): Promise<boolean> {
       return (await list(companyId)).some((t) => t.id === id);

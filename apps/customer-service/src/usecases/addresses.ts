@@ -21,11 +21,7 @@ function assertPostalCode(a: Pick<AddressDoc, 'countryCode' | 'postalCode'>) {
 
 /** Writes the address list only if nobody changed the customer meanwhile (optimistic check on rev). */
 async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[]) {
-  const res = await deps.customers.model.updateOne(
-    { _id: c._id, companyId: c.companyId, rev: c.rev },
-    { $set: { addresses, updatedAt: deps.now() }, $inc: { rev: 1 } },
-  );
-  if (res.matchedCount === 0) throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+  if (!(await deps.customers.updateAtRev(c.companyId, c._id, c.rev, { addresses, updatedAt: deps.now() }))) throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
 }
 
 export async function listAddresses(deps: CustomerDeps, companyId: string, customerId: number): Promise<AddressDoc[]> {

@@ -92,11 +92,10 @@ export async function createCustomer(deps: CustomerDeps, companyId: string, inpu
   };
   const check = needsVatCheck(undefined, doc) && !checksumVerdict(doc, now);
   if (check && doc.vatId) doc.vat = { status: 'pending', vatId: doc.vatId, requestedAt: now };
-  await deps.conn.transaction(async (session) => {
-    await deps.customers.model.create([doc], { session });
-    if (check && doc.vatId) await deps.outbox.add([vatCheckEvent(companyId, id, doc.vatId)], session);
+  await deps.commit(async (session, emit) => {
+    await deps.customers.insert(doc, session);
+    if (check && doc.vatId) emit(vatCheckEvent(companyId, id, doc.vatId));
   });
-  if (check) deps.relay().kick();
   return id;
 }
 
@@ -120,49 +119,24 @@ export async function updateCustomer(deps: CustomerDeps, companyId: string, id: 
   if (after.vat !== before.vat) set.vat = after.vat;
   if (check && after.vatId) set.vat = { status: 'pending', vatId: after.vatId, requestedAt: now };
   set.updatedAt = now;
-  await deps.conn.transaction(async (session) => {
+  await deps.commit(async (session, emit) => {
     // Optimistic: a concurrent change (another PUT, an address edit) must not be overwritten silently.
-    const res = await deps.customers.model.updateOne({ _id: id, companyId, rev: before.rev }, { $set: set, $inc: { rev: 1 } }, { session });
-    if (res.matchedCount === 0) throw conflict(`customer ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
-    if (check && after.vatId) await deps.outbox.add([vatCheckEvent(companyId, id, after.vatId)], session);
+    if (!(await deps.customers.updateAtRev(companyId, id, before.rev, set, session))) throw conflict(`customer ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+    if (check && after.vatId) emit(vatCheckEvent(companyId, id, after.vatId));
   });
-  if (check) deps.relay().kick();
 }
 
 /** Asks vat-service to check the current VAT ID again (cache bypassed); the stored status stays until the answer arrives. */
 export async function requestVatRecheck(deps: CustomerDeps, c: CustomerDoc): Promise<boolean> {
   if (c.contactType !== 'B2B' || !c.vatId || failsCheckDigits(c.vatId)) return false;
   const vatId = c.vatId;
-  await deps.conn.transaction(async (session) => {
-    await deps.customers.model.updateOne({ _id: c._id, companyId: c.companyId, vatId }, { $set: { 'vat.requestedAt': deps.now() } }, { session });
-    await deps.outbox.add([vatCheckEvent(c.companyId, c._id, vatId, true)], session);
+  await deps.commit(async (session, emit) => {
+    await deps.customers.markVatRequested(c.companyId, c._id, vatId, deps.now(), session);
+    emit(vatCheckEvent(c.companyId, c._id, vatId, true));
   });
-  deps.relay().kick();
   return true;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-export async function listCustomers(deps: CustomerDeps, companyId: string, q: CustomerListQuery) {
-  const filter: Record<string, unknown> = { companyId };
-  if (q.contact_type) filter.contactType = q.contact_type;
-  if (q.is_active !== undefined) filter.isActive = q.is_active;
-  if (q.email) filter.emailLower = q.email.trim().toLowerCase();
-  const term = q.q?.trim();
-  if (term) {
-    const re = new RegExp(escapeRegex(term), 'i');
-    const or: Record<string, unknown>[] = [{ organizationName: re }, { firstName: re }, { lastName: re }, { email: re }];
-    // "Erika Mustermann" (and "Anna Maria Schmidt" split at either space): first name and last name together
-    const words = term.split(/\s+/);
-    for (let i = 1; i < words.length; i++) {
-      or.push({ firstName: new RegExp(`^${escapeRegex(words.slice(0, i).join(' '))}`, 'i'), lastName: new RegExp(`^${escapeRegex(words.slice(i).join(' '))}`, 'i') });
-    }
-    if (/^\d+$/.test(term)) or.push({ customerNumber: Number(term) });
-    filter.$or = or;
-  }
-  const [docs, total] = await Promise.all([
-    deps.customers.model.find(filter).sort({ customerNumber: 1, _id: 1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean<CustomerDoc[]>(),
-    deps.customers.model.countDocuments(filter),
-  ]);
-  return { docs, total };
+export function listCustomers(deps: CustomerDeps, companyId: string, q: CustomerListQuery) {
+  return deps.customers.list(companyId, { contactType: q.contact_type, isActive: q.is_active, email: q.email, q: q.q }, q);
 }

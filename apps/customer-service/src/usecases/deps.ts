@@ -1,18 +1,18 @@
-import type { Connection } from 'mongoose';
-import type { Outbox, OutboxRelay } from '@inv/outbox';
+import type { Changes } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
 import type { CustomersRepo } from '../db/customers';
 import type { LedgerRepo } from '../db/ledger';
 import type { PaymentTermsRepo } from '../db/payment-terms';
 
 export interface CustomerDeps {
-  conn: Connection;
   customers: CustomersRepo;
   paymentTerms: PaymentTermsRepo;
   ledger: LedgerRepo;
   counters: Counters;
-  outbox: Outbox;
-  relay: () => OutboxRelay;
+  /** A change and the messages it causes, committed together (the outbox). */
+  commit: Changes['commit'];
+  /** `commit` at most once per received message. */
+  commitOnce: Changes['commitOnce'];
   bus: AppBus;
   /** Timeout of the RPCs this service makes (template existence, statement rendering). */
   rpcTimeoutMs: number;

@@ -1,0 +1,26 @@
+import { Schema, type ClientSession, type Connection } from 'mongoose';
+
+/** A message this service has applied (the inbox side of exactly-once effects). */
+export interface ProcessedMessageDoc {
+  _id: string; // the envelope id
+  companyId: string;
+  type: string;
+  processedAt: Date;
+}
+
+const processedSchema = new Schema<ProcessedMessageDoc>(
+  { _id: String, companyId: { type: String, required: true }, type: { type: String, required: true }, processedAt: { type: Date, required: true } },
+  { versionKey: false },
+);
+// Redeliveries come within minutes; after 30 days the state rules of the consumers (statuses only move forward) suffice.
+processedSchema.index({ processedAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
+
+export function processedMessages(conn: Connection) {
+  const model = conn.models.ProcessedEvent ?? conn.model<ProcessedMessageDoc>('ProcessedEvent', processedSchema, 'processed_events');
+  return {
+    init: () => model.init(),
+    /** Records the message in the caller's transaction; a second record of the same id fails with a duplicate key. */
+    record: async (msg: { id: string; companyId: string; type: string }, at: Date, session: ClientSession) =>
+      void (await model.create([{ _id: msg.id, companyId: msg.companyId, type: msg.type, processedAt: at }], { session })),
+  };
+}
