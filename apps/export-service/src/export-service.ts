@@ -22,22 +22,21 @@ export async function createExportService(config: ExportConfig) {
   const rt = await createServiceRuntime({ service: 'export-service', database: 'invoicing_export', port: config.PORT, env: config });
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver); invoice PDFs of other services are not in it'));
   const deps: ExportDeps = {
-    conn: rt.conn,
     config: exportConfigRepo(rt.conn),
     mappings: mappingsRepo(rt.conn),
     invoices: exportInvoicesRepo(rt.conn),
     jobs: exportJobsRepo(rt.conn),
     downloads: downloadsRepo(rt.conn),
     counters: createCounters(rt.conn),
-    outbox: rt.outbox,
-    relay: () => rt.relay,
+    commit: rt.commit,
+    commitOnce: rt.commitOnce,
     objects: storage.objects,
     logger: rt.logger,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     now: () => new Date(),
   };
-  await Promise.all([deps.invoices.model.init(), deps.invoices.processed.init(), deps.invoices.claims.init(), deps.jobs.model.init(), deps.downloads.model.init(), rt.outbox.model.init()]);
+  await Promise.all([deps.invoices.init(), deps.jobs.init(), deps.downloads.init(), deps.config.init(), deps.mappings.init()]);
 
   rt.app.use(acctexpRoutes(deps));
   rt.app.use(exportRoutes(deps));

@@ -37,7 +37,7 @@ schema.index({ companyId: 1, createdAt: -1, _id: -1 });
 export function downloadsRepo(conn: Connection) {
   const model = conn.model<DownloadDoc>('Download', schema, 'downloads');
   return {
-    model,
+    init: () => model.init(),
     list: (companyId: string) => model.find({ companyId }).sort({ createdAt: -1, _id: -1 }).lean<DownloadDoc[]>(),
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<DownloadDoc>(),
     ofJob: (companyId: string, jobId: string, session?: ClientSession) => model.find({ companyId, jobId }).sort({ index: 1 }).session(session ?? null).lean<DownloadDoc[]>(),

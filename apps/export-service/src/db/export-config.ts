@@ -35,7 +35,7 @@ export interface ExportSettings {
 export function exportConfigRepo(conn: Connection) {
   const model = conn.model<ExportConfigDoc>('ExportConfig', schema, 'export_config');
   return {
-    model,
+    init: () => model.init(),
     async get(companyId: string): Promise<ExportSettings> {
       const c = await model.findById(companyId).lean<ExportConfigDoc>();
       return {

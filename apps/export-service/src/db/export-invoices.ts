@@ -65,8 +65,6 @@ interface ClaimDoc {
 const claimSchema = new Schema<ClaimDoc>({ _id: String, companyId: String, invoiceId: Number, jobId: String, claimedAt: Date }, { versionKey: false });
 claimSchema.index({ companyId: 1, jobId: 1 });
 
-/** Envelope ids of applied events: a redelivered event finds its id and changes nothing. */
-const processedSchema = new Schema({ _id: String, companyId: String, type: String, processedAt: Date }, { versionKey: false });
 
 export interface PeriodQuery {
   from: string;
@@ -84,7 +82,6 @@ function isOnlyDuplicates(err: unknown): boolean {
 
 export function exportInvoicesRepo(conn: Connection) {
   const model = conn.model<ExportInvoiceDoc>('ExportInvoice', schema, 'export_invoices');
-  const processed = conn.model('ProcessedEvent', processedSchema, 'processed_events');
   const claims = conn.model<ClaimDoc>('ExportClaim', claimSchema, 'export_claims');
   const idOf = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
   const periodFilter = (companyId: string, q: PeriodQuery) => ({
@@ -93,14 +90,12 @@ export function exportInvoicesRepo(conn: Connection) {
     invoiceDate: { $gte: q.from, $lte: q.to },
   });
   return {
-    model,
-    processed,
+    init: () => Promise.all([model.init(), claims.init()]).then(() => undefined),
     idOf,
     get: (companyId: string, invoiceId: number, session?: ClientSession) =>
       model.findOne({ _id: idOf(companyId, invoiceId), companyId }).session(session ?? null).lean<ExportInvoiceDoc>(),
     upsert: (companyId: string, invoiceId: number, set: Partial<ExportInvoiceDoc>, setOnInsert: Partial<ExportInvoiceDoc>, session: ClientSession) =>
       model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, $setOnInsert: setOnInsert }, { upsert: true, session }),
-    claims,
     /**
      * Every export first claims the period's documents that no export contained yet: one insert per
      * document with the document as key, unordered, so a document another export claimed first is simply

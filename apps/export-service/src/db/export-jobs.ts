@@ -53,7 +53,7 @@ schema.index({ companyId: 1, createdAt: -1 });
 export function exportJobsRepo(conn: Connection) {
   const model = conn.model<ExportJobDoc>('ExportJob', schema, 'export_jobs');
   return {
-    model,
+    init: () => model.init(),
     get: (companyId: string, id: string, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<ExportJobDoc>(),
     create: (doc: ExportJobDoc, session: ClientSession) => model.create([doc], { session }),
     /** queued|started -> started (a redelivered run after a restart starts again); counts attempts. */

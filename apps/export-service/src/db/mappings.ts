@@ -22,7 +22,7 @@ const schema = new Schema<MappingsDoc>(
 export function mappingsRepo(conn: Connection) {
   const model = conn.model<MappingsDoc>('AccountMappings', schema, 'account_mappings');
   return {
-    model,
+    init: () => model.init(),
     get: (companyId: string) => model.findById(companyId).lean<MappingsDoc>(),
     save: (companyId: string, s: MappingSettings, now: Date) => model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true }),
     reset: (companyId: string) => model.deleteOne({ _id: companyId }),

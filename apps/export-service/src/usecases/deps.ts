@@ -1,5 +1,4 @@
-import type { Connection } from 'mongoose';
-import type { Outbox, OutboxRelay } from '@inv/outbox';
+import type { Changes } from '@inv/outbox';
 import type { ObjectStore } from '@inv/objects';
 import type { Counters } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
@@ -10,15 +9,16 @@ import type { ExportJobsRepo } from '../db/export-jobs';
 import type { MappingsRepo } from '../db/mappings';
 
 export interface ExportDeps {
-  conn: Connection;
   config: ExportConfigRepo;
   mappings: MappingsRepo;
   invoices: ExportInvoicesRepo;
   jobs: ExportJobsRepo;
   downloads: DownloadsRepo;
   counters: Counters;
-  outbox: Outbox;
-  relay: () => OutboxRelay;
+  /** A change and the messages it causes, committed together (the outbox). */
+  commit: Changes['commit'];
+  /** `commit` at most once per received message (projections of invoice events). */
+  commitOnce: Changes['commitOnce'];
   objects: ObjectStore;
   logger: Logger;
   /** Attempts of the run command before the job is failed for good (bus retries + 1). */

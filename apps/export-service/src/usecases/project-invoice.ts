@@ -1,6 +1,5 @@
 import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
-import type { ClientSession } from 'mongoose';
 import type { z } from 'zod';
 import type { ExportInvoiceDoc } from '../db/export-invoices';
 import type { ExportDeps } from './deps';
@@ -12,23 +11,10 @@ const RANK: Record<ExportInvoiceDoc['status'], number> = { OPEN: 0, SENT: 1, PAI
 /** Payment state only moves forward (a late SENT after PAID changes nothing). */
 const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoiceDoc['status']) => (cur && RANK[cur] >= RANK[next] ? cur : next);
 
-/** Applies an event at most once: its envelope id is stored in the same transaction as the change. */
-async function once(deps: ExportDeps, msg: Envelope, apply: (session: ClientSession) => Promise<void>) {
-  try {
-    await deps.conn.transaction(async (session) => {
-      await deps.invoices.processed.create([{ _id: msg.id, companyId: msg.companyId, type: msg.type, processedAt: deps.now() }], { session });
-      await apply(session);
-    });
-  } catch (err) {
-    if ((err as { code?: number }).code === 11000) return; // already applied
-    throw err;
-  }
-}
-
 /** A finalized invoice or credit note enters the export's read model with what a booking row needs. */
 export async function projectFinalized(deps: ExportDeps, msg: Envelope<Finalized>) {
   const d = msg.data;
-  await once(deps, msg, async (session) => {
+  await deps.commitOnce(msg, async (session) => {
     const current = await deps.invoices.get(msg.companyId, d.invoiceId, session);
     await deps.invoices.upsert(
       msg.companyId,
@@ -61,7 +47,7 @@ export async function projectFinalized(deps: ExportDeps, msg: Envelope<Finalized
 /** SENT, PAID or CANCELLED: the payment state of the read model (an early event creates a placeholder). */
 export async function projectStatusChanged(deps: ExportDeps, msg: Envelope<StatusChanged>) {
   const d = msg.data;
-  await once(deps, msg, async (session) => {
+  await deps.commitOnce(msg, async (session) => {
     const current = await deps.invoices.get(msg.companyId, d.invoiceId, session);
     const status = forward(current?.status, d.status);
     const set: Partial<ExportInvoiceDoc> = { status, updatedAt: deps.now() };

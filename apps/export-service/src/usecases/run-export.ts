@@ -93,7 +93,7 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
           error: { message: `no ${job.onlyNew ? 'new ' : ''}invoices or credit notes between ${job.startDate} and ${job.endDate}`, error_code: 'no_invoices_found' },
         }
       : { download_ids: ids, is_split: files.length > 1, split_reason: files.length > 1 ? 'year_boundary' : null, total_invoice_count: total };
-  await deps.conn.transaction(async (session) => {
+  await deps.commit(async (session) => {
     if (files.length) await deps.downloads.create(files.map((f, i) => ({ ...f, _id: ids[i]! })), session);
     const finished = await deps.jobs.finish(companyId, jobId, result, deps.now(), session);
     if (finished.matchedCount !== 1) throw new ExportDataError('the export job was ended by another run'); // rolls the downloads back

@@ -26,7 +26,7 @@ export async function startExport(deps: ExportDeps, companyId: string, input: Ex
 
   const jobId = randomUUID();
   const now = deps.now();
-  await deps.conn.transaction(async (session) => {
+  await deps.commit(async (session, emit) => {
     await deps.jobs.create(
       {
         _id: jobId,
@@ -44,8 +44,7 @@ export async function startExport(deps: ExportDeps, companyId: string, input: Ex
       },
       session,
     );
-    await deps.outbox.add([commandMessage('export.run-export.v1', companyId, { jobId }, `run-export-${jobId}`)], session);
+    emit(commandMessage('export.run-export.v1', companyId, { jobId }, `run-export-${jobId}`));
   });
-  deps.relay().kick();
   return jobId;
 }
