@@ -33,11 +33,10 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const emails = emailsRepo(rt.conn);
   const numbering = numberingRepo(rt.conn);
   const products = productsRepo(rt.conn);
-  await Promise.all([numbering.model.init(), products.model.init(), invoices.model.init(), jobs.model.init(), attachments.model.init(), emails.model.init(), emails.deliveries.init(), rt.outbox.model.init()]);
+  await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init()]);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
   const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
   const deps: InvoiceDeps = {
-    conn: rt.conn,
     invoices,
     jobs,
     attachments,
@@ -48,8 +47,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
     objects: storage.objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     counters: createCounters(rt.conn),
-    outbox: rt.outbox,
-    relay: () => rt.relay,
+    commit: rt.commit,
+    publish: rt.publish,
     bus: rt.bus,
     defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
     now: () => new Date(),

@@ -34,7 +34,7 @@ schema.index({ companyId: 1, invoiceId: 1, _id: 1 });
 export function attachmentsRepo(conn: Connection) {
   const model = conn.model<AttachmentDoc>('Attachment', schema, 'attachments');
   return {
-    model,
+    init: () => model.init(),
     ofInvoice: (companyId: string, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ _id: 1 }).lean<AttachmentDoc[]>(),
     get: (companyId: string, invoiceId: number, id: number) => model.findOne({ _id: id, companyId, invoiceId }).lean<AttachmentDoc>(),
     create: (doc: AttachmentDoc) => model.create(doc),

@@ -64,8 +64,7 @@ export function emailsRepo(conn: Connection) {
   const deliveries = conn.model<DeliveryDoc>('MailDelivery', deliverySchema, 'mail_deliveries');
   const texts = conn.model<EmailTextsDoc>('EmailTexts', textsSchema, 'email_texts');
   return {
-    model,
-    deliveries,
+    init: () => Promise.all([model.init(), deliveries.init(), texts.init()]).then(() => undefined),
     ofInvoice: (companyId: string, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ createdAt: -1 }).lean<EmailDoc[]>(),
     get: (companyId: string, id: string, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<EmailDoc>(),
     create: (doc: EmailDoc, session: ClientSession) => model.create([doc], { session }),

@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type ClientSession } from 'mongoose';
 import type { InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
 
 /** A position as stored: quantities, prices and rates as decimal strings (never floats, never Decimal128). */
@@ -132,10 +132,43 @@ invoiceSchema.index({ companyId: 1, _id: -1 });
 
 export function invoicesRepo(conn: Connection) {
   const model = conn.model<InvoiceDoc>('Invoice', invoiceSchema, 'invoices');
+  const draft = (companyId: string, id: number) => ({ _id: id, companyId, status: 'DRAFT' as const, finalizingJobId: { $exists: false } });
+  const matched = (res: { matchedCount: number }) => res.matchedCount === 1;
   return {
-    model,
+    init: () => model.init(),
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<InvoiceDoc>(),
+    /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
+    insert: async (doc: InvoiceDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    numberTaken: async (companyId: string, number: string, session?: ClientSession) => (await model.exists({ companyId, number }).session(session ?? null)) !== null,
+    /** Changes fields of a draft nobody is finalizing; answers whether it was one. */
+    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>) => matched(await model.updateOne(draft(companyId, id), { $set: set })),
+    /** The positions of a draft, only if nobody changed it since `seen` (its updatedAt). */
+    setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) =>
+      matched(await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: set })),
+    cancelDraft: async (companyId: string, id: number, now: Date) =>
+      matched(await model.updateOne(draft(companyId, id), { $set: { status: 'CANCELLED', cancelledAt: now, updatedAt: now } })),
+    /** A status move of a finalized document, only from the status it was read in. */
+    moveStatus: async (companyId: string, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
+      matched(await model.updateOne({ _id: id, companyId, status: from }, { $set: set }, { session })),
+    /** OPEN -> SENT (an e-mail was accepted); answers the invoice if it moved. */
+    markSent: (companyId: string, id: number, now: Date, session?: ClientSession) =>
+      model.findOneAndUpdate({ _id: id, companyId, status: 'OPEN' }, { $set: { status: 'SENT', updatedAt: now } }, { session, returnDocument: 'after' }).lean<InvoiceDoc>(),
+    /** Takes the draft for finalization job `jobId` if nobody changed it since `seen`, with the frozen data. */
+    claimForFinalize: async (companyId: string, id: number, seen: Date, jobId: string, frozen: Partial<InvoiceDoc>, session?: ClientSession) =>
+      matched(await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: { ...frozen, finalizingJobId: jobId } }, { session })),
+    /** The documents exist: the draft being finalized by `jobId` becomes OPEN; answers it, or null if it is no longer that draft. */
+    completeFinalize: (companyId: string, id: number, jobId: string, files: Pick<InvoiceDoc, 'pdf' | 'xml'>, now: Date, session?: ClientSession) =>
+      model
+        .findOneAndUpdate(
+          { _id: id, companyId, status: 'DRAFT', finalizingJobId: jobId },
+          { $set: { status: 'OPEN', ...files, finalizedAt: now, updatedAt: now }, $unset: { finalizingJobId: 1 } },
+          { returnDocument: 'after', session },
+        )
+        .lean<InvoiceDoc>(),
+    /** Finalization failed: the draft is editable again, without the data frozen for it. */
+    releaseFinalize: (companyId: string, id: number, jobId: string, session?: ClientSession) =>
+      model.updateOne({ _id: id, companyId, finalizingJobId: jobId }, { $unset: { finalizingJobId: 1, snapshot: 1, invoiceDate: 1, dueDate: 1 } }, { session }),
     /** One page of the company's invoices matching `filter` (built by the list use case), and the count. */
     async page(companyId: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
       const scoped = { ...filter, companyId };

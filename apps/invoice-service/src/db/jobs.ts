@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { JobStatus } from '@inv/contracts';
 
 export interface JobDoc {
@@ -33,6 +33,17 @@ schema.index({ companyId: 1, invoiceId: 1 });
 
 export function jobsRepo(conn: Connection) {
   const model = conn.model<JobDoc>('Job', schema, 'jobs');
-  return { model, get: (companyId: string, invoiceId: number, id: string) => model.findOne({ _id: id, companyId, invoiceId }).lean<JobDoc>() };
+  return {
+    init: () => model.init(),
+    get: (companyId: string, invoiceId: number, id: string) => model.findOne({ _id: id, companyId, invoiceId }).lean<JobDoc>(),
+    byId: (companyId: string, id: string, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<JobDoc>(),
+    insert: async (doc: JobDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    /** queued -> started; a late or repeated "started" never moves a finished or failed job back. */
+    markStarted: (companyId: string, id: string, now: Date) => model.updateOne({ _id: id, companyId, status: 'queued' }, { $set: { status: 'started', startedAt: now } }),
+    markFinished: (companyId: string, id: string, now: Date, startedAt: Date, session?: ClientSession) =>
+      model.updateOne({ _id: id, companyId }, { $set: { status: 'finished', finishedAt: now, startedAt } }, { session }),
+    markFailed: (companyId: string, id: string, errorMessage: string, now: Date, session?: ClientSession) =>
+      model.updateOne({ _id: id, companyId }, { $set: { status: 'failed', finishedAt: now, errorMessage } }, { session }),
+  };
 }
 export type JobsRepo = ReturnType<typeof jobsRepo>;

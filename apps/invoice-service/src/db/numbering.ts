@@ -54,7 +54,7 @@ export function numberingRepo(conn: Connection) {
   }
 
   return {
-    model,
+    init: () => model.init(),
     ensure,
     /**
      * Takes the next value inside the caller's transaction: the document insert and the counter move commit
@@ -68,8 +68,8 @@ export function numberingRepo(conn: Connection) {
       await model.updateOne({ _id: seq._id }, { $set: { periodKey: period, next: value + 1 } }, { session });
       return { seq, value };
     },
-    async update(companyId: string, type: DocumentType, set: Partial<Pick<SequenceDoc, 'pattern' | 'reset' | 'periodKey' | 'next'>>, now: Date) {
-      return model.findOneAndUpdate({ _id: idOf(companyId, type) }, { $set: { ...set, updatedAt: now } }, { returnDocument: 'after' }).lean<SequenceDoc>();
+    async update(companyId: string, type: DocumentType, set: Partial<Pick<SequenceDoc, 'pattern' | 'reset' | 'periodKey' | 'next'>>, now: Date, session?: ClientSession) {
+      return model.findOneAndUpdate({ _id: idOf(companyId, type) }, { $set: { ...set, updatedAt: now } }, { returnDocument: 'after', session }).lean<SequenceDoc>();
     },
   };
 }

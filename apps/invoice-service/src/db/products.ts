@@ -1,5 +1,5 @@
 import type { TaxTreatmentId } from '@inv/contracts';
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type ClientSession } from 'mongoose';
 
 export interface ProductDoc {
   _id: number;
@@ -45,12 +45,12 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function productsRepo(conn: Connection) {
   const model = conn.model<ProductDoc>('Product', schema, 'products');
   return {
-    model,
+    init: () => model.init(),
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<ProductDoc>(),
-    insert: (doc: ProductDoc) => model.create(doc),
-    update: (companyId: string, id: number, set: Partial<ProductDoc>, unset: Record<string, 1>) =>
-      model.findOneAndUpdate({ _id: id, companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after' }).lean<ProductDoc>(),
-    remove: async (companyId: string, id: number) => (await model.deleteOne({ _id: id, companyId })).deletedCount === 1,
+    insert: async (doc: ProductDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    update: (companyId: string, id: number, set: Partial<ProductDoc>, unset: Record<string, 1>, session?: ClientSession) =>
+      model.findOneAndUpdate({ _id: id, companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after', session }).lean<ProductDoc>(),
+    remove: async (companyId: string, id: number, session?: ClientSession) => (await model.deleteOne({ _id: id, companyId }, { session })).deletedCount === 1,
     async list(companyId: string, q: { q?: string; active?: boolean; page: number; limit: number }) {
       const filter: Record<string, unknown> = { companyId };
       if (q.active !== undefined) filter.active = q.active;

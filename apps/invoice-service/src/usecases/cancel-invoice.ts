@@ -8,9 +8,5 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: nu
   if (inv.status !== 'DRAFT' || inv.finalizingJobId) {
     throw conflict(`invoice ${id} is ${inv.status}; a finalized invoice is corrected with a credit note`, 'INVOICE_ALREADY_FINALIZED');
   }
-  const res = await deps.invoices.model.updateOne(
-    { _id: id, companyId, status: 'DRAFT', finalizingJobId: { $exists: false } },
-    { $set: { status: 'CANCELLED', cancelledAt: deps.now(), updatedAt: deps.now() } },
-  );
-  if (res.matchedCount === 0) throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
+  if (!(await deps.invoices.cancelDraft(companyId, id, deps.now()))) throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
 }

@@ -24,8 +24,7 @@ export async function deliverMail(deps: InvoiceDeps, msg: Envelope<SendMail>, at
     const event = outcome.sent
       ? eventMessage('mail.sent.v1', msg.companyId, { emailId: d.emailId, subjectRef: d.subjectRef, messageId, accepted: outcome.accepted, response: outcome.response }, `mail-sent-${d.emailId}`)
       : eventMessage('mail.failed.v1', msg.companyId, { emailId: d.emailId, subjectRef: d.subjectRef, reason: outcome.reason, permanent: outcome.permanent, smtpCode: outcome.smtpCode }, `mail-failed-${d.emailId}`);
-    await deps.outbox.add([event]);
-    deps.relay().kick();
+    await deps.publish(event);
   };
   const prior = await deps.emails.delivery(d.emailId);
   if (prior?.status === 'sent') return report({ sent: true, response: prior.response, accepted: [...d.to, ...d.cc, ...d.bcc] });

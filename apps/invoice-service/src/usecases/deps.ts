@@ -1,7 +1,6 @@
 import type { EventEmitter } from 'node:events';
-import type { Connection } from 'mongoose';
 import type { ObjectStore } from '@inv/objects';
-import type { Outbox, OutboxRelay } from '@inv/outbox';
+import type { Changes } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
 import type { Transporter } from 'nodemailer';
 import type { AttachmentsRepo } from '../db/attachments';
@@ -12,7 +11,6 @@ import type { NumberingRepo } from '../db/numbering';
 import type { ProductsRepo } from '../db/products';
 
 export interface InvoiceDeps {
-  conn: Connection;
   invoices: InvoicesRepo;
   jobs: JobsRepo;
   attachments: AttachmentsRepo;
@@ -25,8 +23,10 @@ export interface InvoiceDeps {
   objects: ObjectStore;
   presignTtlSeconds: number;
   counters: Counters;
-  outbox: Outbox;
-  relay: () => OutboxRelay;
+  /** A change and the messages it causes, committed together (the outbox). */
+  commit: Changes['commit'];
+  /** Messages that follow no write of this service: outbox, then the relay. */
+  publish: Changes['publish'];
   bus: AppBus;
   defaultTemplateId: number;
   now: () => Date;

@@ -56,28 +56,26 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
 
   let claimed = false;
   try {
-    await deps.conn.transaction(async (session) => {
-      const res = await deps.invoices.model.updateOne(
-        { _id: invoiceId, companyId, status: 'DRAFT', finalizingJobId: { $exists: false }, updatedAt: inv.updatedAt },
+    await deps.commit(async (session, emit) => {
+      claimed = await deps.invoices.claimForFinalize(
+        companyId,
+        invoiceId,
+        inv.updatedAt,
+        jobId,
         {
-          $set: {
-            finalizingJobId: jobId,
-            snapshot: validation.snapshot,
-            invoiceDate: issueDate,
-            dueDate: validation.snapshot.dueDate,
-            customerName: validation.snapshot.buyer.name,
-            // as issued: a Kleinunternehmer's positions become VAT-exempt (the totals must match the e-invoice)
-            positions: validation.positions,
-            grossCents: grossCentsOf(validation.positions),
-          },
+          snapshot: validation.snapshot,
+          invoiceDate: issueDate,
+          dueDate: validation.snapshot.dueDate,
+          customerName: validation.snapshot.buyer.name,
+          // as issued: a Kleinunternehmer's positions become VAT-exempt (the totals must match the e-invoice)
+          positions: validation.positions,
+          grossCents: grossCentsOf(validation.positions),
         },
-        { session },
+        session,
       );
-      claimed = res.matchedCount === 1;
       if (!claimed) return;
-      await deps.jobs.model.create([{ _id: jobId, companyId, invoiceId, task: FINALIZE_TASK, status: 'queued', reservationId, createdAt: now }], { session });
-      await deps.outbox.add(
-        [
+      await deps.jobs.insert({ _id: jobId, companyId, invoiceId, task: FINALIZE_TASK, status: 'queued', reservationId, createdAt: now }, session);
+      emit(
           commandMessage(
             'document.render-invoice.v1',
             companyId,
@@ -92,8 +90,6 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
             },
             `render-${jobId}`,
           ),
-        ],
-        session,
       );
     });
   } catch (err) {
@@ -104,11 +100,9 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
     await releaseReservation(deps, companyId, invoiceId, jobId, reservationId, 'invoice changed during finalization');
     throw conflict(`invoice ${invoiceId} changed while it was being finalized; retry`, 'CONCURRENT_MODIFICATION');
   }
-  deps.relay().kick();
   return jobId;
 }
 
 async function releaseReservation(deps: InvoiceDeps, companyId: string, invoiceId: number, jobId: string, reservationId: string, reason: string) {
-  await deps.outbox.add([eventMessage('invoice.finalize-failed.v1', companyId, { invoiceId, jobId, reservationId, reason }, `finalize-failed-${jobId}`)]);
-  deps.relay().kick();
+  await deps.publish(eventMessage('invoice.finalize-failed.v1', companyId, { invoiceId, jobId, reservationId, reason }, `finalize-failed-${jobId}`));
 }

@@ -22,7 +22,7 @@ export async function insertNumberedDraft(
 ): Promise<string> {
   if (numbering.explicit !== undefined) {
     try {
-      await deps.invoices.model.create({ ...doc, number: numbering.explicit });
+      await deps.invoices.insert({ ...doc, number: numbering.explicit });
     } catch (err) {
       if (duplicateNumber(err)) throw conflict(`invoice number ${numbering.explicit} is already used`, 'DUPLICATE_INVOICE_NUMBER');
       throw err;
@@ -32,15 +32,14 @@ export async function insertNumberedDraft(
   const now = deps.now();
   await deps.numbering.ensure(doc.companyId, numbering.sequence, now);
   let number = '';
-  await deps.conn.transaction(async (session) => {
+  await deps.commit(async (session) => {
     for (let skipped = 0; ; skipped++) {
       const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
       number = formatNumber(seq.pattern, now, value);
-      const taken = await deps.invoices.model.exists({ companyId: doc.companyId, number }).session(session);
-      if (!taken) break;
+      if (!(await deps.invoices.numberTaken(doc.companyId, number, session))) break;
       if (skipped >= MAX_SKIPPED) throw conflict(`the ${numbering.sequence} sequence produces numbers that are already used (last: ${number}); change it with PUT /numbering/${numbering.sequence}`, 'DUPLICATE_INVOICE_NUMBER');
     }
-    await deps.invoices.model.create([{ ...doc, number }], { session });
+    await deps.invoices.insert({ ...doc, number }, session);
   });
   return number;
 }

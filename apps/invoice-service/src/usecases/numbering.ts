@@ -32,10 +32,11 @@ export async function updateSequence(deps: InvoiceDeps, companyId: string, type:
   const period = periodKeyOf(reset, now);
   if (input.next_value !== undefined) Object.assign(set, { periodKey: period, next: input.next_value });
   else if (reset !== current.reset) Object.assign(set, { periodKey: period, next: nextValueOf(current, now) });
-  const after = await deps.numbering.update(companyId, type, set, now);
-  await deps.outbox.add([eventMessage('numbering.changed.v1', companyId, { documentType: type, fields: Object.keys(input) })]);
-  deps.relay().kick();
-  return after!;
+  return deps.commit(async (session, emit) => {
+    const after = await deps.numbering.update(companyId, type, set, now, session);
+    emit(eventMessage('numbering.changed.v1', companyId, { documentType: type, fields: Object.keys(input) }));
+    return after!;
+  });
 }
 
 export const presentSequence = (seq: SequenceDoc, now: Date) => ({

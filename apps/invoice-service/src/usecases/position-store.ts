@@ -39,9 +39,5 @@ export function assertComputable(positions: PositionDoc[]) {
 /** Writes the new position list only if nobody changed the invoice meanwhile (optimistic check on updatedAt). */
 export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]) {
   assertComputable(positions);
-  const res = await deps.invoices.model.updateOne(
-    { _id: inv._id, companyId: inv.companyId, status: 'DRAFT', updatedAt: inv.updatedAt, finalizingJobId: { $exists: false } },
-    { $set: { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() } },
-  );
-  if (res.matchedCount === 0) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() }))) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
 }

@@ -10,10 +10,8 @@ const duplicateSku = (err: unknown, sku: string | null | undefined) => {
   return err;
 };
 
-async function announce(deps: InvoiceDeps, companyId: string, productId: number, action: 'created' | 'updated' | 'deleted', fields: string[]) {
-  await deps.outbox.add([eventMessage('product.changed.v1', companyId, { productId, action, fields })]);
-  deps.relay().kick();
-}
+const changed = (companyId: string, productId: number, action: 'created' | 'updated' | 'deleted', fields: string[]) =>
+  eventMessage('product.changed.v1', companyId, { productId, action, fields });
 
 export async function createProduct(deps: InvoiceDeps, companyId: string, input: ProductInput): Promise<ProductDoc> {
   const treatment = input.tax_treatment_id ?? 'standard';
@@ -33,11 +31,13 @@ export async function createProduct(deps: InvoiceDeps, companyId: string, input:
     updatedAt: now,
   };
   try {
-    await deps.products.insert(doc);
+    await deps.commit(async (session, emit) => {
+      await deps.products.insert(doc, session);
+      emit(changed(companyId, doc._id, 'created', Object.keys(input)));
+    });
   } catch (err) {
     throw duplicateSku(err, input.sku);
   }
-  await announce(deps, companyId, doc._id, 'created', Object.keys(input));
   return doc;
 }
 
@@ -63,19 +63,22 @@ export async function updateProduct(deps: InvoiceDeps, companyId: string, id: nu
   if (input.sku === null) unset.sku = 1;
   else if (input.sku !== undefined) set.sku = input.sku;
   if (input.active !== undefined) set.active = input.active;
-  let after: ProductDoc | null;
   try {
-    after = await deps.products.update(companyId, id, set, unset);
+    return await deps.commit(async (session, emit) => {
+      const after = await deps.products.update(companyId, id, set, unset, session);
+      if (!after) throw notFound(`product ${id}`);
+      emit(changed(companyId, id, 'updated', Object.keys(input)));
+      return after;
+    });
   } catch (err) {
     throw duplicateSku(err, input.sku);
   }
-  if (!after) throw notFound(`product ${id}`);
-  await announce(deps, companyId, id, 'updated', Object.keys(input));
-  return after;
 }
 
 /** Issued and draft invoices keep their copies of the product's values; deleting only removes it from the catalog. */
 export async function deleteProduct(deps: InvoiceDeps, companyId: string, id: number): Promise<void> {
-  if (!(await deps.products.remove(companyId, id))) throw notFound(`product ${id}`);
-  await announce(deps, companyId, id, 'deleted', []);
+  await deps.commit(async (session, emit) => {
+    if (!(await deps.products.remove(companyId, id, session))) throw notFound(`product ${id}`);
+    emit(changed(companyId, id, 'deleted', []));
+  });
 }

@@ -18,26 +18,22 @@ export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
   const invoiceId = invoiceOf(msg.data.subjectRef);
   if (invoiceId === undefined) return;
   const companyId = msg.companyId;
-  await deps.conn.transaction(async (session) => {
+  await deps.commit(async (session, emit) => {
     await deps.emails.settle(companyId, msg.data.emailId, { status: 'sent', messageId: msg.data.messageId, sentAt: deps.now() }, session);
-    const inv = await deps.invoices.model.findOneAndUpdate({ _id: invoiceId, companyId, status: 'OPEN' }, { $set: { status: 'SENT', updatedAt: deps.now() } }, { session, returnDocument: 'after' }).lean();
+    const inv = await deps.invoices.markSent(companyId, invoiceId, deps.now(), session);
     if (!inv) return;
-    await deps.outbox.add(
-      [
-        eventMessage(
-          'invoice.status-changed.v1',
-          companyId,
-          { invoiceId, customerId: inv.customerId, number: inv.number, status: 'SENT', totalGross: totalsOf(inv.positions).taxInclusiveTotal },
-          `status-${invoiceId}-SENT`,
-        ),
-      ],
-      session,
+    emit(
+      eventMessage(
+        'invoice.status-changed.v1',
+        companyId,
+        { invoiceId, customerId: inv.customerId, number: inv.number, status: 'SENT', totalGross: totalsOf(inv.positions).taxInclusiveTotal },
+        `status-${invoiceId}-SENT`,
+      ),
     );
   });
-  deps.relay().kick();
 }
 
 export async function recordMailFailed(deps: InvoiceDeps, msg: Envelope<Failed>) {
   if (invoiceOf(msg.data.subjectRef) === undefined) return;
-  await deps.conn.transaction((session) => deps.emails.settle(msg.companyId, msg.data.emailId, { status: 'failed', error: msg.data.reason }, session).then(() => undefined));
+  await deps.commit((session) => deps.emails.settle(msg.companyId, msg.data.emailId, { status: 'failed', error: msg.data.reason }, session).then(() => undefined));
 }

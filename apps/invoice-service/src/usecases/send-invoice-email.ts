@@ -68,13 +68,12 @@ export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, inv
   const subject = input.subject ?? texts.subject;
   const text = input.message ?? texts.text;
   const emailId = randomUUID();
-  await deps.conn.transaction(async (session) => {
+  await deps.commit(async (session, emit) => {
     await deps.emails.create(
       { _id: emailId, companyId, invoiceId, status: 'queued', ...recipients, subject, attachmentNames: files.map((f) => f.filename), createdAt: deps.now() },
       session,
     );
-    await deps.outbox.add(
-      [
+    emit(
         commandMessage(
           'mail.send.v1',
           companyId,
@@ -90,10 +89,7 @@ export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, inv
           },
           `mail-send-${emailId}`,
         ),
-      ],
-      session,
     );
   });
-  deps.relay().kick();
   return emailId;
 }

@@ -3,6 +3,7 @@ import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
 import { totalsOf } from '../domain/totals';
+import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 import { loadInvoice } from './load-invoice';
 
@@ -10,27 +11,22 @@ export async function setStatus(deps: InvoiceDeps, companyId: string, id: number
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.status === input.status) return inv.status; // repeating the same move is harmless
   if (!canMove(inv.status, input.status)) throw conflict(`invoice ${id} is ${inv.status} and cannot become ${input.status}`, 'INVALID_STATUS_TRANSITION');
-  const set =
+  const set: Partial<InvoiceDoc> =
     input.status === 'PAID'
       ? { status: 'PAID', paidDate: input.paid_date, paymentMethod: input.payment_method, paymentReference: input.payment_reference, updatedAt: deps.now() }
       : { status: 'SENT', updatedAt: deps.now() };
-  await deps.conn.transaction(async (session) => {
-    const res = await deps.invoices.model.updateOne({ _id: id, companyId, status: inv.status }, { $set: set }, { session });
-    if (res.matchedCount === 0) throw conflict(`invoice ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
-    await deps.outbox.add(
-      [
-        eventMessage('invoice.status-changed.v1', companyId, {
-          invoiceId: id,
-          customerId: inv.customerId,
-          number: inv.number,
-          status: input.status,
-          paidDate: input.status === 'PAID' ? input.paid_date : undefined,
-          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-        }, `status-${id}-${input.status}`),
-      ],
-      session,
+  await deps.commit(async (session, emit) => {
+    if (!(await deps.invoices.moveStatus(companyId, id, inv.status, set, session))) throw conflict(`invoice ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+    emit(
+      eventMessage('invoice.status-changed.v1', companyId, {
+        invoiceId: id,
+        customerId: inv.customerId,
+        number: inv.number,
+        status: input.status,
+        paidDate: input.status === 'PAID' ? input.paid_date : undefined,
+        totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+      }, `status-${id}-${input.status}`),
     );
   });
-  deps.relay().kick();
   return input.status;
 }

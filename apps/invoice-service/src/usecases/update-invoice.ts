@@ -28,8 +28,7 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
   };
   for (const k of Object.keys(set) as (keyof InvoiceDoc)[]) if (set[k] === undefined) delete set[k];
   try {
-    const res = await deps.invoices.model.updateOne({ _id: id, companyId, status: 'DRAFT', finalizingJobId: { $exists: false } }, { $set: set });
-    if (res.matchedCount === 0) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
+    if (!(await deps.invoices.updateDraft(companyId, id, set))) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
   } catch (err) {
     if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
     throw err;
