@@ -20,7 +20,7 @@ export async function createAccountService(config: AccountConfig) {
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
-  await Promise.all([companies.init(), apiKeys.init(), rt.outbox.model.init()]);
+  await Promise.all([companies.init(), apiKeys.init()]);
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */

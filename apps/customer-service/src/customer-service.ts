@@ -1,6 +1,7 @@
 import { createCounters, createServiceRuntime } from '@inv/runtime';
-import { onInvoiceFinalized, onInvoiceStatusChanged } from './consumers/invoice-events';
-import { onVatChecked } from './consumers/vat-checked';
+import { onInvoiceFinalized } from './consumers/invoice.finalized';
+import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
+import { onVatChecked } from './consumers/vat.checked';
 import { customersRepo } from './db/customers';
 import { ledgerRepo } from './db/ledger';
 import { paymentTermsRepo } from './db/payment-terms';

@@ -2,7 +2,8 @@ import { openObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { ExportConfig } from './config';
 import { handleRunExport } from './consumers/export.run-export';
-import { onInvoiceEvent } from './consumers/invoice-events';
+import { onInvoiceFinalized } from './consumers/invoice.finalized';
+import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
 import { downloadsRepo } from './db/downloads';
 import { exportConfigRepo } from './db/export-config';
 import { exportInvoicesRepo } from './db/export-invoices';
@@ -40,7 +41,9 @@ export async function createExportService(config: ExportConfig) {
 
   rt.app.use(acctexpRoutes(deps));
   rt.app.use(exportRoutes(deps));
-  rt.bus.onEvent('export-read-model', ['invoice.finalized.v1', 'invoice.status-changed.v1'], (msg) => onInvoiceEvent(deps, msg as never));
+  rt.bus.onEvent('export-read-model', ['invoice.finalized.v1', 'invoice.status-changed.v1'], (msg) =>
+    msg.type === 'invoice.finalized.v1' ? onInvoiceFinalized(deps, msg) : onInvoiceStatusChanged(deps, msg),
+  );
   rt.bus.onCommand('export.run-export.v1', (msg, ctx) => handleRunExport(deps, msg, ctx.attempt));
 
   return {

@@ -2,10 +2,13 @@ import { EventEmitter } from 'node:events';
 import { openObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InvoiceConfig } from './config';
-import { onRendered, onRenderFailed, onRenderStarted } from './consumers/document-events';
+import { onRenderFailed } from './consumers/document.render-failed';
+import { onRenderStarted } from './consumers/document.render-started';
+import { onRendered } from './consumers/document.rendered';
 import nodemailer from 'nodemailer';
 import { handleSendMail } from './consumers/mail.send';
-import { onMailOutcome } from './consumers/mail-events';
+import { onMailFailed } from './consumers/mail.failed';
+import { onMailSent } from './consumers/mail.sent';
 import { attachmentsRepo } from './db/attachments';
 import { emailsRepo } from './db/emails';
 import { invoicesRepo } from './db/invoices';
@@ -60,7 +63,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   rt.app.use(numberingRoutes(deps));
   rt.app.use(emailRoutes(deps));
   rt.bus.onCommand('mail.send.v1', (msg, ctx) => handleSendMail(deps, msg, ctx.attempt));
-  rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) => onMailOutcome(deps, msg as never));
+  rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) => (msg.type === 'mail.sent.v1' ? onMailSent(deps, msg) : onMailFailed(deps, msg)));
   rt.app.use(invoiceRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     switch (msg.type) {

@@ -1,22 +1,15 @@
-import type { Envelope } from '@inv/bus';
 import { eventMessage } from '@inv/runtime';
 import type { StoredFile } from '../db/invoices';
 import { exportFacts } from '../domain/export-facts';
 import { totalsOf } from '../domain/totals';
-import type { InvoiceDeps } from '../usecases/deps';
-
-/** queued -> started; a late or repeated "started" never moves a finished or failed job back. */
-export async function onRenderStarted(deps: InvoiceDeps, msg: Envelope<{ jobId: string; invoiceId: number }>) {
-  await deps.jobs.markStarted(msg.companyId, msg.data.jobId, deps.now());
-}
+import type { InvoiceDeps } from './deps';
 
 /**
  * The documents exist: the invoice becomes OPEN and the job finished, with the finalized event in the
  * same transaction. Idempotent by state: a redelivered message finds the job finished and changes nothing.
  */
-export async function onRendered(deps: InvoiceDeps, msg: Envelope<{ jobId: string; invoiceId: number; pdf: StoredFile; xml?: StoredFile }>) {
-  const { jobId, invoiceId, pdf, xml } = msg.data;
-  const companyId = msg.companyId;
+export async function completeFinalization(deps: InvoiceDeps, companyId: string, done: { jobId: string; invoiceId: number; pdf: StoredFile; xml?: StoredFile }) {
+  const { jobId, invoiceId, pdf, xml } = done;
   await deps.commit(async (session, emit) => {
     const job = await deps.jobs.byId(companyId, jobId, session);
     if (!job || job.status === 'finished' || job.status === 'failed') return;
@@ -47,18 +40,5 @@ export async function onRendered(deps: InvoiceDeps, msg: Envelope<{ jobId: strin
           `finalized-${invoiceId}`,
         ),
     );
-  });
-}
-
-/** Rendering failed for good: the job fails with the reason, the draft is editable again, quota is released. */
-export async function onRenderFailed(deps: InvoiceDeps, msg: Envelope<{ jobId: string; invoiceId: number; reason: string }>) {
-  const { jobId, invoiceId, reason } = msg.data;
-  const companyId = msg.companyId;
-  await deps.commit(async (session, emit) => {
-    const job = await deps.jobs.byId(companyId, jobId, session);
-    if (!job || job.status === 'finished' || job.status === 'failed') return;
-    await deps.jobs.markFailed(companyId, jobId, reason, deps.now(), session);
-    await deps.invoices.releaseFinalize(companyId, invoiceId, jobId, session);
-    emit(eventMessage('invoice.finalize-failed.v1', companyId, { invoiceId, jobId, reservationId: job.reservationId, reason }, `finalize-failed-${jobId}`));
   });
 }

@@ -5,37 +5,7 @@ import type { LedgerInvoiceDoc } from '../db/ledger';
 import { nextLedgerStatus } from '../domain/ledger';
 import type { CustomerDeps } from '../usecases/deps';
 
-type Finalized = z.output<(typeof messages.events)['invoice.finalized.v1']>;
 type StatusChanged = z.output<(typeof messages.events)['invoice.status-changed.v1']>;
-
-/** A finalized invoice or credit note: its amounts and dates enter the customer's ledger. */
-export async function onInvoiceFinalized(deps: CustomerDeps, msg: Envelope<Finalized>) {
-  const d = msg.data;
-  // At most once per envelope id (recorded with the change); the changes are also idempotent by state
-  // (statuses only move forward), which covers a re-publish under a new id.
-  await deps.commitOnce(msg, async (session) => {
-    const current = await deps.ledger.get(msg.companyId, d.invoiceId, session);
-    await deps.ledger.upsert(
-      msg.companyId,
-      d.invoiceId,
-      {
-        customerId: d.customerId,
-        invoiceId: d.invoiceId,
-        finalized: true,
-        number: d.number,
-        typeCode: d.typeCode,
-        invoiceDate: d.invoiceDate,
-        dueDate: d.dueDate,
-        currency: d.currency,
-        totalGross: d.totalGross,
-        status: nextLedgerStatus(current?.status, 'OPEN'),
-        updatedAt: deps.now(),
-      },
-      {},
-      session,
-    );
-  });
-}
 
 /** SENT, PAID or CANCELLED: moves the ledger status forward (never back) and records the payment date. */
 export async function onInvoiceStatusChanged(deps: CustomerDeps, msg: Envelope<StatusChanged>) {

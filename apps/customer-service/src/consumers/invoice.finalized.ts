@@ -1,0 +1,36 @@
+import type { Envelope } from '@inv/bus';
+import type { messages } from '@inv/contracts';
+import type { z } from 'zod';
+import { nextLedgerStatus } from '../domain/ledger';
+import type { CustomerDeps } from '../usecases/deps';
+
+type Finalized = z.output<(typeof messages.events)['invoice.finalized.v1']>;
+
+/** A finalized invoice or credit note: its amounts and dates enter the customer's ledger. */
+export async function onInvoiceFinalized(deps: CustomerDeps, msg: Envelope<Finalized>) {
+  const d = msg.data;
+  // At most once per envelope id (recorded with the change); the changes are also idempotent by state
+  // (statuses only move forward), which covers a re-publish under a new id.
+  await deps.commitOnce(msg, async (session) => {
+    const current = await deps.ledger.get(msg.companyId, d.invoiceId, session);
+    await deps.ledger.upsert(
+      msg.companyId,
+      d.invoiceId,
+      {
+        customerId: d.customerId,
+        invoiceId: d.invoiceId,
+        finalized: true,
+        number: d.number,
+        typeCode: d.typeCode,
+        invoiceDate: d.invoiceDate,
+        dueDate: d.dueDate,
+        currency: d.currency,
+        totalGross: d.totalGross,
+        status: nextLedgerStatus(current?.status, 'OPEN'),
+        updatedAt: deps.now(),
+      },
+      {},
+      session,
+    );
+  });
+}
