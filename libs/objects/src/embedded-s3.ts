@@ -1,10 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 // s3rver ships no type declarations; its API is the documented `new S3rver(opts).run()/close()`.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+  httpServer?: Server;
+};
 
 export interface EmbeddedS3 {
   endpoint: string;
@@ -31,6 +36,9 @@ export async function startEmbeddedS3(opts: { port?: number; directory?: string;
     configureBuckets: (opts.buckets ?? []).map((name) => ({ name, configs: [] })),
   });
   const address = await server.run();
+  // Clients drop idle sockets after 4 s (object-store.ts); the server keeps them well beyond that, so it is
+  // never the side that closes a socket a client is about to reuse.
+  if (server.httpServer) server.httpServer.keepAliveTimeout = 30_000;
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
     accessKey: 'S3RVER',

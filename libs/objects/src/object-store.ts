@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 
@@ -33,9 +33,19 @@ export interface ObjectStore {
   presignGet(key: string, downloadName?: string): Promise<string>;
 }
 
+/**
+ * Idle keep-alive sockets are dropped after 4 s, before a Node server's default 5 s keepAliveTimeout
+ * closes them: otherwise a request can be written onto a socket the server is closing at that moment
+ * and fail with ECONNRESET (seen on a loaded machine). minio's default is Node's global agent.
+ */
+const IDLE_SOCKET_MS = 4_000;
+
 function clientFor(endpointUrl: string, opts: ObjectStoreOptions): Client {
   const url = new URL(endpointUrl);
+  const https = url.protocol === 'https:';
+  const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS };
   return new Client({
+    transportAgent: https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions),
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
     useSSL: url.protocol === 'https:',
