@@ -54,7 +54,14 @@ function compareDecimal(a: string, b: string): number {
  */
 export const DecimalInput = (opts: { maxDecimals: number; min?: number; max?: string; description?: string }) =>
   z
-    .union([z.number(), z.string().max(NUMBER_BOUNDS.maxNumericLength, `at most ${NUMBER_BOUNDS.maxNumericLength} characters`)])
+    .union([z.number(), z.string().max(NUMBER_BOUNDS.maxNumericLength, `at most ${NUMBER_BOUNDS.maxNumericLength} characters`)], {
+      // JSON.parse turns 1e400 into Infinity, which z.number() refuses: say what is wanted instead of "Invalid input".
+      // A missing value keeps the common "required" message.
+      error: (iss) =>
+        iss.code === 'invalid_union' && iss.input !== undefined
+          ? `must be a finite plain decimal number${opts.max ? ` of at most ${opts.max}` : ''}`
+          : undefined,
+    })
     .transform((v, ctx) => {
       // A JSON number arrives as a binary double; its shortest round-trip text is what the client wrote.
       const text = typeof v === 'number' ? String(v) : v.trim();
