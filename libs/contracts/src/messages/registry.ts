@@ -125,7 +125,11 @@ export const commands = {
   }),
 } as const;
 
-/** Questions that need an answer now (direct reply-to, with a timeout). */
+/**
+ * Questions that need an answer now (direct reply-to, with a timeout). Convention: a record that does not
+ * exist (or belongs to another company) is an answer, `found: false`, never a thrown error; an error
+ * answer means the question could not be answered.
+ */
 export const rpc = {
   'quota.reserve.v1': {
     request: z.object({ reservationId: z.string(), at: z.string().optional() }),
