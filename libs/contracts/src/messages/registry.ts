@@ -135,10 +135,6 @@ export const rpc = {
     request: z.object({ reservationId: z.string(), at: z.string().optional() }),
     response: z.object({ granted: z.boolean(), used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
   },
-  'quota.usage.v1': {
-    request: z.object({ at: z.string().optional() }),
-    response: z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
-  },
   /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */
   'account.company-plan.v1': {
     request: z.object({}),
