@@ -4,7 +4,7 @@ import type { AddressDoc, CustomerDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { postalCodeProblem } from '../domain/postal-codes';
 import type { CustomerDeps } from './deps';
-import { loadCustomer } from './customers';
+import { loadCustomer } from './load-customer';
 
 export const MAX_ADDRESSES = 100;
 

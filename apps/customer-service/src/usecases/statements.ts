@@ -4,7 +4,7 @@ import { AppError } from '@inv/service-kit';
 import type { z } from 'zod';
 import { billingSnapshotOf, displayName } from '../domain/customer';
 import { overviewOf, statementOf, type Bucket, type Statement } from '../domain/ledger';
-import { loadCustomer } from './customers';
+import { loadCustomer } from './load-customer';
 import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';
 
