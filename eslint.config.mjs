@@ -1,5 +1,47 @@
 import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Module boundaries in two dimensions. `scope:*` says whose code it is (a service's, or shared). `type:*`
+ * says what kind: `type:app` (deployable services, the launcher, the e2e tests), `type:pure` (contracts,
+ * money, einvoice: no I/O, import only pure libs), `type:platform` (bus, service-kit, runtime, outbox,
+ * telemetry, objects: what services run on), `type:devtool` (embedded-mongo, vies-simulator, testing:
+ * stand-ins and test helpers). Production code never imports a dev tool; test files, benchmarks, the
+ * launcher (apps/all) and test/ may (see `devtoolAllowed`).
+ */
+const scopeConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+  { sourceTag: 'scope:account', onlyDependOnLibsWithTags: ['scope:shared', 'scope:account'] },
+  { sourceTag: 'scope:customer', onlyDependOnLibsWithTags: ['scope:shared', 'scope:customer'] },
+  { sourceTag: 'scope:invoice', onlyDependOnLibsWithTags: ['scope:shared', 'scope:invoice'] },
+  { sourceTag: 'scope:document', onlyDependOnLibsWithTags: ['scope:shared', 'scope:document'] },
+  { sourceTag: 'scope:vat', onlyDependOnLibsWithTags: ['scope:shared', 'scope:vat'] },
+  { sourceTag: 'scope:export', onlyDependOnLibsWithTags: ['scope:shared', 'scope:export'] },
+  { sourceTag: 'scope:quota', onlyDependOnLibsWithTags: ['scope:shared', 'scope:quota'] },
+  { sourceTag: 'scope:test', onlyDependOnLibsWithTags: ['scope:shared'] },
+];
+
+/** The kind constraints; `withDevtools` lets apps and platform libs import dev tools (test code, the launcher). */
+const typeConstraints = (withDevtools) => {
+  const dev = withDevtools ? ['type:devtool'] : [];
+  return [
+    { sourceTag: 'type:pure', onlyDependOnLibsWithTags: ['type:pure', ...dev] },
+    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:pure', 'type:platform', ...dev] },
+    { sourceTag: 'type:devtool', onlyDependOnLibsWithTags: ['type:pure', 'type:platform', 'type:devtool'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:pure', 'type:platform', ...dev] },
+  ];
+};
+
+const boundaries = (withDevtools) => [
+  'error',
+  { enforceBuildableLibDependency: false, allow: [], depConstraints: [...typeConstraints(withDevtools), ...scopeConstraints] },
+];
+
+/** Where dev tools may be imported: test files and their helpers (testing/ folders), benchmarks, the launcher and the cross-service tests. */
+export const devtoolAllowed = ['**/*.spec.ts', '**/testing/**/*.ts', '**/bench/**/*.ts', 'apps/all/**/*.ts', 'test/**/*.ts'];
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/tmp/**', '**/*.cjs', '**/*.mjs', '**/*.js'] },
@@ -10,32 +52,17 @@ export default [
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:launcher', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
-            { sourceTag: 'scope:account', onlyDependOnLibsWithTags: ['scope:shared', 'scope:account'] },
-            { sourceTag: 'scope:customer', onlyDependOnLibsWithTags: ['scope:shared', 'scope:customer'] },
-            { sourceTag: 'scope:invoice', onlyDependOnLibsWithTags: ['scope:shared', 'scope:invoice'] },
-            { sourceTag: 'scope:document', onlyDependOnLibsWithTags: ['scope:shared', 'scope:document'] },
-            { sourceTag: 'scope:vat', onlyDependOnLibsWithTags: ['scope:shared', 'scope:vat'] },
-            { sourceTag: 'scope:export', onlyDependOnLibsWithTags: ['scope:shared', 'scope:export'] },
-            { sourceTag: 'scope:quota', onlyDependOnLibsWithTags: ['scope:shared', 'scope:quota'] },
-            { sourceTag: 'scope:test', onlyDependOnLibsWithTags: ['scope:shared'] }
-          ]
-        }
-      ]
-    }
+      '@nx/enforce-module-boundaries': boundaries(false),
+    },
+  },
+  {
+    files: devtoolAllowed,
+    rules: { '@nx/enforce-module-boundaries': boundaries(true) },
   },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts', '**/bench/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' }
-  }
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  // formatting is prettier's (npm run format): rules that would disagree with it are off
+  prettier,
 ];

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import { launchServices, stopServices, type LaunchOptions, type RunningService, type ServiceName } from '@inv/runtime';
+import { startViesSimulator } from '@inv/vies-simulator';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
 export const ALL_SERVICES: ServiceName[] = ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'];
@@ -67,7 +68,15 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
     // created once here, so the services starting together do not race to create it
     await createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: opts.env?.S3_BUCKET ?? 'invoicing-documents', presignTtlSeconds: 60 }).ensureBucket();
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...s3Env, ...opts.env }) };
+  // vat-service never starts the VIES simulator itself: the system gives it one unless VIES_URL is set.
+  let stopVies: () => Promise<void> = async () => undefined;
+  const viesEnv: Record<string, string> = {};
+  if (!process.env.VIES_URL && !opts.env?.VIES_URL) {
+    const vies = await startViesSimulator();
+    stopVies = vies.stop;
+    viesEnv.VIES_URL = vies.url;
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...s3Env, ...viesEnv, ...opts.env }) };
   delete env.PORT;
   const system: System = {
     prefix,
@@ -83,6 +92,7 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
       await deleteRedisKeys(`${prefix}:`);
       await stopMongo();
       await stopS3();
+      await stopVies();
     },
   };
   try {

@@ -5,11 +5,13 @@ import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServices, type RunningService } from '@inv/runtime';
+import { startViesSimulator } from '@inv/vies-simulator';
 
 /**
  * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
  * "gateway,invoice,document"): one command for the whole system. Starts one embedded MongoDB for all of
- * them when MONGO_URL is unset, creates a demo API key when BOOTSTRAP_API_KEY is unset, and a random
+ * them when MONGO_URL is unset (and the VIES simulator when VIES_URL is unset: services never start a
+ * development stand-in themselves), creates a demo API key when BOOTSTRAP_API_KEY is unset, and a random
  * identity-token key for the run when IDENTITY_SIGNING_KEYS is unset.
  */
 /** Resolves once something accepts TCP connections on 127.0.0.1:port. */
@@ -58,6 +60,15 @@ async function main() {
     stopS3 = s3.stop;
     console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
   }
+  // The VIES simulator stands in for the EU service when VIES_URL is unset; its answers are never real.
+  let stopVies = async () => undefined as void;
+  if (!env.VIES_URL && services.includes('vat')) {
+    if (env.NODE_ENV === 'production') throw new Error('set VIES_URL: the VIES simulator is a development tool');
+    const vies = await startViesSimulator();
+    env.VIES_URL = vies.url;
+    stopVies = vies.stop;
+    console.warn(`[all] VIES_URL is unset: VAT IDs are checked against the VIES SIMULATOR at ${vies.url} (simulated answers, never real VIES answers)`);
+  }
   let stopMail = async () => undefined as void;
   if (mailPorts) {
     if (env.NODE_ENV === 'production') throw new Error('set SMTP_URL: maildev is a development tool');
@@ -81,6 +92,7 @@ async function main() {
     await stopServices(running);
     await stopMongo();
     await stopS3();
+    await stopVies();
     await stopMail().catch(() => undefined);
     process.exit(code);
   };

@@ -1,6 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { hostileRequest, identityHeaders } from '@inv/testing';
+import { hostileRequest, identityHeaders, testMongo } from '@inv/testing';
 import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
 
 /**
@@ -16,8 +16,11 @@ describe('customer-service customers and addresses', () => {
   let baseUrl: string;
   const vatEvents: { customerId: number; vatId: string; forceRefresh?: boolean; companyId: string }[] = [];
 
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+
   beforeAll(async () => {
-    svc = await createCustomerService(testConfig(prefixes));
+    mongo = await testMongo();
+    svc = await createCustomerService(testConfig(prefixes, { MONGO_URL: mongo.uri }));
     const { url } = await svc.start();
     baseUrl = url;
     peer = testBus(prefixes.BUS_PREFIX);
@@ -34,6 +37,7 @@ describe('customer-service customers and addresses', () => {
     await svc?.runtime.bus.deleteAll();
     await peer?.stop();
     await peer?.deleteAll();
+    await mongo?.stop();
   }, 30_000);
 
   const b2b = { organization_name: 'Acme GmbH' };

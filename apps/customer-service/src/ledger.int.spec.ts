@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
+import { testMongo } from '@inv/testing';
 import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
 
 /**
@@ -16,8 +17,11 @@ describe('customer-service ledger, overview and statements', () => {
   let call: ReturnType<typeof http>;
   let customerId: number;
 
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+
   beforeAll(async () => {
-    svc = await createCustomerService(testConfig(prefixes, { RPC_TIMEOUT_MS: '500' }));
+    mongo = await testMongo();
+    svc = await createCustomerService(testConfig(prefixes, { RPC_TIMEOUT_MS: '500', MONGO_URL: mongo.uri }));
     const { url } = await svc.start();
     peer = testBus(prefixes.BUS_PREFIX);
     await peer.start();
@@ -31,6 +35,7 @@ describe('customer-service ledger, overview and statements', () => {
     await svc?.runtime.bus.deleteAll();
     await peer?.stop();
     await peer?.deleteAll();
+    await mongo?.stop();
   }, 30_000);
 
   const finalized = (invoiceId: number, over: Record<string, unknown> = {}) => ({

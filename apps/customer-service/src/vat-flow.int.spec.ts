@@ -50,7 +50,7 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
       portOffset,
       stdio: 'ignore',
     });
-    customers = await createCustomerService(testConfig(prefixes));
+    customers = await createCustomerService(testConfig(prefixes, { MONGO_URL: mongo.uri }));
     // vat-service declares its queue before it reports ready, so no vat-id-changed event is missed.
     await waitReady(vat, 60_000);
     const { url } = await customers.start();

@@ -5,7 +5,6 @@ import { onFinalizeFailed } from './consumers/invoice.finalize-failed';
 import { quotaStore } from './db/quota-store';
 import { quotaRoutes } from './http/quota.routes';
 import { onQuotaReserve } from './rpc/quota.reserve';
-import { onQuotaUsage } from './rpc/quota.usage';
 import type { QuotaDeps } from './usecases/deps';
 
 /** Plans and the monthly finalization quota. */
@@ -16,7 +15,6 @@ export async function createQuotaService(config: QuotaConfig) {
   const deps: QuotaDeps = { store, bus: rt.bus, logger: rt.logger, unlimited: config.QUOTA_UNLIMITED_COMPANIES };
 
   rt.bus.serveRpc('quota.reserve.v1', (msg) => onQuotaReserve(deps, msg));
-  rt.bus.serveRpc('quota.usage.v1', (msg) => onQuotaUsage(deps, msg));
   rt.bus.onEvent('quota-plans', ['company.created.v1', 'company.plan-changed.v1'], (msg) => onCompanyPlan(deps, msg));
   rt.bus.onEvent('quota-releases', ['invoice.finalize-failed.v1'], (msg) => onFinalizeFailed(deps, msg));
   rt.app.use(quotaRoutes(deps));

@@ -2,7 +2,9 @@ import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { quotaConfig } from './config';
+import { quotaStore } from './db/quota-store';
 import { createQuotaService } from './quota-service';
+import { usageOf } from './usecases/usage';
 
 jest.setTimeout(60_000);
 
@@ -30,6 +32,11 @@ describe('quota-service', () => {
   });
 
   const reserve = (companyId: string, reservationId: string, when = at) => peer.callRpc('quota.reserve.v1', companyId, { reservationId, at: when });
+  /** The usage in the month of `at`, read through the use case behind GET /quota/ on a connection of its own to the service's database. */
+  const usage = (companyId: string) => {
+    const conn = service.runtime.conn.useDb(service.runtime.conn.name, { useCache: false });
+    return usageOf({ store: quotaStore(conn), bus: service.runtime.bus, logger: service.runtime.logger, unlimited: new Set(['cmp_bench']) }, companyId, new Date(at));
+  };
 
   it('grants a free company 3 finalizations a month, then answers with usage and the reset date', async () => {
     for (let i = 1; i <= 3; i++) expect(await reserve('cmp_free', `job-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 3, plan: 'free' });
@@ -48,13 +55,13 @@ describe('quota-service', () => {
     const release = { invoiceId: 1, jobId: 'probe', reservationId: 'probe@2026-11', reason: 'render failed' };
     await peer.publishEvent('invoice.finalize-failed.v1', 'cmp_pro', release, { id: 'rel-1' });
     await peer.publishEvent('invoice.finalize-failed.v1', 'cmp_pro', release, { id: 'rel-2' });
-    await waitFor(async () => (await peer.callRpc('quota.usage.v1', 'cmp_pro', { at })).used === 0, { what: 'release' });
+    await waitFor(async () => (await usage('cmp_pro')).used === 0, { what: 'release' });
     expect(await reserve('cmp_pro', 'next@2026-11')).toMatchObject({ granted: true, used: 1, limit: 100 });
   });
 
   it('asks account-service for the plan of a company whose created event it never received', async () => {
     expect(await reserve('cmp_missed_event', 'first@2026-11')).toMatchObject({ granted: true, limit: 100, plan: 'pro' });
-    expect(await peer.callRpc('quota.usage.v1', 'cmp_missed_event', { at })).toMatchObject({ plan: 'pro', used: 1 });
+    expect(await usage('cmp_missed_event')).toMatchObject({ plan: 'pro', used: 1 });
   });
 
   it('never limits a company configured as unlimited, but still counts it', async () => {

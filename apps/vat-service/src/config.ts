@@ -10,7 +10,7 @@ const msList = z
 
 export const vatConfig = baseEnv.extend({
   PORT: envVars.port(3005),
-  /** checkVatService endpoint of VIES. Unset: an in-process simulator answers (never real VIES answers). */
+  /** checkVatService endpoint of VIES. Unset: only where the launcher or a test gives a stand-in (the simulator, never real VIES answers). */
   VIES_URL: z.string().url().optional(),
   /** Per VIES call; a later answer counts as a transient CLIENT_TIMEOUT fault. */
   VIES_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

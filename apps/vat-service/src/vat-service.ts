@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServiceRuntime } from '@inv/runtime';
-import { startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatCache } from './cache/vat-cache';
 import { onVatIdChanged } from './consumers/vat-id-changed';
 import { assertRetryPolicy } from './domain/vat-check-decision';
@@ -9,14 +8,25 @@ import type { VatConfig } from './config';
 
 export { vatConfig, type VatConfig } from './config';
 
+/** A development stand-in for VIES (the simulator of libs/vies-simulator), given by the launcher and tests, never by production code. */
+export interface ViesStandIn {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface VatServiceOptions {
+  /** Started when VIES_URL is unset; without it an unset VIES_URL stops the service. */
+  viesStandIn?: () => Promise<ViesStandIn>;
+}
+
 /** EU VAT ID checks against VIES (SOAP), cached in Redis, triggered by customer events. */
-export async function createVatService(config: VatConfig) {
+export async function createVatService(config: VatConfig, options: VatServiceOptions = {}) {
+  const standIn = config.VIES_URL ? undefined : options.viesStandIn;
+  if (!config.VIES_URL && !standIn) throw new Error('VIES_URL is unset: set it (npm start and the tests start the VIES simulator and pass its URL)');
   const rt = await createServiceRuntime({ service: 'vat-service', database: 'invoicing_vat', port: config.PORT, env: config, useRedis: true });
-  let simulator: ViesSimulator | undefined;
-  let viesUrl = config.VIES_URL;
-  if (!viesUrl) {
-    simulator = await startViesSimulator();
-    viesUrl = simulator.url;
+  const simulator = standIn ? await standIn() : undefined;
+  const viesUrl = simulator?.url ?? config.VIES_URL ?? '';
+  if (simulator) {
     rt.logger.warn(
       { viesUrl },
       '!!! VIES_URL is unset: VAT IDs are checked against the local VIES SIMULATOR. Answers are SIMULATED, not real VIES answers. Set VIES_URL in production !!!',

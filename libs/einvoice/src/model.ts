@@ -3,98 +3,45 @@
  * comments), input side only. Amounts and quantities are decimal strings ("12.50", "0.125"), never
  * binary floats. Totals, line net amounts and the VAT breakdown are derived by `computeTotals`
  * (libs/money) and never supplied by the caller, so they cannot disagree with the lines.
+ *
+ * The shape is the render snapshot contract (`InvoiceSnapshot` in libs/contracts) plus what only the
+ * renderer adds: the attachments' bytes and a prepaid amount.
  */
+import type { InvoiceSnapshot } from '@inv/contracts';
 
-/** Our tax treatments (API `tax_treatment_id`) -> EN 16931 VAT category codes (UNCL5305). */
-export type TaxTreatment =
-  | 'standard' // S
-  | 'reduced' // S with a reduced rate (same category; kept for labels)
-  | 'reverse_charge' // AE
-  | 'intra_community' // K
-  | 'export_outside_eu' // G
-  | 'exempt' // E
-  | 'outside_scope'; // O
+type SnapshotLine = InvoiceSnapshot['lines'][number];
 
-export type VatCategoryCode = 'S' | 'Z' | 'AE' | 'K' | 'G' | 'E' | 'O';
+/** Our tax treatments (API `tax_treatment_id`); their EN 16931 categories are in `taxTreatmentRules` (libs/contracts). */
+export type TaxTreatment = SnapshotLine['vat']['treatment'];
 
-export interface PostalAddress {
-  line1: string; // BT-35 / BT-50
-  line2?: string; // BT-36 / BT-51
-  city: string; // BT-37 / BT-52
-  postalCode?: string; // BT-38 / BT-53
-  subdivision?: string; // BT-39 / BT-54 (state, province; Italian "provincia" sigla)
-  countryCode: string; // BT-40 / BT-55, ISO 3166-1 alpha-2
-}
+/** EN 16931 VAT category codes (UNCL5305). */
+export type VatCategoryCode = SnapshotLine['vat']['category'];
 
-export interface Contact {
-  name?: string; // BT-41 / BT-56
-  phone?: string; // BT-42 / BT-57
-  email?: string; // BT-43 / BT-58
-}
+/** BG-5 / BG-8: line1 BT-35, line2 BT-36, city BT-37, postalCode BT-38, subdivision BT-39, countryCode BT-40 (ISO 3166-1 alpha-2). */
+export type PostalAddress = InvoiceSnapshot['seller']['address'];
 
-export interface Party {
-  name: string; // BT-27 / BT-44 legal or trading name
-  /** For natural persons (B2C); FatturaPA and Facturae need them split. */
-  firstName?: string;
-  lastName?: string;
-  vatId?: string; // BT-31 / BT-48 with country prefix, e.g. DE123456789
-  taxNumber?: string; // BT-32 (seller tax registration, e.g. German Steuernummer)
-  /** Italian Codice Fiscale or Spanish NIF when there is no VAT ID. */
-  fiscalCode?: string;
-  registrationId?: string; // BT-30 / BT-47 legal registration (e.g. HRB 12345)
-  registrationCourt?: string; // printed in the PDF footer only
-  /** BT-34 / BT-49 electronic address; scheme per CEF EAS code list (EM = e-mail, 9930 = DE VAT, 0204 = Leitweg). */
-  electronicAddress?: { scheme: string; value: string };
-  address: PostalAddress;
-  contact?: Contact;
-  /** Italian SdI recipient code (7 chars) or PEC for FatturaPA (buyer). */
-  sdiCode?: string;
-  pec?: string;
-}
+/** BG-9 / BG-6 contact: name BT-41, phone BT-42, email BT-43. */
+export type Contact = NonNullable<InvoiceSnapshot['seller']['contact']>;
 
-export interface InvoiceLine {
-  id: string; // BT-126 line identifier
-  name: string; // BT-153 item name
-  description?: string; // BT-154
-  quantity: string; // BT-129, up to 4 decimals
-  unitCode: string; // BT-130, UN/ECE Rec 20 (HUR, C62, MON, DAY, ...)
-  unitPrice: string; // BT-146 net price per unit, up to 4 decimals
-  discount?: { type: 'PERCENTAGE' | 'FIXED_AMOUNT'; value: string; reason?: string }; // BG-27 line allowance
-  vat: { category: VatCategoryCode; rate: string /* percent, "19" */; treatment: TaxTreatment };
-  period?: { start: string; end: string }; // BG-26 (YYYY-MM-DD)
-}
+/**
+ * BG-4 / BG-7: name BT-27, vatId BT-31 (with country prefix), taxNumber BT-32, registrationId BT-30,
+ * electronicAddress BT-34 (CEF EAS scheme), firstName/lastName and fiscalCode for FatturaPA and Facturae,
+ * sdiCode/pec for FatturaPA buyers, registrationCourt printed in the PDF footer only.
+ */
+export type Party = InvoiceSnapshot['seller'];
 
-export interface PaymentInstructions {
-  /** 58 = SEPA credit transfer; 30 = credit transfer (non-SEPA); 1 = not defined / no payment due. */
-  meansCode: '58' | '30' | '1' | '97';
-  iban?: string; // BT-84
-  bic?: string; // BT-86
-  accountName?: string; // BT-85
-  remittanceInfo?: string; // BT-83
-}
+/**
+ * BG-25: id BT-126, name BT-153, description BT-154, quantity BT-129 (up to 4 decimals), unitCode BT-130
+ * (UN/ECE Rec 20), unitPrice BT-146, discount BG-27, vat.rate in percent ("19"), period BG-26.
+ */
+export type InvoiceLine = SnapshotLine;
 
-export type DocumentType = '380' | '381'; // commercial invoice, credit note
+/** BG-16: meansCode 58 SEPA credit transfer, 30 credit transfer, 1 not defined, 97 clearing; iban BT-84, bic BT-86, accountName BT-85, remittanceInfo BT-83. */
+export type PaymentInstructions = NonNullable<InvoiceSnapshot['payment']>;
 
-export interface EInvoice {
-  number: string; // BT-1
-  issueDate: string; // BT-2 YYYY-MM-DD
-  typeCode: DocumentType; // BT-3
-  currency: 'EUR'; // BT-5 (only EUR is supported for now)
-  dueDate?: string; // BT-9
-  buyerReference?: string; // BT-10 (Leitweg-ID for German public buyers)
-  orderReference?: string; // BT-13
-  /** BG-3 preceding invoice (credit notes). */
-  precedingInvoice?: { number: string; issueDate?: string };
-  period?: { start: string; end: string }; // BG-14 benefit / delivery period
-  deliveryDate?: string; // BT-72
-  notes?: string[]; // BT-22
-  paymentTerms?: string; // BT-20 free text ("Payable within 14 days")
-  seller: Party; // BG-4
-  buyer: Party; // BG-7
-  /** Where goods go (BG-13), needed for intra-community supply (K) when it differs from the buyer address. */
-  deliverTo?: { name?: string; address: PostalAddress };
-  lines: InvoiceLine[]; // BG-25, at least one
-  payment?: PaymentInstructions; // BG-16
+export type DocumentType = InvoiceSnapshot['typeCode']; // 380 commercial invoice, 381 credit note
+
+export type EInvoice = Omit<InvoiceSnapshot, 'exemptions'> & {
   /**
    * BT-113 paid amount, decimal string (optional; added by the XML writers' developer). With the full
    * total prepaid, BT-115 amount due is 0: the "no payment due" case (payment means code 1).
@@ -102,11 +49,9 @@ export interface EInvoice {
   prepaidAmount?: string;
   /** Exemption reason per category other than S (BT-120/121); defaults come from the tax treatment table. */
   exemptions?: Partial<Record<VatCategoryCode, { reason?: string; code?: string }>>;
-  /** Language of the human-readable document (PDF). */
-  language: 'de' | 'en';
   /** BG-24 additional supporting documents, embedded where the syntax allows (see `embeddableAttachments`). */
   attachments?: EInvoiceAttachment[];
-}
+};
 
 export interface EInvoiceAttachment {
   id: string; // BT-122

@@ -1,3 +1,5 @@
+import { taxTreatmentRules } from '@inv/contracts';
+import { Dec } from '@inv/money';
 import type { TaxTreatment, VatCategoryCode } from './model';
 
 export type Locale = 'en' | 'de';
@@ -18,24 +20,20 @@ export interface TaxTreatmentDefinition {
   fatturaPaNatura?: string;
 }
 
-/** Our tax treatments and what each means for the e-invoice. */
-export const taxTreatments: readonly TaxTreatmentDefinition[] = [
+type TreatmentText = Pick<TaxTreatmentDefinition, 'id' | 'exemption' | 'label' | 'fatturaPaNatura'>;
+
+/** What each treatment means for the e-invoice beyond its category and rate (labels, exemption reasons). */
+const treatmentTexts: readonly TreatmentText[] = [
   {
     id: 'standard',
-    vatCategory: 'S',
-    defaultRate: '19',
     label: { en: 'Standard rate', de: 'Regelsteuersatz' },
   },
   {
     id: 'reduced',
-    vatCategory: 'S',
-    defaultRate: '7',
     label: { en: 'Reduced rate', de: 'Ermäßigter Steuersatz' },
   },
   {
     id: 'reverse_charge',
-    vatCategory: 'AE',
-    defaultRate: '0',
     exemption: {
       code: 'VATEX-EU-AE',
       reason: { en: 'Reverse charge', de: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)' },
@@ -45,8 +43,6 @@ export const taxTreatments: readonly TaxTreatmentDefinition[] = [
   },
   {
     id: 'intra_community',
-    vatCategory: 'K',
-    defaultRate: '0',
     exemption: {
       code: 'VATEX-EU-IC',
       reason: { en: 'Intra-Community supply', de: 'Steuerfreie innergemeinschaftliche Lieferung' },
@@ -56,8 +52,6 @@ export const taxTreatments: readonly TaxTreatmentDefinition[] = [
   },
   {
     id: 'export_outside_eu',
-    vatCategory: 'G',
-    defaultRate: '0',
     exemption: {
       code: 'VATEX-EU-G',
       reason: { en: 'Export outside the EU', de: 'Steuerfreie Ausfuhrlieferung' },
@@ -67,8 +61,6 @@ export const taxTreatments: readonly TaxTreatmentDefinition[] = [
   },
   {
     id: 'exempt',
-    vatCategory: 'E',
-    defaultRate: '0',
     // No VATEX code by default: which article applies (e.g. VATEX-EU-132-1I for medical care) depends on the
     // service; the reason text alone satisfies BR-E-10 and callers can set a code via EInvoice.exemptions.
     exemption: { reason: { en: 'Exempt from VAT', de: 'Steuerbefreit' } },
@@ -77,8 +69,6 @@ export const taxTreatments: readonly TaxTreatmentDefinition[] = [
   },
   {
     id: 'outside_scope',
-    vatCategory: 'O',
-    defaultRate: '0',
     exemption: {
       code: 'VATEX-EU-O',
       reason: { en: 'Not subject to VAT', de: 'Nicht steuerbar' },
@@ -87,6 +77,16 @@ export const taxTreatments: readonly TaxTreatmentDefinition[] = [
     fatturaPaNatura: 'N2.2',
   },
 ];
+
+/**
+ * Our tax treatments and what each means for the e-invoice. Category and default rate come from the one
+ * table in libs/contracts (`taxTreatmentRules`, rates as fractions); here the rate is in percent ("19").
+ */
+export const taxTreatments: readonly TaxTreatmentDefinition[] = treatmentTexts.map((t) => ({
+  ...t,
+  vatCategory: taxTreatmentRules[t.id].vatCategory,
+  defaultRate: new Dec(taxTreatmentRules[t.id].defaultRate).times(100).toString(),
+}));
 
 const byId = new Map(taxTreatments.map((t) => [t.id, t]));
 

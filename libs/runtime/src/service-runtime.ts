@@ -3,7 +3,6 @@ import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
-import { resolveMongoUri } from '@inv/embedded-mongo';
 import { createChanges, createOutbox, startOutboxRelay, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
 import {
   connectMongo,
@@ -84,18 +83,20 @@ export interface ServiceRuntime {
 }
 
 /**
- * Everything a service shares: telemetry, logger, its own MongoDB database (the embedded server when
- * MONGO_URL is unset, outside production), Redis, the bus with our message contracts, the outbox relay
+ * Everything a service shares: telemetry, logger, its own MongoDB database (at MONGO_URL, which the
+ * launcher and the tests point at the embedded server when they run without a real one), Redis, the bus with our message contracts, the outbox relay
  * and the express app with health endpoints. Routes, consumers and RPC servers are added by the service
  * between `createServiceRuntime` and `start`.
  */
 export async function createServiceRuntime(opts: RuntimeOptions): Promise<ServiceRuntime> {
+  // Production code never starts a development stand-in: the launcher (apps/all) and the tests start the
+  // embedded MongoDB and pass its address as MONGO_URL.
+  if (!opts.env.MONGO_URL) throw new Error('MONGO_URL is unset: set it (npm start and the tests start the embedded development MongoDB and pass its URL; npm run -s mongo:embedded starts one alone)');
+  const mongoUrl = opts.env.MONGO_URL;
   startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
   const identity = createIdentityVerifier(resolveIdentityKeys(opts.env, logger));
-  const mongo = await resolveMongoUri();
-  if (mongo.embedded) logger.warn({ uri: mongo.uri }, 'MONGO_URL is unset: using the embedded development MongoDB server');
-  const conn = await connectMongo(mongo.uri, `${opts.env.MONGO_DATABASE_PREFIX}${opts.database}`);
+  const conn = await connectMongo(mongoUrl, `${opts.env.MONGO_DATABASE_PREFIX}${opts.database}`);
   const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
   const bus = createBus(messages, {
     url: opts.env.AMQP_URL,
@@ -154,7 +155,6 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
       await bus.stop();
       await conn.close();
       redis?.disconnect();
-      await mongo.stop();
     },
   };
   return runtime;

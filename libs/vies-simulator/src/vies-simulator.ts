@@ -74,7 +74,7 @@ export type ViesSimulatorOptions = {
   table?: SimulatorTable;
   /** How long `slow` answers take unless the entry says otherwise (default 10 s). */
   slowMs?: number;
-  /** Defaults to VIES_WSDL_PATH (libs/vies-simulator/assets). */
+  /** Defaults to VIES_WSDL_PATH (libs/contracts/assets, the WSDL vat-service's client is built from). */
   wsdlPath?: string;
 };
 

@@ -1,7 +1,7 @@
 import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
-import { nextLedgerStatus } from '../domain/ledger';
+import { nextLedgerStatus } from '../domain/ledger-rules';
 import type { CustomerDeps } from '../usecases/deps';
 
 type Finalized = z.output<(typeof messages.events)['invoice.finalized.v1']>;

@@ -2,7 +2,7 @@ import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { LedgerInvoiceDoc } from '../db/ledger';
-import { nextLedgerStatus } from '../domain/ledger';
+import { nextLedgerStatus } from '../domain/ledger-rules';
 import type { CustomerDeps } from '../usecases/deps';
 
 type StatusChanged = z.output<(typeof messages.events)['invoice.status-changed.v1']>;

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
-import type { LedgerInvoice, LedgerStatus } from '../domain/ledger';
+import type { LedgerInvoice, LedgerStatus } from '../domain/ledger-rules';
 
 /**
  * One invoice or credit note of a customer as the invoice events told us. The finalized event fills the

@@ -2,7 +2,11 @@ import { Router } from 'express';
 import { AddressCreate, AddressUpdate, IntId } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
 import { presentAddress } from '../domain/customer';
-import { addAddress, deleteAddress, getAddress, listAddresses, updateAddress } from '../usecases/addresses';
+import { addAddress } from '../usecases/add-address';
+import { deleteAddress } from '../usecases/delete-address';
+import { getAddress } from '../usecases/get-address';
+import { listAddresses } from '../usecases/list-addresses';
+import { updateAddress } from '../usecases/update-address';
 import type { CustomerDeps } from '../usecases/deps';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);

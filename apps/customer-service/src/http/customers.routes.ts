@@ -2,7 +2,11 @@ import { Router } from 'express';
 import { CustomerCreate, CustomerListQuery, CustomerUpdate, IntId } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import { presentCustomer, presentVatCheck } from '../domain/customer';
-import { createCustomer, listCustomers, loadCustomer, requestVatRecheck, updateCustomer } from '../usecases/customers';
+import { createCustomer } from '../usecases/create-customer';
+import { listCustomers } from '../usecases/list-customers';
+import { loadCustomer } from '../usecases/load-customer';
+import { requestVatRecheck } from '../usecases/request-vat-recheck';
+import { updateCustomer } from '../usecases/update-customer';
 import type { CustomerDeps } from '../usecases/deps';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);

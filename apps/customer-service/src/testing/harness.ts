@@ -10,7 +10,7 @@ export function testPrefixes() {
 }
 
 export function testConfig(prefixes: { BUS_PREFIX: string; REDIS_PREFIX: string }, extra: Record<string, string> = {}): CustomerConfig {
-  return customerConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', RPC_TIMEOUT_MS: '1500', IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, ...extra });
+  return customerConfig.parse({ ...prefixes, MONGO_DATABASE_PREFIX: `${prefixes.BUS_PREFIX.replace(/-/g, '_')}_`, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', RPC_TIMEOUT_MS: '1500', IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, ...extra });
 }
 
 /** A second bus speaking our contracts (the shared test helper). */

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import type { MappingSettings } from '../domain/mappings';
+import type { MappingSettings } from '../domain/mapping-rules';
 
 interface MappingsDoc extends MappingSettings {
   _id: string; // companyId

@@ -6,7 +6,7 @@ import type { ExportInvoice } from './export-invoice';
 import { CRLF, headerLine, line, text } from './extf';
 import type { FiscalSlice } from './fiscal-year';
 import type { BelegDocument } from './belegbilder';
-import type { EffectiveMappings } from './mappings';
+import type { EffectiveMappings } from './mapping-rules';
 
 export interface BatchOptions {
   companyId: string;

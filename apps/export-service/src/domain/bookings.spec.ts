@@ -5,7 +5,7 @@ import { bookingLinesOf, datevVatId, documentGuid, ExportDataError } from './boo
 import { BOOKING_COLUMNS, columnIndex, DEBTOR_COLUMNS } from './columns';
 import { debtorLines } from './debtors';
 import type { ExportInvoice } from './export-invoice';
-import { effectiveMappings } from './mappings';
+import { effectiveMappings } from './mapping-rules';
 
 const skr03 = effectiveMappings('SKR03', 4, null);
 const c = (h: string) => columnIndex(BOOKING_COLUMNS, h);

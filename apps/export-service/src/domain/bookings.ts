@@ -3,7 +3,7 @@ import { toDecimal } from '@inv/money';
 import { BOOKING_COLUMNS, columnIndex } from './columns';
 import type { ExportInvoice } from './export-invoice';
 import { amount, belegfeld, ddmm, ddmmyyyy, line, text } from './extf';
-import { debtorAccountOf, revenueAccountOf, type EffectiveMappings } from './mappings';
+import { debtorAccountOf, revenueAccountOf, type EffectiveMappings } from './mapping-rules';
 
 const col = (h: string) => columnIndex(BOOKING_COLUMNS, h);
 const C = {

@@ -2,7 +2,7 @@ import { DEBTOR_COLUMNS, columnIndex } from './columns';
 import type { ExportInvoice } from './export-invoice';
 import { line, text } from './extf';
 import { datevVatId } from './bookings';
-import { debtorAccountOf, type EffectiveMappings } from './mappings';
+import { debtorAccountOf, type EffectiveMappings } from './mapping-rules';
 
 const col = (h: string) => columnIndex(DEBTOR_COLUMNS, h);
 const C = {

@@ -2,7 +2,9 @@ import { Router } from 'express';
 import { ExportRequest, IntId, JobId } from '@inv/contracts';
 import { companyIdOf, notFound, parseInput, parsePath, setPaginationHeaders } from '@inv/service-kit';
 import type { ExportDeps } from '../usecases/deps';
-import { deleteDownload, downloadLink, listDownloads } from '../usecases/downloads';
+import { deleteDownload } from '../usecases/delete-download';
+import { downloadLink } from '../usecases/download-link';
+import { listDownloads } from '../usecases/list-downloads';
 import { startExport } from '../usecases/start-export';
 import { presentDownload, presentJob } from './presenters';
 

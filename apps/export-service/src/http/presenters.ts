@@ -2,7 +2,7 @@ import { toDecimal } from '@inv/money';
 import type { DownloadDoc } from '../db/downloads';
 import type { ExportSettings } from '../db/export-config';
 import type { ExportJobDoc } from '../db/export-jobs';
-import type { EffectiveMappings } from '../domain/mappings';
+import type { EffectiveMappings } from '../domain/mapping-rules';
 
 export const presentConfig = (c: ExportSettings) => ({
   consultant_number: c.consultantNumber ?? null,

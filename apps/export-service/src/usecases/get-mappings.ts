@@ -1,4 +1,4 @@
-import { effectiveMappings, type EffectiveMappings } from '../domain/mappings';
+import { effectiveMappings, type EffectiveMappings } from '../domain/mapping-rules';
 import type { ExportDeps } from './deps';
 
 /** The account assignments in force: the configured chart's defaults overlaid with the saved rows. */

@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { BatchWriter } from '../domain/batch';
 import { ExportDataError } from '../domain/bookings';
 import { splitByFiscalYear } from '../domain/fiscal-year';
-import { effectiveMappings } from '../domain/mappings';
+import { effectiveMappings } from '../domain/mapping-rules';
 import type { DownloadDoc } from '../db/downloads';
 import type { ExportJobResult } from '../db/export-jobs';
 import type { ExportDeps } from './deps';

@@ -1,6 +1,6 @@
 import type { AccountMappingsUpdate } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
-import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mappings';
+import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mapping-rules';
 import type { ExportDeps } from './deps';
 import { getMappings } from './get-mappings';
 

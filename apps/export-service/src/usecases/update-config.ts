@@ -1,6 +1,6 @@
 import type { AcctExpConfigUpdate } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
-import { mismatchedAccounts } from '../domain/mappings';
+import { mismatchedAccounts } from '../domain/mapping-rules';
 import type { ExportSettings } from '../db/export-config';
 import type { ExportDeps } from './deps';
 

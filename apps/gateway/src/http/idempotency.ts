@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { context, propagation } from '@opentelemetry/api';
-import { AppError, IDENTITY_HEADER, type Redis } from '@inv/service-kit';
+import { AppError, notFound, type Redis } from '@inv/service-kit';
+import { holdAnswer, type UpstreamAnswer } from './proxy';
 
 interface Stored {
   state: 'pending' | 'done';
@@ -13,12 +13,16 @@ interface Stored {
 
 const KEY_PATTERN = /^[\w.:-]{1,255}$/;
 
+/** Answers larger than this are passed on but not kept (the key is released: a retry runs again). */
+const MAX_KEPT_ANSWER_BYTES = 1024 * 1024;
+
 /**
  * `Idempotency-Key` on POST (IETF draft httpapi-idempotency-key-header): the first request is forwarded
  * and its answer kept for the TTL; a retry with the same key and body gets the same answer without
  * running again; the same key with another body is 422; a retry while the first is still running is 409.
- * These requests are buffered (JSON, up to 1 MB) and forwarded with fetch instead of streamed, so the
- * answer can be stored. 5xx answers are not kept: the client should be able to retry them.
+ * These requests are buffered (up to 1 MB, for the fingerprint) and forwarded by the same proxy as every
+ * other request (its timeouts, headers, trace context and error answers), which hands the answer back
+ * to be kept. 5xx answers, proxy errors and answers cut short are not kept: the client can retry them.
  */
 export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: string) => string | undefined) {
   const readBody = express.raw({ type: () => true, limit: '1mb' });
@@ -26,6 +30,7 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
     const idemKey = req.header('idempotency-key');
     if (req.method !== 'POST' || idemKey === undefined) return next();
     if (!KEY_PATTERN.test(idemKey)) throw new AppError('invalid_data', 'Idempotency-Key must be 1-255 characters of letters, digits, _ . : -', { code: 'INVALID_IDEMPOTENCY_KEY' });
+    if (!targetOf(req.path)) throw notFound(`resource ${req.path}`);
     readBody(req, res, async (err?: unknown) => {
       try {
         if (err) throw err;
@@ -41,29 +46,18 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
           res.status(stored.status ?? 200).type(stored.contentType ?? 'application/json').send(stored.body ?? '');
           return;
         }
-        const target = targetOf(req.path);
-        if (!target) {
-          await redis.del(key);
-          throw new AppError('not_found', `resource ${req.path} not found`, { code: 'NOT_FOUND' });
-        }
-        const headers: Record<string, string> = {
-          'content-type': req.header('content-type') ?? 'application/json',
-          [IDENTITY_HEADER]: String(res.locals.identityToken),
-          'x-request-id': String(res.locals.requestId ?? ''),
-        };
-        propagation.inject(context.active(), headers);
-        let answer: globalThis.Response;
-        try {
-          answer = await fetch(`${target}${req.originalUrl.replace(/^\/api\/v1/, '')}`, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
-        } catch {
-          await redis.del(key);
-          throw new AppError('unavailable', 'the service is temporarily unavailable; retry later', { code: 'SERVICE_UNAVAILABLE' });
-        }
-        const text = await answer.text();
-        const contentType = answer.headers.get('content-type') ?? 'application/json';
-        if (answer.status >= 500) await redis.del(key);
-        else await redis.set(key, JSON.stringify({ state: 'done', fingerprint, status: answer.status, contentType, body: text } satisfies Stored), 'EX', ttlSeconds);
-        res.status(answer.status).type(contentType).send(text);
+        let kept = false;
+        holdAnswer(res, body, MAX_KEPT_ANSWER_BYTES, (answer: UpstreamAnswer) => {
+          if (answer.status >= 500) return;
+          kept = true;
+          const done: Stored = { state: 'done', fingerprint, status: answer.status, contentType: answer.contentType ?? 'application/json', body: answer.body.toString('utf8') };
+          void redis.set(key, JSON.stringify(done), 'EX', ttlSeconds).catch(() => undefined);
+        });
+        // whatever else ends the exchange (a proxy error, a 5xx, a client gone) releases the key for a retry
+        res.once('close', () => {
+          if (!kept) void redis.del(key).catch(() => undefined);
+        });
+        next();
       } catch (e) {
         next(e);
       }

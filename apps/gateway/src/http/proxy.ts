@@ -21,6 +21,33 @@ export function targetFinder(table: { prefix: string; target: string }[]) {
  */
 const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: 4_000 });
 
+/** A service's answer as the proxy passed it on to the client. */
+export interface UpstreamAnswer {
+  status: number;
+  contentType?: string;
+  body: Buffer;
+}
+
+interface Held {
+  /** The request body, already read by a middleware before the proxy (the proxy sends these bytes). */
+  body: Buffer;
+  maxBytes: number;
+  onAnswer: (answer: UpstreamAnswer) => void;
+}
+
+const HELD = 'heldForwarding';
+
+/**
+ * For a middleware that has read the request body and needs the service's answer (idempotency): the proxy
+ * forwards `body` instead of the (consumed) request stream and, while streaming the answer to the client
+ * as usual, hands a copy of it to `onAnswer` when complete (answers above `maxBytes` are not handed over).
+ */
+export function holdAnswer(res: Response, body: Buffer, maxBytes: number, onAnswer: (answer: UpstreamAnswer) => void): void {
+  res.locals[HELD] = { body, maxBytes, onAnswer } satisfies Held;
+}
+
+const heldOf = (req: IncomingMessage) => (req as Request).res?.locals[HELD] as Held | undefined;
+
 export function proxyToServices(table: { prefix: string; target: string }[], timeoutMs: number, logger: Logger) {
   const targetOf = targetFinder(table);
   const proxy = createProxyMiddleware<Request, Response>({
@@ -35,6 +62,27 @@ export function proxyToServices(table: { prefix: string; target: string }[], tim
         propagation.inject((req as Request).res?.locals.otelContext ?? context.active(), carrier);
         for (const [k, v] of Object.entries(carrier)) proxyReq.setHeader(k, v);
         proxyReq.setHeader('x-request-id', String((req as Request).res?.locals.requestId ?? ''));
+        const held = heldOf(req);
+        if (held) {
+          // the body was read (and inflated) before: send exactly these bytes; the ended request stream then ends the upstream request
+          proxyReq.removeHeader('content-encoding');
+          proxyReq.removeHeader('transfer-encoding');
+          proxyReq.setHeader('content-length', held.body.length);
+          proxyReq.write(held.body);
+        }
+      },
+      proxyRes: (proxyRes, req) => {
+        const held = heldOf(req);
+        if (!held) return;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        proxyRes.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= held.maxBytes) chunks.push(chunk);
+        });
+        proxyRes.on('end', () => {
+          if (size <= held.maxBytes && proxyRes.complete) held.onAnswer({ status: proxyRes.statusCode ?? 502, contentType: proxyRes.headers['content-type'], body: Buffer.concat(chunks) });
+        });
       },
       error: (err, _req: IncomingMessage, res: ServerResponse | unknown) => {
         logger.warn({ err }, 'upstream service unreachable');

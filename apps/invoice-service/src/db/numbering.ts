@@ -1,5 +1,5 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
-import { DEFAULT_SEQUENCES, periodKeyOf, type DocumentType, type ResetPeriod } from '../domain/numbering';
+import { DEFAULT_SEQUENCES, periodKeyOf, type DocumentType, type ResetPeriod } from '../domain/number-patterns';
 
 export interface SequenceDoc {
   _id: string; // `${companyId}:${documentType}`

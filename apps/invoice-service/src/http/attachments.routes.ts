@@ -2,7 +2,10 @@ import { Router } from 'express';
 import { IntId } from '@inv/contracts';
 import { AppError, companyIdOf, parsePath } from '@inv/service-kit';
 import type { AttachmentDoc } from '../db/attachments';
-import { attachmentLink, deleteAttachment, listAttachments, uploadAttachment } from '../usecases/attachments';
+import { attachmentLink } from '../usecases/attachment-link';
+import { deleteAttachment } from '../usecases/delete-attachment';
+import { listAttachments } from '../usecases/list-attachments';
+import { uploadAttachment } from '../usecases/upload-attachment';
 import type { InvoiceDeps } from '../usecases/deps';
 
 /** The upload route takes multipart/form-data and bounds its own body (5 MiB per file, cut while streaming). */

@@ -4,7 +4,9 @@ import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
 import type { EmailDoc } from '../db/emails';
 import type { InvoiceDeps } from '../usecases/deps';
 import { loadInvoice } from '../usecases/load-invoice';
-import { getEmailTexts, resetEmailTexts, saveEmailTexts } from '../usecases/email-texts';
+import { getEmailTexts } from '../usecases/get-email-texts';
+import { resetEmailTexts } from '../usecases/reset-email-texts';
+import { saveEmailTexts } from '../usecases/save-email-texts';
 import { sendInvoiceEmail } from '../usecases/send-invoice-email';
 
 export const presentEmail = (e: EmailDoc) => ({

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import {
   IntId,
   InvoiceCreate,
@@ -7,6 +6,7 @@ import {
   JobWaitQuery,
   InvoiceUpdate,
   JobRequest,
+  JobTask,
   PositionCreateInput,
   PositionReorder,
   PositionUpdate,
@@ -94,7 +94,7 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.json({ valid: result.valid, errors: result.errors, warnings: result.warnings, checks: result.checks, vat_check: { status: result.vatStatus } });
   });
   r.post('/invoice/:id/job', async (req, res) => {
-    const body = parseInput(z.object({ task: z.string() }).passthrough(), req.body);
+    const body = parseInput(JobTask, req.body);
     const job = JobRequest.safeParse(body);
     if (!job.success) {
       throw new AppError('invalid_data', `unknown task "${body.task}"; use process_invoice_flag_invoice_send_job`, { code: 'VALIDATION_ERROR', errors: [{ path: 'task', message: 'unknown task' }] });

@@ -2,7 +2,18 @@ import { Router } from 'express';
 import { NumberingDocumentType, NumberingUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
 import type { InvoiceDeps } from '../usecases/deps';
-import { listSequences, presentSequence, updateSequence } from '../usecases/numbering';
+import type { SequenceDoc } from '../db/numbering';
+import { formatNumber } from '../domain/number-patterns';
+import { listSequences } from '../usecases/list-sequences';
+import { nextValueOf, updateSequence } from '../usecases/update-sequence';
+
+const presentSequence = (seq: SequenceDoc, now: Date) => ({
+  document_type: seq.documentType,
+  pattern: seq.pattern,
+  reset: seq.reset,
+  next_value: nextValueOf(seq, now),
+  next_number: formatNumber(seq.pattern, now, nextValueOf(seq, now)),
+});
 
 export function numberingRoutes(deps: InvoiceDeps): Router {
   const r = Router();

@@ -4,7 +4,11 @@ import { companyIdOf, parseInput, parsePatch, parsePath, parseQuery, setPaginati
 import type { ProductDoc } from '../db/products';
 import { jsonNumber } from '../domain/totals';
 import type { InvoiceDeps } from '../usecases/deps';
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../usecases/products';
+import { createProduct } from '../usecases/create-product';
+import { deleteProduct } from '../usecases/delete-product';
+import { getProduct } from '../usecases/get-product';
+import { listProducts } from '../usecases/list-products';
+import { updateProduct } from '../usecases/update-product';
 
 export const presentProduct = (p: ProductDoc) => ({
   id: p._id,

@@ -1,5 +1,5 @@
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
-import type { DocumentType } from '../domain/numbering';
+import type { DocumentType } from '../domain/number-patterns';
 import type { InvoiceDeps } from './deps';
 import { insertNumberedDraft } from './insert-numbered-draft';
 

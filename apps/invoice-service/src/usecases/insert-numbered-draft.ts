@@ -1,6 +1,6 @@
 import { conflict } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
-import { formatNumber, type DocumentType } from '../domain/numbering';
+import { formatNumber, type DocumentType } from '../domain/number-patterns';
 import type { InvoiceDeps } from './deps';
 import { duplicateNumber } from './draft-rules';
 

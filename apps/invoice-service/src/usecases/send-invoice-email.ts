@@ -6,7 +6,7 @@ import { AppError, conflict, invalidData, type FieldError } from '@inv/service-k
 import { emailTexts } from '../domain/email-texts';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
-import { templateFor } from './email-texts';
+import { templateFor } from './get-email-texts';
 import { loadInvoice } from './load-invoice';
 
 export const MAX_RECIPIENTS = 10;

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { createBus, type Bus, type Envelope } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
+import { testMongo } from '@inv/testing';
 import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatService, vatConfig } from '../vat-service';
 
@@ -17,14 +18,16 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
   const prefixes = { BUS_PREFIX: `t-${id}`, REDIS_PREFIX: `t-${id}:` };
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
   let sim: ViesSimulator;
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
   let svc: Awaited<ReturnType<typeof createVatService>>;
   let peer: Bus<Messages>;
   const answers: VatChecked[] = [];
 
   const config = (extra: Record<string, string> = {}) =>
-    vatConfig.parse({ ...prefixes, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', VIES_TIMEOUT_MS: '500', VIES_MAX_ATTEMPTS: '2', VIES_BACKOFF_MS: '20', ...extra });
+    vatConfig.parse({ ...prefixes, MONGO_URL: mongo.uri, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', VIES_TIMEOUT_MS: '500', VIES_MAX_ATTEMPTS: '2', VIES_BACKOFF_MS: '20', ...extra });
 
   beforeAll(async () => {
+    mongo = await testMongo();
     sim = await startViesSimulator({ slowMs: 2_000 });
     svc = await createVatService(config({ VIES_URL: sim.url }));
     await svc.start();
@@ -41,6 +44,7 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
     await peer?.stop();
     await peer?.deleteAll();
     await sim?.stop();
+    await mongo?.stop();
     const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
     const keys = await redis.keys(`${prefixes.REDIS_PREFIX}*`);
     if (keys.length) await redis.del(...keys);
@@ -103,7 +107,8 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
   });
 
   it('without VIES_URL it starts the simulator in-process', async () => {
-    const other = await createVatService(config({ BUS_PREFIX: `${prefixes.BUS_PREFIX}-x` }));
+    // the stand-in is given by the launcher and the tests: production code never imports the simulator
+    const other = await createVatService(config({ BUS_PREFIX: `${prefixes.BUS_PREFIX}-x` }), { viesStandIn: () => startViesSimulator() });
     try {
       expect(other.simulator?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     } finally {
@@ -111,4 +116,8 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
       await other.runtime.bus.deleteAll();
     }
   }, 30_000);
+
+  it('without VIES_URL and without a stand-in it refuses to start', async () => {
+    await expect(createVatService(config({ BUS_PREFIX: `${prefixes.BUS_PREFIX}-y` }))).rejects.toThrow(/VIES_URL is unset/);
+  });
 });

@@ -1,6 +1,6 @@
-import { VIES_FAULTS } from '@inv/vies-simulator';
+import { VIES_FAULTS } from '@inv/contracts';
 
-/** Which VIES faults (VIES_FAULTS, shared with the simulator) say something about the VAT ID, and which do not. */
+/** Which VIES faults (VIES_FAULTS in libs/contracts, shared with the simulator) say something about the VAT ID, and which do not. */
 const TRANSIENT = new Set<string>([
   VIES_FAULTS.SERVICE_UNAVAILABLE,
   VIES_FAULTS.MS_UNAVAILABLE,

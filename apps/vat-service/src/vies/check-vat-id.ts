@@ -1,5 +1,4 @@
-import { checkVatIdSyntax, normalizeVatId } from '@inv/contracts';
-import { VIES_FAULTS } from '@inv/vies-simulator';
+import { checkVatIdSyntax, normalizeVatId, VIES_FAULTS } from '@inv/contracts';
 import type { CachedVatCheck, VatCache } from '../cache/vat-cache';
 import { DEFAULT_RETRY_POLICY, nextStep, type RetryPolicy, type VatCheckStatus } from '../domain/vat-check-decision';
 import type { ViesRequester, ViesResult } from '../domain/vies-result';

@@ -1,5 +1,5 @@
 import { createClientAsync, type Client } from 'soap';
-import { VIES_FAULTS, VIES_WSDL_PATH } from '@inv/vies-simulator';
+import { VIES_FAULTS, VIES_WSDL_PATH } from '@inv/contracts';
 import { isTransientViesFault } from '../domain/vies-faults';
 import type { ViesRequester, ViesResult } from '../domain/vies-result';
 

@@ -106,6 +106,9 @@ export type PositionUpdate = z.output<typeof PositionUpdate>;
 export const PositionReorder = z.union([z.array(IntId), z.object({ position_ids: z.array(IntId) }).transform((o) => o.position_ids)]);
 
 export const FINALIZE_TASK = 'process_invoice_flag_invoice_send_job';
+/** A job request names a task; any string, so that an unknown task gets its own answer (then JobRequest applies). */
+export const JobTask = z.object({ task: z.string() }).passthrough();
+
 export const JobRequest = z.object({
   task: z.literal(FINALIZE_TASK),
   vat_override_confirmed: z.boolean().optional(),

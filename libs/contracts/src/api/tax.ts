@@ -1,26 +1,28 @@
 import type { TaxTreatmentId } from './invoices';
 
+/**
+ * The one table of our tax treatments: EN 16931 VAT category (UNCL5305) and the default rate as a decimal
+ * fraction ("0.19") for German sellers. invoice-service reads it as it is; libs/einvoice derives its table
+ * (rates in percent, labels, exemption reasons) from it.
+ */
+export const taxTreatmentRules = {
+  standard: { vatCategory: 'S', defaultRate: '0.19' },
+  reduced: { vatCategory: 'S', defaultRate: '0.07' },
+  reverse_charge: { vatCategory: 'AE', defaultRate: '0' },
+  intra_community: { vatCategory: 'K', defaultRate: '0' },
+  export_outside_eu: { vatCategory: 'G', defaultRate: '0' },
+  exempt: { vatCategory: 'E', defaultRate: '0' },
+  outside_scope: { vatCategory: 'O', defaultRate: '0' },
+} as const satisfies Record<TaxTreatmentId, { vatCategory: 'S' | 'AE' | 'K' | 'G' | 'E' | 'O'; defaultRate: string }>;
+
+type TreatmentCategory = (typeof taxTreatmentRules)[TaxTreatmentId]['vatCategory'];
+const treatmentIds = Object.keys(taxTreatmentRules) as TaxTreatmentId[];
+
 /** EN 16931 VAT category (UNCL5305) of each tax treatment; the vocabulary invoice and document services share. */
-export const vatCategoryOfTreatment: Record<TaxTreatmentId, 'S' | 'AE' | 'K' | 'G' | 'E' | 'O'> = {
-  standard: 'S',
-  reduced: 'S',
-  reverse_charge: 'AE',
-  intra_community: 'K',
-  export_outside_eu: 'G',
-  exempt: 'E',
-  outside_scope: 'O',
-};
+export const vatCategoryOfTreatment = Object.fromEntries(treatmentIds.map((id) => [id, taxTreatmentRules[id].vatCategory])) as Record<TaxTreatmentId, TreatmentCategory>;
 
 /** Rate (decimal fraction) used when a position gives a treatment but no rate. */
-export const defaultRateOfTreatment: Record<TaxTreatmentId, string> = {
-  standard: '0.19',
-  reduced: '0.07',
-  reverse_charge: '0',
-  intra_community: '0',
-  export_outside_eu: '0',
-  exempt: '0',
-  outside_scope: '0',
-};
+export const defaultRateOfTreatment = Object.fromEntries(treatmentIds.map((id) => [id, taxTreatmentRules[id].defaultRate])) as Record<TaxTreatmentId, string>;
 
 /**
  * Electronic-address scheme (CEF EAS code list) of an EU VAT number, per VAT country prefix. A party with

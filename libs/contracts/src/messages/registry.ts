@@ -125,15 +125,15 @@ export const commands = {
   }),
 } as const;
 
-/** Questions that need an answer now (direct reply-to, with a timeout). */
+/**
+ * Questions that need an answer now (direct reply-to, with a timeout). Convention: a record that does not
+ * exist (or belongs to another company) is an answer, `found: false`, never a thrown error; an error
+ * answer means the question could not be answered.
+ */
 export const rpc = {
   'quota.reserve.v1': {
     request: z.object({ reservationId: z.string(), at: z.string().optional() }),
     response: z.object({ granted: z.boolean(), used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
-  },
-  'quota.usage.v1': {
-    request: z.object({ at: z.string().optional() }),
-    response: z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
   },
   /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */
   'account.company-plan.v1': {

@@ -1,11 +1,11 @@
 import { fromBuffer } from 'file-type';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { AppError, conflict, notFound } from '@inv/service-kit';
+import { AppError, conflict } from '@inv/service-kit';
 import type { AttachmentDoc } from '../db/attachments';
 import { acceptType, ATTACHMENT_BYTES_PER_INVOICE, ATTACHMENTS_PER_INVOICE, sanitizeFilename } from '../domain/attachment-rules';
 import type { InvoiceDeps } from './deps';
-import { loadDraft, loadInvoice } from './load-invoice';
+import { loadDraft } from './load-invoice';
 import { receiveUpload } from './receive-upload';
 
 /**
@@ -39,24 +39,4 @@ export async function uploadAttachment(deps: InvoiceDeps, companyId: string, inv
   } finally {
     await file.cleanup();
   }
-}
-
-export async function listAttachments(deps: InvoiceDeps, companyId: string, invoiceId: number) {
-  await loadInvoice(deps, companyId, invoiceId);
-  return deps.attachments.ofInvoice(companyId, invoiceId);
-}
-
-export async function attachmentLink(deps: InvoiceDeps, companyId: string, invoiceId: number, id: number) {
-  const a = await deps.attachments.get(companyId, invoiceId, id);
-  if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
-  return { url: await deps.objects.presignGet(a.key, a.filename), filename: a.filename, content_type: a.contentType, expires_in: deps.presignTtlSeconds };
-}
-
-/** DELETE: only while the invoice is a draft (a finalized invoice's attachments are frozen with it). */
-export async function deleteAttachment(deps: InvoiceDeps, companyId: string, invoiceId: number, id: number) {
-  await loadDraft(deps, companyId, invoiceId);
-  const a = await deps.attachments.get(companyId, invoiceId, id);
-  if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
-  await deps.attachments.remove(companyId, invoiceId, id);
-  await deps.objects.remove(a.key);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Dec, toDecimal } from '@inv/money';
-import { movementsOf, nextLedgerStatus, overviewOf, statementOf, type LedgerInvoice, type LedgerStatus } from './ledger';
+import { movementsOf, nextLedgerStatus, overviewOf, statementOf, type LedgerInvoice, type LedgerStatus } from './ledger-rules';
 
 const inv = (over: Partial<LedgerInvoice>): LedgerInvoice => ({
   invoiceId: 1,

@@ -1,20 +1,13 @@
-/** GET /numbering/ and PUT /numbering/{document_type}: the company's numbering sequences. */
+/** PUT /numbering/{document_type}: pattern, reset period and next value of a sequence. */
 import type { NumberingUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { SequenceDoc } from '../db/numbering';
-import { fixedTextOf, formatNumber, periodKeyOf, resetProblem, type DocumentType } from '../domain/numbering';
+import { fixedTextOf, periodKeyOf, resetProblem, type DocumentType } from '../domain/number-patterns';
 import type { InvoiceDeps } from './deps';
-
-const TYPES: DocumentType[] = ['invoice', 'credit_note'];
 
 /** The value the next document gets now (a new period starts again at 1). */
 export const nextValueOf = (seq: SequenceDoc, now: Date) => (seq.periodKey === periodKeyOf(seq.reset, now) ? seq.next : 1);
-
-export async function listSequences(deps: InvoiceDeps, companyId: string) {
-  const now = deps.now();
-  return Promise.all(TYPES.map((t) => deps.numbering.ensure(companyId, t, now)));
-}
 
 export async function updateSequence(deps: InvoiceDeps, companyId: string, type: DocumentType, input: NumberingUpdate): Promise<SequenceDoc> {
   const now = deps.now();
@@ -38,11 +31,3 @@ export async function updateSequence(deps: InvoiceDeps, companyId: string, type:
     return after!;
   });
 }
-
-export const presentSequence = (seq: SequenceDoc, now: Date) => ({
-  document_type: seq.documentType,
-  pattern: seq.pattern,
-  reset: seq.reset,
-  next_value: nextValueOf(seq, now),
-  next_number: formatNumber(seq.pattern, now, nextValueOf(seq, now)),
-});

@@ -1,4 +1,4 @@
-import { checkMappingUpdate, debtorAccountOf, effectiveMappings, mismatchedAccounts, revenueAccountOf } from './mappings';
+import { checkMappingUpdate, debtorAccountOf, effectiveMappings, mismatchedAccounts, revenueAccountOf } from './mapping-rules';
 
 describe('account mappings', () => {
   it('lists one row per treatment with the SKR03 and SKR04 defaults', () => {

@@ -1,57 +1,12 @@
 import type { messages, StatementQuery } from '@inv/contracts';
-import { toJsonNumber } from '@inv/money';
 import { AppError } from '@inv/service-kit';
 import type { z } from 'zod';
 import { billingSnapshotOf, displayName } from '../domain/customer';
-import { overviewOf, statementOf, type Bucket, type Statement } from '../domain/ledger';
-import { loadCustomer } from './customers';
+import { customerStatement } from './customer-statement';
 import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';
 
 type RenderStatementRequest = z.input<(typeof messages.rpc)['document.render-statement.v1']['request']>;
-
-const today = (deps: CustomerDeps) => deps.now().toISOString().slice(0, 10);
-
-/** Default period: the calendar year up to today (or up to `to`). */
-export function periodOf(q: StatementQuery, todayIso: string): { from: string; to: string } {
-  const to = q.to ?? todayIso;
-  const from = q.from ?? `${to.slice(0, 4)}-01-01`;
-  return { from, to: to < from ? from : to };
-}
-
-export async function financialOverview(deps: CustomerDeps, companyId: string, customerId: number) {
-  await loadCustomer(deps, companyId, customerId);
-  const o = overviewOf(await deps.ledger.invoicesOf(companyId, customerId), today(deps));
-  const bucket = (b: Bucket) => ({ total: toJsonNumber(b.total), count: b.count });
-  return {
-    customer_id: customerId,
-    currency: 'EUR',
-    outstanding: bucket(o.outstanding),
-    overdue: bucket(o.overdue),
-    paid: bucket(o.paid),
-    credit_notes: bucket(o.creditNotes),
-    balance: toJsonNumber(o.balance),
-  };
-}
-
-export async function customerStatement(deps: CustomerDeps, companyId: string, customerId: number, q: StatementQuery) {
-  const customer = await loadCustomer(deps, companyId, customerId);
-  const { from, to } = periodOf(q, today(deps));
-  return { customer, statement: statementOf(await deps.ledger.invoicesOf(companyId, customerId), from, to) };
-}
-
-export function presentStatement(customerId: number, s: Statement) {
-  const num = (v: string | undefined) => (v === undefined ? null : toJsonNumber(v));
-  return {
-    customer_id: customerId,
-    currency: 'EUR',
-    from: s.from,
-    to: s.to,
-    opening_balance: toJsonNumber(s.openingBalance),
-    entries: s.entries.map((e) => ({ date: e.date, document_number: e.documentNumber, type: e.type, debit: num(e.debit), credit: num(e.credit), balance: toJsonNumber(e.balance) })),
-    closing_balance: toJsonNumber(s.closingBalance),
-  };
-}
 
 /**
  * The statement as a PDF: the seller comes from account-service, document-service renders and stores

@@ -1,18 +1,8 @@
 import type { EmailTextsUpdate } from '@inv/contracts';
 import { invalidData, type FieldError } from '@inv/service-kit';
-import { DEFAULT_TEMPLATES, PLACEHOLDERS, unknownPlaceholders, type EmailTemplate, type Language } from '../domain/email-texts';
+import { DEFAULT_TEMPLATES, PLACEHOLDERS, unknownPlaceholders } from '../domain/email-texts';
 import type { InvoiceDeps } from './deps';
-
-/** The texts in force per language: the company's own or the default. */
-export async function getEmailTexts(deps: InvoiceDeps, companyId: string) {
-  const saved = await deps.emails.texts(companyId);
-  const one = (l: Language) => ({ ...(saved?.[l] ?? DEFAULT_TEMPLATES[l]), is_default: !saved?.[l] });
-  return { de: one('de'), en: one('en'), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
-}
-
-export async function templateFor(deps: InvoiceDeps, companyId: string, language: Language): Promise<EmailTemplate> {
-  return (await deps.emails.texts(companyId))?.[language] ?? DEFAULT_TEMPLATES[language];
-}
+import { getEmailTexts, templateFor } from './get-email-texts';
 
 /** PUT /invoice/email-texts: per language subject and body (missing parts keep what is in force). */
 export async function saveEmailTexts(deps: InvoiceDeps, companyId: string, input: EmailTextsUpdate) {
@@ -30,11 +20,5 @@ export async function saveEmailTexts(deps: InvoiceDeps, companyId: string, input
   }
   if (errors.length) throw invalidData('the e-mail texts use unknown placeholders', errors);
   await deps.emails.saveTexts(companyId, set, {});
-  return getEmailTexts(deps, companyId);
-}
-
-/** DELETE /invoice/email-texts: back to the default texts in every language. */
-export async function resetEmailTexts(deps: InvoiceDeps, companyId: string) {
-  await deps.emails.saveTexts(companyId, { updatedAt: deps.now() }, { de: 1, en: 1 });
   return getEmailTexts(deps, companyId);
 }

@@ -1,5 +1,5 @@
 import { NumberingPattern } from '@inv/contracts';
-import { formatNumber, periodKeyOf, resetProblem } from './numbering';
+import { formatNumber, periodKeyOf, resetProblem } from './number-patterns';
 
 describe('numbering patterns', () => {
   const at = new Date('2026-03-07T23:30:00Z');

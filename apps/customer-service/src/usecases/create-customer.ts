@@ -1,0 +1,32 @@
+import type { CustomerCreate } from '@inv/contracts';
+import type { CustomerDoc } from '../db/customers';
+import { needsVatCheck } from '../domain/customer';
+import { assertReferences, checksumVerdict, fieldsOf, nextCustomerNumber, vatCheckEvent } from './customer-rules';
+import type { CustomerDeps } from './deps';
+
+export async function createCustomer(deps: CustomerDeps, companyId: string, input: CustomerCreate): Promise<number> {
+  await assertReferences(deps, companyId, input);
+  const now = deps.now();
+  const id = await deps.counters.next('customer');
+  const fields = fieldsOf(input);
+  const doc: CustomerDoc = {
+    _id: id,
+    companyId,
+    customerNumber: await nextCustomerNumber(deps, companyId),
+    contactType: input.contact_type,
+    isActive: true,
+    ...fields,
+    addresses: [],
+    vat: { status: 'not_checked' },
+    rev: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const check = needsVatCheck(undefined, doc) && !checksumVerdict(doc, now);
+  if (check && doc.vatId) doc.vat = { status: 'pending', vatId: doc.vatId, requestedAt: now };
+  await deps.commit(async (session, emit) => {
+    await deps.customers.insert(doc, session);
+    if (check && doc.vatId) emit(vatCheckEvent(companyId, id, doc.vatId));
+  });
+  return id;
+}

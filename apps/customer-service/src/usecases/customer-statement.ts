@@ -1,0 +1,11 @@
+import type { StatementQuery } from '@inv/contracts';
+import { statementOf } from '../domain/ledger-rules';
+import type { CustomerDeps } from './deps';
+import { loadCustomer } from './load-customer';
+import { periodOf, today } from './statement-period';
+
+export async function customerStatement(deps: CustomerDeps, companyId: string, customerId: number, q: StatementQuery) {
+  const customer = await loadCustomer(deps, companyId, customerId);
+  const { from, to } = periodOf(q, today(deps));
+  return { customer, statement: statementOf(await deps.ledger.invoicesOf(companyId, customerId), from, to) };
+}

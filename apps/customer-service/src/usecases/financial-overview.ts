@@ -1,0 +1,20 @@
+import { toJsonNumber } from '@inv/money';
+import { overviewOf, type Bucket } from '../domain/ledger-rules';
+import type { CustomerDeps } from './deps';
+import { loadCustomer } from './load-customer';
+import { today } from './statement-period';
+
+export async function financialOverview(deps: CustomerDeps, companyId: string, customerId: number) {
+  await loadCustomer(deps, companyId, customerId);
+  const o = overviewOf(await deps.ledger.invoicesOf(companyId, customerId), today(deps));
+  const bucket = (b: Bucket) => ({ total: toJsonNumber(b.total), count: b.count });
+  return {
+    customer_id: customerId,
+    currency: 'EUR',
+    outstanding: bucket(o.outstanding),
+    overdue: bucket(o.overdue),
+    paid: bucket(o.paid),
+    credit_notes: bucket(o.creditNotes),
+    balance: toJsonNumber(o.balance),
+  };
+}

@@ -1,0 +1,8 @@
+import type { AddressDoc } from '../db/customers';
+import { findAddress } from './address-rules';
+import type { CustomerDeps } from './deps';
+import { loadCustomer } from './load-customer';
+
+export async function getAddress(deps: CustomerDeps, companyId: string, customerId: number, addressId: number): Promise<AddressDoc> {
+  return findAddress(await loadCustomer(deps, companyId, customerId), addressId);
+}

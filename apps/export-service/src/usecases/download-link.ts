@@ -1,0 +1,10 @@
+import { notFound } from '@inv/service-kit';
+import type { ExportDeps } from './deps';
+
+/** GET /downloads/{id}/download: a presigned link that saves the ZIP under its name. */
+export async function downloadLink(deps: ExportDeps, companyId: string, id: number) {
+  const d = await deps.downloads.get(companyId, id);
+  if (!d) throw notFound(`download ${id}`);
+  const url = await deps.objects.presignGet(d.key, d.filename);
+  return { url, filename: d.filename, expires_in: deps.presignTtlSeconds };
+}

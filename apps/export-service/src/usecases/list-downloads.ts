@@ -1,0 +1,5 @@
+import type { DownloadDoc } from '../db/downloads';
+import type { ExportDeps } from './deps';
+
+/** GET /downloads/: the company's export files, newest first. */
+export const listDownloads = (deps: ExportDeps, companyId: string): Promise<DownloadDoc[]> => deps.downloads.list(companyId);

@@ -1,0 +1,28 @@
+import { cancelInvoice } from './cancel-invoice';
+import { COMPANY, fakeDeps, NOW, storedDraft } from './testing/fake-deps';
+
+describe('cancelInvoice', () => {
+  it('cancels a draft, which keeps its number; cancelling again is harmless', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1);
+    await cancelInvoice(f.deps, COMPANY, 1);
+    expect(f.invoices.get(1)).toMatchObject({ status: 'CANCELLED', number: 'RE-2026-00001', cancelledAt: NOW });
+    await expect(cancelInvoice(f.deps, COMPANY, 1)).resolves.toBeUndefined();
+  });
+
+  it('refuses a finalized invoice or one being finalized (409: corrected with a credit note)', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1, { status: 'OPEN' });
+    storedDraft(f, 2, { finalizingJobId: 'job-1' });
+    await expect(cancelInvoice(f.deps, COMPANY, 1)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_ALREADY_FINALIZED' } });
+    await expect(cancelInvoice(f.deps, COMPANY, 2)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_ALREADY_FINALIZED' } });
+    expect([f.invoices.get(1)!.status, f.invoices.get(2)!.status]).toEqual(['OPEN', 'DRAFT']);
+  });
+
+  it('answers 404 for another company’s invoice and leaves it alone', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1, { companyId: 'cmp_other' });
+    await expect(cancelInvoice(f.deps, COMPANY, 1)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(f.invoices.get(1)!.status).toBe('DRAFT');
+  });
+});

@@ -1,0 +1,33 @@
+/** The product catalog: values a position can be filled from (copied, never referenced live). */
+import { defaultRateOfTreatment, type ProductInput } from '@inv/contracts';
+import type { ProductDoc } from '../db/products';
+import type { InvoiceDeps } from './deps';
+import { duplicateSku, productChanged } from './product-rules';
+
+export async function createProduct(deps: InvoiceDeps, companyId: string, input: ProductInput): Promise<ProductDoc> {
+  const treatment = input.tax_treatment_id ?? 'standard';
+  const now = deps.now();
+  const doc: ProductDoc = {
+    _id: await deps.counters.next('product'),
+    companyId,
+    name: input.name,
+    description: input.description ?? undefined,
+    unitCode: input.unit_id,
+    unitPrice: input.unit_net_amount,
+    taxRate: input.tax_rate ?? defaultRateOfTreatment[treatment],
+    taxTreatmentId: treatment,
+    sku: input.sku ?? undefined,
+    active: input.active ?? true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.commit(async (session, emit) => {
+      await deps.products.insert(doc, session);
+      emit(productChanged(companyId, doc._id, 'created', Object.keys(input)));
+    });
+  } catch (err) {
+    throw duplicateSku(err, input.sku);
+  }
+  return doc;
+}

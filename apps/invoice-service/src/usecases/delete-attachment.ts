@@ -1,0 +1,12 @@
+import { notFound } from '@inv/service-kit';
+import type { InvoiceDeps } from './deps';
+import { loadDraft } from './load-invoice';
+
+/** DELETE: only while the invoice is a draft (a finalized invoice's attachments are frozen with it). */
+export async function deleteAttachment(deps: InvoiceDeps, companyId: string, invoiceId: number, id: number) {
+  await loadDraft(deps, companyId, invoiceId);
+  const a = await deps.attachments.get(companyId, invoiceId, id);
+  if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
+  await deps.attachments.remove(companyId, invoiceId, id);
+  await deps.objects.remove(a.key);
+}

@@ -1,0 +1,10 @@
+/** GET /numbering/: the company's numbering sequences (created with the defaults on first use). */
+import type { DocumentType } from '../domain/number-patterns';
+import type { InvoiceDeps } from './deps';
+
+const TYPES: DocumentType[] = ['invoice', 'credit_note'];
+
+export async function listSequences(deps: InvoiceDeps, companyId: string) {
+  const now = deps.now();
+  return Promise.all(TYPES.map((t) => deps.numbering.ensure(companyId, t, now)));
+}

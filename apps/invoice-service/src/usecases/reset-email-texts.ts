@@ -1,0 +1,8 @@
+import type { InvoiceDeps } from './deps';
+import { getEmailTexts } from './get-email-texts';
+
+/** DELETE /invoice/email-texts: back to the default texts in every language. */
+export async function resetEmailTexts(deps: InvoiceDeps, companyId: string) {
+  await deps.emails.saveTexts(companyId, { updatedAt: deps.now() }, { de: 1, en: 1 });
+  return getEmailTexts(deps, companyId);
+}

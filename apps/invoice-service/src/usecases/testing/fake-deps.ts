@@ -1,0 +1,197 @@
+import type { Messages } from '@inv/contracts';
+import type { OutboxMessage } from '@inv/outbox';
+import type { ClientSession } from 'mongoose';
+import type { z } from 'zod';
+import type { InvoiceDoc } from '../../db/invoices';
+import type { JobDoc } from '../../db/jobs';
+import type { InvoiceDeps } from '../deps';
+
+/**
+ * In-memory stand-ins for invoice-service's repositories and bus, for unit tests of the use cases (no
+ * MongoDB, no RabbitMQ): they keep the repositories' contracts (company-scoped reads, optimistic checks on
+ * updatedAt, status preconditions) in a Map, and record what was committed and published.
+ */
+type Rpc = Messages['rpc'];
+type RpcName = keyof Rpc & string;
+type RpcRequest<K extends RpcName> = z.output<Rpc[K]['request']>;
+type RpcResponse<K extends RpcName> = z.input<Rpc[K]['response']>;
+export type RpcHandlers = { [K in RpcName]?: (companyId: string, request: RpcRequest<K>) => RpcResponse<K> | Promise<RpcResponse<K>> };
+
+export const COMPANY = 'cmp_test';
+export const NOW = new Date('2026-11-20T09:30:00Z');
+
+/** A seller with everything an invoice needs (as account-service answers it). */
+export const sellerProfile: RpcResponse<'account.seller-profile.v1'> = {
+  found: true,
+  seller: {
+    name: 'Seller GmbH',
+    vatId: 'DE123456789',
+    address: { line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+    contact: { name: 'Erika Muster', phone: '+49 30 123456', email: 'billing@seller.example' },
+    electronicAddress: { scheme: '9930', value: 'DE123456789' },
+  },
+  payment: { meansCode: '58', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' },
+  paymentTermDays: 14,
+  smallBusiness: false,
+};
+
+/** A buyer with a billing address and a confirmed VAT ID (as customer-service answers it). */
+export const billingSnapshot: RpcResponse<'customer.billing-snapshot.v1'> = {
+  found: true,
+  buyer: { name: 'Buyer AG', vatId: 'DE987654321', address: { line1: 'Marktplatz 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+  hasBillingAddress: true,
+  contactType: 'B2B',
+  language: 'de',
+  vatStatus: 'valid',
+};
+
+/** The RPC answers of a healthy system; a test overrides the one it is about. */
+export function defaultRpc(): RpcHandlers {
+  return {
+    'customer.billing-snapshot.v1': (_c, req) => (req.customerId === 1 ? billingSnapshot : { found: false, hasBillingAddress: false, vatStatus: 'not_checked' }),
+    'account.seller-profile.v1': () => sellerProfile,
+    'document.template-exists.v1': (_c, req) => ({ exists: req.templateId === 2 }),
+    'document.check-requirements.v1': () => ({ errors: [] }),
+    'quota.reserve.v1': () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }),
+  };
+}
+
+export interface FakeDeps {
+  deps: InvoiceDeps;
+  invoices: Map<number, InvoiceDoc>;
+  jobs: Map<string, JobDoc>;
+  /** Messages emitted inside committed transactions and published without a write, in order. */
+  messages: OutboxMessage[];
+  /** RPC questions asked, in order. */
+  asked: { name: string; companyId: string; request: unknown }[];
+  /** Makes the next optimistic write (setPositions, claimForFinalize) find the invoice changed meanwhile. */
+  interfere(): void;
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
+  const invoices = new Map<number, InvoiceDoc>();
+  const jobs = new Map<string, JobDoc>();
+  const messages: OutboxMessage[] = [];
+  const asked: FakeDeps['asked'] = [];
+  const handlers: RpcHandlers = { ...defaultRpc(), ...rpc };
+  const counters = new Map<string, number>();
+  let sequence = 0;
+  let interfering = false;
+  const mine = (companyId: string, id: number) => {
+    const inv = invoices.get(id);
+    return inv && inv.companyId === companyId ? inv : undefined;
+  };
+  const draft = (companyId: string, id: number) => {
+    const inv = mine(companyId, id);
+    return inv && inv.status === 'DRAFT' && !inv.finalizingJobId ? inv : undefined;
+  };
+  const unchangedSince = (inv: InvoiceDoc | undefined, seen: Date) => {
+    if (interfering) {
+      interfering = false;
+      return false;
+    }
+    return inv !== undefined && inv.updatedAt.getTime() === seen.getTime();
+  };
+  const session = {} as ClientSession;
+
+  const invoicesRepo = {
+    get: async (companyId: string, id: number) => clone(mine(companyId, id) ?? null),
+    insert: async (doc: InvoiceDoc) => {
+      if ([...invoices.values()].some((i) => i.companyId === doc.companyId && i.number === doc.number)) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
+      invoices.set(doc._id, clone(doc));
+    },
+    numberTaken: async (companyId: string, number: string) => [...invoices.values()].some((i) => i.companyId === companyId && i.number === number),
+    setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) => {
+      const inv = draft(companyId, id);
+      if (!unchangedSince(inv, seen) || !inv) return false;
+      Object.assign(inv, clone(set));
+      return true;
+    },
+    cancelDraft: async (companyId: string, id: number, now: Date) => {
+      const inv = draft(companyId, id);
+      if (!inv) return false;
+      Object.assign(inv, { status: 'CANCELLED', cancelledAt: now, updatedAt: now });
+      return true;
+    },
+    moveStatus: async (companyId: string, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>) => {
+      const inv = mine(companyId, id);
+      if (!inv || inv.status !== from) return false;
+      Object.assign(inv, clone(set));
+      return true;
+    },
+    claimForFinalize: async (companyId: string, id: number, seen: Date, jobId: string, frozen: Partial<InvoiceDoc>) => {
+      const inv = draft(companyId, id);
+      if (!unchangedSince(inv, seen) || !inv) return false;
+      Object.assign(inv, clone(frozen), { finalizingJobId: jobId });
+      return true;
+    },
+  };
+
+  const deps = {
+    invoices: invoicesRepo,
+    jobs: { insert: async (job: JobDoc) => void jobs.set(job._id, clone(job)) },
+    attachments: { ofInvoice: async () => [] },
+    products: { get: async () => null },
+    numbering: {
+      ensure: async () => undefined,
+      take: async () => ({ seq: { pattern: 'RE-{YYYY}-{SEQ:5}' }, value: ++sequence }),
+    },
+    counters: {
+      next: async (name: string) => {
+        const next = (counters.get(name) ?? 0) + 1;
+        counters.set(name, next);
+        return next;
+      },
+    },
+    bus: {
+      callRpc: async (name: RpcName, companyId: string, request: unknown) => {
+        asked.push({ name, companyId, request });
+        const handler = handlers[name] as ((c: string, r: unknown) => unknown) | undefined;
+        if (!handler) throw new Error(`no fake answer for RPC ${name}`);
+        return handler(companyId, request);
+      },
+    },
+    commit: async <T>(work: (s: ClientSession, emit: (...m: OutboxMessage[]) => void) => Promise<T>): Promise<T> => {
+      const emitted: OutboxMessage[] = [];
+      const result = await work(session, (...m) => emitted.push(...m));
+      messages.push(...emitted); // only a transaction that completed writes its messages
+      return result;
+    },
+    publish: async (...m: OutboxMessage[]) => void messages.push(...m),
+    defaultTemplateId: 1,
+    now: () => NOW,
+  };
+  return { deps: deps as unknown as InvoiceDeps, invoices, jobs, messages, asked, interfere: () => void (interfering = true) };
+}
+
+/** A stored draft of the test company (customer 1) with the given positions. */
+export function storedDraft(f: FakeDeps, id: number, overrides: Partial<InvoiceDoc> = {}): InvoiceDoc {
+  const inv: InvoiceDoc = {
+    _id: id,
+    companyId: COMPANY,
+    customerId: 1,
+    status: 'DRAFT',
+    number: `RE-2026-${String(id).padStart(5, '0')}`,
+    typeCode: '380',
+    format: 'ZUGFERD',
+    positions: [],
+    createdAt: new Date('2026-11-01T08:00:00Z'),
+    updatedAt: new Date('2026-11-01T08:00:00Z'),
+    ...overrides,
+  };
+  f.invoices.set(id, structuredClone(inv));
+  return inv;
+}
+
+export const position = (id: number, overrides: Partial<InvoiceDoc['positions'][number]> = {}): InvoiceDoc['positions'][number] => ({
+  id,
+  title: `Position ${id}`,
+  quantity: '2',
+  unitCode: 'HUR',
+  unitPrice: '100.00',
+  taxRate: '0.19',
+  taxTreatmentId: 'standard',
+  ...overrides,
+});

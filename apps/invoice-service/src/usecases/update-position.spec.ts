@@ -1,0 +1,46 @@
+import { PositionUpdate } from '@inv/contracts';
+import { updatePosition } from './update-position';
+import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
+
+describe('updatePosition', () => {
+  it('changes only the fields sent and recomputes the gross total', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1, { positions: [position(10), position(11)] });
+    await updatePosition(f.deps, COMPANY, 1, 11, PositionUpdate.parse({ quantity: '3', unit_id: 'day' }));
+    const inv = f.invoices.get(1)!;
+    expect(inv.positions[0]).toEqual(position(10));
+    expect(inv.positions[1]).toEqual({ ...position(11), quantity: '3', unitCode: 'DAY' });
+    expect(inv.grossCents).toBe(59500); // (200 + 300) * 1.19
+  });
+
+  it('a new treatment brings its default rate unless a rate is sent', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1, { positions: [position(10), position(11)] });
+    await updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ tax_treatment_id: 'intra_community' }));
+    await updatePosition(f.deps, COMPANY, 1, 11, PositionUpdate.parse({ tax_treatment_id: 'reduced', tax_rate: '0.05' }));
+    expect(f.invoices.get(1)!.positions.map((p) => [p.taxTreatmentId, p.taxRate])).toEqual([
+      ['intra_community', '0'],
+      ['reduced', '0.05'],
+    ]);
+  });
+
+  it('answers 404 for an unknown position or another company’s invoice, 409 for a finalized one', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1, { positions: [position(10)] });
+    storedDraft(f, 2, { companyId: 'cmp_other', positions: [position(20)] });
+    storedDraft(f, 3, { status: 'OPEN', positions: [position(30)] });
+    await expect(updatePosition(f.deps, COMPANY, 1, 99, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(updatePosition(f.deps, COMPANY, 2, 20, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(updatePosition(f.deps, COMPANY, 3, 30, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_NOT_DRAFT' } });
+    expect(f.invoices.get(2)!.positions[0].title).toBe('Position 20');
+  });
+
+  it('refuses a client line amount that disagrees with quantity x price (400) and a change made meanwhile (409)', async () => {
+    const f = fakeDeps();
+    storedDraft(f, 1, { positions: [position(10)] });
+    await expect(updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3', single_net_amount: '250' }))).rejects.toMatchObject({ kind: 'invalid_data' });
+    f.interfere();
+    await expect(updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'CONCURRENT_MODIFICATION' } });
+    expect(f.invoices.get(1)!.positions[0].quantity).toBe('2');
+  });
+});
