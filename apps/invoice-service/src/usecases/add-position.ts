@@ -35,7 +35,7 @@ export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceI
   const position = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
   if (input.product_id !== undefined) position.productId = input.product_id;
   assertPositionAmounts(position, input.single_net_amount);
-  position.id = await deps.counters.next('position');
+  position.id = await deps.positionIds();
   const invoice = await savePositions(deps, inv, [...inv.positions, position]);
   return { id: position.id, invoice };
 }

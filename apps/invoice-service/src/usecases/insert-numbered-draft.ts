@@ -36,7 +36,7 @@ export async function insertNumberedDraft(
     return numbering.explicit;
   }
   const now = deps.now();
-  await deps.numbering.ensure(doc.companyId, numbering.sequence, now);
+  await deps.numbering.ensureExists(doc.companyId, numbering.sequence, now);
   let number = '';
   await perSequence(`${doc.companyId}:${numbering.sequence}`, () => deps.commit(async (session) => {
     for (let skipped = 0; ; skipped++) {
