@@ -10,6 +10,7 @@ import { onRenderPreview } from './rpc/document.render-preview';
 import { onRenderStatement } from './rpc/document.render-statement';
 import { onTemplateExists } from './rpc/document.template-exists';
 import type { DocumentDeps } from './usecases/deps';
+import { warmUp } from './usecases/warm-up';
 
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
@@ -17,6 +18,8 @@ export async function createDocumentService(config: DocumentConfig) {
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const objects = storage.objects;
   preloadFonts();
+  const warmUpMs = await warmUp();
+  rt.logger.info({ ms: Math.round(warmUpMs) }, 'rendered a sample invoice (warm-up)');
 
   rt.app.use(catalogRoutes());
   const deps: DocumentDeps = { bus: rt.bus, objects, logger: rt.logger, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS };

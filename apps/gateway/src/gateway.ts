@@ -10,7 +10,7 @@ import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
 import { proxyToServices, targetFinder } from './http/proxy';
 import { bodyLimit } from './http/body-limit';
-import { rateLimit } from './http/rate-limit';
+import { createRateLimiter } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { routeTable, upstreamTimeoutOf } from './routes-table';
@@ -45,7 +45,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   );
   api.use(openApiRoutes());
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
-  api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));
+  const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, { onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica') });
+  api.use(rateLimiter.middleware);
   const table = routeTable(config);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
   // one proxy per upstream timeout (same routing), chosen per route
@@ -71,6 +72,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     },
     async stop() {
       await http?.close();
+      rateLimiter.stop();
       revocations.stop();
       redis.disconnect();
     },

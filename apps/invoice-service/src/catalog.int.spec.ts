@@ -53,7 +53,6 @@ describe('numbering, products and the seller profile', () => {
       language: 'de',
       vatStatus: 'not_checked',
     }));
-    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
     peer.onEvent('catalog-log', ['product.changed.v1', 'numbering.changed.v1'], async (msg) => {
       events.push({ type: msg.type, ...msg.data });
     });

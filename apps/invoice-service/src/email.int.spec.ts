@@ -82,7 +82,6 @@ describe('invoice e-mail', () => {
       vatStatus: 'not_checked',
     }));
     peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
-    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
     peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;

@@ -61,7 +61,6 @@ describe('finalize pipeline (invoice-service)', () => {
       quota.used += 1;
       return { granted: true, used: quota.used, limit: quota.limit, reset_date: '2026-12-01', plan: 'pro' };
     });
-    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: msg.data.templateId <= 2 }));
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;

@@ -12,7 +12,7 @@ import { onMailSent } from './consumers/mail.sent';
 import { attachmentsRepo } from './db/attachments';
 import { emailsRepo } from './db/emails';
 import { invoicesRepo } from './db/invoices';
-import { jobsRepo } from './db/jobs';
+import { jobsRepo, type JobDoc } from './db/jobs';
 import { numberingRepo } from './db/numbering';
 import { productsRepo } from './db/products';
 import { numberingRoutes } from './http/numbering.routes';
@@ -39,6 +39,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init()]);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
   const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
+  const counters = createCounters(rt.conn);
   const deps: InvoiceDeps = {
     invoices,
     jobs,
@@ -49,7 +50,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
     mail: { transport, from: config.MAIL_FROM, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1 },
     objects: storage.objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
-    counters: createCounters(rt.conn),
+    counters,
+    positionIds: counters.inBlocks('position', 50),
     commit: rt.commit,
     publish: rt.publish,
     bus: rt.bus,
@@ -66,18 +68,20 @@ export async function createInvoiceService(config: InvoiceConfig) {
   rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) => (msg.type === 'mail.sent.v1' ? onMailSent(deps, msg) : onMailFailed(deps, msg)));
   rt.app.use(invoiceRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
+    let job: JobDoc | undefined;
     switch (msg.type) {
       case 'document.render-started.v1':
-        await onRenderStarted(deps, msg);
+        job = await onRenderStarted(deps, msg);
         break;
       case 'document.rendered.v1':
-        await onRendered(deps, msg);
+        job = await onRendered(deps, msg);
         break;
       case 'document.render-failed.v1':
-        await onRenderFailed(deps, msg);
+        job = await onRenderFailed(deps, msg);
         break;
     }
-    deps.jobSignals.emit(msg.data.jobId);
+    // with the job as written, so that long-polling requests need not read it again
+    deps.jobSignals.emit(msg.data.jobId, job);
   });
 
   return {

@@ -1,6 +1,6 @@
 import type { ClientSession, Connection } from 'mongoose';
 import { processedMessages } from './inbox';
-import type { Outbox, OutboxMessage } from './outbox';
+import type { Outbox, OutboxEntry, OutboxMessage } from './outbox';
 
 /** Queues messages of the change being made; they are written with it and published after its commit. */
 export type Emit = (...messages: OutboxMessage[]) => void;
@@ -24,25 +24,25 @@ export interface Changes {
   init(): Promise<void>;
 }
 
-export function createChanges(conn: Connection, outbox: Outbox, kick: () => void): Changes {
+/** `kick` wakes the relay with the entries just committed (see OutboxRelay.kick). */
+export function createChanges(conn: Connection, outbox: Outbox, kick: (committed: OutboxEntry[]) => void): Changes {
   const processed = processedMessages(conn);
   const changes: Changes = {
     async commit<T>(work: (session: ClientSession, emit: Emit) => Promise<T>): Promise<T> {
       let result: T | undefined;
-      let written = 0;
+      let written: OutboxEntry[] = [];
       await conn.transaction(async (session) => {
         const messages: OutboxMessage[] = [];
+        written = [];
         result = await work(session, (...m) => void messages.push(...m));
-        if (messages.length) await outbox.add(messages, session);
-        written = messages.length;
+        if (messages.length) written = await outbox.add(messages, session);
       });
-      if (written) kick();
+      if (written.length) kick(written);
       return result as T;
     },
     async publish(...messages: OutboxMessage[]): Promise<void> {
       if (messages.length === 0) return;
-      await outbox.add(messages);
-      kick();
+      kick(await outbox.add(messages));
     },
     async init() {
       await Promise.all([outbox.model.init(), processed.init()]);

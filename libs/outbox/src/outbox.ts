@@ -51,8 +51,11 @@ outboxSchema.index({ publishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600, part
 
 export interface Outbox {
   model: Model<OutboxEntry>;
-  /** Stores messages, inside the caller's transaction when a session is given. Call `relay.kick()` after commit. */
-  add(messages: OutboxMessage[], session?: ClientSession): Promise<void>;
+  /**
+   * Stores messages, inside the caller's transaction when a session is given, and answers the stored entries.
+   * Hand them to `relay.kick(entries)` after the commit.
+   */
+  add(messages: OutboxMessage[], session?: ClientSession): Promise<OutboxEntry[]>;
 }
 
 export function createOutbox(conn: Connection): Outbox {
@@ -63,7 +66,7 @@ export function createOutbox(conn: Connection): Outbox {
       const trace: Record<string, string> = {};
       propagation.inject(context.active(), trace);
       const now = new Date();
-      const docs = messages.map((m) => ({
+      const docs = messages.map((m): OutboxEntry => ({
         _id: m.id ?? randomUUID(),
         kind: m.kind,
         type: m.type,
@@ -75,6 +78,7 @@ export function createOutbox(conn: Connection): Outbox {
         attempts: 0,
       }));
       await model.insertMany(docs, { session });
+      return docs;
     },
   };
 }

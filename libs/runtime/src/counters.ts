@@ -15,6 +15,30 @@ export function createCounters(conn: Connection) {
       // A sequence that must start above 1 (customer numbers from 10000) is offset, not pre-seeded.
       return (doc?.seq ?? 1) + start - 1;
     },
+    /**
+     * Ids of the same counter taken `size` at a time ($inc by `size`) and handed out from memory: one round
+     * trip per `size` ids. Unique across processes (with `next` too), increasing within one process, but
+     * not gapless: ids left in a block when the process stops are never used. For public ids only, never
+     * for numbers that must have no gaps.
+     */
+    inBlocks(name: string, size: number): () => Promise<number> {
+      let nextId = 1;
+      let last = 0;
+      let refill: Promise<void> | undefined;
+      return async () => {
+        while (nextId > last) {
+          refill ??= (async () => {
+            const doc = await model.findOneAndUpdate({ _id: name }, { $inc: { seq: size } }, { upsert: true, returnDocument: 'after', lean: true });
+            last = doc!.seq;
+            nextId = last - size + 1;
+          })().finally(() => {
+            refill = undefined;
+          });
+          await refill;
+        }
+        return nextId++;
+      };
+    },
   };
 }
 export type Counters = ReturnType<typeof createCounters>;

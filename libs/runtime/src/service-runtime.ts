@@ -108,7 +108,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   const outbox = createOutbox(conn);
   let relay: OutboxRelay | undefined;
   // before start() nothing publishes yet; the relay picks the entries up when it starts
-  const changes = createChanges(conn, outbox, () => relay?.kick());
+  const changes = createChanges(conn, outbox, (committed) => relay?.kick(committed));
   await changes.init();
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: () => mongoReady(conn) },

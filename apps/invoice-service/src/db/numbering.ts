@@ -53,9 +53,19 @@ export function numberingRepo(conn: Connection) {
     return (await model.findById(idOf(companyId, type)).lean<SequenceDoc>())!;
   }
 
+  /** Sequences this process saw exist (they are never deleted): creating a document need not look again. */
+  const existing = new Set<string>();
+
   return {
     init: () => model.init(),
     ensure,
+    /** `ensure` once per sequence and process. */
+    async ensureExists(companyId: string, type: DocumentType, now: Date): Promise<void> {
+      const id = idOf(companyId, type);
+      if (existing.has(id)) return;
+      await ensure(companyId, type, now);
+      existing.add(id);
+    },
     /**
      * Takes the next value inside the caller's transaction: the document insert and the counter move commit
      * together, so a failed creation leaves no gap; concurrent takers conflict and the transaction retries.

@@ -65,8 +65,7 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
   r.post('/invoice/:id/positions', async (req, res) => {
     const companyId = companyIdOf(req);
     const invoiceId = idOf(req, 'id');
-    const id = await addPosition(deps, companyId, invoiceId, parseInput(PositionCreateInput, req.body));
-    const inv = await loadInvoice(deps, companyId, invoiceId);
+    const { id, invoice: inv } = await addPosition(deps, companyId, invoiceId, parseInput(PositionCreateInput, req.body));
     res.status(201).json({ message: 'position added', id, position_id: id, invoice: presentInvoice(inv, { positions: false }) });
   });
   r.put('/invoice/:id/positions/reorder', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { PositionCreate, PositionCreateInput } from '@inv/contracts';
 import { AppError, invalidData } from '@inv/service-kit';
+import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 import { MAX_POSITIONS } from './draft-rules';
 import { loadDraft } from './load-invoice';
@@ -27,13 +28,14 @@ async function withProduct(deps: InvoiceDeps, companyId: string, input: Position
   };
 }
 
-export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceId: number, input: PositionCreateInput): Promise<number> {
+/** Adds a position; answers its id and the invoice as written (no second read). */
+export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceId: number, input: PositionCreateInput): Promise<{ id: number; invoice: InvoiceDoc }> {
   const inv = await loadDraft(deps, companyId, invoiceId);
   if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
   const position = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
   if (input.product_id !== undefined) position.productId = input.product_id;
   assertPositionAmounts(position, input.single_net_amount);
-  position.id = await deps.counters.next('position');
-  await savePositions(deps, inv, [...inv.positions, position]);
-  return position.id;
+  position.id = await deps.positionIds();
+  const invoice = await savePositions(deps, inv, [...inv.positions, position]);
+  return { id: position.id, invoice };
 }

@@ -7,7 +7,7 @@ import { insertNumberedDraft } from './insert-numbered-draft';
 export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, sequence: DocumentType, fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, 'number'>>): Promise<number> {
   const newId = await deps.counters.next('invoice');
   const positions: PositionDoc[] = [];
-  for (const p of source.positions) positions.push({ ...p, id: await deps.counters.next('position') });
+  for (const p of source.positions) positions.push({ ...p, id: await deps.positionIds() });
   const now = deps.now();
   await insertNumberedDraft(
     deps,

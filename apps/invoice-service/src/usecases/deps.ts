@@ -23,6 +23,8 @@ export interface InvoiceDeps {
   objects: ObjectStore;
   presignTtlSeconds: number;
   counters: Counters;
+  /** Public position ids, taken from the `position` counter in blocks (one round trip per block). */
+  positionIds: () => Promise<number>;
   /** A change and the messages it causes, committed together (the outbox). */
   commit: Changes['commit'];
   /** Messages that follow no write of this service: outbox, then the relay. */
@@ -30,6 +32,9 @@ export interface InvoiceDeps {
   bus: AppBus;
   defaultTemplateId: number;
   now: () => Date;
-  /** Emits a job id whenever this process changed that job's status (wakes long-polling requests). */
+  /**
+   * Emits a job id whenever this process handled a change of that job's status (wakes long-polling requests),
+   * with the job as written when it changed (undefined when the message changed nothing).
+   */
   jobSignals: EventEmitter;
 }

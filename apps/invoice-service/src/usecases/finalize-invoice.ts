@@ -45,7 +45,7 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
   }
 
   // Attachments travel with the render command by reference, to be embedded where the format allows.
-  const attachments = (await deps.attachments.ofInvoice(companyId, invoiceId)).map((a) => ({
+  const attachments = validation.attachments.map((a) => ({
     id: a._id,
     key: a.key,
     filename: a.filename,

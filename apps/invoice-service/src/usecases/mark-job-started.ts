@@ -1,6 +1,7 @@
+import type { JobDoc } from '../db/jobs';
 import type { InvoiceDeps } from './deps';
 
-/** queued -> started; a late or repeated "started" never moves a finished or failed job back. */
-export async function markJobStarted(deps: InvoiceDeps, companyId: string, jobId: string) {
-  await deps.jobs.markStarted(companyId, jobId, deps.now());
+/** queued -> started; a late or repeated "started" never moves a finished or failed job back. Answers the job if it moved. */
+export async function markJobStarted(deps: InvoiceDeps, companyId: string, jobId: string): Promise<JobDoc | undefined> {
+  return (await deps.jobs.markStarted(companyId, jobId, deps.now())) ?? undefined;
 }

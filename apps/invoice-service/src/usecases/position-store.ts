@@ -36,8 +36,13 @@ export function assertComputable(positions: PositionDoc[]) {
   }
 }
 
-/** Writes the new position list only if nobody changed the invoice meanwhile (optimistic check on updatedAt). */
-export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]) {
+/**
+ * Writes the new position list only if nobody changed the invoice meanwhile (optimistic check on updatedAt).
+ * Answers the invoice as written: the write matched `inv` exactly, so it need not be read again.
+ */
+export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]): Promise<InvoiceDoc> {
   assertComputable(positions);
-  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() }))) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+  const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
+  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, set))) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+  return { ...inv, ...set };
 }

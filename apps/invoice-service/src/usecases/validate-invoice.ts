@@ -3,6 +3,7 @@ import type { InvoiceDoc } from '../db/invoices';
 import { asSmallBusinessPositions, buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
 import { attachmentsNotInXml } from '@inv/contracts';
+import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice';
 import type { InvoiceDeps } from './deps';
 
 export interface ValidationError {
@@ -13,8 +14,9 @@ export interface ValidationError {
 
 /**
  * Everything finalization needs, checked before it is attempted: our own rules (customer, billing address,
- * positions, VAT status) plus what the chosen e-invoice format requires, asked of document-service
- * (which owns the format rules). Also returns the frozen parts so finalization does not ask twice.
+ * positions, VAT status) plus what the chosen e-invoice format requires, evaluated here on the snapshot with
+ * the pure format rules of @inv/einvoice (the same function document-service renders by; an RPC used to ship
+ * the snapshot to document-service and back). Also returns the frozen parts so finalization does not ask twice.
  */
 export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueDate: string) {
   assertComputableAmounts(inv);
@@ -51,7 +53,8 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   }
   const snapshot = buildSnapshot(inv, issueDate, seller, buyer, preceding);
   if (buyer.found && buyer.hasBillingAddress && inv.positions.length > 0) {
-    const { errors: formatErrors } = await deps.bus.callRpc('document.check-requirements.v1', inv.companyId, { format: inv.format, snapshot });
+    const format = formatForApiInvoiceFormat(inv.format);
+    const formatErrors = format ? requirementsFor(format, snapshot as unknown as EInvoice) : [];
     for (const e of formatErrors) {
       const field = companyFieldOf(e.field);
       if (!field) errors.push(e);
@@ -70,7 +73,7 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     })),
   ];
   if (attachments.length) checks.push('attachments');
-  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer, seller, positions: inv.positions };
+  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer, seller, positions: inv.positions, attachments };
 }
 
 /**

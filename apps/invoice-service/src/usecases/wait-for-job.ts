@@ -11,8 +11,9 @@ const settled = (job: JobDoc) => job.status === 'finished' || job.status === 'fa
 
 /**
  * A job, held up to `waitSeconds` until its status differs from the one it had when asked (long polling):
- * woken at once by this process's own status changes, otherwise re-read every 500 ms. Answers at once for
- * wait 0, a finished or failed job, or when `abort` fires (the client went away).
+ * woken at once by this process's own status changes (which carry the job as written, so it is not read
+ * again), otherwise re-read every 500 ms. Answers at once for wait 0, a finished or failed job, or when
+ * `abort` fires (the client went away).
  */
 export async function waitForJob(deps: InvoiceDeps, companyId: string, invoiceId: number, jobId: string, waitSeconds: number, abort: AbortSignal): Promise<JobDoc> {
   let job = await deps.jobs.get(companyId, invoiceId, jobId);
@@ -23,16 +24,18 @@ export async function waitForJob(deps: InvoiceDeps, companyId: string, invoiceId
     const wake = new AbortController();
     const onAbort = () => wake.abort();
     abort.addEventListener('abort', onAbort, { once: true });
+    let signalled: JobDoc | undefined;
     try {
-      await Promise.race([
-        once(deps.jobSignals, jobId, { signal: wake.signal }),
+      const woken = await Promise.race([
+        once(deps.jobSignals, jobId, { signal: wake.signal }) as Promise<[JobDoc | undefined]>,
         sleep(Math.min(RECHECK_MS, Math.max(0, deadline - Date.now())), undefined, { signal: wake.signal }),
       ]).catch(() => undefined);
+      signalled = woken?.[0];
     } finally {
       wake.abort(); // drop the listener and the timer of the race's loser
       abort.removeEventListener('abort', onAbort);
     }
-    job = (await deps.jobs.get(companyId, invoiceId, jobId)) ?? job;
+    job = signalled && signalled.companyId === companyId && signalled.invoiceId === invoiceId ? signalled : ((await deps.jobs.get(companyId, invoiceId, jobId)) ?? job);
   }
   return job;
 }

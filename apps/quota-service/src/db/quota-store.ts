@@ -41,15 +41,22 @@ export function quotaStore(conn: Connection) {
      */
     async reserve(companyId: string, month: string, reservationId: string, limit: number): Promise<{ granted: boolean; used: number }> {
       const _id = id(companyId, month);
-      await usage.updateOne({ _id }, { $setOnInsert: { companyId, month, used: 0, reservations: [] } }, { upsert: true });
-      const counted = await usage.findOneAndUpdate(
-        { _id, used: { $lt: limit }, reservations: { $ne: reservationId } },
-        { $inc: { used: 1 }, $push: { reservations: reservationId } },
-        { returnDocument: 'after', lean: true },
-      );
-      if (counted) return { granted: true, used: counted.used };
-      const current = await usage.findById(_id).lean();
-      return { granted: current?.reservations.includes(reservationId) ?? false, used: current?.used ?? 0 };
+      // One round trip in the common case; the month's document is created only when the first attempt finds
+      // none. Only `used` comes back: the month's reservation ids stay in the database.
+      for (let created = false; ; created = true) {
+        const counted = await usage.findOneAndUpdate(
+          { _id, used: { $lt: limit }, reservations: { $ne: reservationId } },
+          { $inc: { used: 1 }, $push: { reservations: reservationId } },
+          { returnDocument: 'after', projection: { used: 1 }, lean: true },
+        );
+        if (counted) return { granted: true, used: counted.used };
+        const current = await usage.findById(_id, { used: 1 }).lean();
+        if (current || created) {
+          const granted = current !== null && (await usage.exists({ _id, reservations: reservationId })) !== null;
+          return { granted, used: current?.used ?? 0 };
+        }
+        await usage.updateOne({ _id }, { $setOnInsert: { companyId, month, used: 0, reservations: [] } }, { upsert: true });
+      }
     },
     /** Gives a reservation back (its finalization failed); a second release changes nothing. */
     release: (companyId: string, month: string, reservationId: string) =>

@@ -1,0 +1,95 @@
+import mongoose, { type Connection } from 'mongoose';
+import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { createChanges } from './commit';
+import { createOutbox, type Outbox, type OutboxEntry, type OutboxMessage } from './outbox';
+import { startOutboxRelay, type OutboxRelay } from './relay';
+
+jest.setTimeout(30_000);
+
+const quiet = { warn: () => undefined, error: () => undefined };
+const msg = (n: number): OutboxMessage => ({ kind: 'event', type: 'thing.changed.v1', companyId: 'c1', data: { n } });
+
+/** The relay publishes in order, marks what it published, and reads the outbox only when it must. */
+describe('outbox relay', () => {
+  let mongo: Awaited<ReturnType<typeof startEmbeddedMongo>>;
+  let conn: Connection;
+  let outbox: Outbox;
+  let relay: OutboxRelay | undefined;
+  let reads = 0;
+
+  beforeAll(async () => {
+    mongo = await startEmbeddedMongo();
+    conn = await mongoose.createConnection(mongo.uri, { dbName: 'relay_test', monitorCommands: true }).asPromise();
+    conn.getClient().on('commandStarted', (e) => {
+      if (e.commandName === 'find' && (e.command as { find?: string }).find === 'outbox') reads++;
+    });
+    outbox = createOutbox(conn);
+    await outbox.model.init();
+  });
+  afterEach(async () => {
+    await relay?.stop();
+    relay = undefined;
+    await outbox.model.deleteMany({});
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await mongo?.stop();
+  });
+
+  const waitFor = async (cond: () => boolean) => {
+    for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(cond()).toBe(true);
+  };
+  const published = (entries: OutboxEntry[]) => entries.map((e) => (e.data as { n: number }).n);
+
+  it('publishes entries handed over after their commit without reading the outbox, and marks them published', async () => {
+    const sent: OutboxEntry[] = [];
+    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000);
+    await relay.flush(); // the start's read of what is pending
+    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const readsBefore = reads;
+    await changes.commit(async (_session, emit) => emit(msg(1), msg(2)));
+    await changes.publish(msg(3));
+    await waitFor(() => sent.length === 3);
+    await relay.flush();
+    expect(published(sent)).toEqual([1, 2, 3]);
+    expect(reads - readsBefore).toBe(1); // only flush() reads; the handed-over entries were not read back
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+
+  it('after a failed publish, reads the outbox again and keeps the order (the failed entry first)', async () => {
+    const sent: OutboxEntry[] = [];
+    let failNext = true;
+    relay = startOutboxRelay(
+      outbox,
+      async (e) => {
+        if ((e.data as { n: number }).n === 10 && failNext) {
+          failNext = false;
+          throw new Error('broker away');
+        }
+        sent.push(e);
+      },
+      quiet,
+      60_000,
+    );
+    await relay.flush();
+    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    await changes.publish(msg(10));
+    await changes.publish(msg(11));
+    await waitFor(() => !failNext);
+    await relay.flush();
+    expect(published(sent)).toEqual([10, 11]);
+    const entry = await outbox.model.findOne({ 'data.n': 10 }).lean();
+    expect(entry?.attempts).toBe(1);
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+
+  it('publishes entries written before it started (a crash before their publish) on its first run', async () => {
+    await outbox.add([msg(20), msg(21)]);
+    const sent: OutboxEntry[] = [];
+    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000);
+    await relay.flush();
+    expect(published(sent)).toEqual([20, 21]);
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+});
