@@ -71,10 +71,10 @@ export async function createInvoiceService(config: InvoiceConfig) {
         await onRenderStarted(deps, msg);
         break;
       case 'document.rendered.v1':
-        await onRendered(deps, msg);
+        await onRendered(deps, msg, rt.logger);
         break;
       case 'document.render-failed.v1':
-        await onRenderFailed(deps, msg);
+        await onRenderFailed(deps, msg, rt.logger);
         break;
     }
     deps.jobSignals.emit(msg.data.jobId);

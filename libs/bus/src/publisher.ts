@@ -1,4 +1,5 @@
 import type { ConfirmChannel, Options } from 'amqplib';
+import { busMetrics } from '@inv/telemetry';
 import { currentCorrelationId } from './correlation';
 import { encodeEnvelope } from './envelope';
 import { PublishError } from './errors';
@@ -94,6 +95,7 @@ export function publishEnvelope(
   prepare?: (session: Session) => Promise<void>,
 ): Promise<void> {
   const cid = correlationId ?? currentCorrelationId() ?? envelope.id;
+  const labels = { service: rt.service, type: envelope.type };
   return inSendSpan(`publish ${envelope.type}`, SpanKind.PRODUCER, messagingAttributes(exchange, envelope.type, envelope.id, cid), (traceHeaders) =>
     publishConfirmed(
       rt,
@@ -102,6 +104,12 @@ export function publishEnvelope(
       encodeEnvelope(envelope),
       messageProperties(envelope, rt.service, { ...traceHeaders, [HEADER.correlationId]: cid }),
       prepare,
+    ).then(
+      () => void busMetrics.published.inc(labels),
+      (err: unknown) => {
+        busMetrics.publishFailed.inc(labels);
+        throw err;
+      },
     ),
   );
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
 import { resolveMongoUri } from '@inv/embedded-mongo';
-import { createChanges, createOutbox, startOutboxRelay, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
+import { createChanges, createOutbox, startOutboxRelay, watchOutboxBacklog, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
 import {
   connectMongo,
   connectRedis,
@@ -105,6 +105,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
   });
   const outbox = createOutbox(conn);
+  const backlog = watchOutboxBacklog(opts.service, outbox);
   let relay: OutboxRelay | undefined;
   // before start() nothing publishes yet; the relay picks the entries up when it starts
   const changes = createChanges(conn, outbox, () => relay?.kick());
@@ -150,6 +151,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     },
     async stop() {
       await http?.close();
+      backlog.unwatch();
       await relay?.stop();
       await bus.stop();
       await conn.close();

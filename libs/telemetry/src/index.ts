@@ -57,3 +57,4 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
 }
 
 export { InMemorySpanExporter };
+export * from './metrics';
