@@ -186,7 +186,7 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   const resolve = (port: string | number | undefined) => (typeof port === 'string' ? c.ports?.find((p) => p.name === port)?.containerPort : port);
 
   const command = (c.command ?? []).join(' ');
-  if (!command.includes('tsx') || !command.includes(`apps/${spec.name}/src/main.ts`)) fail(`command "${command}" does not run apps/${spec.name}/src/main.ts with tsx`);
+  if (c.command?.[0] !== 'node' || c.command.at(-1) !== `dist/${spec.name}/main.js` || /tsx|\.ts\b/.test(command)) fail(`command "${command}" does not run the compiled dist/${spec.name}/main.js with node`);
   if (httpPort !== spec.port) fail(`container port "http" is ${httpPort}, expected ${spec.port}`);
   for (const [kind, probe, wanted] of [
     ['readiness', c.readinessProbe, '/readyz'],
@@ -201,8 +201,10 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   }
   if (pod.securityContext?.runAsNonRoot !== true) fail('pod does not set runAsNonRoot');
   if (c.securityContext?.readOnlyRootFilesystem !== true) fail('root filesystem is writable');
+  // Compiled services write nothing; invoice-service spools attachment uploads to /tmp (an emptyDir).
   const tmp = c.volumeMounts?.find((v) => v.mountPath === '/tmp');
-  if (!tmp || !pod.volumes?.find((v) => v.name === tmp.name)?.emptyDir) fail('/tmp is not an emptyDir');
+  const tmpIsEmptyDir = !!tmp && !!pod.volumes?.find((v) => v.name === tmp.name)?.emptyDir;
+  if (spec.name === 'invoice-service' ? !tmpIsEmptyDir : tmp && !tmpIsEmptyDir) fail('/tmp is not an emptyDir');
   if ((pod.terminationGracePeriodSeconds ?? 30) < 30) fail('terminationGracePeriodSeconds below 30');
 
   // Environment: envFrom ConfigMaps first, then env in order; $(VAR) may only use what is defined before.
@@ -451,9 +453,9 @@ describe('the checks catch broken manifests', () => {
     const d = gateway();
     const c = d.spec.template.spec.containers[0];
     delete c.resources!.limits;
-    c.command = ['node', 'apps/all/src/main.ts'];
+    c.command = ['node', '--import', 'tsx', 'apps/gateway/src/main.ts'];
     expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual([
-      'gateway: command "node apps/all/src/main.ts" does not run apps/gateway/src/main.ts with tsx',
+      'gateway: command "node --import tsx apps/gateway/src/main.ts" does not run the compiled dist/gateway/main.js with node',
       'gateway: no cpu limit',
       'gateway: no memory limit',
     ]);
@@ -542,7 +544,7 @@ describe('deploy/docker-compose.yml', () => {
   });
   it.each(SERVICES.map((s) => [s.name, s]))('%s has its command, port and environment', (_name, spec) => {
     const svc = compose.services[spec.name];
-    expect(svc.command?.join(' ')).toContain(`apps/${spec.name}/src/main.ts`);
+    expect(svc.command).toEqual(['node', '--enable-source-maps', `dist/${spec.name}/main.js`]);
     expect(svc.environment?.PORT).toBe(String(spec.port));
     expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
     expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
@@ -551,17 +553,26 @@ describe('deploy/docker-compose.yml', () => {
 
 describe('deploy/Dockerfile', () => {
   const dockerfile = readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8');
-  it('builds in stages from node:20-bookworm-slim, type-checks, keeps tsx in the pruned runtime and runs the gateway as a non-root user', () => {
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+  it('builds in stages from Node 22 pinned by digest, type-checks, compiles, prunes dev packages and runs compiled JavaScript as a non-root user', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim@sha256:[0-9a-f]{64}$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
-    // tsx is a dev dependency: the pruned runtime packages must get it back.
+    expect(dockerfile).toMatch(/^RUN npm run build:services$/m);
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev/m);
-    expect(dockerfile).toMatch(/^COPY --from=deps \/app\/node_modules\/tsx /m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
-    // tsx finds the @inv/* aliases through the root tsconfig.json, which must be in the image.
-    expect(dockerfile).toMatch(/^COPY --from=build \/app\/package\.json \/app\/tsconfig\.json \/app\/tsconfig\.base\.json \.\/$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--import", "tsx", "apps\/gateway\/src\/main\.ts"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "dist\/gateway\/main\.js"\]$/m);
+    // no TypeScript runner, no sources in the runtime image
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    expect(runtime).not.toMatch(/tsx|COPY --from=build \/app\/(apps|libs)/);
+  });
+});
+
+describe('package.json', () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  it('asks for Node 22 LTS, like .nvmrc and the image', () => {
+    expect(pkg.engines.node).toMatch(/^>=22\b/);
+    expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('22');
   });
 });
 
