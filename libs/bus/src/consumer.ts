@@ -7,6 +7,7 @@ import { decodeEnvelope, formatIssues, parseData } from './envelope';
 import { MessageValidationError, PermanentError } from './errors';
 import { HEADER, readAttempt, readString, truncateForHeader, withoutBookkeeping, type AmqpHeaders } from './headers';
 import { publishConfirmed } from './publisher';
+import { durableQueueOptions, retryQueueOptions } from './queue-types';
 import { decideOnFailure, type ParkReason } from './retry-policy';
 import type { Runtime } from './runtime';
 import { inReceiveSpan, messagingAttributes, SpanKind } from './tracing';
@@ -29,17 +30,13 @@ export interface ConsumerSpec {
 
 /** Work queue, its bindings, one TTL queue per retry delay dead-lettering back to it, and its parking queue. */
 export async function declareConsumerTopology(rt: Runtime, ch: Channel, spec: ConsumerSpec): Promise<void> {
-  await rt.declared.queue(ch, spec.queue, { durable: true });
+  await rt.declared.queue(ch, spec.queue, durableQueueOptions(rt.queueType));
   for (const b of spec.bindings) await ch.bindQueue(spec.queue, b.exchange, b.routingKey);
   for (const delayMs of rt.retryDelaysMs) {
-    await rt.declared.queue(ch, rt.names.retryQueue(spec.queue, delayMs), {
-      durable: true,
-      messageTtl: delayMs,
-      deadLetterExchange: '', // the default exchange routes by queue name: straight back to this work queue only
-      deadLetterRoutingKey: spec.queue,
-    });
+    // dead-lettered through the default exchange, which routes by queue name: straight back to this work queue only
+    await rt.declared.queue(ch, rt.names.retryQueue(spec.queue, delayMs), retryQueueOptions(rt.queueType, delayMs, spec.queue));
   }
-  await rt.declared.queue(ch, rt.names.parkingQueue(spec.queue), { durable: true });
+  await rt.declared.queue(ch, rt.names.parkingQueue(spec.queue), durableQueueOptions(rt.queueType));
 }
 
 export async function startConsumer(rt: Runtime, session: Session, spec: ConsumerSpec): Promise<void> {

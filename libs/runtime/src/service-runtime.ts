@@ -41,6 +41,11 @@ export const baseEnv = z.object({
   /** HMAC keys of the gateway's identity tokens, comma-separated: the first signs, all verify (SECURITY.md). */
   IDENTITY_SIGNING_KEYS: identityKeysEnv,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /**
+   * Type of the durable queues: quorum (replicated; production, tests) or classic (a broker that still holds
+   * classic queues of the same names: `npm start` defaults to it; see deploy/README.md for the migration).
+   */
+  BUS_QUEUE_TYPE: z.enum(['quorum', 'classic']).default('quorum'),
   /** Retry delays of failed message handlers, comma-separated ms (tests shorten them). */
   BUS_RETRY_DELAYS_MS: z
     .string()
@@ -103,6 +108,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     service: opts.service,
     logger,
     retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
+    queueType: opts.env.BUS_QUEUE_TYPE,
   });
   const outbox = createOutbox(conn);
   const backlog = watchOutboxBacklog(opts.service, outbox);
