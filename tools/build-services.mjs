@@ -25,7 +25,11 @@ const started = Date.now();
 rmSync(out, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(SERVICES.map((s) => [`${s}/main`, `apps/${s}/src/main.ts`])),
+  entryPoints: {
+    ...Object.fromEntries(SERVICES.map((s) => [`${s}/main`, `apps/${s}/src/main.ts`])),
+    // copies backups to and from object storage (the MongoDB backup CronJob and its restore)
+    'objects-cli/main': 'libs/objects/src/cli.ts',
+  },
   outdir: out,
   bundle: true,
   platform: 'node',
