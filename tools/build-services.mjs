@@ -29,6 +29,8 @@ const result = await build({
     ...Object.fromEntries(SERVICES.map((s) => [`${s}/main`, `apps/${s}/src/main.ts`])),
     // copies backups to and from object storage (the MongoDB backup CronJob and its restore)
     'objects-cli/main': 'libs/objects/src/cli.ts',
+    // lists and replays parked messages (deploy/README.md "Replay parked messages")
+    'parking-cli/main': 'libs/runtime/src/parking-cli.ts',
   },
   outdir: out,
   bundle: true,

@@ -96,7 +96,8 @@ export function publishEnvelope(
 ): Promise<void> {
   const cid = correlationId ?? currentCorrelationId() ?? envelope.id;
   const labels = { service: rt.service, type: envelope.type };
-  return inSendSpan(`publish ${envelope.type}`, SpanKind.PRODUCER, messagingAttributes(exchange, envelope.type, envelope.id, cid), (traceHeaders) =>
+  const attrs = { ...messagingAttributes(exchange, envelope.type, envelope.id, cid), 'messaging.operation.type': 'send', 'messaging.operation.name': 'publish' };
+  return inSendSpan(`publish ${envelope.type}`, SpanKind.PRODUCER, attrs, (traceHeaders) =>
     publishConfirmed(
       rt,
       exchange,
