@@ -1,3 +1,5 @@
+// first: the library instrumentations patch mongodb and ioredis when they are required after this
+import './instrumentation';
 import { trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
