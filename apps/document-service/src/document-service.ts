@@ -1,7 +1,7 @@
 import { openObjectStore } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
 import type { DocumentConfig } from './config';
-import { handleRenderInvoice } from './consumers/document.render-invoice';
+import { handleRenderInvoice, timedRender } from './consumers/document.render-invoice';
 import { catalogRoutes } from './http/catalog.routes';
 import { preloadFonts } from './pdf';
 import { onCheckRequirements } from './rpc/document.check-requirements';
@@ -23,7 +23,7 @@ export async function createDocumentService(config: DocumentConfig) {
 
   rt.app.use(catalogRoutes());
   const deps: DocumentDeps = { bus: rt.bus, objects, logger: rt.logger, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS };
-  rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => handleRenderInvoice(deps, msg, ctx.attempt));
+  rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => timedRender(() => handleRenderInvoice(deps, msg, ctx.attempt)));
   rt.bus.serveRpc('document.render-preview.v1', (msg) => onRenderPreview(deps, msg));
   rt.bus.serveRpc('document.check-requirements.v1', onCheckRequirements);
   rt.bus.serveRpc('document.presign.v1', (msg) => onPresign(deps, msg));

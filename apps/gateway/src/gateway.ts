@@ -13,7 +13,7 @@ import { bodyLimit } from './http/body-limit';
 import { createRateLimiter } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
-import { routeTable, upstreamTimeoutOf } from './routes-table';
+import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
 
 /** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
@@ -24,7 +24,16 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   const logger = createLogger('gateway', config.LOG_LEVEL, hooks.logDestination);
   const signer = createIdentitySigner(resolveIdentityKeys(config, logger));
   const redis = connectRedis(config.REDIS_URL, `${config.REDIS_PREFIX}gw:`);
-  const app = createHttpApp({ service: 'gateway', logger, jsonBody: false, readiness: [{ name: 'redis', check: () => redisReady(redis) }] });
+  const table = routeTable(config);
+  const app = createHttpApp({
+    service: 'gateway',
+    logger,
+    jsonBody: false,
+    readiness: [{ name: 'redis', check: () => redisReady(redis) }],
+    // proxied requests are labelled by the owning prefix; /metrics answers Prometheus, not the ingress
+    metricsRouteLabel: (req) => metricsRouteOf(table, req.originalUrl),
+    metricsRefuseForwarded: true,
+  });
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
   app.use(securityHeaders());
 
@@ -47,7 +56,6 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, { onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica') });
   api.use(rateLimiter.middleware);
-  const table = routeTable(config);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
   // one proxy per upstream timeout (same routing), chosen per route
   const timeoutOf = upstreamTimeoutOf(config);

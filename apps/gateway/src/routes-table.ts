@@ -29,3 +29,12 @@ export function upstreamTimeoutOf(config: Pick<GatewayConfig, 'UPSTREAM_TIMEOUT_
   const slow = [/^\/invoice\/[^/]+\/preview$/, /^\/customer\/[^/]+\/statement\/pdf$/, /^\/downloads(\/|$)/];
   return (path: string) => (slow.some((re) => re.test(path)) ? config.UPSTREAM_TIMEOUT_SLOW_MS : config.UPSTREAM_TIMEOUT_MS);
 }
+
+/** Metric route label of a proxied request: `/api/v1<prefix>/*` of the owning table entry (bounded). */
+export function metricsRouteOf(table: { prefix: string }[], originalUrl: string): string | undefined {
+  const path = originalUrl.split('?')[0] ?? '';
+  if (!path.startsWith('/api/v1/')) return undefined;
+  const rest = path.slice('/api/v1'.length);
+  const entry = table.find((r) => rest === r.prefix || rest.startsWith(`${r.prefix}/`));
+  return entry ? `/api/v1${entry.prefix}/*` : undefined;
+}

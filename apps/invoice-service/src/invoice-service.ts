@@ -74,10 +74,10 @@ export async function createInvoiceService(config: InvoiceConfig) {
         job = await onRenderStarted(deps, msg);
         break;
       case 'document.rendered.v1':
-        job = await onRendered(deps, msg);
+        job = await onRendered(deps, msg, rt.logger);
         break;
       case 'document.render-failed.v1':
-        job = await onRenderFailed(deps, msg);
+        job = await onRenderFailed(deps, msg, rt.logger);
         break;
     }
     // with the job as written, so that long-polling requests need not read it again

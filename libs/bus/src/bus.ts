@@ -6,6 +6,7 @@ import { makeEnvelope, parseData } from './envelope';
 import { createNames } from './naming';
 import { peekParked, replayParked } from './parking';
 import { publishEnvelope } from './publisher';
+import { durableQueueOptions } from './queue-types';
 import { assertDelays } from './retry-policy';
 import { RpcClient } from './rpc-client';
 import { startRpcServer, type RpcServerSpec } from './rpc-server';
@@ -68,6 +69,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
     retryDelaysMs,
     rpcTimeoutMs: options.rpcTimeoutMs ?? DEFAULTS.rpcTimeoutMs,
     publishTimeoutMs: options.publishTimeoutMs ?? DEFAULTS.publishTimeoutMs,
+    queueType: options.queueType ?? 'quorum',
     cm,
     declared: new DeclaredNames(),
     inflight: new InflightTracker(),
@@ -88,7 +90,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
     if (!ready) commandQueuesReady.set(session, (ready = new Set()));
     if (ready.has(type)) return;
     const queue = names.commandQueue(type);
-    await rt.declared.queue(session.pub, queue, { durable: true });
+    await rt.declared.queue(session.pub, queue, durableQueueOptions(rt.queueType));
     await session.pub.bindQueue(queue, names.commandsExchange, type);
     ready.add(type);
   }

@@ -1,11 +1,13 @@
 import type { Channel, ConsumeMessage, Options } from 'amqplib';
 import type { z } from 'zod';
+import { busMetrics, secondsSince } from '@inv/telemetry';
 import type { Session } from './connection';
 import { runWithCorrelation } from './correlation';
 import { decodeEnvelope, formatIssues, parseData } from './envelope';
 import { MessageValidationError, PermanentError } from './errors';
 import { HEADER, readAttempt, readString, truncateForHeader, withoutBookkeeping, type AmqpHeaders } from './headers';
 import { publishConfirmed } from './publisher';
+import { durableQueueOptions, retryQueueOptions } from './queue-types';
 import { decideOnFailure, type ParkReason } from './retry-policy';
 import type { Runtime } from './runtime';
 import { inReceiveSpan, messagingAttributes, SpanKind } from './tracing';
@@ -28,17 +30,13 @@ export interface ConsumerSpec {
 
 /** Work queue, its bindings, one TTL queue per retry delay dead-lettering back to it, and its parking queue. */
 export async function declareConsumerTopology(rt: Runtime, ch: Channel, spec: ConsumerSpec): Promise<void> {
-  await rt.declared.queue(ch, spec.queue, { durable: true });
+  await rt.declared.queue(ch, spec.queue, durableQueueOptions(rt.queueType));
   for (const b of spec.bindings) await ch.bindQueue(spec.queue, b.exchange, b.routingKey);
   for (const delayMs of rt.retryDelaysMs) {
-    await rt.declared.queue(ch, rt.names.retryQueue(spec.queue, delayMs), {
-      durable: true,
-      messageTtl: delayMs,
-      deadLetterExchange: '', // the default exchange routes by queue name: straight back to this work queue only
-      deadLetterRoutingKey: spec.queue,
-    });
+    // dead-lettered through the default exchange, which routes by queue name: straight back to this work queue only
+    await rt.declared.queue(ch, rt.names.retryQueue(spec.queue, delayMs), retryQueueOptions(rt.queueType, delayMs, spec.queue));
   }
-  await rt.declared.queue(ch, rt.names.parkingQueue(spec.queue), { durable: true });
+  await rt.declared.queue(ch, rt.names.parkingQueue(spec.queue), durableQueueOptions(rt.queueType));
 }
 
 export async function startConsumer(rt: Runtime, session: Session, spec: ConsumerSpec): Promise<void> {
@@ -92,15 +90,23 @@ async function handleDelivery(rt: Runtime, session: Session, channel: Channel, s
   const attrs = messagingAttributes(spec.queue, routingKey, String(msg.properties.messageId ?? ''), correlationId);
   attrs['messaging.operation.type'] = 'process';
   attrs['messaging.rabbitmq.attempt'] = attempt;
+  // metric label: only types this queue's contract knows (a hostile `type` property never becomes a label)
+  const declared = String(msg.properties.type ?? routingKey);
+  const labels = { service: rt.service, type: spec.schemas.has(declared) ? declared : 'unknown' };
+  const start = process.hrtime.bigint();
   try {
     await inReceiveSpan(`process ${String(msg.properties.type ?? routingKey)}`, SpanKind.CONSUMER, headers, attrs, async () => {
       const envelope = validateDelivery(spec, msg);
       const ctx: HandlerContext = { attempt, redelivered: msg.fields.redelivered, correlationId, headers };
       await runWithCorrelation(correlationId, () => spec.handler(envelope, ctx));
     });
+    busMetrics.handlerDuration.observe({ ...labels, outcome: 'ok' }, secondsSince(start));
+    busMetrics.consumed.inc(labels);
     safeAck(rt, session, channel, msg);
   } catch (err) {
-    await onHandlerFailure(rt, session, channel, spec, msg, attempt, err);
+    busMetrics.handlerDuration.observe({ ...labels, outcome: 'error' }, secondsSince(start));
+    busMetrics.failed.inc(labels);
+    await onHandlerFailure(rt, session, channel, spec, msg, attempt, err, labels);
   }
 }
 
@@ -130,6 +136,7 @@ async function onHandlerFailure(
   msg: ConsumeMessage,
   attempt: number,
   err: unknown,
+  labels: { service: string; type: string },
 ): Promise<void> {
   const message = err instanceof Error ? err.message : String(err);
   const log = { queue: spec.queue, messageId: msg.properties.messageId, type: msg.properties.type, attempt, err };
@@ -148,11 +155,13 @@ async function onHandlerFailure(
     target = rt.names.retryQueue(spec.queue, decision.delayMs);
     headers = { ...base, [HEADER.attempt]: decision.nextAttempt, [HEADER.error]: truncateForHeader(message) };
     rt.logger.warn({ ...log, retryInMs: decision.delayMs }, 'bus: handler failed; retrying later');
+    busMetrics.retried.inc(labels);
   } else {
     target = rt.names.parkingQueue(spec.queue);
     headers = parkingHeaders(base, attempt, decision.reason, message, spec.queue);
     const text = err instanceof InvalidDeliveryError ? `bus: invalid message parked: ${formatIssues(err.issues)}` : `bus: message parked (${decision.reason})`;
     rt.logger.error(log, text);
+    busMetrics.parked.inc({ ...labels, reason: decision.reason });
   }
   try {
     await publishConfirmed(rt, '', target, msg.content, { ...copyProperties(msg), headers });

@@ -14,3 +14,4 @@ export type {
   PublishOptions,
   RpcRequestEnvelope,
 } from './types';
+export { durableQueueOptions, retryQueueOptions, type QueueType } from './queue-types';

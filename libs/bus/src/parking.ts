@@ -2,6 +2,7 @@ import type { GetMessage } from 'amqplib';
 import { copyProperties } from './consumer';
 import { decodeEnvelope } from './envelope';
 import { withoutBookkeeping } from './headers';
+import { durableQueueOptions } from './queue-types';
 import type { Runtime } from './runtime';
 import type { Envelope } from './types';
 
@@ -15,7 +16,7 @@ export async function peekParked(rt: Runtime, parkingQueue: string): Promise<Env
   const session = await rt.cm.waitForSession(rt.publishTimeoutMs);
   const ch = await rt.cm.openChannel(session, 'parking-peek', false);
   try {
-    await rt.declared.queue(ch, parkingQueue, { durable: true });
+    await rt.declared.queue(ch, parkingQueue, durableQueueOptions(rt.queueType));
     const out: Envelope[] = [];
     for (let i = 0; i < PEEK_LIMIT; i++) {
       const msg = await ch.get(parkingQueue, { noAck: false });
@@ -40,7 +41,7 @@ export async function replayParked(rt: Runtime, parkingQueue: string, workQueue:
   const ch = await session.model.createConfirmChannel();
   rt.cm.guard(session, ch, 'parking-replay', false);
   try {
-    await rt.declared.queue(ch, parkingQueue, { durable: true });
+    await rt.declared.queue(ch, parkingQueue, durableQueueOptions(rt.queueType));
     const { messageCount } = await ch.checkQueue(parkingQueue);
     let moved = 0;
     for (let i = 0; i < messageCount; i++) {

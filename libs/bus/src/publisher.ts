@@ -1,4 +1,5 @@
 import type { ConfirmChannel, Options } from 'amqplib';
+import { busMetrics } from '@inv/telemetry';
 import { currentCorrelationId } from './correlation';
 import { encodeEnvelope } from './envelope';
 import { PublishError } from './errors';
@@ -94,7 +95,9 @@ export function publishEnvelope(
   prepare?: (session: Session) => Promise<void>,
 ): Promise<void> {
   const cid = correlationId ?? currentCorrelationId() ?? envelope.id;
-  return inSendSpan(`publish ${envelope.type}`, SpanKind.PRODUCER, messagingAttributes(exchange, envelope.type, envelope.id, cid), (traceHeaders) =>
+  const labels = { service: rt.service, type: envelope.type };
+  const attrs = { ...messagingAttributes(exchange, envelope.type, envelope.id, cid), 'messaging.operation.type': 'send', 'messaging.operation.name': 'publish' };
+  return inSendSpan(`publish ${envelope.type}`, SpanKind.PRODUCER, attrs, (traceHeaders) =>
     publishConfirmed(
       rt,
       exchange,
@@ -102,6 +105,12 @@ export function publishEnvelope(
       encodeEnvelope(envelope),
       messageProperties(envelope, rt.service, { ...traceHeaders, [HEADER.correlationId]: cid }),
       prepare,
+    ).then(
+      () => void busMetrics.published.inc(labels),
+      (err: unknown) => {
+        busMetrics.publishFailed.inc(labels);
+        throw err;
+      },
     ),
   );
 }

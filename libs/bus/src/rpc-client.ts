@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConsumeMessage, Message } from 'amqplib';
+import { busMetrics, secondsSince } from '@inv/telemetry';
 import type { Session } from './connection';
 import { currentCorrelationId } from './correlation';
 import { encodeEnvelope } from './envelope';
@@ -35,6 +36,21 @@ export class RpcClient {
   }
 
   call(type: string, envelope: Envelope, timeoutMs: number, parseResponse: (data: unknown) => unknown): Promise<unknown> {
+    const start = process.hrtime.bigint();
+    const observe = (outcome: string) => busMetrics.rpcDuration.observe({ service: this.rt.service, type, outcome }, secondsSince(start));
+    return this.send(type, envelope, timeoutMs, parseResponse).then(
+      (result) => {
+        observe('ok');
+        return result;
+      },
+      (err: unknown) => {
+        observe(err instanceof RpcTimeoutError ? 'timeout' : err instanceof RpcRemoteError ? 'remote_error' : 'error');
+        throw err;
+      },
+    );
+  }
+
+  private send(type: string, envelope: Envelope, timeoutMs: number, parseResponse: (data: unknown) => unknown): Promise<unknown> {
     const queue = this.rt.names.rpcQueue(type);
     const cid = currentCorrelationId() ?? envelope.id;
     return inSendSpan(`send ${type}`, SpanKind.CLIENT, messagingAttributes(queue, queue, envelope.id, cid), async (traceHeaders) => {

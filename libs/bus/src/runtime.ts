@@ -1,6 +1,7 @@
 import type { Channel } from 'amqplib';
 import type { ConnectionManager, Session } from './connection';
 import type { Names } from './naming';
+import type { QueueType } from './queue-types';
 import type { BusLogger } from './types';
 
 /** State shared by the publisher, consumers, RPC and parking helpers of one bus. */
@@ -12,6 +13,7 @@ export interface Runtime {
   readonly retryDelaysMs: readonly number[];
   readonly rpcTimeoutMs: number;
   readonly publishTimeoutMs: number;
+  readonly queueType: QueueType;
   readonly cm: ConnectionManager;
   readonly declared: DeclaredNames;
   readonly inflight: InflightTracker;

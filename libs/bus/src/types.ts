@@ -1,3 +1,4 @@
+import type { QueueType } from './queue-types';
 import type { z } from 'zod';
 
 /** What travels in the body of every event, command and RPC request. */
@@ -49,6 +50,8 @@ export interface BusOptions {
   publishTimeoutMs?: number;
   /** AMQP connection_name client property (shown by the broker). Default `${prefix}.${service}.<random>`. */
   connectionName?: string;
+  /** Type of the durable queues (work, command, retry, parking). Default 'quorum'; see queue-types.ts. */
+  queueType?: QueueType;
 }
 
 export interface HandlerContext {

@@ -1,9 +1,19 @@
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from './index';
 
-describe('object store on the embedded S3 server', () => {
-  let s3: EmbeddedS3;
+/**
+ * The embedded S3 server, or a real S3-compatible store when S3_TEST_ENDPOINT is set (the testcontainers
+ * tier, `npm run test:containers`, points it at the production object store's image).
+ */
+async function s3UnderTest(): Promise<Pick<EmbeddedS3, 'endpoint' | 'accessKey' | 'secretKey' | 'stop'>> {
+  const endpoint = process.env.S3_TEST_ENDPOINT;
+  if (!endpoint) return startEmbeddedS3();
+  return { endpoint, accessKey: process.env.S3_TEST_ACCESS_KEY ?? '', secretKey: process.env.S3_TEST_SECRET_KEY ?? '', stop: async () => undefined };
+}
+
+describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : 'the embedded S3 server'}`, () => {
+  let s3: Awaited<ReturnType<typeof s3UnderTest>>;
   beforeAll(async () => {
-    s3 = await startEmbeddedS3();
+    s3 = await s3UnderTest();
   });
   afterAll(() => s3.stop());
 

@@ -2,3 +2,4 @@ export * from './outbox';
 export * from './relay';
 export * from './commit';
 export * from './inbox';
+export * from './metrics';

@@ -3,7 +3,7 @@ import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
-import { createChanges, createOutbox, startOutboxRelay, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
+import { createChanges, createOutbox, startOutboxRelay, watchOutboxBacklog, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
 import {
   connectMongo,
   connectRedis,
@@ -40,6 +40,11 @@ export const baseEnv = z.object({
   /** HMAC keys of the gateway's identity tokens, comma-separated: the first signs, all verify (SECURITY.md). */
   IDENTITY_SIGNING_KEYS: identityKeysEnv,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /**
+   * Type of the durable queues: quorum (replicated; production, tests) or classic (a broker that still holds
+   * classic queues of the same names: `npm start` defaults to it; see deploy/README.md for the migration).
+   */
+  BUS_QUEUE_TYPE: z.enum(['quorum', 'classic']).default('quorum'),
   /** Retry delays of failed message handlers, comma-separated ms (tests shorten them). */
   BUS_RETRY_DELAYS_MS: z
     .string()
@@ -104,8 +109,10 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     service: opts.service,
     logger,
     retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
+    queueType: opts.env.BUS_QUEUE_TYPE,
   });
   const outbox = createOutbox(conn);
+  const backlog = watchOutboxBacklog(opts.service, outbox);
   let relay: OutboxRelay | undefined;
   // before start() nothing publishes yet; the relay picks the entries up when it starts
   const changes = createChanges(conn, outbox, (committed) => relay?.kick(committed));
@@ -151,6 +158,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     },
     async stop() {
       await http?.close();
+      backlog.unwatch();
       await relay?.stop();
       await bus.stop();
       await conn.close();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { httpMetricsMiddleware, metricsEndpoint } from './http-metrics';
 import { requireIdentity, type IdentityVerifier } from './identity';
 import type { Logger } from './logger';
 import { jsonDepthExceeds } from './parse';
@@ -61,11 +62,16 @@ export interface HttpAppOptions {
   nonJsonBodyPaths?: RegExp[];
   /** Verify the gateway's signed identity before any route (every service; not the gateway itself). */
   identity?: IdentityVerifier;
+  /** Metric route label for paths no express route matches (the gateway's proxied prefixes). */
+  metricsRouteLabel?: (req: Request) => string | undefined;
+  /** /metrics answers only unproxied requests (the gateway: its port is what the ingress exposes). */
+  metricsRefuseForwarded?: boolean;
 }
 
 /**
  * express 5 app with the conventions every service shares: request ids, a server span continuing the
- * caller's trace, JSON body limits, /healthz and /readyz, problem+json for unknown routes and errors.
+ * caller's trace, JSON body limits, /healthz, /readyz and /metrics (Prometheus; before identity, like the probes),
+ * problem+json for unknown routes and errors.
  * Add routes with `app.use(...)`, then call `finalizeApp(app)` to install the 404 and error handlers.
  */
 export function createHttpApp(opts: HttpAppOptions): Express {
@@ -73,6 +79,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.use(traceMiddleware(opts.service));
+  app.use(httpMetricsMiddleware({ service: opts.service, routeLabel: opts.metricsRouteLabel }));
   app.use((req, res, next) => {
     const incoming = req.header('x-request-id');
     const id = incoming && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
@@ -84,7 +91,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     pinoHttp({
       logger: opts.logger,
       genReqId: (_req, res) => String(res.getHeader('x-request-id')),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     }),
   );
@@ -105,6 +112,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     const ready = results.every(([, ok]) => ok);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.service, checks });
   });
+  app.get('/metrics', metricsEndpoint(opts.metricsRefuseForwarded ?? false));
   if (opts.identity) app.use(requireIdentity(opts.identity, opts.logger));
   if (opts.jsonBody !== false) {
     const limit = opts.bodyLimit ?? '1mb';

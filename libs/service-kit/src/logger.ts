@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { trace } from '@opentelemetry/api';
 
 export type { Logger };
@@ -18,8 +19,18 @@ const KEY_MATERIAL = /ak_live_[0-9a-fA-F]+/g;
 export const scrubSecrets = (line: string) => line.replace(KEY_MATERIAL, 'ak_live_[REDACTED]');
 
 /**
+ * Human-readable lines for a person at a terminal (`npm start`); JSON everywhere else (k8s, CI, files, pipes).
+ * Synchronous, so a crash loses no line; redaction and scrubbing happen before, on the JSON line.
+ */
+function terminalDestination(): DestinationStream | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  return pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/**
  * pino logger that stamps every line with the service name and the active trace and span ids, and
  * redacts credentials (REDACTED_PATHS) in every line. `destination` is for tests that read the output.
+ * Without one, lines go to stdout: pretty-printed when stdout is a terminal, JSON otherwise.
  */
 export function createLogger(service: string, level: string = 'info', destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
@@ -35,5 +46,6 @@ export function createLogger(service: string, level: string = 'info', destinatio
       return { trace_id: traceId, span_id: spanId };
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  const target = destination ?? terminalDestination();
+  return target ? pino(options, target) : pino(options);
 }

@@ -1,3 +1,5 @@
+// first: the library instrumentations patch mongodb and ioredis when they are required after this
+import './instrumentation';
 import { trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -57,3 +59,4 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
 }
 
 export { InMemorySpanExporter };
+export * from './metrics';

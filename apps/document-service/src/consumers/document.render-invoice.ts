@@ -3,6 +3,7 @@ import type { messages } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
 import type { AppBus } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
+import { jobMetrics, secondsSince } from '@inv/telemetry';
 import type { z } from 'zod';
 import { renderInvoiceDocuments } from '../usecases/render-invoice';
 
@@ -76,5 +77,17 @@ export async function handleRenderInvoice(
   } catch (err) {
     if (attempt < deps.maxAttempts) throw err; // transient (storage, broker): let the bus retry
     await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'the documents could not be stored; please retry the finalization' }, ids('render-failed'));
+  }
+}
+
+/** The render phase of the finalize histogram: one delivery of the command, from receipt to its report (or a throw, retried). */
+export async function timedRender(work: () => Promise<void>): Promise<void> {
+  const start = process.hrtime.bigint();
+  try {
+    await work();
+    jobMetrics.finalize.observe({ phase: 'render', outcome: 'finished' }, secondsSince(start));
+  } catch (err) {
+    jobMetrics.finalize.observe({ phase: 'render', outcome: 'failed' }, secondsSince(start));
+    throw err;
   }
 }

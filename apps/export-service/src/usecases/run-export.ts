@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { jobMetrics } from '@inv/telemetry';
 import { BatchWriter } from '../domain/batch';
 import { ExportDataError } from '../domain/bookings';
 import { splitByFiscalYear } from '../domain/fiscal-year';
@@ -23,7 +24,8 @@ export async function runExport(deps: ExportDeps, companyId: string, jobId: stri
   if (!job) return; // finished, failed or unknown: a redelivery changes nothing
   await tracer.startActiveSpan('export.run', { attributes: { 'export.job_id': jobId, 'export.attempt': attempt } }, async (span) => {
     try {
-      await run(deps, companyId, job._id, job);
+      const invoices = await run(deps, companyId, job._id, job);
+      jobDone(deps, job, 'finished', { invoices });
     } catch (err) {
       span.recordException(err as Error);
       const permanent = err instanceof ExportDataError;
@@ -31,13 +33,21 @@ export async function runExport(deps: ExportDeps, companyId: string, jobId: stri
       deps.logger.warn({ err, jobId }, 'export job failed');
       await deps.invoices.releaseClaims(companyId, jobId);
       await deps.jobs.fail(companyId, jobId, permanent ? (err as Error).message : 'the export could not be written; please start it again', deps.now());
+      jobDone(deps, job, 'failed', {});
     } finally {
       span.end();
     }
   });
 }
 
-async function run(deps: ExportDeps, companyId: string, jobId: string, job: { startDate: string; endDate: string; includeMasterData: boolean; includeDocuments: boolean; onlyNew: boolean }) {
+/** One info line and one histogram sample per job that ended, timed from the request that created it. */
+function jobDone(deps: ExportDeps, job: { _id: string; createdAt: Date }, outcome: 'finished' | 'failed', extra: { invoices?: number }) {
+  const seconds = Math.max(0, (deps.now().getTime() - new Date(job.createdAt).getTime()) / 1000);
+  jobMetrics.export.observe({ outcome }, seconds);
+  deps.logger.info({ jobId: job._id, outcome, durationMs: Math.round(seconds * 1000), ...extra }, `export job ${outcome}`);
+}
+
+async function run(deps: ExportDeps, companyId: string, jobId: string, job: { startDate: string; endDate: string; includeMasterData: boolean; includeDocuments: boolean; onlyNew: boolean }): Promise<number> {
   const [config, saved] = await Promise.all([deps.config.get(companyId), deps.mappings.get(companyId)]);
   if (config.consultantNumber === undefined || config.clientNumber === undefined) {
     throw new ExportDataError('the accounting export configuration lacks consultant_number or client_number; set them with PUT /acctexp/config');
@@ -98,4 +108,5 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
     const finished = await deps.jobs.finish(companyId, jobId, result, deps.now(), session);
     if (finished.matchedCount !== 1) throw new ExportDataError('the export job was ended by another run'); // rolls the downloads back
   });
+  return total;
 }

@@ -1,5 +1,4 @@
-import Redis from 'ioredis';
-import { apiKeyRevokedChannel, type Logger } from '@inv/service-kit';
+import { apiKeyRevokedChannel, openRedis, type Logger } from '@inv/service-kit';
 import type { KeyCache } from './key-cache';
 
 /**
@@ -8,7 +7,7 @@ import type { KeyCache } from './key-cache';
  * (re)established the whole cache is dropped, since announcements may have been missed meanwhile.
  */
 export async function subscribeToRevocations(redisUrl: string, redisPrefix: string, cache: KeyCache, logger: Logger) {
-  const sub = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const sub = openRedis(redisUrl, { maxRetriesPerRequest: null });
   const channel = apiKeyRevokedChannel(redisPrefix);
   sub.on('ready', () => cache.clear());
   sub.on('error', (err) => logger.warn({ err: err.message }, 'revocation subscription: Redis error'));

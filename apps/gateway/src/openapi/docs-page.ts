@@ -1,13 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
  * The API reference page: Scalar's standalone bundle (`@scalar/api-reference`, a maintained renderer)
  * served from node_modules, so the page works offline and behind a strict CSP (scripts from 'self' only,
  * no inline script): navigation by tag, search, request and response schemas, examples, try-it.
- * Fonts from Scalar's CDN and its telemetry are switched off.
+ * Fonts from Scalar's CDN and its telemetry are switched off. The compiled gateway (dist/gateway, see
+ * tools/build-services.mjs) carries a copy of the bundle beside it, so the image needs none of the
+ * package's 200 MB of Vue dependencies (it is a dev dependency).
  */
-export const SCALAR_BUNDLE = join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+const COMPILED_COPY = join(__dirname, 'scalar-standalone.js');
+export const SCALAR_BUNDLE = existsSync(COMPILED_COPY) ? COMPILED_COPY : join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
 export function renderDocsPage(): string {
   return `<!doctype html>

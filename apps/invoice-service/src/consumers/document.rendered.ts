@@ -1,8 +1,14 @@
 import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
+import type { Logger } from '@inv/service-kit';
 import type { z } from 'zod';
+import { recordFinalizeEnded } from './finalize-timing';
 import type { InvoiceDeps } from '../usecases/deps';
 import { completeFinalization } from '../usecases/complete-finalization';
 
 /** The documents of a finalize job exist: the invoice becomes OPEN. */
-export const onRendered = (deps: InvoiceDeps, msg: Envelope<z.output<(typeof messages.events)['document.rendered.v1']>>) => completeFinalization(deps, msg.companyId, msg.data);
+export async function onRendered(deps: InvoiceDeps, msg: Envelope<z.output<(typeof messages.events)['document.rendered.v1']>>, logger: Logger) {
+  const job = await completeFinalization(deps, msg.companyId, msg.data);
+  recordFinalizeEnded(logger, { jobId: msg.data.jobId, invoiceId: msg.data.invoiceId }, job, msg.occurredAt);
+  return job;
+}

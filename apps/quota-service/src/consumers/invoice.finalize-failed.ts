@@ -1,4 +1,5 @@
 import type { Envelope } from '@inv/bus';
+import { jobMetrics } from '@inv/telemetry';
 import { monthKey } from '../domain/quota';
 import type { QuotaDeps } from '../usecases/deps';
 
@@ -7,4 +8,5 @@ export async function onFinalizeFailed(deps: QuotaDeps, msg: Envelope<{ reservat
   // The reservation id carries its month, so a failure reported after midnight on the 1st releases the right month.
   const month = msg.data.reservationId.split('@')[1] ?? monthKey(new Date(msg.occurredAt));
   await deps.store.release(msg.companyId, month, msg.data.reservationId);
+  jobMetrics.quotaReservations.inc({ outcome: 'released' });
 }

@@ -1,3 +1,4 @@
+import { jobMetrics } from '@inv/telemetry';
 import { monthKey, resetDate } from '../domain/quota';
 import type { QuotaDeps } from './deps';
 import { planOf } from './plan-of';
@@ -8,5 +9,6 @@ export async function reserveFinalization(deps: QuotaDeps, companyId: string, re
   const plan = await planOf(deps, companyId);
   const limit = limitOf(deps, companyId, plan);
   const { granted, used } = await deps.store.reserve(companyId, monthKey(at), reservationId, limit);
+  jobMetrics.quotaReservations.inc({ outcome: granted ? 'reserved' : 'exhausted' });
   return { granted, used, limit, reset_date: resetDate(at), plan };
 }

@@ -1,4 +1,5 @@
 import { checkVatIdSyntax, normalizeVatId, VIES_FAULTS } from '@inv/contracts';
+import { secondsSince, viesMetrics } from '@inv/telemetry';
 import type { CachedVatCheck, VatCache } from '../cache/vat-cache';
 import { DEFAULT_RETRY_POLICY, nextStep, type RetryPolicy, type VatCheckStatus } from '../domain/vat-check-decision';
 import type { ViesRequester, ViesResult } from '../domain/vies-result';
@@ -72,8 +73,10 @@ export async function checkVatId(input: CheckVatIdInput, deps: CheckVatIdDeps): 
       return null;
     });
     if (hit && !(input.requester && hit.status !== 'unavailable' && !hit.consultationNumber)) {
+      viesMetrics.cache.inc({ result: 'hit' });
       return { ...fromCache(hit, normalized), cached: true };
     }
+    viesMetrics.cache.inc({ result: 'miss' });
   }
 
   const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
@@ -82,7 +85,12 @@ export async function checkVatId(input: CheckVatIdInput, deps: CheckVatIdDeps): 
   let status: VatCheckStatus;
   let requester = input.requester;
   for (;;) {
+    const started = process.hrtime.bigint();
     const result = await deps.client.checkVat(countryCode, number, requester);
+    // valid | invalid | unavailable (transient fault) | fault (permanent: bad input, refused requester)
+    const outcome = result.kind === 'fault' ? (result.transient ? 'unavailable' : 'fault') : result.kind;
+    viesMetrics.requests.inc({ outcome });
+    viesMetrics.duration.observe({ outcome }, secondsSince(started));
     attempts.push(result);
     if (requester && result.kind === 'fault' && result.fault === VIES_FAULTS.INVALID_REQUESTER_INFO) {
       // Our own VAT ID was refused: that is our configuration, not the customer's. Ask once more

@@ -1,0 +1,15 @@
+import { metricsRouteOf } from './routes-table';
+
+describe('metric route label of proxied requests', () => {
+  const table = [{ prefix: '/invoice/tax-treatments' }, { prefix: '/invoice' }, { prefix: '/customer' }];
+  it('is the owning prefix, never the raw path', () => {
+    expect(metricsRouteOf(table, '/api/v1/invoice/123/job?wait=5')).toBe('/api/v1/invoice/*');
+    expect(metricsRouteOf(table, '/api/v1/invoice/tax-treatments')).toBe('/api/v1/invoice/tax-treatments/*');
+    expect(metricsRouteOf(table, '/api/v1/customer')).toBe('/api/v1/customer/*');
+  });
+  it('is undefined for paths no service owns (labelled unmatched or other by service-kit)', () => {
+    expect(metricsRouteOf(table, '/api/v1/invoices-are-not-this')).toBeUndefined();
+    expect(metricsRouteOf(table, '/metrics')).toBeUndefined();
+    expect(metricsRouteOf(table, '/api/v1/%2e%2e/secret')).toBeUndefined();
+  });
+});

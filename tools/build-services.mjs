@@ -1,0 +1,55 @@
+// Compiles every service to one JavaScript file each for production: dist/<service>/main.js.
+//
+//   node tools/build-services.mjs            (npm run build:services)
+//   BUILD_OUT=/some/dir node tools/build-services.mjs   (elsewhere than dist/; the build test uses it)
+//
+// esbuild bundles our own TypeScript (apps/* and the @inv/* libraries, resolved through tsconfig paths)
+// and leaves every npm package external: they are loaded from node_modules at run time exactly as in
+// development (native sharp, pdfkit's data files, fonts found with require.resolve). Type checking is a
+// separate step (`npm run build`, tsc through nx); tests keep running the sources through @swc/jest.
+// Files read relative to a module's directory are copied where the bundles look for them: the VIES WSDL
+// (libs/vies-simulator resolves '../assets/checkVatService.wsdl' from its __dirname, i.e. dist/assets), and
+// Scalar's standalone API-reference bundle, the one file of @scalar/api-reference the gateway serves (the
+// package itself, with its Vue dependencies, is a dev dependency and not in the image).
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = process.env.BUILD_OUT || join(root, 'dist');
+export const SERVICES = ['gateway', 'account-service', 'customer-service', 'invoice-service', 'document-service', 'vat-service', 'export-service', 'quota-service'];
+
+const started = Date.now();
+rmSync(out, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: {
+    ...Object.fromEntries(SERVICES.map((s) => [`${s}/main`, `apps/${s}/src/main.ts`])),
+    // copies backups to and from object storage (the MongoDB backup CronJob and its restore)
+    'objects-cli/main': 'libs/objects/src/cli.ts',
+    // lists and replays parked messages (deploy/README.md "Replay parked messages")
+    'parking-cli/main': 'libs/runtime/src/parking-cli.ts',
+  },
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  // the image runs Node 22; CI and development machines still have Node 20
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  tsconfig: 'tsconfig.json',
+  sourcemap: true,
+  sourcesContent: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+mkdirSync(join(out, 'assets'), { recursive: true });
+cpSync(join(root, 'libs/vies-simulator/assets'), join(out, 'assets'), { recursive: true });
+const require = createRequire(import.meta.url);
+cpSync(join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), join(out, 'gateway', 'scalar-standalone.js'));
+writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
+const bytes = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.js')).reduce((n, [, o]) => n + o.bytes, 0);
+console.log(`built ${SERVICES.length} services into ${out} (${(bytes / 1024 / 1024).toFixed(1)} MB of JavaScript) in ${Date.now() - started} ms`);
