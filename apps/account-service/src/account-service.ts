@@ -11,6 +11,7 @@ import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
 import { onCompanyPlan } from './rpc/account.company-plan';
 import { onSellerProfile } from './rpc/account.seller-profile';
 import { onVatChecked } from './consumers/vat.checked';
+import { onPlanChanged } from './consumers/company.plan-changed';
 import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
 
@@ -40,6 +41,7 @@ export async function createAccountService(config: AccountConfig) {
   rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
+  rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) => onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
   rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
 

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { apiKeyRevokedChannel } from '@inv/service-kit';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
@@ -126,6 +127,50 @@ describe('account-service', () => {
     expect((await call('DELETE', `/company/api-keys/${one.body.id}`, undefined, company)).status).toBe(200);
     expect((await call('POST', '/company/api-keys', { name: 'after revoke' }, company)).status).toBe(201);
     expect((await call('POST', '/company/api-keys', { name: 'over' }, company)).status).toBe(409);
+  });
+
+  it('deactivates every key on a downgrade from Pro (announced to the gateways), reactivates none on an upgrade, and needs Pro for new keys', async () => {
+    const company = `cmp_plan_${prefix}`;
+    await service.runtime.conn.collection('companies').insertOne({ _id: company as never, name: 'Plan GmbH', legalName: 'Plan GmbH', address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' }, plan: 'pro', paymentTermDays: 14, createdAt: new Date() });
+    const viewer = await call('POST', '/company/api-keys', { name: 'reporting', role: 'viewer' }, company);
+    const admin = await call('POST', '/company/api-keys', { name: 'erp' }, company);
+    expect(viewer.body).toMatchObject({ role: 'viewer' });
+    expect(await verify(viewer.body.key)).toMatchObject({ status: 200, body: { companyId: company, role: 'viewer' } });
+    expect(await verify(admin.body.key)).toMatchObject({ status: 200, body: { role: 'admin' } });
+    const owner = await call('POST', '/company/api-keys', { name: 'x', role: 'owner' }, company);
+    expect(owner).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+
+    const { default: Redis } = await import('ioredis');
+    const sub = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const announced: string[] = [];
+    sub.on('message', (_c: string, m: string) => announced.push(JSON.parse(m).keyId));
+    await sub.subscribe(apiKeyRevokedChannel(`${prefix}:`));
+    try {
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'free', previousPlan: 'pro', version: 1 }, { id: 'plan-down-1' });
+      await waitFor(async () => (await verify(admin.body.key)).status === 401, { what: 'keys deactivated' });
+      expect((await verify(viewer.body.key)).status).toBe(401);
+      await waitFor(() => announced.length === 2, { what: 'revocations announced' });
+      expect(announced.sort()).toEqual([admin.body.id, viewer.body.id].sort());
+      const listed = await call('GET', '/company/api-keys', undefined, company);
+      expect(listed.body.api_keys.map((k: any) => [k.active, k.revoked_reason])).toEqual([[false, 'plan_downgrade'], [false, 'plan_downgrade']]);
+      const onFree = await call('POST', '/company/api-keys', { name: 'on free' }, company);
+      expect(onFree).toMatchObject({ status: 403, body: { code: 'PLAN_REQUIRED' } });
+
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'pro', previousPlan: 'free', version: 2 }, { id: 'plan-up-2' });
+      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.plan === 'pro', { what: 'upgrade applied' });
+      expect((await verify(admin.body.key)).status).toBe(401);
+      // an older announcement arriving late changes nothing
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'free', previousPlan: 'pro', version: 1 }, { id: 'plan-down-late' });
+      const fresh = await waitFor(async () => {
+        const r = await call('POST', '/company/api-keys', { name: 'after upgrade' }, company);
+        return r.status === 201 && r;
+      }, { what: 'a new key after the upgrade' });
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'pro', previousPlan: 'pro', version: 3 }, { id: 'plan-sentinel-3' });
+      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.planVersion === 3, { what: 'sentinel applied' });
+      expect((await verify(fresh.body.key)).status).toBe(200);
+    } finally {
+      sub.disconnect();
+    }
   });
 
   it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {

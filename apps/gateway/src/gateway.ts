@@ -5,6 +5,7 @@ import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
 import { createFailedAuthLimiter } from './auth/failed-auth-limiter';
 import { createKeyCache } from './auth/key-cache';
+import { requirePermission } from './auth/permissions';
 import { subscribeToRevocations } from './auth/revocations';
 import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
@@ -45,6 +46,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   );
   api.use(openApiRoutes());
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
+  api.use(requirePermission());
   api.use(rateLimit(redis, config.RATE_LIMIT_PER_SECOND));
   const table = routeTable(config);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));

@@ -13,3 +13,4 @@ export * from './api/delivery';
 export * from './api/company';
 export * from './api/unit-codes';
 export * from './api/catalog';
+export * from './api/roles';

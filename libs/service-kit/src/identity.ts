@@ -27,14 +27,23 @@ export interface Identity {
   scope: 'company' | 'internal';
   companyId?: string;
   keyId?: string;
+  /** The member signed in to the web app (instead of an API key). */
+  memberId?: string;
+  /** The role whose permissions the key or member has (owner, admin, member, viewer). */
+  role?: string;
   plan?: string;
   requestId?: string;
+  /** The client's address as the gateway saw it (for the audit log). */
+  clientIp?: string;
 }
 
 const claimsSchema = z.object({
   scope: z.enum(['company', 'internal']),
   sub: z.string().min(1).max(200),
   key_id: z.string().max(200).optional(),
+  member_id: z.string().max(200).optional(),
+  role: z.string().max(50).optional(),
+  client_ip: z.string().max(100).optional(),
   plan: z.string().max(50).optional(),
   request_id: z.string().max(200).optional(),
 });
@@ -70,7 +79,15 @@ export function createIdentitySigner(keys: string[], ttlSeconds = IDENTITY_TOKEN
     sign(identity: Identity): Promise<string> {
       const sub = identity.scope === 'company' ? identity.companyId : 'gateway';
       if (!sub) throw new Error('a company identity needs a companyId');
-      return new SignJWT({ scope: identity.scope, key_id: identity.keyId, plan: identity.plan, request_id: identity.requestId })
+      return new SignJWT({
+        scope: identity.scope,
+        key_id: identity.keyId,
+        member_id: identity.memberId,
+        role: identity.role,
+        plan: identity.plan,
+        request_id: identity.requestId,
+        client_ip: identity.clientIp,
+      })
         .setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' })
         .setSubject(sub)
         .setIssuer(ISSUER)
@@ -111,7 +128,16 @@ export function createIdentityVerifier(keys: string[]) {
         });
         const claims = claimsSchema.parse(payload);
         if (claims.scope === 'internal') return { scope: 'internal', requestId: claims.request_id };
-        return { scope: 'company', companyId: claims.sub, keyId: claims.key_id, plan: claims.plan, requestId: claims.request_id };
+        return {
+          scope: 'company',
+          companyId: claims.sub,
+          keyId: claims.key_id,
+          memberId: claims.member_id,
+          role: claims.role,
+          plan: claims.plan,
+          requestId: claims.request_id,
+          clientIp: claims.client_ip,
+        };
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw new IdentityRejected('identity token expired');
         if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw new IdentityRejected('identity token signature invalid');

@@ -1,4 +1,5 @@
 import { Schema, Types, type Connection, type ClientSession } from 'mongoose';
+import type { Role } from '@inv/contracts';
 
 export interface ApiKeyDoc {
   _id: Types.ObjectId;
@@ -9,6 +10,10 @@ export interface ApiKeyDoc {
   createdAt: Date;
   lastUsedAt?: Date;
   revokedAt?: Date;
+  /** Why the key stopped working: revoked by a user, or deactivated by a downgrade from Pro. */
+  revokedReason?: 'revoked' | 'plan_downgrade';
+  /** The permission set the key carries (keys created before roles existed act as admin). */
+  role?: Role;
   /** 0..MAX_ACTIVE_KEYS-1 while active, removed on revocation: the unique index makes the limit atomic. */
   slot?: number;
 }
@@ -22,6 +27,8 @@ const schema = new Schema<ApiKeyDoc>(
     createdAt: { type: Date, required: true },
     lastUsedAt: Date,
     revokedAt: Date,
+    revokedReason: String,
+    role: String,
     slot: Number,
   },
   { versionKey: false },
@@ -57,8 +64,15 @@ export function apiKeysRepo(conn: Connection) {
     },
     revoke: (companyId: string, id: Types.ObjectId) =>
       model
-        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() }, $unset: { slot: '' } }, { returnDocument: 'after' })
+        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date(), revokedReason: 'revoked' }, $unset: { slot: '' } }, { returnDocument: 'after' })
         .lean(),
+    /** Deactivates every active key of the company at once (downgrade from Pro); answers their ids. */
+    async deactivateAll(companyId: string, now: Date, session: ClientSession): Promise<string[]> {
+      const active = await model.find({ companyId, revokedAt: { $exists: false } }, { _id: 1 }).session(session).lean();
+      if (!active.length) return [];
+      await model.updateMany({ companyId, _id: { $in: active.map((k) => k._id) } }, { $set: { revokedAt: now, revokedReason: 'plan_downgrade' }, $unset: { slot: '' } }, { session });
+      return active.map((k) => String(k._id));
+    },
     /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). */
     touch: (id: Types.ObjectId, now = new Date()) =>
       model.updateOne(

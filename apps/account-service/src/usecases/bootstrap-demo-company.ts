@@ -63,7 +63,7 @@ export async function bootstrapDemoCompany(
       const used = new Set(await deps.apiKeys.usedSlots(DEMO_COMPANY_ID, session));
       const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !used.has(i));
       if (slot === undefined) throw new Error(`the demo company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one or reuse a BOOTSTRAP_API_KEY`);
-      await deps.apiKeys.insert({ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date(), slot }, session);
+      await deps.apiKeys.insert({ companyId: DEMO_COMPANY_ID, name: 'bootstrap', role: 'owner', prefix: displayPrefix(apiKey), hash, createdAt: new Date(), slot }, session);
       createdKey = true;
     } else if (key.revokedAt || key.companyId !== DEMO_COMPANY_ID) {
       throw new Error('BOOTSTRAP_API_KEY belongs to a revoked key or another company; choose a new key');

@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   INVALID_IDEMPOTENCY_KEY: [400, 'The Idempotency-Key header is malformed (1 to 255 printable characters).'],
   UNAUTHENTICATED: [401, 'X-API-Key is missing, malformed, unknown or revoked.'],
   INVOICE_LIMIT_REACHED: [402, 'The monthly finalization quota of the plan is used up; `usage` (and `used`, `limit`, `reset_date` at the top level) say until when.'],
-  PRO_PLAN_REQUIRED: [403, 'The operation needs the Pro plan.'],
+  PLAN_REQUIRED: [403, 'The operation needs the Pro plan (API keys: API access requires an active Pro subscription).'],
   FORBIDDEN: [403, 'The key may not do this.'],
   NOT_FOUND: [404, 'No such resource (also for another company\'s ids) or no such path.'],
   METHOD_NOT_ALLOWED: [405, 'The path exists, the method does not; `Allow` lists the methods.'],

@@ -10,7 +10,11 @@ const Plan = z.enum(['free', 'pro']);
 /** Facts, fanned out on the events topic exchange. Routing key = type. */
 export const events = {
   'company.created.v1': z.object({ name: z.string(), plan: Plan }),
-  'company.plan-changed.v1': z.object({ plan: Plan }),
+  /**
+   * quota-service (the owner of plans) changed the company's plan. `version` grows with every change of the
+   * company's plan, so a consumer can ignore an older announcement delivered after a newer one.
+   */
+  'company.plan-changed.v1': z.object({ plan: Plan, previousPlan: Plan.optional(), version: z.number().int().optional() }),
   /** The company changed its profile or bank accounts (for the audit log; the fields, never their values). */
   'company.profile-changed.v1': z.object({ fields: z.array(z.string()) }),
   /** The company's payment terms as they are now (whole list; `rev` orders the announcements). */
@@ -134,6 +138,32 @@ export const rpc = {
   'quota.usage.v1': {
     request: z.object({ at: z.string().optional() }),
     response: z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
+  },
+  /** Sets the company's plan (operator command); a change is announced as company.plan-changed.v1. */
+  'quota.set-plan.v1': {
+    request: z.object({ plan: Plan }),
+    response: z.object({ plan: Plan, previousPlan: Plan, changed: z.boolean(), version: z.number().int() }),
+  },
+  /**
+   * Creates a company with its owner (operator command and the demo bootstrap). The envelope's companyId is the
+   * id to create (`cmp_` + 24 hexadecimal characters from the caller, so a retried call creates nothing twice).
+   * With plan pro and no `apiKey`, a new key (role owner) is generated; `apiKey` registers the given one instead.
+   */
+  'account.create-company.v1': {
+    request: z.object({
+      name: z.string().trim().min(1).max(200),
+      ownerEmail: z.string().trim().toLowerCase().email().max(254),
+      plan: Plan,
+      apiKey: z.string().regex(/^ak_live_[0-9a-f]{32}$/).optional(),
+    }),
+    response: z.object({ companyId: z.string(), created: z.boolean(), plan: Plan, apiKey: z.string().optional(), keyId: z.string().optional() }),
+  },
+  /** Every company (operator command): id, name, plan, members and active keys. The envelope's companyId is `operator`. */
+  'account.list-companies.v1': {
+    request: z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
+    response: z.object({
+      companies: z.array(z.object({ id: z.string(), name: z.string(), plan: Plan, createdAt: z.string(), members: z.number().int(), activeKeys: z.number().int() })),
+    }),
   },
   /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */
   'account.company-plan.v1': {
