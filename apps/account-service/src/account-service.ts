@@ -5,6 +5,9 @@ import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
+import { membersRepo } from './db/members';
+import { onCreateCompany } from './rpc/account.create-company';
+import { onListCompanies } from './rpc/account.list-companies';
 import { companyRoutes } from './http/company.routes';
 import { internalRoutes } from './http/internal.routes';
 import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
@@ -21,7 +24,9 @@ export async function createAccountService(config: AccountConfig) {
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
-  await Promise.all([companies.init(), apiKeys.init()]);
+  const members = membersRepo(rt.conn);
+  await Promise.all([companies.init(), apiKeys.init(), members.init()]);
+  const createDeps = { commit: rt.commit, companies, apiKeys, members };
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
@@ -42,6 +47,8 @@ export async function createAccountService(config: AccountConfig) {
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
   rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) => onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never));
+  rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
+  rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
   rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
 
@@ -51,7 +58,7 @@ export async function createAccountService(config: AccountConfig) {
     async start() {
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {
-        const result = await bootstrapDemoCompany({ commit: rt.commit, companies, apiKeys }, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
+        const result = await bootstrapDemoCompany(createDeps, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
         rt.logger.info(result, 'demo company ready');
       }
       return http;

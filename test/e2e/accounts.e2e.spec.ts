@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { waitFor } from '@inv/testing';
+import { apiClient, startSystem, type System } from '../support/system';
+
+jest.setTimeout(240_000);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The operator command as an operator runs it (`npm run -s admin -- ...`, a child process with the services'
+ * environment) against account-service, quota-service and the gateway running as separate processes.
+ */
+describe('e2e: companies and plans through the operator command', () => {
+  const root = resolve(__dirname, '../..');
+  let system: System;
+  const api = apiClient(() => system.base, () => system.apiKey);
+  const admin = (...args: string[]) =>
+    new Promise<Run>((done) =>
+      execFile('npm', ['run', '-s', 'admin', '--', ...args], { cwd: root, env: system.env, timeout: 60_000 }, (err, stdout, stderr) =>
+        done({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr: stderr.split('\n').filter((l) => !l.startsWith('npm warn')).join('\n') }),
+      ),
+    );
+
+  beforeAll(async () => {
+    system = await startSystem({ kind: 'accounts', services: ['account', 'quota', 'gateway'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
+  });
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  let companyId: string;
+  let key: string;
+
+  it('creates a company with its owner and prints its id and, on the last line, a working API key', async () => {
+    const run = await admin('company', 'create', '--name', 'Muster GmbH', '--owner-email', 'Owner@Muster.example', '--plan', 'pro');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const lines = run.stdout.trim().split('\n');
+    companyId = /company id: (cmp_[0-9a-f]{24})/.exec(run.stdout)![1];
+    key = lines.at(-1)!;
+    expect(key).toMatch(/^ak_live_[0-9a-f]{32}$/);
+    const company = await api('GET', '/company/', undefined, key);
+    expect(company).toMatchObject({ status: 200, body: { name: 'Muster GmbH', plan: 'pro' } });
+    // the demo company's key does not see it
+    expect((await api('GET', '/company/')).body.name).not.toBe('Muster GmbH');
+    await waitFor(async () => (await api('GET', '/quota/', undefined, key)).body?.limit === 100, { what: 'quota-service knows the Pro plan' });
+    expect((await api('GET', '/quota/', undefined, key)).body).toMatchObject({ plan: 'pro', used: 0, limit: 100, reset_date: expect.stringMatching(/^\d{4}-\d{2}-01$/) });
+  });
+
+  it('lists the companies', async () => {
+    const run = await admin('company', 'list');
+    expect(run.code).toBe(0);
+    const line = run.stdout.split('\n').find((l) => l.startsWith(companyId))!;
+    expect(line).toMatch(/pro\s+1\s+1\s+\d{4}-\d{2}-\d{2}T[\d:]+\s+Muster GmbH$/);
+    expect(run.stdout).toContain('cmp_demo');
+  });
+
+  it('downgrades to Free: the key answers 401 within a second; an upgrade does not bring it back', async () => {
+    expect((await api('GET', '/company/', undefined, key)).status).toBe(200); // cached by the gateway now
+    const run = await admin('company', 'plan', '--company', companyId, '--plan', 'free');
+    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining(`${companyId}: plan pro -> free`) });
+    const changed = Date.now();
+    await waitFor(async () => (await api('GET', '/company/', undefined, key)).status === 401, { what: 'key deactivated', intervalMs: 20 });
+    const ms = Date.now() - changed;
+    process.stdout.write(`key answered 401 ${ms} ms after the plan command returned\n`);
+    expect(ms).toBeLessThan(1000);
+    expect((await admin('company', 'plan', '--company', companyId, '--plan', 'free')).stdout).toContain('already on the free plan');
+    expect((await admin('company', 'plan', '--company', companyId, '--plan', 'pro')).stdout).toContain('plan free -> pro');
+    await waitFor(async () => (await admin('company', 'list')).stdout.split('\n').some((l) => l.startsWith(companyId) && /\spro\s/.test(l)), { what: 'upgrade recorded' });
+    expect((await api('GET', '/company/', undefined, key)).status).toBe(401);
+  });
+
+  it('answers --help, refuses wrong usage with status 2 and what the system refuses with status 1', async () => {
+    const help = await admin('--help');
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('company create --name') });
+    const noEmail = await admin('company', 'create', '--name', 'X GmbH');
+    expect(noEmail).toMatchObject({ code: 2, stderr: expect.stringContaining('missing --owner-email') });
+    const badPlan = await admin('company', 'plan', '--company', companyId, '--plan', 'gold');
+    expect(badPlan).toMatchObject({ code: 2, stderr: expect.stringContaining('invalid --plan') });
+    const unknownOption = await admin('company', 'list', '--colour');
+    expect(unknownOption.code).toBe(2);
+    const unknownCompany = await admin('company', 'plan', '--company', 'cmp_000000000000000000000000', '--plan', 'pro');
+    expect(unknownCompany).toMatchObject({ code: 1, stderr: expect.stringContaining('company cmp_000000000000000000000000') });
+  });
+});
