@@ -50,9 +50,8 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
           legalName: '',
           address: { line1: '', postalCode: '', city: '', countryCode: 'DE' },
           paymentTermDays: 14,
-          bankAccounts: [],
-          bankAccountsRev: 0,
-          ...input.profile,
+          // a company without a profile keeps its bank accounts in the list (the demo profile has the legacy single account)
+          ...(input.profile ?? { bankAccounts: [], bankAccountsRev: 0 }),
           _id: input.companyId,
           name: input.name,
           plan: input.plan,
