@@ -21,13 +21,15 @@ describe('account-service', () => {
   const termChanges: any[] = [];
   const vatChanges: any[] = [];
   let customersUsingTerm = 0;
+  const mails: any[] = [];
+  const accountEvents: any[] = [];
 
   const verify = async (key: unknown, identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true })) => {
     const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identity) }, body: JSON.stringify({ key }) });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const call = async (method: string, path: string, body?: unknown, company = DEMO_COMPANY_ID) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method: string, path: string, body?: unknown, company = DEMO_COMPANY_ID, role?: string) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company, { role })) }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -41,6 +43,8 @@ describe('account-service', () => {
     peer.onEvent('term-log', ['company.payment-terms-changed.v1', 'company.vat-id-changed.v1'], async (msg) => {
       (msg.type === 'company.vat-id-changed.v1' ? vatChanges : termChanges).push(msg.data);
     });
+    peer.onCommand('mail.send.v1', async (msg) => void mails.push(msg));
+    peer.onEvent('member-log', ['member.invited.v1', 'member.role-changed.v1', 'member.removed.v1', 'api-key.created.v1', 'api-key.revoked.v1'], async (msg) => void accountEvents.push(msg));
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: customersUsingTerm }));
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: (msg.data as { templateId: number }).templateId === 7 }));
     await peer.start();
@@ -171,6 +175,51 @@ describe('account-service', () => {
     } finally {
       sub.disconnect();
     }
+  });
+
+  it('invites members by e-mail with a single-use link, changes roles and always keeps an owner', async () => {
+    const company = `cmp_members_${prefix.replace(/-/g, "_")}`;
+    const created = await peer.callRpc('account.create-company.v1', company, { name: 'Team GmbH', ownerEmail: 'boss@team.example', plan: 'pro' });
+    expect(created).toMatchObject({ companyId: company, created: true, apiKey: expect.stringMatching(/^ak_live_/) });
+    const listed = await call('GET', '/members/', undefined, company);
+    expect(listed.body.members).toEqual([expect.objectContaining({ email: 'boss@team.example', role: 'owner', status: 'invited' })]);
+    const ownerId = listed.body.members[0].id;
+
+    const invited = await call('POST', '/members/', { email: ' Anna@Team.example ', role: 'admin' }, company, 'owner');
+    expect(invited).toMatchObject({ status: 201, body: { email: 'anna@team.example', role: 'admin', status: 'invited', invitation_expires_at: expect.any(String) } });
+    const days = (Date.parse(invited.body.invitation_expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    const mail = await waitFor(() => mails.find((m) => m.data.to[0] === 'anna@team.example'), { what: 'invitation e-mail' });
+    expect(mail.data).toMatchObject({ subjectRef: `member:${invited.body.id}`, subject: expect.stringContaining('Team GmbH') });
+    const token = /accept-invitation#token=([\w-]{43})/.exec(mail.data.text)![1];
+    const stored = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect((await call('POST', '/members/', { email: 'anna@team.example' }, company, 'owner')).body.code).toBe('MEMBER_EXISTS');
+    expect((await call('POST', '/members/', { email: 'not-an-address' }, company, 'owner')).status).toBe(400);
+    expect((await call('POST', '/members/', { email: 'x@team.example', role: 'owner' }, company, 'admin')).status).toBe(403);
+
+    // the only owner can neither leave nor lose the role
+    expect((await call('DELETE', `/members/${ownerId}`, undefined, company, 'owner')).body.code).toBe('LAST_OWNER');
+    expect((await call('PUT', `/members/${ownerId}`, { role: 'admin' }, company, 'owner')).body.code).toBe('LAST_OWNER');
+    // an admin may not make owners; an owner may
+    expect((await call('PUT', `/members/${invited.body.id}`, { role: 'owner' }, company, 'admin')).status).toBe(403);
+    expect((await call('PUT', `/members/${invited.body.id}`, { role: 'owner' }, company, 'owner')).body.role).toBe('owner');
+    // two owners demoting each other at once: one of them stays owner
+    const both = await Promise.all([
+      call('PUT', `/members/${ownerId}`, { role: 'viewer' }, company, 'owner'),
+      call('PUT', `/members/${invited.body.id}`, { role: 'viewer' }, company, 'owner'),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const owners = (await call('GET', '/members/', undefined, company)).body.members.filter((m: any) => m.role === 'owner');
+    expect(owners).toHaveLength(1);
+    const other = (await call('GET', '/members/', undefined, company)).body.members.find((m: any) => m.role !== 'owner');
+    expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(200);
+    expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(404);
+    expect((await call('DELETE', '/members/nope', undefined, 'cmp_other')).status).toBe(404);
+    await waitFor(() => accountEvents.some((e) => e.type === 'member.removed.v1' && e.companyId === company), { what: 'member events' });
+    const invitedEvent = accountEvents.find((e) => e.type === 'member.invited.v1' && e.companyId === company);
+    expect(invitedEvent.actor).toMatchObject({ keyId: 'test-key', role: 'owner' });
   });
 
   it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ConfigError } from './config';
 import type { Logger } from './logger';
 import { problem } from './problem';
+import { actorOf, runWithActor } from './request-actor';
 
 /**
  * Trust inside the system. The gateway authenticates the API key and forwards the identity it found as a
@@ -164,7 +165,10 @@ export function requireIdentity(verifier: IdentityVerifier, logger: Logger) {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER));
       if (req.path.startsWith('/internal/') && identity.scope !== 'internal') throw new IdentityRejected('internal endpoint needs the gateway identity');
       res.locals.identity = identity;
-      next();
+      // messages built while handling this request name its caller (libs/runtime eventMessage)
+      const actor = actorOf(identity);
+      if (actor) runWithActor(actor, next);
+      else next();
     } catch (err) {
       if (!(err instanceof IdentityRejected)) return next(err);
       logger.warn({ caller: req.socket.remoteAddress, method: req.method, path: req.path, reason: err.message }, 'request without a valid identity token refused');

@@ -62,9 +62,9 @@ export function apiKeysRepo(conn: Connection) {
         if (free !== undefined) await model.updateOne({ _id: k._id, slot: { $exists: false } }, { $set: { slot: free } }).catch(() => undefined);
       }
     },
-    revoke: (companyId: string, id: Types.ObjectId) =>
+    revoke: (companyId: string, id: Types.ObjectId, session?: ClientSession) =>
       model
-        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date(), revokedReason: 'revoked' }, $unset: { slot: '' } }, { returnDocument: 'after' })
+        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date(), revokedReason: 'revoked' }, $unset: { slot: '' } }, { returnDocument: 'after', session })
         .lean(),
     /** Deactivates every active key of the company at once (downgrade from Pro); answers their ids. */
     async deactivateAll(companyId: string, now: Date, session: ClientSession): Promise<string[]> {

@@ -26,6 +26,8 @@ export interface CompanyDoc {
   planVersion?: number;
   /** The e-mail address the operator gave as the owner's when creating the company. */
   ownerEmail?: string;
+  /** Bumped by every member change (see bumpMembersRev). */
+  membersRev?: number;
   paymentTermDays: number;
   /** Absent until the company first changes its payment terms: the defaults apply (domain/payment-terms.ts). */
   paymentTerms?: PaymentTermDoc[];
@@ -92,6 +94,7 @@ const schema = new Schema<CompanyDoc>(
     plan: { type: String, enum: ['free', 'pro'], required: true },
     planVersion: Number,
     ownerEmail: String,
+    membersRev: Number,
     paymentTermDays: { type: Number, default: 14 },
     paymentTerms: { type: [{ _id: false, id: Number, name: String, days: Number, discount: { type: { _id: false, percent: Number, days: Number }, default: undefined }, textDe: String, textEn: String }], default: undefined },
     paymentTermsRev: Number,
@@ -111,6 +114,8 @@ export function companiesRepo(conn: Connection) {
   return {
     init: () => model.init(),
     byId: (companyId: string, session?: ClientSession) => model.findById(companyId).session(session ?? null).lean<CompanyDoc>(),
+    /** Bumped in every transaction that changes members: concurrent member changes of a company conflict (last-owner rule). */
+    bumpMembersRev: (companyId: string, session: ClientSession) => model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),
     /** Every company, oldest first (operator command). */
     list: (limit: number) => model.find({}, { name: 1, plan: 1, createdAt: 1 }).sort({ createdAt: 1 }).limit(limit).lean<Pick<CompanyDoc, '_id' | 'name' | 'plan' | 'createdAt'>[]>(),
     /**

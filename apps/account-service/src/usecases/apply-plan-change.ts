@@ -1,5 +1,6 @@
 import type { Envelope } from '@inv/bus';
 import type { Changes } from '@inv/outbox';
+import { eventMessage } from '@inv/runtime';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 
@@ -19,10 +20,11 @@ export interface PlanChangeDeps {
  */
 export async function applyPlanChange(deps: PlanChangeDeps, msg: Envelope<{ plan: 'free' | 'pro'; version?: number }>) {
   let deactivated: string[] = [];
-  await deps.commitOnce(msg, async (session) => {
+  await deps.commitOnce(msg, async (session, emit) => {
     deactivated = [];
     const before = await deps.companies.applyPlan(msg.companyId, msg.data.plan, msg.data.version, session);
     if (before?.plan === 'pro' && msg.data.plan !== 'pro') deactivated = await deps.apiKeys.deactivateAll(msg.companyId, new Date(), session);
+    for (const keyId of deactivated) emit(eventMessage('api-key.revoked.v1', msg.companyId, { keyId, reason: 'plan_downgrade' }));
   });
   for (const keyId of deactivated) await deps.announceRevoked(keyId, msg.companyId);
   return deactivated;

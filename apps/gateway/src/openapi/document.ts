@@ -4,6 +4,7 @@ import { catalogPaths } from './paths/catalog';
 import { customerPaths } from './paths/customers';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
+import { accountPaths } from './paths/accounts';
 
 const errorReference = Object.entries(ERROR_CODES)
   .map(([code, [status, meaning]]) => `| \`${code}\` | ${status} | ${meaning} |`)
@@ -34,6 +35,8 @@ const tags = [
   { name: 'Company', description: 'The company profile (the seller), bank accounts, payment terms and API keys.' },
   { name: 'Products', description: 'The product catalog positions are filled from (product_id).' },
   { name: 'Numbering', description: 'Invoice and credit-note number sequences: patterns with date placeholders, gapless and unique.' },
+  { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
+  { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
@@ -42,7 +45,7 @@ const tags = [
 /** The OpenAPI 3.1 document, generated from the zod contracts the services validate with. */
 export function buildOpenApiDocument() {
   for (const k of Object.keys(components)) delete components[k];
-  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...catalogPaths() };
+  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...accountPaths(), ...catalogPaths() };
   return {
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.3.0', description },

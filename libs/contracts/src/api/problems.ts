@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   INVALID_CREDIT_NOTE: [409, 'A credit note cannot be credited again.'],
   INVALID_STATUS_TRANSITION: [409, 'The status change is not allowed from the current status.'],
   JOB_IN_PROGRESS: [409, 'A finalization job for the invoice is already queued or running.'],
+  LAST_OWNER: [409, 'A company always keeps at least one owner: the last owner cannot be removed or given another role.'],
+  MEMBER_EXISTS: [409, 'The e-mail address is already a member of the company (or invited).'],
   API_KEY_LIMIT_REACHED: [409, 'The company already has 10 active API keys.'],
   CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],

@@ -25,6 +25,14 @@ export const events = {
   }),
   /** The company's own VAT ID changed: vat-service checks it at VIES as it does customers' (vat.checked.v1 without customerId). */
   'company.vat-id-changed.v1': z.object({ vatId: z.string(), forceRefresh: z.boolean().optional() }),
+  /** API keys of the company (for the audit log; never the key, only its id, name, prefix and role). */
+  'api-key.created.v1': z.object({ keyId: z.string(), name: z.string(), prefix: z.string(), role: z.string() }),
+  'api-key.revoked.v1': z.object({ keyId: z.string(), reason: z.enum(['revoked', 'plan_downgrade']) }),
+  /** Members of the company (for the audit log). */
+  'member.invited.v1': z.object({ memberId: z.string(), role: z.string() }),
+  'member.joined.v1': z.object({ memberId: z.string() }),
+  'member.role-changed.v1': z.object({ memberId: z.string(), role: z.string(), previousRole: z.string() }),
+  'member.removed.v1': z.object({ memberId: z.string(), role: z.string() }),
   /** A product was created, changed or deleted (for the audit log: the fields, never their values). */
   'product.changed.v1': z.object({ productId: z.number().int(), action: z.enum(['created', 'updated', 'deleted']), fields: z.array(z.string()) }),
   /** A numbering sequence's pattern, reset period or next value was changed. */
