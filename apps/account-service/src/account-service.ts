@@ -6,6 +6,10 @@ import { MAX_ACTIVE_KEYS } from './domain/api-key';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { membersRepo } from './db/members';
+import { auditLogRepo } from './db/audit-log';
+import { AUDITED } from './domain/audit-events';
+import { onAuditedEvent } from './consumers/audited-events';
+import { auditLogRoutes } from './http/audit-log.routes';
 import { onCreateCompany } from './rpc/account.create-company';
 import { onListCompanies } from './rpc/account.list-companies';
 import { companyRoutes } from './http/company.routes';
@@ -26,7 +30,8 @@ export async function createAccountService(config: AccountConfig) {
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   const members = membersRepo(rt.conn);
-  await Promise.all([companies.init(), apiKeys.init(), members.init()]);
+  const audit = auditLogRepo(rt.conn);
+  await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init()]);
   const createDeps = { commit: rt.commit, companies, apiKeys, members };
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
@@ -49,6 +54,9 @@ export async function createAccountService(config: AccountConfig) {
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
   rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) => onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never));
+  // the audit log: one entry per audited event of any service, appended to the company's hash chain
+  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) => onAuditedEvent({ commitOnce: rt.commitOnce, audit, apiKeys }, msg as never));
+  rt.app.use(auditLogRoutes({ audit }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));

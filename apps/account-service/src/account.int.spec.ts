@@ -222,6 +222,47 @@ describe('account-service', () => {
     expect(invitedEvent.actor).toMatchObject({ keyId: 'test-key', role: 'owner' });
   });
 
+  it('keeps an append-only, hash-chained audit log of the events, with actor, filters and cursor pages, and finds a tampered entry', async () => {
+    const company = `cmp_audit_${prefix.replace(/-/g, '_')}`;
+    const created = await peer.callRpc('account.create-company.v1', company, { name: 'Audit GmbH', ownerEmail: 'boss@audit.example', plan: 'pro' });
+    const actor = { keyId: created.keyId!, role: 'owner', requestId: 'req-42', clientIp: '203.0.113.9' };
+    await peer.publishEvent('product.changed.v1', company, { productId: 7, action: 'updated', fields: ['name', 'unit_net_amount'] }, { id: 'audit-1', actor, occurredAt: '2026-11-20T10:00:00.000Z' });
+    const finalized = { invoiceId: 42, number: 'RE-1', typeCode: '380' as const, customerId: 1, invoiceDate: '2026-11-21', currency: 'EUR', totalNet: '100.00', totalVat: '19.00', totalGross: '119.00', reservationId: 'r@2026-11' };
+    await peer.publishEvent('invoice.finalized.v1', company, finalized, { id: 'audit-2', actor, occurredAt: '2026-11-21T10:00:00.000Z' });
+    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 42, customerId: 1, status: 'PAID' }, { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' });
+    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 42, customerId: 1, status: 'PAID' }, { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' }); // redelivered
+    const all = await waitFor(async () => {
+      const r = await call('GET', '/audit-log/?limit=100', undefined, company);
+      return r.body.entries?.length >= 5 && r.body.entries;
+    }, { what: 'five audit entries' });
+    await new Promise((r) => setTimeout(r, 300)); // a duplicate would have arrived by now
+    expect((await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries).toHaveLength(5);
+    expect(all.map((e: any) => e.seq)).toEqual([5, 4, 3, 2, 1]);
+    expect(all.map((e: any) => e.action).sort()).toEqual(['api_key.created', 'company.created', 'invoice.finalized', 'invoice.status_paid', 'product.updated']);
+    const product = all.find((e: any) => e.action === 'product.updated');
+    expect(product).toMatchObject({ resource_type: 'product', resource_id: '7', fields: ['name', 'unit_net_amount'], at: '2026-11-20T10:00:00.000Z', actor: { key_id: created.keyId, key_name: 'created by the operator', role: 'owner', request_id: 'req-42', client_ip: '203.0.113.9' } });
+    expect(JSON.stringify(all)).not.toContain(created.apiKey);
+    for (let i = 1; i < all.length; i++) expect(all[i - 1].prev_hash).toBe(all[i].hash);
+
+    const q = async (query: string) => (await call('GET', `/audit-log/?${query}`, undefined, company)).body;
+    expect((await q('resource_type=invoice&resource_id=42')).entries.map((e: any) => e.action).sort()).toEqual(['invoice.finalized', 'invoice.status_paid']);
+    expect((await q('action=product.updated')).entries).toHaveLength(1);
+    expect((await q(`actor=${created.keyId}`)).entries).toHaveLength(2);
+    expect((await q('from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z')).entries.map((e: any) => e.action)).toEqual(['invoice.finalized']);
+    const first = await q('limit=2');
+    expect(first.entries.map((e: any) => e.seq)).toEqual([5, 4]);
+    const second = await q(`limit=2&cursor=${first.next_cursor}`);
+    expect(second.entries.map((e: any) => e.seq)).toEqual([3, 2]);
+    expect((await q(`limit=2&cursor=${second.next_cursor}`)).next_cursor).toBeNull();
+    expect((await call('GET', '/audit-log/?limit=1000', undefined, company)).status).toBe(400);
+    expect((await call('GET', '/audit-log/?from=yesterday', undefined, company)).status).toBe(400);
+    expect((await call('GET', '/audit-log/', undefined, 'cmp_someone_else')).body.entries).toEqual([]);
+
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toEqual({ valid: true, entries: 5, first_invalid_seq: null, reason: null });
+    await service.runtime.conn.collection('audit_log').updateOne({ _id: `${company}:3` as never }, { $set: { fields: ['status'] } });
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({ valid: false, first_invalid_seq: 3, reason: expect.stringContaining('changed') });
+  });
+
   it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {
     const bad = await call('PUT', '/company/', { email: 'nope', address: { line1: 'X', postal_code: '1', city: 'Y', country_code: 'Germany' }, website: 'not a url' });
     expect(bad.status).toBe(400);

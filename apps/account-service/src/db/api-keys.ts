@@ -45,6 +45,7 @@ export function apiKeysRepo(conn: Connection) {
   return {
     init: () => model.init(),
     insert: async (doc: Omit<ApiKeyDoc, '_id'>, session?: ClientSession) => (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
+    byId: (companyId: string, id: Types.ObjectId) => model.findOne({ _id: id, companyId }).lean<ApiKeyDoc>(),
     /** The key with this hash in any state (revoked too). */
     byHash: (hash: string, session?: ClientSession) => model.findOne({ hash }).session(session ?? null).lean<ApiKeyDoc>(),
     activeByHash: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),

@@ -76,6 +76,7 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
         if (slot === undefined) throw new AppError('conflict', `the company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, { code: 'API_KEY_LIMIT_REACHED' });
         const doc = await deps.apiKeys.insert({ companyId: input.companyId, name: input.apiKey ? 'bootstrap' : 'created by the operator', role: 'owner', prefix: displayPrefix(key), hash, createdAt: new Date(), slot }, session);
         keyId = String(doc._id);
+        emit(eventMessage('api-key.created.v1', input.companyId, { keyId, name: doc.name, prefix: doc.prefix, role: 'owner' }));
       } else keyId = String(found._id);
     }
     const returnsKey = !existing && key !== undefined && !input.apiKey;
