@@ -32,7 +32,8 @@ export async function createAccountService(config: AccountConfig) {
   const members = membersRepo(rt.conn);
   const audit = auditLogRepo(rt.conn);
   await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init()]);
-  const createDeps = { commit: rt.commit, companies, apiKeys, members };
+  const appUrl = config.APP_URL.replace(/\/$/, '');
+  const createDeps = { commit: rt.commit, companies, apiKeys, members, invite: { mailFrom: config.MAIL_FROM, appUrl } };
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
@@ -45,12 +46,12 @@ export async function createAccountService(config: AccountConfig) {
     }
   };
 
-  rt.app.use(internalRoutes({ apiKeys, companies }));
+  rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
   const templateExists = async (companyId: string, templateId: number) => (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
   rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
-  rt.app.use(memberRoutes({ commit: rt.commit, members, companies, mailFrom: config.MAIL_FROM, appUrl: config.APP_URL.replace(/\/$/, ''), now: () => new Date() }));
+  rt.app.use(memberRoutes({ commit: rt.commit, members, companies, mailFrom: config.MAIL_FROM, appUrl, now: () => new Date() }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
   rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) => onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never));

@@ -195,6 +195,25 @@ describe('account-service', () => {
     const token = /accept-invitation#token=([\w-]{43})/.exec(mail.data.text)![1];
     const stored = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
     expect(JSON.stringify(stored)).not.toContain(token);
+    // accepting sets the password (argon2id) once; then the member signs in with it
+    const internal = async (path: string, body: unknown) => {
+      const res = await fetch(`${url}/internal/members/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await internal('accept-invitation', { token, password: 'short' })).status).toBe(400);
+    expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({ status: 200, body: { companyId: company, role: 'admin', email: 'anna@team.example' } });
+    expect((await internal('accept-invitation', { token, password: 'correct horse battery' })).status).toBe(404);
+    const storedAfter = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
+    expect(storedAfter?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await internal('sign-in', { email: 'ANNA@team.example', password: 'correct horse battery' })).toMatchObject({ status: 200, body: { memberships: [{ companyId: company, companyName: 'Team GmbH', role: 'admin' }] } });
+    expect((await internal('sign-in', { email: 'anna@team.example', password: 'wrong horse battery' })).status).toBe(401);
+    expect((await internal('sign-in', { email: 'nobody@team.example', password: 'correct horse battery' })).status).toBe(401);
+    const company401 = await fetch(`${url}/internal/members/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: '{}' });
+    expect(company401.status).toBe(401);
+    // the owner the operator created got an invitation too
+    const ownerMail = await waitFor(() => mails.find((m) => m.data.to[0] === 'boss@team.example'), { what: 'owner invitation' });
+    expect(ownerMail.data.text).toMatch(/accept-invitation#token=[\w-]{43}/);
+
     expect((await call('POST', '/members/', { email: 'anna@team.example' }, company, 'owner')).body.code).toBe('MEMBER_EXISTS');
     expect((await call('POST', '/members/', { email: 'not-an-address' }, company, 'owner')).status).toBe(400);
     expect((await call('POST', '/members/', { email: 'x@team.example', role: 'owner' }, company, 'admin')).status).toBe(403);
@@ -259,7 +278,7 @@ describe('account-service', () => {
     expect((await call('GET', '/audit-log/', undefined, 'cmp_someone_else')).body.entries).toEqual([]);
 
     expect((await call('GET', '/audit-log/verify', undefined, company)).body).toEqual({ valid: true, entries: 5, first_invalid_seq: null, reason: null });
-    await service.runtime.conn.collection('audit_log').updateOne({ _id: `${company}:3` as never }, { $set: { fields: ['status'] } });
+    await service.runtime.conn.collection('audit_log').updateOne({ _id: `${company}:3` as never }, { $set: { fields: ['tampered'] } });
     expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({ valid: false, first_invalid_seq: 3, reason: expect.stringContaining('changed') });
   });
 

@@ -53,12 +53,12 @@ export function membersRepo(conn: Connection) {
       model.findOneAndUpdate({ _id: id, companyId }, { $set: { role, updatedAt: new Date() } }, { returnDocument: 'after', session }).lean<MemberDoc>(),
     remove: (companyId: string, id: Types.ObjectId, session: ClientSession) => model.findOneAndDelete({ _id: id, companyId }, { session }).lean<MemberDoc>(),
     /** Accepts an open invitation once: the token stops working in the same write. */
-    acceptInvitation: (hash: string, passwordHash: string, now: Date) =>
+    acceptInvitation: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { invitationHash: hash, invitationExpiresAt: { $gt: now } },
           { $set: { status: 'active', passwordHash, updatedAt: now }, $unset: { invitationHash: '', invitationExpiresAt: '' } },
-          { returnDocument: 'after' },
+          { returnDocument: 'after', session },
         )
         .lean<MemberDoc>(),
     setPassword: (companyId: string, id: Types.ObjectId, passwordHash: string) =>

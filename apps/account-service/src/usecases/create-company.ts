@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Changes } from '@inv/outbox';
-import { eventMessage } from '@inv/runtime';
+import { commandMessage, eventMessage } from '@inv/runtime';
+import { INVITATION_TTL_MS, invitationMail, newInvitationToken } from '../domain/invitation';
 import { AppError } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
@@ -12,6 +13,8 @@ export interface CreateCompanyDeps {
   companies: CompaniesRepo;
   apiKeys: ApiKeysRepo;
   members: MembersRepo;
+  /** When set, the owner gets an invitation e-mail (a single-use link to set the password, valid 7 days). */
+  invite?: { mailFrom: string; appUrl: string };
 }
 
 export interface CreateCompanyInput {
@@ -60,7 +63,17 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
         },
         session,
       );
-      await deps.members.insert({ companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: now }, session);
+      const invitation = deps.invite ? newInvitationToken() : undefined;
+      const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+      const owner = await deps.members.insert(
+        { companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: now, ...(invitation ? { invitationHash: invitation.hash, invitationExpiresAt: expiresAt } : {}) },
+        session,
+      );
+      if (invitation && deps.invite) {
+        const id = String(owner._id);
+        const mail = invitationMail({ companyName: input.name, role: 'owner', link: `${deps.invite.appUrl}/accept-invitation#token=${invitation.token}`, expiresAt });
+        emit(commandMessage('mail.send.v1', input.companyId, { emailId: `invitation-${id}`, subjectRef: `member:${id}`, from: deps.invite.mailFrom, to: [input.ownerEmail], subject: mail.subject, text: mail.text }));
+      }
       emit(eventMessage('company.created.v1', input.companyId, { name: input.name, plan: input.plan }, `company-created-${input.companyId}`));
     } else if (await deps.members.byEmail(input.companyId, input.ownerEmail, session).then((m) => !m)) {
       // a company created before members existed (the demo company of earlier versions) gets its owner
