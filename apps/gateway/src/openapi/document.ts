@@ -12,7 +12,20 @@ const errorReference = Object.entries(ERROR_CODES)
 
 const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRechnung, PEPPOL, FatturaPA, Facturae), VAT ID checks against VIES, accounting export.
 
-**Authentication.** Every request carries \`X-API-Key\`. Keys are created under Company → API keys; the secret is shown once.
+**Authentication.** Every request carries \`X-API-Key\`. Keys are created in the web app (\`/app/\`, account settings → API keys) or under Company → API keys; the secret is shown once. API access requires the Pro plan: a downgrade deactivates every key of the company, an upgrade reactivates none.
+
+**Roles.** A key carries the permissions of the role chosen at its creation (default admin); a route the role may not use answers 403 \`FORBIDDEN\` with \`missing_permission\`.
+
+| permission | routes | owner | admin | member | viewer |
+|---|---|---|---|---|---|
+| \`read\` | every GET (also \`/members/\`) except keys and the audit log | yes | yes | yes | yes |
+| \`invoices:write\` | writes of invoices, positions, customers, products | yes | yes | yes | no |
+| \`export\` | \`/exports\`, \`/acctexp\`, \`/datev\`, \`/downloads\` | yes | yes | yes | no |
+| \`company:write\` | writes of \`/company\`, \`/numbering\`, \`/template\`, payment terms | yes | yes | no | no |
+| \`keys:manage\` | \`/company/api-keys\` | yes | yes | no | no |
+| \`members:manage\` | writes of \`/members/\`, \`/audit-log/\` | yes | yes | no | no |
+
+Only an owner may make someone owner, change or remove an owner, or create an owner key; a company always keeps one owner (409 \`LAST_OWNER\`).
 
 **Conventions.** \`null\` in a request body means "not given"; unknown fields are ignored. The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
 
