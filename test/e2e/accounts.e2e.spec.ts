@@ -51,11 +51,21 @@ describe('e2e: companies and plans through the operator command', () => {
     expect((await api('GET', '/quota/', undefined, key)).body).toMatchObject({ plan: 'pro', used: 0, limit: 100, reset_date: expect.stringMatching(/^\d{4}-\d{2}-01$/) });
   });
 
+  it('gives a key the permissions of its role: a viewer reads but cannot create an invoice or a key', async () => {
+    const viewer = await api('POST', '/company/api-keys', { name: 'reporting', role: 'viewer' }, key);
+    expect(viewer).toMatchObject({ status: 201, body: { role: 'viewer' } });
+    expect((await api('GET', '/company/', undefined, viewer.body.key)).status).toBe(200);
+    const invoice = await api('POST', '/invoice/', { customer_id: 1 }, viewer.body.key);
+    expect(invoice).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', missing_permission: 'invoices:write' } });
+    expect((await api('POST', '/company/api-keys', { name: 'escalate' }, viewer.body.key)).body).toMatchObject({ code: 'FORBIDDEN', missing_permission: 'keys:manage' });
+    expect((await api('POST', '/company/api-keys', { name: 'owner key', role: 'owner' }, system.apiKey)).status).toBe(201); // the demo bootstrap key is the owner's
+  });
+
   it('lists the companies', async () => {
     const run = await admin('company', 'list');
     expect(run.code).toBe(0);
     const line = run.stdout.split('\n').find((l) => l.startsWith(companyId))!;
-    expect(line).toMatch(/pro\s+1\s+1\s+\d{4}-\d{2}-\d{2}T[\d:]+\s+Muster GmbH$/);
+    expect(line).toMatch(/pro\s+1\s+2\s+\d{4}-\d{2}-\d{2}T[\d:]+\s+Muster GmbH$/);
     expect(run.stdout).toContain('cmp_demo');
   });
 
