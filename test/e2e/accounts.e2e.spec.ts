@@ -27,7 +27,7 @@ describe('e2e: companies and plans through the operator command', () => {
     );
 
   beforeAll(async () => {
-    system = await startSystem({ kind: 'accounts', services: ['account', 'quota', 'gateway'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
+    system = await startSystem({ kind: 'accounts', services: ['account', 'quota', 'gateway', 'customer', 'invoice'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
   });
   afterAll(async () => {
     await system?.stop();
@@ -59,6 +59,25 @@ describe('e2e: companies and plans through the operator command', () => {
     expect(invoice).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', missing_permission: 'invoices:write' } });
     expect((await api('POST', '/company/api-keys', { name: 'escalate' }, viewer.body.key)).body).toMatchObject({ code: 'FORBIDDEN', missing_permission: 'keys:manage' });
     expect((await api('POST', '/company/api-keys', { name: 'owner key', role: 'owner' }, system.apiKey)).status).toBe(201); // the demo bootstrap key is the owner's
+  });
+
+  it("records the services' changes in the audit log with the key that made them, and the chain verifies", async () => {
+    const customer = await api('POST', '/customer/', { organization_name: 'Kunde AG', language: 'German', email: 'ap@kunde.example' }, key);
+    expect(customer.status).toBe(201);
+    const invoice = await api('POST', '/invoice/', { customer_id: customer.body.id, note: 'x' }, key);
+    expect(invoice.status).toBe(201);
+    const position = await api('POST', `/invoice/${invoice.body.invoice_id}/positions`, { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 }, key);
+    expect(position.status).toBe(201);
+    const entries = await waitFor(async () => {
+      const page = (await api('GET', '/audit-log/?limit=100', undefined, key)).body;
+      const actions = (page.entries ?? []).map((e: { action: string }) => e.action);
+      return ['customer.created', 'invoice.created', 'invoice.position_added'].every((a) => actions.includes(a)) && page.entries;
+    }, { what: 'audit entries of customer- and invoice-service' });
+    const created = entries.find((e: { action: string }) => e.action === 'customer.created');
+    expect(created).toMatchObject({ resource_type: 'customer', resource_id: String(customer.body.id), fields: expect.arrayContaining(['organization_name', 'email']), actor: { key_name: 'created by the operator', role: 'owner', request_id: expect.any(String), client_ip: expect.any(String) } });
+    expect(JSON.stringify(entries)).not.toContain('Kunde AG');
+    expect(entries.find((e: { action: string }) => e.action === 'invoice.position_added')).toMatchObject({ resource_type: 'position', resource_id: `${invoice.body.invoice_id}/${position.body.position_id ?? position.body.id}` });
+    expect((await api('GET', '/audit-log/verify', undefined, key)).body).toMatchObject({ valid: true, first_invalid_seq: null });
   });
 
   it('lists the companies', async () => {

@@ -27,6 +27,13 @@ export const AUDITED: Record<string, (d: Data, companyId: string) => Described> 
   'product.changed.v1': (d) => ({ action: `product.${String(d.action)}`, resourceType: 'product', resourceId: str(d.productId), fields: names(d.fields) }),
   'numbering.changed.v1': (d) => ({ action: 'numbering.changed', resourceType: 'numbering', resourceId: str(d.documentType), fields: names(d.fields) }),
   'customer.vat-id-changed.v1': (d) => ({ action: 'customer.vat_id_changed', resourceType: 'customer', resourceId: str(d.customerId), fields: ['vat_id'] }),
+  'customer.changed.v1': (d) => ({ action: `customer.${String(d.action)}`, resourceType: 'customer', resourceId: str(d.customerId), fields: names(d.fields) }),
+  'invoice.changed.v1': (d) => ({
+    action: `invoice.${String(d.action)}`,
+    resourceType: d.positionId === undefined ? 'invoice' : 'position',
+    resourceId: d.positionId === undefined ? str(d.invoiceId) : `${String(d.invoiceId)}/${String(d.positionId)}`,
+    fields: names(d.fields),
+  }),
   'invoice.finalized.v1': (d) => ({ action: 'invoice.finalized', resourceType: 'invoice', resourceId: str(d.invoiceId), fields: ['status', 'invoice_number', 'invoice_date'] }),
   'invoice.finalize-failed.v1': (d) => ({ action: 'invoice.finalize_failed', resourceType: 'invoice', resourceId: str(d.invoiceId), fields: [] }),
   'invoice.status-changed.v1': (d) => ({ action: `invoice.status_${String(d.status).toLowerCase()}`, resourceType: 'invoice', resourceId: str(d.invoiceId), fields: ['status'] }),

@@ -6,6 +6,9 @@ import { CHECKSUM_FAULT, CUSTOMER_NUMBER_FIRST, CUSTOMER_NUMBER_LAST, failsCheck
 import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';
 
+/** The API fields a request gave (announced for the audit log; never their values). */
+const givenFields = (input: object) => Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k);
+
 export async function loadCustomer(deps: CustomerDeps, companyId: string, id: number): Promise<CustomerDoc> {
   const c = await deps.customers.get(companyId, id);
   if (!c) throw notFound(`customer ${id}`);
@@ -95,6 +98,7 @@ export async function createCustomer(deps: CustomerDeps, companyId: string, inpu
   await deps.commit(async (session, emit) => {
     await deps.customers.insert(doc, session);
     if (check && doc.vatId) emit(vatCheckEvent(companyId, id, doc.vatId));
+    emit(eventMessage('customer.changed.v1', companyId, { customerId: id, action: 'created', fields: givenFields(input) }));
   });
   return id;
 }
@@ -123,6 +127,7 @@ export async function updateCustomer(deps: CustomerDeps, companyId: string, id: 
     // Optimistic: a concurrent change (another PUT, an address edit) must not be overwritten silently.
     if (!(await deps.customers.updateAtRev(companyId, id, before.rev, set, session))) throw conflict(`customer ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
     if (check && after.vatId) emit(vatCheckEvent(companyId, id, after.vatId));
+    emit(eventMessage('customer.changed.v1', companyId, { customerId: id, action: 'updated', fields: givenFields(input) }));
   });
 }
 

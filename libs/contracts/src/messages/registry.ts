@@ -37,6 +37,15 @@ export const events = {
   'product.changed.v1': z.object({ productId: z.number().int(), action: z.enum(['created', 'updated', 'deleted']), fields: z.array(z.string()) }),
   /** A numbering sequence's pattern, reset period or next value was changed. */
   'numbering.changed.v1': z.object({ documentType: z.enum(['invoice', 'credit_note']), fields: z.array(z.string()) }),
+  /** A customer was created or changed (for the audit log: the API field names, never their values). */
+  'customer.changed.v1': z.object({ customerId: z.number().int(), action: z.enum(['created', 'updated']), fields: z.array(z.string()) }),
+  /** A draft invoice or its positions changed (for the audit log: the API field names, never their values). */
+  'invoice.changed.v1': z.object({
+    invoiceId: z.number().int(),
+    action: z.enum(['created', 'updated', 'position_added', 'position_updated', 'position_deleted']),
+    positionId: z.number().int().optional(),
+    fields: z.array(z.string()),
+  }),
   'customer.vat-id-changed.v1': z.object({
     customerId: z.number().int(),
     vatId: z.string(),
