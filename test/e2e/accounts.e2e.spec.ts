@@ -27,7 +27,7 @@ describe('e2e: companies and plans through the operator command', () => {
     );
 
   beforeAll(async () => {
-    system = await startSystem({ kind: 'accounts', services: ['account', 'quota', 'gateway', 'customer', 'invoice'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
+    system = await startSystem({ kind: 'accounts', services: ['account', 'quota', 'gateway', 'customer', 'invoice', 'export'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
   });
   afterAll(async () => {
     await system?.stop();
@@ -68,10 +68,11 @@ describe('e2e: companies and plans through the operator command', () => {
     expect(invoice.status).toBe(201);
     const position = await api('POST', `/invoice/${invoice.body.invoice_id}/positions`, { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 }, key);
     expect(position.status).toBe(201);
+    expect((await api('PUT', '/acctexp/config', { consultant_number: 1001, client_number: 1 }, key)).status).toBe(200);
     const entries = await waitFor(async () => {
       const page = (await api('GET', '/audit-log/?limit=100', undefined, key)).body;
       const actions = (page.entries ?? []).map((e: { action: string }) => e.action);
-      return ['customer.created', 'invoice.created', 'invoice.position_added'].every((a) => actions.includes(a)) && page.entries;
+      return ['customer.created', 'invoice.created', 'invoice.position_added', 'export_config.updated'].every((a) => actions.includes(a)) && page.entries;
     }, { what: 'audit entries of customer- and invoice-service' });
     const created = entries.find((e: { action: string }) => e.action === 'customer.created');
     expect(created).toMatchObject({ resource_type: 'customer', resource_id: String(customer.body.id), fields: expect.arrayContaining(['organization_name', 'email']), actor: { key_name: 'created by the operator', role: 'owner', request_id: expect.any(String), client_ip: expect.any(String) } });

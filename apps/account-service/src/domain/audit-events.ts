@@ -34,6 +34,10 @@ export const AUDITED: Record<string, (d: Data, companyId: string) => Described> 
     resourceId: d.positionId === undefined ? str(d.invoiceId) : `${String(d.invoiceId)}/${String(d.positionId)}`,
     fields: names(d.fields),
   }),
+  'export.changed.v1': (d) =>
+    d.action === 'started'
+      ? { action: 'export.started', resourceType: 'export', resourceId: str(d.jobId), fields: names(d.fields) }
+      : { action: d.action === 'config_updated' ? 'export_config.updated' : `mapping.${String(d.action).replace('mappings_', '')}`, resourceType: d.action === 'config_updated' ? 'export_config' : 'mapping', resourceId: undefined, fields: names(d.fields) },
   'invoice.finalized.v1': (d) => ({ action: 'invoice.finalized', resourceType: 'invoice', resourceId: str(d.invoiceId), fields: ['status', 'invoice_number', 'invoice_date'] }),
   'invoice.finalize-failed.v1': (d) => ({ action: 'invoice.finalize_failed', resourceType: 'invoice', resourceId: str(d.invoiceId), fields: [] }),
   'invoice.status-changed.v1': (d) => ({ action: `invoice.status_${String(d.status).toLowerCase()}`, resourceType: 'invoice', resourceId: str(d.invoiceId), fields: ['status'] }),

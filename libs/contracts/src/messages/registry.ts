@@ -46,6 +46,8 @@ export const events = {
     positionId: z.number().int().optional(),
     fields: z.array(z.string()),
   }),
+  /** Accounting export: a job started, the mappings or the configuration changed (for the audit log: field names only). */
+  'export.changed.v1': z.object({ action: z.enum(['started', 'mappings_saved', 'mappings_reset', 'config_updated']), jobId: z.string().optional(), fields: z.array(z.string()) }),
   'customer.vat-id-changed.v1': z.object({
     customerId: z.number().int(),
     vatId: z.string(),
