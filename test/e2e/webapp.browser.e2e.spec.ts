@@ -117,6 +117,26 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await context.close();
   });
 
+  it('signs in with the password and shows the Pro requirement as a message on the Free plan', async () => {
+    await peer.callRpc('quota.set-plan.v1', companyA, { plan: 'free' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app()}/?lang=en`);
+    await page.getByLabel('E-mail address').fill('owner@alpha.example');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/app\/keys$/);
+    await waitFor(async () => {
+      await page.goto(`${app()}/keys`);
+      return (await page.content()).includes('deactivated (plan downgrade)');
+    }, { what: 'keys deactivated by the downgrade' });
+    await page.getByLabel('Name (what the key is for)').fill('on free');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.getByRole('status').textContent()).toContain('API keys need the Pro plan');
+    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-7-plan-required.png'), fullPage: true });
+    await context.close();
+  });
+
   it('refuses forms without the CSRF token and a wrong password, and limits sign-in attempts', async () => {
     const noToken = await fetch(`${app()}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=owner%40alpha.example&password=a+long+enough+password', redirect: 'manual' });
     expect(noToken.status).toBe(403);
