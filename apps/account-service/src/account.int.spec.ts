@@ -203,6 +203,8 @@ describe('account-service', () => {
     expect((await internal('accept-invitation', { token, password: 'short' })).status).toBe(400);
     expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({ status: 200, body: { companyId: company, role: 'admin', email: 'anna@team.example' } });
     expect((await internal('accept-invitation', { token, password: 'correct horse battery' })).status).toBe(404);
+    expect(await internal('current', { companyId: company, memberId: invited.body.id })).toMatchObject({ status: 200, body: { role: 'admin', plan: 'pro', companyName: 'Team GmbH' } });
+    expect((await internal('current', { companyId: 'cmp_other', memberId: invited.body.id })).status).toBe(401);
     const storedAfter = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
     expect(storedAfter?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await internal('sign-in', { email: 'ANNA@team.example', password: 'correct horse battery' })).toMatchObject({ status: 200, body: { memberships: [{ companyId: company, companyName: 'Team GmbH', role: 'admin' }] } });
@@ -235,6 +237,7 @@ describe('account-service', () => {
     const other = (await call('GET', '/members/', undefined, company)).body.members.find((m: any) => m.role !== 'owner');
     expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(200);
     expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(404);
+    expect((await internal('current', { companyId: company, memberId: other.id })).status).toBe(401); // the web app signs a removed member out
     expect((await call('DELETE', '/members/nope', undefined, 'cmp_other')).status).toBe(404);
     await waitFor(() => accountEvents.some((e) => e.type === 'member.removed.v1' && e.companyId === company), { what: 'member events' });
     const invitedEvent = accountEvents.find((e) => e.type === 'member.invited.v1' && e.companyId === company);

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { verifyApiKey } from '../usecases/api-keys';
-import { acceptInvitation, signIn, type SignInDeps } from '../usecases/member-sign-in';
+import { acceptInvitation, currentMember, signIn, type SignInDeps } from '../usecases/member-sign-in';
 
 /**
  * Called by the gateway only: never routed publicly, and like every /internal/* path it needs the
@@ -13,6 +13,9 @@ export function internalRoutes(deps: { apiKeys: ApiKeysRepo; companies: Companie
   // the web app's sign-in (through the gateway, which keeps the session): password, and invitation acceptance
   router.post('/internal/members/sign-in', async (req, res) => {
     res.json(await signIn(deps.signIn, req.body));
+  });
+  router.post('/internal/members/current', async (req, res) => {
+    res.json(await currentMember(deps.signIn, req.body));
   });
   router.post('/internal/members/accept-invitation', async (req, res) => {
     res.json(await acceptInvitation(deps.signIn, req.body));

@@ -183,11 +183,15 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   // --- signed in ---
   async function signedIn(req: Request, res: Response, post: boolean): Promise<{ s: Session; t: Texts; lang: Lang } | undefined> {
     const lang = langOf(req, res);
-    const s = await sessions.get(req);
-    if (!s) {
+    const stored = await sessions.get(req);
+    // the member as it is now: removed -> signed out, a changed role or plan applies at once
+    const now = stored && (await account('POST', '/internal/members/current', { companyId: stored.companyId, memberId: stored.memberId }, internal(res)));
+    if (!stored || !now || now.status !== 200) {
+      if (stored) await sessions.destroy(req, res);
       res.redirect(303, '/app/');
       return undefined;
     }
+    const s: Session = { ...stored, role: String(now.body.role), plan: String(now.body.plan), companyName: String(now.body.companyName) };
     if (post && !(sameOrigin(req) && sameToken(field(req, 'csrf'), s.csrf))) {
       send(res, 403, page({ lang, t: texts[lang], title: texts[lang].title, body: '', message: { kind: 'error', text: texts[lang].csrf } }));
       return undefined;
