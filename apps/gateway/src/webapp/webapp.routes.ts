@@ -1,6 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import { roleAllows } from '@inv/contracts';
-import { IDENTITY_HEADER, type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
+import { AppError, IDENTITY_HEADER, type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_JS, esc, fill, page } from './html';
 import { pickLang, texts, type Lang, type Texts } from './i18n';
@@ -86,12 +86,18 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   const field = (req: Request, name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
 
   async function account(method: string, path: string, body: unknown, identity: Parameters<IdentitySigner['sign']>[0]) {
-    const res = await fetch(`${deps.accountUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: await deps.signer.sign(identity) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
+    let res: globalThis.Response;
+    try {
+      res = await fetch(`${deps.accountUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: await deps.signer.sign(identity) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      deps.logger.warn({ err, path }, 'web app: account-service unreachable');
+      throw new AppError('unavailable', 'the account settings are temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
+    }
     return { status: res.status, body: ((await res.json().catch(() => ({}))) ?? {}) as Json };
   }
   const asMember = (req: Request, res: Response, s: Session) => ({
