@@ -5,14 +5,23 @@ import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
+import { membersRepo } from './db/members';
+import { auditLogRepo } from './db/audit-log';
+import { AUDITED } from './domain/audit-events';
+import { onAuditedEvent } from './consumers/audited-events';
+import { auditLogRoutes } from './http/audit-log.routes';
+import { onCreateCompany } from './rpc/account.create-company';
+import { onListCompanies } from './rpc/account.list-companies';
 import { companyRoutes } from './http/company.routes';
 import { internalRoutes } from './http/internal.routes';
 import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
 import { onCompanyPlan } from './rpc/account.company-plan';
 import { onSellerProfile } from './rpc/account.seller-profile';
 import { onVatChecked } from './consumers/vat.checked';
+import { onPlanChanged } from './consumers/company.plan-changed';
 import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
+import { memberRoutes } from './http/members.routes';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -20,7 +29,11 @@ export async function createAccountService(config: AccountConfig) {
   const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
-  await Promise.all([companies.init(), apiKeys.init()]);
+  const members = membersRepo(rt.conn);
+  const audit = auditLogRepo(rt.conn);
+  await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init()]);
+  const appUrl = config.APP_URL.replace(/\/$/, '');
+  const createDeps = { commit: rt.commit, companies, apiKeys, members, invite: { mailFrom: config.MAIL_FROM, appUrl } };
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
@@ -33,13 +46,20 @@ export async function createAccountService(config: AccountConfig) {
     }
   };
 
-  rt.app.use(internalRoutes({ apiKeys, companies }));
+  rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
   const templateExists = async (companyId: string, templateId: number) => (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
   rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
+  rt.app.use(memberRoutes({ commit: rt.commit, members, companies, mailFrom: config.MAIL_FROM, appUrl, now: () => new Date() }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
+  rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) => onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never));
+  // the audit log: one entry per audited event of any service, appended to the company's hash chain
+  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) => onAuditedEvent({ commitOnce: rt.commitOnce, audit, apiKeys }, msg as never));
+  rt.app.use(auditLogRoutes({ audit }));
+  rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
+  rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
   rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
 
@@ -49,7 +69,7 @@ export async function createAccountService(config: AccountConfig) {
     async start() {
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {
-        const result = await bootstrapDemoCompany({ commit: rt.commit, companies, apiKeys }, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
+        const result = await bootstrapDemoCompany(createDeps, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
         rt.logger.info(result, 'demo company ready');
       }
       return http;

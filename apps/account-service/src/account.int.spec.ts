@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { apiKeyRevokedChannel } from '@inv/service-kit';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
@@ -20,13 +21,15 @@ describe('account-service', () => {
   const termChanges: any[] = [];
   const vatChanges: any[] = [];
   let customersUsingTerm = 0;
+  const mails: any[] = [];
+  const accountEvents: any[] = [];
 
   const verify = async (key: unknown, identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true })) => {
     const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identity) }, body: JSON.stringify({ key }) });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const call = async (method: string, path: string, body?: unknown, company = DEMO_COMPANY_ID) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method: string, path: string, body?: unknown, company = DEMO_COMPANY_ID, role?: string) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company, { role })) }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -40,6 +43,8 @@ describe('account-service', () => {
     peer.onEvent('term-log', ['company.payment-terms-changed.v1', 'company.vat-id-changed.v1'], async (msg) => {
       (msg.type === 'company.vat-id-changed.v1' ? vatChanges : termChanges).push(msg.data);
     });
+    peer.onCommand('mail.send.v1', async (msg) => void mails.push(msg));
+    peer.onEvent('member-log', ['member.invited.v1', 'member.role-changed.v1', 'member.removed.v1', 'api-key.created.v1', 'api-key.revoked.v1'], async (msg) => void accountEvents.push(msg));
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: customersUsingTerm }));
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: (msg.data as { templateId: number }).templateId === 7 }));
     await peer.start();
@@ -126,6 +131,158 @@ describe('account-service', () => {
     expect((await call('DELETE', `/company/api-keys/${one.body.id}`, undefined, company)).status).toBe(200);
     expect((await call('POST', '/company/api-keys', { name: 'after revoke' }, company)).status).toBe(201);
     expect((await call('POST', '/company/api-keys', { name: 'over' }, company)).status).toBe(409);
+  });
+
+  it('deactivates every key on a downgrade from Pro (announced to the gateways), reactivates none on an upgrade, and needs Pro for new keys', async () => {
+    const company = `cmp_plan_${prefix}`;
+    await service.runtime.conn.collection('companies').insertOne({ _id: company as never, name: 'Plan GmbH', legalName: 'Plan GmbH', address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' }, plan: 'pro', paymentTermDays: 14, createdAt: new Date() });
+    const viewer = await call('POST', '/company/api-keys', { name: 'reporting', role: 'viewer' }, company);
+    const admin = await call('POST', '/company/api-keys', { name: 'erp' }, company);
+    expect(viewer.body).toMatchObject({ role: 'viewer' });
+    expect(await verify(viewer.body.key)).toMatchObject({ status: 200, body: { companyId: company, role: 'viewer' } });
+    expect(await verify(admin.body.key)).toMatchObject({ status: 200, body: { role: 'admin' } });
+    const owner = await call('POST', '/company/api-keys', { name: 'x', role: 'owner' }, company);
+    expect(owner).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+
+    const { default: Redis } = await import('ioredis');
+    const sub = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const announced: string[] = [];
+    sub.on('message', (_c: string, m: string) => announced.push(JSON.parse(m).keyId));
+    await sub.subscribe(apiKeyRevokedChannel(`${prefix}:`));
+    try {
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'free', previousPlan: 'pro', version: 1 }, { id: 'plan-down-1' });
+      await waitFor(async () => (await verify(admin.body.key)).status === 401, { what: 'keys deactivated' });
+      expect((await verify(viewer.body.key)).status).toBe(401);
+      await waitFor(() => announced.length === 2, { what: 'revocations announced' });
+      expect(announced.sort()).toEqual([admin.body.id, viewer.body.id].sort());
+      const listed = await call('GET', '/company/api-keys', undefined, company);
+      expect(listed.body.api_keys.map((k: any) => [k.active, k.revoked_reason])).toEqual([[false, 'plan_downgrade'], [false, 'plan_downgrade']]);
+      const onFree = await call('POST', '/company/api-keys', { name: 'on free' }, company);
+      expect(onFree).toMatchObject({ status: 403, body: { code: 'PLAN_REQUIRED' } });
+
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'pro', previousPlan: 'free', version: 2 }, { id: 'plan-up-2' });
+      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.plan === 'pro', { what: 'upgrade applied' });
+      expect((await verify(admin.body.key)).status).toBe(401);
+      // an older announcement arriving late changes nothing
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'free', previousPlan: 'pro', version: 1 }, { id: 'plan-down-late' });
+      const fresh = await waitFor(async () => {
+        const r = await call('POST', '/company/api-keys', { name: 'after upgrade' }, company);
+        return r.status === 201 && r;
+      }, { what: 'a new key after the upgrade' });
+      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'pro', previousPlan: 'pro', version: 3 }, { id: 'plan-sentinel-3' });
+      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.planVersion === 3, { what: 'sentinel applied' });
+      expect((await verify(fresh.body.key)).status).toBe(200);
+    } finally {
+      sub.disconnect();
+    }
+  });
+
+  it('invites members by e-mail with a single-use link, changes roles and always keeps an owner', async () => {
+    const company = `cmp_members_${prefix.replace(/-/g, "_")}`;
+    const created = await peer.callRpc('account.create-company.v1', company, { name: 'Team GmbH', ownerEmail: 'boss@team.example', plan: 'pro' });
+    expect(created).toMatchObject({ companyId: company, created: true, apiKey: expect.stringMatching(/^ak_live_/) });
+    const listed = await call('GET', '/members/', undefined, company);
+    expect(listed.body.members).toEqual([expect.objectContaining({ email: 'boss@team.example', role: 'owner', status: 'invited' })]);
+    const ownerId = listed.body.members[0].id;
+
+    const invited = await call('POST', '/members/', { email: ' Anna@Team.example ', role: 'admin' }, company, 'owner');
+    expect(invited).toMatchObject({ status: 201, body: { email: 'anna@team.example', role: 'admin', status: 'invited', invitation_expires_at: expect.any(String) } });
+    const days = (Date.parse(invited.body.invitation_expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    const mail = await waitFor(() => mails.find((m) => m.data.to[0] === 'anna@team.example'), { what: 'invitation e-mail' });
+    expect(mail.data).toMatchObject({ subjectRef: `member:${invited.body.id}`, subject: expect.stringContaining('Team GmbH') });
+    const token = /accept-invitation#token=([\w-]{43})/.exec(mail.data.text)![1];
+    const stored = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
+    expect(JSON.stringify(stored)).not.toContain(token);
+    // accepting sets the password (argon2id) once; then the member signs in with it
+    const internal = async (path: string, body: unknown) => {
+      const res = await fetch(`${url}/internal/members/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await internal('accept-invitation', { token, password: 'short' })).status).toBe(400);
+    expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({ status: 200, body: { companyId: company, role: 'admin', email: 'anna@team.example' } });
+    expect((await internal('accept-invitation', { token, password: 'correct horse battery' })).status).toBe(404);
+    expect(await internal('current', { companyId: company, memberId: invited.body.id })).toMatchObject({ status: 200, body: { role: 'admin', plan: 'pro', companyName: 'Team GmbH' } });
+    expect((await internal('current', { companyId: 'cmp_other', memberId: invited.body.id })).status).toBe(401);
+    const storedAfter = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
+    expect(storedAfter?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await internal('sign-in', { email: 'ANNA@team.example', password: 'correct horse battery' })).toMatchObject({ status: 200, body: { memberships: [{ companyId: company, companyName: 'Team GmbH', role: 'admin' }] } });
+    expect((await internal('sign-in', { email: 'anna@team.example', password: 'wrong horse battery' })).status).toBe(401);
+    expect((await internal('sign-in', { email: 'nobody@team.example', password: 'correct horse battery' })).status).toBe(401);
+    const company401 = await fetch(`${url}/internal/members/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: '{}' });
+    expect(company401.status).toBe(401);
+    // the owner the operator created got an invitation too
+    const ownerMail = await waitFor(() => mails.find((m) => m.data.to[0] === 'boss@team.example'), { what: 'owner invitation' });
+    expect(ownerMail.data.text).toMatch(/accept-invitation#token=[\w-]{43}/);
+
+    expect((await call('POST', '/members/', { email: 'anna@team.example' }, company, 'owner')).body.code).toBe('MEMBER_EXISTS');
+    expect((await call('POST', '/members/', { email: 'not-an-address' }, company, 'owner')).status).toBe(400);
+    expect((await call('POST', '/members/', { email: 'x@team.example', role: 'owner' }, company, 'admin')).status).toBe(403);
+
+    // the only owner can neither leave nor lose the role
+    expect((await call('DELETE', `/members/${ownerId}`, undefined, company, 'owner')).body.code).toBe('LAST_OWNER');
+    expect((await call('PUT', `/members/${ownerId}`, { role: 'admin' }, company, 'owner')).body.code).toBe('LAST_OWNER');
+    // an admin may not make owners; an owner may
+    expect((await call('PUT', `/members/${invited.body.id}`, { role: 'owner' }, company, 'admin')).status).toBe(403);
+    expect((await call('PUT', `/members/${invited.body.id}`, { role: 'owner' }, company, 'owner')).body.role).toBe('owner');
+    // two owners demoting each other at once: one of them stays owner
+    const both = await Promise.all([
+      call('PUT', `/members/${ownerId}`, { role: 'viewer' }, company, 'owner'),
+      call('PUT', `/members/${invited.body.id}`, { role: 'viewer' }, company, 'owner'),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const owners = (await call('GET', '/members/', undefined, company)).body.members.filter((m: any) => m.role === 'owner');
+    expect(owners).toHaveLength(1);
+    const other = (await call('GET', '/members/', undefined, company)).body.members.find((m: any) => m.role !== 'owner');
+    expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(200);
+    expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(404);
+    expect((await internal('current', { companyId: company, memberId: other.id })).status).toBe(401); // the web app signs a removed member out
+    expect((await call('DELETE', '/members/nope', undefined, 'cmp_other')).status).toBe(404);
+    await waitFor(() => accountEvents.some((e) => e.type === 'member.removed.v1' && e.companyId === company), { what: 'member events' });
+    const invitedEvent = accountEvents.find((e) => e.type === 'member.invited.v1' && e.companyId === company);
+    expect(invitedEvent.actor).toMatchObject({ keyId: 'test-key', role: 'owner' });
+  });
+
+  it('keeps an append-only, hash-chained audit log of the events, with actor, filters and cursor pages, and finds a tampered entry', async () => {
+    const company = `cmp_audit_${prefix.replace(/-/g, '_')}`;
+    const created = await peer.callRpc('account.create-company.v1', company, { name: 'Audit GmbH', ownerEmail: 'boss@audit.example', plan: 'pro' });
+    const actor = { keyId: created.keyId!, role: 'owner', requestId: 'req-42', clientIp: '203.0.113.9' };
+    await peer.publishEvent('product.changed.v1', company, { productId: 7, action: 'updated', fields: ['name', 'unit_net_amount'] }, { id: 'audit-1', actor, occurredAt: '2026-11-20T10:00:00.000Z' });
+    const finalized = { invoiceId: 42, number: 'RE-1', typeCode: '380' as const, customerId: 1, invoiceDate: '2026-11-21', currency: 'EUR', totalNet: '100.00', totalVat: '19.00', totalGross: '119.00', reservationId: 'r@2026-11' };
+    await peer.publishEvent('invoice.finalized.v1', company, finalized, { id: 'audit-2', actor, occurredAt: '2026-11-21T10:00:00.000Z' });
+    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 42, customerId: 1, status: 'PAID' }, { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' });
+    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 42, customerId: 1, status: 'PAID' }, { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' }); // redelivered
+    const all = await waitFor(async () => {
+      const r = await call('GET', '/audit-log/?limit=100', undefined, company);
+      return r.body.entries?.length >= 5 && r.body.entries;
+    }, { what: 'five audit entries' });
+    await new Promise((r) => setTimeout(r, 300)); // a duplicate would have arrived by now
+    expect((await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries).toHaveLength(5);
+    expect(all.map((e: any) => e.seq)).toEqual([5, 4, 3, 2, 1]);
+    expect(all.map((e: any) => e.action).sort()).toEqual(['api_key.created', 'company.created', 'invoice.finalized', 'invoice.status_paid', 'product.updated']);
+    const product = all.find((e: any) => e.action === 'product.updated');
+    expect(product).toMatchObject({ resource_type: 'product', resource_id: '7', fields: ['name', 'unit_net_amount'], at: '2026-11-20T10:00:00.000Z', actor: { key_id: created.keyId, key_name: 'created by the operator', role: 'owner', request_id: 'req-42', client_ip: '203.0.113.9' } });
+    expect(JSON.stringify(all)).not.toContain(created.apiKey);
+    for (let i = 1; i < all.length; i++) expect(all[i - 1].prev_hash).toBe(all[i].hash);
+
+    const q = async (query: string) => (await call('GET', `/audit-log/?${query}`, undefined, company)).body;
+    expect((await q('resource_type=invoice&resource_id=42')).entries.map((e: any) => e.action).sort()).toEqual(['invoice.finalized', 'invoice.status_paid']);
+    expect((await q('action=product.updated')).entries).toHaveLength(1);
+    expect((await q(`actor=${created.keyId}`)).entries).toHaveLength(2);
+    expect((await q('from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z')).entries.map((e: any) => e.action)).toEqual(['invoice.finalized']);
+    const first = await q('limit=2');
+    expect(first.entries.map((e: any) => e.seq)).toEqual([5, 4]);
+    const second = await q(`limit=2&cursor=${first.next_cursor}`);
+    expect(second.entries.map((e: any) => e.seq)).toEqual([3, 2]);
+    expect((await q(`limit=2&cursor=${second.next_cursor}`)).next_cursor).toBeNull();
+    expect((await call('GET', '/audit-log/?limit=1000', undefined, company)).status).toBe(400);
+    expect((await call('GET', '/audit-log/?from=yesterday', undefined, company)).status).toBe(400);
+    expect((await call('GET', '/audit-log/', undefined, 'cmp_someone_else')).body.entries).toEqual([]);
+
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toEqual({ valid: true, entries: 5, first_invalid_seq: null, reason: null });
+    await service.runtime.conn.collection('audit_log').updateOne({ _id: `${company}:3` as never }, { $set: { fields: ['tampered'] } });
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({ valid: false, first_invalid_seq: 3, reason: expect.stringContaining('changed') });
   });
 
   it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {

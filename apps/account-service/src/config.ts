@@ -15,6 +15,10 @@ export const accountConfig = baseEnv.extend({
    * With BOOTSTRAP_API_KEY: bootstrap a company of this name with an empty profile (it enters its data through
    * PUT /company/ and validation names what is missing) instead of the demo company with its complete sample data.
    */
+  /** Sender of invitation and sign-in e-mails. */
+  MAIL_FROM: z.string().default('Invoicing <accounts@invoicing.localhost>'),
+  /** Public base URL of the web app (links in invitation e-mails). */
+  APP_URL: z.string().url().default('http://127.0.0.1:8080/app'),
   BOOTSTRAP_COMPANY_NAME: z.string().trim().min(1).max(200).optional(),
 });
 export type AccountConfig = z.output<typeof accountConfig>;

@@ -102,6 +102,8 @@ async function main() {
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
 
+  // invitation links in e-mails point at the web app behind this gateway
+  env.APP_URL ??= `http://127.0.0.1:${gatewayPort ?? SERVICES.gateway.port + portOffset}/app`;
   running = await launchServices({ root, services, env, portOffset, gatewayPort, stdio: 'inherit', readyTimeoutMs: 90_000 });
   for (const svc of running) {
     svc.child.once('exit', (code, signal) => {
@@ -113,6 +115,7 @@ async function main() {
   console.log('');
   console.log('  Invoicing platform is running.');
   if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
+  if (gateway) console.log(`  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`);
   if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
   console.log(`  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`);
   console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);

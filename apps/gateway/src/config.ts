@@ -39,6 +39,10 @@ export const gatewayConfig = z.object({
   AUTH_FAILURES_BURST: z.coerce.number().int().positive().default(20),
   /** ... and how many more it regains per minute. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Failed web-app sign-ins one client address may burst before it is told to wait ... */
+  LOGIN_FAILURES_BURST: z.coerce.number().int().positive().default(10),
+  /** ... and how many more it regains per minute. */
+  LOGIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** express `trust proxy`: how the client address is taken from X-Forwarded-For behind an ingress ('false', a hop count, or addresses/CIDRs). */
   TRUST_PROXY: z.string().default('false'),
   /** The request head must arrive within this (slow-header clients are cut). */

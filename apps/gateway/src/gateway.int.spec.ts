@@ -14,6 +14,7 @@ describe('gateway', () => {
   const goodKey = 'ak_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
   const burstKey = 'ak_live_cccccccccccccccccccccccccccccccc'; // its own company, so the burst limits nobody else
   const revocableKey = 'ak_live_1212121212121212121212121212121f';
+  const viewerKey = 'ak_live_7777777777777777777777777777777a';
   let revoked = false;
   const publisher = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   let upstream: Server;
@@ -21,7 +22,7 @@ describe('gateway', () => {
   let base: string;
   let upstreamUrl: string;
   const redisPrefix = `t-gw-${Date.now()}:`;
-  const seen: { path: string; company?: string; scope?: string; apiKey?: string; forgedCompany?: string; traceparent?: string; body?: unknown }[] = [];
+  const seen: { path: string; company?: string; scope?: string; role?: string; apiKey?: string; forgedCompany?: string; traceparent?: string; body?: unknown }[] = [];
   const verifier = createIdentityVerifier([TEST_IDENTITY_KEY]);
   let lookups = 0;
 
@@ -33,6 +34,7 @@ describe('gateway', () => {
       const caller = await verifier.verify(req.header(IDENTITY_HEADER)).catch(() => undefined);
       if (caller?.scope !== 'internal') res.status(401).json({ message: 'no gateway identity' });
       else if (req.body.key === goodKey) res.json({ companyId: 'cmp_1', keyId: 'key_1', plan: 'pro' });
+      else if (req.body.key === viewerKey) res.json({ companyId: 'cmp_1', keyId: 'key_viewer', role: 'viewer', plan: 'pro' });
       else if (req.body.key === burstKey) res.json({ companyId: 'cmp_burst', keyId: 'key_burst', plan: 'pro' });
       else if (req.body.key === revocableKey && !revoked) res.json({ companyId: 'cmp_rev', keyId: 'key_rev', plan: 'pro' });
       else res.status(401).json({ message: 'missing, invalid or revoked API key' });
@@ -45,7 +47,7 @@ describe('gateway', () => {
     });
     app.all('/{*rest}', async (req, res) => {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER)).catch(() => undefined);
-      seen.push({ path: req.path, company: identity?.companyId, scope: identity?.scope, apiKey: req.header('x-api-key'), forgedCompany: req.header('x-company-id'), traceparent: req.header('traceparent'), body: req.body });
+      seen.push({ path: req.path, company: identity?.companyId, scope: identity?.scope, role: identity?.role, apiKey: req.header('x-api-key'), forgedCompany: req.header('x-company-id'), traceparent: req.header('traceparent'), body: req.body });
       res.status(req.method === 'POST' ? 201 : 200).json({ ok: true, path: req.path });
     });
     upstream = await new Promise<Server>((r) => {
@@ -91,6 +93,20 @@ describe('gateway', () => {
     expect(last).toMatchObject({ path: '/invoice/', company: 'cmp_1', scope: 'company', body: { customer_id: 1 } });
     expect(last.apiKey).toBeUndefined();
     expect(last.forgedCompany).toBeUndefined();
+  });
+
+  it('checks the role of the key on every route: a viewer reads, but writing answers 403 naming the permission', async () => {
+    const read = await get('/invoice/', viewerKey);
+    expect(read.status).toBe(200);
+    expect(seen.at(-1)).toMatchObject({ path: '/invoice/', role: 'viewer' });
+    const before = seen.length;
+    const write = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': viewerKey, 'content-type': 'application/json' }, body: '{"customer_id":1}' });
+    expect(write.status).toBe(403);
+    expect(await write.json()).toMatchObject({ code: 'FORBIDDEN', missing_permission: 'invoices:write', role: 'viewer', message: expect.stringContaining('invoices:write') });
+    expect((await get('/company/api-keys', viewerKey)).status).toBe(403);
+    expect(seen.length).toBe(before);
+    // a key verified before roles existed acts as admin
+    expect((await fetch(`${base}/company/api-keys`, { headers: { 'x-api-key': goodKey } })).status).toBe(200);
   });
 
   it('never routes /internal/* or dot-segment paths to a service', async () => {

@@ -5,6 +5,7 @@ import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
 import { createFailedAuthLimiter } from './auth/failed-auth-limiter';
 import { createKeyCache } from './auth/key-cache';
+import { requirePermission } from './auth/permissions';
 import { subscribeToRevocations } from './auth/revocations';
 import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
@@ -14,6 +15,7 @@ import { createRateLimiter } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
+import { webAppRoutes } from './webapp/webapp.routes';
 
 /** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
@@ -54,6 +56,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   );
   api.use(openApiRoutes());
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
+  api.use(requirePermission());
   const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, { onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica') });
   api.use(rateLimiter.middleware);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
@@ -62,6 +65,9 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   const proxies = new Map([config.UPSTREAM_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_SLOW_MS].map((ms) => [ms, proxyToServices(table, ms, logger)]));
   api.use((req, res, next) => proxies.get(timeoutOf(req.path))!(req, res, next));
   app.use('/api/v1', api);
+  // the web app's account settings (sign-in, API keys, members): server-rendered pages under /app/
+  const loginLimiter = createFailedAuthLimiter(redis, { burst: config.LOGIN_FAILURES_BURST, perMinute: config.LOGIN_FAILURES_PER_MINUTE }, (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'));
+  app.use('/app', webAppRoutes({ accountUrl: config.ACCOUNT_URL, signer, redis, limiter: loginLimiter, logger, production: config.NODE_ENV === 'production' }));
   finalizeApp(app, logger);
 
   let http: Awaited<ReturnType<typeof listen>> | undefined;
@@ -75,7 +81,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
         keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
         maxConnections: config.HTTP_MAX_CONNECTIONS,
       });
-      logger.info({ url: `${http.url}/api/v1` }, 'gateway listening');
+      logger.info({ url: `${http.url}/api/v1`, app: `${http.url}/app/` }, 'gateway listening');
       return http;
     },
     async stop() {

@@ -14,6 +14,7 @@ describe('quota-service', () => {
   let service: Awaited<ReturnType<typeof createQuotaService>>;
   let peer: Bus<Messages>;
   const at = '2026-11-21T10:00:00Z';
+  const planChanges: any[] = [];
 
   beforeAll(async () => {
     mongo = await testMongo();
@@ -21,7 +22,10 @@ describe('quota-service', () => {
     await service.start();
     peer = peerBus(prefix);
     // account-service as the fallback source of plans: it knows cmp_missed_event (whose event was lost)
-    peer.serveRpc('account.company-plan.v1', async (msg) => (msg.companyId === 'cmp_missed_event' ? { found: true, plan: 'pro' as const } : { found: false }));
+    peer.serveRpc('account.company-plan.v1', async (msg) =>
+      ['cmp_missed_event', 'cmp_plan'].includes(msg.companyId) ? { found: true, plan: 'pro' as const } : { found: false },
+    );
+    peer.onEvent('plan-log', ['company.plan-changed.v1'], async (msg) => void planChanges.push({ companyId: msg.companyId, ...(msg.data as object) }));
     await peer.start();
   });
   afterAll(async () => {
@@ -35,7 +39,7 @@ describe('quota-service', () => {
   /** The usage in the month of `at`, read through the use case behind GET /quota/ on a connection of its own to the service's database. */
   const usage = (companyId: string) => {
     const conn = service.runtime.conn.useDb(service.runtime.conn.name, { useCache: false });
-    return usageOf({ store: quotaStore(conn), bus: service.runtime.bus, logger: service.runtime.logger, unlimited: new Set(['cmp_bench']) }, companyId, new Date(at));
+    return usageOf({ store: quotaStore(conn), bus: service.runtime.bus, commit: service.runtime.commit, logger: service.runtime.logger, unlimited: new Set(['cmp_bench']) }, companyId, new Date(at));
   };
 
   it('grants a free company 3 finalizations a month, then answers with usage and the reset date', async () => {
@@ -71,5 +75,27 @@ describe('quota-service', () => {
   it('never grants more than the limit under concurrent reservations', async () => {
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => reserve('cmp_race', `r-${i}@2026-11`)));
     expect(answers.filter((a) => a.granted)).toHaveLength(3);
+  });
+
+  it('changes a plan, announces each change once with a growing version, and refuses unknown companies', async () => {
+    const setPlan = (companyId: string, plan: 'free' | 'pro') => peer.callRpc('quota.set-plan.v1', companyId, { plan });
+    await peer.publishEvent('company.created.v1', 'cmp_plan', { name: 'Plan GmbH', plan: 'pro' });
+    await waitFor(async () => (await usage('cmp_plan')).limit === 100, { what: 'pro plan' });
+    expect(await setPlan('cmp_plan', 'pro')).toEqual({ plan: 'pro', previousPlan: 'pro', changed: false, version: 0 });
+    expect(await setPlan('cmp_plan', 'free')).toEqual({ plan: 'free', previousPlan: 'pro', changed: true, version: 1 });
+    expect(await usage('cmp_plan')).toMatchObject({ plan: 'free', limit: 3 });
+    expect(await setPlan('cmp_plan', 'free')).toMatchObject({ changed: false, version: 1 });
+    expect(await setPlan('cmp_plan', 'pro')).toEqual({ plan: 'pro', previousPlan: 'free', changed: true, version: 2 });
+    await waitFor(() => planChanges.length >= 2, { what: 'plan-changed events' });
+    expect(planChanges).toEqual([
+      { companyId: 'cmp_plan', plan: 'free', previousPlan: 'pro', version: 1 },
+      { companyId: 'cmp_plan', plan: 'pro', previousPlan: 'free', version: 2 },
+    ]);
+    // a late company.created does not undo a change
+    await peer.publishEvent('company.created.v1', 'cmp_plan', { name: 'Plan GmbH', plan: 'free' });
+    await peer.publishEvent('company.created.v1', 'cmp_after', { name: 'After GmbH', plan: 'pro' });
+    await waitFor(async () => (await usage('cmp_after')).limit === 100, { what: 'the event after the late one' });
+    await expect(setPlan('cmp_nobody', 'pro')).rejects.toThrow(/company cmp_nobody/);
+    expect(await usage('cmp_plan')).toMatchObject({ plan: 'pro', limit: 100 });
   });
 });

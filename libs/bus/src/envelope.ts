@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { MessageValidationError, type ValidationIssue } from './errors';
-import type { Envelope } from './types';
+import type { Actor, Envelope } from './types';
 
 const envelopeShape = z.object({
   id: z.string().min(1),
@@ -9,14 +9,19 @@ const envelopeShape = z.object({
   occurredAt: z.string().min(1),
   companyId: z.string().min(1),
   data: z.unknown(),
+  actor: z
+    .object({ keyId: z.string().max(200), memberId: z.string().max(200), role: z.string().max(50), requestId: z.string().max(200), clientIp: z.string().max(100) })
+    .partial()
+    .optional()
+    .catch(undefined),
 });
 
-export function makeEnvelope<T>(type: string, companyId: string, data: T, id?: string, occurredAt?: string): Envelope<T> {
+export function makeEnvelope<T>(type: string, companyId: string, data: T, id?: string, occurredAt?: string, actor?: Actor): Envelope<T> {
   if (!companyId) throw new MessageValidationError(type, [{ path: 'companyId', message: 'companyId is required' }]);
   if (occurredAt !== undefined && Number.isNaN(Date.parse(occurredAt))) {
     throw new MessageValidationError(type, [{ path: 'occurredAt', message: 'occurredAt must be an ISO date-time' }]);
   }
-  return { id: id ?? randomUUID(), type, occurredAt: occurredAt ?? new Date().toISOString(), companyId, data };
+  return { id: id ?? randomUUID(), type, occurredAt: occurredAt ?? new Date().toISOString(), companyId, data, ...(actor ? { actor } : {}) };
 }
 
 export function encodeEnvelope(envelope: Envelope): Buffer {

@@ -5,6 +5,7 @@ export { HEADER } from './headers';
 export type {
   Bus,
   BusLogger,
+  Actor,
   BusOptions,
   CommandEnvelope,
   Envelope,

@@ -8,6 +8,17 @@ export interface Envelope<T = unknown> {
   occurredAt: string;
   companyId: string;
   data: T;
+  /** Who caused the message, when a request did (optional: the audit log records it). */
+  actor?: Actor;
+}
+
+/** The authenticated caller of the request that caused a message: never a secret, only ids and the address. */
+export interface Actor {
+  keyId?: string;
+  memberId?: string;
+  role?: string;
+  requestId?: string;
+  clientIp?: string;
 }
 
 /**
@@ -70,6 +81,8 @@ export interface PublishOptions {
   correlationId?: string;
   /** When the fact happened (an outbox relays later); default now. */
   occurredAt?: string;
+  /** Who caused the message (see Envelope.actor). */
+  actor?: Actor;
 }
 
 type EventKey<R extends MessageRegistry> = keyof R['events'] & string;

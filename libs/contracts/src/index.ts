@@ -14,3 +14,4 @@ export * from './api/company';
 export * from './api/unit-codes';
 export * from './api/catalog';
 export * from './vies';
+export * from './api/roles';

@@ -10,6 +10,8 @@ export interface OutboxEntry {
   companyId: string;
   data: unknown;
   correlationId?: string;
+  /** Who caused the message (the envelope's actor). */
+  actor?: Record<string, string>;
   /** W3C trace context at the time of the write, so the published message continues the same trace. */
   trace?: Record<string, string>;
   createdAt: Date;
@@ -25,6 +27,8 @@ export interface OutboxMessage {
   /** Deterministic id when a retry of the same business step must produce the same message. */
   id?: string;
   correlationId?: string;
+  /** Who caused the message (the envelope's actor): ids and the client address, never a secret. */
+  actor?: Record<string, string>;
 }
 
 /** What the relay needs from the bus: publish one message with a given envelope id. */
@@ -38,6 +42,7 @@ const outboxSchema = new Schema<OutboxEntry>(
     companyId: { type: String, required: true },
     data: { type: Schema.Types.Mixed, required: true },
     correlationId: String,
+    actor: { type: Schema.Types.Mixed, default: undefined },
     trace: { type: Schema.Types.Mixed },
     createdAt: { type: Date, required: true },
     publishedAt: { type: Date },
@@ -73,6 +78,7 @@ export function createOutbox(conn: Connection): Outbox {
         companyId: m.companyId,
         data: m.data,
         correlationId: m.correlationId,
+        ...(m.actor ? { actor: m.actor } : {}),
         trace,
         createdAt: now,
         attempts: 0,

@@ -1,16 +1,23 @@
 import type { z } from 'zod';
 import { messages, type Messages } from '@inv/contracts';
 import type { OutboxMessage } from '@inv/outbox';
+import { currentActor } from '@inv/service-kit';
+
+/** The caller of the request being handled (set by service-kit's requireIdentity), for the audit log. */
+const actorField = () => {
+  const actor = currentActor();
+  return actor ? { actor: actor as Record<string, string> } : {};
+};
 
 type Events = Messages['events'];
 type Commands = Messages['commands'];
 
 /** A typed, validated event for the outbox. */
 export function eventMessage<K extends keyof Events & string>(type: K, companyId: string, data: z.input<Events[K]>, id?: string): OutboxMessage {
-  return { kind: 'event', type, companyId, data: messages.events[type].parse(data), id };
+  return { kind: 'event', type, companyId, data: messages.events[type].parse(data), id, ...actorField() };
 }
 
 /** A typed, validated command for the outbox. */
 export function commandMessage<K extends keyof Commands & string>(type: K, companyId: string, data: z.input<Commands[K]>, id?: string): OutboxMessage {
-  return { kind: 'command', type, companyId, data: messages.commands[type].parse(data), id };
+  return { kind: 'command', type, companyId, data: messages.commands[type].parse(data), id, ...actorField() };
 }

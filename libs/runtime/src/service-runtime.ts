@@ -146,7 +146,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
         outbox,
         async (entry) => {
           // Entries were validated when they were built from typed data; the bus validates again on publish.
-          const publishOpts = { id: entry._id, correlationId: entry.correlationId };
+          const publishOpts = { id: entry._id, correlationId: entry.correlationId, actor: entry.actor };
           if (entry.kind === 'event') await bus.publishEvent(entry.type as never, entry.companyId, entry.data as never, publishOpts);
           else await bus.sendCommand(entry.type as never, entry.companyId, entry.data as never, publishOpts);
         },

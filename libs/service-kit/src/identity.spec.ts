@@ -11,8 +11,8 @@ const keyB = 'b'.repeat(64);
 
 describe('identity tokens', () => {
   it('round-trips a company identity', async () => {
-    const token = await createIdentitySigner([keyA]).sign({ scope: 'company', companyId: 'cmp_1', keyId: 'k1', plan: 'pro', requestId: 'r1' });
-    expect(await createIdentityVerifier([keyA]).verify(token)).toEqual({ scope: 'company', companyId: 'cmp_1', keyId: 'k1', plan: 'pro', requestId: 'r1' });
+    const token = await createIdentitySigner([keyA]).sign({ scope: 'company', companyId: 'cmp_1', keyId: 'k1', role: 'viewer', plan: 'pro', requestId: 'r1', clientIp: '10.0.0.1' });
+    expect(await createIdentityVerifier([keyA]).verify(token)).toEqual({ scope: 'company', companyId: 'cmp_1', keyId: 'k1', role: 'viewer', plan: 'pro', requestId: 'r1', clientIp: '10.0.0.1' });
   });
 
   it('rotates: the first key signs, every listed key verifies', async () => {

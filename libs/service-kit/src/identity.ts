@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ConfigError } from './config';
 import type { Logger } from './logger';
 import { problem } from './problem';
+import { actorOf, runWithActor } from './request-actor';
 
 /**
  * Trust inside the system. The gateway authenticates the API key and forwards the identity it found as a
@@ -27,14 +28,23 @@ export interface Identity {
   scope: 'company' | 'internal';
   companyId?: string;
   keyId?: string;
+  /** The member signed in to the web app (instead of an API key). */
+  memberId?: string;
+  /** The role whose permissions the key or member has (owner, admin, member, viewer). */
+  role?: string;
   plan?: string;
   requestId?: string;
+  /** The client's address as the gateway saw it (for the audit log). */
+  clientIp?: string;
 }
 
 const claimsSchema = z.object({
   scope: z.enum(['company', 'internal']),
   sub: z.string().min(1).max(200),
   key_id: z.string().max(200).optional(),
+  member_id: z.string().max(200).optional(),
+  role: z.string().max(50).optional(),
+  client_ip: z.string().max(100).optional(),
   plan: z.string().max(50).optional(),
   request_id: z.string().max(200).optional(),
 });
@@ -70,7 +80,15 @@ export function createIdentitySigner(keys: string[], ttlSeconds = IDENTITY_TOKEN
     sign(identity: Identity): Promise<string> {
       const sub = identity.scope === 'company' ? identity.companyId : 'gateway';
       if (!sub) throw new Error('a company identity needs a companyId');
-      return new SignJWT({ scope: identity.scope, key_id: identity.keyId, plan: identity.plan, request_id: identity.requestId })
+      return new SignJWT({
+        scope: identity.scope,
+        key_id: identity.keyId,
+        member_id: identity.memberId,
+        role: identity.role,
+        plan: identity.plan,
+        request_id: identity.requestId,
+        client_ip: identity.clientIp,
+      })
         .setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' })
         .setSubject(sub)
         .setIssuer(ISSUER)
@@ -111,7 +129,16 @@ export function createIdentityVerifier(keys: string[]) {
         });
         const claims = claimsSchema.parse(payload);
         if (claims.scope === 'internal') return { scope: 'internal', requestId: claims.request_id };
-        return { scope: 'company', companyId: claims.sub, keyId: claims.key_id, plan: claims.plan, requestId: claims.request_id };
+        return {
+          scope: 'company',
+          companyId: claims.sub,
+          keyId: claims.key_id,
+          memberId: claims.member_id,
+          role: claims.role,
+          plan: claims.plan,
+          requestId: claims.request_id,
+          clientIp: claims.client_ip,
+        };
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw new IdentityRejected('identity token expired');
         if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw new IdentityRejected('identity token signature invalid');
@@ -138,7 +165,10 @@ export function requireIdentity(verifier: IdentityVerifier, logger: Logger) {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER));
       if (req.path.startsWith('/internal/') && identity.scope !== 'internal') throw new IdentityRejected('internal endpoint needs the gateway identity');
       res.locals.identity = identity;
-      next();
+      // messages built while handling this request name its caller (libs/runtime eventMessage)
+      const actor = actorOf(identity);
+      if (actor) runWithActor(actor, next);
+      else next();
     } catch (err) {
       if (!(err instanceof IdentityRejected)) return next(err);
       logger.warn({ caller: req.socket.remoteAddress, method: req.method, path: req.path, reason: err.message }, 'request without a valid identity token refused');

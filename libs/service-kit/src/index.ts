@@ -10,3 +10,4 @@ export * from './redis';
 export * from './company-context';
 export * from './identity';
 export * from './pagination';
+export * from './request-actor';

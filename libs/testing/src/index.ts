@@ -15,10 +15,10 @@ const testSigner = createIdentitySigner([TEST_IDENTITY_KEY]);
  * Headers a service expects from the gateway for `companyId` (a signed identity token), for tests that
  * call a service directly. `internal: true` gives the gateway's own identity (for /internal/* endpoints).
  */
-export async function identityHeaders(companyId: string | { internal: true }, extra: { keyId?: string; plan?: string } = {}): Promise<Record<string, string>> {
+export async function identityHeaders(companyId: string | { internal: true }, extra: { keyId?: string; plan?: string; role?: string } = {}): Promise<Record<string, string>> {
   const token =
     typeof companyId === 'string'
-      ? await testSigner.sign({ scope: 'company', companyId, keyId: extra.keyId ?? 'test-key', plan: extra.plan ?? 'pro' })
+      ? await testSigner.sign({ scope: 'company', companyId, keyId: extra.keyId ?? 'test-key', role: extra.role, plan: extra.plan ?? 'pro' })
       : await testSigner.sign({ scope: 'internal' });
   return { [IDENTITY_HEADER]: token };
 }

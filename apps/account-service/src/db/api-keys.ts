@@ -1,4 +1,5 @@
 import { Schema, Types, type Connection, type ClientSession } from 'mongoose';
+import type { Role } from '@inv/contracts';
 
 export interface ApiKeyDoc {
   _id: Types.ObjectId;
@@ -9,6 +10,10 @@ export interface ApiKeyDoc {
   createdAt: Date;
   lastUsedAt?: Date;
   revokedAt?: Date;
+  /** Why the key stopped working: revoked by a user, or deactivated by a downgrade from Pro. */
+  revokedReason?: 'revoked' | 'plan_downgrade';
+  /** The permission set the key carries (keys created before roles existed act as admin). */
+  role?: Role;
   /** 0..MAX_ACTIVE_KEYS-1 while active, removed on revocation: the unique index makes the limit atomic. */
   slot?: number;
 }
@@ -22,6 +27,8 @@ const schema = new Schema<ApiKeyDoc>(
     createdAt: { type: Date, required: true },
     lastUsedAt: Date,
     revokedAt: Date,
+    revokedReason: String,
+    role: String,
     slot: Number,
   },
   { versionKey: false },
@@ -38,6 +45,7 @@ export function apiKeysRepo(conn: Connection) {
   return {
     init: () => model.init(),
     insert: async (doc: Omit<ApiKeyDoc, '_id'>, session?: ClientSession) => (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
+    byId: (companyId: string, id: Types.ObjectId) => model.findOne({ _id: id, companyId }).lean<ApiKeyDoc>(),
     /** The key with this hash in any state (revoked too). */
     byHash: (hash: string, session?: ClientSession) => model.findOne({ hash }).session(session ?? null).lean<ApiKeyDoc>(),
     activeByHash: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
@@ -55,10 +63,17 @@ export function apiKeysRepo(conn: Connection) {
         if (free !== undefined) await model.updateOne({ _id: k._id, slot: { $exists: false } }, { $set: { slot: free } }).catch(() => undefined);
       }
     },
-    revoke: (companyId: string, id: Types.ObjectId) =>
+    revoke: (companyId: string, id: Types.ObjectId, session?: ClientSession) =>
       model
-        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() }, $unset: { slot: '' } }, { returnDocument: 'after' })
+        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date(), revokedReason: 'revoked' }, $unset: { slot: '' } }, { returnDocument: 'after', session })
         .lean(),
+    /** Deactivates every active key of the company at once (downgrade from Pro); answers their ids. */
+    async deactivateAll(companyId: string, now: Date, session: ClientSession): Promise<string[]> {
+      const active = await model.find({ companyId, revokedAt: { $exists: false } }, { _id: 1 }).session(session).lean();
+      if (!active.length) return [];
+      await model.updateMany({ companyId, _id: { $in: active.map((k) => k._id) } }, { $set: { revokedAt: now, revokedReason: 'plan_downgrade' }, $unset: { slot: '' } }, { session });
+      return active.map((k) => String(k._id));
+    },
     /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). */
     touch: (id: Types.ObjectId, now = new Date()) =>
       model.updateOne(

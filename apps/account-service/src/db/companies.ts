@@ -22,6 +22,12 @@ export interface CompanyDoc {
   /** Bumped on every bank-account change: concurrent changes cannot overwrite each other. */
   bankAccountsRev?: number;
   plan: 'free' | 'pro';
+  /** Version of the last plan change applied (company.plan-changed.v1 from quota-service, which owns plans). */
+  planVersion?: number;
+  /** The e-mail address the operator gave as the owner's when creating the company. */
+  ownerEmail?: string;
+  /** Bumped by every member change (see bumpMembersRev). */
+  membersRev?: number;
   paymentTermDays: number;
   /** Absent until the company first changes its payment terms: the defaults apply (domain/payment-terms.ts). */
   paymentTerms?: PaymentTermDoc[];
@@ -86,6 +92,9 @@ const schema = new Schema<CompanyDoc>(
     bankAccounts: [{ _id: false, id: Number, iban: String, bic: String, bankName: String, accountHolder: String, isDefault: Boolean, createdAt: Date }],
     bankAccountsRev: Number,
     plan: { type: String, enum: ['free', 'pro'], required: true },
+    planVersion: Number,
+    ownerEmail: String,
+    membersRev: Number,
     paymentTermDays: { type: Number, default: 14 },
     paymentTerms: { type: [{ _id: false, id: Number, name: String, days: Number, discount: { type: { _id: false, percent: Number, days: Number }, default: undefined }, textDe: String, textEn: String }], default: undefined },
     paymentTermsRev: Number,
@@ -105,6 +114,22 @@ export function companiesRepo(conn: Connection) {
   return {
     init: () => model.init(),
     byId: (companyId: string, session?: ClientSession) => model.findById(companyId).session(session ?? null).lean<CompanyDoc>(),
+    /** Bumped in every transaction that changes members: concurrent member changes of a company conflict (last-owner rule). */
+    bumpMembersRev: (companyId: string, session: ClientSession) => model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),
+    /** Every company, oldest first (operator command). */
+    list: (limit: number) => model.find({}, { name: 1, plan: 1, createdAt: 1 }).sort({ createdAt: 1 }).limit(limit).lean<Pick<CompanyDoc, '_id' | 'name' | 'plan' | 'createdAt'>[]>(),
+    /**
+     * Applies a plan change unless a newer one was applied already; answers the company as it was before,
+     * or null when the company is unknown or the change is older than the one recorded.
+     */
+    applyPlan: (companyId: string, plan: CompanyDoc['plan'], version: number | undefined, session: ClientSession) =>
+      model
+        .findOneAndUpdate(
+          version === undefined ? { _id: companyId } : { _id: companyId, $or: [{ planVersion: { $exists: false } }, { planVersion: { $lt: version } }] },
+          { $set: { plan, ...(version === undefined ? {} : { planVersion: version }), updatedAt: new Date() } },
+          { returnDocument: 'before', session },
+        )
+        .lean<CompanyDoc>(),
     insert: async (doc: CompanyDoc, session?: ClientSession) => void (await model.create([doc], { session })),
     update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}, session?: ClientSession) =>
       model.findOneAndUpdate({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after', session }).lean<CompanyDoc>(),

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ApiKeyCreate, BankAccountInput, BankAccountUpdate, CompanyProfileUpdate, IntId } from '@inv/contracts';
-import { companyIdOf, notFound, parseInput, parsePatch, parsePath } from '@inv/service-kit';
+import { companyIdOf, identityOf, notFound, parseInput, parsePatch, parsePath } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { presentBankAccount, presentCompany } from '../domain/company-profile';
@@ -41,8 +41,8 @@ export function companyRoutes(deps: CompanyDeps & { apiKeys: ApiKeysRepo; compan
     res.json({ api_keys: await listApiKeys(deps, companyIdOf(req)) });
   });
   router.post('/company/api-keys', async (req, res) => {
-    const { name } = parseInput(ApiKeyCreate, req.body);
-    const created = await createApiKey(deps, companyIdOf(req), name);
+    const { name, role } = parseInput(ApiKeyCreate, req.body);
+    const created = await createApiKey(deps, companyIdOf(req), name, role, identityOf(req)?.role ?? 'admin');
     res.status(201).json({ message: 'API key created; it is shown only once', ...created });
   });
   router.delete('/company/api-keys/:id', async (req, res) => {

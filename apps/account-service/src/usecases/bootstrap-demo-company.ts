@@ -1,8 +1,6 @@
-import type { Changes } from '@inv/outbox';
-import { eventMessage } from '@inv/runtime';
-import type { ApiKeysRepo } from '../db/api-keys';
-import type { CompaniesRepo, CompanyDoc } from '../db/companies';
-import { displayPrefix, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
+import { AppError } from '@inv/service-kit';
+import type { CompanyDoc } from '../db/companies';
+import { createCompany, type CreateCompanyDeps } from './create-company';
 
 export const DEMO_COMPANY_ID = 'cmp_demo';
 
@@ -38,36 +36,22 @@ const blankCompany = (name: string): Omit<CompanyDoc, 'createdAt'> => ({
   bankAccountsRev: 0,
 });
 
+/** The owner of the demo company (signs in to the web app after setting a password through an invitation link). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
+
 /**
  * Ensures the bootstrap company (Pro plan; the demo seller profile, or only `blankName` with an empty profile)
- * and that `apiKey` is an active key of it. Idempotent: safe on every start. The company-created event goes
- * through the outbox in the same transaction, so quota-service learns the plan even if this process dies right after.
+ * and that `apiKey` is an active key of it: the operator's create-company use case with a fixed id and key.
+ * Idempotent: safe on every start.
  */
-export async function bootstrapDemoCompany(
-  deps: { commit: Changes['commit']; companies: CompaniesRepo; apiKeys: ApiKeysRepo },
-  apiKey: string,
-  blankName?: string,
-): Promise<{ companyId: string; createdCompany: boolean; createdKey: boolean }> {
-  const company = blankName ? blankCompany(blankName) : demoCompany;
-  return deps.commit(async (session, emit) => {
-    let createdCompany = false;
-    let createdKey = false;
-    if (!(await deps.companies.byId(DEMO_COMPANY_ID, session))) {
-      await deps.companies.insert({ ...company, createdAt: new Date() }, session);
-      emit(eventMessage('company.created.v1', DEMO_COMPANY_ID, { name: company.name, plan: 'pro' }, `company-created-${DEMO_COMPANY_ID}`));
-      createdCompany = true;
-    }
-    const hash = hashApiKey(apiKey);
-    const key = await deps.apiKeys.byHash(hash, session);
-    if (!key) {
-      const used = new Set(await deps.apiKeys.usedSlots(DEMO_COMPANY_ID, session));
-      const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !used.has(i));
-      if (slot === undefined) throw new Error(`the demo company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one or reuse a BOOTSTRAP_API_KEY`);
-      await deps.apiKeys.insert({ companyId: DEMO_COMPANY_ID, name: 'bootstrap', prefix: displayPrefix(apiKey), hash, createdAt: new Date(), slot }, session);
-      createdKey = true;
-    } else if (key.revokedAt || key.companyId !== DEMO_COMPANY_ID) {
-      throw new Error('BOOTSTRAP_API_KEY belongs to a revoked key or another company; choose a new key');
-    }
-    return { companyId: DEMO_COMPANY_ID, createdCompany, createdKey };
-  });
+export async function bootstrapDemoCompany(deps: CreateCompanyDeps, apiKey: string, blankName?: string): Promise<{ companyId: string; createdCompany: boolean }> {
+  const { _id, name, plan, ...profile } = blankName ? blankCompany(blankName) : demoCompany;
+  void plan;
+  try {
+    const result = await createCompany(deps, { companyId: _id, name, ownerEmail: DEMO_OWNER_EMAIL, plan: 'pro', apiKey, profile });
+    return { companyId: result.companyId, createdCompany: result.created };
+  } catch (err) {
+    if (err instanceof AppError) throw new Error(`BOOTSTRAP_API_KEY: ${err.message}`);
+    throw err;
+  }
 }

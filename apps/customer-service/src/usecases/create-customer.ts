@@ -1,7 +1,7 @@
 import type { CustomerCreate } from '@inv/contracts';
 import type { CustomerDoc } from '../db/customers';
 import { needsVatCheck } from '../domain/customer';
-import { assertReferences, checksumVerdict, fieldsOf, nextCustomerNumber, vatCheckEvent } from './customer-rules';
+import { assertReferences, checksumVerdict, fieldsOf, nextCustomerNumber, vatCheckEvent, customerChangedEvent } from './customer-rules';
 import type { CustomerDeps } from './deps';
 
 export async function createCustomer(deps: CustomerDeps, companyId: string, input: CustomerCreate): Promise<number> {
@@ -27,6 +27,7 @@ export async function createCustomer(deps: CustomerDeps, companyId: string, inpu
   await deps.commit(async (session, emit) => {
     await deps.customers.insert(doc, session);
     if (check && doc.vatId) emit(vatCheckEvent(companyId, id, doc.vatId));
+    emit(customerChangedEvent(companyId, id, 'created', input));
   });
   return id;
 }

@@ -66,3 +66,13 @@ export function checksumVerdict(c: Pick<CustomerDoc, 'contactType' | 'vatId' | '
 
 export const vatCheckEvent = (companyId: string, customerId: number, vatId: string, forceRefresh?: boolean) =>
   eventMessage('customer.vat-id-changed.v1', companyId, { customerId, vatId, ...(forceRefresh ? { forceRefresh } : {}) });
+
+/** The API fields a request gave (announced for the audit log; never their values). */
+export const givenFields = (input: object) =>
+  Object.entries(input)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
+
+/** A customer was created or changed: the audit log records which fields (customer.changed.v1). */
+export const customerChangedEvent = (companyId: string, customerId: number, action: 'created' | 'updated', input: object) =>
+  eventMessage('customer.changed.v1', companyId, { customerId, action, fields: givenFields(input) });

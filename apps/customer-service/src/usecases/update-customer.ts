@@ -1,7 +1,7 @@
 import { customerNameIssues, type CustomerUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import { needsVatCheck } from '../domain/customer';
-import { assertReferences, checksumVerdict, fieldsOf, vatCheckEvent } from './customer-rules';
+import { assertReferences, checksumVerdict, fieldsOf, vatCheckEvent, customerChangedEvent } from './customer-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 
@@ -29,5 +29,6 @@ export async function updateCustomer(deps: CustomerDeps, companyId: string, id: 
     // Optimistic: a concurrent change (another PUT, an address edit) must not be overwritten silently.
     if (!(await deps.customers.updateAtRev(companyId, id, before.rev, set, session))) throw conflict(`customer ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
     if (check && after.vatId) emit(vatCheckEvent(companyId, id, after.vatId));
+    emit(customerChangedEvent(companyId, id, 'updated', input));
   });
 }

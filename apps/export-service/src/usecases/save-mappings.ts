@@ -1,4 +1,5 @@
 import type { AccountMappingsUpdate } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mapping-rules';
 import type { ExportDeps } from './deps';
@@ -22,11 +23,13 @@ export async function saveMappings(deps: ExportDeps, companyId: string, input: A
     },
     deps.now(),
   );
+  await deps.commit(async (_session, emit) => emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_saved', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) })));
   return getMappings(deps, companyId);
 }
 
 /** POST /acctexp/mappings/reset: back to the defaults of the configured chart. */
 export async function resetMappings(deps: ExportDeps, companyId: string) {
   await deps.mappings.reset(companyId);
+  await deps.commit(async (_session, emit) => emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_reset', fields: ['mappings'] })));
   return getMappings(deps, companyId);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_EXPORT_YEARS, type ExportRequest } from '@inv/contracts';
-import { commandMessage } from '@inv/runtime';
+import { commandMessage, eventMessage } from '@inv/runtime';
 import { invalidData, type FieldError } from '@inv/service-kit';
 import type { ExportDeps } from './deps';
 
@@ -45,6 +45,7 @@ export async function startExport(deps: ExportDeps, companyId: string, input: Ex
       session,
     );
     emit(commandMessage('export.run-export.v1', companyId, { jobId }, `run-export-${jobId}`));
+    emit(eventMessage('export.changed.v1', companyId, { action: 'started', jobId, fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
   });
   return jobId;
 }

@@ -1,4 +1,5 @@
 import type { AcctExpConfigUpdate } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { mismatchedAccounts } from '../domain/mapping-rules';
 import type { ExportSettings } from '../db/export-config';
@@ -23,5 +24,7 @@ export async function updateConfig(deps: ExportDeps, companyId: string, input: A
     }
   }
   await deps.config.save(companyId, next, deps.now());
+  // for the audit log (the outbox relays it)
+  await deps.commit(async (_session, emit) => emit(eventMessage('export.changed.v1', companyId, { action: 'config_updated', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) })));
   return next;
 }

@@ -54,8 +54,8 @@ export function authenticate(deps: AuthDeps) {
       return undefined;
     }
     if (!answer.ok) throw unavailable();
-    const body = (await answer.json()) as { companyId: string; keyId: string; plan?: string };
-    return { companyId: body.companyId, keyId: body.keyId, plan: body.plan ?? 'pro' };
+    const body = (await answer.json()) as { companyId: string; keyId: string; role?: string; plan?: string };
+    return { companyId: body.companyId, keyId: body.keyId, role: body.role ?? 'admin', plan: body.plan ?? 'pro' };
   }
 
   /** One lookup per key at a time: a burst of requests with the same uncached key waits for the first. */
@@ -102,9 +102,10 @@ export function authenticate(deps: AuthDeps) {
     const revoked = req.method === 'DELETE' ? REVOKE_PATH.exec(req.path) : null;
     if (revoked) deps.cache.evictKeyId(revoked[1]);
 
-    const token = await deps.signer.sign({ scope: 'company', companyId: identity.companyId, keyId: identity.keyId, plan: identity.plan, requestId });
+    const token = await deps.signer.sign({ scope: 'company', companyId: identity.companyId, keyId: identity.keyId, role: identity.role, plan: identity.plan, requestId, clientIp: client });
     req.headers[IDENTITY_HEADER] = token;
     res.locals.companyId = identity.companyId;
+    res.locals.role = identity.role;
     res.locals.identityToken = token;
     next();
   };

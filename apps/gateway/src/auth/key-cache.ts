@@ -3,6 +3,8 @@ import { LRUCache } from 'lru-cache';
 export interface VerifiedKey {
   companyId: string;
   keyId: string;
+  /** The role whose permissions the key carries. */
+  role: string;
   plan: string;
 }
 

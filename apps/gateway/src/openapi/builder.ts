@@ -46,6 +46,7 @@ export const problem = (description: string, s: z.ZodType = ProblemBody) => ({ d
 export const commonErrors = () => ({
   400: problem('invalid path or query parameter, or body (VALIDATION_ERROR, MALFORMED_PATH, MALFORMED_JSON, NESTING_TOO_DEEP)'),
   401: problem('missing, unknown or revoked API key (UNAUTHENTICATED)'),
+  403: problem('the role of the key lacks the permission this route needs (FORBIDDEN; `missing_permission` names it)'),
   429: problem('rate limit (RATE_LIMITED) or too many failed authentications; see Retry-After'),
   500: problem('a bug on our side; quote error_id'),
   503: problem('a service is temporarily unavailable; retry later'),

@@ -4,6 +4,7 @@ import { catalogPaths } from './paths/catalog';
 import { customerPaths } from './paths/customers';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
+import { accountPaths } from './paths/accounts';
 
 const errorReference = Object.entries(ERROR_CODES)
   .map(([code, [status, meaning]]) => `| \`${code}\` | ${status} | ${meaning} |`)
@@ -11,7 +12,20 @@ const errorReference = Object.entries(ERROR_CODES)
 
 const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRechnung, PEPPOL, FatturaPA, Facturae), VAT ID checks against VIES, accounting export.
 
-**Authentication.** Every request carries \`X-API-Key\`. Keys are created under Company → API keys; the secret is shown once.
+**Authentication.** Every request carries \`X-API-Key\`. Keys are created in the web app (\`/app/\`, account settings → API keys) or under Company → API keys; the secret is shown once. API access requires the Pro plan: a downgrade deactivates every key of the company, an upgrade reactivates none.
+
+**Roles.** A key carries the permissions of the role chosen at its creation (default admin); a route the role may not use answers 403 \`FORBIDDEN\` with \`missing_permission\`.
+
+| permission | routes | owner | admin | member | viewer |
+|---|---|---|---|---|---|
+| \`read\` | every GET (also \`/members/\`) except keys and the audit log | yes | yes | yes | yes |
+| \`invoices:write\` | writes of invoices, positions, customers, products | yes | yes | yes | no |
+| \`export\` | \`/exports\`, \`/acctexp\`, \`/datev\`, \`/downloads\` | yes | yes | yes | no |
+| \`company:write\` | writes of \`/company\`, \`/numbering\`, \`/template\`, payment terms | yes | yes | no | no |
+| \`keys:manage\` | \`/company/api-keys\` | yes | yes | no | no |
+| \`members:manage\` | writes of \`/members/\`, \`/audit-log/\` | yes | yes | no | no |
+
+Only an owner may make someone owner, change or remove an owner, or create an owner key; a company always keeps one owner (409 \`LAST_OWNER\`).
 
 **Conventions.** \`null\` in a request body means "not given"; unknown fields are ignored. The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
 
@@ -34,6 +48,8 @@ const tags = [
   { name: 'Company', description: 'The company profile (the seller), bank accounts, payment terms and API keys.' },
   { name: 'Products', description: 'The product catalog positions are filled from (product_id).' },
   { name: 'Numbering', description: 'Invoice and credit-note number sequences: patterns with date placeholders, gapless and unique.' },
+  { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
+  { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
@@ -42,7 +58,7 @@ const tags = [
 /** The OpenAPI 3.1 document, generated from the zod contracts the services validate with. */
 export function buildOpenApiDocument() {
   for (const k of Object.keys(components)) delete components[k];
-  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...catalogPaths() };
+  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...accountPaths(), ...catalogPaths() };
   return {
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.3.0', description },

@@ -1,4 +1,5 @@
 import type { PositionCreate, PositionCreateInput } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
@@ -37,5 +38,6 @@ export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceI
   assertPositionAmounts(position, input.single_net_amount);
   position.id = await deps.positionIds();
   const invoice = await savePositions(deps, inv, [...inv.positions, position]);
+  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_added', positionId: position.id, fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
   return { id: position.id, invoice };
 }

@@ -1,4 +1,5 @@
 import type { InvoiceCreate } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, metaFields } from './draft-rules';
 import { insertNumberedDraft } from './insert-numbered-draft';
@@ -32,5 +33,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
     },
     { explicit: input.invoice_number, sequence: 'invoice' },
   );
+  // for the audit log (after the draft's commit: the outbox relays it)
+  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'created', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
   return id;
 }

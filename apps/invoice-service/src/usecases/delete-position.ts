@@ -1,4 +1,5 @@
 import { notFound } from '@inv/service-kit';
+import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { loadDraft } from './load-invoice';
 import { savePositions } from './position-store';
@@ -7,4 +8,5 @@ export async function deletePosition(deps: InvoiceDeps, companyId: string, invoi
   const inv = await loadDraft(deps, companyId, invoiceId);
   if (!inv.positions.some((p) => p.id === positionId)) throw notFound(`position ${positionId}`);
   await savePositions(deps, inv, inv.positions.filter((p) => p.id !== positionId));
+  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_deleted', positionId, fields: [] }));
 }

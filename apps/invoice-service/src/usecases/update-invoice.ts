@@ -1,6 +1,7 @@
 import type { InvoiceUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
+import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from './draft-rules';
 import { loadDraft } from './load-invoice';
@@ -29,6 +30,7 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
   for (const k of Object.keys(set) as (keyof InvoiceDoc)[]) if (set[k] === undefined) delete set[k];
   try {
     if (!(await deps.invoices.updateDraft(companyId, id, set))) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
+    await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'updated', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
   } catch (err) {
     if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
     throw err;

@@ -1,6 +1,7 @@
 import { defaultRateOfTreatment, type PositionUpdate } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
+import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { loadDraft } from './load-invoice';
 import { assertPositionAmounts, savePositions } from './position-store';
@@ -26,4 +27,5 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
   const positions = [...inv.positions];
   positions[index] = merged;
   await savePositions(deps, inv, positions);
+  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_updated', positionId, fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
 }

@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { Plan } from '../domain/quota';
 
 interface UsageDoc {
@@ -12,13 +12,15 @@ interface PlanDoc {
   _id: string; // companyId
   plan: Plan;
   updatedAt: Date;
+  /** Number of plan changes made here (company.plan-changed.v1 carries it). */
+  version?: number;
 }
 
 const usageSchema = new Schema<UsageDoc>(
   { _id: String, companyId: { type: String, required: true }, month: { type: String, required: true }, used: { type: Number, required: true }, reservations: [String] },
   { versionKey: false },
 );
-const planSchema = new Schema<PlanDoc>({ _id: String, plan: { type: String, enum: ['free', 'pro'], required: true }, updatedAt: Date }, { versionKey: false });
+const planSchema = new Schema<PlanDoc>({ _id: String, plan: { type: String, enum: ['free', 'pro'], required: true }, updatedAt: Date, version: Number }, { versionKey: false });
 
 export function quotaStore(conn: Connection) {
   const usage = conn.model<UsageDoc>('Usage', usageSchema, 'usage');
@@ -31,7 +33,12 @@ export function quotaStore(conn: Connection) {
     async knownPlanOf(companyId: string): Promise<Plan | undefined> {
       return (await plans.findById(companyId).lean())?.plan;
     },
-    setPlan: (companyId: string, plan: Plan) => plans.updateOne({ _id: companyId }, { $set: { plan, updatedAt: new Date() } }, { upsert: true }),
+    /** Records the plan a company started with (company.created.v1, or account-service's answer) unless a plan is recorded already. */
+    setInitialPlan: (companyId: string, plan: Plan) => plans.updateOne({ _id: companyId }, { $setOnInsert: { plan, updatedAt: new Date(), version: 0 } }, { upsert: true }),
+    planDoc: (companyId: string, session?: ClientSession) => plans.findById(companyId).session(session ?? null).lean<PlanDoc>(),
+    /** Writes a changed plan with its version (inside the transaction that announces it). */
+    writePlan: (companyId: string, plan: Plan, version: number, session: ClientSession) =>
+      plans.updateOne({ _id: companyId }, { $set: { plan, version, updatedAt: new Date() } }, { upsert: true, session }),
     async used(companyId: string, month: string): Promise<number> {
       return (await usage.findById(id(companyId, month)).lean())?.used ?? 0;
     },

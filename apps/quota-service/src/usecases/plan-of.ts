@@ -12,7 +12,7 @@ export async function planOf(deps: QuotaDeps, companyId: string): Promise<Plan> 
   try {
     const answer = await deps.bus.callRpc('account.company-plan.v1', companyId, {});
     if (answer.found && answer.plan) {
-      await deps.store.setPlan(companyId, answer.plan);
+      await deps.store.setInitialPlan(companyId, answer.plan);
       return answer.plan;
     }
   } catch (err) {

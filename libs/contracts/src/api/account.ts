@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import { Role } from './roles';
 
-export const ApiKeyCreate = z.object({ name: z.string().trim().min(1).max(100).meta({ description: 'what the key is for, e.g. "ERP production"' }) }).meta({ id: 'ApiKeyCreate' });
+export const ApiKeyCreate = z
+  .object({
+    name: z.string().trim().min(1).max(100).meta({ description: 'what the key is for, e.g. "ERP production"' }),
+    role: Role.optional().meta({ description: 'the permission set the key carries (default admin; owner only by an owner)' }),
+  })
+  .meta({ id: 'ApiKeyCreate' });
 export type ApiKeyCreate = z.output<typeof ApiKeyCreate>;
 
 /** PUT /acctexp/config (also /datev/config): only the fields sent change. */

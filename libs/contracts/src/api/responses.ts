@@ -181,11 +181,21 @@ export const TaxTreatmentLabel = z.object({ id: TaxTreatmentId, label: z.string(
 export const Template = z.object({ id: z.number().int(), name: z.string() }).loose().meta({ id: 'Template' });
 
 export const ApiKey = z
-  .object({ id: z.string(), name: z.string(), prefix: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    role: z.string().meta({ description: 'owner, admin, member or viewer: the permissions the key carries' }),
+    created_at: Timestamp,
+    last_used_at: Timestamp.nullable(),
+    active: z.boolean(),
+    revoked_at: Timestamp.nullable(),
+    revoked_reason: z.enum(['revoked', 'plan_downgrade']).nullable().meta({ description: 'plan_downgrade: deactivated when the company left the Pro plan (an upgrade does not reactivate it)' }),
+  })
   .loose()
   .meta({ id: 'ApiKey' });
 export const CreatedApiKey = z
-  .object({ message: z.string(), id: z.string(), name: z.string(), prefix: z.string(), created_at: Timestamp, key: z.string().meta({ description: 'the secret: shown only in this answer' }) })
+  .object({ message: z.string(), id: z.string(), name: z.string(), role: z.string(), prefix: z.string(), created_at: Timestamp, key: z.string().meta({ description: 'the secret: shown only in this answer' }) })
   .meta({ id: 'CreatedApiKey' });
 export const Company = z
   .object({

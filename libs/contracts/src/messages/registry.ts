@@ -10,7 +10,11 @@ const Plan = z.enum(['free', 'pro']);
 /** Facts, fanned out on the events topic exchange. Routing key = type. */
 export const events = {
   'company.created.v1': z.object({ name: z.string(), plan: Plan }),
-  'company.plan-changed.v1': z.object({ plan: Plan }),
+  /**
+   * quota-service (the owner of plans) changed the company's plan. `version` grows with every change of the
+   * company's plan, so a consumer can ignore an older announcement delivered after a newer one.
+   */
+  'company.plan-changed.v1': z.object({ plan: Plan, previousPlan: Plan.optional(), version: z.number().int().optional() }),
   /** The company changed its profile or bank accounts (for the audit log; the fields, never their values). */
   'company.profile-changed.v1': z.object({ fields: z.array(z.string()) }),
   /** The company's payment terms as they are now (whole list; `rev` orders the announcements). */
@@ -21,10 +25,29 @@ export const events = {
   }),
   /** The company's own VAT ID changed: vat-service checks it at VIES as it does customers' (vat.checked.v1 without customerId). */
   'company.vat-id-changed.v1': z.object({ vatId: z.string(), forceRefresh: z.boolean().optional() }),
+  /** API keys of the company (for the audit log; never the key, only its id, name, prefix and role). */
+  'api-key.created.v1': z.object({ keyId: z.string(), name: z.string(), prefix: z.string(), role: z.string() }),
+  'api-key.revoked.v1': z.object({ keyId: z.string(), reason: z.enum(['revoked', 'plan_downgrade']) }),
+  /** Members of the company (for the audit log). */
+  'member.invited.v1': z.object({ memberId: z.string(), role: z.string() }),
+  'member.joined.v1': z.object({ memberId: z.string() }),
+  'member.role-changed.v1': z.object({ memberId: z.string(), role: z.string(), previousRole: z.string() }),
+  'member.removed.v1': z.object({ memberId: z.string(), role: z.string() }),
   /** A product was created, changed or deleted (for the audit log: the fields, never their values). */
   'product.changed.v1': z.object({ productId: z.number().int(), action: z.enum(['created', 'updated', 'deleted']), fields: z.array(z.string()) }),
   /** A numbering sequence's pattern, reset period or next value was changed. */
   'numbering.changed.v1': z.object({ documentType: z.enum(['invoice', 'credit_note']), fields: z.array(z.string()) }),
+  /** A customer was created or changed (for the audit log: the API field names, never their values). */
+  'customer.changed.v1': z.object({ customerId: z.number().int(), action: z.enum(['created', 'updated']), fields: z.array(z.string()) }),
+  /** A draft invoice or its positions changed (for the audit log: the API field names, never their values). */
+  'invoice.changed.v1': z.object({
+    invoiceId: z.number().int(),
+    action: z.enum(['created', 'updated', 'position_added', 'position_updated', 'position_deleted']),
+    positionId: z.number().int().optional(),
+    fields: z.array(z.string()),
+  }),
+  /** Accounting export: a job started, the mappings or the configuration changed (for the audit log: field names only). */
+  'export.changed.v1': z.object({ action: z.enum(['started', 'mappings_saved', 'mappings_reset', 'config_updated']), jobId: z.string().optional(), fields: z.array(z.string()) }),
   'customer.vat-id-changed.v1': z.object({
     customerId: z.number().int(),
     vatId: z.string(),
@@ -134,6 +157,32 @@ export const rpc = {
   'quota.reserve.v1': {
     request: z.object({ reservationId: z.string(), at: z.string().optional() }),
     response: z.object({ granted: z.boolean(), used: z.number().int(), limit: z.number().int(), reset_date: z.string(), plan: Plan }),
+  },
+  /** Sets the company's plan (operator command); a change is announced as company.plan-changed.v1. */
+  'quota.set-plan.v1': {
+    request: z.object({ plan: Plan }),
+    response: z.object({ plan: Plan, previousPlan: Plan, changed: z.boolean(), version: z.number().int() }),
+  },
+  /**
+   * Creates a company with its owner (operator command and the demo bootstrap). The envelope's companyId is the
+   * id to create (`cmp_` + 24 hexadecimal characters from the caller, so a retried call creates nothing twice).
+   * With plan pro and no `apiKey`, a new key (role owner) is generated; `apiKey` registers the given one instead.
+   */
+  'account.create-company.v1': {
+    request: z.object({
+      name: z.string().trim().min(1).max(200),
+      ownerEmail: z.string().trim().toLowerCase().email().max(254),
+      plan: Plan,
+      apiKey: z.string().regex(/^ak_live_[0-9a-f]{32}$/).optional(),
+    }),
+    response: z.object({ companyId: z.string(), created: z.boolean(), plan: Plan, apiKey: z.string().optional(), keyId: z.string().optional() }),
+  },
+  /** Every company (operator command): id, name, plan, members and active keys. The envelope's companyId is `operator`. */
+  'account.list-companies.v1': {
+    request: z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
+    response: z.object({
+      companies: z.array(z.object({ id: z.string(), name: z.string(), plan: Plan, createdAt: z.string(), members: z.number().int(), activeKeys: z.number().int() })),
+    }),
   },
   /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */
   'account.company-plan.v1': {

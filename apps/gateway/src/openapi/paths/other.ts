@@ -123,7 +123,12 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     },
     '/company/api-keys': {
       get: op(c, { operationId: 'listApiKeys', summary: 'API keys (name, prefix, created, last used; never the secret)', responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() } }),
-      post: op(c, { operationId: 'createApiKey', summary: 'Create an API key (at most 10 active); the secret is shown once', requestBody: body(ApiKeyCreate, { name: 'ERP production' }), responses: { 201: json(CreatedApiKey, 'created'), ...conflict('10 active keys (API_KEY_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors() } }),
+      post: op(c, {
+        operationId: 'createApiKey',
+        summary: 'Create an API key (at most 10 active) with the permissions of a role (default admin); the secret is shown once',
+        requestBody: body(ApiKeyCreate, { name: 'ERP production', role: 'member' }),
+        responses: { 201: json(CreatedApiKey, 'created'), ...conflict('10 active keys (API_KEY_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors(), 403: problem('the company is not on the Pro plan (PLAN_REQUIRED), or the role may not do this (FORBIDDEN)') },
+      }),
     },
     '/company/api-keys/{key_id}': {
       parameters: [strId('key_id', 'API key id')],

@@ -1,0 +1,68 @@
+import { Schema, Types, type ClientSession, type Connection } from 'mongoose';
+import type { Role } from '@inv/contracts';
+
+export interface MemberDoc {
+  _id: Types.ObjectId;
+  companyId: string;
+  email: string;
+  role: Role;
+  /** invited: the invitation is not accepted yet; active: the member has set a password (or signed in). */
+  status: 'invited' | 'active';
+  /** argon2id hash (web-app sign-in); absent until the member sets a password. */
+  passwordHash?: string;
+  /** SHA-256 of the single-use invitation token, while the invitation is open. */
+  invitationHash?: string;
+  invitationExpiresAt?: Date;
+  createdAt: Date;
+  updatedAt?: Date;
+}
+
+const schema = new Schema<MemberDoc>(
+  {
+    companyId: { type: String, required: true },
+    email: { type: String, required: true },
+    role: { type: String, enum: ['owner', 'admin', 'member', 'viewer'], required: true },
+    status: { type: String, enum: ['invited', 'active'], required: true },
+    passwordHash: String,
+    invitationHash: String,
+    invitationExpiresAt: Date,
+    createdAt: { type: Date, required: true },
+    updatedAt: Date,
+  },
+  { versionKey: false },
+);
+schema.index({ companyId: 1, email: 1 }, { unique: true });
+schema.index({ invitationHash: 1 }, { unique: true, partialFilterExpression: { invitationHash: { $type: 'string' } } });
+schema.index({ email: 1 });
+
+export function membersRepo(conn: Connection) {
+  const model = conn.model<MemberDoc>('Member', schema, 'members');
+  return {
+    init: () => model.init(),
+    insert: async (doc: Omit<MemberDoc, '_id'>, session?: ClientSession) => (await model.create([doc], { session }))[0]!.toObject<MemberDoc>(),
+    list: (companyId: string, session?: ClientSession) => model.find({ companyId }).sort({ createdAt: 1 }).session(session ?? null).lean<MemberDoc[]>(),
+    count: (companyId: string) => model.countDocuments({ companyId }),
+    byId: (companyId: string, id: Types.ObjectId, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<MemberDoc>(),
+    byEmail: (companyId: string, email: string, session?: ClientSession) => model.findOne({ companyId, email }).session(session ?? null).lean<MemberDoc>(),
+    /** Every membership of an e-mail address (sign-in picks the company). */
+    allByEmail: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
+    byInvitationHash: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
+    /** Owners of the company (the last one cannot leave or lose the role). */
+    countOwners: (companyId: string, session?: ClientSession) => model.countDocuments({ companyId, role: 'owner' }).session(session ?? null),
+    setRole: (companyId: string, id: Types.ObjectId, role: Role, session: ClientSession) =>
+      model.findOneAndUpdate({ _id: id, companyId }, { $set: { role, updatedAt: new Date() } }, { returnDocument: 'after', session }).lean<MemberDoc>(),
+    remove: (companyId: string, id: Types.ObjectId, session: ClientSession) => model.findOneAndDelete({ _id: id, companyId }, { session }).lean<MemberDoc>(),
+    /** Accepts an open invitation once: the token stops working in the same write. */
+    acceptInvitation: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
+      model
+        .findOneAndUpdate(
+          { invitationHash: hash, invitationExpiresAt: { $gt: now } },
+          { $set: { status: 'active', passwordHash, updatedAt: now }, $unset: { invitationHash: '', invitationExpiresAt: '' } },
+          { returnDocument: 'after', session },
+        )
+        .lean<MemberDoc>(),
+    setPassword: (companyId: string, id: Types.ObjectId, passwordHash: string) =>
+      model.updateOne({ _id: id, companyId }, { $set: { passwordHash, status: 'active', updatedAt: new Date() } }),
+  };
+}
+export type MembersRepo = ReturnType<typeof membersRepo>;

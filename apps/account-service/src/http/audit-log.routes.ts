@@ -1,0 +1,15 @@
+import { Router } from 'express';
+import { AuditLogQuery } from '@inv/contracts';
+import { companyIdOf, parseQuery } from '@inv/service-kit';
+import { listAuditLog, verifyAuditLog, type AuditDeps } from '../usecases/audit-log';
+
+export function auditLogRoutes(deps: Pick<AuditDeps, 'audit'>): Router {
+  const router = Router();
+  router.get('/audit-log/', async (req, res) => {
+    res.json(await listAuditLog(deps, companyIdOf(req), parseQuery(AuditLogQuery, req.query)));
+  });
+  router.get('/audit-log/verify', async (req, res) => {
+    res.json(await verifyAuditLog(deps, companyIdOf(req)));
+  });
+  return router;
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { Changes } from '@inv/outbox';
+import { commandMessage, eventMessage } from '@inv/runtime';
+import { INVITATION_TTL_MS, invitationMail, newInvitationToken } from '../domain/invitation';
+import { AppError } from '@inv/service-kit';
+import type { ApiKeysRepo } from '../db/api-keys';
+import type { CompaniesRepo, CompanyDoc } from '../db/companies';
+import type { MembersRepo } from '../db/members';
+import { displayPrefix, generateApiKey, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
+
+export interface CreateCompanyDeps {
+  commit: Changes['commit'];
+  companies: CompaniesRepo;
+  apiKeys: ApiKeysRepo;
+  members: MembersRepo;
+  /** When set, the owner gets an invitation e-mail (a single-use link to set the password, valid 7 days). */
+  invite?: { mailFrom: string; appUrl: string };
+}
+
+export interface CreateCompanyInput {
+  companyId: string;
+  name: string;
+  ownerEmail: string;
+  plan: 'free' | 'pro';
+  /** Register this key (BOOTSTRAP_API_KEY) instead of generating one. */
+  apiKey?: string;
+  /** Seller profile to start with (the demo company's); otherwise only the name, the rest entered through PUT /company/. */
+  profile?: Partial<Omit<CompanyDoc, '_id' | 'createdAt' | 'plan'>>;
+}
+
+/** Company ids the operator command generates: `cmp_` and 24 hexadecimal characters. */
+export const newCompanyId = () => `cmp_${randomBytes(12).toString('hex')}`;
+export const COMPANY_ID_PATTERN = /^cmp_[a-z0-9_]{3,60}$/;
+
+/**
+ * Creates a company with its owner (a member who signs in to the web app after accepting by e-mail or
+ * setting a password) and, on Pro, an owner API key: the operator command's and the demo bootstrap's one
+ * path. The company-created event goes through the outbox in the same transaction, so quota-service learns
+ * the plan even if this process dies right after. Idempotent per company id: creating it again creates
+ * nothing and answers no new key (a given `apiKey` is checked to belong to the company).
+ */
+export async function createCompany(deps: CreateCompanyDeps, input: CreateCompanyInput) {
+  if (!COMPANY_ID_PATTERN.test(input.companyId)) throw new AppError('invalid_data', 'company id: cmp_ followed by 3 to 60 lowercase letters, digits or _');
+  if (input.apiKey && input.plan !== 'pro') throw new AppError('invalid_data', 'API keys need the Pro plan', { code: 'PLAN_REQUIRED' });
+  const key = input.plan === 'pro' ? (input.apiKey ?? generateApiKey()) : undefined;
+  return deps.commit(async (session, emit) => {
+    const existing = await deps.companies.byId(input.companyId, session);
+    let keyId: string | undefined;
+    if (!existing) {
+      const now = new Date();
+      await deps.companies.insert(
+        {
+          legalName: '',
+          address: { line1: '', postalCode: '', city: '', countryCode: 'DE' },
+          paymentTermDays: 14,
+          // a company without a profile keeps its bank accounts in the list (the demo profile has the legacy single account)
+          ...(input.profile ?? { bankAccounts: [], bankAccountsRev: 0 }),
+          _id: input.companyId,
+          name: input.name,
+          plan: input.plan,
+          ownerEmail: input.ownerEmail,
+          createdAt: now,
+        },
+        session,
+      );
+      const invitation = deps.invite ? newInvitationToken() : undefined;
+      const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+      const owner = await deps.members.insert(
+        { companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: now, ...(invitation ? { invitationHash: invitation.hash, invitationExpiresAt: expiresAt } : {}) },
+        session,
+      );
+      if (invitation && deps.invite) {
+        const id = String(owner._id);
+        const mail = invitationMail({ companyName: input.name, role: 'owner', link: `${deps.invite.appUrl}/accept-invitation#token=${invitation.token}`, expiresAt });
+        emit(commandMessage('mail.send.v1', input.companyId, { emailId: `invitation-${id}`, subjectRef: `member:${id}`, from: deps.invite.mailFrom, to: [input.ownerEmail], subject: mail.subject, text: mail.text }));
+      }
+      emit(eventMessage('company.created.v1', input.companyId, { name: input.name, plan: input.plan }, `company-created-${input.companyId}`));
+    } else if (await deps.members.byEmail(input.companyId, input.ownerEmail, session).then((m) => !m)) {
+      // a company created before members existed (the demo company of earlier versions) gets its owner
+      await deps.members.insert({ companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: new Date() }, session);
+    }
+    if (key && (!existing || input.apiKey)) {
+      const hash = hashApiKey(key);
+      const found = await deps.apiKeys.byHash(hash, session);
+      if (found && (found.revokedAt || found.companyId !== input.companyId)) throw new AppError('conflict', 'the API key belongs to a revoked key or another company; choose a new key');
+      if (!found) {
+        const used = new Set(await deps.apiKeys.usedSlots(input.companyId, session));
+        const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !used.has(i));
+        if (slot === undefined) throw new AppError('conflict', `the company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, { code: 'API_KEY_LIMIT_REACHED' });
+        const doc = await deps.apiKeys.insert({ companyId: input.companyId, name: input.apiKey ? 'bootstrap' : 'created by the operator', role: 'owner', prefix: displayPrefix(key), hash, createdAt: new Date(), slot }, session);
+        keyId = String(doc._id);
+        emit(eventMessage('api-key.created.v1', input.companyId, { keyId, name: doc.name, prefix: doc.prefix, role: 'owner' }));
+      } else keyId = String(found._id);
+    }
+    const returnsKey = !existing && key !== undefined && !input.apiKey;
+    return { companyId: input.companyId, created: !existing, plan: existing?.plan ?? input.plan, ...(returnsKey ? { apiKey: key } : {}), ...(keyId ? { keyId } : {}) };
+  });
+}

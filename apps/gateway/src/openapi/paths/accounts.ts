@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { AuditLogPage, AuditLogQuery, AuditVerification, Member, MemberInvite, MemberUpdate, MessageBody } from '@inv/contracts';
+import { body, bodyErrors, commonErrors, conflict, json, notFound, problem, queryParams, strId, type Operation } from '../builder';
+
+/** Members and roles, and the audit log (account-service). */
+export function accountPaths(): Record<string, Record<string, unknown>> {
+  const op = (tags: string[], o: Omit<Operation, 'tags'>): Operation => ({ tags, ...o });
+  const m = ['Members'];
+  const a = ['Audit log'];
+  const ownersOnly = { 403: problem('the role lacks members:manage, or only an owner may do this with owners (FORBIDDEN)') };
+  return {
+    '/members/': {
+      get: op(m, { operationId: 'listMembers', summary: 'Members and open invitations', responses: { 200: json(z.object({ members: z.array(Member) })), ...commonErrors() } }),
+      post: op(m, {
+        operationId: 'inviteMember',
+        summary: 'Invite a member by e-mail (a single-use link, valid 7 days)',
+        requestBody: body(MemberInvite, { email: 'anna@example.com', role: 'member' }),
+        responses: { 201: json(Member.extend({ message: z.string() }), 'invited'), ...conflict('already a member or invited (MEMBER_EXISTS)'), ...bodyErrors(), ...commonErrors(), ...ownersOnly },
+      }),
+    },
+    '/members/{member_id}': {
+      parameters: [strId('member_id', 'member id')],
+      put: op(m, {
+        operationId: 'changeMemberRole',
+        summary: 'Change a member\'s role',
+        requestBody: body(MemberUpdate, { role: 'viewer' }),
+        responses: { 200: json(Member.extend({ message: z.string() })), ...notFound(), ...conflict('the last owner keeps the role (LAST_OWNER)'), ...bodyErrors(), ...commonErrors(), ...ownersOnly },
+      }),
+      delete: op(m, { operationId: 'removeMember', summary: 'Remove a member (or withdraw an invitation)', responses: { 200: json(MessageBody), ...notFound(), ...conflict('the last owner cannot be removed (LAST_OWNER)'), ...commonErrors(), ...ownersOnly } }),
+    },
+    '/audit-log/': {
+      get: op(a, {
+        operationId: 'listAuditLog',
+        summary: 'Changes of company data, customers, invoices, keys, members, mappings and exports (newest first; cursor pagination)',
+        parameters: queryParams(AuditLogQuery),
+        responses: { 200: json(AuditLogPage), ...commonErrors() },
+      }),
+    },
+    '/audit-log/verify': {
+      get: op(a, { operationId: 'verifyAuditLog', summary: 'Recompute the hash chain; names the first entry that does not match', responses: { 200: json(AuditVerification), ...commonErrors() } }),
+    },
+  };
+}
