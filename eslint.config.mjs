@@ -40,8 +40,8 @@ const boundaries = (withDevtools) => [
   { enforceBuildableLibDependency: false, allow: [], depConstraints: [...typeConstraints(withDevtools), ...scopeConstraints] },
 ];
 
-/** Where dev tools may be imported: test files and their helpers (testing/ folders), benchmarks, the launcher and the cross-service tests. */
-export const devtoolAllowed = ['**/*.spec.ts', '**/testing/**/*.ts', '**/bench/**/*.ts', 'apps/all/**/*.ts', 'test/**/*.ts'];
+/** Where dev tools may be imported: test files and their helpers (testing/ and test/ folders), benchmarks, the launcher and the cross-service tests. */
+export const devtoolAllowed = ['**/*.spec.ts', '**/testing/**/*.ts', '**/test/**/*.ts', '**/bench/**/*.ts', 'apps/all/**/*.ts', 'test/**/*.ts'];
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/tmp/**', '**/*.cjs', '**/*.mjs', '**/*.js'] },
