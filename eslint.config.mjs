@@ -41,7 +41,14 @@ const boundaries = (withDevtools) => [
 ];
 
 /** Where dev tools may be imported: test files and their helpers (testing/ and test/ folders), benchmarks, the launcher and the cross-service tests. */
-export const devtoolAllowed = ['**/*.spec.ts', '**/testing/**/*.ts', '**/test/**/*.ts', '**/bench/**/*.ts', 'apps/all/**/*.ts', 'test/**/*.ts'];
+export const devtoolAllowed = [
+  '**/*.spec.ts',
+  '**/testing/**/*.ts',
+  '**/test/**/*.ts',
+  '**/bench/**/*.ts',
+  'apps/all/**/*.ts',
+  'test/**/*.ts',
+];
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/tmp/**', '**/*.cjs', '**/*.mjs', '**/*.js'] },

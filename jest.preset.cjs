@@ -11,7 +11,10 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j)s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,

@@ -19,7 +19,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = process.env.BUILD_OUT || join(root, 'dist');
-export const SERVICES = ['gateway', 'account-service', 'customer-service', 'invoice-service', 'document-service', 'vat-service', 'export-service', 'quota-service'];
+export const SERVICES = [
+  'gateway',
+  'account-service',
+  'customer-service',
+  'invoice-service',
+  'document-service',
+  'vat-service',
+  'export-service',
+  'quota-service',
+];
 
 const started = Date.now();
 rmSync(out, { recursive: true, force: true });
@@ -51,5 +60,9 @@ cpSync(join(root, 'libs/vies-simulator/assets'), join(out, 'assets'), { recursiv
 const require = createRequire(import.meta.url);
 cpSync(join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), join(out, 'gateway', 'scalar-standalone.js'));
 writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
-const bytes = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.js')).reduce((n, [, o]) => n + o.bytes, 0);
-console.log(`built ${SERVICES.length} services into ${out} (${(bytes / 1024 / 1024).toFixed(1)} MB of JavaScript) in ${Date.now() - started} ms`);
+const bytes = Object.entries(result.metafile.outputs)
+  .filter(([f]) => f.endsWith('.js'))
+  .reduce((n, [, o]) => n + o.bytes, 0);
+console.log(
+  `built ${SERVICES.length} services into ${out} (${(bytes / 1024 / 1024).toFixed(1)} MB of JavaScript) in ${Date.now() - started} ms`,
+);

@@ -47,15 +47,26 @@ const freePort = () =>
     s.on('error', fail);
   });
 
-async function coldStart(service: string, mode: 'tsx' | 'compiled', env: Record<string, string>): Promise<{ wallMs: number; cpuMs: number }> {
+async function coldStart(
+  service: string,
+  mode: 'tsx' | 'compiled',
+  env: Record<string, string>,
+): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();
   const args = mode === 'tsx' ? ['--import', 'tsx', `apps/${service}/src/main.ts`] : [`dist/${service}/main.js`];
   const started = process.hrtime.bigint();
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: 'ignore',
+  });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${service} (${mode}) exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) {
         const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
         return { wallMs, cpuMs: treeCpuMs(child.pid!) };
@@ -74,7 +85,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   if (!existsSync(resolve(root, 'dist/gateway/main.js'))) throw new Error('run `npm run build:services` first');
   const prefix = uniquePrefix('cold');
-  const mongo = spawn(process.execPath, ['--import', 'tsx', 'libs/embedded-mongo/src/cli.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const mongo = spawn(process.execPath, ['--import', 'tsx', 'libs/embedded-mongo/src/cli.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const uri = await new Promise<string>((ok) => mongo.stdout!.once('data', (b: Buffer) => ok(b.toString().trim())));
   const env = { ...testEnv(prefix, uri), NODE_ENV: 'development' };
   try {
@@ -87,7 +101,9 @@ async function main() {
       for (const mode of ['tsx', 'compiled'] as const) {
         const w = runs[mode].map((r) => r.wallMs);
         const c = runs[mode].map((r) => r.cpuMs);
-        console.log(`${service.padEnd(17)} ${mode.padEnd(8)} wall ${median(w).toFixed(0).padStart(5)} ms (min ${Math.min(...w).toFixed(0)})   cpu ${median(c).toFixed(0).padStart(5)} ms (min ${Math.min(...c).toFixed(0)})`);
+        console.log(
+          `${service.padEnd(17)} ${mode.padEnd(8)} wall ${median(w).toFixed(0).padStart(5)} ms (min ${Math.min(...w).toFixed(0)})   cpu ${median(c).toFixed(0).padStart(5)} ms (min ${Math.min(...c).toFixed(0)})`,
+        );
       }
     }
   } finally {

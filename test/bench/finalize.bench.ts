@@ -53,7 +53,9 @@ function rssMb(pid: number): number {
 }
 /** CPU ms of a process and all its descendants (tsx's esbuild helper included). */
 function treeCpuMs(pid: number): number {
-  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  const all = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
   const parent = new Map(all.map((p) => [p, procStat(p)?.ppid ?? 0]));
   let total = 0;
   for (const p of all) {
@@ -96,7 +98,11 @@ async function oneInvoice(api: ReturnType<typeof client>, customerId: number, se
   const inv = await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' });
   setup.push(performance.now() - t);
   const id = inv.invoice_id as number;
-  for (const [title, q, p] of [['Beratung', 7.5, 95], ['Reisekosten', 1, 86.35], ['Lizenz', 3, 19.99]] as const) {
+  for (const [title, q, p] of [
+    ['Beratung', 7.5, 95],
+    ['Reisekosten', 1, 86.35],
+    ['Lizenz', 3, 19.99],
+  ] as const) {
     t = performance.now();
     await api('POST', `/invoice/${id}/positions`, { title, quantity: q, unit_id: 'C62', unit_net_amount: p, tax_rate: 0.19 });
     setup.push(performance.now() - t);
@@ -138,15 +144,34 @@ async function main() {
   const prefix = uniquePrefix('bench');
   if (!base) {
     key = `ak_live_${randomBytes(16).toString('hex')}`;
-    mongo = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    mongo = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const uri = await new Promise<string>((ok, fail) => {
       mongo!.stdout!.once('data', (d: Buffer) => ok(d.toString().trim().split('\n')[0]));
       mongo!.once('exit', () => fail(new Error('embedded MongoDB exited')));
     });
     const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
-    const childEnv = { ...process.env, ...testEnv(prefix, uri, { BOOTSTRAP_API_KEY: key, QUOTA_UNLIMITED_COMPANIES: 'cmp_demo', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000' }) };
+    const childEnv = {
+      ...process.env,
+      ...testEnv(prefix, uri, {
+        BOOTSTRAP_API_KEY: key,
+        QUOTA_UNLIMITED_COMPANIES: 'cmp_demo',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_SECOND: '100000',
+      }),
+    };
     delete childEnv.PORT;
-    running = await launchServices({ root, services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'], env: childEnv, portOffset, stdio: 'ignore', readyTimeoutMs: 120_000, nodeArgs: process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : [] });
+    running = await launchServices({
+      root,
+      services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'],
+      env: childEnv,
+      portOffset,
+      stdio: 'ignore',
+      readyTimeoutMs: 120_000,
+      nodeArgs: process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : [],
+    });
     base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
     for (const s of running) procs[s.name] = s.child.pid!;
     procs['embedded-mongo'] = mongo.pid!;
@@ -167,14 +192,30 @@ async function main() {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    const customer = await api('POST', '/customer/', { organization_name: 'Bench GmbH', contact_type: 'B2B', email: 'ap@bench.example', language: 'German' });
+    const customer = await api('POST', '/customer/', {
+      organization_name: 'Bench GmbH',
+      contact_type: 'B2B',
+      email: 'ap@bench.example',
+      language: 'German',
+    });
     const customerId = customer.id as number;
-    await api('POST', `/customer/${customerId}/addresses`, { address_line_1: 'Hauptstraße 5', city: 'München', postal_code: '80331', country_code: 'DE' });
+    await api('POST', `/customer/${customerId}/addresses`, {
+      address_line_1: 'Hauptstraße 5',
+      city: 'München',
+      postal_code: '80331',
+      country_code: 'DE',
+    });
 
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     const cold = await run(api, customerId, 10, Math.min(WARMUP, 100));
-    console.log(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${new Date().toISOString()}, poll=${POLL}`);
-    console.log(`cold start: ${cold.jobs.length} invoices with 10 clients in ${cold.seconds.toFixed(1)} s = ${(cold.jobs.length / cold.seconds).toFixed(1)}/s, job p50 ${pct(cold.jobs, 50).toFixed(0)} ms p99 ${pct(cold.jobs, 99).toFixed(0)} ms`);
+    console.log(
+      `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, ${new Date().toISOString()}, poll=${POLL}`,
+    );
+    console.log(
+      `cold start: ${cold.jobs.length} invoices with 10 clients in ${cold.seconds.toFixed(1)} s = ${(cold.jobs.length / cold.seconds).toFixed(1)}/s, job p50 ${pct(cold.jobs, 50).toFixed(0)} ms p99 ${pct(cold.jobs, 99).toFixed(0)} ms`,
+    );
     const peak: Record<string, number> = { ...rss0 };
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
@@ -190,11 +231,21 @@ async function main() {
             `setup calls p50 ${pct(r.setup, 50).toFixed(1)} / p99 ${pct(r.setup, 99).toFixed(1)} ms`,
         );
         const withoutShared = withoutMongo - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
-        console.log(`  CPU ms per invoice: total ${total.toFixed(1)} (without embedded MongoDB ${withoutMongo.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
-        console.log(`  RSS MB after the round: ${Object.entries(procs).map(([n, p]) => `${n} ${rssMb(p).toFixed(0)}`).join(', ')}`);
+        console.log(
+          `  CPU ms per invoice: total ${total.toFixed(1)} (without embedded MongoDB ${withoutMongo.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+        );
+        console.log(
+          `  RSS MB after the round: ${Object.entries(procs)
+            .map(([n, p]) => `${n} ${rssMb(p).toFixed(0)}`)
+            .join(', ')}`,
+        );
       }
     }
-    console.log(`\nRSS MB idle -> peak: ${Object.keys(procs).map((n) => `${n} ${rss0[n].toFixed(0)}->${peak[n].toFixed(0)}`).join(', ')}`);
+    console.log(
+      `\nRSS MB idle -> peak: ${Object.keys(procs)
+        .map((n) => `${n} ${rss0[n].toFixed(0)}->${peak[n].toFixed(0)}`)
+        .join(', ')}`,
+    );
   } finally {
     await stopServices(running);
     mongo?.kill('SIGTERM');

@@ -63,7 +63,9 @@ async function main() {
       const cpu0 = cpuMs(gatewayPid);
       const g = await viaGateway();
       const gatewayCpuPerRequest = (cpuMs(gatewayPid) - cpu0) / REQUESTS;
-      console.log(`round ${round}: direct ${d.toFixed(0)} req/s, through the gateway ${g.toFixed(0)} req/s, ratio ${(g / d).toFixed(2)}; gateway CPU ${gatewayCpuPerRequest.toFixed(2)} ms per request`);
+      console.log(
+        `round ${round}: direct ${d.toFixed(0)} req/s, through the gateway ${g.toFixed(0)} req/s, ratio ${(g / d).toFixed(2)}; gateway CPU ${gatewayCpuPerRequest.toFixed(2)} ms per request`,
+      );
     }
   } finally {
     await system.stop();

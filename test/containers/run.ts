@@ -32,14 +32,20 @@ async function dockerEngine(): Promise<string | undefined> {
 
 function jest(config: string, pattern: string, env: Record<string, string>): boolean {
   console.log(`\n[test:containers] jest --config ${config} ${pattern}`);
-  const run = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', config, '--runInBand', pattern], { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', config, '--runInBand', pattern], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
   return run.status === 0;
 }
 
 async function main(): Promise<number> {
   const engine = await dockerEngine();
   if (!engine) {
-    console.warn('[test:containers] SKIPPED: no Docker engine reachable (a docker client alone is not enough); nothing ran. Run it where `docker info` works.');
+    console.warn(
+      '[test:containers] SKIPPED: no Docker engine reachable (a docker client alone is not enough); nothing ran. Run it where `docker info` works.',
+    );
     return 0;
   }
   console.log(`[test:containers] Docker engine: ${engine}`);

@@ -13,7 +13,16 @@ import { uniquePrefix } from '@inv/testing';
 jest.setTimeout(60_000);
 
 const ROOT = path.resolve(__dirname, '../..');
-const SERVICES = ['gateway', 'account-service', 'customer-service', 'invoice-service', 'document-service', 'vat-service', 'export-service', 'quota-service'];
+const SERVICES = [
+  'gateway',
+  'account-service',
+  'customer-service',
+  'invoice-service',
+  'document-service',
+  'vat-service',
+  'export-service',
+  'quota-service',
+];
 
 interface Metafile {
   outputs: Record<string, { imports?: { path: string; external?: boolean }[] }>;
@@ -26,7 +35,11 @@ describe('compiled services', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   beforeAll(() => {
-    const built = spawnSync(process.execPath, ['tools/build-services.mjs'], { cwd: ROOT, env: { ...process.env, BUILD_OUT: out }, encoding: 'utf8' });
+    const built = spawnSync(process.execPath, ['tools/build-services.mjs'], {
+      cwd: ROOT,
+      env: { ...process.env, BUILD_OUT: out },
+      encoding: 'utf8',
+    });
     if (built.status !== 0) throw new Error(`build failed:\n${built.stderr}`);
   });
 
@@ -61,14 +74,24 @@ describe('compiled services', () => {
     });
     const child = spawn(process.execPath, [path.join(out, 'gateway', 'main.js')], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), LOG_LEVEL: 'silent', REDIS_PREFIX: `${uniquePrefix()}:`, NODE_OPTIONS: '' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+        REDIS_PREFIX: `${uniquePrefix()}:`,
+        NODE_OPTIONS: '',
+      },
       stdio: 'ignore',
     });
     try {
       const deadline = Date.now() + 30_000;
       let ok = false;
       while (!ok && Date.now() < deadline && child.exitCode === null) {
-        ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+        ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ok) await new Promise((r) => setTimeout(r, 50));
       }
       expect(ok).toBe(true);

@@ -14,7 +14,10 @@ interface Panel {
   targets?: { expr: string }[];
 }
 
-const dashboard = JSON.parse(readFileSync(path.resolve(__dirname, '../../deploy/grafana/finalize-pipeline.json'), 'utf8')) as { uid: string; panels: Panel[] };
+const dashboard = JSON.parse(readFileSync(path.resolve(__dirname, '../../deploy/grafana/finalize-pipeline.json'), 'utf8')) as {
+  uid: string;
+  panels: Panel[];
+};
 const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'histogram_quantile', 'max', 'le', 'without', 'on', 'ignoring']);
 
 describe('the finalize pipeline dashboard', () => {

@@ -23,9 +23,25 @@ interface ServiceSpec {
   port: number;
   env: string[];
 }
-const COMMON_ENV = ['NODE_ENV', 'HOST', 'PORT', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'IDENTITY_SIGNING_KEYS'];
+const COMMON_ENV = [
+  'NODE_ENV',
+  'HOST',
+  'PORT',
+  'REDIS_URL',
+  'REDIS_PREFIX',
+  'LOG_LEVEL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'IDENTITY_SIGNING_KEYS',
+];
 const BUS_AND_DB_ENV = ['MONGO_URL', 'AMQP_URL', 'BUS_PREFIX'];
-const OBJECT_STORAGE_ENV = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_PUBLIC_ENDPOINT', 'PRESIGNED_URL_TTL_SECONDS'];
+const OBJECT_STORAGE_ENV = [
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'S3_BUCKET',
+  'S3_PUBLIC_ENDPOINT',
+  'PRESIGNED_URL_TTL_SECONDS',
+];
 /** Gateway variable -> the service it must point at. */
 const GATEWAY_UPSTREAMS: Record<string, string> = {
   ACCOUNT_URL: 'account-service',
@@ -184,10 +200,12 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   const pod = deployment.spec.template.spec;
   const c = pod.containers.find((x) => x.name === spec.name) ?? pod.containers[0];
   const httpPort = c.ports?.find((p) => p.name === 'http')?.containerPort;
-  const resolve = (port: string | number | undefined) => (typeof port === 'string' ? c.ports?.find((p) => p.name === port)?.containerPort : port);
+  const resolve = (port: string | number | undefined) =>
+    typeof port === 'string' ? c.ports?.find((p) => p.name === port)?.containerPort : port;
 
   const command = (c.command ?? []).join(' ');
-  if (c.command?.[0] !== 'node' || c.command.at(-1) !== `dist/${spec.name}/main.js` || /tsx|\.ts\b/.test(command)) fail(`command "${command}" does not run the compiled dist/${spec.name}/main.js with node`);
+  if (c.command?.[0] !== 'node' || c.command.at(-1) !== `dist/${spec.name}/main.js` || /tsx|\.ts\b/.test(command))
+    fail(`command "${command}" does not run the compiled dist/${spec.name}/main.js with node`);
   if (httpPort !== spec.port) fail(`container port "http" is ${httpPort}, expected ${spec.port}`);
   for (const [kind, probe, wanted] of [
     ['readiness', c.readinessProbe, '/readyz'],
@@ -217,9 +235,11 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
     for (const key of Object.keys(cm?.data ?? {})) defined.add(key);
   }
   for (const v of c.env ?? []) {
-    for (const [, ref] of (v.value ?? '').matchAll(/\$\((\w+)\)/g)) if (!defined.has(ref)) fail(`${v.name} uses $(${ref}) before it is defined`);
+    for (const [, ref] of (v.value ?? '').matchAll(/\$\((\w+)\)/g))
+      if (!defined.has(ref)) fail(`${v.name} uses $(${ref}) before it is defined`);
     const secret = v.valueFrom?.secretKeyRef;
-    if (secret && (secret.name !== SECRET_NAME || !secretKeys.has(secret.key))) fail(`${v.name} reads unknown secret key ${secret.name}/${secret.key}`);
+    if (secret && (secret.name !== SECRET_NAME || !secretKeys.has(secret.key)))
+      fail(`${v.name} reads unknown secret key ${secret.name}/${secret.key}`);
     defined.add(v.name);
   }
   for (const name of spec.env) if (!defined.has(name)) fail(`env ${name} is missing`);
@@ -236,21 +256,24 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   if (!service) return [...problems, `${spec.name}: no Service`];
   const port = service.spec.ports.find((p) => p.port === spec.port);
   if (!port) fail(`Service has no port ${spec.port}`);
-  else if (port.targetPort !== undefined && port.targetPort !== 'http' && port.targetPort !== spec.port) fail(`Service port targets ${port.targetPort}`);
-  if (!selects({ matchLabels: service.spec.selector }, deployment.spec.template.metadata.labels)) fail('Service selector does not match the pods');
+  else if (port.targetPort !== undefined && port.targetPort !== 'http' && port.targetPort !== spec.port)
+    fail(`Service port targets ${port.targetPort}`);
+  if (!selects({ matchLabels: service.spec.selector }, deployment.spec.template.metadata.labels))
+    fail('Service selector does not match the pods');
   return problems;
 }
 
 function ingressProblems(m: Manifests): string[] {
-  const backends = m.all<IngressObject>('Ingress').flatMap((ing) =>
-    ing.spec.rules.flatMap((r) => r.http.paths.map((p) => ({ ingress: ing.metadata.name, ...p.backend.service }))),
-  );
+  const backends = m
+    .all<IngressObject>('Ingress')
+    .flatMap((ing) => ing.spec.rules.flatMap((r) => r.http.paths.map((p) => ({ ingress: ing.metadata.name, ...p.backend.service }))));
   const problems: string[] = [];
   if (!backends.some((b) => b.name === 'gateway')) problems.push('the gateway is not exposed by any Ingress');
   for (const b of backends) {
     if (b.name === 'gateway') continue;
     if (SERVICES.some((s) => s.name === b.name)) problems.push(`Ingress ${b.ingress} exposes internal service ${b.name}`);
-    else if (OTHER_PUBLIC_BACKENDS[b.name] !== b.port.name) problems.push(`Ingress ${b.ingress} exposes ${b.name}:${b.port.name ?? b.port.number}`);
+    else if (OTHER_PUBLIC_BACKENDS[b.name] !== b.port.name)
+      problems.push(`Ingress ${b.ingress} exposes ${b.name}:${b.port.name ?? b.port.number}`);
   }
   return problems;
 }
@@ -264,13 +287,27 @@ function networkPolicyProblems(m: Manifests): string[] {
   const gatewayLabels = m.find<Workload>('Deployment', 'gateway')?.spec.template.metadata.labels ?? {};
   for (const spec of SERVICES.filter((s) => s.name !== 'gateway')) {
     const labels = m.find<Workload>('Deployment', spec.name)?.spec.template.metadata.labels ?? {};
-    const rules = policies.filter((p) => selects(p.spec.podSelector, labels)).flatMap((p) => (p.spec.ingress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
+    const rules = policies
+      .filter((p) => selects(p.spec.podSelector, labels))
+      .flatMap((p) => (p.spec.ingress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
     if (rules.length === 0) problems.push(`${spec.name}: no policy lets the gateway in`);
     for (const r of rules) {
       // Prometheus in the monitoring namespace may scrape (metrics need no identity; every route still does)
       const prometheus = (peer: NetworkPolicyPeer) =>
-        peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring' && peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus' && !peer.ipBlock;
-      const onlyGateway = (r.from ?? []).length > 0 && (r.from ?? []).every((peer) => prometheus(peer) || (!peer.namespaceSelector && !peer.ipBlock && peer.podSelector && selects(peer.podSelector, gatewayLabels) && !selects(peer.podSelector, labels)));
+        peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring' &&
+        peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus' &&
+        !peer.ipBlock;
+      const onlyGateway =
+        (r.from ?? []).length > 0 &&
+        (r.from ?? []).every(
+          (peer) =>
+            prometheus(peer) ||
+            (!peer.namespaceSelector &&
+              !peer.ipBlock &&
+              peer.podSelector &&
+              selects(peer.podSelector, gatewayLabels) &&
+              !selects(peer.podSelector, labels)),
+        );
       if (!onlyGateway) problems.push(`${spec.name}: policy ${r.policy} admits more than the gateway`);
     }
   }
@@ -287,23 +324,34 @@ const INFRASTRUCTURE = ['mongodb', 'rabbitmq', 'redis', 'object-store', 'otel-co
 function egressProblems(m: Manifests): string[] {
   const policies = m.all<NetworkPolicyObject>('NetworkPolicy').filter((p) => p.spec.policyTypes?.includes('Egress'));
   const problems: string[] = [];
-  if (!policies.some((p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.egress?.length)) problems.push('no default-deny egress policy');
-  const labelsOf = (name: string) => m.find<Workload>('Deployment', name)?.spec.template.metadata.labels ?? m.find<Workload>('StatefulSet', name)?.spec.template.metadata.labels ?? {};
+  if (!policies.some((p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.egress?.length))
+    problems.push('no default-deny egress policy');
+  const labelsOf = (name: string) =>
+    m.find<Workload>('Deployment', name)?.spec.template.metadata.labels ??
+    m.find<Workload>('StatefulSet', name)?.spec.template.metadata.labels ??
+    {};
   const serviceLabels = SERVICES.filter((s) => s.name !== 'gateway').map((s) => labelsOf(s.name));
   for (const spec of SERVICES) {
     const labels = labelsOf(spec.name);
-    const rules = policies.filter((p) => selects(p.spec.podSelector, labels)).flatMap((p) => (p.spec.egress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
+    const rules = policies
+      .filter((p) => selects(p.spec.podSelector, labels))
+      .flatMap((p) => (p.spec.egress ?? []).map((r) => ({ policy: p.metadata.name, ...r })));
     for (const r of rules) {
       const where = `${spec.name}: egress policy ${r.policy}`;
       if (!r.to?.length) problems.push(`${where} allows any destination`);
       if (!r.ports?.length) problems.push(`${where} allows any port`);
       for (const peer of r.to ?? []) {
         if (peer.ipBlock) {
-          if (spec.name !== 'vat-service' || (r.ports ?? []).some((p) => p.port !== 443)) problems.push(`${where} allows addresses outside the cluster`);
+          if (spec.name !== 'vat-service' || (r.ports ?? []).some((p) => p.port !== 443))
+            problems.push(`${where} allows addresses outside the cluster`);
           continue;
         }
         if (peer.namespaceSelector) {
-          if (peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] !== 'kube-system' || peer.podSelector?.matchLabels?.['k8s-app'] !== 'kube-dns') problems.push(`${where} reaches another namespace`);
+          if (
+            peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'] !== 'kube-system' ||
+            peer.podSelector?.matchLabels?.['k8s-app'] !== 'kube-dns'
+          )
+            problems.push(`${where} reaches another namespace`);
           continue;
         }
         const infra = INFRASTRUCTURE.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name)));
@@ -314,7 +362,8 @@ function egressProblems(m: Manifests): string[] {
     }
   }
   const vat = labelsOf('vat-service');
-  if (!policies.some((p) => selects(p.spec.podSelector, vat) && (p.spec.egress ?? []).some((r) => r.to?.some((peer) => peer.ipBlock)))) problems.push('vat-service cannot reach VIES');
+  if (!policies.some((p) => selects(p.spec.podSelector, vat) && (p.spec.egress ?? []).some((r) => r.to?.some((peer) => peer.ipBlock))))
+    problems.push('vat-service cannot reach VIES');
   return problems;
 }
 
@@ -327,10 +376,9 @@ interface PodTemplateSpec {
 function podTemplates(m: Manifests): { where: string; replicas: number; template: PodTemplateSpec }[] {
   const out: { where: string; replicas: number; template: PodTemplateSpec }[] = [];
   const hpaMax = new Map(
-    m.all<K8sObject & { spec: { scaleTargetRef: { kind: string; name: string }; maxReplicas: number } }>('HorizontalPodAutoscaler').map((h) => [
-      `${h.spec.scaleTargetRef.kind}/${h.spec.scaleTargetRef.name}`,
-      h.spec.maxReplicas,
-    ]),
+    m
+      .all<K8sObject & { spec: { scaleTargetRef: { kind: string; name: string }; maxReplicas: number } }>('HorizontalPodAutoscaler')
+      .map((h) => [`${h.spec.scaleTargetRef.kind}/${h.spec.scaleTargetRef.name}`, h.spec.maxReplicas]),
   );
   for (const kind of ['Deployment', 'StatefulSet']) {
     for (const w of m.all<Workload>(kind)) {
@@ -338,7 +386,8 @@ function podTemplates(m: Manifests): { where: string; replicas: number; template
       out.push({ where, replicas: Math.max(w.spec.replicas ?? 1, hpaMax.get(where) ?? 0), template: w.spec.template as PodTemplateSpec });
     }
   }
-  for (const j of m.all<K8sObject & { spec: { template: PodTemplateSpec } }>('Job')) out.push({ where: `Job/${j.metadata.name}`, replicas: 1, template: j.spec.template });
+  for (const j of m.all<K8sObject & { spec: { template: PodTemplateSpec } }>('Job'))
+    out.push({ where: `Job/${j.metadata.name}`, replicas: 1, template: j.spec.template });
   for (const c of m.all<K8sObject & { spec: { jobTemplate: { spec: { template: PodTemplateSpec } } } }>('CronJob'))
     out.push({ where: `CronJob/${c.metadata.name}`, replicas: 1, template: c.spec.jobTemplate.spec.template });
   return out;
@@ -359,8 +408,11 @@ function operabilityProblems(m: Manifests): string[] {
     const labels = template.metadata?.labels ?? {};
     if (replicas > 1) {
       if (!pdbs.some((p) => selects(p.spec.selector, labels))) problems.push(`${where}: ${replicas} replicas and no PodDisruptionBudget`);
-      const keys = (template.spec.topologySpreadConstraints ?? []).filter((t) => t.labelSelector && selects(t.labelSelector, labels)).map((t) => t.topologyKey);
-      for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone']) if (!keys.includes(key)) problems.push(`${where}: ${replicas} replicas not spread over ${key}`);
+      const keys = (template.spec.topologySpreadConstraints ?? [])
+        .filter((t) => t.labelSelector && selects(t.labelSelector, labels))
+        .map((t) => t.topologyKey);
+      for (const key of ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'])
+        if (!keys.includes(key)) problems.push(`${where}: ${replicas} replicas not spread over ${key}`);
     }
     for (const c of [...(template.spec.initContainers ?? []), ...template.spec.containers]) {
       const image = c.image ?? '';
@@ -372,19 +424,23 @@ function operabilityProblems(m: Manifests): string[] {
   for (const spec of SERVICES) {
     const pod = m.find<Workload>('Deployment', spec.name)?.spec.template as PodTemplateSpec | undefined;
     const a = pod?.metadata?.annotations ?? {};
-    if (a['prometheus.io/scrape'] !== 'true' || a['prometheus.io/port'] !== String(spec.port) || a['prometheus.io/path'] !== '/metrics') problems.push(`${spec.name}: not annotated for scraping /metrics on ${spec.port}`);
+    if (a['prometheus.io/scrape'] !== 'true' || a['prometheus.io/port'] !== String(spec.port) || a['prometheus.io/path'] !== '/metrics')
+      problems.push(`${spec.name}: not annotated for scraping /metrics on ${spec.port}`);
   }
   return problems;
 }
 
 /** The bus declares quorum queues where the manifests say so: BUS_QUEUE_TYPE=quorum, with the arguments libs/bus sends. */
 function quorumProblems(m: Manifests): string[] {
-  const type = m.find('ConfigMap', 'invoicing-config')?.data?.BUS_QUEUE_TYPE ?? m.all('ConfigMap').find((c) => c.metadata.name.startsWith('invoicing-config'))?.data?.BUS_QUEUE_TYPE;
+  const type =
+    m.find('ConfigMap', 'invoicing-config')?.data?.BUS_QUEUE_TYPE ??
+    m.all('ConfigMap').find((c) => c.metadata.name.startsWith('invoicing-config'))?.data?.BUS_QUEUE_TYPE;
   if (type !== 'quorum') return [`BUS_QUEUE_TYPE is ${type}, expected quorum`];
   const problems: string[] = [];
   if (durableQueueOptions(type).arguments?.['x-queue-type'] !== 'quorum') problems.push('libs/bus does not declare x-queue-type=quorum');
   const retry = retryQueueOptions(type, 1000, 'q').arguments ?? {};
-  if (retry['x-queue-type'] !== 'quorum' || retry['x-dead-letter-strategy'] !== 'at-least-once' || retry['x-overflow'] !== 'reject-publish') problems.push(`retry queues are declared with ${JSON.stringify(retry)}`);
+  if (retry['x-queue-type'] !== 'quorum' || retry['x-dead-letter-strategy'] !== 'at-least-once' || retry['x-overflow'] !== 'reject-publish')
+    problems.push(`retry queues are declared with ${JSON.stringify(retry)}`);
   return problems;
 }
 
@@ -412,7 +468,11 @@ process.stdout.write(JSON.stringify(problems));
 function kubernetesSchemaProblems(objects: K8sObject[]): string[] {
   // Objects without apiVersion are the ConfigMaps this file makes up for configMapGenerator entries.
   const real = objects.filter((o) => 'apiVersion' in o);
-  const out = spawnSync(process.execPath, ['--input-type=module', '-e', K8S_VALIDATOR], { cwd: ROOT, input: JSON.stringify(real), encoding: 'utf8' });
+  const out = spawnSync(process.execPath, ['--input-type=module', '-e', K8S_VALIDATOR], {
+    cwd: ROOT,
+    input: JSON.stringify(real),
+    encoding: 'utf8',
+  });
   if (out.status !== 0) throw new Error(`schema validation did not run: ${out.stderr}`);
   return JSON.parse(out.stdout) as string[];
 }
@@ -426,7 +486,11 @@ function composeValidator() {
     Array.isArray(x)
       ? x.map(strip)
       : x && typeof x === 'object'
-        ? Object.fromEntries(Object.entries(x).filter(([k, v]) => !(k === 'id' && typeof v === 'string') && k !== '$schema').map(([k, v]) => [k, strip(v)]))
+        ? Object.fromEntries(
+            Object.entries(x)
+              .filter(([k, v]) => !(k === 'id' && typeof v === 'string') && k !== '$schema')
+              .map(([k, v]) => [k, strip(v)]),
+          )
         : x;
   const ajv = new Ajv2019({ strict: false, allErrors: true });
   ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
@@ -443,7 +507,8 @@ const secretTemplate = parseYamlFile(path.join(K8S, 'base/secret-template/secret
 const secretKeys = new Set(Object.keys(secretTemplate.stringData ?? {}));
 const base = new Manifests(collectWithoutKustomize(path.join(K8S, 'base')));
 const clone = <T>(x: T): T => structuredClone(x);
-const replaceDeployment = (m: Manifests, d: Workload) => new Manifests(m.objects.map((o) => (o.kind === 'Deployment' && o.metadata.name === d.metadata.name ? d : o)));
+const replaceDeployment = (m: Manifests, d: Workload) =>
+  new Manifests(m.objects.map((o) => (o.kind === 'Deployment' && o.metadata.name === d.metadata.name ? d : o)));
 
 describe('YAML files under k8s/ and deploy/', () => {
   const files = [...yamlFilesUnder(K8S), ...yamlFilesUnder(DEPLOY)];
@@ -454,9 +519,17 @@ describe('YAML files under k8s/ and deploy/', () => {
 });
 
 describe('kustomizations', () => {
-  const dirs = yamlFilesUnder(K8S).filter((f) => path.basename(f) === 'kustomization.yaml').map(path.dirname);
+  const dirs = yamlFilesUnder(K8S)
+    .filter((f) => path.basename(f) === 'kustomization.yaml')
+    .map(path.dirname);
   it('include the root, base, the secret template and both overlays', () => {
-    expect(dirs.map((d) => path.relative(K8S, d) || '.').sort()).toEqual(['.', 'base', 'base/secret-template', 'overlays/dev', 'overlays/prod']);
+    expect(dirs.map((d) => path.relative(K8S, d) || '.').sort()).toEqual([
+      '.',
+      'base',
+      'base/secret-template',
+      'overlays/dev',
+      'overlays/prod',
+    ]);
   });
   it.each(dirs.map((d) => [path.relative(ROOT, d), d]))('%s references only existing files', (_name, dir) => {
     const k = readKustomization(dir);
@@ -478,20 +551,29 @@ describe('base manifests', () => {
   it.each(SERVICES.map((s) => [s.name, s]))('%s: Deployment, probes, limits, env and Service', (_name, spec) => {
     expect(serviceProblems(base, spec, secretKeys)).toEqual([]);
   });
-  it('exposes only the gateway (and the object store\'s S3 API for presigned links) through Ingress', () => expect(ingressProblems(base)).toEqual([]));
+  it("exposes only the gateway (and the object store's S3 API for presigned links) through Ingress", () =>
+    expect(ingressProblems(base)).toEqual([]));
   it('lets only the gateway reach the services', () => expect(networkPolicyProblems(base)).toEqual([]));
-  it('restricts egress to DNS and each service\'s infrastructure (vat-service: VIES on 443)', () => expect(egressProblems(base)).toEqual([]));
+  it("restricts egress to DNS and each service's infrastructure (vat-service: VIES on 443)", () =>
+    expect(egressProblems(base)).toEqual([]));
   it('gives every multi-replica workload a PDB and topology spread, pins third-party images by digest, runs no tsx and annotates services for scraping', () => {
     expect(operabilityProblems(base)).toEqual([]);
   });
   it('declares quorum queues (BUS_QUEUE_TYPE=quorum, the arguments libs/bus sends)', () => expect(quorumProblems(base)).toEqual([]));
   it('autoscales the gateway and document-service on CPU', () => {
-    const hpas = base.all<K8sObject & { spec: { scaleTargetRef: { name: string }; minReplicas: number; maxReplicas: number } }>('HorizontalPodAutoscaler');
+    const hpas = base.all<K8sObject & { spec: { scaleTargetRef: { name: string }; minReplicas: number; maxReplicas: number } }>(
+      'HorizontalPodAutoscaler',
+    );
     expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['document-service', 'gateway']);
     for (const h of hpas) expect(h.spec.maxReplicas).toBeGreaterThan(h.spec.minReplicas);
   });
   it('runs MongoDB (3 members), RabbitMQ (3 nodes), Redis (3, with Sentinel) and the object store as StatefulSets, the collector as a Deployment, and backs MongoDB up nightly', () => {
-    expect(base.all<Workload>('StatefulSet').map((s) => [s.metadata.name, s.spec.replicas]).sort()).toEqual([
+    expect(
+      base
+        .all<Workload>('StatefulSet')
+        .map((s) => [s.metadata.name, s.spec.replicas])
+        .sort(),
+    ).toEqual([
       ['mongodb', 3],
       ['object-store', 1],
       ['rabbitmq', 3],
@@ -500,7 +582,10 @@ describe('base manifests', () => {
     expect(base.find<Workload>('StatefulSet', 'redis')!.spec.template.spec.containers.map((c) => c.name)).toEqual(['redis', 'sentinel']);
     expect(base.find('Deployment', 'otel-collector')).toBeDefined();
     expect(base.find('Job', 'mongodb-init-replica-set')).toBeDefined();
-    const backup = base.find<K8sObject & { spec: { schedule: string; jobTemplate: { spec: { template: PodTemplateSpec } } } }>('CronJob', 'mongodb-backup')!;
+    const backup = base.find<K8sObject & { spec: { schedule: string; jobTemplate: { spec: { template: PodTemplateSpec } } } }>(
+      'CronJob',
+      'mongodb-backup',
+    )!;
     expect(backup.spec.schedule).toMatch(/^\S+ \S+ \* \* \*$/);
     const pod = backup.spec.jobTemplate.spec.template.spec;
     expect(pod.initContainers![0].command!.join(' ')).toMatch(/mongodump .*--oplog --gzip --archive=/);
@@ -509,14 +594,19 @@ describe('base manifests', () => {
   it('points every service at Redis through Sentinel', () => {
     for (const spec of SERVICES) {
       const env = base.find<Workload>('Deployment', spec.name)!.spec.template.spec.containers[0].env ?? [];
-      expect([spec.name, env.find((v) => v.name === 'REDIS_URL')?.value]).toEqual([spec.name, 'redis+sentinel://:$(REDIS_PASSWORD)@redis-sentinel:26379/mymaster']);
+      expect([spec.name, env.find((v) => v.name === 'REDIS_URL')?.value]).toEqual([
+        spec.name,
+        'redis+sentinel://:$(REDIS_PASSWORD)@redis-sentinel:26379/mymaster',
+      ]);
     }
   });
   it('match the Kubernetes API schemas', () => {
     expect(kubernetesSchemaProblems([...base.objects, secretTemplate])).toEqual([]);
   });
   it('keeps the collector config in k8s identical to deploy/otel-collector.yaml', () => {
-    expect(readFileSync(path.join(K8S, 'base/otel-collector/config.yaml'), 'utf8')).toBe(readFileSync(path.join(DEPLOY, 'otel-collector.yaml'), 'utf8'));
+    expect(readFileSync(path.join(K8S, 'base/otel-collector/config.yaml'), 'utf8')).toBe(
+      readFileSync(path.join(DEPLOY, 'otel-collector.yaml'), 'utf8'),
+    );
   });
 });
 
@@ -529,7 +619,9 @@ describe('the checks catch broken manifests', () => {
     delete pod.metadata!.annotations!['prometheus.io/port'];
     pod.spec.containers[0].command = ['node', '--import', 'tsx', 'apps/quota-service/src/main.ts'];
     pod.spec.containers.push({ name: 'sidecar', image: 'redis:7.4' });
-    const m = new Manifests(replaceDeployment(base, d).objects.filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'quota-service')));
+    const m = new Manifests(
+      replaceDeployment(base, d).objects.filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'quota-service')),
+    );
     expect(operabilityProblems(m)).toEqual([
       'Deployment/quota-service: 2 replicas and no PodDisruptionBudget',
       'Deployment/quota-service: 2 replicas not spread over kubernetes.io/hostname',
@@ -540,7 +632,11 @@ describe('the checks catch broken manifests', () => {
     ]);
   });
   it('classic queues in the configuration', () => {
-    const m = new Manifests(base.objects.map((o) => (o.kind === 'ConfigMap' && o.metadata.name === 'invoicing-config' ? { ...o, data: { ...o.data, BUS_QUEUE_TYPE: 'classic' } } : o)));
+    const m = new Manifests(
+      base.objects.map((o) =>
+        o.kind === 'ConfigMap' && o.metadata.name === 'invoicing-config' ? { ...o, data: { ...o.data, BUS_QUEUE_TYPE: 'classic' } } : o,
+      ),
+    );
     expect(quorumProblems(m)).toEqual(['BUS_QUEUE_TYPE is classic, expected quorum']);
   });
   const gateway = () => clone(base.find<Workload>('Deployment', 'gateway')!);
@@ -548,7 +644,9 @@ describe('the checks catch broken manifests', () => {
   it('a readiness probe on the wrong path', () => {
     const d = gateway();
     d.spec.template.spec.containers[0].readinessProbe!.httpGet!.path = '/healthz';
-    expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual(['gateway: readiness probe path is /healthz, expected /readyz']);
+    expect(serviceProblems(replaceDeployment(base, d), gatewaySpec, secretKeys)).toEqual([
+      'gateway: readiness probe path is /healthz, expected /readyz',
+    ]);
   });
   it('a missing variable, a $(VAR) used before its definition and an unknown secret key', () => {
     const d = gateway();
@@ -574,8 +672,16 @@ describe('the checks catch broken manifests', () => {
   });
   it('an Ingress for an internal service and an open network policy', () => {
     const leaky: K8sObject[] = [
-      { kind: 'Ingress', metadata: { name: 'leak' }, spec: { rules: [{ http: { paths: [{ backend: { service: { name: 'invoice-service', port: { number: 3003 } } } }] } }] } } as IngressObject,
-      { kind: 'NetworkPolicy', metadata: { name: 'open' }, spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] } } as NetworkPolicyObject,
+      {
+        kind: 'Ingress',
+        metadata: { name: 'leak' },
+        spec: { rules: [{ http: { paths: [{ backend: { service: { name: 'invoice-service', port: { number: 3003 } } } }] } }] },
+      } as IngressObject,
+      {
+        kind: 'NetworkPolicy',
+        metadata: { name: 'open' },
+        spec: { podSelector: {}, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: {} }] }] },
+      } as NetworkPolicyObject,
     ];
     const m = new Manifests([...base.objects, ...leaky]);
     expect(ingressProblems(m)).toEqual(['Ingress leak exposes internal service invoice-service']);
@@ -585,7 +691,11 @@ describe('the checks catch broken manifests', () => {
     const open: NetworkPolicyObject = {
       kind: 'NetworkPolicy',
       metadata: { name: 'leak-out' },
-      spec: { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'invoice-service' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ port: 443 }] }, {}] },
+      spec: {
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': 'invoice-service' } },
+        policyTypes: ['Egress'],
+        egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ port: 443 }] }, {}],
+      },
     };
     expect(egressProblems(new Manifests([...base.objects, open]))).toEqual([
       'invoice-service: egress policy leak-out allows addresses outside the cluster',
@@ -608,12 +718,22 @@ describe('the checks catch broken manifests', () => {
 describe('Secret template', () => {
   const values = secretTemplate.stringData ?? {};
   it('defines every key the base reads', () => {
-    const read = base.objects.flatMap((o) => [...JSON.stringify(o).matchAll(/"secretKeyRef":\{[^}]*?"key":"([A-Z0-9_]+)"/g)].map((m) => m[1]));
+    const read = base.objects.flatMap((o) =>
+      [...JSON.stringify(o).matchAll(/"secretKeyRef":\{[^}]*?"key":"([A-Z0-9_]+)"/g)].map((m) => m[1]),
+    );
     expect(read).toContain('REDIS_PASSWORD');
     expect([...new Set(read)].filter((k) => !secretKeys.has(k))).toEqual([]);
   });
   it('marks passwords as placeholders and keeps them URL-safe', () => {
-    for (const key of ['MONGO_PASSWORD', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'MONGO_REPLICA_SET_KEY', 'IDENTITY_SIGNING_KEYS']) expect(values[key]).toMatch(/CHANGE-?ME/);
+    for (const key of [
+      'MONGO_PASSWORD',
+      'RABBITMQ_PASSWORD',
+      'REDIS_PASSWORD',
+      'S3_SECRET_KEY',
+      'MONGO_REPLICA_SET_KEY',
+      'IDENTITY_SIGNING_KEYS',
+    ])
+      expect(values[key]).toMatch(/CHANGE-?ME/);
     expect(values.IDENTITY_SIGNING_KEYS.length).toBeGreaterThanOrEqual(32);
     for (const [key, value] of Object.entries(values)) expect([key, /^[A-Za-z0-9._~-]+$/.test(value)]).toEqual([key, true]);
   });
@@ -650,10 +770,12 @@ describe('deploy/docker-compose.yml', () => {
     const text = readFileSync(path.join(DEPLOY, 'docker-compose.yml'), 'utf8');
     const defaults = [...text.matchAll(/\$\{(\w+):-/g)].map((m) => m[1]);
     expect(defaults.filter((v) => /PASSWORD|SECRET|KEY|USERNAME/.test(v))).toEqual([]);
-    for (const name of ['RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'IDENTITY_SIGNING_KEYS', 'BOOTSTRAP_API_KEY']) expect(text).toContain(`\${${name}:?`);
+    for (const name of ['RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'S3_SECRET_KEY', 'IDENTITY_SIGNING_KEYS', 'BOOTSTRAP_API_KEY'])
+      expect(text).toContain(`\${${name}:?`);
   });
   it('runs mongo (with its init), rabbitmq, redis, the object store, the collector and jaeger', () => {
-    for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'object-store', 'otel-collector', 'jaeger']) expect(compose.services[name]).toBeDefined();
+    for (const name of ['mongo', 'mongo-init', 'rabbitmq', 'redis', 'object-store', 'otel-collector', 'jaeger'])
+      expect(compose.services[name]).toBeDefined();
   });
   it.each(SERVICES.map((s) => [s.name, s]))('%s has its command, port and environment', (_name, spec) => {
     const svc = compose.services[spec.name];
@@ -721,7 +843,9 @@ describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is no
   });
   it.each(each)('%s: the MongoDB init Job initiates as many members as the StatefulSet runs', (_name, m) => {
     const replicas = m.find<Workload>('StatefulSet', 'mongodb')!.spec.replicas;
-    const members = m.find<Workload>('Job', 'mongodb-init-replica-set')!.spec.template.spec.containers[0].env!.find((v) => v.name === 'MEMBERS')!.value;
+    const members = m
+      .find<Workload>('Job', 'mongodb-init-replica-set')!
+      .spec.template.spec.containers[0].env!.find((v) => v.name === 'MEMBERS')!.value;
     expect(members).toBe(String(replicas));
   });
   it('prod: pinned image, no placeholder Secret, no bootstrap key, several gateway replicas', () => {
@@ -729,7 +853,9 @@ describeWithKubectl(`kubectl kustomize${kubectl ? '' : ' (SKIPPED: kubectl is no
     const images = prod.all<Workload>('Deployment').flatMap((d) => d.spec.template.spec.containers.map((c) => c.image!));
     expect(images.filter((i) => i.includes('invoicing-platform') && !/:\d+\.\d+\.\d+$/.test(i))).toEqual([]);
     expect(prod.all('Secret')).toEqual([]);
-    expect(prod.find<Workload>('Deployment', 'account-service')!.spec.template.spec.containers[0].env!.map((v) => v.name)).not.toContain('BOOTSTRAP_API_KEY');
+    expect(prod.find<Workload>('Deployment', 'account-service')!.spec.template.spec.containers[0].env!.map((v) => v.name)).not.toContain(
+      'BOOTSTRAP_API_KEY',
+    );
     expect(prod.find<Workload>('Deployment', 'gateway')!.spec.replicas).toBeGreaterThanOrEqual(2);
   });
   it('root deploys the prod overlay; dev adds the placeholder Secret', () => {

@@ -18,16 +18,31 @@ interface Run {
 describe('e2e: companies and plans through the operator command', () => {
   const root = resolve(__dirname, '../..');
   let system: System;
-  const api = apiClient(() => system.base, () => system.apiKey);
+  const api = apiClient(
+    () => system.base,
+    () => system.apiKey,
+  );
   const admin = (...args: string[]) =>
     new Promise<Run>((done) =>
       execFile('npm', ['run', '-s', 'admin', '--', ...args], { cwd: root, env: system.env, timeout: 60_000 }, (err, stdout, stderr) =>
-        done({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr: stderr.split('\n').filter((l) => !l.startsWith('npm warn')).join('\n') }),
+        done({
+          code: err ? Number((err as { code?: unknown }).code ?? 1) : 0,
+          stdout,
+          stderr: stderr
+            .split('\n')
+            .filter((l) => !l.startsWith('npm warn'))
+            .join('\n'),
+        }),
       ),
     );
 
   beforeAll(async () => {
-    system = await startSystem({ kind: 'accounts', services: ['account', 'quota', 'gateway', 'customer', 'invoice', 'export'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
+    system = await startSystem({
+      kind: 'accounts',
+      services: ['account', 'quota', 'gateway', 'customer', 'invoice', 'export'],
+      env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
+    });
   });
   afterAll(async () => {
     await system?.stop();
@@ -47,8 +62,15 @@ describe('e2e: companies and plans through the operator command', () => {
     expect(company).toMatchObject({ status: 200, body: { name: 'Muster GmbH', plan: 'pro' } });
     // the demo company's key does not see it
     expect((await api('GET', '/company/')).body.name).not.toBe('Muster GmbH');
-    await waitFor(async () => (await api('GET', '/quota/', undefined, key)).body?.limit === 100, { what: 'quota-service knows the Pro plan' });
-    expect((await api('GET', '/quota/', undefined, key)).body).toMatchObject({ plan: 'pro', used: 0, limit: 100, reset_date: expect.stringMatching(/^\d{4}-\d{2}-01$/) });
+    await waitFor(async () => (await api('GET', '/quota/', undefined, key)).body?.limit === 100, {
+      what: 'quota-service knows the Pro plan',
+    });
+    expect((await api('GET', '/quota/', undefined, key)).body).toMatchObject({
+      plan: 'pro',
+      used: 0,
+      limit: 100,
+      reset_date: expect.stringMatching(/^\d{4}-\d{2}-01$/),
+    });
   });
 
   it('gives a key the permissions of its role: a viewer reads but cannot create an invoice or a key', async () => {
@@ -57,7 +79,10 @@ describe('e2e: companies and plans through the operator command', () => {
     expect((await api('GET', '/company/', undefined, viewer.body.key)).status).toBe(200);
     const invoice = await api('POST', '/invoice/', { customer_id: 1 }, viewer.body.key);
     expect(invoice).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', missing_permission: 'invoices:write' } });
-    expect((await api('POST', '/company/api-keys', { name: 'escalate' }, viewer.body.key)).body).toMatchObject({ code: 'FORBIDDEN', missing_permission: 'keys:manage' });
+    expect((await api('POST', '/company/api-keys', { name: 'escalate' }, viewer.body.key)).body).toMatchObject({
+      code: 'FORBIDDEN',
+      missing_permission: 'keys:manage',
+    });
     expect((await api('POST', '/company/api-keys', { name: 'owner key', role: 'owner' }, system.apiKey)).status).toBe(201); // the demo bootstrap key is the owner's
   });
 
@@ -66,18 +91,37 @@ describe('e2e: companies and plans through the operator command', () => {
     expect(customer.status).toBe(201);
     const invoice = await api('POST', '/invoice/', { customer_id: customer.body.id, note: 'x' }, key);
     expect(invoice.status).toBe(201);
-    const position = await api('POST', `/invoice/${invoice.body.invoice_id}/positions`, { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 }, key);
+    const position = await api(
+      'POST',
+      `/invoice/${invoice.body.invoice_id}/positions`,
+      { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 },
+      key,
+    );
     expect(position.status).toBe(201);
     expect((await api('PUT', '/acctexp/config', { consultant_number: 1001, client_number: 1 }, key)).status).toBe(200);
-    const entries = await waitFor(async () => {
-      const page = (await api('GET', '/audit-log/?limit=100', undefined, key)).body;
-      const actions = (page.entries ?? []).map((e: { action: string }) => e.action);
-      return ['customer.created', 'invoice.created', 'invoice.position_added', 'export_config.updated'].every((a) => actions.includes(a)) && page.entries;
-    }, { what: 'audit entries of customer- and invoice-service' });
+    const entries = await waitFor(
+      async () => {
+        const page = (await api('GET', '/audit-log/?limit=100', undefined, key)).body;
+        const actions = (page.entries ?? []).map((e: { action: string }) => e.action);
+        return (
+          ['customer.created', 'invoice.created', 'invoice.position_added', 'export_config.updated'].every((a) => actions.includes(a)) &&
+          page.entries
+        );
+      },
+      { what: 'audit entries of customer- and invoice-service' },
+    );
     const created = entries.find((e: { action: string }) => e.action === 'customer.created');
-    expect(created).toMatchObject({ resource_type: 'customer', resource_id: String(customer.body.id), fields: expect.arrayContaining(['organization_name', 'email']), actor: { key_name: 'created by the operator', role: 'owner', request_id: expect.any(String), client_ip: expect.any(String) } });
+    expect(created).toMatchObject({
+      resource_type: 'customer',
+      resource_id: String(customer.body.id),
+      fields: expect.arrayContaining(['organization_name', 'email']),
+      actor: { key_name: 'created by the operator', role: 'owner', request_id: expect.any(String), client_ip: expect.any(String) },
+    });
     expect(JSON.stringify(entries)).not.toContain('Kunde AG');
-    expect(entries.find((e: { action: string }) => e.action === 'invoice.position_added')).toMatchObject({ resource_type: 'position', resource_id: `${invoice.body.invoice_id}/${position.body.position_id ?? position.body.id}` });
+    expect(entries.find((e: { action: string }) => e.action === 'invoice.position_added')).toMatchObject({
+      resource_type: 'position',
+      resource_id: `${invoice.body.invoice_id}/${position.body.position_id ?? position.body.id}`,
+    });
     expect((await api('GET', '/audit-log/verify', undefined, key)).body).toMatchObject({ valid: true, first_invalid_seq: null });
   });
 
@@ -100,7 +144,10 @@ describe('e2e: companies and plans through the operator command', () => {
     expect(ms).toBeLessThan(1000);
     expect((await admin('company', 'plan', '--company', companyId, '--plan', 'free')).stdout).toContain('already on the free plan');
     expect((await admin('company', 'plan', '--company', companyId, '--plan', 'pro')).stdout).toContain('plan free -> pro');
-    await waitFor(async () => (await admin('company', 'list')).stdout.split('\n').some((l) => l.startsWith(companyId) && /\spro\s/.test(l)), { what: 'upgrade recorded' });
+    await waitFor(
+      async () => (await admin('company', 'list')).stdout.split('\n').some((l) => l.startsWith(companyId) && /\spro\s/.test(l)),
+      { what: 'upgrade recorded' },
+    );
     expect((await api('GET', '/company/', undefined, key)).status).toBe(401);
   });
 

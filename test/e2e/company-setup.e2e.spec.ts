@@ -20,11 +20,18 @@ describe('e2e: a fresh company sets itself up through the API', () => {
   let system: System;
   let base: string;
   let apiKey: string;
-  const api = apiClient(() => base, () => apiKey);
+  const api = apiClient(
+    () => base,
+    () => apiKey,
+  );
   const year = new Date().getUTCFullYear();
 
   beforeAll(async () => {
-    system = await startSystem({ kind: 'setup', env: { BOOTSTRAP_COMPANY_NAME: 'Neu Beratung GmbH', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
+    system = await startSystem({
+      kind: 'setup',
+      env: { BOOTSTRAP_COMPANY_NAME: 'Neu Beratung GmbH', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
+    });
     ({ base, apiKey } = system);
   });
   afterAll(async () => {
@@ -37,15 +44,45 @@ describe('e2e: a fresh company sets itself up through the API', () => {
   it('starts empty, and validation names every company field an invoice still needs', async () => {
     const company = (await api('GET', '/company/')).body;
     expect(company).toMatchObject({ name: 'Neu Beratung GmbH', legal_name: '', vat_id: null, bank_accounts: [] });
-    const customer = await api('POST', '/customer/', { organization_name: 'Bundesamt für Beispiele', vat_id: 'DE 143 454 214', email: 'rechnung@bund.example', language: 'German' });
+    const customer = await api('POST', '/customer/', {
+      organization_name: 'Bundesamt für Beispiele',
+      vat_id: 'DE 143 454 214',
+      email: 'rechnung@bund.example',
+      language: 'German',
+    });
     customerId = customer.body.id;
-    await api('POST', `/customer/${customerId}/addresses`, { address_line_1: 'Platz der Republik 1', city: 'Berlin', postal_code: '11011', country_code: 'DE' });
-    draftId = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'XRECHNUNG', buyer_reference: '04011000-12345-34' })).body.invoice_id;
-    await api('POST', `/invoice/${draftId}/positions`, { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+    await api('POST', `/customer/${customerId}/addresses`, {
+      address_line_1: 'Platz der Republik 1',
+      city: 'Berlin',
+      postal_code: '11011',
+      country_code: 'DE',
+    });
+    draftId = (
+      await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'XRECHNUNG', buyer_reference: '04011000-12345-34' })
+    ).body.invoice_id;
+    await api('POST', `/invoice/${draftId}/positions`, {
+      title: 'Beratung',
+      quantity: 1,
+      unit_id: 'HUR',
+      unit_net_amount: 100,
+      tax_rate: 0.19,
+    });
     const validation = (await api('GET', `/invoice/${draftId}/validate`)).body;
     expect(validation.valid).toBe(false);
     const fields = validation.errors.map((e: { field: string }) => e.field);
-    expect(fields).toEqual(expect.arrayContaining(['company.legal_name', 'company.address.line1', 'company.address.city', 'company.address.postal_code', 'company.vat_id', 'company.bank_accounts', 'company.contact_name', 'company.phone', 'company.email']));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'company.legal_name',
+        'company.address.line1',
+        'company.address.city',
+        'company.address.postal_code',
+        'company.vat_id',
+        'company.bank_accounts',
+        'company.contact_name',
+        'company.phone',
+        'company.email',
+      ]),
+    );
     expect(fields.filter((f: string) => !f.startsWith('company.'))).toEqual([]);
     const refused = await api('POST', `/invoice/${draftId}/job`, { task: 'process_invoice_flag_invoice_send_job' });
     expect(refused.status).toBe(422);
@@ -70,26 +107,58 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       website: 'https://neu-beratung.example',
     });
     expect(profile.status).toBe(200);
-    expect(profile.body).toMatchObject({ legal_name: 'Neu Beratung GmbH', address: { country_code: 'DE' }, vat_id: 'DE123456789', vat_check: { status: expect.any(String) } });
-    await waitFor(async () => ['valid', 'invalid', 'unavailable'].includes((await api('GET', '/company/')).body.vat_check?.status), { what: "VIES check of the company's VAT ID" });
+    expect(profile.body).toMatchObject({
+      legal_name: 'Neu Beratung GmbH',
+      address: { country_code: 'DE' },
+      vat_id: 'DE123456789',
+      vat_check: { status: expect.any(String) },
+    });
+    await waitFor(async () => ['valid', 'invalid', 'unavailable'].includes((await api('GET', '/company/')).body.vat_check?.status), {
+      what: "VIES check of the company's VAT ID",
+    });
 
-    const png = await sharp({ create: { width: 1200, height: 400, channels: 4, background: { r: 0, g: 90, b: 170, alpha: 0.8 } } }).png().toBuffer();
-    const logo = await fetch(`${base}/company/logo`, { method: 'PUT', headers: { 'x-api-key': apiKey, 'content-type': 'image/png' }, body: png });
+    const png = await sharp({ create: { width: 1200, height: 400, channels: 4, background: { r: 0, g: 90, b: 170, alpha: 0.8 } } })
+      .png()
+      .toBuffer();
+    const logo = await fetch(`${base}/company/logo`, {
+      method: 'PUT',
+      headers: { 'x-api-key': apiKey, 'content-type': 'image/png' },
+      body: png,
+    });
     expect(logo.status).toBe(200);
     expect(await logo.json()).toMatchObject({ content_type: 'image/png', width: 709, height: 236 });
-    const exe = await fetch(`${base}/company/logo`, { method: 'PUT', headers: { 'x-api-key': apiKey, 'content-type': 'image/png' }, body: Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff') });
+    const exe = await fetch(`${base}/company/logo`, {
+      method: 'PUT',
+      headers: { 'x-api-key': apiKey, 'content-type': 'image/png' },
+      body: Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff'),
+    });
     expect(exe.status).toBe(415);
 
-    const bank = await api('POST', '/company/bank-accounts', { iban: 'de89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank_name: 'Commerzbank' });
+    const bank = await api('POST', '/company/bank-accounts', {
+      iban: 'de89 3704 0044 0532 0130 00',
+      bic: 'COBADEFFXXX',
+      bank_name: 'Commerzbank',
+    });
     expect(bank.status).toBe(201);
     expect(bank.body).toMatchObject({ iban: 'DE89370400440532013000', is_default: true });
 
-    const term = await api('POST', '/company/payment-terms', { name: '2 % Skonto 10 Tage, 30 Tage netto', days: 30, discount: { percent: 2, days: 10 } });
+    const term = await api('POST', '/company/payment-terms', {
+      name: '2 % Skonto 10 Tage, 30 Tage netto',
+      days: 30,
+      discount: { percent: 2, days: 10 },
+    });
     expect(term.status).toBe(201);
     termId = term.body.id;
     expect((await api('PUT', '/company/', { default_payment_term_id: termId })).body.default_payment_term_id).toBe(termId);
 
-    const product = await api('POST', '/products/', { name: 'Strategieberatung', description: 'Workshop, je Stunde', unit_id: 'HUR', unit_net_amount: 180, tax_treatment_id: 'standard', sku: 'STRAT-H' });
+    const product = await api('POST', '/products/', {
+      name: 'Strategieberatung',
+      description: 'Workshop, je Stunde',
+      unit_id: 'HUR',
+      unit_net_amount: 180,
+      tax_treatment_id: 'standard',
+      sku: 'STRAT-H',
+    });
     expect(product.status).toBe(201);
     productId = product.body.id;
 
@@ -106,23 +175,37 @@ describe('e2e: a fresh company sets itself up through the API', () => {
   });
 
   it('issues a ZUGFeRD and an XRechnung invoice from the product whose XML passes the official rules', async () => {
-    await waitFor(async () => (await api('GET', `/customer/${customerId}`)).body.vat_check?.status === 'valid', { what: 'VAT check of the customer' });
+    await waitFor(async () => (await api('GET', `/customer/${customerId}`)).body.vat_check?.status === 'valid', {
+      what: 'VAT check of the customer',
+    });
     expect((await api('POST', `/invoice/${draftId}/cancel`)).status).toBe(200); // the draft from before the setup keeps its number, cancelled
     const files: Record<string, string> = {};
     const pdfs: Record<string, Buffer> = {};
     const numbers: string[] = [];
-    for (const [format, extra] of [['ZUGFERD', {}], ['XRECHNUNG', { buyer_reference: '04011000-12345-34' }]] as const) {
+    for (const [format, extra] of [
+      ['ZUGFERD', {}],
+      ['XRECHNUNG', { buyer_reference: '04011000-12345-34' }],
+    ] as const) {
       const created = await api('POST', '/invoice/', { customer_id: customerId, invoice_format: format, ...extra });
       expect(created.status).toBe(201);
       const id = created.body.invoice_id as number;
       expect((await api('POST', `/invoice/${id}/positions`, { product_id: productId, quantity: 6 })).status).toBe(201);
       const invoice = (await api('GET', `/invoice/${id}`)).body;
       numbers.push(invoice.invoice_number);
-      expect(invoice.positions[0]).toMatchObject({ title: 'Strategieberatung', unit_id: 'HUR', unit_net_amount: 180, tax_rate: 0.19, product_id: productId });
+      expect(invoice.positions[0]).toMatchObject({
+        title: 'Strategieberatung',
+        unit_id: 'HUR',
+        unit_net_amount: 180,
+        tax_rate: 0.19,
+        product_id: productId,
+      });
       expect((await api('GET', `/invoice/${id}/validate`)).body).toMatchObject({ valid: true, errors: [] });
       const job = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
       expect(job.status).toBe(201);
-      await waitFor(async () => (await api('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished', { timeoutMs: 60_000, what: `${format} job` });
+      await waitFor(async () => (await api('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished', {
+        timeoutMs: 60_000,
+        what: `${format} job`,
+      });
       files[format] = await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text();
       pdfs[format] = Buffer.from(await (await fetch((await api('GET', `/invoice/${id}/pdf-link`)).body.url)).arrayBuffer());
     }
@@ -141,7 +224,12 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       writeFileSync(file, pdf);
       const { stdout } = await promisify(execFile)('pdfimages', ['-list', file]).catch(() => ({ stdout: '' }));
       if (!stdout) continue; // poppler-utils missing
-      expect(stdout.split('\n').slice(2).filter((l) => l.trim())).toHaveLength(1);
+      expect(
+        stdout
+          .split('\n')
+          .slice(2)
+          .filter((l) => l.trim()),
+      ).toHaveLength(1);
       const { stdout: text } = await promisify(execFile)('pdftotext', [file, '-']);
       expect(text).toContain('Skonto');
       expect(text).toContain('DE89 3704 0044 0532 0130 00');
@@ -149,10 +237,15 @@ describe('e2e: a fresh company sets itself up through the API', () => {
     }
     const validate = resolve(root, '../shared/conformance/validate');
     if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
-    for (const [format, kit] of [['ZUGFERD', 'cii-en16931'], ['XRECHNUNG', 'xrechnung-ubl']] as const) {
+    for (const [format, kit] of [
+      ['ZUGFERD', 'cii-en16931'],
+      ['XRECHNUNG', 'xrechnung-ubl'],
+    ] as const) {
       const file = join(dir, `${format}.xml`);
       writeFileSync(file, files[format]);
-      const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
+      const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({
+        stdout: err.stdout ?? String(err),
+      }));
       expect(stdout).toContain(`PASS ${file}`);
     }
   });
@@ -166,7 +259,10 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       expect(validation).toMatchObject({ valid: true, errors: [] });
       expect(validation.warnings.map((w: { rule: string }) => w.rule)).toContain('SMALL_BUSINESS_NO_VAT');
       const job = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
-      await waitFor(async () => (await api('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished', { timeoutMs: 60_000, what: 'small-business job' });
+      await waitFor(async () => (await api('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished', {
+        timeoutMs: 60_000,
+        what: 'small-business job',
+      });
       const invoice = (await api('GET', `/invoice/${id}`)).body;
       expect(invoice).toMatchObject({ net_amount: 360, tax_amount: 0, gross_amount: 360 });
       const xml = await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text();
@@ -176,7 +272,9 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
       const file = join(mkdtempSync(join(tmpdir(), 'e2e-ku-')), 'kleinunternehmer.xml');
       writeFileSync(file, xml);
-      const { stdout } = await promisify(execFile)(validate, ['cii-en16931', file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
+      const { stdout } = await promisify(execFile)(validate, ['cii-en16931', file], { timeout: 180_000 }).catch(
+        (err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }),
+      );
       expect(stdout).toContain(`PASS ${file}`);
     } finally {
       await api('PUT', '/company/', { small_business: false });

@@ -16,7 +16,16 @@ type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?:
 interface OtlpJson {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value: OtlpValue }[] };
-    scopeSpans?: { spans?: { name: string; traceId: string; spanId?: string; parentSpanId?: string; kind?: number; attributes?: { key: string; value: OtlpValue }[] }[] }[];
+    scopeSpans?: {
+      spans?: {
+        name: string;
+        traceId: string;
+        spanId?: string;
+        parentSpanId?: string;
+        kind?: number;
+        attributes?: { key: string; value: OtlpValue }[];
+      }[];
+    }[];
   }[];
 }
 
@@ -36,7 +45,15 @@ export async function startOtlpSink(): Promise<{ endpoint: string; spans: Collec
           for (const ss of rs.scopeSpans ?? []) {
             for (const s of ss.spans ?? []) {
               const attributes = Object.fromEntries((s.attributes ?? []).map((a) => [a.key, valueOf(a.value)]));
-              spans.push({ service, name: s.name, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, kind: s.kind, attributes });
+              spans.push({
+                service,
+                name: s.name,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId || undefined,
+                kind: s.kind,
+                attributes,
+              });
             }
           }
         }

@@ -27,7 +27,10 @@ describe('e2e: finalize an invoice through the gateway', () => {
   let portOffset: number;
   let apiKey: string;
   let base: string;
-  const api = apiClient(() => base, () => apiKey);
+  const api = apiClient(
+    () => base,
+    () => apiKey,
+  );
 
   const finalize = async (invoiceId: number) => {
     const job = await api('POST', `/invoice/${invoiceId}/job`, { task: 'process_invoice_flag_invoice_send_job' });
@@ -54,7 +57,13 @@ describe('e2e: finalize an invoice through the gateway', () => {
     const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
     system = await startSystem({
       kind: 'e2e',
-      env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PRESIGNED_URL_TTL_SECONDS: '2', OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        PRESIGNED_URL_TTL_SECONDS: '2',
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      },
       stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
     });
     ({ env, portOffset, apiKey, base } = system);
@@ -82,16 +91,52 @@ describe('e2e: finalize an invoice through the gateway', () => {
   let invoiceId: number;
 
   it('creates customer, billing address, invoice and positions with exact totals', async () => {
-    const customer = await api('POST', '/customer/', { organization_name: 'Beispiel AG', email: 'ap@beispiel.example', contact_type: 'B2B', language: 'German', vat_id: null, is_active: true });
+    const customer = await api('POST', '/customer/', {
+      organization_name: 'Beispiel AG',
+      email: 'ap@beispiel.example',
+      contact_type: 'B2B',
+      language: 'German',
+      vat_id: null,
+      is_active: true,
+    });
     expect(customer.status).toBe(201);
     expect(customer.body).toMatchObject({ message: expect.any(String), id: expect.any(Number) });
-    const address = await api('POST', `/customer/${customer.body.id}/addresses`, { address_line_1: 'Hauptstraße 5', city: 'München', postal_code: '80331', country_code: 'DE', is_default: true });
+    const address = await api('POST', `/customer/${customer.body.id}/addresses`, {
+      address_line_1: 'Hauptstraße 5',
+      city: 'München',
+      postal_code: '80331',
+      country_code: 'DE',
+      is_default: true,
+    });
     expect(address.status).toBe(201);
     const invoice = await api('POST', '/invoice/', { customer_id: customer.body.id, invoice_format: 'ZUGFERD', meta: null });
     expect(invoice.status).toBe(201);
     invoiceId = invoice.body.invoice_id;
-    expect((await api('POST', `/invoice/${invoiceId}/positions`, { title: 'Beratung', quantity: 7.5, unit_id: 'HUR', unit_net_amount: 95, single_net_amount: 712.5, tax_rate: 0.19 })).status).toBe(201);
-    expect((await api('POST', `/invoice/${invoiceId}/positions`, { title: 'Fachbuch', quantity: 1, unit_id: 'C62', unit_net_amount: 39.9, single_net_amount: 39.9, tax_rate: 0.07, tax_treatment_id: 'reduced' })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `/invoice/${invoiceId}/positions`, {
+          title: 'Beratung',
+          quantity: 7.5,
+          unit_id: 'HUR',
+          unit_net_amount: 95,
+          single_net_amount: 712.5,
+          tax_rate: 0.19,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api('POST', `/invoice/${invoiceId}/positions`, {
+          title: 'Fachbuch',
+          quantity: 1,
+          unit_id: 'C62',
+          unit_net_amount: 39.9,
+          single_net_amount: 39.9,
+          tax_rate: 0.07,
+          tax_treatment_id: 'reduced',
+        })
+      ).status,
+    ).toBe(201);
     const got = await api('GET', `/invoice/${invoiceId}`);
     expect(got.body).toMatchObject({ status: 'DRAFT', net_amount: 752.4, tax_amount: 138.17, gross_amount: 890.57 });
     expect(got.body.positions).toHaveLength(2);
@@ -101,11 +146,14 @@ describe('e2e: finalize an invoice through the gateway', () => {
 
   it('finalizes as an asynchronous job and serves the PDF through a short-lived link', async () => {
     const jobId = await finalize(invoiceId);
-    const done = await waitFor(async () => {
-      const job = await jobStatus(invoiceId, jobId);
-      if (job.status === 'failed') throw new Error(`job failed: ${job.error_message}`);
-      return job.status === 'finished' && job;
-    }, { timeoutMs: 60_000, what: 'finalize job' });
+    const done = await waitFor(
+      async () => {
+        const job = await jobStatus(invoiceId, jobId);
+        if (job.status === 'failed') throw new Error(`job failed: ${job.error_message}`);
+        return job.status === 'finished' && job;
+      },
+      { timeoutMs: 60_000, what: 'finalize job' },
+    );
     expect(done.started_at).not.toBeNull();
     const invoice = await api('GET', `/invoice/${invoiceId}`);
     expect(invoice.body.status).toBe('OPEN');
@@ -115,7 +163,11 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect(link.body.filename).toMatch(/\.pdf$/);
     const pdf = await fetch(link.body.url);
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     const xml = await api('GET', `/invoice/${invoiceId}/xml-link`);
     expect(xml.status).toBe(200);
     const xmlBody = await (await fetch(xml.body.url)).text();
@@ -125,11 +177,14 @@ describe('e2e: finalize an invoice through the gateway', () => {
   });
 
   it('carries one trace from the gateway through invoice and document services', async () => {
-    const spans = await waitFor(() => {
-      const byTrace = new Map<string, Set<string>>();
-      for (const s of sink.spans) byTrace.set(s.traceId, (byTrace.get(s.traceId) ?? new Set()).add(s.service));
-      return [...byTrace.values()].find((services) => ['gateway', 'invoice-service', 'document-service'].every((n) => services.has(n)));
-    }, { timeoutMs: 20_000, what: 'a trace spanning gateway, invoice-service and document-service' });
+    const spans = await waitFor(
+      () => {
+        const byTrace = new Map<string, Set<string>>();
+        for (const s of sink.spans) byTrace.set(s.traceId, (byTrace.get(s.traceId) ?? new Set()).add(s.service));
+        return [...byTrace.values()].find((services) => ['gateway', 'invoice-service', 'document-service'].every((n) => services.has(n)));
+      },
+      { timeoutMs: 20_000, what: 'a trace spanning gateway, invoice-service and document-service' },
+    );
     expect(spans.has('gateway')).toBe(true);
   });
 
@@ -137,23 +192,27 @@ describe('e2e: finalize an invoice through the gateway', () => {
     const SERVER = 2;
     const PRODUCER = 4;
     const CONSUMER = 5;
-    const hop = (trace: CollectedSpan[], service: string, kind: number, name: string) => trace.find((sp) => sp.service === service && sp.kind === kind && sp.name === name);
-    const path = await waitFor(() => {
-      const consumed = sink.spans.filter((sp) => sp.service === 'invoice-service' && sp.name === 'process document.rendered.v1');
-      for (const last of consumed) {
-        const trace = sink.spans.filter((sp) => sp.traceId === last.traceId);
-        const steps = [
-          trace.find((sp) => sp.service === 'gateway' && sp.kind === SERVER),
-          trace.find((sp) => sp.service === 'invoice-service' && sp.kind === SERVER),
-          hop(trace, 'invoice-service', PRODUCER, 'publish document.render-invoice.v1'),
-          hop(trace, 'document-service', CONSUMER, 'process document.render-invoice.v1'),
-          hop(trace, 'document-service', PRODUCER, 'publish document.rendered.v1'),
-          last,
-        ];
-        if (steps.every(Boolean)) return steps as CollectedSpan[];
-      }
-      return undefined;
-    }, { timeoutMs: 20_000, what: 'one trace from the gateway to the rendered event consumed by invoice-service' });
+    const hop = (trace: CollectedSpan[], service: string, kind: number, name: string) =>
+      trace.find((sp) => sp.service === service && sp.kind === kind && sp.name === name);
+    const path = await waitFor(
+      () => {
+        const consumed = sink.spans.filter((sp) => sp.service === 'invoice-service' && sp.name === 'process document.rendered.v1');
+        for (const last of consumed) {
+          const trace = sink.spans.filter((sp) => sp.traceId === last.traceId);
+          const steps = [
+            trace.find((sp) => sp.service === 'gateway' && sp.kind === SERVER),
+            trace.find((sp) => sp.service === 'invoice-service' && sp.kind === SERVER),
+            hop(trace, 'invoice-service', PRODUCER, 'publish document.render-invoice.v1'),
+            hop(trace, 'document-service', CONSUMER, 'process document.render-invoice.v1'),
+            hop(trace, 'document-service', PRODUCER, 'publish document.rendered.v1'),
+            last,
+          ];
+          if (steps.every(Boolean)) return steps as CollectedSpan[];
+        }
+        return undefined;
+      },
+      { timeoutMs: 20_000, what: 'one trace from the gateway to the rendered event consumed by invoice-service' },
+    );
     const [, , send, receive, reply, back] = path;
     // each bus hop continues the span that sent it
     expect(receive.parentSpanId).toBe(send.spanId);
@@ -182,30 +241,65 @@ describe('e2e: finalize an invoice through the gateway', () => {
     }
     for (const name of ['invoice', 'document'] as const) {
       const old = running.find((s) => s.name === name)!;
-      await new Promise<void>((r) => (old.child.exitCode !== null || old.child.signalCode !== null ? r() : old.child.once('exit', () => r())));
+      await new Promise<void>((r) =>
+        old.child.exitCode !== null || old.child.signalCode !== null ? r() : old.child.once('exit', () => r()),
+      );
       const restarted = spawnService(name, { root, services: [name], env, portOffset, stdio: 'ignore' });
       running = running.map((s) => (s.name === name ? restarted : s));
       await waitReady(restarted, 60_000);
     }
-    const job = await waitFor(async () => {
-      const j = await jobStatus(id, jobId);
-      return (j.status === 'finished' || j.status === 'failed') && j;
-    }, { timeoutMs: 60_000, what: 'job after restart' });
+    const job = await waitFor(
+      async () => {
+        const j = await jobStatus(id, jobId);
+        return (j.status === 'finished' || j.status === 'failed') && j;
+      },
+      { timeoutMs: 60_000, what: 'job after restart' },
+    );
     expect(job.status).toBe('finished');
     expect((await api('GET', `/invoice/${id}`)).body.status).toBe('OPEN');
   });
 
   it('finalizes ZUGFeRD, PEPPOL and XRechnung invoices whose XML passes the official rules', async () => {
-    const customer = await api('POST', '/customer/', { organization_name: 'Bundesamt für Beispiele', vat_id: 'DE 143 454 214', email: 'rechnung@bund.example', language: 'German' });
+    const customer = await api('POST', '/customer/', {
+      organization_name: 'Bundesamt für Beispiele',
+      vat_id: 'DE 143 454 214',
+      email: 'rechnung@bund.example',
+      language: 'German',
+    });
     expect(customer.status).toBe(201);
-    await api('POST', `/customer/${customer.body.id}/addresses`, { address_line_1: 'Platz der Republik 1', city: 'Berlin', postal_code: '11011', country_code: 'DE' });
-    await waitFor(async () => (await api('GET', `/customer/${customer.body.id}`)).body.vat_check?.status === 'valid', { what: 'VAT check (simulated VIES)' });
+    await api('POST', `/customer/${customer.body.id}/addresses`, {
+      address_line_1: 'Platz der Republik 1',
+      city: 'Berlin',
+      postal_code: '11011',
+      country_code: 'DE',
+    });
+    await waitFor(async () => (await api('GET', `/customer/${customer.body.id}`)).body.vat_check?.status === 'valid', {
+      what: 'VAT check (simulated VIES)',
+    });
     const files: Record<string, string> = {};
-    for (const [format, extra] of [['ZUGFERD', {}], ['PEPPOL', { buyer_reference: 'PO-4711' }], ['XRECHNUNG', { buyer_reference: '04011000-12345-34' }]] as const) {
+    for (const [format, extra] of [
+      ['ZUGFERD', {}],
+      ['PEPPOL', { buyer_reference: 'PO-4711' }],
+      ['XRECHNUNG', { buyer_reference: '04011000-12345-34' }],
+    ] as const) {
       const created = await api('POST', '/invoice/', { customer_id: customer.body.id, invoice_format: format, ...extra });
       const id = created.body.invoice_id as number;
-      await api('POST', `/invoice/${id}/positions`, { title: 'Gutachten', quantity: 12.5, unit_id: 'HUR', unit_net_amount: 142.4, tax_rate: 0.19, discount_type: 'PERCENTAGE', discount_value: 3 });
-      await api('POST', `/invoice/${id}/positions`, { title: 'Reisekosten', quantity: 1, unit_id: 'C62', unit_net_amount: 86.35, tax_rate: 0.19 });
+      await api('POST', `/invoice/${id}/positions`, {
+        title: 'Gutachten',
+        quantity: 12.5,
+        unit_id: 'HUR',
+        unit_net_amount: 142.4,
+        tax_rate: 0.19,
+        discount_type: 'PERCENTAGE',
+        discount_value: 3,
+      });
+      await api('POST', `/invoice/${id}/positions`, {
+        title: 'Reisekosten',
+        quantity: 1,
+        unit_id: 'C62',
+        unit_net_amount: 86.35,
+        tax_rate: 0.19,
+      });
       const validation = (await api('GET', `/invoice/${id}/validate`)).body;
       expect({ format, ...validation }).toMatchObject({ format, valid: true, errors: [], vat_check: { status: 'valid' } });
       const jobId = await finalize(id);
@@ -219,17 +313,28 @@ describe('e2e: finalize an invoice through the gateway', () => {
       const creditId = credit.body.invoice_id as number;
       expect((await api('GET', `/invoice/${creditId}/validate`)).body).toMatchObject({ valid: true, errors: [] });
       const creditJob = await finalize(creditId);
-      await waitFor(async () => (await jobStatus(creditId, creditJob)).status === 'finished', { timeoutMs: 60_000, what: `${format} credit note job` });
+      await waitFor(async () => (await jobStatus(creditId, creditJob)).status === 'finished', {
+        timeoutMs: 60_000,
+        what: `${format} credit note job`,
+      });
       files[`${format}_CREDIT`] = await (await fetch((await api('GET', `/invoice/${creditId}/xml-link`)).body.url)).text();
     }
     const validate = resolve(root, '../shared/conformance/validate');
     if (!existsSync(validate)) return console.warn(`${validate} not found: official-rules check skipped`);
     const dir = mkdtempSync(join(tmpdir(), 'e2e-xml-'));
-    const kits = [['ZUGFERD', 'cii-en16931'], ['PEPPOL', 'peppol-ubl'], ['XRECHNUNG', 'xrechnung-ubl'], ['ZUGFERD_CREDIT', 'cii-en16931'], ['XRECHNUNG_CREDIT', 'xrechnung-ubl']] as const;
+    const kits = [
+      ['ZUGFERD', 'cii-en16931'],
+      ['PEPPOL', 'peppol-ubl'],
+      ['XRECHNUNG', 'xrechnung-ubl'],
+      ['ZUGFERD_CREDIT', 'cii-en16931'],
+      ['XRECHNUNG_CREDIT', 'xrechnung-ubl'],
+    ] as const;
     for (const [format, kit] of kits) {
       const file = join(dir, `${format}.xml`);
       writeFileSync(file, files[format]);
-      const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
+      const { stdout } = await promisify(execFile)(validate, [kit, file], { timeout: 180_000 }).catch((err: { stdout?: string }) => ({
+        stdout: err.stdout ?? String(err),
+      }));
       expect(stdout).toContain(`PASS ${file}`);
     }
   });
@@ -237,12 +342,34 @@ describe('e2e: finalize an invoice through the gateway', () => {
   it('works the way the published SDK calls it: bare arrays, nulls, meta object, its quick-start VAT ID', async () => {
     // The SDK sends every optional field as null, and extra keys.
     const customer = await api('POST', '/customer/', {
-      organization_name: 'Quick Start GmbH', first_name: null, last_name: null, salutation: null, email: 'ap@quick.example', phone: null,
-      contact_type: 'B2B', vat_id: 'DE123456789', language: 'German', payment_term_id: null, default_ftl_template_id: null, is_active: true,
+      organization_name: 'Quick Start GmbH',
+      first_name: null,
+      last_name: null,
+      salutation: null,
+      email: 'ap@quick.example',
+      phone: null,
+      contact_type: 'B2B',
+      vat_id: 'DE123456789',
+      language: 'German',
+      payment_term_id: null,
+      default_ftl_template_id: null,
+      is_active: true,
     });
     expect(customer.status).toBe(201);
     const cid = customer.body.id as number;
-    expect((await api('POST', `/customer/${cid}/addresses`, { address_line_1: 'Musterweg 1', address_line_2: null, city: 'Köln', postal_code: '50667', country_code: 'DE', is_default: true, type: null })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `/customer/${cid}/addresses`, {
+          address_line_1: 'Musterweg 1',
+          address_line_2: null,
+          city: 'Köln',
+          postal_code: '50667',
+          country_code: 'DE',
+          is_default: true,
+          type: null,
+        })
+      ).status,
+    ).toBe(201);
     const listRes = await fetch(`${base}/customer/?page=1&limit=2`, { headers: { 'x-api-key': apiKey } });
     expect(Array.isArray(await listRes.json())).toBe(true);
     expect(Number(listRes.headers.get('x-total-count'))).toBeGreaterThan(0);
@@ -252,12 +379,32 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect((await api('GET', `/customer/${cid}`)).body.vat_check).toMatchObject({ status: 'invalid', reason: 'checksum' });
 
     const meta = { order: 'PO-1', tags: ['a', 'b'], nested: { n: 1 } };
-    const invoice = await api('POST', '/invoice/', { customer_id: cid, meta, invoice_format: null, benefit_period_start: null, note: null });
+    const invoice = await api('POST', '/invoice/', {
+      customer_id: cid,
+      meta,
+      invoice_format: null,
+      benefit_period_start: null,
+      note: null,
+    });
     expect(invoice.status).toBe(201);
     const id = invoice.body.invoice_id as number;
     expect((await api('GET', `/invoice/${id}`)).body.meta).toEqual(meta);
     // single_net_amount as a binary-float client computes it
-    expect((await api('POST', `/invoice/${id}/positions`, { title: 'Beratung', quantity: 12, unit_id: 'HUR', unit_net_amount: 33.333, single_net_amount: 12 * 33.333, tax_rate: 0.19, description: null, discount_type: null, discount_value: null })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `/invoice/${id}/positions`, {
+          title: 'Beratung',
+          quantity: 12,
+          unit_id: 'HUR',
+          unit_net_amount: 33.333,
+          single_net_amount: 12 * 33.333,
+          tax_rate: 0.19,
+          description: null,
+          discount_type: null,
+          discount_value: null,
+        })
+      ).status,
+    ).toBe(201);
     const validation = (await api('GET', `/invoice/${id}/validate`)).body;
     expect(validation.vat_check).toEqual({ status: 'invalid' });
     const refused = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
@@ -273,23 +420,43 @@ describe('e2e: finalize an invoice through the gateway', () => {
   });
 
   it('exports to DATEV the way the published SDK does: config, mappings, job, polling, download link, delete', async () => {
-    const config = await api('PUT', '/datev/config', { consultant_number: 29098, client_number: 55003, chart_of_accounts: 'SKR03', fiscal_year_start_month: 1 });
+    const config = await api('PUT', '/datev/config', {
+      consultant_number: 29098,
+      client_number: 55003,
+      chart_of_accounts: 'SKR03',
+      fiscal_year_start_month: 1,
+    });
     expect(config.status).toBe(200);
     expect((await api('GET', '/acctexp/mappings')).body.mappings).toHaveLength(7);
-    expect((await api('PUT', '/acctexp/mappings', { mappings: [{ tax_treatment: 'standard', tax_rate: 0.19, account: 8400 }] })).status).toBe(200);
+    expect(
+      (await api('PUT', '/acctexp/mappings', { mappings: [{ tax_treatment: 'standard', tax_rate: 0.19, account: 8400 }] })).status,
+    ).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
-    const start = await api('POST', '/exports/job', { task: 'process_datev_export_job', start_date: `${today.slice(0, 4)}-01-01`, end_date: today, include_master_data: true, include_documents: true, only_new: false });
+    const start = await api('POST', '/exports/job', {
+      task: 'process_datev_export_job',
+      start_date: `${today.slice(0, 4)}-01-01`,
+      end_date: today,
+      include_master_data: true,
+      include_documents: true,
+      only_new: false,
+    });
     expect(start.status).toBe(201);
-    const job = await waitFor(async () => {
-      const j = (await api('GET', `/exports/job/${start.body.job_id}`)).body;
-      if (j.status === 'failed') throw new Error(`export failed: ${j.error_message}`);
-      return j.status === 'finished' && j;
-    }, { timeoutMs: 60_000, intervalMs: 200, what: 'export job' });
+    const job = await waitFor(
+      async () => {
+        const j = (await api('GET', `/exports/job/${start.body.job_id}`)).body;
+        if (j.status === 'failed') throw new Error(`export failed: ${j.error_message}`);
+        return j.status === 'finished' && j;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'export job' },
+    );
     expect(job.result).toMatchObject({ download_ids: [expect.any(Number)], is_split: false, total_invoice_count: expect.any(Number) });
     expect(job.result.total_invoice_count).toBeGreaterThanOrEqual(1);
     const list = await fetch(`${base}/downloads/`, { headers: { 'x-api-key': apiKey } });
     const downloads = (await list.json()) as { id: number; filename: string }[];
-    expect(downloads[0]).toMatchObject({ id: job.result.download_ids[0], filename: expect.stringMatching(/^DATEV_EXTF_29098_55003_.*\.zip$/) });
+    expect(downloads[0]).toMatchObject({
+      id: job.result.download_ids[0],
+      filename: expect.stringMatching(/^DATEV_EXTF_29098_55003_.*\.zip$/),
+    });
     const link = await api('GET', `/downloads/${job.result.download_ids[0]}/download`);
     expect(link.body).toMatchObject({ url: expect.any(String), filename: downloads[0]!.filename });
     const zip = unzipSync(new Uint8Array(await (await fetch(link.body.url)).arrayBuffer()));
@@ -302,10 +469,13 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect(Buffer.from(zip[pdfs[0]!]!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(Object.keys(zip)).toEqual(expect.arrayContaining(['document.xml', expect.stringMatching(/^EXTF_Debitoren_/)]));
     // one trace from the request through the outbox and the bus into the job's run
-    await waitFor(() => {
-      const run = sink.spans.find((sp) => sp.service === 'export-service' && sp.name === 'export.run');
-      return run && sink.spans.some((sp) => sp.traceId === run.traceId && sp.service === 'gateway');
-    }, { timeoutMs: 20_000, what: 'a trace from the gateway into the export run' });
+    await waitFor(
+      () => {
+        const run = sink.spans.find((sp) => sp.service === 'export-service' && sp.name === 'export.run');
+        return run && sink.spans.some((sp) => sp.traceId === run.traceId && sp.service === 'gateway');
+      },
+      { timeoutMs: 20_000, what: 'a trace from the gateway into the export run' },
+    );
     const del = await api('DELETE', `/downloads/${job.result.download_ids[0]}`);
     expect(del.body).toEqual({ message: expect.any(String) });
     expect((await api('GET', `/downloads/${job.result.download_ids[0]}/download`)).status).toBe(404);
@@ -313,7 +483,13 @@ describe('e2e: finalize an invoice through the gateway', () => {
 
   it('uploads an attachment through the gateway, embeds it in the PDF/A-3 and sends the invoice by e-mail', async () => {
     const customer = await api('POST', '/customer/', { organization_name: 'Mail AG', language: 'English', contact_type: 'B2B' });
-    await api('POST', `/customer/${customer.body.id}/addresses`, { address_line_1: 'Weg 1', city: 'Köln', postal_code: '50667', country_code: 'DE', is_default: true });
+    await api('POST', `/customer/${customer.body.id}/addresses`, {
+      address_line_1: 'Weg 1',
+      city: 'Köln',
+      postal_code: '50667',
+      country_code: 'DE',
+      is_default: true,
+    });
     const id = (await api('POST', '/invoice/', { customer_id: customer.body.id, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
     await api('POST', `/invoice/${id}/positions`, { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
     const terms = Buffer.concat([Buffer.from('%PDF-1.7\n% terms\n'), Buffer.alloc(4000, 0x20)]);
@@ -324,17 +500,22 @@ describe('e2e: finalize an invoice through the gateway', () => {
     const attachment = (await up.json()) as { id: number };
     const exe = new FormData();
     exe.append('file', new Blob([Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)])]), 'invoice.pdf');
-    expect((await fetch(`${base}/invoice/${id}/attachments`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: exe })).status).toBe(415);
+    expect((await fetch(`${base}/invoice/${id}/attachments`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: exe })).status).toBe(
+      415,
+    );
     const jobId = await finalize(id);
     await waitFor(async () => (await jobStatus(id, jobId)).status === 'finished', { timeoutMs: 60_000, what: 'finalize job' });
     const pdf = Buffer.from(await (await fetch((await api('GET', `/invoice/${id}/pdf-link`)).body.url)).arrayBuffer());
     expect(pdf.toString('latin1')).toMatch(/\/AFRelationship \/Supplement/);
     const sent = await api('POST', `/invoice/${id}/send_email`, { to: 'ap@mail.example', attachment_ids: [attachment.id] });
     expect(sent.status).toBe(202);
-    const email = await waitFor(async () => {
-      const e = (await api('GET', `/invoice/${id}/emails`)).body.emails[0];
-      return e?.status === 'sent' && e;
-    }, { timeoutMs: 30_000, what: 'the e-mail' });
+    const email = await waitFor(
+      async () => {
+        const e = (await api('GET', `/invoice/${id}/emails`)).body.emails[0];
+        return e?.status === 'sent' && e;
+      },
+      { timeoutMs: 30_000, what: 'the e-mail' },
+    );
     expect(email.attachments).toHaveLength(3);
     const parsed = await simpleParser(mails.at(-1)!);
     expect(parsed.subject).toMatch(/^Invoice /);
@@ -346,13 +527,25 @@ describe('e2e: finalize an invoice through the gateway', () => {
 
   it('answers hostile requests through the gateway with 4xx problems', async () => {
     expect((await api('GET', '/invoice/%C0%AF')).status).toBe(400);
-    const big = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'text/plain' }, body: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await fetch(`${base}/invoice/`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'text/plain' },
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
     expect(big.status).toBe(413);
-    const plain = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'text/plain' }, body: '{"customer_id":1}' });
+    const plain = await fetch(`${base}/invoice/`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'text/plain' },
+      body: '{"customer_id":1}',
+    });
     expect(plain.status).toBe(415);
     const wrong = await api('DELETE', '/invoice/');
     expect(wrong.status).toBe(405);
-    const deep = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: '['.repeat(10_000) + ']'.repeat(10_000) });
+    const deep = await fetch(`${base}/invoice/`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: '['.repeat(10_000) + ']'.repeat(10_000),
+    });
     expect(deep.status).toBe(400);
   });
 

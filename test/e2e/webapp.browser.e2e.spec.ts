@@ -23,7 +23,10 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
   let browser: Browser;
   let peer: Bus<Messages>;
   const mails: { to: string; text: string }[] = [];
-  const api = apiClient(() => system.base, () => system.apiKey);
+  const api = apiClient(
+    () => system.base,
+    () => system.apiKey,
+  );
   const app = () => system.base.replace(/\/api\/v1$/, '/app');
   const suffix = Date.now().toString(16);
   const companyA = `cmp_weba_${suffix}`;
@@ -31,7 +34,12 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    system = await startSystem({ kind: 'webapp', services: ['account', 'quota', 'gateway'], env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' }, stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore' });
+    system = await startSystem({
+      kind: 'webapp',
+      services: ['account', 'quota', 'gateway'],
+      env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
+    });
     peer = peerBus(system.prefix);
     // plays the mail module: the invitation e-mails arrive here
     peer.onCommand('mail.send.v1', async (msg) => void mails.push({ to: msg.data.to[0]!, text: msg.data.text }));
@@ -40,7 +48,14 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await peer.callRpc('account.create-company.v1', companyB, { name: 'Beta GmbH', ownerEmail: 'owner@beta.example', plan: 'pro' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+      ],
     });
   });
   afterAll(async () => {
@@ -126,10 +141,13 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/app\/keys$/);
-    await waitFor(async () => {
-      await page.goto(`${app()}/keys`);
-      return (await page.content()).includes('deactivated (plan downgrade)');
-    }, { what: 'keys deactivated by the downgrade' });
+    await waitFor(
+      async () => {
+        await page.goto(`${app()}/keys`);
+        return (await page.content()).includes('deactivated (plan downgrade)');
+      },
+      { what: 'keys deactivated by the downgrade' },
+    );
     await page.getByLabel('Name (what the key is for)').fill('on free');
     await page.getByRole('button', { name: 'Create key' }).click();
     expect(await page.getByRole('status').textContent()).toContain('API keys need the Pro plan');
@@ -138,7 +156,12 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
   });
 
   it('refuses forms without the CSRF token and a wrong password, and limits sign-in attempts', async () => {
-    const noToken = await fetch(`${app()}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=owner%40alpha.example&password=a+long+enough+password', redirect: 'manual' });
+    const noToken = await fetch(`${app()}/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=owner%40alpha.example&password=a+long+enough+password',
+      redirect: 'manual',
+    });
     expect(noToken.status).toBe(403);
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -147,7 +170,10 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     for (let i = 0; i < 12 && status !== 429; i++) {
       await page.getByLabel('E-mail address').fill('owner@alpha.example');
       await page.getByLabel('Password').fill(`wrong password ${i}`);
-      const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/app/sign-in')), page.getByRole('button', { name: 'Sign in' }).click()]);
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/app/sign-in')),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       status = res.status();
       if (status !== 429) expect(await page.getByRole('status').textContent()).toContain('Wrong e-mail address or password.');
     }

@@ -4,11 +4,13 @@ import { createProjectGraphAsync } from '@nx/devkit';
 import { ESLint } from 'eslint';
 
 process.env.NX_DAEMON = 'false';
-const input = JSON.parse(await new Promise((resolve) => {
-  let text = '';
-  process.stdin.on('data', (chunk) => (text += chunk));
-  process.stdin.on('end', () => resolve(text));
-}));
+const input = JSON.parse(
+  await new Promise((resolve) => {
+    let text = '';
+    process.stdin.on('data', (chunk) => (text += chunk));
+    process.stdin.on('end', () => resolve(text));
+  }),
+);
 // @nx/enforce-module-boundaries reads the cached project graph (and is skipped, with a warning, without one)
 await createProjectGraphAsync({ exitOnError: false });
 const eslint = new ESLint({ cwd: process.cwd() });

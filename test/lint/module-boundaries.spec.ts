@@ -18,10 +18,15 @@ interface Linted {
 /** Lints every fixture in one ESLint process. */
 function lintTexts(fixtures: { filePath: string; code: string }[]): Promise<Linted[]> {
   return new Promise((done, fail) => {
-    const child = execFile(process.execPath, [resolve(__dirname, 'lint-texts.mjs')], { cwd: root, maxBuffer: 10 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) fail(new Error(`${err.message}\n${stderr}`));
-      else done(JSON.parse(stdout) as Linted[]);
-    });
+    const child = execFile(
+      process.execPath,
+      [resolve(__dirname, 'lint-texts.mjs')],
+      { cwd: root, maxBuffer: 10 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) fail(new Error(`${err.message}\n${stderr}`));
+        else done(JSON.parse(stdout) as Linted[]);
+      },
+    );
     child.stdin?.end(JSON.stringify(fixtures));
   });
 }
@@ -36,18 +41,36 @@ function boundaryErrors(linted: Linted): string[] {
 const importing = (lib: string, name: string) => `import { ${name} } from '${lib}';\n\nexport const used = ${name};\n`;
 
 const forbidden: [string, string, string, RegExp][] = [
-  ['a platform lib importing a dev tool', 'libs/runtime/src/lint-fixture.ts', importing('@inv/embedded-mongo', 'startEmbeddedMongo'), /type:platform/],
-  ["a service's production code importing a dev tool", 'apps/vat-service/src/lint-fixture.ts', importing('@inv/vies-simulator', 'startViesSimulator'), /type:app/],
+  [
+    'a platform lib importing a dev tool',
+    'libs/runtime/src/lint-fixture.ts',
+    importing('@inv/embedded-mongo', 'startEmbeddedMongo'),
+    /type:platform/,
+  ],
+  [
+    "a service's production code importing a dev tool",
+    'apps/vat-service/src/lint-fixture.ts',
+    importing('@inv/vies-simulator', 'startViesSimulator'),
+    /type:app/,
+  ],
   ['a pure lib importing a platform lib', 'libs/contracts/src/lint-fixture.ts', importing('@inv/bus', 'createBus'), /type:pure/],
   ['a pure lib importing a dev tool', 'libs/money/src/lint-fixture.ts', importing('@inv/testing', 'uniquePrefix'), /type:pure/],
   ['a service importing another scope', 'apps/invoice-service/src/lint-fixture.ts', importing('@inv/einvoice', 'toCii'), /scope:invoice/],
 ];
 
 const allowed: [string, string, string][] = [
-  ['a test file of a service importing a dev tool', 'apps/vat-service/src/lint-fixture.spec.ts', importing('@inv/vies-simulator', 'startViesSimulator')],
+  [
+    'a test file of a service importing a dev tool',
+    'apps/vat-service/src/lint-fixture.spec.ts',
+    importing('@inv/vies-simulator', 'startViesSimulator'),
+  ],
   ['the launcher importing a dev tool', 'apps/all/src/lint-fixture.ts', importing('@inv/embedded-mongo', 'startEmbeddedMongo')],
   ['a pure lib importing a pure lib', 'libs/einvoice/src/lint-fixture.ts', importing('@inv/money', 'computeTotals')],
-  ['a service importing platform and pure libs', 'apps/vat-service/src/lint-fixture.ts', `import { runMain } from '@inv/runtime';\nimport { VIES_FAULTS } from '@inv/contracts';\n\nexport const used = [runMain, VIES_FAULTS];\n`],
+  [
+    'a service importing platform and pure libs',
+    'apps/vat-service/src/lint-fixture.ts',
+    `import { runMain } from '@inv/runtime';\nimport { VIES_FAULTS } from '@inv/contracts';\n\nexport const used = [runMain, VIES_FAULTS];\n`,
+  ],
   ['a dev tool importing a platform lib', 'libs/testing/src/lint-fixture.ts', importing('@inv/bus', 'createBus')],
 ];
 

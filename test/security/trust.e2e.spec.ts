@@ -28,13 +28,17 @@ describe('security: services trust only the gateway; keys never reach a log', ()
     ['quota', '/quota/'],
   ];
 
-  const api = apiClient(() => base, () => apiKey);
+  const api = apiClient(
+    () => base,
+    () => apiKey,
+  );
 
   beforeAll(async () => {
     system = await startSystem({ kind: 'sec', env: { LOG_LEVEL: 'info', UPSTREAM_TIMEOUT_MS: '5000' }, stdio: 'pipe' });
     ({ base, apiKey } = system);
     for (const svc of system.running) {
-      for (const stream of [svc.child.stdout, svc.child.stderr]) stream?.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+      for (const stream of [svc.child.stdout, svc.child.stderr])
+        stream?.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
     }
   });
 
@@ -51,11 +55,17 @@ describe('security: services trust only the gateway; keys never reach a log', ()
     for (const [name, path] of probes) {
       const bare = await fetch(`${url(name)}${path}`, { headers: { 'x-company-id': 'cmp_demo' } });
       const forged = await fetch(`${url(name)}${path}`, { headers: { 'x-identity-token': tampered } });
-      const foreign = await fetch(`${url(name)}${path}`, { headers: { 'x-identity-token': `${h}.${p}.${Buffer.from('x'.repeat(32)).toString('base64url')}` } });
+      const foreign = await fetch(`${url(name)}${path}`, {
+        headers: { 'x-identity-token': `${h}.${p}.${Buffer.from('x'.repeat(32)).toString('base64url')}` },
+      });
       results[name] = [bare.status, forged.status, foreign.status];
       expect(bare.headers.get('content-type')).toContain('application/problem+json');
     }
-    const verify = await fetch(`${url('account')}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders('cmp_demo')) }, body: JSON.stringify({ key: apiKey }) });
+    const verify = await fetch(`${url('account')}/internal/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await identityHeaders('cmp_demo')) },
+      body: JSON.stringify({ key: apiKey }),
+    });
     results['account /internal/auth/verify with a company token'] = [verify.status];
     process.stdout.write(`direct calls (bare X-Company-Id, tampered token, foreign key): ${JSON.stringify(results)}\n`);
     for (const statuses of Object.values(results)) for (const s of statuses) expect(s).toBe(401);
@@ -93,7 +103,9 @@ describe('security: services trust only the gateway; keys never reach a log', ()
     expect(statuses).toEqual([200, 200, 201, 200, 200, 401, 400, 404, 401, 401, 503]);
     await new Promise((r) => setTimeout(r, 500));
     const matches = lines.filter((l) => /ak_live_[0-9a-f]/.test(l));
-    process.stdout.write(`log lines scanned: ${lines.length} from ${system.running.length} processes, lines with key material: ${matches.length}\n`);
+    process.stdout.write(
+      `log lines scanned: ${lines.length} from ${system.running.length} processes, lines with key material: ${matches.length}\n`,
+    );
     expect(lines.length).toBeGreaterThan(30);
     expect(matches).toEqual([]);
   });

@@ -46,7 +46,9 @@ export interface System {
  * random ports, the embedded MongoDB unless MONGO_URL is set, and a demo company whose bootstrap key works
  * before this resolves. `stop()` removes the run's broker objects and Redis keys.
  */
-export async function startSystem(opts: { kind: string; env?: Record<string, string>; stdio?: LaunchOptions['stdio']; services?: ServiceName[] } = { kind: 'e2e' }): Promise<System> {
+export async function startSystem(
+  opts: { kind: string; env?: Record<string, string>; stdio?: LaunchOptions['stdio']; services?: ServiceName[] } = { kind: 'e2e' },
+): Promise<System> {
   const root = resolve(__dirname, '../..');
   const prefix = uniquePrefix(opts.kind);
   const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
@@ -66,7 +68,13 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
     stopS3 = s3.stop;
     Object.assign(s3Env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
     // created once here, so the services starting together do not race to create it
-    await createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: opts.env?.S3_BUCKET ?? 'invoicing-documents', presignTtlSeconds: 60 }).ensureBucket();
+    await createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: opts.env?.S3_BUCKET ?? 'invoicing-documents',
+      presignTtlSeconds: 60,
+    }).ensureBucket();
   }
   // vat-service never starts the VIES simulator itself: the system gives it one unless VIES_URL is set.
   let stopVies: () => Promise<void> = async () => undefined;
@@ -76,7 +84,10 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
     stopVies = vies.stop;
     viesEnv.VIES_URL = vies.url;
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...s3Env, ...viesEnv, ...opts.env }) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...testEnv(prefix, mongoUrl, { BOOTSTRAP_API_KEY: apiKey, ...s3Env, ...viesEnv, ...opts.env }),
+  };
   delete env.PORT;
   const system: System = {
     prefix,
@@ -96,14 +107,24 @@ export async function startSystem(opts: { kind: string; env?: Record<string, str
     },
   };
   try {
-    system.running = await launchServices({ root, services: opts.services ?? ALL_SERVICES, env, portOffset, stdio: opts.stdio ?? 'ignore', readyTimeoutMs: 180_000 });
+    system.running = await launchServices({
+      root,
+      services: opts.services ?? ALL_SERVICES,
+      env,
+      portOffset,
+      stdio: opts.stdio ?? 'ignore',
+      readyTimeoutMs: 180_000,
+    });
   } catch (err) {
     // a service that did not come up must not leave the embedded servers running (jest would never exit)
     await system.stop().catch(() => undefined);
     throw err;
   }
   system.base = `${system.url('gateway')}/api/v1`;
-  const api = apiClient(() => system.base, () => apiKey);
+  const api = apiClient(
+    () => system.base,
+    () => apiKey,
+  );
   // the demo company is bootstrapped after account-service is ready: wait until the key works
   const probe = !opts.services || opts.services.includes('invoice') ? '/invoice/' : '/company/';
   await waitFor(async () => (await api('GET', probe)).status === 200, { what: 'bootstrap API key', timeoutMs: 30_000 });

@@ -25,8 +25,17 @@ import { memberRoutes } from './http/members.routes';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
-  const rt = await createServiceRuntime({ service: 'account-service', database: 'invoicing_account', port: config.PORT, env: config, useRedis: true, nonJsonBodyPaths: LOGO_PATHS });
-  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
+  const rt = await createServiceRuntime({
+    service: 'account-service',
+    database: 'invoicing_account',
+    port: config.PORT,
+    env: config,
+    useRedis: true,
+    nonJsonBodyPaths: LOGO_PATHS,
+  });
+  const storage = await openObjectStore(config, (endpoint) =>
+    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
+  );
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   const members = membersRepo(rt.conn);
@@ -47,16 +56,21 @@ export async function createAccountService(config: AccountConfig) {
   };
 
   rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
-  const templateExists = async (companyId: string, templateId: number) => (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
+  const templateExists = async (companyId: string, templateId: number) =>
+    (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
   rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
   rt.app.use(memberRoutes({ commit: rt.commit, members, companies, mailFrom: config.MAIL_FROM, appUrl, now: () => new Date() }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
-  rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) => onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never));
+  rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) =>
+    onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never),
+  );
   // the audit log: one entry per audited event of any service, appended to the company's hash chain
-  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) => onAuditedEvent({ commitOnce: rt.commitOnce, audit, apiKeys }, msg as never));
+  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) =>
+    onAuditedEvent({ commitOnce: rt.commitOnce, audit, apiKeys }, msg as never),
+  );
   rt.app.use(auditLogRoutes({ audit }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));

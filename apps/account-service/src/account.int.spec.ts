@@ -24,12 +24,23 @@ describe('account-service', () => {
   const mails: any[] = [];
   const accountEvents: any[] = [];
 
-  const verify = async (key: unknown, identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true })) => {
-    const res = await fetch(`${url}/internal/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identity) }, body: JSON.stringify({ key }) });
+  const verify = async (
+    key: unknown,
+    identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true }),
+  ) => {
+    const res = await fetch(`${url}/internal/auth/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await identity) },
+      body: JSON.stringify({ key }),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   const call = async (method: string, path: string, body?: unknown, company = DEMO_COMPANY_ID, role?: string) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company, { role })) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(company, { role })) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -44,7 +55,11 @@ describe('account-service', () => {
       (msg.type === 'company.vat-id-changed.v1' ? vatChanges : termChanges).push(msg.data);
     });
     peer.onCommand('mail.send.v1', async (msg) => void mails.push(msg));
-    peer.onEvent('member-log', ['member.invited.v1', 'member.role-changed.v1', 'member.removed.v1', 'api-key.created.v1', 'api-key.revoked.v1'], async (msg) => void accountEvents.push(msg));
+    peer.onEvent(
+      'member-log',
+      ['member.invited.v1', 'member.role-changed.v1', 'member.removed.v1', 'api-key.created.v1', 'api-key.revoked.v1'],
+      async (msg) => void accountEvents.push(msg),
+    );
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: customersUsingTerm }));
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: (msg.data as { templateId: number }).templateId === 7 }));
     await peer.start();
@@ -61,7 +76,10 @@ describe('account-service', () => {
   });
 
   it('bootstraps the demo company once, announces it, and accepts the key', async () => {
-    expect(await verify(bootstrapKey)).toMatchObject({ status: 200, body: { companyId: DEMO_COMPANY_ID, keyId: expect.any(String), plan: 'pro' } });
+    expect(await verify(bootstrapKey)).toMatchObject({
+      status: 200,
+      body: { companyId: DEMO_COMPANY_ID, keyId: expect.any(String), plan: 'pro' },
+    });
     await waitFor(() => companyEvents.length === 1, { what: 'company.created event' });
     const again = await createAccountService(accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey })));
     await again.start();
@@ -100,7 +118,11 @@ describe('account-service', () => {
   });
 
   it('refuses direct calls without the gateway identity, and /internal/* to company identities', async () => {
-    const bare = await fetch(`${url}/company/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-company-id': DEMO_COMPANY_ID }, body: '{"name":"mint"}' });
+    const bare = await fetch(`${url}/company/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-company-id': DEMO_COMPANY_ID },
+      body: '{"name":"mint"}',
+    });
     expect(bare.status).toBe(401);
     expect(bare.headers.get('content-type')).toContain('application/problem+json');
     expect((await verify(bootstrapKey, {})).status).toBe(401);
@@ -119,8 +141,18 @@ describe('account-service', () => {
 
   it('holds the 10-active-keys limit under 30 concurrent creations', async () => {
     const company = `cmp_race_${prefix}`;
-    await service.runtime.conn.collection('companies').insertOne({ _id: company as never, name: 'Race GmbH', legalName: 'Race GmbH', address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' }, plan: 'pro', paymentTermDays: 14, createdAt: new Date() });
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call('POST', '/company/api-keys', { name: `race ${i}` }, company)));
+    await service.runtime.conn.collection('companies').insertOne({
+      _id: company as never,
+      name: 'Race GmbH',
+      legalName: 'Race GmbH',
+      address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' },
+      plan: 'pro',
+      paymentTermDays: 14,
+      createdAt: new Date(),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call('POST', '/company/api-keys', { name: `race ${i}` }, company)),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 409)).toHaveLength(20);
@@ -135,7 +167,15 @@ describe('account-service', () => {
 
   it('deactivates every key on a downgrade from Pro (announced to the gateways), reactivates none on an upgrade, and needs Pro for new keys', async () => {
     const company = `cmp_plan_${prefix}`;
-    await service.runtime.conn.collection('companies').insertOne({ _id: company as never, name: 'Plan GmbH', legalName: 'Plan GmbH', address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' }, plan: 'pro', paymentTermDays: 14, createdAt: new Date() });
+    await service.runtime.conn.collection('companies').insertOne({
+      _id: company as never,
+      name: 'Plan GmbH',
+      legalName: 'Plan GmbH',
+      address: { line1: 'x', postalCode: '1', city: 'y', countryCode: 'DE' },
+      plan: 'pro',
+      paymentTermDays: 14,
+      createdAt: new Date(),
+    });
     const viewer = await call('POST', '/company/api-keys', { name: 'reporting', role: 'viewer' }, company);
     const admin = await call('POST', '/company/api-keys', { name: 'erp' }, company);
     expect(viewer.body).toMatchObject({ role: 'viewer' });
@@ -156,21 +196,42 @@ describe('account-service', () => {
       await waitFor(() => announced.length === 2, { what: 'revocations announced' });
       expect(announced.sort()).toEqual([admin.body.id, viewer.body.id].sort());
       const listed = await call('GET', '/company/api-keys', undefined, company);
-      expect(listed.body.api_keys.map((k: any) => [k.active, k.revoked_reason])).toEqual([[false, 'plan_downgrade'], [false, 'plan_downgrade']]);
+      expect(listed.body.api_keys.map((k: any) => [k.active, k.revoked_reason])).toEqual([
+        [false, 'plan_downgrade'],
+        [false, 'plan_downgrade'],
+      ]);
       const onFree = await call('POST', '/company/api-keys', { name: 'on free' }, company);
       expect(onFree).toMatchObject({ status: 403, body: { code: 'PLAN_REQUIRED' } });
 
       await peer.publishEvent('company.plan-changed.v1', company, { plan: 'pro', previousPlan: 'free', version: 2 }, { id: 'plan-up-2' });
-      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.plan === 'pro', { what: 'upgrade applied' });
+      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.plan === 'pro', {
+        what: 'upgrade applied',
+      });
       expect((await verify(admin.body.key)).status).toBe(401);
       // an older announcement arriving late changes nothing
-      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'free', previousPlan: 'pro', version: 1 }, { id: 'plan-down-late' });
-      const fresh = await waitFor(async () => {
-        const r = await call('POST', '/company/api-keys', { name: 'after upgrade' }, company);
-        return r.status === 201 && r;
-      }, { what: 'a new key after the upgrade' });
-      await peer.publishEvent('company.plan-changed.v1', company, { plan: 'pro', previousPlan: 'pro', version: 3 }, { id: 'plan-sentinel-3' });
-      await waitFor(async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.planVersion === 3, { what: 'sentinel applied' });
+      await peer.publishEvent(
+        'company.plan-changed.v1',
+        company,
+        { plan: 'free', previousPlan: 'pro', version: 1 },
+        { id: 'plan-down-late' },
+      );
+      const fresh = await waitFor(
+        async () => {
+          const r = await call('POST', '/company/api-keys', { name: 'after upgrade' }, company);
+          return r.status === 201 && r;
+        },
+        { what: 'a new key after the upgrade' },
+      );
+      await peer.publishEvent(
+        'company.plan-changed.v1',
+        company,
+        { plan: 'pro', previousPlan: 'pro', version: 3 },
+        { id: 'plan-sentinel-3' },
+      );
+      await waitFor(
+        async () => (await service.runtime.conn.collection('companies').findOne({ _id: company as never }))?.planVersion === 3,
+        { what: 'sentinel applied' },
+      );
       expect((await verify(fresh.body.key)).status).toBe(200);
     } finally {
       sub.disconnect();
@@ -178,15 +239,22 @@ describe('account-service', () => {
   });
 
   it('invites members by e-mail with a single-use link, changes roles and always keeps an owner', async () => {
-    const company = `cmp_members_${prefix.replace(/-/g, "_")}`;
-    const created = await peer.callRpc('account.create-company.v1', company, { name: 'Team GmbH', ownerEmail: 'boss@team.example', plan: 'pro' });
+    const company = `cmp_members_${prefix.replace(/-/g, '_')}`;
+    const created = await peer.callRpc('account.create-company.v1', company, {
+      name: 'Team GmbH',
+      ownerEmail: 'boss@team.example',
+      plan: 'pro',
+    });
     expect(created).toMatchObject({ companyId: company, created: true, apiKey: expect.stringMatching(/^ak_live_/) });
     const listed = await call('GET', '/members/', undefined, company);
     expect(listed.body.members).toEqual([expect.objectContaining({ email: 'boss@team.example', role: 'owner', status: 'invited' })]);
     const ownerId = listed.body.members[0].id;
 
     const invited = await call('POST', '/members/', { email: ' Anna@Team.example ', role: 'admin' }, company, 'owner');
-    expect(invited).toMatchObject({ status: 201, body: { email: 'anna@team.example', role: 'admin', status: 'invited', invitation_expires_at: expect.any(String) } });
+    expect(invited).toMatchObject({
+      status: 201,
+      body: { email: 'anna@team.example', role: 'admin', status: 'invited', invitation_expires_at: expect.any(String) },
+    });
     const days = (Date.parse(invited.body.invitation_expires_at) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
@@ -197,20 +265,37 @@ describe('account-service', () => {
     expect(JSON.stringify(stored)).not.toContain(token);
     // accepting sets the password (argon2id) once; then the member signs in with it
     const internal = async (path: string, body: unknown) => {
-      const res = await fetch(`${url}/internal/members/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}/internal/members/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     expect((await internal('accept-invitation', { token, password: 'short' })).status).toBe(400);
-    expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({ status: 200, body: { companyId: company, role: 'admin', email: 'anna@team.example' } });
+    expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({
+      status: 200,
+      body: { companyId: company, role: 'admin', email: 'anna@team.example' },
+    });
     expect((await internal('accept-invitation', { token, password: 'correct horse battery' })).status).toBe(404);
-    expect(await internal('current', { companyId: company, memberId: invited.body.id })).toMatchObject({ status: 200, body: { role: 'admin', plan: 'pro', companyName: 'Team GmbH' } });
+    expect(await internal('current', { companyId: company, memberId: invited.body.id })).toMatchObject({
+      status: 200,
+      body: { role: 'admin', plan: 'pro', companyName: 'Team GmbH' },
+    });
     expect((await internal('current', { companyId: 'cmp_other', memberId: invited.body.id })).status).toBe(401);
     const storedAfter = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
     expect(storedAfter?.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(await internal('sign-in', { email: 'ANNA@team.example', password: 'correct horse battery' })).toMatchObject({ status: 200, body: { memberships: [{ companyId: company, companyName: 'Team GmbH', role: 'admin' }] } });
+    expect(await internal('sign-in', { email: 'ANNA@team.example', password: 'correct horse battery' })).toMatchObject({
+      status: 200,
+      body: { memberships: [{ companyId: company, companyName: 'Team GmbH', role: 'admin' }] },
+    });
     expect((await internal('sign-in', { email: 'anna@team.example', password: 'wrong horse battery' })).status).toBe(401);
     expect((await internal('sign-in', { email: 'nobody@team.example', password: 'correct horse battery' })).status).toBe(401);
-    const company401 = await fetch(`${url}/internal/members/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: '{}' });
+    const company401 = await fetch(`${url}/internal/members/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
+      body: '{}',
+    });
     expect(company401.status).toBe(401);
     // the owner the operator created got an invitation too
     const ownerMail = await waitFor(() => mails.find((m) => m.data.to[0] === 'boss@team.example'), { what: 'owner invitation' });
@@ -246,28 +331,76 @@ describe('account-service', () => {
 
   it('keeps an append-only, hash-chained audit log of the events, with actor, filters and cursor pages, and finds a tampered entry', async () => {
     const company = `cmp_audit_${prefix.replace(/-/g, '_')}`;
-    const created = await peer.callRpc('account.create-company.v1', company, { name: 'Audit GmbH', ownerEmail: 'boss@audit.example', plan: 'pro' });
+    const created = await peer.callRpc('account.create-company.v1', company, {
+      name: 'Audit GmbH',
+      ownerEmail: 'boss@audit.example',
+      plan: 'pro',
+    });
     const actor = { keyId: created.keyId!, role: 'owner', requestId: 'req-42', clientIp: '203.0.113.9' };
-    await peer.publishEvent('product.changed.v1', company, { productId: 7, action: 'updated', fields: ['name', 'unit_net_amount'] }, { id: 'audit-1', actor, occurredAt: '2026-11-20T10:00:00.000Z' });
-    const finalized = { invoiceId: 42, number: 'RE-1', typeCode: '380' as const, customerId: 1, invoiceDate: '2026-11-21', currency: 'EUR', totalNet: '100.00', totalVat: '19.00', totalGross: '119.00', reservationId: 'r@2026-11' };
+    await peer.publishEvent(
+      'product.changed.v1',
+      company,
+      { productId: 7, action: 'updated', fields: ['name', 'unit_net_amount'] },
+      { id: 'audit-1', actor, occurredAt: '2026-11-20T10:00:00.000Z' },
+    );
+    const finalized = {
+      invoiceId: 42,
+      number: 'RE-1',
+      typeCode: '380' as const,
+      customerId: 1,
+      invoiceDate: '2026-11-21',
+      currency: 'EUR',
+      totalNet: '100.00',
+      totalVat: '19.00',
+      totalGross: '119.00',
+      reservationId: 'r@2026-11',
+    };
     await peer.publishEvent('invoice.finalized.v1', company, finalized, { id: 'audit-2', actor, occurredAt: '2026-11-21T10:00:00.000Z' });
-    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 42, customerId: 1, status: 'PAID' }, { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' });
-    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 42, customerId: 1, status: 'PAID' }, { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' }); // redelivered
-    const all = await waitFor(async () => {
-      const r = await call('GET', '/audit-log/?limit=100', undefined, company);
-      return r.body.entries?.length >= 5 && r.body.entries;
-    }, { what: 'five audit entries' });
+    await peer.publishEvent(
+      'invoice.status-changed.v1',
+      company,
+      { invoiceId: 42, customerId: 1, status: 'PAID' },
+      { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' },
+    );
+    await peer.publishEvent(
+      'invoice.status-changed.v1',
+      company,
+      { invoiceId: 42, customerId: 1, status: 'PAID' },
+      { id: 'audit-3', occurredAt: '2026-11-22T10:00:00.000Z' },
+    ); // redelivered
+    const all = await waitFor(
+      async () => {
+        const r = await call('GET', '/audit-log/?limit=100', undefined, company);
+        return r.body.entries?.length >= 5 && r.body.entries;
+      },
+      { what: 'five audit entries' },
+    );
     await new Promise((r) => setTimeout(r, 300)); // a duplicate would have arrived by now
     expect((await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries).toHaveLength(5);
     expect(all.map((e: any) => e.seq)).toEqual([5, 4, 3, 2, 1]);
-    expect(all.map((e: any) => e.action).sort()).toEqual(['api_key.created', 'company.created', 'invoice.finalized', 'invoice.status_paid', 'product.updated']);
+    expect(all.map((e: any) => e.action).sort()).toEqual([
+      'api_key.created',
+      'company.created',
+      'invoice.finalized',
+      'invoice.status_paid',
+      'product.updated',
+    ]);
     const product = all.find((e: any) => e.action === 'product.updated');
-    expect(product).toMatchObject({ resource_type: 'product', resource_id: '7', fields: ['name', 'unit_net_amount'], at: '2026-11-20T10:00:00.000Z', actor: { key_id: created.keyId, key_name: 'created by the operator', role: 'owner', request_id: 'req-42', client_ip: '203.0.113.9' } });
+    expect(product).toMatchObject({
+      resource_type: 'product',
+      resource_id: '7',
+      fields: ['name', 'unit_net_amount'],
+      at: '2026-11-20T10:00:00.000Z',
+      actor: { key_id: created.keyId, key_name: 'created by the operator', role: 'owner', request_id: 'req-42', client_ip: '203.0.113.9' },
+    });
     expect(JSON.stringify(all)).not.toContain(created.apiKey);
     for (let i = 1; i < all.length; i++) expect(all[i - 1].prev_hash).toBe(all[i].hash);
 
     const q = async (query: string) => (await call('GET', `/audit-log/?${query}`, undefined, company)).body;
-    expect((await q('resource_type=invoice&resource_id=42')).entries.map((e: any) => e.action).sort()).toEqual(['invoice.finalized', 'invoice.status_paid']);
+    expect((await q('resource_type=invoice&resource_id=42')).entries.map((e: any) => e.action).sort()).toEqual([
+      'invoice.finalized',
+      'invoice.status_paid',
+    ]);
     expect((await q('action=product.updated')).entries).toHaveLength(1);
     expect((await q(`actor=${created.keyId}`)).entries).toHaveLength(2);
     expect((await q('from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z')).entries.map((e: any) => e.action)).toEqual(['invoice.finalized']);
@@ -280,22 +413,54 @@ describe('account-service', () => {
     expect((await call('GET', '/audit-log/?from=yesterday', undefined, company)).status).toBe(400);
     expect((await call('GET', '/audit-log/', undefined, 'cmp_someone_else')).body.entries).toEqual([]);
 
-    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toEqual({ valid: true, entries: 5, first_invalid_seq: null, reason: null });
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toEqual({
+      valid: true,
+      entries: 5,
+      first_invalid_seq: null,
+      reason: null,
+    });
     await service.runtime.conn.collection('audit_log').updateOne({ _id: `${company}:3` as never }, { $set: { fields: ['tampered'] } });
-    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({ valid: false, first_invalid_seq: 3, reason: expect.stringContaining('changed') });
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({
+      valid: false,
+      first_invalid_seq: 3,
+      reason: expect.stringContaining('changed'),
+    });
   });
 
   it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {
-    const bad = await call('PUT', '/company/', { email: 'nope', address: { line1: 'X', postal_code: '1', city: 'Y', country_code: 'Germany' }, website: 'not a url' });
+    const bad = await call('PUT', '/company/', {
+      email: 'nope',
+      address: { line1: 'X', postal_code: '1', city: 'Y', country_code: 'Germany' },
+      website: 'not a url',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: any) => e.path).sort()).toEqual(['address.country_code', 'email', 'website']);
-    const saved = await call('PUT', '/company/', { legal_name: 'Beispiel Software GmbH', managing_directors: ['Erika Mustermann'], website: 'https://beispiel.example', registration_court: 'Amtsgericht Köln', registration_id: 'HRB 4711', default_language: 'en', vat_id: 'de 123 456 789' });
+    const saved = await call('PUT', '/company/', {
+      legal_name: 'Beispiel Software GmbH',
+      managing_directors: ['Erika Mustermann'],
+      website: 'https://beispiel.example',
+      registration_court: 'Amtsgericht Köln',
+      registration_id: 'HRB 4711',
+      default_language: 'en',
+      vat_id: 'de 123 456 789',
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ legal_name: 'Beispiel Software GmbH', managing_directors: ['Erika Mustermann'], vat_id: 'DE123456789', default_language: 'en', default_currency: 'EUR', address: { country_code: 'DE' } });
+    expect(saved.body).toMatchObject({
+      legal_name: 'Beispiel Software GmbH',
+      managing_directors: ['Erika Mustermann'],
+      vat_id: 'DE123456789',
+      default_language: 'en',
+      default_currency: 'EUR',
+      address: { country_code: 'DE' },
+    });
     const got = await call('GET', '/company/');
     expect(got.body.legal_name).toBe('Beispiel Software GmbH');
     const profile = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
-    expect(profile.seller).toMatchObject({ name: 'Beispiel Software GmbH', registrationId: 'HRB 4711', registrationCourt: 'Amtsgericht Köln' });
+    expect(profile.seller).toMatchObject({
+      name: 'Beispiel Software GmbH',
+      registrationId: 'HRB 4711',
+      registrationCourt: 'Amtsgericht Köln',
+    });
     await waitFor(() => profileChanges.some((f) => f.includes('legalName')), { what: 'company.profile-changed' });
     expect((await call('GET', '/company/', undefined, 'cmp_nobody')).status).toBe(404);
   });
@@ -322,9 +487,17 @@ describe('account-service', () => {
     const defaults = list.filter((a: any) => a.is_default);
     expect(defaults).toHaveLength(1);
     const at = created[1];
-    expect((await call('PUT', `/company/bank-accounts/${at.id}`, { is_default: true, bic: 'BKAUATWW' })).body).toMatchObject({ is_default: true, bic: 'BKAUATWW' });
-    expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toMatchObject({ meansCode: '58', iban: 'AT611904300234573201', bic: 'BKAUATWW' });
-    for (const a of (await call('GET', '/company/bank-accounts')).body.bank_accounts) expect((await call('DELETE', `/company/bank-accounts/${a.id}`)).status).toBe(200);
+    expect((await call('PUT', `/company/bank-accounts/${at.id}`, { is_default: true, bic: 'BKAUATWW' })).body).toMatchObject({
+      is_default: true,
+      bic: 'BKAUATWW',
+    });
+    expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toMatchObject({
+      meansCode: '58',
+      iban: 'AT611904300234573201',
+      bic: 'BKAUATWW',
+    });
+    for (const a of (await call('GET', '/company/bank-accounts')).body.bank_accounts)
+      expect((await call('DELETE', `/company/bank-accounts/${a.id}`)).status).toBe(200);
     expect((await call('GET', '/company/bank-accounts')).body.bank_accounts).toEqual([]);
     expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toBeUndefined();
     expect((await call('GET', '/company/bank-accounts/1')).status).toBe(404);
@@ -332,13 +505,21 @@ describe('account-service', () => {
 
   it('keeps payment terms with Skonto, announces every change, and refuses to delete one in use', async () => {
     const initial = (await call('GET', '/company/payment-terms')).body.payment_terms;
-    expect(initial.map((t: any) => [t.id, t.days])).toEqual([[1, 14], [2, 30]]);
+    expect(initial.map((t: any) => [t.id, t.days])).toEqual([
+      [1, 14],
+      [2, 30],
+    ]);
     const bad = await call('POST', '/company/payment-terms', { name: 'Skonto', days: 10, discount: { percent: 2, days: 14 } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('discount.days');
     expect((await call('POST', '/company/payment-terms', { name: 'x', days: -1 })).status).toBe(400);
     expect((await call('POST', '/company/payment-terms', { name: 'x', days: 10, discount: { percent: 2.005, days: 5 } })).status).toBe(400);
-    const created = await call('POST', '/company/payment-terms', { name: '2 % Skonto', days: 30, discount: { percent: 2, days: 10 }, text_de: 'Zahlbar bis {due_date}, {discount_percent} % Skonto bis {discount_date}.' });
+    const created = await call('POST', '/company/payment-terms', {
+      name: '2 % Skonto',
+      days: 30,
+      discount: { percent: 2, days: 10 },
+      text_de: 'Zahlbar bis {due_date}, {discount_percent} % Skonto bis {discount_date}.',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 3, days: 30, discount: { percent: 2, days: 10 }, text_en: null, is_default: false });
     const id = created.body.id as number;
@@ -347,7 +528,10 @@ describe('account-service', () => {
     expect((await call('PUT', `/company/payment-terms/${id}`, { days: 8 })).status).toBe(400); // discount 10 days >= term
     const cleared = await call('PUT', `/company/payment-terms/${id}`, { discount: null, text_en: null });
     expect(cleared.body).toMatchObject({ discount: null, text_en: null, text_de: expect.stringContaining('{due_date}') });
-    expect((await call('PUT', `/company/payment-terms/${id}`, { discount: { percent: 2, days: 10 } })).body.discount).toEqual({ percent: 2, days: 10 });
+    expect((await call('PUT', `/company/payment-terms/${id}`, { discount: { percent: 2, days: 10 } })).body.discount).toEqual({
+      percent: 2,
+      days: 10,
+    });
     expect((await call('PUT', `/company/payment-terms/${id}`, { name: null })).status).toBe(400);
     expect((await call('GET', `/company/payment-terms/${id}`, undefined, 'cmp_nobody')).status).toBe(404);
     await waitFor(() => termChanges.some((e) => e.changed?.id === id && e.changed.action === 'updated'), { what: 'payment-terms-changed' });
@@ -375,35 +559,62 @@ describe('account-service', () => {
 
   it('holds the small-business flag, a default template that exists, and reports what invoices still lack', async () => {
     expect((await call('PUT', '/company/', { default_template_id: 8 })).status).toBe(400);
-    expect((await call('PUT', '/company/', { default_template_id: 7, small_business: true })).body).toMatchObject({ default_template_id: 7, small_business: true });
+    expect((await call('PUT', '/company/', { default_template_id: 7, small_business: true })).body).toMatchObject({
+      default_template_id: 7,
+      small_business: true,
+    });
     const seller = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
     expect(seller.smallBusiness).toBe(true);
     expect(seller.missing).toEqual([]);
-    expect((await call('PUT', '/company/', { small_business: false, default_template_id: null })).body).toMatchObject({ small_business: false, default_template_id: null });
+    expect((await call('PUT', '/company/', { small_business: false, default_template_id: null })).body).toMatchObject({
+      small_business: false,
+      default_template_id: null,
+    });
   });
 
   it('announces a changed VAT ID for VIES and shows the verdict once it arrives', async () => {
     const saved = await call('PUT', '/company/', { vat_id: 'DE 999 999 999' });
     expect(saved.body.vat_id).toBe('DE999999999');
     await waitFor(() => vatChanges.some((e) => e.vatId === 'DE999999999'), { what: 'company.vat-id-changed' });
-    await peer.publishEvent('vat.checked.v1', DEMO_COMPANY_ID, { vatId: 'DE999999999', status: 'valid', checkedAt: new Date().toISOString(), name: 'Beispiel' });
+    await peer.publishEvent('vat.checked.v1', DEMO_COMPANY_ID, {
+      vatId: 'DE999999999',
+      status: 'valid',
+      checkedAt: new Date().toISOString(),
+      name: 'Beispiel',
+    });
     await waitFor(async () => (await call('GET', '/company/')).body.vat_check?.status === 'valid', { what: 'vat verdict on the company' });
   });
 
   describe('logo', () => {
     const put = async (body: Buffer, type = 'image/png', company = DEMO_COMPANY_ID) => {
-      const res = await fetch(`${url}/company/logo`, { method: 'PUT', headers: { 'content-type': type, ...(await identityHeaders(company)) }, body });
+      const res = await fetch(`${url}/company/logo`, {
+        method: 'PUT',
+        headers: { 'content-type': type, ...(await identityHeaders(company)) },
+        body,
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const image = (width: number, height: number, format: 'png' | 'jpeg' | 'gif' | 'webp', alpha = false) =>
-      sharp({ create: { width, height, channels: alpha ? 4 : 3, background: alpha ? { r: 200, g: 30, b: 30, alpha: 0.5 } : { r: 20, g: 60, b: 160 } } })
+      sharp({
+        create: {
+          width,
+          height,
+          channels: alpha ? 4 : 3,
+          background: alpha ? { r: 200, g: 30, b: 30, alpha: 0.5 } : { r: 20, g: 60, b: 160 },
+        },
+      })
         .toFormat(format)
         .toBuffer();
 
     it('resizes a PNG into the letterhead box, flattens transparency, serves it by presigned link and hands it to invoices', async () => {
       const saved = await put(await image(2000, 800, 'png', true));
       expect(saved.status).toBe(200);
-      expect(saved.body).toMatchObject({ content_type: 'image/png', width: 650, height: 260, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(saved.body).toMatchObject({
+        content_type: 'image/png',
+        width: 650,
+        height: 260,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
       const link = await call('GET', '/company/logo');
       expect(link.body).toMatchObject({ content_type: 'image/png', width: 650, height: 260, expires_in: expect.any(Number) });
       const stored = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
@@ -411,7 +622,10 @@ describe('account-service', () => {
       expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 650, 260, false]);
       expect((await call('GET', '/company/')).body.has_logo).toBe(true);
       const seller = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
-      expect(seller.logo).toEqual({ key: expect.stringMatching(new RegExp(`^${DEMO_COMPANY_ID}/company/logo-[0-9a-f]{16}\\.png$`)), contentType: 'image/png' });
+      expect(seller.logo).toEqual({
+        key: expect.stringMatching(new RegExp(`^${DEMO_COMPANY_ID}/company/logo-[0-9a-f]{16}\\.png$`)),
+        contentType: 'image/png',
+      });
       await waitFor(() => profileChanges.some((f) => f === 'logo'), { what: 'logo change announced' });
     });
 
@@ -446,7 +660,12 @@ describe('account-service', () => {
       const res = await fetch(`${url}/company/logo`, {
         method: 'PUT',
         headers: { 'content-type': 'image/png', ...(await identityHeaders(DEMO_COMPANY_ID)) },
-        body: new ReadableStream({ start(c) { c.enqueue(big); c.close(); } }),
+        body: new ReadableStream({
+          start(c) {
+            c.enqueue(big);
+            c.close();
+          },
+        }),
         duplex: 'half',
       } as RequestInit);
       expect(res.status).toBe(413);

@@ -37,10 +37,14 @@ async function main() {
   const portOffset = Number(env.PORT_OFFSET ?? 0);
   if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000) throw new Error('PORT_OFFSET must be an integer 0..50000');
   const gatewayPort = env.PORT ? Number(env.PORT) : undefined; // PORT moves only the gateway
-  if (gatewayPort !== undefined && !(Number.isInteger(gatewayPort) && gatewayPort > 0 && gatewayPort < 65_536)) throw new Error('PORT must be an integer 1..65535');
+  if (gatewayPort !== undefined && !(Number.isInteger(gatewayPort) && gatewayPort > 0 && gatewayPort < 65_536))
+    throw new Error('PORT must be an integer 1..65535');
   // maildev stands in for SMTP when SMTP_URL is unset: SMTP on 1025, its web inbox on 1080 (+ PORT_OFFSET)
   const mailPorts = !env.SMTP_URL && services.includes('invoice') ? { smtp: 1025 + portOffset, web: 1080 + portOffset } : undefined;
-  await assertPortsFree([...services.map((s) => (s === 'gateway' && gatewayPort ? gatewayPort : SERVICES[s].port + portOffset)), ...(mailPorts ? [mailPorts.smtp, mailPorts.web] : [])]);
+  await assertPortsFree([
+    ...services.map((s) => (s === 'gateway' && gatewayPort ? gatewayPort : SERVICES[s].port + portOffset)),
+    ...(mailPorts ? [mailPorts.smtp, mailPorts.web] : []),
+  ]);
   let stopMongo = async () => undefined as void;
   if (!env.MONGO_URL) {
     if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
@@ -56,7 +60,13 @@ async function main() {
     const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0) });
     Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
     // created once here, so the services starting together do not race to create it
-    await createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: env.S3_BUCKET ?? 'invoicing-documents', presignTtlSeconds: 60 }).ensureBucket();
+    await createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: env.S3_BUCKET ?? 'invoicing-documents',
+      presignTtlSeconds: 60,
+    }).ensureBucket();
     stopS3 = s3.stop;
     console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
   }
@@ -67,21 +77,39 @@ async function main() {
     const vies = await startViesSimulator();
     env.VIES_URL = vies.url;
     stopVies = vies.stop;
-    console.warn(`[all] VIES_URL is unset: VAT IDs are checked against the VIES SIMULATOR at ${vies.url} (simulated answers, never real VIES answers)`);
+    console.warn(
+      `[all] VIES_URL is unset: VAT IDs are checked against the VIES SIMULATOR at ${vies.url} (simulated answers, never real VIES answers)`,
+    );
   }
   let stopMail = async () => undefined as void;
   if (mailPorts) {
     if (env.NODE_ENV === 'production') throw new Error('set SMTP_URL: maildev is a development tool');
     // maildev runs as its own process: its library entry installs signal handlers that exit this one.
-    const maildev = spawn(process.execPath, [require.resolve('maildev/bin/maildev'), '--smtp', String(mailPorts.smtp), '--web', String(mailPorts.web), '--ip', '127.0.0.1', '--silent'], { stdio: 'ignore' });
+    const maildev = spawn(
+      process.execPath,
+      [
+        require.resolve('maildev/bin/maildev'),
+        '--smtp',
+        String(mailPorts.smtp),
+        '--web',
+        String(mailPorts.web),
+        '--ip',
+        '127.0.0.1',
+        '--silent',
+      ],
+      { stdio: 'ignore' },
+    );
     await waitForPort(mailPorts.smtp, 20_000);
     env.SMTP_URL = `smtp://127.0.0.1:${mailPorts.smtp}`;
     stopMail = async () => void maildev.kill('SIGTERM');
-    console.warn(`[all] SMTP_URL is unset: e-mails go to maildev (SMTP 127.0.0.1:${mailPorts.smtp}, inbox http://127.0.0.1:${mailPorts.web})`);
+    console.warn(
+      `[all] SMTP_URL is unset: e-mails go to maildev (SMTP 127.0.0.1:${mailPorts.smtp}, inbox http://127.0.0.1:${mailPorts.web})`,
+    );
   }
   // One HMAC key for this run, shared by the gateway (signs identity tokens) and every service (verifies).
   if (!env.IDENTITY_SIGNING_KEYS) {
-    if (env.NODE_ENV === 'production') throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
+    if (env.NODE_ENV === 'production')
+      throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
     env.IDENTITY_SIGNING_KEYS = randomBytes(32).toString('hex');
   }
   // Local runs keep classic queues: a development broker holds the classic `inv.*` queues of earlier runs, and a
@@ -115,9 +143,14 @@ async function main() {
   console.log('');
   console.log('  Invoicing platform is running.');
   if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
-  if (gateway) console.log(`  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`);
+  if (gateway)
+    console.log(
+      `  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`,
+    );
   if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
-  console.log(`  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`);
+  console.log(
+    `  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`,
+  );
   console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
   console.log('');
 }

@@ -60,7 +60,13 @@ describe('customer-service customers and addresses', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ message: expect.any(String), id: expect.any(Number) });
       const got = await call('GET', `/customer/${res.body.id}`);
-      expect(got.body).toMatchObject({ id: res.body.id, contact_type: 'B2B', organization_name: 'Acme GmbH', is_active: true, vat_check: { status: 'not_checked' } });
+      expect(got.body).toMatchObject({
+        id: res.body.id,
+        contact_type: 'B2B',
+        organization_name: 'Acme GmbH',
+        is_active: true,
+        vat_check: { status: 'not_checked' },
+      });
     });
     it('B2B needs organization_name', () => expect400({ contact_type: 'B2B', first_name: 'A', last_name: 'B' }, 'organization_name'));
     it('B2C needs first_name and last_name', async () => {
@@ -92,7 +98,11 @@ describe('customer-service customers and addresses', () => {
       const created = (await call('GET', `/customer/${sdkQuickStart}`)).body;
       expect(created.vat_id).toBe('DE123456789');
       expect(created.vat_check).toMatchObject({ status: 'invalid', reason: 'checksum', fault: null });
-      expect((await call('GET', `/customer/${sdkQuickStart}/vat-check`)).body).toMatchObject({ status: 'invalid', reason: 'checksum', check_requested: false });
+      expect((await call('GET', `/customer/${sdkQuickStart}/vat-check`)).body).toMatchObject({
+        status: 'invalid',
+        reason: 'checksum',
+        check_requested: false,
+      });
       await expect400({ ...b2b, vat_id: 'DE12345678' }, 'vat_id');
       await expect400({ ...b2b, vat_id: 'US123456789' }, 'vat_id');
       await expect400({ ...b2b, vat_id: 'GR094259216' }, 'vat_id');
@@ -110,7 +120,13 @@ describe('customer-service customers and addresses', () => {
     it('takes the payment terms account-service announces (newest rev wins) and counts the customers using one', async () => {
       const company = 'company-terms';
       const terms = async () => (await call('GET', '/customer/payment-terms', { company })).body.payment_terms;
-      await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 2, terms: [{ id: 1, name: '14 days', days: 14 }, { id: 3, name: 'Skonto', days: 30 }] });
+      await peer.publishEvent('company.payment-terms-changed.v1', company, {
+        rev: 2,
+        terms: [
+          { id: 1, name: '14 days', days: 14 },
+          { id: 3, name: 'Skonto', days: 30 },
+        ],
+      });
       await eventually(async () => (await terms()).some((t: { id: number }) => t.id === 3) || undefined, 10_000, 'terms announced');
       expect(await terms()).toContainEqual({ id: 3, name: 'Skonto', days: 30 });
       await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 1, terms: [{ id: 1, name: '14 days', days: 14 }] }); // late, older
@@ -166,7 +182,9 @@ describe('customer-service customers and addresses', () => {
     });
     it('are never reused: when 69999 is handed out, creating another customer is a 409', async () => {
       // Jump the company's counter to the end of the range (as if 59999 customers had been created).
-      await svc.runtime.conn.collection('counters').updateOne({ _id: 'customer-number:company-full' as never }, { $set: { seq: 59999 } }, { upsert: true });
+      await svc.runtime.conn
+        .collection('counters')
+        .updateOne({ _id: 'customer-number:company-full' as never }, { $set: { seq: 59999 } }, { upsert: true });
       const last = await create(b2b, 'company-full');
       expect((await call('GET', `/customer/${last}`, { company: 'company-full' })).body.customer_number).toBe(69999);
       const res = await call('POST', '/customer/', { company: 'company-full', body: b2b });
@@ -180,7 +198,13 @@ describe('customer-service customers and addresses', () => {
       const id = await create({ ...b2b, email: 'a@acme.example', language: 'German', phone: '+49 30 1234' });
       const res = await call('PUT', `/customer/${id}`, { body: { email: 'b@acme.example', language: null, unknown: 1 } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ message: expect.any(String), email: 'b@acme.example', language: 'German', phone: '+49 30 1234', organization_name: 'Acme GmbH' });
+      expect(res.body).toMatchObject({
+        message: expect.any(String),
+        email: 'b@acme.example',
+        language: 'German',
+        phone: '+49 30 1234',
+        organization_name: 'Acme GmbH',
+      });
     });
     it('PUT applies the rules to the result: switching to B2C needs the names', async () => {
       const id = await create(b2b);
@@ -230,7 +254,10 @@ describe('customer-service customers and addresses', () => {
       expect((await list('page=0')).status).toBe(400);
     });
     it('searches names, e-mail and customer number with q', async () => {
-      const names = async (qs: string) => (await list(qs)).body.map((c: { organization_name: string | null; last_name: string | null }) => c.organization_name ?? c.last_name);
+      const names = async (qs: string) =>
+        (await list(qs)).body.map(
+          (c: { organization_name: string | null; last_name: string | null }) => c.organization_name ?? c.last_name,
+        );
       expect(await names('q=alpha')).toEqual(['Alpha Consulting']);
       expect(await names('q=muster')).toEqual(['Mustermann']);
       expect(await names('q=erika%40example')).toEqual(['Mustermann']);
@@ -260,7 +287,13 @@ describe('customer-service customers and addresses', () => {
     it('adds a billing address by default, gets and lists it', async () => {
       const res = await call('POST', path(), { body: { ...addr, company: null, type: null } });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ message: expect.any(String), id: expect.any(Number), type: 'billing', is_default: true, country_code: 'DE' }); // the first billing address becomes the default
+      expect(res.body).toMatchObject({
+        message: expect.any(String),
+        id: expect.any(Number),
+        type: 'billing',
+        is_default: true,
+        country_code: 'DE',
+      }); // the first billing address becomes the default
       expect((await call('GET', path(`/${res.body.id}`))).body).toMatchObject({ id: res.body.id, address_line_1: 'Hauptstr. 1' });
       expect((await call('GET', path())).body).toHaveLength(1);
       const second = await call('POST', path(), { body: { ...addr, address_line_1: 'Nebenstr. 2' } });
@@ -297,7 +330,8 @@ describe('customer-service customers and addresses', () => {
       const a = (await call('POST', p(), { body: { ...addr, is_default: true } })).body.id;
       const s = (await call('POST', p(), { body: { ...addr, type: 'shipping', is_default: true } })).body.id;
       const b = (await call('POST', p(), { body: { ...addr, address_line_1: 'Neue Str. 2', is_default: true } })).body.id;
-      const flags = async () => Object.fromEntries((await call('GET', p())).body.map((x: { id: number; is_default: boolean }) => [x.id, x.is_default]));
+      const flags = async () =>
+        Object.fromEntries((await call('GET', p())).body.map((x: { id: number; is_default: boolean }) => [x.id, x.is_default]));
       expect(await flags()).toEqual({ [a]: false, [s]: true, [b]: true });
       await call('PUT', p(`/${a}`), { body: { is_default: true } });
       expect(await flags()).toEqual({ [a]: true, [s]: true, [b]: false });
@@ -324,7 +358,12 @@ describe('customer-service customers and addresses', () => {
   describe('tenant isolation', () => {
     it("another company's customer or address id answers 404 on every route", async () => {
       const id = await create({ ...b2b, vat_id: 'DE143454214' }, 'company-own');
-      const addressId = (await call('POST', `/customer/${id}/addresses`, { company: 'company-own', body: { address_line_1: 'x', city: 'Berlin', country_code: 'DE' } })).body.id;
+      const addressId = (
+        await call('POST', `/customer/${id}/addresses`, {
+          company: 'company-own',
+          body: { address_line_1: 'x', city: 'Berlin', country_code: 'DE' },
+        })
+      ).body.id;
       const other = { company: 'company-other' };
       const routes: [string, string, object?][] = [
         ['GET', `/customer/${id}`],
@@ -353,7 +392,10 @@ describe('customer-service customers and addresses', () => {
 
   describe('billing-snapshot RPC', () => {
     it('answers found: false for an unknown customer', async () => {
-      expect(await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: 987654 })).toMatchObject({ found: false, hasBillingAddress: false });
+      expect(await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: 987654 })).toMatchObject({
+        found: false,
+        hasBillingAddress: false,
+      });
     });
     it('answers the EN 16931 buyer with the default billing address (an address with is_default and no type, as the SDK adds it)', async () => {
       const id = await create({
@@ -365,11 +407,17 @@ describe('customer-service customers and addresses', () => {
         default_ftl_template_id: 2,
         buyer_reference: 'PO-4711',
       });
-      await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Lieferweg 9', city: 'Wien', country_code: 'AT', postal_code: '1010', type: 'shipping', is_default: true } });
+      await call('POST', `/customer/${id}/addresses`, {
+        body: { address_line_1: 'Lieferweg 9', city: 'Wien', country_code: 'AT', postal_code: '1010', type: 'shipping', is_default: true },
+      });
       const before = await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: id });
       expect(before).toMatchObject({ found: true, hasBillingAddress: false, vatStatus: 'pending' });
-      await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Ring 1', city: 'Wien', country_code: 'AT', postal_code: '1010' } });
-      await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Graben 2', city: 'Wien', country_code: 'AT', postal_code: '1010', is_default: true } });
+      await call('POST', `/customer/${id}/addresses`, {
+        body: { address_line_1: 'Ring 1', city: 'Wien', country_code: 'AT', postal_code: '1010' },
+      });
+      await call('POST', `/customer/${id}/addresses`, {
+        body: { address_line_1: 'Graben 2', city: 'Wien', country_code: 'AT', postal_code: '1010', is_default: true },
+      });
       const snap = await peer.callRpc('customer.billing-snapshot.v1', 'company-a', { customerId: id });
       expect(snap).toEqual({
         found: true,
@@ -405,7 +453,11 @@ describe('customer-service customers and addresses', () => {
       expect(check.body).toMatchObject({ status: 'not_checked', check_requested: false });
       const recheck = await call('GET', `/customer/${id}/vat-check`, { company: 'company-vat' });
       expect(recheck.body).toMatchObject({ status: 'pending', vat_id: 'ATU13585627', check_requested: true });
-      await eventually(async () => (vatEvents.some((e) => e.customerId === id && e.forceRefresh) ? true : undefined), 10_000, 'forced re-check');
+      await eventually(
+        async () => (vatEvents.some((e) => e.customerId === id && e.forceRefresh) ? true : undefined),
+        10_000,
+        'forced re-check',
+      );
       expect(vatEvents.filter((e) => e.customerId === b2c)).toEqual([]);
       expect(vatEvents.filter((e) => e.customerId === id).map((e) => [e.vatId, e.forceRefresh ?? false])).toEqual([
         ['DE143454214', false],
@@ -436,13 +488,47 @@ describe('customer-service customers and addresses', () => {
         },
         { requiredKeys: [] },
       );
-      const address = fc.record({ address_line_1: fc.string(), city: fc.string(), postal_code: fc.string(), country_code: fc.constantFrom('DE', 'de', 'XX', 'US'), type: fc.constantFrom('billing', 'shipping', 'x'), is_default: fc.anything() }, { requiredKeys: [] });
-      const path = fc.constantFrom('/customer/', `/customer/${id}`, `/customer/${id}/addresses`, `/customer/${id}/addresses/1`, '/customer/%C0%AF', `/customer/${id}/statement?from=2026-13-01`, '/customer/?limit=1000&page=-1&is_active=maybe', `/customer/${id}/vat-check`, '/customer/99999999999');
+      const address = fc.record(
+        {
+          address_line_1: fc.string(),
+          city: fc.string(),
+          postal_code: fc.string(),
+          country_code: fc.constantFrom('DE', 'de', 'XX', 'US'),
+          type: fc.constantFrom('billing', 'shipping', 'x'),
+          is_default: fc.anything(),
+        },
+        { requiredKeys: [] },
+      );
+      const path = fc.constantFrom(
+        '/customer/',
+        `/customer/${id}`,
+        `/customer/${id}/addresses`,
+        `/customer/${id}/addresses/1`,
+        '/customer/%C0%AF',
+        `/customer/${id}/statement?from=2026-13-01`,
+        '/customer/?limit=1000&page=-1&is_active=maybe',
+        `/customer/${id}/vat-check`,
+        '/customer/99999999999',
+      );
       await fc.assert(
-        fc.asyncProperty(path, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), fc.oneof(customer, address, fc.json().map((j) => JSON.parse(j) as unknown)), fc.constantFrom('application/json', 'text/plain'), async (p, method, body, type) => {
-          const init = { method, headers: { ...headers, 'content-type': type }, body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body) };
-          expect([p, method, await hostileRequest(`${baseUrl}${p}`, init, statuses)]).toEqual([p, method, 'ok']);
-        }),
+        fc.asyncProperty(
+          path,
+          fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
+          fc.oneof(
+            customer,
+            address,
+            fc.json().map((j) => JSON.parse(j) as unknown),
+          ),
+          fc.constantFrom('application/json', 'text/plain'),
+          async (p, method, body, type) => {
+            const init = {
+              method,
+              headers: { ...headers, 'content-type': type },
+              body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body),
+            };
+            expect([p, method, await hostileRequest(`${baseUrl}${p}`, init, statuses)]).toEqual([p, method, 'ok']);
+          },
+        ),
         { numRuns: 1_500 },
       );
       console.log('customer-service fuzz status classes', statuses);

@@ -26,8 +26,12 @@ describe('customer-service ledger, overview and statements', () => {
     peer = testBus(prefixes.BUS_PREFIX);
     await peer.start();
     call = http(url, company);
-    customerId = (await call('POST', '/customer/', { body: { organization_name: 'Ledger GmbH', email: 'ap@ledger.example', language: 'English' } })).body.id;
-    await call('POST', `/customer/${customerId}/addresses`, { body: { address_line_1: 'Kaiserstr. 5', city: 'Frankfurt', postal_code: '60311', country_code: 'DE' } });
+    customerId = (
+      await call('POST', '/customer/', { body: { organization_name: 'Ledger GmbH', email: 'ap@ledger.example', language: 'English' } })
+    ).body.id;
+    await call('POST', `/customer/${customerId}/addresses`, {
+      body: { address_line_1: 'Kaiserstr. 5', city: 'Frankfurt', postal_code: '60311', country_code: 'DE' },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -70,7 +74,11 @@ describe('customer-service ledger, overview and statements', () => {
     const id = randomUUID();
     await peer.publishEvent('invoice.finalized.v1', company, finalized(1, { dueDate: '2026-02-15' }), { id });
     await peer.publishEvent('invoice.finalized.v1', company, finalized(1, { dueDate: '2026-02-15' }), { id });
-    await peer.publishEvent('invoice.finalized.v1', company, finalized(2, { invoiceDate: '2026-03-01', dueDate: '2099-12-31', totalGross: '0.10' }));
+    await peer.publishEvent(
+      'invoice.finalized.v1',
+      company,
+      finalized(2, { invoiceDate: '2026-03-01', dueDate: '2099-12-31', totalGross: '0.10' }),
+    );
     const o = await eventually(async () => {
       const v = await overview();
       return v.outstanding.count === 2 ? v : undefined;
@@ -84,7 +92,14 @@ describe('customer-service ledger, overview and statements', () => {
 
   it('moves invoices to paid; a redelivered status event and a late SENT after PAID change nothing', async () => {
     const paidId = randomUUID();
-    const paid = { invoiceId: 1, customerId, number: 'RE-2026-00001', status: 'PAID' as const, paidDate: '2026-02-10', totalGross: '119.00' };
+    const paid = {
+      invoiceId: 1,
+      customerId,
+      number: 'RE-2026-00001',
+      status: 'PAID' as const,
+      paidDate: '2026-02-10',
+      totalGross: '119.00',
+    };
     await peer.publishEvent('invoice.status-changed.v1', company, paid, { id: paidId });
     await peer.publishEvent('invoice.status-changed.v1', company, paid, { id: paidId });
     await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 1, customerId, status: 'SENT' });
@@ -98,7 +113,11 @@ describe('customer-service ledger, overview and statements', () => {
   });
 
   it('books a credit note (381) as a credit', async () => {
-    await peer.publishEvent('invoice.finalized.v1', company, finalized(3, { typeCode: '381', number: 'GS-2026-00001', invoiceDate: '2026-03-05', dueDate: undefined, totalGross: '0.05' }));
+    await peer.publishEvent(
+      'invoice.finalized.v1',
+      company,
+      finalized(3, { typeCode: '381', number: 'GS-2026-00001', invoiceDate: '2026-03-05', dueDate: undefined, totalGross: '0.05' }),
+    );
     const o = await eventually(async () => {
       const v = await overview();
       return v.credit_notes.count === 1 ? v : undefined;
@@ -107,10 +126,22 @@ describe('customer-service ledger, overview and statements', () => {
   });
 
   it('a status event that overtakes the finalized event is kept and shown once the invoice is finalized', async () => {
-    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 4, customerId, status: 'SENT', number: 'RE-2026-00004', totalGross: '10.00' });
-    await eventually(async () => ((await svc.runtime.conn.collection('ledger_invoices').countDocuments({ invoiceId: 4 })) === 1 ? true : undefined));
+    await peer.publishEvent('invoice.status-changed.v1', company, {
+      invoiceId: 4,
+      customerId,
+      status: 'SENT',
+      number: 'RE-2026-00004',
+      totalGross: '10.00',
+    });
+    await eventually(async () =>
+      (await svc.runtime.conn.collection('ledger_invoices').countDocuments({ invoiceId: 4 })) === 1 ? true : undefined,
+    );
     expect((await overview()).outstanding.count).toBe(1);
-    await peer.publishEvent('invoice.finalized.v1', company, finalized(4, { invoiceDate: '2026-04-01', dueDate: '2099-01-01', totalGross: '10.00' }));
+    await peer.publishEvent(
+      'invoice.finalized.v1',
+      company,
+      finalized(4, { invoiceDate: '2026-04-01', dueDate: '2099-01-01', totalGross: '10.00' }),
+    );
     await eventually(async () => ((await overview()).outstanding.count === 2 ? true : undefined));
     const doc = await svc.runtime.conn.collection('ledger_invoices').findOne({ invoiceId: 4 });
     expect(doc?.status).toBe('SENT');
@@ -156,7 +187,11 @@ describe('customer-service ledger, overview and statements', () => {
     const docs = testBus(prefixes.BUS_PREFIX, 'test-documents');
     docs.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
-      seller: { name: 'Seller GmbH', vatId: 'DE143454214', address: { line1: 'Markt 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      seller: {
+        name: 'Seller GmbH',
+        vatId: 'DE143454214',
+        address: { line1: 'Markt 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+      },
       payment: { meansCode: '58' as const, iban: 'DE02120300000000202051' },
     }));
     docs.serveRpc('document.render-statement.v1', async (msg) => {
@@ -172,7 +207,11 @@ describe('customer-service ledger, overview and statements', () => {
         {
           language: 'en',
           currency: 'EUR',
-          company: { name: 'Seller GmbH', vatId: 'DE143454214', address: { line1: 'Markt 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+          company: {
+            name: 'Seller GmbH',
+            vatId: 'DE143454214',
+            address: { line1: 'Markt 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+          },
           companyPayment: { meansCode: '58', iban: 'DE02120300000000202051' },
           customer: {
             name: 'Ledger GmbH',

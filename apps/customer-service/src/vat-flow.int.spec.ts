@@ -86,7 +86,8 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
     );
 
   it('a valid VAT ID becomes valid, with the VIES evidence, in the customer and the billing snapshot', async () => {
-    const id = (await call('POST', '/customer/', { body: { organization_name: 'Valid AG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } })).body.id;
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Valid AG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } }))
+      .body.id;
     const customer = await statusOf(id, 'valid');
     expect(customer.vat_check).toMatchObject({
       vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid,
@@ -100,7 +101,8 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
   });
 
   it('an unknown VAT ID becomes invalid', async () => {
-    const id = (await call('POST', '/customer/', { body: { organization_name: 'Invalid AG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } })).body.id;
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Invalid AG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } }))
+      .body.id;
     await statusOf(id, 'invalid');
   });
 
@@ -117,15 +119,27 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
   });
 
   it('changing the VAT ID makes the status pending until the new answer; a stale answer for the old ID is ignored', async () => {
-    const id = (await call('POST', '/customer/', { body: { organization_name: 'Change KG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } })).body.id;
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Change KG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } }))
+      .body.id;
     await statusOf(id, 'valid');
     const put = await call('PUT', `/customer/${id}`, { body: { vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } });
     expect(['pending', 'invalid']).toContain(put.body.vat_check.status);
     await statusOf(id, 'invalid');
     // A late answer for the previous VAT ID must not overwrite the current one.
-    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.valid, status: 'valid', checkedAt: new Date().toISOString() });
+    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', {
+      customerId: id,
+      vatId: SIMULATOR_SCENARIO_VAT_IDS.valid,
+      status: 'valid',
+      checkedAt: new Date().toISOString(),
+    });
     // ...while an answer for the current one is applied (so the stale one had its chance to be processed first).
-    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid, status: 'invalid', checkedAt: new Date().toISOString(), fault: 'MARKER' });
+    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', {
+      customerId: id,
+      vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid,
+      status: 'invalid',
+      checkedAt: new Date().toISOString(),
+      fault: 'MARKER',
+    });
     const after = await eventually(async () => {
       const res = await call('GET', `/customer/${id}`);
       return res.body.vat_check.fault === 'MARKER' ? res.body : undefined;
@@ -134,10 +148,23 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
   });
 
   it("an answer for another company's customer id changes nothing", async () => {
-    const id = (await call('POST', '/customer/', { body: { organization_name: 'Tenant GmbH', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } })).body.id;
+    const id = (
+      await call('POST', '/customer/', { body: { organization_name: 'Tenant GmbH', vat_id: SIMULATOR_SCENARIO_VAT_IDS.invalid } })
+    ).body.id;
     await statusOf(id, 'invalid');
-    await peer.publishEvent('vat.checked.v1', 'company-intruder', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid, status: 'valid', checkedAt: new Date().toISOString() });
-    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', { customerId: id, vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid, status: 'invalid', checkedAt: new Date().toISOString(), fault: 'MARKER2' });
+    await peer.publishEvent('vat.checked.v1', 'company-intruder', {
+      customerId: id,
+      vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid,
+      status: 'valid',
+      checkedAt: new Date().toISOString(),
+    });
+    await peer.publishEvent('vat.checked.v1', 'company-vat-flow', {
+      customerId: id,
+      vatId: SIMULATOR_SCENARIO_VAT_IDS.invalid,
+      status: 'invalid',
+      checkedAt: new Date().toISOString(),
+      fault: 'MARKER2',
+    });
     await eventually(async () => ((await call('GET', `/customer/${id}`)).body.vat_check.fault === 'MARKER2' ? true : undefined));
     expect((await call('GET', `/customer/${id}`)).body.vat_check.status).toBe('invalid');
   });

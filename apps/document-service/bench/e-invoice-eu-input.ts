@@ -22,7 +22,13 @@ export function toEInvoiceEuInput(inv: EInvoice, totals: PdfTotals): Invoice {
     ...(p.vatId ? { 'cac:PartyTaxScheme': [{ 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] } : {}),
     'cac:PartyLegalEntity': { 'cbc:RegistrationName': p.name },
     ...(p.contact
-      ? { 'cac:Contact': { 'cbc:Name': p.contact.name ?? p.name, 'cbc:Telephone': p.contact.phone ?? '', 'cbc:ElectronicMail': p.contact.email ?? '' } }
+      ? {
+          'cac:Contact': {
+            'cbc:Name': p.contact.name ?? p.name,
+            'cbc:Telephone': p.contact.phone ?? '',
+            'cbc:ElectronicMail': p.contact.email ?? '',
+          },
+        }
       : {}),
   });
   const data = {
@@ -91,7 +97,11 @@ export function toEInvoiceEuInput(inv: EInvoice, totals: PdfTotals): Invoice {
             : {}),
           'cac:Item': {
             'cbc:Name': line.name,
-            'cac:ClassifiedTaxCategory': { 'cbc:ID': line.vat.category, 'cbc:Percent': line.vat.rate, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } },
+            'cac:ClassifiedTaxCategory': {
+              'cbc:ID': line.vat.category,
+              'cbc:Percent': line.vat.rate,
+              'cac:TaxScheme': { 'cbc:ID': 'VAT' },
+            },
           },
           'cac:Price': amount('cbc:PriceAmount', line.unitPrice),
         };

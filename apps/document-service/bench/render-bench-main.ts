@@ -34,10 +34,16 @@ export async function main(args: string[]): Promise<void> {
   }
   const cii = { xml: toCii };
   console.log(`PDF/A-3b Factur-X benchmark: ${n} invoices x 10 lines; ours = toCii() from @inv/einvoice + renderInvoicePdf()`);
-  console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
 
   const startRss = process.memoryUsage().rss;
-  const invoices = Array.from({ length: n }, (_, i) => sampleInvoice(10, { number: `RE-2026-${String(i + 1).padStart(5, '0')}`, language: i % 2 ? 'en' : 'de' }));
+  const invoices = Array.from({ length: n }, (_, i) =>
+    sampleInvoice(10, { number: `RE-2026-${String(i + 1).padStart(5, '0')}`, language: i % 2 ? 'en' : 'de' }),
+  );
   const totals: PdfTotals[] = invoices.map(totalsFor);
 
   // --- ours -----------------------------------------------------------------------------------
@@ -45,10 +51,18 @@ export async function main(args: string[]): Promise<void> {
   preloadFonts();
   const fontLoad = performance.now() - t;
   t = performance.now();
-  await renderInvoicePdf(invoices[0], { template: 1, totals: totals[0], attachment: { filename: 'factur-x.xml', xml: cii.xml(invoices[0]), facturX: true } });
+  await renderInvoicePdf(invoices[0], {
+    template: 1,
+    totals: totals[0],
+    attachment: { filename: 'factur-x.xml', xml: cii.xml(invoices[0]), facturX: true },
+  });
   const firstRender = performance.now() - t;
   for (let i = 0; i < WARMUP; i++) {
-    await renderInvoicePdf(invoices[i % n], { template: 1 + (i % 2), totals: totals[i % n], attachment: { filename: 'factur-x.xml', xml: cii.xml(invoices[i % n]), facturX: true } });
+    await renderInvoicePdf(invoices[i % n], {
+      template: 1 + (i % 2),
+      totals: totals[i % n],
+      attachment: { filename: 'factur-x.xml', xml: cii.xml(invoices[i % n]), facturX: true },
+    });
   }
 
   const ours: number[] = [];
@@ -60,7 +74,11 @@ export async function main(args: string[]): Promise<void> {
     const start = performance.now();
     const xml = cii.xml(invoices[i]);
     xmlTimes.push(performance.now() - start);
-    const pdf = await renderInvoicePdf(invoices[i], { template: 1 + (i % 2), totals: totals[i], attachment: { filename: 'factur-x.xml', xml, facturX: true } });
+    const pdf = await renderInvoicePdf(invoices[i], {
+      template: 1 + (i % 2),
+      totals: totals[i],
+      attachment: { filename: 'factur-x.xml', xml, facturX: true },
+    });
     ours.push(performance.now() - start);
     oursCpu.push(cpuMs(cpu));
     bytes += pdf.length;
@@ -108,9 +126,15 @@ export async function main(args: string[]): Promise<void> {
   console.log(row('ours (pdfkit)', oursCpuSummary));
   console.log(row('@e-invoice-eu/core 2.3.4', theirsCpuSummary));
   console.log('');
-  console.log(`speed ratio (median wall): ${(theirsSummary.median / oursSummary.median).toFixed(1)}x faster   (mean: ${(theirsSummary.mean / oursSummary.mean).toFixed(1)}x; median CPU: ${(theirsCpuSummary.median / oursCpuSummary.median).toFixed(1)}x)`);
+  console.log(
+    `speed ratio (median wall): ${(theirsSummary.median / oursSummary.median).toFixed(1)}x faster   (mean: ${(theirsSummary.mean / oursSummary.mean).toFixed(1)}x; median CPU: ${(theirsCpuSummary.median / oursCpuSummary.median).toFixed(1)}x)`,
+  );
   console.log(`ours: font parse once ${ms(fontLoad)}, first render ${ms(firstRender)}, avg PDF size ${(bytes / n / 1024).toFixed(1)} KB`);
-  console.log(`peak RSS after our ${n} renders: ${mb(oursPeak)} (process incl. tsx at start: ${mb(startRss)}); after both: ${mb(peakRss())}`);
+  console.log(
+    `peak RSS after our ${n} renders: ${mb(oursPeak)} (process incl. tsx at start: ${mb(startRss)}); after both: ${mb(peakRss())}`,
+  );
   const ok = oursSummary.median < 15 && theirsSummary.median / oursSummary.median >= 10 && oursPeak < 200 * 1024 * 1024;
-  console.log(`targets (median < 15 ms, >= 10x, peak RSS < 200 MB): ${ok ? 'met' : 'NOT met'} (wall clock; load average now ${loadavg()[0].toFixed(2)})`);
+  console.log(
+    `targets (median < 15 ms, >= 10x, peak RSS < 200 MB): ${ok ? 'met' : 'NOT met'} (wall clock; load average now ${loadavg()[0].toFixed(2)})`,
+  );
 }

@@ -22,10 +22,8 @@ if (!existsSync(join(process.cwd(), 'tsconfig.json')) && !process.env.TSX_TSCONF
   process.exit(child.status ?? 1);
 } else {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require('./render-bench-main') as typeof import('./render-bench-main'))
-    .main(process.argv.slice(2))
-    .catch((err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    });
+  (require('./render-bench-main') as typeof import('./render-bench-main')).main(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
 }

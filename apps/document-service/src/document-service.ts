@@ -15,14 +15,22 @@ import { warmUp } from './usecases/warm-up';
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
   const rt = await createServiceRuntime({ service: 'document-service', database: 'invoicing_document', port: config.PORT, env: config });
-  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
+  const storage = await openObjectStore(config, (endpoint) =>
+    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
+  );
   const objects = storage.objects;
   preloadFonts();
   const warmUpMs = await warmUp();
   rt.logger.info({ ms: Math.round(warmUpMs) }, 'rendered a sample invoice (warm-up)');
 
   rt.app.use(catalogRoutes());
-  const deps: DocumentDeps = { bus: rt.bus, objects, logger: rt.logger, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS };
+  const deps: DocumentDeps = {
+    bus: rt.bus,
+    objects,
+    logger: rt.logger,
+    maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
+    presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
+  };
   rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => timedRender(() => handleRenderInvoice(deps, msg, ctx.attempt)));
   rt.bus.serveRpc('document.render-preview.v1', (msg) => onRenderPreview(deps, msg));
   rt.bus.serveRpc('document.check-requirements.v1', onCheckRequirements);

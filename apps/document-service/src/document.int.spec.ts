@@ -43,9 +43,26 @@ describe('document-service', () => {
 
   type Att = { id: number; key: string; filename: string; contentType: string; size: number; description?: string };
   type Logo = { key: string; contentType: 'image/png' | 'image/jpeg' };
-  const render = async (jobId: string, snapshot: InvoiceSnapshot, format: 'ZUGFERD' | 'XRECHNUNG' | 'PEPPOL' | 'PDF', attachments?: Att[], logo?: Logo) => {
-    await peer.sendCommand('document.render-invoice.v1', company, { jobId, invoiceId: 1, format, templateId: 1, snapshot, attachments, logo });
-    return waitFor(() => events.find((e) => e.data.jobId === jobId && e.type !== 'document.render-started.v1'), { timeoutMs: 30_000, what: `render ${jobId}` });
+  const render = async (
+    jobId: string,
+    snapshot: InvoiceSnapshot,
+    format: 'ZUGFERD' | 'XRECHNUNG' | 'PEPPOL' | 'PDF',
+    attachments?: Att[],
+    logo?: Logo,
+  ) => {
+    await peer.sendCommand('document.render-invoice.v1', company, {
+      jobId,
+      invoiceId: 1,
+      format,
+      templateId: 1,
+      snapshot,
+      attachments,
+      logo,
+    });
+    return waitFor(() => events.find((e) => e.data.jobId === jobId && e.type !== 'document.render-started.v1'), {
+      timeoutMs: 30_000,
+      what: `render ${jobId}`,
+    });
   };
 
   it('renders a ZUGFeRD invoice: PDF/A-3 with factur-x.xml embedded, stored, and announced', async () => {
@@ -82,7 +99,14 @@ describe('document-service', () => {
     await service.objects.put(`${company}/invoices/1/attachments/1-terms.pdf`, terms, 'application/pdf');
     await service.objects.put(`${company}/invoices/1/attachments/2-anim.gif`, gif, 'image/gif');
     const atts: Att[] = [
-      { id: 1, key: `${company}/invoices/1/attachments/1-terms.pdf`, filename: 'terms.pdf', contentType: 'application/pdf', size: terms.length, description: 'Terms' },
+      {
+        id: 1,
+        key: `${company}/invoices/1/attachments/1-terms.pdf`,
+        filename: 'terms.pdf',
+        contentType: 'application/pdf',
+        size: terms.length,
+        description: 'Terms',
+      },
       { id: 2, key: `${company}/invoices/1/attachments/2-anim.gif`, filename: 'anim.gif', contentType: 'image/gif', size: gif.length },
     ];
     const z = await render('job-att-zugferd', domesticMixedRates() as InvoiceSnapshot, 'ZUGFERD', atts);
@@ -122,15 +146,25 @@ describe('document-service', () => {
     expect(latin).toMatch(/<pdfaid:conformance>B<\/pdfaid:conformance>/);
     expect(latin).toMatch(/\/OutputIntents/);
     expect(latin).toMatch(/\/AFRelationship \/Alternative/);
-    const gone = await render('job-logo-gone', domesticMixedRates() as InvoiceSnapshot, 'PDF', undefined, { key: `${company}/company/logo-deleted.png`, contentType: 'image/png' });
+    const gone = await render('job-logo-gone', domesticMixedRates() as InvoiceSnapshot, 'PDF', undefined, {
+      key: `${company}/company/logo-deleted.png`,
+      contentType: 'image/png',
+    });
     expect(gone.type).toBe('document.rendered.v1');
-    const foreign = await render('job-logo-foreign', domesticMixedRates() as InvoiceSnapshot, 'PDF', undefined, { key: `cmp_other/company/logo.png`, contentType: 'image/png' });
+    const foreign = await render('job-logo-foreign', domesticMixedRates() as InvoiceSnapshot, 'PDF', undefined, {
+      key: `cmp_other/company/logo.png`,
+      contentType: 'image/png',
+    });
     expect(foreign.type).toBe('document.rendered.v1'); // another company's key is never read
     if (!hasPoppler) return console.warn('poppler-utils/qpdf missing: image checks skipped');
     const dir = mkdtempSync(join(tmpdir(), 'doc-logo-'));
     const file = join(dir, 'i.pdf');
     writeFileSync(file, pdf);
-    const images = execFileSync('pdfimages', ['-list', file]).toString().split('\n').slice(2).filter((l) => l.trim());
+    const images = execFileSync('pdfimages', ['-list', file])
+      .toString()
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim());
     expect(images).toHaveLength(1);
     expect(images[0]).toMatch(/\bimage\b/);
     expect(execFileSync('qpdf', ['--check', file]).toString()).toContain('No syntax or stream encoding errors');
@@ -138,28 +172,49 @@ describe('document-service', () => {
     for (const job of [gone, foreign]) {
       const other = join(dir, `${job.data.jobId as string}.pdf`);
       writeFileSync(other, await service.objects.get((job.data.pdf as { key: string }).key));
-      expect(execFileSync('pdfimages', ['-list', other]).toString().split('\n').slice(2).filter((l) => l.trim())).toHaveLength(0);
+      expect(
+        execFileSync('pdfimages', ['-list', other])
+          .toString()
+          .split('\n')
+          .slice(2)
+          .filter((l) => l.trim()),
+      ).toHaveLength(0);
     }
   });
 
   it('refuses an attachment key of another company (render-failed)', async () => {
-    const failed = await render('job-att-foreign', domesticMixedRates() as InvoiceSnapshot, 'ZUGFERD', [{ id: 9, key: 'cmp_other/invoices/1/attachments/9-x.pdf', filename: 'x.pdf', contentType: 'application/pdf', size: 1 }]);
+    const failed = await render('job-att-foreign', domesticMixedRates() as InvoiceSnapshot, 'ZUGFERD', [
+      { id: 9, key: 'cmp_other/invoices/1/attachments/9-x.pdf', filename: 'x.pdf', contentType: 'application/pdf', size: 1 },
+    ]);
     expect(failed.type).toBe('document.render-failed.v1');
     expect(String(failed.data.reason)).toMatch(/not stored under this company/);
   });
 
   it('reports render-failed (not a hang) for data the writers refuse', async () => {
-    const broken = { ...domesticMixedRates(), lines: [{ ...domesticMixedRates().lines[0], quantity: '1', unitPrice: '10', discount: { type: 'FIXED_AMOUNT' as const, value: '99' } }] };
+    const broken = {
+      ...domesticMixedRates(),
+      lines: [
+        { ...domesticMixedRates().lines[0], quantity: '1', unitPrice: '10', discount: { type: 'FIXED_AMOUNT' as const, value: '99' } },
+      ],
+    };
     const failed = await render('job-broken', broken as InvoiceSnapshot, 'ZUGFERD');
     expect(failed.type).toBe('document.render-failed.v1');
     expect(String(failed.data.reason)).toMatch(/exceeds/);
   });
 
   it('serves preview, requirements, presigned links and templates over RPC', async () => {
-    const preview = await peer.callRpc('document.render-preview.v1', company, { format: 'ZUGFERD', templateId: 2, snapshot: domesticMixedRates() as InvoiceSnapshot }, { timeoutMs: 20_000 });
+    const preview = await peer.callRpc(
+      'document.render-preview.v1',
+      company,
+      { format: 'ZUGFERD', templateId: 2, snapshot: domesticMixedRates() as InvoiceSnapshot },
+      { timeoutMs: 20_000 },
+    );
     expect(Buffer.from(preview.pdfBase64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     const missingLeitweg = { ...publicSectorBuyer(), buyerReference: undefined };
-    const req = await peer.callRpc('document.check-requirements.v1', company, { format: 'XRECHNUNG', snapshot: missingLeitweg as unknown as Record<string, unknown> });
+    const req = await peer.callRpc('document.check-requirements.v1', company, {
+      format: 'XRECHNUNG',
+      snapshot: missingLeitweg as unknown as Record<string, unknown>,
+    });
     expect(req.errors.map((e) => e.field)).toContain('buyerReference');
     expect((await peer.callRpc('document.check-requirements.v1', company, { format: 'PDF', snapshot: {} })).errors).toEqual([]);
     expect(await peer.callRpc('document.template-exists.v1', company, { templateId: 2 })).toEqual({ exists: true });
@@ -169,18 +224,27 @@ describe('document-service', () => {
 
   it('renders a statement PDF and returns a presigned link', async () => {
     const seller = sellerParty();
-    const answer = await peer.callRpc('document.render-statement.v1', company, {
-      language: 'en',
-      company: seller,
-      customer: { ...domesticMixedRates().buyer, customerNumber: '10001' },
-      from: '2026-01-01',
-      to: '2026-11-30',
-      openingBalance: '0.00',
-      entries: [{ date: '2026-11-02', documentNumber: 'RE-2026-00001', type: 'invoice', debit: '119.00', balance: '119.00' }],
-      closingBalance: '119.00',
-    }, { timeoutMs: 20_000 });
+    const answer = await peer.callRpc(
+      'document.render-statement.v1',
+      company,
+      {
+        language: 'en',
+        company: seller,
+        customer: { ...domesticMixedRates().buyer, customerNumber: '10001' },
+        from: '2026-01-01',
+        to: '2026-11-30',
+        openingBalance: '0.00',
+        entries: [{ date: '2026-11-02', documentNumber: 'RE-2026-00001', type: 'invoice', debit: '119.00', balance: '119.00' }],
+        closingBalance: '119.00',
+      },
+      { timeoutMs: 20_000 },
+    );
     const res = await fetch(answer.url);
     expect(res.status).toBe(200);
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 });

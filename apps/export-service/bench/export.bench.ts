@@ -32,7 +32,8 @@ const cpuMs = (pid: number) => {
   const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) * TICK_MS;
 };
-const memKb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+const memKb = (pid: number, field: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
@@ -40,7 +41,12 @@ async function main() {
   const company = `cmp_bench_${randomBytes(3).toString('hex')}`;
   const root = resolve(__dirname, '../../..');
   // The embedded MongoDB is JavaScript: in its own process it does not share an event loop with this driver.
-  const mongoProc = process.env.MONGO_URL ? undefined : spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const mongoProc = process.env.MONGO_URL
+    ? undefined
+    : spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
   const mongoUri =
     process.env.MONGO_URL ??
     (await new Promise<string>((ok, fail) => {
@@ -49,20 +55,45 @@ async function main() {
     }));
   const mongo = { uri: mongoUri, stop: async () => void mongoProc?.kill('SIGTERM') };
   const s3 = await startEmbeddedS3();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: 'bench' }) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...testEnv(prefix, mongo.uri, {
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: 'bench',
+    }),
+  };
   delete env.PORT;
   const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
-  const running = await launchServices({ root, services: ['export'], env, portOffset, stdio: process.env.BENCH_LOG ? 'inherit' : 'ignore', readyTimeoutMs: 90_000 });
+  const running = await launchServices({
+    root,
+    services: ['export'],
+    env,
+    portOffset,
+    stdio: process.env.BENCH_LOG ? 'inherit' : 'ignore',
+    readyTimeoutMs: 90_000,
+  });
   const svc = running[0]!;
   const pid = svc.child.pid!;
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${svc.url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${svc.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await res.json()) as Record<string, any>;
   };
   try {
     // ---- seed the read model (setup)
     const db = mongoose.createConnection(mongo.uri, { dbName: `${env.MONGO_DATABASE_PREFIX}invoicing_export` });
-    const store = createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'bench', presignTtlSeconds: 60 });
+    const store = createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: 'bench',
+      presignTtlSeconds: 60,
+    });
     await store.ensureBucket();
     const pdf = Buffer.alloc(30_000, 0x25);
     const docs = [];
@@ -88,7 +119,12 @@ async function main() {
         serviceDate: day,
         customerId: customerNumber - 10_000,
         customerNumber,
-        buyer: { name: `Kunde ${customerNumber} Müller & Söhne GmbH`, vatId: `DE${String(100_000_000 + customerNumber)}`, address: { line1: `Hauptstraße ${i % 200}`, city: 'Köln', postalCode: '50667', countryCode: 'DE' }, contact: { email: `k${customerNumber}@example.com` } },
+        buyer: {
+          name: `Kunde ${customerNumber} Müller & Söhne GmbH`,
+          vatId: `DE${String(100_000_000 + customerNumber)}`,
+          address: { line1: `Hauptstraße ${i % 200}`, city: 'Köln', postalCode: '50667', countryCode: 'DE' },
+          contact: { email: `k${customerNumber}@example.com` },
+        },
         vatGroups: [
           { category: 'S', rate: '19', treatment: 'standard', net: net19, vat: vat19 },
           { category: 'S', rate: '7', treatment: 'reduced', net: net7, vat: vat7 },
@@ -101,12 +137,24 @@ async function main() {
       });
     }
     for (let i = 0; i < docs.length; i += 1000) await db.collection('export_invoices').insertMany(docs.slice(i, i + 1000) as never[]);
-    await call('PUT', '/acctexp/config', { consultant_number: 29098, client_number: 55003, chart_of_accounts: 'SKR03', fiscal_year_start_month: 1 });
+    await call('PUT', '/acctexp/config', {
+      consultant_number: 29098,
+      client_number: 55003,
+      chart_of_accounts: 'SKR03',
+      fiscal_year_start_month: 1,
+    });
 
     const exportOnce = async (start: string, end: string) => {
       const t0 = performance.now();
       const c0 = cpuMs(pid);
-      const { job_id } = await call('POST', '/exports/job', { task: 'process_acctexp_export_job', start_date: start, end_date: end, include_master_data: true, include_documents: DOCUMENTS, only_new: false });
+      const { job_id } = await call('POST', '/exports/job', {
+        task: 'process_acctexp_export_job',
+        start_date: start,
+        end_date: end,
+        include_master_data: true,
+        include_documents: DOCUMENTS,
+        only_new: false,
+      });
       for (;;) {
         const job = await call('GET', `/exports/job/${job_id}`);
         if (job.status === 'failed') throw new Error(`export failed: ${job.error_message}`);

@@ -21,7 +21,12 @@ export { exportConfig, type ExportConfig } from './config';
  */
 export async function createExportService(config: ExportConfig) {
   const rt = await createServiceRuntime({ service: 'export-service', database: 'invoicing_export', port: config.PORT, env: config });
-  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver); invoice PDFs of other services are not in it'));
+  const storage = await openObjectStore(config, (endpoint) =>
+    rt.logger.warn(
+      { endpoint },
+      'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver); invoice PDFs of other services are not in it',
+    ),
+  );
   const deps: ExportDeps = {
     config: exportConfigRepo(rt.conn),
     mappings: mappingsRepo(rt.conn),

@@ -107,11 +107,23 @@ describe('export-service: DATEV export end to end', () => {
   let base: string;
 
   const launch = async () => {
-    running = await launchServices({ root: resolve(__dirname, '../../..'), services: ['export'], env, portOffset, stdio: 'ignore', readyTimeoutMs: 90_000 });
+    running = await launchServices({
+      root: resolve(__dirname, '../../..'),
+      services: ['export'],
+      env,
+      portOffset,
+      stdio: 'ignore',
+      readyTimeoutMs: 90_000,
+    });
     base = running[0]!.url;
   };
 
-  const call = async (method: string, path: string, body?: unknown, as = company): Promise<{ status: number; body: Json; headers: Headers }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    as = company,
+  ): Promise<{ status: number; body: Json; headers: Headers }> => {
     const headers: Record<string, string> = { accept: 'application/json', ...(await identityHeaders(as)) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -121,11 +133,28 @@ describe('export-service: DATEV export end to end', () => {
 
   const pdfKey = (id: number) => `${company}/invoices/${id}/invoice-${id}.pdf`;
   const pdfBytes = (id: number) => Buffer.from(`%PDF-1.7 test document ${id}\n%%EOF\n`);
-  const buyerCo = { name: 'Müller & Söhne GmbH', vatId: 'DE123456788', address: { line1: 'Hauptstraße 1', city: 'Köln', postalCode: '50667', countryCode: 'DE' }, contact: { email: 'buchhaltung@mueller.example' } };
-  const buyerGr = { name: 'Ελληνική Εταιρεία', vatId: 'EL094014201', address: { line1: 'Odos 5', city: 'Athina', postalCode: '10431', countryCode: 'GR' } };
-  const buyerPerson = { name: 'Erika Mustermann', firstName: 'Erika', lastName: 'Mustermann', address: { line1: 'Weg 2', city: 'Bonn', postalCode: '53111', countryCode: 'DE' } };
+  const buyerCo = {
+    name: 'Müller & Söhne GmbH',
+    vatId: 'DE123456788',
+    address: { line1: 'Hauptstraße 1', city: 'Köln', postalCode: '50667', countryCode: 'DE' },
+    contact: { email: 'buchhaltung@mueller.example' },
+  };
+  const buyerGr = {
+    name: 'Ελληνική Εταιρεία',
+    vatId: 'EL094014201',
+    address: { line1: 'Odos 5', city: 'Athina', postalCode: '10431', countryCode: 'GR' },
+  };
+  const buyerPerson = {
+    name: 'Erika Mustermann',
+    firstName: 'Erika',
+    lastName: 'Mustermann',
+    address: { line1: 'Weg 2', city: 'Bonn', postalCode: '53111', countryCode: 'DE' },
+  };
   type Group = { category: string; rate: string; treatment: string; net: string; vat: string };
-  const finalized = (invoiceId: number, o: { number: string; date: string; customerNumber: number; buyer: Json; groups: Group[]; credit?: boolean; preceding?: string }) => {
+  const finalized = (
+    invoiceId: number,
+    o: { number: string; date: string; customerNumber: number; buyer: Json; groups: Group[]; credit?: boolean; preceding?: string },
+  ) => {
     const net = o.groups.reduce((s, g) => s + Number(g.net), 0);
     const vat = o.groups.reduce((s, g) => s + Number(g.vat), 0);
     return {
@@ -149,18 +178,63 @@ describe('export-service: DATEV export end to end', () => {
     };
   };
   const invoices = [
-    finalized(1, { number: 'RE-2025-0100', date: '2025-11-15', customerNumber: 10001, buyer: buyerCo, groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '1000.00', vat: '190.00' }, { category: 'S', rate: '7', treatment: 'reduced', net: '100.00', vat: '7.00' }] }),
-    finalized(2, { number: 'RE-2025-0101', date: '2025-12-31', customerNumber: 10002, buyer: buyerGr, groups: [{ category: 'K', rate: '0', treatment: 'intra_community', net: '500.00', vat: '0.00' }] }),
-    finalized(3, { number: 'GS-2026-0001', date: '2026-01-02', customerNumber: 10001, buyer: buyerCo, credit: true, preceding: 'RE-2025-0100', groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '100.00', vat: '19.00' }] }),
-    finalized(4, { number: 'RE-2026-0002', date: '2026-02-10', customerNumber: 10003, buyer: buyerPerson, groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '33.61', vat: '6.39' }] }),
-    finalized(5, { number: 'RE-2026-0003', date: '2026-04-01', customerNumber: 10003, buyer: buyerPerson, groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '10.00', vat: '1.90' }] }),
+    finalized(1, {
+      number: 'RE-2025-0100',
+      date: '2025-11-15',
+      customerNumber: 10001,
+      buyer: buyerCo,
+      groups: [
+        { category: 'S', rate: '19', treatment: 'standard', net: '1000.00', vat: '190.00' },
+        { category: 'S', rate: '7', treatment: 'reduced', net: '100.00', vat: '7.00' },
+      ],
+    }),
+    finalized(2, {
+      number: 'RE-2025-0101',
+      date: '2025-12-31',
+      customerNumber: 10002,
+      buyer: buyerGr,
+      groups: [{ category: 'K', rate: '0', treatment: 'intra_community', net: '500.00', vat: '0.00' }],
+    }),
+    finalized(3, {
+      number: 'GS-2026-0001',
+      date: '2026-01-02',
+      customerNumber: 10001,
+      buyer: buyerCo,
+      credit: true,
+      preceding: 'RE-2025-0100',
+      groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '100.00', vat: '19.00' }],
+    }),
+    finalized(4, {
+      number: 'RE-2026-0002',
+      date: '2026-02-10',
+      customerNumber: 10003,
+      buyer: buyerPerson,
+      groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '33.61', vat: '6.39' }],
+    }),
+    finalized(5, {
+      number: 'RE-2026-0003',
+      date: '2026-04-01',
+      customerNumber: 10003,
+      buyer: buyerPerson,
+      groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '10.00', vat: '1.90' }],
+    }),
   ];
 
   const projected = (n: number) =>
-    waitFor(async () => ((await db.collection('export_invoices').countDocuments({ companyId: company, finalized: true })) >= n ? true : undefined), { timeoutMs: 15_000, what: `${n} projected invoices` });
+    waitFor(
+      async () =>
+        (await db.collection('export_invoices').countDocuments({ companyId: company, finalized: true })) >= n ? true : undefined,
+      { timeoutMs: 15_000, what: `${n} projected invoices` },
+    );
 
   const runJob = async (body: Json) => {
-    const started = await call('POST', '/exports/job', { task: 'process_acctexp_export_job', include_master_data: false, include_documents: false, only_new: false, ...body });
+    const started = await call('POST', '/exports/job', {
+      task: 'process_acctexp_export_job',
+      include_master_data: false,
+      include_documents: false,
+      only_new: false,
+      ...body,
+    });
     expect(started.status).toBe(201);
     return waitFor(
       async () => {
@@ -185,9 +259,23 @@ describe('export-service: DATEV export end to end', () => {
     s3 = await startEmbeddedS3();
     proxyHolder = holdingProxy(s3.endpoint);
     const proxyUrl = await proxyHolder.start();
-    env = { ...process.env, ...testEnv(prefix, mongo.uri, { S3_ENDPOINT: proxyUrl, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: 'exports-test' }) };
+    env = {
+      ...process.env,
+      ...testEnv(prefix, mongo.uri, {
+        S3_ENDPOINT: proxyUrl,
+        S3_ACCESS_KEY: s3.accessKey,
+        S3_SECRET_KEY: s3.secretKey,
+        S3_BUCKET: 'exports-test',
+      }),
+    };
     delete env.PORT;
-    store = createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'exports-test', presignTtlSeconds: 60 });
+    store = createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: 'exports-test',
+      presignTtlSeconds: 60,
+    });
     await store.ensureBucket();
     for (const inv of invoices) await store.put(pdfKey(inv.invoiceId), pdfBytes(inv.invoiceId), 'application/pdf');
     db = mongoose.createConnection(mongo.uri, { dbName: `${env.MONGO_DATABASE_PREFIX}invoicing_export` });
@@ -207,14 +295,29 @@ describe('export-service: DATEV export end to end', () => {
   }, 60_000);
 
   it('validates the configuration and refuses an export without consultant and client number', async () => {
-    expect((await call('GET', '/acctexp/config')).body).toEqual({ consultant_number: null, client_number: null, chart_of_accounts: 'SKR03', fiscal_year_start_month: 1, account_length: 4 });
+    expect((await call('GET', '/acctexp/config')).body).toEqual({
+      consultant_number: null,
+      client_number: null,
+      chart_of_accounts: 'SKR03',
+      fiscal_year_start_month: 1,
+      account_length: 4,
+    });
     const bad = await call('PUT', '/acctexp/config', { account_length: 9, fiscal_year_start_month: 13, consultant_number: 12 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: Json) => e.path).sort()).toEqual(['account_length', 'consultant_number', 'fiscal_year_start_month']);
-    const missing = await call('POST', '/exports/job', { task: 'process_datev_export_job', start_date: '2025-01-01', end_date: '2025-12-31' });
+    const missing = await call('POST', '/exports/job', {
+      task: 'process_datev_export_job',
+      start_date: '2025-01-01',
+      end_date: '2025-12-31',
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: Json) => e.path)).toEqual(['consultant_number', 'client_number']);
-    const saved = await call('PUT', '/datev/config', { consultant_number: 29098, client_number: 55003, chart_of_accounts: 'SKR03', fiscal_year_start_month: 1 });
+    const saved = await call('PUT', '/datev/config', {
+      consultant_number: 29098,
+      client_number: 55003,
+      chart_of_accounts: 'SKR03',
+      fiscal_year_start_month: 1,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ message: expect.any(String), consultant_number: 29098, client_number: 55003, account_length: 4 });
   });
@@ -223,7 +326,13 @@ describe('export-service: DATEV export end to end', () => {
     const initial = await call('GET', '/acctexp/mappings');
     expect(initial.body.mappings).toHaveLength(7);
     expect(initial.body.mappings.map((m: Json) => m.account)).toEqual([8400, 8300, 8336, 8125, 8120, 8100, 8338]);
-    const bad = await call('PUT', '/acctexp/mappings', { mappings: [{ tax_treatment: 'exempt', account: 8101 }, { tax_treatment: 'nonsense', account: 8000 }, { tax_treatment: 'standard', tax_rate: 0.19, account: 840 }] });
+    const bad = await call('PUT', '/acctexp/mappings', {
+      mappings: [
+        { tax_treatment: 'exempt', account: 8101 },
+        { tax_treatment: 'nonsense', account: 8000 },
+        { tax_treatment: 'standard', tax_rate: 0.19, account: 840 },
+      ],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: Json) => e.path)).toEqual(['mappings.1.tax_treatment', 'mappings.2.account']);
     expect((await call('GET', '/acctexp/mappings')).body.mappings.find((m: Json) => m.tax_treatment === 'exempt').account).toBe(8100);
@@ -247,23 +356,48 @@ describe('export-service: DATEV export end to end', () => {
   it('projects finalized invoices once, even when an event is delivered twice', async () => {
     for (const inv of invoices) await peer.publishEvent('invoice.finalized.v1', company, inv as never, { id: `fin-${inv.invoiceId}` });
     await peer.publishEvent('invoice.finalized.v1', company, invoices[0] as never, { id: 'fin-1' }); // redelivery
-    await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 1, customerId: 1, status: 'PAID', paidDate: '2025-12-01' }, { id: 'paid-1' });
+    await peer.publishEvent(
+      'invoice.status-changed.v1',
+      company,
+      { invoiceId: 1, customerId: 1, status: 'PAID', paidDate: '2025-12-01' },
+      { id: 'paid-1' },
+    );
     await projected(5);
     const docs = await db.collection('export_invoices').find({ companyId: company }).toArray();
     expect(docs).toHaveLength(5);
-    await waitFor(async () => ((await db.collection('export_invoices').findOne({ companyId: company, invoiceId: 1 }))?.status === 'PAID' ? true : undefined), { what: 'payment state' });
+    await waitFor(
+      async () =>
+        (await db.collection('export_invoices').findOne({ companyId: company, invoiceId: 1 }))?.status === 'PAID' ? true : undefined,
+      { what: 'payment state' },
+    );
   });
 
   it('finishes an empty period with no_invoices_found', async () => {
     const job = await runJob({ start_date: '2020-01-01', end_date: '2020-12-31' });
     expect(job.status).toBe('finished');
-    expect(job.result).toEqual({ download_ids: [], is_split: false, split_reason: null, total_invoice_count: 0, error: { message: expect.any(String), error_code: 'no_invoices_found' } });
+    expect(job.result).toEqual({
+      download_ids: [],
+      is_split: false,
+      split_reason: null,
+      total_invoice_count: 0,
+      error: { message: expect.any(String), error_code: 'no_invoices_found' },
+    });
   });
 
   let firstIds: number[] = [];
   it('splits a period across a fiscal-year boundary into one ZIP per year, every row matching its invoice', async () => {
-    const job = await runJob({ task: 'process_datev_export_job', start_date: '2025-10-01', end_date: '2026-03-31', include_master_data: true, include_documents: true });
-    expect(job).toMatchObject({ status: 'finished', progress: 100, result: { is_split: true, split_reason: 'year_boundary', total_invoice_count: 4 } });
+    const job = await runJob({
+      task: 'process_datev_export_job',
+      start_date: '2025-10-01',
+      end_date: '2026-03-31',
+      include_master_data: true,
+      include_documents: true,
+    });
+    expect(job).toMatchObject({
+      status: 'finished',
+      progress: 100,
+      result: { is_split: true, split_reason: 'year_boundary', total_invoice_count: 4 },
+    });
     firstIds = job.result.download_ids;
     expect(firstIds).toHaveLength(2);
 
@@ -271,22 +405,47 @@ describe('export-service: DATEV export end to end', () => {
       { zip: await fetchZip(firstIds[0]!), fy: '20250101', from: '20251001', to: '20251231', invoices: [invoices[0]!, invoices[1]!] },
       { zip: await fetchZip(firstIds[1]!), fy: '20260101', from: '20260101', to: '20260331', invoices: [invoices[2]!, invoices[3]!] },
     ];
-    expect(years.map((y) => y.zip.name)).toEqual(['DATEV_EXTF_29098_55003_20251001_20251231.zip', 'DATEV_EXTF_29098_55003_20260101_20260331.zip']);
+    expect(years.map((y) => y.zip.name)).toEqual([
+      'DATEV_EXTF_29098_55003_20251001_20251231.zip',
+      'DATEV_EXTF_29098_55003_20260101_20260331.zip',
+    ]);
     for (const y of years) {
       const names = Object.keys(y.zip.files).sort();
       expect(names).toEqual(
-        [`EXTF_Buchungsstapel_${y.from}_${y.to}.csv`, `EXTF_Debitoren_${y.from}_${y.to}.csv`, 'document.xml', ...y.invoices.map((i) => `${i.number}_${i.invoiceId}.pdf`)].sort(),
+        [
+          `EXTF_Buchungsstapel_${y.from}_${y.to}.csv`,
+          `EXTF_Debitoren_${y.from}_${y.to}.csv`,
+          'document.xml',
+          ...y.invoices.map((i) => `${i.number}_${i.invoiceId}.pdf`),
+        ].sort(),
       );
       const b = readExtf(y.zip.files[`EXTF_Buchungsstapel_${y.from}_${y.to}.csv`]!);
       // header: 31 fields from the configuration
       expect(b.header).toHaveLength(31);
       expect([b.header[0], b.header[1], b.header[2], b.header[3], b.header[4]]).toEqual(['EXTF', '700', '21', 'Buchungsstapel', '13']);
-      expect([b.header[10], b.header[11], b.header[12], b.header[13], b.header[14], b.header[15]]).toEqual(['29098', '55003', y.fy, '4', y.from, y.to]);
+      expect([b.header[10], b.header[11], b.header[12], b.header[13], b.header[14], b.header[15]]).toEqual([
+        '29098',
+        '55003',
+        y.fy,
+        '4',
+        y.from,
+        y.to,
+      ]);
       expect([b.header[21], b.header[26]]).toEqual(['EUR', '03']);
       expect(b.raw[0]!.startsWith('"EXTF";700;21;"Buchungsstapel";13;')).toBe(true);
       // headings: all 125 columns
       expect(b.headings).toHaveLength(125);
-      expect([b.headings[0], b.headings[6], b.headings[7], b.headings[9], b.headings[10], b.headings[19], b.headings[39], b.headings[114], b.headings[124]]).toEqual([
+      expect([
+        b.headings[0],
+        b.headings[6],
+        b.headings[7],
+        b.headings[9],
+        b.headings[10],
+        b.headings[19],
+        b.headings[39],
+        b.headings[114],
+        b.headings[124],
+      ]).toEqual([
         'Umsatz (ohne Soll/Haben-Kz)',
         'Konto',
         'Gegenkonto (ohne BU-Schlüssel)',
@@ -320,7 +479,8 @@ describe('export-service: DATEV export end to end', () => {
         expect(xml).toContain(`guid="${link![1]}"`);
       });
       // every PDF is the stored document
-      for (const inv of y.invoices) expect(Buffer.from(y.zip.files[`${inv.number}_${inv.invoiceId}.pdf`]!).equals(pdfBytes(inv.invoiceId))).toBe(true);
+      for (const inv of y.invoices)
+        expect(Buffer.from(y.zip.files[`${inv.number}_${inv.invoiceId}.pdf`]!).equals(pdfBytes(inv.invoiceId))).toBe(true);
       expect(xml).toContain('xmlns="http://xml.datev.de/bedi/tps/document/v05.0"');
       // master data: one row per customer of this year
       const d = readExtf(y.zip.files[`EXTF_Debitoren_${y.from}_${y.to}.csv`]!);
@@ -339,13 +499,24 @@ describe('export-service: DATEV export end to end', () => {
   it('exports only what no earlier export contained with only_new; two concurrent only_new exports never share an invoice', async () => {
     const none = await runJob({ start_date: '2025-10-01', end_date: '2026-03-31', only_new: true });
     expect(none.result.error.error_code).toBe('no_invoices_found');
-    const fresh = [6, 7, 8, 9].map((id) => finalized(id, { number: `RE-2026-01${id}`, date: `2026-03-0${id - 5}`, customerNumber: 10004, buyer: buyerCo, groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '10.00', vat: '1.90' }] }));
+    const fresh = [6, 7, 8, 9].map((id) =>
+      finalized(id, {
+        number: `RE-2026-01${id}`,
+        date: `2026-03-0${id - 5}`,
+        customerNumber: 10004,
+        buyer: buyerCo,
+        groups: [{ category: 'S', rate: '19', treatment: 'standard', net: '10.00', vat: '1.90' }],
+      }),
+    );
     for (const inv of fresh) {
       await store.put(pdfKey(inv.invoiceId), pdfBytes(inv.invoiceId), 'application/pdf');
       await peer.publishEvent('invoice.finalized.v1', company, inv as never, { id: `fin-${inv.invoiceId}` });
     }
     await projected(9);
-    const [a, b] = await Promise.all([runJob({ start_date: '2026-03-01', end_date: '2026-03-31', only_new: true }), runJob({ start_date: '2026-03-01', end_date: '2026-03-31', only_new: true })]);
+    const [a, b] = await Promise.all([
+      runJob({ start_date: '2026-03-01', end_date: '2026-03-31', only_new: true }),
+      runJob({ start_date: '2026-03-01', end_date: '2026-03-31', only_new: true }),
+    ]);
     expect(a.result.total_invoice_count + b.result.total_invoice_count).toBe(4);
     const numbersOf = async (job: Json) => {
       if (!job.result.download_ids.length) return [];
@@ -365,12 +536,20 @@ describe('export-service: DATEV export end to end', () => {
     expect(list.body.length).toBeGreaterThanOrEqual(3);
     const ids = list.body.map((d: Json) => d.id);
     expect(ids).toEqual([...ids].sort((x: number, y: number) => y - x));
-    expect(list.body.find((d: Json) => d.id === firstIds[0])).toMatchObject({ filename: 'DATEV_EXTF_29098_55003_20251001_20251231.zip', size: expect.any(Number), period: { start: '2025-10-01', end: '2025-12-31' } });
+    expect(list.body.find((d: Json) => d.id === firstIds[0])).toMatchObject({
+      filename: 'DATEV_EXTF_29098_55003_20251001_20251231.zip',
+      size: expect.any(Number),
+      period: { start: '2025-10-01', end: '2025-12-31' },
+    });
     expect((await call('GET', `/downloads/${firstIds[0]}/download`, undefined, other)).status).toBe(404);
     expect((await call('DELETE', `/downloads/${firstIds[0]}`, undefined, other)).status).toBe(404);
     expect((await call('GET', '/downloads/', undefined, other)).body).toEqual([]);
     const link = (await call('GET', `/downloads/${firstIds[0]}/download`)).body;
-    expect(link).toEqual({ url: expect.stringMatching(/^http/), filename: 'DATEV_EXTF_29098_55003_20251001_20251231.zip', expires_in: 300 });
+    expect(link).toEqual({
+      url: expect.stringMatching(/^http/),
+      filename: 'DATEV_EXTF_29098_55003_20251001_20251231.zip',
+      expires_in: 300,
+    });
     const del = await call('DELETE', `/downloads/${firstIds[0]}`);
     expect(del).toMatchObject({ status: 200, body: { message: expect.any(String) } });
     expect((await fetch(link.url)).status).toBe(404);
@@ -380,10 +559,20 @@ describe('export-service: DATEV export end to end', () => {
 
   it('survives a kill of export-service mid-upload: the job is redone after the restart, with one download set', async () => {
     proxyHolder.hold();
-    const started = await call('POST', '/exports/job', { task: 'process_acctexp_export_job', start_date: '2025-10-01', end_date: '2026-03-31', include_master_data: true, include_documents: true, only_new: false });
+    const started = await call('POST', '/exports/job', {
+      task: 'process_acctexp_export_job',
+      start_date: '2025-10-01',
+      end_date: '2026-03-31',
+      include_master_data: true,
+      include_documents: true,
+      only_new: false,
+    });
     expect(started.status).toBe(201);
     const jobId = started.body.job_id;
-    await waitFor(async () => ((await call('GET', `/exports/job/${jobId}`)).body.status === 'started' && proxyHolder.held() > 0 ? true : undefined), { timeoutMs: 20_000, what: 'the upload to hang' });
+    await waitFor(
+      async () => ((await call('GET', `/exports/job/${jobId}`)).body.status === 'started' && proxyHolder.held() > 0 ? true : undefined),
+      { timeoutMs: 20_000, what: 'the upload to hang' },
+    );
     running[0]!.child.kill('SIGKILL');
     await new Promise((r) => running[0]!.child.once('exit', r));
     proxyHolder.release();

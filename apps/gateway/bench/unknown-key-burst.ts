@@ -24,18 +24,31 @@ const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
-const summary = (xs: number[]) => `n=${xs.length} p50=${percentile(xs, 50).toFixed(1)} ms p95=${percentile(xs, 95).toFixed(1)} ms max=${Math.max(...xs).toFixed(1)} ms`;
+const summary = (xs: number[]) =>
+  `n=${xs.length} p50=${percentile(xs, 50).toFixed(1)} ms p95=${percentile(xs, 95).toFixed(1)} ms max=${Math.max(...xs).toFixed(1)} ms`;
 
 async function run(mode: 'protected' | 'unprotected') {
   const root = resolve(__dirname, '../../..');
   const prefix = uniquePrefix('bench-burst');
   const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
   const mongo = await startEmbeddedMongo();
-  const extra: Record<string, string> = { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'info', TRUST_PROXY: 'loopback', RATE_LIMIT_PER_SECOND: '100000' };
+  const extra: Record<string, string> = {
+    BOOTSTRAP_API_KEY: apiKey,
+    LOG_LEVEL: 'info',
+    TRUST_PROXY: 'loopback',
+    RATE_LIMIT_PER_SECOND: '100000',
+  };
   if (mode === 'unprotected') Object.assign(extra, { AUTH_FAILURES_BURST: '1000000000', AUTH_NEGATIVE_CACHE_TTL_MS: '0' });
   const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongo.uri, extra) };
   delete env.PORT;
-  const running = await launchServices({ root, services: ['account', 'gateway'], env, portOffset: 20_000 + Math.floor(Math.random() * 20_000), stdio: 'pipe', readyTimeoutMs: 120_000 });
+  const running = await launchServices({
+    root,
+    services: ['account', 'gateway'],
+    env,
+    portOffset: 20_000 + Math.floor(Math.random() * 20_000),
+    stdio: 'pipe',
+    readyTimeoutMs: 120_000,
+  });
   let verifyCalls = 0;
   const account = running.find((s) => s.name === 'account')!;
   account.child.stdout!.on('data', (d: Buffer) => (verifyCalls += (d.toString().match(/"url":"\/internal\/auth\/verify"/g) ?? []).length));
@@ -66,7 +79,9 @@ async function run(mode: 'protected' | 'unprotected') {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < REQUESTS) {
           next++;
-          const res = await fetch(`${base}/invoice/`, { headers: { 'x-api-key': `ak_live_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': '203.0.113.66' } });
+          const res = await fetch(`${base}/invoice/`, {
+            headers: { 'x-api-key': `ak_live_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': '203.0.113.66' },
+          });
           await res.arrayBuffer();
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         }
@@ -76,7 +91,9 @@ async function run(mode: 'protected' | 'unprotected') {
     done = true;
     await background;
     await new Promise((r) => setTimeout(r, 500)); // the last log lines
-    console.log(`\n[${mode}] ${REQUESTS} requests with unknown keys from one address in ${burstMs.toFixed(0)} ms (${CONCURRENCY} concurrent)`);
+    console.log(
+      `\n[${mode}] ${REQUESTS} requests with unknown keys from one address in ${burstMs.toFixed(0)} ms (${CONCURRENCY} concurrent)`,
+    );
     console.log(`  answers:               ${JSON.stringify(statuses)}`);
     console.log(`  key lookups (DB):      ${verifyCalls - before}`);
     console.log(`  other company at rest: ${summary(atRest)}`);

@@ -22,9 +22,17 @@ export const gatewayConfig = z.object({
   /** How long an Idempotency-Key answer is replayed. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   /** Largest request body the gateway forwards (declared Content-Length); the services' JSON limit is 1 MiB. */
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Largest multipart upload forwarded (an attachment is at most 5 MiB; the rest is form overhead). */
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024 + 64 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024 + 64 * 1024),
   /** Timeout of a proxied request (504 beyond) ... */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** ... and of the routes that render a PDF inline or stream a download (routes-table.ts). */

@@ -64,7 +64,9 @@ describe('gateway edge limits', () => {
     let received = '';
     socket.on('data', (d) => (received += d.toString()));
     socket.on('error', () => undefined);
-    const closed = new Promise<{ afterMs: number; received: string }>((r) => socket.once('close', () => r({ afterMs: Date.now() - startedAt, received })));
+    const closed = new Promise<{ afterMs: number; received: string }>((r) =>
+      socket.once('close', () => r({ afterMs: Date.now() - startedAt, received })),
+    );
     await new Promise((r) => socket.once('connect', r));
     return { socket, closed };
   };
@@ -81,7 +83,9 @@ describe('gateway edge limits', () => {
 
   it('cuts a client that sends its body too slowly', async () => {
     const { socket, closed } = await open();
-    socket.write(`POST /api/v1/customer/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    socket.write(
+      `POST /api/v1/customer/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+    );
     const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
     const result = await closed;
     clearInterval(trickle);

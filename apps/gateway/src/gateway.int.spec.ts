@@ -22,7 +22,16 @@ describe('gateway', () => {
   let base: string;
   let upstreamUrl: string;
   const redisPrefix = `t-gw-${Date.now()}:`;
-  const seen: { path: string; company?: string; scope?: string; role?: string; apiKey?: string; forgedCompany?: string; traceparent?: string; body?: unknown }[] = [];
+  const seen: {
+    path: string;
+    company?: string;
+    scope?: string;
+    role?: string;
+    apiKey?: string;
+    forgedCompany?: string;
+    traceparent?: string;
+    body?: unknown;
+  }[] = [];
   const verifier = createIdentityVerifier([TEST_IDENTITY_KEY]);
   let lookups = 0;
 
@@ -47,7 +56,16 @@ describe('gateway', () => {
     });
     app.all('/{*rest}', async (req, res) => {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER)).catch(() => undefined);
-      seen.push({ path: req.path, company: identity?.companyId, scope: identity?.scope, role: identity?.role, apiKey: req.header('x-api-key'), forgedCompany: req.header('x-company-id'), traceparent: req.header('traceparent'), body: req.body });
+      seen.push({
+        path: req.path,
+        company: identity?.companyId,
+        scope: identity?.scope,
+        role: identity?.role,
+        apiKey: req.header('x-api-key'),
+        forgedCompany: req.header('x-company-id'),
+        traceparent: req.header('traceparent'),
+        body: req.body,
+      });
       res.status(req.method === 'POST' ? 201 : 200).json({ ok: true, path: req.path });
     });
     upstream = await new Promise<Server>((r) => {
@@ -87,7 +105,11 @@ describe('gateway', () => {
     fetch(`${base}${path}`, { headers: { ...(key === null ? {} : { 'x-api-key': key }), ...(from ? { 'x-forwarded-for': from } : {}) } });
 
   it('forwards a signed identity of the company, a trace context, and the body untouched; never the API key or a forged company header', async () => {
-    const res = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'x-company-id': 'cmp_evil', [IDENTITY_HEADER]: 'forged' }, body: JSON.stringify({ customer_id: 1 }) });
+    const res = await fetch(`${base}/invoice/`, {
+      method: 'POST',
+      headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'x-company-id': 'cmp_evil', [IDENTITY_HEADER]: 'forged' },
+      body: JSON.stringify({ customer_id: 1 }),
+    });
     expect(res.status).toBe(201);
     const last = seen.at(-1)!;
     expect(last).toMatchObject({ path: '/invoice/', company: 'cmp_1', scope: 'company', body: { customer_id: 1 } });
@@ -100,9 +122,18 @@ describe('gateway', () => {
     expect(read.status).toBe(200);
     expect(seen.at(-1)).toMatchObject({ path: '/invoice/', role: 'viewer' });
     const before = seen.length;
-    const write = await fetch(`${base}/invoice/`, { method: 'POST', headers: { 'x-api-key': viewerKey, 'content-type': 'application/json' }, body: '{"customer_id":1}' });
+    const write = await fetch(`${base}/invoice/`, {
+      method: 'POST',
+      headers: { 'x-api-key': viewerKey, 'content-type': 'application/json' },
+      body: '{"customer_id":1}',
+    });
     expect(write.status).toBe(403);
-    expect(await write.json()).toMatchObject({ code: 'FORBIDDEN', missing_permission: 'invoices:write', role: 'viewer', message: expect.stringContaining('invoices:write') });
+    expect(await write.json()).toMatchObject({
+      code: 'FORBIDDEN',
+      missing_permission: 'invoices:write',
+      role: 'viewer',
+      message: expect.stringContaining('invoices:write'),
+    });
     expect((await get('/company/api-keys', viewerKey)).status).toBe(403);
     expect(seen.length).toBe(before);
     // a key verified before roles existed acts as admin
@@ -171,7 +202,11 @@ describe('gateway', () => {
 
   it('replays a POST with the same Idempotency-Key and refuses the key for another body', async () => {
     const post = (key: string, body: unknown) =>
-      fetch(`${base}/invoice/7/job`, { method: 'POST', headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
+      fetch(`${base}/invoice/7/job`, {
+        method: 'POST',
+        headers: { 'x-api-key': goodKey, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
     const key = `k-${Date.now()}`;
     const before = seen.length;
     const first = await post(key, { task: 'x' });
@@ -206,7 +241,9 @@ describe('gateway', () => {
   it('limits failed authentications per client address with 429 + Retry-After before any lookup; others are unaffected', async () => {
     const attacker = '203.0.113.7';
     const before = lookups;
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => get('/customer/', `ak_live_${i.toString(16).padStart(32, 'd')}`, attacker)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => get('/customer/', `ak_live_${i.toString(16).padStart(32, 'd')}`, attacker)),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(21);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(39);
@@ -229,7 +266,16 @@ describe('gateway', () => {
   });
 
   it('evicts a revoked key at once, on this replica and on every other one', async () => {
-    const replica = await createGateway(gatewayConfig.parse({ PORT: '0', LOG_LEVEL: 'silent', REDIS_PREFIX: redisPrefix, IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, ACCOUNT_URL: upstreamUrl, CUSTOMER_URL: upstreamUrl }));
+    const replica = await createGateway(
+      gatewayConfig.parse({
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        REDIS_PREFIX: redisPrefix,
+        IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY,
+        ACCOUNT_URL: upstreamUrl,
+        CUSTOMER_URL: upstreamUrl,
+      }),
+    );
     const other = `${(await replica.start()).url}/api/v1`;
     try {
       const on = (b: string) => fetch(`${b}/customer/`, { headers: { 'x-api-key': revocableKey } }).then((r) => r.status);
@@ -238,7 +284,9 @@ describe('gateway', () => {
       expect([await on(base), await on(other)]).toEqual([200, 200]);
       expect(lookups).toBe(before);
       const revokedAt = Date.now();
-      expect((await fetch(`${base}/company/api-keys/key_rev`, { method: 'DELETE', headers: { 'x-api-key': revocableKey } })).status).toBe(200);
+      expect((await fetch(`${base}/company/api-keys/key_rev`, { method: 'DELETE', headers: { 'x-api-key': revocableKey } })).status).toBe(
+        200,
+      );
       expect(await on(base)).toBe(401);
       await waitFor(async () => (await on(other)) === 401, { timeoutMs: 1000, intervalMs: 5, what: 'revocation on the other replica' });
       process.stdout.write(`revocation effective on the other replica after ${Date.now() - revokedAt} ms\n`);

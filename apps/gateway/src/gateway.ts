@@ -1,6 +1,15 @@
 import express from 'express';
 import type { LogDestination } from '@inv/service-kit';
-import { connectRedis, createHttpApp, createIdentitySigner, createLogger, finalizeApp, listen, redisReady, resolveIdentityKeys } from '@inv/service-kit';
+import {
+  connectRedis,
+  createHttpApp,
+  createIdentitySigner,
+  createLogger,
+  finalizeApp,
+  listen,
+  redisReady,
+  resolveIdentityKeys,
+} from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
 import { createFailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -57,17 +66,35 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   api.use(openApiRoutes());
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   api.use(requirePermission());
-  const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, { onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica') });
+  const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, {
+    onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica'),
+  });
   api.use(rateLimiter.middleware);
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
   // one proxy per upstream timeout (same routing), chosen per route
   const timeoutOf = upstreamTimeoutOf(config);
-  const proxies = new Map([config.UPSTREAM_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_SLOW_MS].map((ms) => [ms, proxyToServices(table, ms, logger)]));
+  const proxies = new Map(
+    [config.UPSTREAM_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_SLOW_MS].map((ms) => [ms, proxyToServices(table, ms, logger)]),
+  );
   api.use((req, res, next) => proxies.get(timeoutOf(req.path))!(req, res, next));
   app.use('/api/v1', api);
   // the web app's account settings (sign-in, API keys, members): server-rendered pages under /app/
-  const loginLimiter = createFailedAuthLimiter(redis, { burst: config.LOGIN_FAILURES_BURST, perMinute: config.LOGIN_FAILURES_PER_MINUTE }, (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'));
-  app.use('/app', webAppRoutes({ accountUrl: config.ACCOUNT_URL, signer, redis, limiter: loginLimiter, logger, production: config.NODE_ENV === 'production' }));
+  const loginLimiter = createFailedAuthLimiter(
+    redis,
+    { burst: config.LOGIN_FAILURES_BURST, perMinute: config.LOGIN_FAILURES_PER_MINUTE },
+    (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'),
+  );
+  app.use(
+    '/app',
+    webAppRoutes({
+      accountUrl: config.ACCOUNT_URL,
+      signer,
+      redis,
+      limiter: loginLimiter,
+      logger,
+      production: config.NODE_ENV === 'production',
+    }),
+  );
   finalizeApp(app, logger);
 
   let http: Awaited<ReturnType<typeof listen>> | undefined;

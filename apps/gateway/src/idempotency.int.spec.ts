@@ -44,8 +44,17 @@ describe('gateway: Idempotency-Key requests take the one forwarding path', () =>
     });
     const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     // every service is the one fake upstream
-    const services = Object.fromEntries(['ACCOUNT_URL', 'CUSTOMER_URL', 'INVOICE_URL', 'DOCUMENT_URL', 'EXPORT_URL', 'QUOTA_URL'].map((name) => [name, up]));
-    const config = { PORT: '0', LOG_LEVEL: 'silent', IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, REDIS_PREFIX: redisPrefix, UPSTREAM_TIMEOUT_MS: '500', ...services };
+    const services = Object.fromEntries(
+      ['ACCOUNT_URL', 'CUSTOMER_URL', 'INVOICE_URL', 'DOCUMENT_URL', 'EXPORT_URL', 'QUOTA_URL'].map((name) => [name, up]),
+    );
+    const config = {
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY,
+      REDIS_PREFIX: redisPrefix,
+      UPSTREAM_TIMEOUT_MS: '500',
+      ...services,
+    };
     gateway = await createGateway(gatewayConfig.parse(config));
     base = `${(await gateway.start()).url}/api/v1`;
   });

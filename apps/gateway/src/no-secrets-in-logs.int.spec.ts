@@ -81,7 +81,11 @@ describe('no API key material in any log line', () => {
     await send(`/customer/ok?api_key=${goodKey}&token=${unknownKey}`);
     await send('/customer/ok', { headers: { authorization: `Bearer ${goodKey}`, cookie: `key=${goodKey}` } });
     await send('/customer/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ note: goodKey }) });
-    await send('/customer/', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'logs-1' }, body: JSON.stringify({ note: goodKey }) });
+    await send('/customer/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'logs-1' },
+      body: JSON.stringify({ note: goodKey }),
+    });
     await send('/customer/bad');
     await send('/customer/nowhere');
     await send('/customer/boom');

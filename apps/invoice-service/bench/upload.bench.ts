@@ -24,7 +24,10 @@ async function main() {
   const root = resolve(__dirname, '../../..');
   const prefix = uniquePrefix('bench-up');
   const company = 'cmp_bench_upload';
-  const mongoProc = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const mongoProc = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const mongoUri = await new Promise<string>((ok, fail) => {
     mongoProc.stdout!.once('data', (d: Buffer) => ok(d.toString().trim().split('\n')[0]!));
     mongoProc.once('exit', () => fail(new Error('embedded MongoDB exited')));
@@ -40,15 +43,34 @@ async function main() {
   }));
   peer.serveRpc('account.seller-profile.v1', async () => ({ found: false }));
   await peer.start();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...testEnv(prefix, mongoUri, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: 'bench' }) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...testEnv(prefix, mongoUri, {
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: 'bench',
+    }),
+  };
   delete env.PORT;
-  const running = await launchServices({ root, services: ['invoice'], env, portOffset: 20_000 + Math.floor(Math.random() * 20_000), stdio: 'ignore', readyTimeoutMs: 90_000 });
+  const running = await launchServices({
+    root,
+    services: ['invoice'],
+    env,
+    portOffset: 20_000 + Math.floor(Math.random() * 20_000),
+    stdio: 'ignore',
+    readyTimeoutMs: 90_000,
+  });
   const svc = running[0]!;
   const pid = svc.child.pid!;
   const headers = await identityHeaders(company);
   try {
     const draft = async () => {
-      const res = await fetch(`${svc.url}/invoice/`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ customer_id: 1 }) });
+      const res = await fetch(`${svc.url}/invoice/`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ customer_id: 1 }),
+      });
       return ((await res.json()) as { invoice_id: number }).invoice_id;
     };
     const file = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(SIZE - 9, 0x41)]);
@@ -83,7 +105,13 @@ async function main() {
       JSON.stringify(
         {
           single_5mib_upload_ms: { median: Math.round(pct(times, 50)), p90: Math.round(pct(times, 90)), runs: RUNS },
-          concurrent: { uploads: CONCURRENCY, wall_ms: Math.round(wall), rss_before_mb: Math.round(before), rss_peak_mb: Math.round(peak), rss_growth_mb: Math.round(peak - before) },
+          concurrent: {
+            uploads: CONCURRENCY,
+            wall_ms: Math.round(wall),
+            rss_before_mb: Math.round(before),
+            rss_peak_mb: Math.round(peak),
+            rss_growth_mb: Math.round(peak - before),
+          },
         },
         null,
         2,

@@ -42,7 +42,11 @@ describe('invoice attachments', () => {
   const renderCommands: Json[] = [];
 
   const call = async (method: string, path: string, body?: unknown, companyId = company) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -50,7 +54,11 @@ describe('invoice attachments', () => {
     const form = new FormData();
     form.append('file', new Blob([bytes]), filename);
     if (description !== undefined) form.append('description', description);
-    const res = await fetch(`${url}/invoice/${invoiceId}/attachments`, { method: 'POST', headers: await identityHeaders(companyId), body: form });
+    const res = await fetch(`${url}/invoice/${invoiceId}/attachments`, {
+      method: 'POST',
+      headers: await identityHeaders(companyId),
+      body: form,
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -61,7 +69,11 @@ describe('invoice attachments', () => {
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
-      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      seller: {
+        name: 'Seller GmbH',
+        vatId: 'DE123456789',
+        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+      },
       payment: { meansCode: '58', iban: 'DE02120300000000202051' },
       paymentTermDays: 14,
     }));
@@ -77,10 +89,16 @@ describe('invoice attachments', () => {
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       renderCommands.push(msg.data);
       const { jobId, invoiceId } = msg.data;
-      await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf: { key: `${msg.companyId}/invoices/${invoiceId}/i.pdf`, filename: 'i.pdf', contentType: 'application/pdf', size: 10 } });
+      await peer.publishEvent('document.rendered.v1', msg.companyId, {
+        jobId,
+        invoiceId,
+        pdf: { key: `${msg.companyId}/invoices/${invoiceId}/i.pdf`, filename: 'i.pdf', contentType: 'application/pdf', size: 10 },
+      });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'att-test' })));
+    service = await createInvoiceService(
+      invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'att-test' })),
+    );
     url = (await service.start()).url;
   });
 
@@ -96,7 +114,17 @@ describe('invoice attachments', () => {
     const created = await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' });
     expect(created.status).toBe(201);
     const id = created.body.invoice_id as number;
-    expect((await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/invoice/${id}/positions`, {
+          title: 'Consulting',
+          quantity: 1,
+          unit_id: 'HUR',
+          unit_net_amount: 100,
+          tax_rate: 0.19,
+        })
+      ).status,
+    ).toBe(201);
     return id;
   };
 
@@ -105,7 +133,13 @@ describe('invoice attachments', () => {
     const pdf = pad(Buffer.from('%PDF-1.7\n% terms and conditions\n'));
     const res = await upload(id, pdf, '../../etc/AGB März:2026.pdf', 'Allgemeine Geschäftsbedingungen');
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.any(Number), filename: 'AGB März2026.pdf', content_type: 'application/pdf', size: pdf.length, description: 'Allgemeine Geschäftsbedingungen' });
+    expect(res.body).toMatchObject({
+      id: expect.any(Number),
+      filename: 'AGB März2026.pdf',
+      content_type: 'application/pdf',
+      size: pdf.length,
+      description: 'Allgemeine Geschäftsbedingungen',
+    });
     expect(res.body.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
     const list = await call('GET', `/invoice/${id}/attachments`);
     expect(list.body.attachments).toEqual([expect.objectContaining({ id: res.body.id, sha256: res.body.sha256 })]);
@@ -176,11 +210,19 @@ describe('invoice attachments', () => {
   it('says in the validation result which attachments the e-invoice XML cannot carry', async () => {
     const created = await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'PEPPOL' });
     const id = created.body.invoice_id as number;
-    await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+    await call('POST', `/invoice/${id}/positions`, {
+      title: 'Consulting',
+      quantity: 1,
+      unit_id: 'HUR',
+      unit_net_amount: 100,
+      tax_rate: 0.19,
+    });
     await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'terms.pdf');
     await upload(id, pad(Buffer.from('GIF89a')), 'anim.gif');
     const v = (await call('GET', `/invoice/${id}/validate`)).body;
-    expect(v.warnings).toEqual([{ field: 'attachments', rule: 'ATTACHMENT_NOT_IN_XML', message: expect.stringMatching(/^anim\.gif: image\/gif may not be embedded/) }]);
+    expect(v.warnings).toEqual([
+      { field: 'attachments', rule: 'ATTACHMENT_NOT_IN_XML', message: expect.stringMatching(/^anim\.gif: image\/gif may not be embedded/) },
+    ]);
     expect(v.checks).toContain('attachments');
   });
 
@@ -196,7 +238,15 @@ describe('invoice attachments', () => {
     expect(job.status).toBe(201);
     await waitFor(async () => ((await call('GET', `/invoice/${id}`)).body.status === 'OPEN' ? true : undefined), { what: 'finalized' });
     const cmd = renderCommands.find((c) => c.invoiceId === id);
-    expect(cmd.attachments).toEqual([{ id: a.id, key: expect.stringContaining(`${company}/invoices/${id}/attachments/`), filename: 'keep.pdf', contentType: 'application/pdf', size: a.size }]);
+    expect(cmd.attachments).toEqual([
+      {
+        id: a.id,
+        key: expect.stringContaining(`${company}/invoices/${id}/attachments/`),
+        filename: 'keep.pdf',
+        contentType: 'application/pdf',
+        size: a.size,
+      },
+    ]);
     expect((await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'late.pdf')).status).toBe(409);
     expect((await call('DELETE', `/invoice/${id}/attachments/${a.id}`)).status).toBe(409);
     expect((await call('GET', `/invoice/${id}/attachments`)).body.attachments).toHaveLength(1);

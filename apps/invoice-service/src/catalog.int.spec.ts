@@ -25,7 +25,11 @@ describe('numbering, products and the seller profile', () => {
   const events: Json[] = [];
   const fullSeller = {
     found: true,
-    seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+    seller: {
+      name: 'Seller GmbH',
+      vatId: 'DE123456789',
+      address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+    },
     payment: { meansCode: '58' as const, iban: 'DE02120300000000202051' },
     paymentTermDays: 14,
     paymentTerms: [{ id: 1, days: 14 }],
@@ -36,7 +40,11 @@ describe('numbering, products and the seller profile', () => {
   let seller: Json = fullSeller;
 
   const call = async (method: string, path: string, body?: unknown, companyId = company) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -57,7 +65,9 @@ describe('numbering, products and the seller profile', () => {
       events.push({ type: msg.type, ...msg.data });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'cat-test' })));
+    service = await createInvoiceService(
+      invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'cat-test' })),
+    );
     url = (await service.start()).url;
   });
 
@@ -101,13 +111,19 @@ describe('numbering, products and the seller profile', () => {
     it('gives 50 concurrent creations 50 consecutive numbers, skips numbers taken explicitly, and refuses duplicates', async () => {
       const saved = await call('PUT', '/numbering/invoice', { pattern: 'INV/{YY}/{SEQ:4}', reset: 'yearly', next_value: 1 });
       expect(saved.body).toMatchObject({ pattern: 'INV/{YY}/{SEQ:4}', next_value: 1, next_number: `INV/${String(year).slice(2)}/0001` });
-      await waitFor(() => events.some((e) => e.type === 'numbering.changed.v1' && e.documentType === 'invoice'), { what: 'numbering.changed' });
+      await waitFor(() => events.some((e) => e.type === 'numbering.changed.v1' && e.documentType === 'invoice'), {
+        what: 'numbering.changed',
+      });
       const explicit = await call('POST', '/invoice/', { customer_id: 1, invoice_number: `INV/${String(year).slice(2)}/0003` });
       expect(explicit.status).toBe(201);
-      expect((await call('POST', '/invoice/', { customer_id: 1, invoice_number: `INV/${String(year).slice(2)}/0003` })).body.code).toBe('DUPLICATE_INVOICE_NUMBER');
+      expect((await call('POST', '/invoice/', { customer_id: 1, invoice_number: `INV/${String(year).slice(2)}/0003` })).body.code).toBe(
+        'DUPLICATE_INVOICE_NUMBER',
+      );
       const created = await Promise.all(Array.from({ length: 50 }, () => call('POST', '/invoice/', { customer_id: 1 })));
       expect(created.map((r) => r.status)).toEqual(Array(50).fill(201));
-      const numbers = await Promise.all(created.map(async (r) => (await call('GET', `/invoice/${r.body.invoice_id}`)).body.invoice_number as string));
+      const numbers = await Promise.all(
+        created.map(async (r) => (await call('GET', `/invoice/${r.body.invoice_id}`)).body.invoice_number as string),
+      );
       const values = numbers.map((n) => Number(n.split('/')[2])).sort((a, b) => a - b);
       const expected = Array.from({ length: 51 }, (_, i) => i + 1).filter((v) => v !== 3);
       expect(values).toEqual(expected);
@@ -127,22 +143,47 @@ describe('numbering, products and the seller profile', () => {
       const bad = await call('POST', '/products/', { name: 'X', unit_id: 'PIECE', unit_net_amount: -1 });
       expect(bad.status).toBe(400);
       expect(bad.body.errors.map((e: Json) => e.path).sort()).toEqual(['unit_id', 'unit_net_amount']);
-      const created = await call('POST', '/products/', { name: 'Beratung', unit_id: 'hur', unit_net_amount: '120.5', sku: 'B-1', description: 'per hour' });
+      const created = await call('POST', '/products/', {
+        name: 'Beratung',
+        unit_id: 'hur',
+        unit_net_amount: '120.5',
+        sku: 'B-1',
+        description: 'per hour',
+      });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ name: 'Beratung', unit_id: 'HUR', unit_net_amount: 120.5, tax_rate: 0.19, tax_treatment_id: 'standard', sku: 'B-1', active: true });
+      expect(created.body).toMatchObject({
+        name: 'Beratung',
+        unit_id: 'HUR',
+        unit_net_amount: 120.5,
+        tax_rate: 0.19,
+        tax_treatment_id: 'standard',
+        sku: 'B-1',
+        active: true,
+      });
       const id = created.body.id;
-      expect((await call('POST', '/products/', { name: 'Other', unit_id: 'C62', unit_net_amount: 1, sku: 'B-1' })).body.code).toBe('DUPLICATE_SKU');
-      expect((await call('POST', '/products/', { name: 'Same SKU elsewhere', unit_id: 'C62', unit_net_amount: 1, sku: 'B-1' }, 'cmp_other')).status).toBe(201);
-      for (let i = 0; i < 5; i++) await call('POST', '/products/', { name: `Buch ${i}`, unit_id: 'C62', unit_net_amount: 10 + i, tax_treatment_id: 'reduced' });
+      expect((await call('POST', '/products/', { name: 'Other', unit_id: 'C62', unit_net_amount: 1, sku: 'B-1' })).body.code).toBe(
+        'DUPLICATE_SKU',
+      );
+      expect(
+        (await call('POST', '/products/', { name: 'Same SKU elsewhere', unit_id: 'C62', unit_net_amount: 1, sku: 'B-1' }, 'cmp_other'))
+          .status,
+      ).toBe(201);
+      for (let i = 0; i < 5; i++)
+        await call('POST', '/products/', { name: `Buch ${i}`, unit_id: 'C62', unit_net_amount: 10 + i, tax_treatment_id: 'reduced' });
       const page = await call('GET', '/products/?q=buch&limit=2&page=2');
       expect(page.body).toMatchObject({ total: 5, page: 2, limit: 2 });
-      expect(page.body.products.map((p: Json) => [p.name, p.tax_rate])).toEqual([['Buch 2', 0.07], ['Buch 1', 0.07]]); // newest first
+      expect(page.body.products.map((p: Json) => [p.name, p.tax_rate])).toEqual([
+        ['Buch 2', 0.07],
+        ['Buch 1', 0.07],
+      ]); // newest first
       expect((await call('GET', '/products/?q=b-1')).body.products.map((p: Json) => p.id)).toEqual([id]);
       expect((await call('GET', '/products/?limit=1000')).status).toBe(400);
       const updated = await call('PUT', `/products/${id}`, { unit_net_amount: 130, sku: null, description: null });
       expect(updated.body).toMatchObject({ unit_net_amount: 130, sku: null, description: null, name: 'Beratung' });
       expect((await call('GET', `/products/${id}`, undefined, 'cmp_other')).status).toBe(404);
-      await waitFor(() => events.some((e) => e.type === 'product.changed.v1' && e.productId === id && e.action === 'updated'), { what: 'product.changed' });
+      await waitFor(() => events.some((e) => e.type === 'product.changed.v1' && e.productId === id && e.action === 'updated'), {
+        what: 'product.changed',
+      });
       const gone = (await call('POST', '/products/', { name: 'Gone', unit_id: 'C62', unit_net_amount: 1 })).body.id;
       expect((await call('DELETE', `/products/${gone}`)).status).toBe(200);
       expect((await call('GET', `/products/${gone}`)).status).toBe(404);
@@ -150,10 +191,21 @@ describe('numbering, products and the seller profile', () => {
     });
 
     it('fills a position from product_id, keeps a copy, and refuses unknown and inactive products', async () => {
-      const product = (await call('POST', '/products/', { name: 'Lizenz', unit_id: 'MON', unit_net_amount: 49.9, tax_rate: 0.19, description: 'monthly' })).body;
+      const product = (
+        await call('POST', '/products/', { name: 'Lizenz', unit_id: 'MON', unit_net_amount: 49.9, tax_rate: 0.19, description: 'monthly' })
+      ).body;
       const inv = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id;
       expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 3 })).status).toBe(201);
-      expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 1, title: 'Lizenz (Sonderpreis)', unit_net_amount: 40 })).status).toBe(201);
+      expect(
+        (
+          await call('POST', `/invoice/${inv}/positions`, {
+            product_id: product.id,
+            quantity: 1,
+            title: 'Lizenz (Sonderpreis)',
+            unit_net_amount: 40,
+          })
+        ).status,
+      ).toBe(201);
       await call('PUT', `/products/${product.id}`, { unit_net_amount: 99, name: 'Renamed' });
       const positions = (await call('GET', `/invoice/${inv}`)).body.positions;
       expect(positions.map((p: Json) => [p.title, p.unit_id, p.unit_net_amount, p.tax_rate, p.description, p.product_id])).toEqual([
@@ -173,7 +225,13 @@ describe('numbering, products and the seller profile', () => {
   describe('validation from the company profile', () => {
     const draftWithPosition = async () => {
       const inv = (await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' })).body.invoice_id;
-      await call('POST', `/invoice/${inv}/positions`, { title: 'Beratung', quantity: 2, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+      await call('POST', `/invoice/${inv}/positions`, {
+        title: 'Beratung',
+        quantity: 2,
+        unit_id: 'HUR',
+        unit_net_amount: 100,
+        tax_rate: 0.19,
+      });
       return inv as number;
     };
 
@@ -182,7 +240,10 @@ describe('numbering, products and the seller profile', () => {
       try {
         const res = await call('GET', `/invoice/${await draftWithPosition()}/validate`);
         expect(res.body.valid).toBe(false);
-        expect(res.body.errors.filter((e: Json) => e.rule === 'SELLER_PROFILE').map((e: Json) => e.field)).toEqual(['company.legal_name', 'company.address.city']);
+        expect(res.body.errors.filter((e: Json) => e.rule === 'SELLER_PROFILE').map((e: Json) => e.field)).toEqual([
+          'company.legal_name',
+          'company.address.city',
+        ]);
       } finally {
         seller = fullSeller;
       }

@@ -31,11 +31,22 @@ describe('invoice e-mail across a crash of invoice-service', () => {
   const delivered: string[][] = [];
 
   const launch = async () => {
-    running = await launchServices({ root: resolve(__dirname, '../../..'), services: ['invoice'], env, portOffset, stdio: 'ignore', readyTimeoutMs: 90_000 });
+    running = await launchServices({
+      root: resolve(__dirname, '../../..'),
+      services: ['invoice'],
+      env,
+      portOffset,
+      stdio: 'ignore',
+      readyTimeoutMs: 90_000,
+    });
     base = running[0]!.url;
   };
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -44,7 +55,13 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     const mongo = await startEmbeddedMongo();
     stopMongo = mongo.stop;
     s3 = await startEmbeddedS3();
-    const store = createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket, presignTtlSeconds: 60 });
+    const store = createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket,
+      presignTtlSeconds: 60,
+    });
     await store.ensureBucket();
     smtp = new SMTPServer({
       disabledCommands: ['STARTTLS', 'AUTH'],
@@ -66,7 +83,11 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
-      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      seller: {
+        name: 'Seller GmbH',
+        vatId: 'DE123456789',
+        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+      },
       payment: { meansCode: '58', iban: 'DE02120300000000202051' },
     }));
     peer.serveRpc('customer.billing-snapshot.v1', async () => ({
@@ -82,10 +103,23 @@ describe('invoice e-mail across a crash of invoice-service', () => {
       const { jobId, invoiceId } = msg.data;
       const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
       await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
-      await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 } });
+      await peer.publishEvent('document.rendered.v1', msg.companyId, {
+        jobId,
+        invoiceId,
+        pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
+      });
     });
     await peer.start();
-    env = { ...process.env, ...testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` }) };
+    env = {
+      ...process.env,
+      ...testEnv(prefix, mongo.uri, {
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY: s3.accessKey,
+        S3_SECRET_KEY: s3.secretKey,
+        S3_BUCKET: bucket,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      }),
+    };
     delete env.PORT;
     await launch();
   });
@@ -101,9 +135,18 @@ describe('invoice e-mail across a crash of invoice-service', () => {
 
   it('delivers once after the service died mid-send', async () => {
     const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
-    await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 });
+    await call('POST', `/invoice/${id}/positions`, {
+      title: 'Consulting',
+      quantity: 1,
+      unit_id: 'HUR',
+      unit_net_amount: 100,
+      tax_rate: 0.19,
+    });
     expect((await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' })).status).toBe(201);
-    await waitFor(async () => ((await call('GET', `/invoice/${id}`)).body.status === 'OPEN' ? true : undefined), { timeoutMs: 30_000, what: 'finalized' });
+    await waitFor(async () => ((await call('GET', `/invoice/${id}`)).body.status === 'OPEN' ? true : undefined), {
+      timeoutMs: 30_000,
+      what: 'finalized',
+    });
 
     hold = true;
     const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example' });

@@ -39,7 +39,11 @@ describe('invoice e-mail', () => {
   const xmlOf = (id: number) => Buffer.from(`<?xml version="1.0"?><rsm:CrossIndustryInvoice id="${id}"/>`);
 
   const call = async (method: string, path: string, body?: unknown, companyId = company) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -47,7 +51,13 @@ describe('invoice e-mail', () => {
   beforeAll(async () => {
     mongo = await testMongo();
     s3 = await startEmbeddedS3();
-    const store = createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket, presignTtlSeconds: 60 });
+    const store = createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket,
+      presignTtlSeconds: 60,
+    });
     await store.ensureBucket();
     smtp = new SMTPServer({
       disabledCommands: ['STARTTLS', 'AUTH'],
@@ -57,20 +67,31 @@ describe('invoice e-mail', () => {
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
           attempts++;
-          if (behaviour === 'permanent') return callback(Object.assign(new Error('5.7.1 Message rejected: policy violation'), { responseCode: 550 }));
-          if (behaviour === 'temporary-once' && attempts === 1) return callback(Object.assign(new Error('4.3.0 Try again later'), { responseCode: 451 }));
-          inbox.push({ from: (session.envelope.mailFrom as { address: string }).address, rcpt: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+          if (behaviour === 'permanent')
+            return callback(Object.assign(new Error('5.7.1 Message rejected: policy violation'), { responseCode: 550 }));
+          if (behaviour === 'temporary-once' && attempts === 1)
+            return callback(Object.assign(new Error('4.3.0 Try again later'), { responseCode: 451 }));
+          inbox.push({
+            from: (session.envelope.mailFrom as { address: string }).address,
+            rcpt: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks),
+          });
           callback();
         });
       },
     });
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const smtpPort = ((smtp as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+    const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
 
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
-      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' }, contact: { email: 'billing@seller.example' } },
+      seller: {
+        name: 'Seller GmbH',
+        vatId: 'DE123456789',
+        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+        contact: { email: 'billing@seller.example' },
+      },
       payment: { meansCode: '58', iban: 'DE02120300000000202051' },
       paymentTermDays: 14,
     }));
@@ -91,12 +112,31 @@ describe('invoice e-mail', () => {
       await peer.publishEvent('document.rendered.v1', msg.companyId, {
         jobId,
         invoiceId,
-        pdf: { key: `${base}/invoice.pdf`, filename: `invoice-${invoiceId}.pdf`, contentType: 'application/pdf', size: pdfOf(invoiceId).length },
-        xml: { key: `${base}/factur-x.xml`, filename: `invoice-${invoiceId}.xml`, contentType: 'application/xml', size: xmlOf(invoiceId).length },
+        pdf: {
+          key: `${base}/invoice.pdf`,
+          filename: `invoice-${invoiceId}.pdf`,
+          contentType: 'application/pdf',
+          size: pdfOf(invoiceId).length,
+        },
+        xml: {
+          key: `${base}/factur-x.xml`,
+          filename: `invoice-${invoiceId}.xml`,
+          contentType: 'application/xml',
+          size: xmlOf(invoiceId).length,
+        },
       });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: bucket, SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Seller GmbH <invoices@seller.example>' })));
+    service = await createInvoiceService(
+      invoiceConfig.parse(
+        testEnv(prefix, mongo.uri, {
+          S3_ENDPOINT: s3.endpoint,
+          S3_BUCKET: bucket,
+          SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+          MAIL_FROM: 'Seller GmbH <invoices@seller.example>',
+        }),
+      ),
+    );
     url = (await service.start()).url;
   });
 
@@ -111,7 +151,17 @@ describe('invoice e-mail', () => {
 
   const finalized = async () => {
     const id = (await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
-    expect((await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 2, unit_id: 'HUR', unit_net_amount: 100, tax_rate: 0.19 })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/invoice/${id}/positions`, {
+          title: 'Consulting',
+          quantity: 2,
+          unit_id: 'HUR',
+          unit_net_amount: 100,
+          tax_rate: 0.19,
+        })
+      ).status,
+    ).toBe(201);
     expect((await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' })).status).toBe(201);
     await waitFor(async () => ((await call('GET', `/invoice/${id}`)).body.status === 'OPEN' ? true : undefined), { what: 'finalized' });
     return id;
@@ -128,11 +178,22 @@ describe('invoice e-mail', () => {
   it('sends the invoice with PDF and XML byte-equal to the stored ones, BCC only in the envelope, and marks it SENT', async () => {
     behaviour = 'ok';
     const id = await finalized();
-    const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example', cc: ['cfo@buyer.example'], bcc: ['archive@seller.example'] });
+    const sent = await call('POST', `/invoice/${id}/send_email`, {
+      to: 'ap@buyer.example',
+      cc: ['cfo@buyer.example'],
+      bcc: ['archive@seller.example'],
+    });
     expect(sent.status).toBe(202);
     expect(sent.body).toEqual({ message: expect.any(String), email_id: expect.any(String) });
     const record = await settled(id, sent.body.email_id);
-    expect(record).toMatchObject({ status: 'sent', to: ['ap@buyer.example'], cc: ['cfo@buyer.example'], bcc: ['archive@seller.example'], message_id: `<${sent.body.email_id}@invoicing.mail>`, error: null });
+    expect(record).toMatchObject({
+      status: 'sent',
+      to: ['ap@buyer.example'],
+      cc: ['cfo@buyer.example'],
+      bcc: ['archive@seller.example'],
+      message_id: `<${sent.body.email_id}@invoicing.mail>`,
+      error: null,
+    });
     const mail = inbox.at(-1)!;
     expect(mail.rcpt.sort()).toEqual(['ap@buyer.example', 'archive@seller.example', 'cfo@buyer.example']);
     expect(mail.from).toBe('invoices@seller.example');
@@ -169,10 +230,32 @@ describe('invoice e-mail', () => {
     const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example', subject: 'Your invoice', message: 'Hello' });
     await settled(id, sent.body.email_id);
     const before = inbox.length;
-    await peer.sendCommand('mail.send.v1', company, { emailId: sent.body.email_id, subjectRef: `invoice:${id}`, from: 'x@seller.example', to: ['ap@buyer.example'], cc: [], bcc: [], subject: 'again', text: 'again', attachments: [] });
+    await peer.sendCommand('mail.send.v1', company, {
+      emailId: sent.body.email_id,
+      subjectRef: `invoice:${id}`,
+      from: 'x@seller.example',
+      to: ['ap@buyer.example'],
+      cc: [],
+      bcc: [],
+      subject: 'again',
+      text: 'again',
+      attachments: [],
+    });
     // a second message after the repeat: once it arrived, the repeat was handled (commands are consumed in order)
-    await peer.sendCommand('mail.send.v1', company, { emailId: `probe-${sent.body.email_id}`, subjectRef: 'probe', from: 'x@seller.example', to: ['probe@buyer.example'], cc: [], bcc: [], subject: 'probe', text: 'probe', attachments: [] });
-    await waitFor(() => (inbox.some((m) => m.rcpt.includes('probe@buyer.example')) ? true : undefined), { what: 'the probe (sent after the repeat)' });
+    await peer.sendCommand('mail.send.v1', company, {
+      emailId: `probe-${sent.body.email_id}`,
+      subjectRef: 'probe',
+      from: 'x@seller.example',
+      to: ['probe@buyer.example'],
+      cc: [],
+      bcc: [],
+      subject: 'probe',
+      text: 'probe',
+      attachments: [],
+    });
+    await waitFor(() => (inbox.some((m) => m.rcpt.includes('probe@buyer.example')) ? true : undefined), {
+      what: 'the probe (sent after the repeat)',
+    });
     expect(inbox.slice(before).map((m) => m.rcpt[0])).toEqual(['probe@buyer.example']);
     const parsed = await simpleParser(inbox[before - 1]!.raw);
     expect([parsed.subject, parsed.text?.trim()]).toEqual(['Your invoice', 'Hello']);
@@ -182,7 +265,9 @@ describe('invoice e-mail', () => {
     behaviour = 'ok';
     const bad = await call('PUT', '/invoice/email-texts', { en: { body: 'Please pay {amount}' } });
     expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'en.body']);
-    const saved = await call('PUT', '/invoice/email-texts', { en: { subject: 'Your {document} {number} from {seller}', body: 'Hello {customer},\n{total}{due_date}.' } });
+    const saved = await call('PUT', '/invoice/email-texts', {
+      en: { subject: 'Your {document} {number} from {seller}', body: 'Hello {customer},\n{total}{due_date}.' },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.en).toMatchObject({ is_default: false });
     expect(saved.body.de).toMatchObject({ is_default: true });
@@ -205,7 +290,10 @@ describe('invoice e-mail', () => {
     const id = await finalized();
     const bad = await call('POST', `/invoice/${id}/send_email`, { to: ['ok@buyer.example', 'not-an-address'] });
     expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'to.1']);
-    const many = await call('POST', `/invoice/${id}/send_email`, { to: Array.from({ length: 6 }, (_, i) => `a${i}@b.example`), cc: Array.from({ length: 5 }, (_, i) => `c${i}@b.example`) });
+    const many = await call('POST', `/invoice/${id}/send_email`, {
+      to: Array.from({ length: 6 }, (_, i) => `a${i}@b.example`),
+      cc: Array.from({ length: 5 }, (_, i) => `c${i}@b.example`),
+    });
     expect(many.status).toBe(400);
     const missing = await call('POST', `/invoice/${id}/send_email`, { to: 'ok@buyer.example', attachment_ids: [999999] });
     expect([missing.status, missing.body.errors[0].path]).toEqual([400, 'attachment_ids.0']);

@@ -22,14 +22,21 @@ import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
 
-
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
   if (!config.SMTP_URL && config.NODE_ENV === 'production') {
     throw new Error('SMTP_URL is not set: invoice e-mails need an SMTP server in production (e.g. smtp://user:pass@mail.example.com:587)');
   }
-  const rt = await createServiceRuntime({ service: 'invoice-service', database: 'invoicing_invoice', port: config.PORT, env: config, nonJsonBodyPaths: UPLOAD_PATHS });
-  const storage = await openObjectStore(config, (endpoint) => rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'));
+  const rt = await createServiceRuntime({
+    service: 'invoice-service',
+    database: 'invoicing_invoice',
+    port: config.PORT,
+    env: config,
+    nonJsonBodyPaths: UPLOAD_PATHS,
+  });
+  const storage = await openObjectStore(config, (endpoint) =>
+    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
+  );
   const invoices = invoicesRepo(rt.conn);
   const jobs = jobsRepo(rt.conn);
   const attachments = attachmentsRepo(rt.conn);
@@ -65,7 +72,9 @@ export async function createInvoiceService(config: InvoiceConfig) {
   rt.app.use(numberingRoutes(deps));
   rt.app.use(emailRoutes(deps));
   rt.bus.onCommand('mail.send.v1', (msg, ctx) => handleSendMail(deps, msg, ctx.attempt));
-  rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) => (msg.type === 'mail.sent.v1' ? onMailSent(deps, msg) : onMailFailed(deps, msg)));
+  rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) =>
+    msg.type === 'mail.sent.v1' ? onMailSent(deps, msg) : onMailFailed(deps, msg),
+  );
   rt.app.use(invoiceRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     let job: JobDoc | undefined;

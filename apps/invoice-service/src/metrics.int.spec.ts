@@ -29,7 +29,11 @@ describe('/metrics of invoice-service', () => {
   const company = 'cmp_metrics';
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
@@ -46,7 +50,11 @@ describe('/metrics of invoice-service', () => {
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
-      seller: { name: 'Seller GmbH', vatId: 'DE123456789', address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' } },
+      seller: {
+        name: 'Seller GmbH',
+        vatId: 'DE123456789',
+        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+      },
       payment: { meansCode: '58', iban: 'DE02120300000000202051' },
       paymentTermDays: 14,
     }));
@@ -63,7 +71,12 @@ describe('/metrics of invoice-service', () => {
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
       await peer.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId });
-      const pdf = { key: `${company}/invoices/${invoiceId}/invoice.pdf`, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 };
+      const pdf = {
+        key: `${company}/invoices/${invoiceId}/invoice.pdf`,
+        filename: 'invoice.pdf',
+        contentType: 'application/pdf',
+        size: 10,
+      };
       await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf });
     });
     await peer.start();
@@ -85,7 +98,18 @@ describe('/metrics of invoice-service', () => {
     const created = await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' });
     expect(created.status).toBe(201);
     const id = created.body.invoice_id as number;
-    expect((await call('POST', `/invoice/${id}/positions`, { title: 'Consulting', quantity: 1, unit_id: 'HUR', unit_net_amount: 100, single_net_amount: 100, tax_rate: 0.19 })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/invoice/${id}/positions`, {
+          title: 'Consulting',
+          quantity: 1,
+          unit_id: 'HUR',
+          unit_net_amount: 100,
+          single_net_amount: 100,
+          tax_rate: 0.19,
+        })
+      ).status,
+    ).toBe(201);
     const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
     expect(job.status).toBe(201);
     await waitFor(async () => (await call('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished');
@@ -99,12 +123,20 @@ describe('/metrics of invoice-service', () => {
     }
     expect(sample(text, 'invoice_finalize_phase_duration_seconds_bucket', { ...total, le: '+Inf' })).toBe(before + 1);
     // HTTP by route template (never the raw path with the invoice id)
-    expect(sample(text, 'http_server_requests_total', { service: 'invoice-service', method: 'POST', route: '/invoice/:id/job', status: '201' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'http_server_requests_total', { service: 'invoice-service', method: 'POST', route: '/invoice/:id/job', status: '201' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(`route="/invoice/${id}/job"`);
     // bus: consumed by type, RPC latency, published commands
-    expect(sample(text, 'bus_messages_consumed_total', { service: 'invoice-service', type: 'document.rendered.v1' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'bus_rpc_client_duration_seconds_count', { service: 'invoice-service', type: 'quota.reserve.v1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'bus_messages_published_total', { service: 'invoice-service', type: 'document.render-invoice.v1' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'bus_messages_consumed_total', { service: 'invoice-service', type: 'document.rendered.v1' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'bus_rpc_client_duration_seconds_count', { service: 'invoice-service', type: 'quota.reserve.v1', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'bus_messages_published_total', { service: 'invoice-service', type: 'document.render-invoice.v1' }),
+    ).toBeGreaterThanOrEqual(1);
     // outbox backlog is sampled at scrape time; process metrics and event-loop lag are there
     expect(text).toMatch(/^outbox_pending_entries\{service="invoice-service"\} \d+$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);

@@ -11,6 +11,14 @@ export const quotaConfig = baseEnv.extend({
   QUOTA_UNLIMITED_COMPANIES: z
     .string()
     .default('')
-    .transform((v) => new Set(v.split(',').map((s) => s.trim()).filter(Boolean))),
+    .transform(
+      (v) =>
+        new Set(
+          v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+    ),
 });
 export type QuotaConfig = z.output<typeof quotaConfig>;

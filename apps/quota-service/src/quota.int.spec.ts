@@ -25,7 +25,11 @@ describe('quota-service', () => {
     peer.serveRpc('account.company-plan.v1', async (msg) =>
       ['cmp_missed_event', 'cmp_plan'].includes(msg.companyId) ? { found: true, plan: 'pro' as const } : { found: false },
     );
-    peer.onEvent('plan-log', ['company.plan-changed.v1'], async (msg) => void planChanges.push({ companyId: msg.companyId, ...(msg.data as object) }));
+    peer.onEvent(
+      'plan-log',
+      ['company.plan-changed.v1'],
+      async (msg) => void planChanges.push({ companyId: msg.companyId, ...(msg.data as object) }),
+    );
     await peer.start();
   });
   afterAll(async () => {
@@ -35,16 +39,34 @@ describe('quota-service', () => {
     await mongo?.stop();
   });
 
-  const reserve = (companyId: string, reservationId: string, when = at) => peer.callRpc('quota.reserve.v1', companyId, { reservationId, at: when });
+  const reserve = (companyId: string, reservationId: string, when = at) =>
+    peer.callRpc('quota.reserve.v1', companyId, { reservationId, at: when });
   /** The usage in the month of `at`, read through the use case behind GET /quota/ on a connection of its own to the service's database. */
   const usage = (companyId: string) => {
     const conn = service.runtime.conn.useDb(service.runtime.conn.name, { useCache: false });
-    return usageOf({ store: quotaStore(conn), bus: service.runtime.bus, commit: service.runtime.commit, logger: service.runtime.logger, unlimited: new Set(['cmp_bench']) }, companyId, new Date(at));
+    return usageOf(
+      {
+        store: quotaStore(conn),
+        bus: service.runtime.bus,
+        commit: service.runtime.commit,
+        logger: service.runtime.logger,
+        unlimited: new Set(['cmp_bench']),
+      },
+      companyId,
+      new Date(at),
+    );
   };
 
   it('grants a free company 3 finalizations a month, then answers with usage and the reset date', async () => {
-    for (let i = 1; i <= 3; i++) expect(await reserve('cmp_free', `job-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 3, plan: 'free' });
-    expect(await reserve('cmp_free', 'job-4@2026-11')).toEqual({ granted: false, used: 3, limit: 3, reset_date: '2026-12-01', plan: 'free' });
+    for (let i = 1; i <= 3; i++)
+      expect(await reserve('cmp_free', `job-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 3, plan: 'free' });
+    expect(await reserve('cmp_free', 'job-4@2026-11')).toEqual({
+      granted: false,
+      used: 3,
+      limit: 3,
+      reset_date: '2026-12-01',
+      plan: 'free',
+    });
     expect(await reserve('cmp_free', 'job-5@2026-12', '2026-12-01T00:00:00Z')).toMatchObject({ granted: true, used: 1 });
   });
 
@@ -69,7 +91,8 @@ describe('quota-service', () => {
   });
 
   it('never limits a company configured as unlimited, but still counts it', async () => {
-    for (let i = 1; i <= 5; i++) expect(await reserve('cmp_bench', `b-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 2 ** 31 - 1 });
+    for (let i = 1; i <= 5; i++)
+      expect(await reserve('cmp_bench', `b-${i}@2026-11`)).toMatchObject({ granted: true, used: i, limit: 2 ** 31 - 1 });
   });
 
   it('never grants more than the limit under concurrent reservations', async () => {

@@ -9,7 +9,10 @@ describe('vat-service config', () => {
     expect(c.REQUESTER_VAT_ID).toBeUndefined();
   });
   it('turns REQUESTER_VAT_ID into the requester VIES expects', () => {
-    expect(parseConfig(vatConfig, { REQUESTER_VAT_ID: 'DE 143 454 214' }).REQUESTER_VAT_ID).toEqual({ countryCode: 'DE', vatNumber: '143454214' });
+    expect(parseConfig(vatConfig, { REQUESTER_VAT_ID: 'DE 143 454 214' }).REQUESTER_VAT_ID).toEqual({
+      countryCode: 'DE',
+      vatNumber: '143454214',
+    });
   });
   it('names every bad variable', () => {
     let problems: string[] = [];

@@ -32,7 +32,11 @@ export const vatConfig = baseEnv.extend({
       return { countryCode: syntax.countryCode, vatNumber: syntax.number };
     }),
   /** How long valid/invalid answers and `unavailable` are reused from the Redis cache. */
-  VAT_CACHE_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
+  VAT_CACHE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 60 * 60),
   VAT_UNAVAILABLE_TTL_SECONDS: z.coerce.number().int().positive().default(60),
 });
 export type VatConfig = z.output<typeof vatConfig>;

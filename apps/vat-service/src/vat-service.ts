@@ -22,8 +22,15 @@ export interface VatServiceOptions {
 /** EU VAT ID checks against VIES (SOAP), cached in Redis, triggered by customer events. */
 export async function createVatService(config: VatConfig, options: VatServiceOptions = {}) {
   const standIn = config.VIES_URL ? undefined : options.viesStandIn;
-  if (!config.VIES_URL && !standIn) throw new Error('VIES_URL is unset: set it (npm start and the tests start the VIES simulator and pass its URL)');
-  const rt = await createServiceRuntime({ service: 'vat-service', database: 'invoicing_vat', port: config.PORT, env: config, useRedis: true });
+  if (!config.VIES_URL && !standIn)
+    throw new Error('VIES_URL is unset: set it (npm start and the tests start the VIES simulator and pass its URL)');
+  const rt = await createServiceRuntime({
+    service: 'vat-service',
+    database: 'invoicing_vat',
+    port: config.PORT,
+    env: config,
+    useRedis: true,
+  });
   const simulator = standIn ? await standIn() : undefined;
   const viesUrl = simulator?.url ?? config.VIES_URL ?? '';
   if (simulator) {
@@ -36,7 +43,11 @@ export async function createVatService(config: VatConfig, options: VatServiceOpt
   const check = {
     client: createViesClient({ url: viesUrl, timeoutMs: config.VIES_TIMEOUT_MS }),
     // The Redis client already prefixes every key with REDIS_PREFIX.
-    cache: createVatCache({ redis: rt.redis, answerTtlSeconds: config.VAT_CACHE_TTL_SECONDS, unavailableTtlSeconds: config.VAT_UNAVAILABLE_TTL_SECONDS }),
+    cache: createVatCache({
+      redis: rt.redis,
+      answerTtlSeconds: config.VAT_CACHE_TTL_SECONDS,
+      unavailableTtlSeconds: config.VAT_UNAVAILABLE_TTL_SECONDS,
+    }),
     sleep: (ms: number) => sleep(ms),
     now: () => new Date(),
     retryPolicy: assertRetryPolicy({ maxAttempts: config.VIES_MAX_ATTEMPTS, backoffMs: config.VIES_BACKOFF_MS, jitterRatio: 0.2 }),

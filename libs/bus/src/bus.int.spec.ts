@@ -1,4 +1,14 @@
-import { createBus, HEADER, MessageValidationError, PermanentError, PublishError, type Bus, type BusOptions, type Envelope, type HandlerContext } from './index';
+import {
+  createBus,
+  HEADER,
+  MessageValidationError,
+  PermanentError,
+  PublishError,
+  type Bus,
+  type BusOptions,
+  type Envelope,
+  type HandlerContext,
+} from './index';
 import { connect } from 'amqplib';
 import { AMQP_URL, deferred, memoryLogger, peekHeaders, queueDepth, rawPublish, registry, testPrefix, waitFor } from '../test/support';
 
@@ -48,7 +58,9 @@ describe('events', () => {
   it('refuses to publish a message that breaks its contract', async () => {
     const bus = newBus('gateway');
     await bus.start();
-    await expect(bus.publishEvent('invoice.finalized.v1', 'c1', { invoiceId: 'x', total: '1' } as never)).rejects.toThrow(MessageValidationError);
+    await expect(bus.publishEvent('invoice.finalized.v1', 'c1', { invoiceId: 'x', total: '1' } as never)).rejects.toThrow(
+      MessageValidationError,
+    );
     await expect(bus.publishEvent('no.such.v1' as never, 'c1', {} as never)).rejects.toThrow(/unknown event type/);
     await expect(bus.sendCommand('document.render.v1', '', { invoiceId: 1 })).rejects.toThrow(/companyId/);
   });
@@ -59,7 +71,13 @@ describe('events', () => {
     const handled: unknown[] = [];
     bus.onEvent('strict', ['invoice.finalized.v1'], async (msg) => void handled.push(msg));
     await bus.start();
-    const bad = { id: 'bad-1', type: 'invoice.finalized.v1', occurredAt: new Date().toISOString(), companyId: 'c1', data: { invoiceId: 'nope' } };
+    const bad = {
+      id: 'bad-1',
+      type: 'invoice.finalized.v1',
+      occurredAt: new Date().toISOString(),
+      companyId: 'c1',
+      data: { invoiceId: 'nope' },
+    };
     await rawPublish(`${prefix}.events`, 'invoice.finalized.v1', JSON.stringify(bad), { messageId: 'bad-1' });
     await rawPublish(`${prefix}.events`, 'invoice.finalized.v1', 'not json at all', { messageId: 'bad-2' });
 
@@ -160,10 +178,14 @@ describe('failures', () => {
     await bus.start();
     const sent = await bus.sendCommand('document.render.v1', 'c1', { invoiceId: 2 });
 
-    const parked = await waitFor(async () => {
-      const list = await bus.parkedMessages('document.render.v1');
-      return list.length === 1 ? list : undefined;
-    }, 5000, 'parked');
+    const parked = await waitFor(
+      async () => {
+        const list = await bus.parkedMessages('document.render.v1');
+        return list.length === 1 ? list : undefined;
+      },
+      5000,
+      'parked',
+    );
     expect(parked).toEqual([sent]);
     expect(attempts).toEqual([1, 2, 3]);
     const [headers] = await peekHeaders(`${prefix}.cmd.document.render.v1.parking`);

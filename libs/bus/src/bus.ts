@@ -126,14 +126,28 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
 
     async publishEvent(type, companyId, data, opts) {
       assertStarted();
-      const envelope = makeEnvelope(type, companyId, parseData(lookup(registry.events, 'event', type), type, data), opts?.id, opts?.occurredAt, opts?.actor);
+      const envelope = makeEnvelope(
+        type,
+        companyId,
+        parseData(lookup(registry.events, 'event', type), type, data),
+        opts?.id,
+        opts?.occurredAt,
+        opts?.actor,
+      );
       await publishEnvelope(rt, names.eventsExchange, envelope, opts?.correlationId);
       return envelope;
     },
 
     async sendCommand(type, companyId, data, opts) {
       assertStarted();
-      const envelope = makeEnvelope(type, companyId, parseData(lookup(registry.commands, 'command', type), type, data), opts?.id, opts?.occurredAt, opts?.actor);
+      const envelope = makeEnvelope(
+        type,
+        companyId,
+        parseData(lookup(registry.commands, 'command', type), type, data),
+        opts?.id,
+        opts?.occurredAt,
+        opts?.actor,
+      );
       await publishEnvelope(rt, names.commandsExchange, envelope, opts?.correlationId, (session) => ensureCommandQueue(session, type));
       return envelope;
     },

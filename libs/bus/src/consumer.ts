@@ -159,7 +159,10 @@ async function onHandlerFailure(
   } else {
     target = rt.names.parkingQueue(spec.queue);
     headers = parkingHeaders(base, attempt, decision.reason, message, spec.queue);
-    const text = err instanceof InvalidDeliveryError ? `bus: invalid message parked: ${formatIssues(err.issues)}` : `bus: message parked (${decision.reason})`;
+    const text =
+      err instanceof InvalidDeliveryError
+        ? `bus: invalid message parked: ${formatIssues(err.issues)}`
+        : `bus: message parked (${decision.reason})`;
     rt.logger.error(log, text);
     busMetrics.parked.inc({ ...labels, reason: decision.reason });
   }

@@ -10,7 +10,13 @@ const envelopeShape = z.object({
   companyId: z.string().min(1),
   data: z.unknown(),
   actor: z
-    .object({ keyId: z.string().max(200), memberId: z.string().max(200), role: z.string().max(50), requestId: z.string().max(200), clientIp: z.string().max(100) })
+    .object({
+      keyId: z.string().max(200),
+      memberId: z.string().max(200),
+      role: z.string().max(50),
+      requestId: z.string().max(200),
+      clientIp: z.string().max(100),
+    })
     .partial()
     .optional()
     .catch(undefined),

@@ -48,8 +48,11 @@ export async function replayParked(rt: Runtime, parkingQueue: string, workQueue:
       const msg: GetMessage | false = await ch.get(parkingQueue, { noAck: false });
       if (msg === false) break;
       await new Promise<void>((resolve, reject) => {
-        ch.sendToQueue(workQueue, msg.content, { ...copyProperties(msg), headers: withoutBookkeeping(msg.properties.headers) }, (err: unknown) =>
-          err ? reject(err) : resolve(),
+        ch.sendToQueue(
+          workQueue,
+          msg.content,
+          { ...copyProperties(msg), headers: withoutBookkeeping(msg.properties.headers) },
+          (err: unknown) => (err ? reject(err) : resolve()),
         );
       });
       ch.ack(msg);

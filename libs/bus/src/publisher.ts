@@ -24,7 +24,14 @@ export function messageProperties(envelope: Envelope, appId: string, headers: Am
 
 class ConfirmTimeout extends Error {}
 
-function publishOnce(ch: ConfirmChannel, exchange: string, routingKey: string, content: Buffer, props: Options.Publish, timeoutMs: number): Promise<void> {
+function publishOnce(
+  ch: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  props: Options.Publish,
+  timeoutMs: number,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // A blocked connection (broker memory/disk alarm) never confirms: do not wait past the deadline.
     const timer = setTimeout(() => reject(new ConfirmTimeout(`no publisher confirm within ${timeoutMs} ms`)), timeoutMs);
@@ -83,7 +90,9 @@ export async function publishConfirmed(
       }
     }
   }
-  throw new PublishError(`could not publish ${String(props.type)} ${String(props.messageId)}: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+  throw new PublishError(
+    `could not publish ${String(props.type)} ${String(props.messageId)}: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+  );
 }
 
 /** Publish an envelope in a PRODUCER span with trace context and correlation id in its headers. */
@@ -96,7 +105,11 @@ export function publishEnvelope(
 ): Promise<void> {
   const cid = correlationId ?? currentCorrelationId() ?? envelope.id;
   const labels = { service: rt.service, type: envelope.type };
-  const attrs = { ...messagingAttributes(exchange, envelope.type, envelope.id, cid), 'messaging.operation.type': 'send', 'messaging.operation.name': 'publish' };
+  const attrs = {
+    ...messagingAttributes(exchange, envelope.type, envelope.id, cid),
+    'messaging.operation.type': 'send',
+    'messaging.operation.name': 'publish',
+  };
   return inSendSpan(`publish ${envelope.type}`, SpanKind.PRODUCER, attrs, (traceHeaders) =>
     publishConfirmed(
       rt,

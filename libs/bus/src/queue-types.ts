@@ -27,6 +27,9 @@ export function retryQueueOptions(type: QueueType, delayMs: number, workQueue: s
   const deadLetter = { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': workQueue };
   return {
     durable: true,
-    arguments: type === 'quorum' ? { ...typeArgs(type), ...deadLetter, 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } : deadLetter,
+    arguments:
+      type === 'quorum'
+        ? { ...typeArgs(type), ...deadLetter, 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' }
+        : deadLetter,
   };
 }

@@ -58,7 +58,8 @@ describe('quorum queues (the default queue type)', () => {
     const work = `${prefix}.cmd.document.render.v1`;
     expect(await queueTypeOf(work)).toBe('quorum');
     // the other arguments as declared, so that the type is the one difference the broker reports
-    for (const delay of [50, 100]) expect(await queueTypeOf(`${work}.retry.${delay}`, retryQueueOptions('quorum', delay, work).arguments)).toBe('quorum');
+    for (const delay of [50, 100])
+      expect(await queueTypeOf(`${work}.retry.${delay}`, retryQueueOptions('quorum', delay, work).arguments)).toBe('quorum');
     expect(await queueTypeOf(`${work}.parking`)).toBe('quorum');
   });
 

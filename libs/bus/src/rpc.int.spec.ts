@@ -24,7 +24,10 @@ beforeAll(async () => {
   server.serveRpc('quota.reserve.v1', async (msg) => {
     seenCompanies.push(msg.companyId);
     if (msg.data.month === '2099-01') {
-      throw Object.assign(new Error('monthly limit reached'), { code: 'INVOICE_LIMIT_REACHED', details: { used: 3, limit: 3, reset_date: '2099-02-01' } });
+      throw Object.assign(new Error('monthly limit reached'), {
+        code: 'INVOICE_LIMIT_REACHED',
+        details: { used: 3, limit: 3, reset_date: '2099-02-01' },
+      });
     }
     if (msg.data.month === '2099-02') await release.promise; // slower than the caller is willing to wait
     if (msg.data.month === '2099-03') return { used: 'many', limit: 3 } as never; // a broken server answer
@@ -61,14 +64,20 @@ describe('RPC over direct reply-to', () => {
 
   it('times out when the server is too slow', async () => {
     const t0 = Date.now();
-    await expect(client.callRpc('quota.reserve.v1', 'c1', { month: '2099-02' }, { timeoutMs: 200 })).rejects.toBeInstanceOf(RpcTimeoutError);
+    await expect(client.callRpc('quota.reserve.v1', 'c1', { month: '2099-02' }, { timeoutMs: 200 })).rejects.toBeInstanceOf(
+      RpcTimeoutError,
+    );
     expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
   });
 
   it('carries the remote error code, message and details back', async () => {
     const err = await client.callRpc('quota.reserve.v1', 'c1', { month: '2099-01' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcRemoteError);
-    expect(err).toMatchObject({ code: 'INVOICE_LIMIT_REACHED', message: 'monthly limit reached', details: { used: 3, limit: 3, reset_date: '2099-02-01' } });
+    expect(err).toMatchObject({
+      code: 'INVOICE_LIMIT_REACHED',
+      message: 'monthly limit reached',
+      details: { used: 3, limit: 3, reset_date: '2099-02-01' },
+    });
   });
 
   it('blames a server whose answer breaks the contract', async () => {

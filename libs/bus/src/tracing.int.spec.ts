@@ -52,7 +52,9 @@ describe('trace context over AMQP', () => {
   it('makes one flow one trace: handler spans are children of the publishing spans, correlation id carried along', async () => {
     const tracer = trace.getTracer('test');
     const root = tracer.startSpan('POST /invoice/1/job');
-    const sent = await context.with(trace.setSpan(context.active(), root), () => invoice.sendCommand('document.render.v1', 'c1', { invoiceId: 1 }));
+    const sent = await context.with(trace.setSpan(context.active(), root), () =>
+      invoice.sendCommand('document.render.v1', 'c1', { invoiceId: 1 }),
+    );
     await done.promise;
     root.end();
 
@@ -62,16 +64,25 @@ describe('trace context over AMQP', () => {
     expect(seen.map((s) => s.ctx.correlationId)).toEqual([sent.id, sent.id]);
 
     // The command's CONSUMER span ends only after its handler returned, which may be after `done`.
-    const spans = await waitFor(() => {
-      const found = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId && /^(publish|process) /.test(s.name));
-      return found.length >= 4 ? found : undefined;
-    }, 5000, 'four bus spans');
+    const spans = await waitFor(
+      () => {
+        const found = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId && /^(publish|process) /.test(s.name));
+        return found.length >= 4 ? found : undefined;
+      },
+      5000,
+      'four bus spans',
+    );
     const byName = (name: string) => spans.find((s) => s.name === name)!;
     const publishCmd = byName('publish document.render.v1');
     const processCmd = byName('process document.render.v1');
     const publishEvt = byName('publish invoice.finalized.v1');
     const processEvt = byName('process invoice.finalized.v1');
-    expect([publishCmd.kind, processCmd.kind, publishEvt.kind, processEvt.kind]).toEqual([SpanKind.PRODUCER, SpanKind.CONSUMER, SpanKind.PRODUCER, SpanKind.CONSUMER]);
+    expect([publishCmd.kind, processCmd.kind, publishEvt.kind, processEvt.kind]).toEqual([
+      SpanKind.PRODUCER,
+      SpanKind.CONSUMER,
+      SpanKind.PRODUCER,
+      SpanKind.CONSUMER,
+    ]);
     expect(publishCmd.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
     expect(processCmd.parentSpanContext?.spanId).toBe(publishCmd.spanContext().spanId);
     expect(publishEvt.parentSpanContext?.spanId).toBe(processCmd.spanContext().spanId);
@@ -82,7 +93,9 @@ describe('trace context over AMQP', () => {
   it('traces RPC as CLIENT and SERVER spans of the caller trace', async () => {
     const tracer = trace.getTracer('test');
     const root = tracer.startSpan('caller');
-    const answer = await context.with(trace.setSpan(context.active(), root), () => invoice.callRpc('quota.reserve.v1', 'c1', { month: '2026-11' }));
+    const answer = await context.with(trace.setSpan(context.active(), root), () =>
+      invoice.callRpc('quota.reserve.v1', 'c1', { month: '2026-11' }),
+    );
     root.end();
     expect(answer).toEqual({ used: 1, limit: 2 });
     expect(serverTrace).toBe(root.spanContext().traceId);

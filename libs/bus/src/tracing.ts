@@ -20,7 +20,12 @@ function fail(span: Span, err: unknown): void {
  * Run `fn` in a PRODUCER (or CLIENT) span; `fn` gets the headers carrying that span's W3C trace context
  * (traceparent/tracestate), so the consumer's span becomes its child and one flow stays one trace.
  */
-export function inSendSpan<T>(name: string, kind: SpanKind, attributes: Attributes, fn: (traceHeaders: AmqpHeaders) => Promise<T>): Promise<T> {
+export function inSendSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  fn: (traceHeaders: AmqpHeaders) => Promise<T>,
+): Promise<T> {
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     const traceHeaders: AmqpHeaders = {};
     propagator().inject(context.active(), traceHeaders, headerSetter);

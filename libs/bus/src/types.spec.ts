@@ -19,7 +19,10 @@ describe('public types', () => {
       logger: pino({ level: 'silent' }),
     });
     // A handler written against the plain Envelope<output> shape is accepted...
-    const plain = async (msg: Envelope<z.output<(typeof registry)['events']['invoice.finalized.v1']>>, ctx: HandlerContext): Promise<void> => {
+    const plain = async (
+      msg: Envelope<z.output<(typeof registry)['events']['invoice.finalized.v1']>>,
+      ctx: HandlerContext,
+    ): Promise<void> => {
       expect(msg.data.invoiceId + ctx.attempt).toBeGreaterThan(0);
     };
     bus.onEvent('plain', ['invoice.finalized.v1'], plain);

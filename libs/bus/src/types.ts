@@ -105,9 +105,18 @@ export interface Bus<R extends MessageRegistry> {
   /** Connect (noDelay), declare topology, start the consumers and RPC servers registered so far. */
   start(): Promise<void>;
   publishEvent<K extends EventKey<R>>(type: K, companyId: string, data: z.input<R['events'][K]>, opts?: PublishOptions): Promise<Envelope>;
-  sendCommand<K extends CommandKey<R>>(type: K, companyId: string, data: z.input<R['commands'][K]>, opts?: PublishOptions): Promise<Envelope>;
+  sendCommand<K extends CommandKey<R>>(
+    type: K,
+    companyId: string,
+    data: z.input<R['commands'][K]>,
+    opts?: PublishOptions,
+  ): Promise<Envelope>;
   /** Durable queue `${prefix}.${service}.${queue}` bound to each of `types` on the events exchange. */
-  onEvent<K extends EventKey<R>>(queue: string, types: K[], handler: (msg: EventEnvelope<R, K>, ctx: HandlerContext) => Promise<void>): void;
+  onEvent<K extends EventKey<R>>(
+    queue: string,
+    types: K[],
+    handler: (msg: EventEnvelope<R, K>, ctx: HandlerContext) => Promise<void>,
+  ): void;
   /** Durable queue `${prefix}.cmd.${type}`: competing consumers of the owning service. */
   onCommand<K extends CommandKey<R>>(type: K, handler: (msg: CommandEnvelope<R, K>, ctx: HandlerContext) => Promise<void>): void;
   serveRpc<K extends RpcKey<R>>(type: K, handler: (msg: RpcRequestEnvelope<R, K>) => Promise<z.input<R['rpc'][K]['response']>>): void;

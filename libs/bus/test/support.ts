@@ -75,7 +75,9 @@ export async function rawPublish(exchange: string, routingKey: string, body: str
   try {
     const ch = await conn.createConfirmChannel();
     await new Promise<void>((resolve, reject) =>
-      ch.publish(exchange, routingKey, Buffer.from(body), { contentType: 'application/json', ...props }, (err: unknown) => (err ? reject(err) : resolve())),
+      ch.publish(exchange, routingKey, Buffer.from(body), { contentType: 'application/json', ...props }, (err: unknown) =>
+        err ? reject(err) : resolve(),
+      ),
     );
   } finally {
     await conn.close();

@@ -137,7 +137,12 @@ export function checkVatIdSyntax(vatId: string): VatIdSyntaxResult {
   // Belgian numbers written with 9 digits have an implied leading 0; VIES expects all 10.
   if (countryCode === 'BE' && number.length === 9) number = `0${number}`;
   if (!result.isValid) {
-    return { ok: false, reason: `VAT ID fails the ${country.name} check digit test`, checkDigitFailed: true, normalized: `${countryCode}${number}` };
+    return {
+      ok: false,
+      reason: `VAT ID fails the ${country.name} check digit test`,
+      checkDigitFailed: true,
+      normalized: `${countryCode}${number}`,
+    };
   }
   return { ok: true, countryCode, number, normalized: `${countryCode}${number}` };
 }

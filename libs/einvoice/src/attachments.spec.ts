@@ -14,8 +14,12 @@ describe('attachments in e-invoices', () => {
     expect(r.leftOut).toEqual([{ filename: 'anim.gif', reason: expect.stringContaining('image/gif may not be embedded') }]);
     const inv = { ...fixtureScenarios[0]!.build(), attachments: atts };
     const xml = toEInvoiceXml('peppol-ubl', inv).replace(/>\s+</g, '><');
-    expect(xml).toContain('<cac:AdditionalDocumentReference><cbc:ID>ATT-1</cbc:ID><cbc:DocumentDescription>Terms</cbc:DocumentDescription>');
-    expect(xml).toContain(`<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="terms.pdf">${Buffer.from('%PDF-1.7 terms').toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`);
+    expect(xml).toContain(
+      '<cac:AdditionalDocumentReference><cbc:ID>ATT-1</cbc:ID><cbc:DocumentDescription>Terms</cbc:DocumentDescription>',
+    );
+    expect(xml).toContain(
+      `<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="terms.pdf">${Buffer.from('%PDF-1.7 terms').toString('base64')}</cbc:EmbeddedDocumentBinaryObject>`,
+    );
     expect(xml).not.toContain('anim.gif');
     expect(xml.indexOf('AdditionalDocumentReference')).toBeLessThan(xml.indexOf('AccountingSupplierParty'));
   });

@@ -14,7 +14,10 @@ export interface LeftOut {
  * binary object, for the mime codes EN 16931 allows) and why the others are left out. PDF/A-3 hybrids
  * (ZUGFeRD, XRechnung CII inside the PDF) carry every attachment as an associated file of the PDF instead.
  */
-export function embeddableAttachments<A extends Pick<EInvoiceAttachment, 'filename' | 'mimeCode'>>(format: EInvoiceFormat | undefined, attachments: readonly A[]): { embedded: A[]; leftOut: LeftOut[] } {
+export function embeddableAttachments<A extends Pick<EInvoiceAttachment, 'filename' | 'mimeCode'>>(
+  format: EInvoiceFormat | undefined,
+  attachments: readonly A[],
+): { embedded: A[]; leftOut: LeftOut[] } {
   const ubl = format === 'peppol-ubl' || format === 'xrechnung-ubl' || format === 'ubl-en16931';
   if (!ubl) {
     const reason =
@@ -27,7 +30,11 @@ export function embeddableAttachments<A extends Pick<EInvoiceAttachment, 'filena
   const leftOut: LeftOut[] = [];
   for (const a of attachments) {
     if ((EMBEDDABLE_MIME_CODES as readonly string[]).includes(a.mimeCode)) embedded.push(a);
-    else leftOut.push({ filename: a.filename, reason: `${a.mimeCode} may not be embedded in a UBL e-invoice (allowed: PDF, PNG, JPEG, CSV, XLSX, ODS)` });
+    else
+      leftOut.push({
+        filename: a.filename,
+        reason: `${a.mimeCode} may not be embedded in a UBL e-invoice (allowed: PDF, PNG, JPEG, CSV, XLSX, ODS)`,
+      });
   }
   return { embedded, leftOut };
 }

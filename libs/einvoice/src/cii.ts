@@ -69,7 +69,8 @@ export function toCii(invoice: EInvoice, options: { profile: CiiProfile } = { pr
   });
 
   const ctx = root.ele('rsm:ExchangedDocumentContext');
-  if (options.profile === 'xrechnung') ctx.ele('ram:BusinessProcessSpecifiedDocumentContextParameter').ele('ram:ID').txt(PEPPOL_BILLING_PROCESS);
+  if (options.profile === 'xrechnung')
+    ctx.ele('ram:BusinessProcessSpecifiedDocumentContextParameter').ele('ram:ID').txt(PEPPOL_BILLING_PROCESS);
   ctx.ele('ram:GuidelineSpecifiedDocumentContextParameter').ele('ram:ID').txt(CII_GUIDELINE[options.profile]);
 
   const doc = root.ele('rsm:ExchangedDocument');

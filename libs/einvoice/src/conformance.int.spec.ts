@@ -33,7 +33,13 @@ function randomInvoices(count: number): EInvoice[] {
     q: fc.integer({ min: 1, max: 9_999_999 }),
     p: fc.integer({ min: 0, max: 99_999_999 }),
     vat,
-    d: fc.option(fc.oneof(fc.integer({ min: 0, max: 10_000 }).map((v) => ({ type: 'PERCENTAGE' as const, hundredths: v })), fc.double({ min: 0, max: 1, noNaN: true }).map((f) => ({ type: 'FIXED_AMOUNT' as const, f }))), { nil: undefined }),
+    d: fc.option(
+      fc.oneof(
+        fc.integer({ min: 0, max: 10_000 }).map((v) => ({ type: 'PERCENTAGE' as const, hundredths: v })),
+        fc.double({ min: 0, max: 1, noNaN: true }).map((f) => ({ type: 'FIXED_AMOUNT' as const, f })),
+      ),
+      { nil: undefined },
+    ),
   });
   const samples = fc.sample(fc.array(line, { minLength: 1, maxLength: 15 }), { seed: 20261122, numRuns: count });
   return samples.map((lines, n) => {
@@ -50,7 +56,15 @@ function randomInvoices(count: number): EInvoice[] {
         const grossCents = Math.floor((l.q * l.p) / 100000);
         discount = { type: 'FIXED_AMOUNT', value: (Math.floor(grossCents * l.d.f) / 100).toFixed(2) };
       }
-      return { id: String(i + 1), name: `Artikel ${i + 1}`, quantity, unitCode: 'C62', unitPrice, vat: l.vat, ...(discount ? { discount } : {}) };
+      return {
+        id: String(i + 1),
+        name: `Artikel ${i + 1}`,
+        quantity,
+        unitCode: 'C62',
+        unitPrice,
+        vat: l.vat,
+        ...(discount ? { discount } : {}),
+      };
     });
     return inv;
   });
@@ -78,7 +92,13 @@ describe('conformance kit', () => {
   const withAttachments = fixtureScenarios[0]!.build();
   withAttachments.number = 'ATT-1';
   withAttachments.attachments = [
-    { id: 'ATT-11', filename: 'terms.pdf', mimeCode: 'application/pdf', description: 'Terms and conditions', content: Buffer.from('%PDF-1.7\n%%EOF\n') },
+    {
+      id: 'ATT-11',
+      filename: 'terms.pdf',
+      mimeCode: 'application/pdf',
+      description: 'Terms and conditions',
+      content: Buffer.from('%PDF-1.7\n%%EOF\n'),
+    },
     { id: 'ATT-12', filename: 'timesheet.csv', mimeCode: 'text/csv', content: Buffer.from('day;hours\n2026-11-02;7.5\n') },
     { id: 'ATT-13', filename: 'logo.gif', mimeCode: 'image/gif', content: Buffer.from('GIF89a') },
   ];

@@ -9,7 +9,20 @@ const NS_FE = 'http://www.facturae.gob.es/formato/Versiones/Facturaev3_2_2.xml';
 const NS_DS = 'http://www.w3.org/2000/09/xmldsig#';
 
 /** Facturae UnitOfMeasure codes for the UN/ECE Rec 20 codes we use; everything else is 05 "Other". */
-const UNIT: Record<string, string> = { C62: '01', H87: '01', EA: '01', HUR: '02', KGM: '03', LTR: '04', GRM: '21', KMT: '22', MTR: '25', MTQ: '33', SEC: '34', KWH: '36' };
+const UNIT: Record<string, string> = {
+  C62: '01',
+  H87: '01',
+  EA: '01',
+  HUR: '02',
+  KGM: '03',
+  LTR: '04',
+  GRM: '21',
+  KMT: '22',
+  MTR: '25',
+  MTQ: '33',
+  SEC: '34',
+  KWH: '36',
+};
 
 const text = (value: string, max: number) => (value.length > max ? value.slice(0, max) : value);
 const two = (value: string) => new Dec(value).toFixed(2, Dec.ROUND_HALF_UP);
@@ -79,10 +92,22 @@ function amount(parent: XMLBuilder, name: string, value: string): void {
 export function toFacturae(invoice: EInvoice): string {
   const isCredit = invoice.typeCode === '381';
   // A rectificativa "by differences" states the correction with negative quantities and amounts.
-  const lines: InvoiceLine[] = isCredit ? invoice.lines.map((l) => ({ ...l, quantity: new Dec(l.quantity).negated().toFixed() })) : invoice.lines;
-  const prepaid = invoice.prepaidAmount !== undefined ? (isCredit ? new Dec(invoice.prepaidAmount).negated().toFixed() : invoice.prepaidAmount) : undefined;
+  const lines: InvoiceLine[] = isCredit
+    ? invoice.lines.map((l) => ({ ...l, quantity: new Dec(l.quantity).negated().toFixed() }))
+    : invoice.lines;
+  const prepaid =
+    invoice.prepaidAmount !== undefined
+      ? isCredit
+        ? new Dec(invoice.prepaidAmount).negated().toFixed()
+        : invoice.prepaidAmount
+      : undefined;
   const totals = computeTotals({
-    lines: lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unitPrice, vat: l.vat, ...(l.discount ? { discount: l.discount } : {}) })),
+    lines: lines.map((l) => ({
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      vat: l.vat,
+      ...(l.discount ? { discount: l.discount } : {}),
+    })),
     ...(prepaid !== undefined ? { prepaidAmount: prepaid } : {}),
   });
   const cur = invoice.currency;
@@ -202,7 +227,11 @@ export function toFacturae(invoice: EInvoice): string {
     }
     if (pay.remittanceInfo) inst.ele('PaymentReconciliationReference').txt(text(pay.remittanceInfo, 60));
   }
-  const reasons = [...new Set(totals.vatBreakdown.map((v) => exemptionFor(v.category as VatCategoryCode, invoice)?.reason).filter((r): r is string => !!r))];
+  const reasons = [
+    ...new Set(
+      totals.vatBreakdown.map((v) => exemptionFor(v.category as VatCategoryCode, invoice)?.reason).filter((r): r is string => !!r),
+    ),
+  ];
   if (reasons.length) {
     const ll = inv.ele('LegalLiterals');
     for (const r of reasons) ll.ele('LegalReference').txt(text(r, 250));

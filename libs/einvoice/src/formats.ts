@@ -8,7 +8,15 @@ import { splitVatId } from './xml-util';
 /** Our e-invoice formats; the names are those of the conformance kit's `validate` script. */
 export type EInvoiceFormat = 'cii-en16931' | 'xrechnung-cii' | 'xrechnung-ubl' | 'peppol-ubl' | 'ubl-en16931' | 'fatturapa' | 'facturae';
 
-export const einvoiceFormats: readonly EInvoiceFormat[] = ['cii-en16931', 'xrechnung-cii', 'xrechnung-ubl', 'peppol-ubl', 'ubl-en16931', 'fatturapa', 'facturae'];
+export const einvoiceFormats: readonly EInvoiceFormat[] = [
+  'cii-en16931',
+  'xrechnung-cii',
+  'xrechnung-ubl',
+  'peppol-ubl',
+  'ubl-en16931',
+  'fatturapa',
+  'facturae',
+];
 
 /** The API's `invoice_format` values. */
 export type ApiInvoiceFormat = 'PDF' | 'ZUGFERD' | 'PEPPOL' | 'FACTURAPA' | 'FACTURAE' | 'XRECHNUNG';
@@ -81,7 +89,9 @@ export function einvoiceFileName(format: EInvoiceFormat, invoice: Pick<EInvoice,
     case 'ubl-en16931':
       return `${number}_ubl.xml`;
     case 'fatturapa': {
-      const id = invoice.seller.vatId ? splitVatId(invoice.seller.vatId) : { country: 'IT', code: invoice.seller.fiscalCode ?? '00000000000' };
+      const id = invoice.seller.vatId
+        ? splitVatId(invoice.seller.vatId)
+        : { country: 'IT', code: invoice.seller.fiscalCode ?? '00000000000' };
       const progressive = (invoice.number.replace(/[^A-Za-z0-9]/g, '').slice(-5) || '1').padStart(5, '0');
       return `${id.country}${id.code}_${progressive}.xml`;
     }

@@ -4,10 +4,20 @@
  * nearest ASCII, and anything still outside becomes "?", so the XSD never rejects a name.
  */
 const REPLACEMENTS: Record<string, string> = {
-  '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'",
-  '\u201C': '"', '\u201D': '"', '\u201E': '"',
-  '\u2013': '-', '\u2014': '-', '\u2212': '-',
-  '\u2026': '...', '\u20AC': 'EUR', '\u00A0': ' ', '\u2022': '*',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201A': "'",
+  '\u201B': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u201E': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2212': '-',
+  '\u2026': '...',
+  '\u20AC': 'EUR',
+  '\u00A0': ' ',
+  '\u2022': '*',
 };
 
 export function toLatin1(text: string, maxLength?: number): string {

@@ -1,10 +1,19 @@
-import { fixtureScenarios, b2cInvoice, domesticMixedRates, intraCommunityGoods, publicSectorBuyer, reverseChargeServices, italianDomestic } from './fixtures';
+import {
+  fixtureScenarios,
+  b2cInvoice,
+  domesticMixedRates,
+  intraCommunityGoods,
+  publicSectorBuyer,
+  reverseChargeServices,
+  italianDomestic,
+} from './fixtures';
 import { einvoiceFormats } from './formats';
 import type { EInvoice } from './model';
 import { requirementsFor } from './requirements';
 import { invoiceTotals } from './totals';
 
-const rules = (format: Parameters<typeof requirementsFor>[0], inv: EInvoice) => requirementsFor(format, inv).map((r) => `${r.rule} ${r.field}`);
+const rules = (format: Parameters<typeof requirementsFor>[0], inv: EInvoice) =>
+  requirementsFor(format, inv).map((r) => `${r.rule} ${r.field}`);
 
 describe('requirementsFor', () => {
   it('finds nothing missing in the fixtures for the formats they target', () => {
@@ -72,7 +81,9 @@ describe('requirementsFor', () => {
     inv.buyer = { name: '', address: { line1: '', city: '', countryCode: '' } };
     for (const f of einvoiceFormats) {
       const r = rules(f, inv);
-      expect(r).toEqual(expect.arrayContaining(['BR-16 lines', 'BR-07 buyer.name', 'BR-10 buyer.address', 'BR-11 buyer.address.countryCode']));
+      expect(r).toEqual(
+        expect.arrayContaining(['BR-16 lines', 'BR-07 buyer.name', 'BR-10 buyer.address', 'BR-11 buyer.address.countryCode']),
+      );
     }
     const bad = domesticMixedRates();
     bad.lines[1] = { ...bad.lines[1]!, unitCode: '', name: '' };

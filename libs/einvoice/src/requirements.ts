@@ -13,8 +13,10 @@ export interface Requirement {
 
 /** EAS codes Peppol accepts as endpoint scheme (Peppol BIS 3.0.21 code list; no "EM" e-mail scheme). */
 const PEPPOL_EAS = new Set(
-  ('0002 0007 0009 0060 0088 0096 0097 0106 0130 0135 0142 0151 0183 0184 0188 0190 0191 0192 0195 0196 0198 0199 0200 0201 0204 0208 0209 0210 0211 0216 0218 0221 0225 0230 0235 0240 0242 0244 0245 0246 0248 ' +
-    '9910 9913 9914 9915 9918 9919 9920 9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959').split(' '),
+  (
+    '0002 0007 0009 0060 0088 0096 0097 0106 0130 0135 0142 0151 0183 0184 0188 0190 0191 0192 0195 0196 0198 0199 0200 0201 0204 0208 0209 0210 0211 0216 0218 0221 0225 0230 0235 0240 0242 0244 0245 0246 0248 ' +
+    '9910 9913 9914 9915 9918 9919 9920 9922 9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944 9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959'
+  ).split(' '),
 );
 
 const blank = (v: string | undefined) => v === undefined || v.trim() === '';
@@ -25,7 +27,8 @@ function isIsoDate(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
 }
 
-const isEn16931 = (f: EInvoiceFormat) => f === 'cii-en16931' || f === 'xrechnung-cii' || f === 'xrechnung-ubl' || f === 'peppol-ubl' || f === 'ubl-en16931';
+const isEn16931 = (f: EInvoiceFormat) =>
+  f === 'cii-en16931' || f === 'xrechnung-cii' || f === 'xrechnung-ubl' || f === 'peppol-ubl' || f === 'ubl-en16931';
 const isXRechnung = (f: EInvoiceFormat) => f === 'xrechnung-cii' || f === 'xrechnung-ubl';
 
 /**
@@ -57,9 +60,19 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
   for (const [field, value] of dates) {
     need(!blank(value) && !isIsoDate(value!), field, 'date-format', `${field} must be a calendar date YYYY-MM-DD.`);
   }
-  need(!!invoice.period && invoice.period.start > invoice.period.end, 'period.end', 'BR-29', 'The period end must not be before its start.');
+  need(
+    !!invoice.period && invoice.period.start > invoice.period.end,
+    'period.end',
+    'BR-29',
+    'The period end must not be before its start.',
+  );
   need(lines.length === 0, 'lines', 'BR-16', 'The invoice needs at least one line.');
-  need(invoice.typeCode === '381' && !invoice.precedingInvoice, 'precedingInvoice', 'BG-3', 'A credit note must reference the invoice it corrects (preceding invoice, BT-25).');
+  need(
+    invoice.typeCode === '381' && !invoice.precedingInvoice,
+    'precedingInvoice',
+    'BG-3',
+    'A credit note must reference the invoice it corrects (preceding invoice, BT-25).',
+  );
   partyRequirements(need, 'seller', seller, 'BR-06', 'BR-08', 'BR-09');
   partyRequirements(need, 'buyer', buyer, 'BR-07', 'BR-10', 'BR-11');
 
@@ -75,7 +88,14 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
   // arithmetic input errors (negative price, discount above 100 % or above the line amount)
   if (lines.length && lines.every((l) => l.vat && !blank(l.quantity) && !blank(l.unitPrice))) {
     try {
-      computeTotals({ lines: lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unitPrice, vat: l.vat, ...(l.discount ? { discount: l.discount } : {}) })) });
+      computeTotals({
+        lines: lines.map((l) => ({
+          quantity: l.quantity,
+          unitPrice: l.unitPrice,
+          vat: l.vat,
+          ...(l.discount ? { discount: l.discount } : {}),
+        })),
+      });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const field = /^(lines\[\d+\][\w.]*)/.exec(message)?.[1] ?? 'lines';
@@ -85,7 +105,8 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
 
   // --- VAT category rules (EN 16931 BR-S/AE/IC/G/E/O-02, BR-IC-11/12, BR-O-11)
   const sellerTaxId = !blank(seller?.vatId) || !blank(seller?.taxNumber);
-  if (categories.has('S') || categories.has('Z')) need(!sellerTaxId, 'seller.vatId', 'BR-S-02', 'Standard-rated lines need the seller VAT ID or tax number.');
+  if (categories.has('S') || categories.has('Z'))
+    need(!sellerTaxId, 'seller.vatId', 'BR-S-02', 'Standard-rated lines need the seller VAT ID or tax number.');
   if (categories.has('E')) need(!sellerTaxId, 'seller.vatId', 'BR-E-02', 'Exempt lines need the seller VAT ID or tax number.');
   if (categories.has('AE')) {
     need(blank(seller?.vatId), 'seller.vatId', 'BR-AE-02', 'Reverse charge needs the seller VAT ID.');
@@ -94,12 +115,27 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
   if (categories.has('K')) {
     need(blank(seller?.vatId), 'seller.vatId', 'BR-IC-02', 'An intra-community supply needs the seller VAT ID.');
     need(blank(buyer?.vatId), 'buyer.vatId', 'BR-IC-02', 'An intra-community supply needs the buyer VAT ID.');
-    need(!invoice.deliveryDate && !invoice.period, 'deliveryDate', 'BR-IC-11', 'An intra-community supply needs the delivery date or the invoicing period.');
-    need(!invoice.deliverTo && blank(buyer?.address?.countryCode), 'deliverTo.address.countryCode', 'BR-IC-12', 'An intra-community supply needs the deliver-to country.');
+    need(
+      !invoice.deliveryDate && !invoice.period,
+      'deliveryDate',
+      'BR-IC-11',
+      'An intra-community supply needs the delivery date or the invoicing period.',
+    );
+    need(
+      !invoice.deliverTo && blank(buyer?.address?.countryCode),
+      'deliverTo.address.countryCode',
+      'BR-IC-12',
+      'An intra-community supply needs the deliver-to country.',
+    );
   }
   if (categories.has('G')) need(blank(seller?.vatId), 'seller.vatId', 'BR-G-02', 'An export needs the seller VAT ID.');
   if (categories.has('O')) {
-    need(!blank(seller?.vatId) || !blank(buyer?.vatId), 'seller.vatId', 'BR-O-02', 'An invoice not subject to VAT must not carry seller or buyer VAT IDs.');
+    need(
+      !blank(seller?.vatId) || !blank(buyer?.vatId),
+      'seller.vatId',
+      'BR-O-02',
+      'An invoice not subject to VAT must not carry seller or buyer VAT IDs.',
+    );
     need(categories.size > 1, 'lines', 'BR-O-11', 'Lines not subject to VAT (O) cannot be mixed with other VAT categories.');
   }
 
@@ -108,7 +144,12 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
   if (lines.length && !invoice.dueDate && blank(invoice.paymentTerms)) {
     try {
       const due = computeTotals({
-        lines: lines.map((l) => ({ quantity: l.quantity, unitPrice: l.unitPrice, vat: l.vat, ...(l.discount ? { discount: l.discount } : {}) })),
+        lines: lines.map((l) => ({
+          quantity: l.quantity,
+          unitPrice: l.unitPrice,
+          vat: l.vat,
+          ...(l.discount ? { discount: l.discount } : {}),
+        })),
         ...(invoice.prepaidAmount !== undefined ? { prepaidAmount: invoice.prepaidAmount } : {}),
       }).amountDue;
       need(Number(due) > 0, 'dueDate', 'BR-CO-25', 'A positive amount due needs a due date or payment terms.');
@@ -124,16 +165,36 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
 
   // --- Peppol: routing addresses and a reference the buyer can match
   if (format === 'peppol-ubl') {
-    need(blank(invoice.buyerReference) && blank(invoice.orderReference), 'buyerReference', 'PEPPOL-EN16931-R003', 'Peppol needs a buyer reference or a purchase order reference.');
-    for (const [role, p, rule] of [['seller', seller, 'PEPPOL-EN16931-R020'], ['buyer', buyer, 'PEPPOL-EN16931-R010']] as const) {
-      if (!p?.electronicAddress || blank(p.electronicAddress.value)) need(true, `${role}.electronicAddress`, rule, `The ${role} needs a Peppol electronic address (endpoint ID).`);
-      else need(!PEPPOL_EAS.has(p.electronicAddress.scheme), `${role}.electronicAddress.scheme`, 'PEPPOL-EN16931-CL008', `Scheme ${p.electronicAddress.scheme} is not a Peppol EAS code (e-mail addresses cannot be Peppol endpoints).`);
+    need(
+      blank(invoice.buyerReference) && blank(invoice.orderReference),
+      'buyerReference',
+      'PEPPOL-EN16931-R003',
+      'Peppol needs a buyer reference or a purchase order reference.',
+    );
+    for (const [role, p, rule] of [
+      ['seller', seller, 'PEPPOL-EN16931-R020'],
+      ['buyer', buyer, 'PEPPOL-EN16931-R010'],
+    ] as const) {
+      if (!p?.electronicAddress || blank(p.electronicAddress.value))
+        need(true, `${role}.electronicAddress`, rule, `The ${role} needs a Peppol electronic address (endpoint ID).`);
+      else
+        need(
+          !PEPPOL_EAS.has(p.electronicAddress.scheme),
+          `${role}.electronicAddress.scheme`,
+          'PEPPOL-EN16931-CL008',
+          `Scheme ${p.electronicAddress.scheme} is not a Peppol EAS code (e-mail addresses cannot be Peppol endpoints).`,
+        );
     }
   }
 
   // --- XRechnung (BR-DE-*): routing, contacts, payment
   if (isXRechnung(format)) {
-    need(blank(invoice.buyerReference), 'buyerReference', 'BR-DE-15', 'XRechnung needs the buyer reference (Leitweg-ID for public buyers).');
+    need(
+      blank(invoice.buyerReference),
+      'buyerReference',
+      'BR-DE-15',
+      'XRechnung needs the buyer reference (Leitweg-ID for public buyers).',
+    );
     need(!pay, 'payment', 'BR-DE-01', 'XRechnung needs payment instructions.');
     need(blank(seller?.address?.city), 'seller.address.city', 'BR-DE-03', 'XRechnung needs the seller city.');
     need(blank(seller?.address?.postalCode), 'seller.address.postalCode', 'BR-DE-04', 'XRechnung needs the seller postal code.');
@@ -143,27 +204,78 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
     need(blank(buyer?.address?.city), 'buyer.address.city', 'BR-DE-08', 'XRechnung needs the buyer city.');
     need(blank(buyer?.address?.postalCode), 'buyer.address.postalCode', 'BR-DE-09', 'XRechnung needs the buyer postal code.');
     need(!sellerTaxId, 'seller.vatId', 'BR-DE-16', 'XRechnung needs the seller VAT ID or tax number.');
-    need(!seller?.electronicAddress || blank(seller.electronicAddress.value), 'seller.electronicAddress', 'PEPPOL-EN16931-R020', 'XRechnung needs the seller electronic address.');
-    need(!buyer?.electronicAddress || blank(buyer.electronicAddress.value), 'buyer.electronicAddress', 'PEPPOL-EN16931-R010', 'XRechnung needs the buyer electronic address.');
+    need(
+      !seller?.electronicAddress || blank(seller.electronicAddress.value),
+      'seller.electronicAddress',
+      'PEPPOL-EN16931-R020',
+      'XRechnung needs the seller electronic address.',
+    );
+    need(
+      !buyer?.electronicAddress || blank(buyer.electronicAddress.value),
+      'buyer.electronicAddress',
+      'PEPPOL-EN16931-R010',
+      'XRechnung needs the buyer electronic address.',
+    );
   }
 
   // --- FatturaPA 1.2.2 FPR12
   if (format === 'fatturapa') {
     need(blank(seller?.vatId), 'seller.vatId', 'FatturaPA:CedentePrestatore/IdFiscaleIVA', 'FatturaPA needs the seller VAT ID.');
     if (buyer?.address?.countryCode === 'IT') {
-      need(blank(buyer.vatId) && blank(buyer.fiscalCode), 'buyer.fiscalCode', 'FatturaPA:CessionarioCommittente/CodiceFiscale', 'An Italian buyer needs a VAT ID (Partita IVA) or Codice Fiscale.');
-      need(blank(buyer.sdiCode) && blank(buyer.pec), 'buyer.sdiCode', 'FatturaPA:CodiceDestinatario', 'An Italian buyer needs an SdI recipient code or a PEC address.');
-      need(!/^\d{5}$/.test(buyer.address.postalCode ?? ''), 'buyer.address.postalCode', 'FatturaPA:CAP', 'An Italian address needs a five-digit CAP.');
+      need(
+        blank(buyer.vatId) && blank(buyer.fiscalCode),
+        'buyer.fiscalCode',
+        'FatturaPA:CessionarioCommittente/CodiceFiscale',
+        'An Italian buyer needs a VAT ID (Partita IVA) or Codice Fiscale.',
+      );
+      need(
+        blank(buyer.sdiCode) && blank(buyer.pec),
+        'buyer.sdiCode',
+        'FatturaPA:CodiceDestinatario',
+        'An Italian buyer needs an SdI recipient code or a PEC address.',
+      );
+      need(
+        !/^\d{5}$/.test(buyer.address.postalCode ?? ''),
+        'buyer.address.postalCode',
+        'FatturaPA:CAP',
+        'An Italian address needs a five-digit CAP.',
+      );
     }
-    if (!blank(buyer?.sdiCode)) need(!/^[A-Z0-9]{7}$/.test(buyer!.sdiCode!), 'buyer.sdiCode', 'FatturaPA:CodiceDestinatario', 'The SdI recipient code has 7 characters (A-Z, 0-9).');
+    if (!blank(buyer?.sdiCode))
+      need(
+        !/^[A-Z0-9]{7}$/.test(buyer!.sdiCode!),
+        'buyer.sdiCode',
+        'FatturaPA:CodiceDestinatario',
+        'The SdI recipient code has 7 characters (A-Z, 0-9).',
+      );
   }
 
   // --- Facturae 3.2.2
   if (format === 'facturae') {
-    for (const [role, p] of [['seller', seller], ['buyer', buyer]] as const) {
-      need(blank(p?.vatId) && blank(p?.fiscalCode), `${role}.vatId`, 'Facturae:TaxIdentificationNumber', `Facturae needs the ${role}'s tax identification (VAT ID or NIF).`);
-      if (p?.address?.countryCode) need(!hasAlpha3(p.address.countryCode), `${role}.address.countryCode`, 'Facturae:CountryCode', `Country ${p.address.countryCode} is not supported for Facturae.`);
-      if (p?.address?.countryCode === 'ES') need(!/^\d{5}$/.test(p.address.postalCode ?? ''), `${role}.address.postalCode`, 'Facturae:PostCode', 'A Spanish address needs a five-digit postal code.');
+    for (const [role, p] of [
+      ['seller', seller],
+      ['buyer', buyer],
+    ] as const) {
+      need(
+        blank(p?.vatId) && blank(p?.fiscalCode),
+        `${role}.vatId`,
+        'Facturae:TaxIdentificationNumber',
+        `Facturae needs the ${role}'s tax identification (VAT ID or NIF).`,
+      );
+      if (p?.address?.countryCode)
+        need(
+          !hasAlpha3(p.address.countryCode),
+          `${role}.address.countryCode`,
+          'Facturae:CountryCode',
+          `Country ${p.address.countryCode} is not supported for Facturae.`,
+        );
+      if (p?.address?.countryCode === 'ES')
+        need(
+          !/^\d{5}$/.test(p.address.postalCode ?? ''),
+          `${role}.address.postalCode`,
+          'Facturae:PostCode',
+          'A Spanish address needs a five-digit postal code.',
+        );
     }
   }
   return out;
@@ -171,8 +283,25 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
 
 type Need = (cond: boolean, field: string, rule: string, message: string) => void;
 
-function partyRequirements(need: Need, role: 'seller' | 'buyer', p: Party | undefined, nameRule: string, addressRule: string, countryRule: string): void {
+function partyRequirements(
+  need: Need,
+  role: 'seller' | 'buyer',
+  p: Party | undefined,
+  nameRule: string,
+  addressRule: string,
+  countryRule: string,
+): void {
   need(!p || blank(p.name), `${role}.name`, nameRule, `The ${role} name is required.`);
-  need(!p?.address || blank(p.address.line1) || blank(p.address.city), `${role}.address`, addressRule, `The ${role} postal address (street, city) is required.`);
-  need(!p?.address || !/^[A-Z]{2}$/.test(p.address.countryCode ?? ''), `${role}.address.countryCode`, countryRule, `The ${role} country code (ISO 3166-1 alpha-2) is required.`);
+  need(
+    !p?.address || blank(p.address.line1) || blank(p.address.city),
+    `${role}.address`,
+    addressRule,
+    `The ${role} postal address (street, city) is required.`,
+  );
+  need(
+    !p?.address || !/^[A-Z]{2}$/.test(p.address.countryCode ?? ''),
+    `${role}.address.countryCode`,
+    countryRule,
+    `The ${role} country code (ISO 3166-1 alpha-2) is required.`,
+  );
 }

@@ -28,9 +28,19 @@ describe('tax treatments', () => {
     const en = listTaxTreatments('en');
     const de = listTaxTreatments('de');
     expect(en).toHaveLength(7);
-    expect(en.find((t) => t.id === 'intra_community')).toEqual({ id: 'intra_community', label: 'Intra-community supply', vat_category: 'K', default_rate: '0' });
+    expect(en.find((t) => t.id === 'intra_community')).toEqual({
+      id: 'intra_community',
+      label: 'Intra-community supply',
+      vat_category: 'K',
+      default_rate: '0',
+    });
     expect(de.find((t) => t.id === 'intra_community')?.label).toBe('Innergemeinschaftliche Lieferung');
-    expect(de.find((t) => t.id === 'standard')).toEqual({ id: 'standard', label: 'Regelsteuersatz', vat_category: 'S', default_rate: '19' });
+    expect(de.find((t) => t.id === 'standard')).toEqual({
+      id: 'standard',
+      label: 'Regelsteuersatz',
+      vat_category: 'S',
+      default_rate: '19',
+    });
   });
 
   it('falls back to English for an unknown locale', () => {
@@ -46,7 +56,10 @@ describe('tax treatments', () => {
 
   it('gives default exemptions in the document language, overridable per invoice', () => {
     expect(exemptionFor('S', { language: 'de' })).toBeUndefined();
-    expect(exemptionFor('AE', { language: 'de' })).toEqual({ code: 'VATEX-EU-AE', reason: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)' });
+    expect(exemptionFor('AE', { language: 'de' })).toEqual({
+      code: 'VATEX-EU-AE',
+      reason: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)',
+    });
     expect(exemptionFor('G', { language: 'en' })).toEqual({ code: 'VATEX-EU-G', reason: 'Export outside the EU' });
     expect(exemptionFor('E', { language: 'en' })).toEqual({ reason: 'Exempt from VAT' });
     // an own reason drops the default code (it may not fit the own reason); an own code is kept

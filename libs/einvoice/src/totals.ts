@@ -18,7 +18,9 @@ export function invoiceTotals(invoice: Pick<EInvoice, 'lines' | 'prepaidAmount'>
  * Deliver-to data (BG-13/BG-15). An intra-community supply (K) must state the deliver-to country
  * (BR-IC-12); without an explicit `deliverTo` the goods are taken to go to the buyer's address.
  */
-export function effectiveDeliverTo(invoice: Pick<EInvoice, 'deliverTo' | 'buyer' | 'lines'>): { name?: string; address: PostalAddress } | undefined {
+export function effectiveDeliverTo(
+  invoice: Pick<EInvoice, 'deliverTo' | 'buyer' | 'lines'>,
+): { name?: string; address: PostalAddress } | undefined {
   if (invoice.deliverTo) return invoice.deliverTo;
   if (invoice.lines.some((l) => l.vat.category === 'K')) return { address: invoice.buyer.address };
   return undefined;

@@ -59,7 +59,13 @@ function party(parent: XMLBuilder, wrapper: string, p: Party, role: 'seller' | '
   }
 }
 
-function taxCategory(parent: XMLBuilder, name: string, category: VatCategoryCode, vatRate: string, exemption?: { reason?: string; code?: string }): void {
+function taxCategory(
+  parent: XMLBuilder,
+  name: string,
+  category: VatCategoryCode,
+  vatRate: string,
+  exemption?: { reason?: string; code?: string },
+): void {
   const el = parent.ele(`cac:${name}`);
   el.ele('cbc:ID').txt(category);
   if (category !== 'O') el.ele('cbc:Percent').txt(rate(vatRate)); // BR-O-05 / BR-O-14: no rate for "not subject"
@@ -105,11 +111,15 @@ export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { pr
     ref.ele('cbc:ID').txt(invoice.precedingInvoice.number);
     if (invoice.precedingInvoice.issueDate) ref.ele('cbc:IssueDate').txt(invoice.precedingInvoice.issueDate);
   }
-  for (const a of embeddableAttachments(options.profile === 'xrechnung' ? 'xrechnung-ubl' : 'peppol-ubl', invoice.attachments ?? []).embedded) {
+  for (const a of embeddableAttachments(options.profile === 'xrechnung' ? 'xrechnung-ubl' : 'peppol-ubl', invoice.attachments ?? [])
+    .embedded) {
     const ref = root.ele('cac:AdditionalDocumentReference'); // BG-24
     ref.ele('cbc:ID').txt(a.id);
     if (a.description) ref.ele('cbc:DocumentDescription').txt(a.description);
-    ref.ele('cac:Attachment').ele('cbc:EmbeddedDocumentBinaryObject', { mimeCode: a.mimeCode, filename: a.filename }).txt(a.content.toString('base64'));
+    ref
+      .ele('cac:Attachment')
+      .ele('cbc:EmbeddedDocumentBinaryObject', { mimeCode: a.mimeCode, filename: a.filename })
+      .txt(a.content.toString('base64'));
   }
   party(root, 'AccountingSupplierParty', invoice.seller, 'seller');
   party(root, 'AccountingCustomerParty', invoice.buyer, 'buyer');

@@ -40,7 +40,9 @@ describe('CII writer', () => {
 
   it('writes the XRechnung 3.0 guideline and the Leitweg-ID as buyer reference', () => {
     const x = parseXml(toCii(publicSectorBuyer(), { profile: 'xrechnung' }));
-    expect(x.text('ram:GuidelineSpecifiedDocumentContextParameter')?.trim()).toBe('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0');
+    expect(x.text('ram:GuidelineSpecifiedDocumentContextParameter')?.trim()).toBe(
+      'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+    );
     expect(x.text('ram:BuyerReference')).toBe('04011000-12345-03');
   });
 

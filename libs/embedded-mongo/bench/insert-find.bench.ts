@@ -18,12 +18,18 @@ async function timed(label: string, fn: () => Promise<void>): Promise<number> {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
-  console.log(`${label.padEnd(46)} wall ${ms.toFixed(0).padStart(6)} ms  cpu ${cpuMs.toFixed(0).padStart(6)} ms  (${((ms * 1000) / N).toFixed(0)} µs/op)`);
+  console.log(
+    `${label.padEnd(46)} wall ${ms.toFixed(0).padStart(6)} ms  cpu ${cpuMs.toFixed(0).padStart(6)} ms  (${((ms * 1000) / N).toFixed(0)} µs/op)`,
+  );
   return ms;
 }
 
 async function main(): Promise<void> {
-  console.log(`embedded-mongo benchmark, N=${N}, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `embedded-mongo benchmark, N=${N}, node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const engine = measureEngine(N);
   console.log(`${'engine only: insert x N (unique index)'.padEnd(46)} wall ${engine.insertMs.toFixed(0).padStart(6)} ms`);
   console.log(`${'engine only: find by unique field x N'.padEnd(46)} wall ${engine.findMs.toFixed(0).padStart(6)} ms`);

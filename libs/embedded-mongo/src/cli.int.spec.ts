@@ -6,7 +6,10 @@ import { MongoClient } from 'mongodb';
 describe('mongo:embedded CLI', () => {
   it('prints the URI on its first line, serves, and exits on SIGTERM', async () => {
     const root = join(__dirname, '../../..');
-    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(__dirname, 'cli.ts'), '--port', '0'], { cwd: root, env: { ...process.env, NODE_ENV: 'test', MONGO_URL: '' } });
+    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(__dirname, 'cli.ts'), '--port', '0'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'test', MONGO_URL: '' },
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const firstLine = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);

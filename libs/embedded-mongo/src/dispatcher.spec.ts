@@ -6,7 +6,12 @@ import { TransactionManager } from './transactions/manager';
 
 function context(): DispatchContext {
   const store = new Store();
-  return { store, cursors: new CursorRegistry(), transactions: new TransactionManager(store), server: { address: '127.0.0.1:1234', setName: 'rs0', connectionId: 7 } };
+  return {
+    store,
+    cursors: new CursorRegistry(),
+    transactions: new TransactionManager(store),
+    server: { address: '127.0.0.1:1234', setName: 'rs0', connectionId: 7 },
+  };
 }
 
 describe('dispatch', () => {
@@ -18,7 +23,16 @@ describe('dispatch', () => {
 
   it('describes a single-node replica set without topologyVersion', () => {
     const hello = dispatch({ hello: 1, helloOk: true }, 'admin', context());
-    expect(hello).toMatchObject({ isWritablePrimary: true, helloOk: true, setName: 'rs0', hosts: ['127.0.0.1:1234'], me: '127.0.0.1:1234', primary: '127.0.0.1:1234', logicalSessionTimeoutMinutes: 30, connectionId: 7 });
+    expect(hello).toMatchObject({
+      isWritablePrimary: true,
+      helloOk: true,
+      setName: 'rs0',
+      hosts: ['127.0.0.1:1234'],
+      me: '127.0.0.1:1234',
+      primary: '127.0.0.1:1234',
+      logicalSessionTimeoutMinutes: 30,
+      connectionId: 7,
+    });
     expect(hello.topologyVersion).toBeUndefined();
     expect(dispatch({ isMaster: 1 }, 'admin', context())).toMatchObject({ ismaster: true });
     expect(dispatch({ ismaster: 1 }, 'admin', context()).isWritablePrimary).toBeUndefined();
@@ -35,11 +49,20 @@ describe('dispatch', () => {
   it('reports index conflicts with the codes mongoose and syncIndexes expect', () => {
     const ctx = context();
     const create = (index: Record<string, unknown>) => dispatch({ createIndexes: 'c', indexes: [index] }, 'db', ctx);
-    expect(create({ key: { a: 1 }, name: 'a_1' })).toMatchObject({ ok: 1, numIndexesBefore: 1, numIndexesAfter: 2, createdCollectionAutomatically: true });
+    expect(create({ key: { a: 1 }, name: 'a_1' })).toMatchObject({
+      ok: 1,
+      numIndexesBefore: 1,
+      numIndexesAfter: 2,
+      createdCollectionAutomatically: true,
+    });
     expect(create({ key: { a: 1 }, name: 'a_1', background: true })).toMatchObject({ ok: 1, note: 'all indexes already exist' });
     expect(create({ key: { a: 1 }, name: 'a_1', unique: true })).toMatchObject({ ok: 0, code: 85 });
     expect(create({ key: { a: -1 }, name: 'a_1' })).toMatchObject({ ok: 0, code: 86 });
-    expect(create({ key: { a: 1 }, name: 'other' })).toMatchObject({ ok: 0, code: 85, errmsg: 'Index already exists with a different name: a_1' });
+    expect(create({ key: { a: 1 }, name: 'other' })).toMatchObject({
+      ok: 0,
+      code: 85,
+      errmsg: 'Index already exists with a different name: a_1',
+    });
     expect(dispatch({ dropIndexes: 'c', index: 'nope' }, 'db', ctx)).toMatchObject({ ok: 0, code: 27 });
     expect(dispatch({ dropIndexes: 'c', index: { a: 1 } }, 'db', ctx)).toMatchObject({ ok: 1, nIndexesWas: 2 });
   });
@@ -53,7 +76,11 @@ describe('dispatch', () => {
     expect(dispatch({ count: 'c' }, 'db', ctx)).toMatchObject({ n: 1 });
     expect(dispatch({ count: 'c', ...inTxn }, 'db', ctx)).toMatchObject({ n: 2 });
     expect(dispatch({ insert: 'c', documents: [{ _id: 1 }], ...inTxn }, 'db', ctx).writeErrors).toHaveLength(1);
-    expect(dispatch({ commitTransaction: 1, ...inTxn }, 'admin', ctx)).toMatchObject({ ok: 0, code: 251, errorLabels: ['TransientTransactionError'] });
+    expect(dispatch({ commitTransaction: 1, ...inTxn }, 'admin', ctx)).toMatchObject({
+      ok: 0,
+      code: 251,
+      errorLabels: ['TransientTransactionError'],
+    });
     expect(dispatch({ count: 'c' }, 'db', ctx)).toMatchObject({ n: 1 });
   });
 });

@@ -9,7 +9,14 @@ import { writeCommands } from './commands/write';
 import { CommandError, ErrorCodes, toErrorReply } from './errors';
 
 const handlers = new Map<string, CommandHandler>(
-  Object.entries({ ...handshakeCommands, ...readCommands, ...writeCommands, ...adminCommands, ...databaseCommands, ...transactionCommands }),
+  Object.entries({
+    ...handshakeCommands,
+    ...readCommands,
+    ...writeCommands,
+    ...adminCommands,
+    ...databaseCommands,
+    ...transactionCommands,
+  }),
 );
 // Command names are matched exactly first; the lower-cased table catches legacy spellings.
 const lowerCased = new Map<string, CommandHandler>([...handlers].map(([name, h]) => [name.toLowerCase(), h]));

@@ -56,14 +56,26 @@ describe('embedded server on the wire', () => {
     const { data } = await exchange(mongo.port, buildQuery('admin.$cmd', { ismaster: 1, helloOk: true }));
     expect(data.readInt32LE(12)).toBe(OP_REPLY);
     const reply = deserialize(data.subarray(36));
-    expect(reply).toMatchObject({ ismaster: true, helloOk: true, setName: 'rs0', hosts: [`127.0.0.1:${mongo.port}`], me: `127.0.0.1:${mongo.port}`, primary: `127.0.0.1:${mongo.port}`, ok: 1 });
+    expect(reply).toMatchObject({
+      ismaster: true,
+      helloOk: true,
+      setName: 'rs0',
+      hosts: [`127.0.0.1:${mongo.port}`],
+      me: `127.0.0.1:${mongo.port}`,
+      primary: `127.0.0.1:${mongo.port}`,
+      ok: 1,
+    });
     expect(reply.maxWireVersion).toBeGreaterThanOrEqual(9);
     expect(reply.maxWireVersion).toBeLessThanOrEqual(24);
     expect(reply.topologyVersion).toBeUndefined();
   });
 
   it('answers an unknown command with CommandNotFound (59) and keeps serving', async () => {
-    const { data, closed } = await exchange(mongo.port, Buffer.concat([buildMsg({ frobnicate: 1, $db: 'x' }), buildMsg({ ping: 1, $db: 'admin' })]), 2);
+    const { data, closed } = await exchange(
+      mongo.port,
+      Buffer.concat([buildMsg({ frobnicate: 1, $db: 'x' }), buildMsg({ ping: 1, $db: 'admin' })]),
+      2,
+    );
     expect(closed).toBe(false);
     expect(data.readInt32LE(12)).toBe(OP_MSG);
     const first = deserialize(data.subarray(21, data.readInt32LE(0)));
@@ -101,10 +113,14 @@ describe('embedded server on the wire', () => {
 
   it('survives random garbage after a plausible header (fuzz) and keeps answering', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(OP_MSG, 2004, 2012, 1, 9999), fc.uint8Array({ minLength: 0, maxLength: 64 }), async (opCode, junk) => {
-        const bytes = Buffer.concat([header(16 + junk.length, 1, opCode), Buffer.from(junk)]);
-        await exchange(mongo.port, bytes, 0, 20);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(OP_MSG, 2004, 2012, 1, 9999),
+        fc.uint8Array({ minLength: 0, maxLength: 64 }),
+        async (opCode, junk) => {
+          const bytes = Buffer.concat([header(16 + junk.length, 1, opCode), Buffer.from(junk)]);
+          await exchange(mongo.port, bytes, 0, 20);
+        },
+      ),
       { numRuns: 40 },
     );
     const ok = await exchange(mongo.port, buildMsg({ ping: 1, $db: 'admin' }));

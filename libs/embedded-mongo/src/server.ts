@@ -91,7 +91,12 @@ export class EmbeddedMongoServer {
       socket.destroy();
       return false;
     }
-    const ctx = { store: this.store, cursors: this.cursors, transactions: this.transactions, server: { address: this.address, setName: this.opts.setName ?? 'rs0', connectionId } };
+    const ctx = {
+      store: this.store,
+      cursors: this.cursors,
+      transactions: this.transactions,
+      server: { address: this.address, setName: this.opts.setName ?? 'rs0', connectionId },
+    };
     const requestId = ++this.requestIds;
     if (parsed.kind === 'query') {
       const [db, ...rest] = parsed.fullCollectionName.split('.');

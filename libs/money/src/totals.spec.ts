@@ -68,7 +68,11 @@ describe('computeTotals', () => {
   it('rounds VAT per category, not per line', () => {
     // 3 lines of 0.05 at 19 %: per line 0.0095 -> 0.01 each (0.03), per category 0.15*0.19 = 0.0285 -> 0.03;
     // 7 lines of 0.05: per line 0.07, per category 0.35*0.19 = 0.0665 -> 0.07. Pick a case where they differ:
-    const lines: TotalsLineInput[] = Array.from({ length: 10 }, () => ({ quantity: '1', unitPrice: '0.03', vat: { category: 'S', rate: '19' } }));
+    const lines: TotalsLineInput[] = Array.from({ length: 10 }, () => ({
+      quantity: '1',
+      unitPrice: '0.03',
+      vat: { category: 'S', rate: '19' },
+    }));
     const t = computeTotals({ lines });
     expect(t.vatBreakdown[0]).toEqual({ category: 'S', rate: '19', taxableAmount: '0.30', taxAmount: '0.06' });
     expect(t.vatTotal).toBe('0.06'); // per line it would be 10 x 0.01 = 0.10
@@ -112,9 +116,18 @@ describe('computeTotals', () => {
     [{ quantity: '1', unitPrice: '1', vat: { category: 'S', rate: '-1' } }, /rate must not be negative/],
     [{ quantity: '1', unitPrice: '1', vat: { category: '', rate: '0' } }, /category is required/],
     [{ quantity: '1', unitPrice: '10', discount: { type: 'PERCENTAGE', value: '101' }, vat: { category: 'S', rate: '19' } }, /at most 100/],
-    [{ quantity: '1', unitPrice: '10', discount: { type: 'PERCENTAGE', value: '-1' }, vat: { category: 'S', rate: '19' } }, /not be negative/],
-    [{ quantity: '1', unitPrice: '10', discount: { type: 'FIXED_AMOUNT', value: '10.01' }, vat: { category: 'S', rate: '19' } }, /exceeds the line amount/],
-    [{ quantity: '1', unitPrice: '10', discount: { type: 'BOGUS', value: '1' }, vat: { category: 'S', rate: '19' } }, /PERCENTAGE or FIXED_AMOUNT/],
+    [
+      { quantity: '1', unitPrice: '10', discount: { type: 'PERCENTAGE', value: '-1' }, vat: { category: 'S', rate: '19' } },
+      /not be negative/,
+    ],
+    [
+      { quantity: '1', unitPrice: '10', discount: { type: 'FIXED_AMOUNT', value: '10.01' }, vat: { category: 'S', rate: '19' } },
+      /exceeds the line amount/,
+    ],
+    [
+      { quantity: '1', unitPrice: '10', discount: { type: 'BOGUS', value: '1' }, vat: { category: 'S', rate: '19' } },
+      /PERCENTAGE or FIXED_AMOUNT/,
+    ],
   ])('rejects bad line %#', (line, message) => {
     expect(() => computeTotals({ lines: [line as TotalsLineInput] })).toThrow(message);
   });
@@ -190,7 +203,10 @@ describe('computeTotals properties', () => {
       if (discount?.type !== 'FIXED_AMOUNT') return { quantity, unitPrice, vat, ...(discount ? { discount } : {}) };
       // a fixed discount between 0 and the line gross, in cents
       const gross = new D(quantity).times(unitPrice).toDecimalPlaces(2, Decimal.ROUND_DOWN);
-      const value = gross.times(discount.value as number).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2);
+      const value = gross
+        .times(discount.value as number)
+        .toDecimalPlaces(2, Decimal.ROUND_DOWN)
+        .toFixed(2);
       return { quantity, unitPrice, vat, discount: { type: 'FIXED_AMOUNT' as const, value } };
     });
 

@@ -20,7 +20,10 @@ export type ObjectStorageEnv = z.output<typeof objectStorageEnvSchema>;
  * The configured object store, or (S3_ENDPOINT unset, outside production) an embedded s3rver of this
  * process. `npm start` starts one s3rver for all services and sets S3_ENDPOINT, so they share it.
  */
-export async function openObjectStore(config: ObjectStorageEnv, warn: (endpoint: string) => void): Promise<{ objects: ObjectStore; stop: () => Promise<void> }> {
+export async function openObjectStore(
+  config: ObjectStorageEnv,
+  warn: (endpoint: string) => void,
+): Promise<{ objects: ObjectStore; stop: () => Promise<void> }> {
   let embedded: EmbeddedS3 | undefined;
   if (!config.S3_ENDPOINT) {
     embedded = await startEmbeddedS3();

@@ -7,7 +7,12 @@ import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from './index';
 async function s3UnderTest(): Promise<Pick<EmbeddedS3, 'endpoint' | 'accessKey' | 'secretKey' | 'stop'>> {
   const endpoint = process.env.S3_TEST_ENDPOINT;
   if (!endpoint) return startEmbeddedS3();
-  return { endpoint, accessKey: process.env.S3_TEST_ACCESS_KEY ?? '', secretKey: process.env.S3_TEST_SECRET_KEY ?? '', stop: async () => undefined };
+  return {
+    endpoint,
+    accessKey: process.env.S3_TEST_ACCESS_KEY ?? '',
+    secretKey: process.env.S3_TEST_SECRET_KEY ?? '',
+    stop: async () => undefined,
+  };
 }
 
 describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : 'the embedded S3 server'}`, () => {
@@ -25,7 +30,23 @@ describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : '
     await objects.ensureBucket();
     await objects.ensureBucket(); // idempotent
     const racing = store(300);
-    await Promise.all([racing.ensureBucket(), createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'race', presignTtlSeconds: 1 }).ensureBucket(), createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'race', presignTtlSeconds: 1 }).ensureBucket()]);
+    await Promise.all([
+      racing.ensureBucket(),
+      createObjectStore({
+        endpoint: s3.endpoint,
+        accessKey: s3.accessKey,
+        secretKey: s3.secretKey,
+        bucket: 'race',
+        presignTtlSeconds: 1,
+      }).ensureBucket(),
+      createObjectStore({
+        endpoint: s3.endpoint,
+        accessKey: s3.accessKey,
+        secretKey: s3.secretKey,
+        bucket: 'race',
+        presignTtlSeconds: 1,
+      }).ensureBucket(),
+    ]);
     const body = Buffer.from('%PDF-1.7 hello');
     await objects.put('c1/inv/1.pdf', body, 'application/pdf');
     expect(await objects.exists('c1/inv/1.pdf')).toBe(true);
@@ -52,9 +73,11 @@ describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : '
     const objects = store(300);
     await objects.ensureBucket();
     const chunk = Buffer.alloc(1024 * 1024, 7);
-    const body = Readable.from((function* () {
-      for (let i = 0; i < 70; i++) yield chunk; // 70 MiB: more than minio's first part size
-    })());
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < 70; i++) yield chunk; // 70 MiB: more than minio's first part size
+      })(),
+    );
     await objects.putStream('c1/big.bin', body, 'application/octet-stream');
     let size = 0;
     for await (const c of await objects.getStream('c1/big.bin')) size += (c as Buffer).length;

@@ -75,7 +75,10 @@ async function uploadInParts(client: Client, bucket: string, key: string, body: 
     pendingBytes = 0;
     uploadId ??= await client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
     const partNumber = etags.length + 1;
-    const res = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': part.length } }, part);
+    const res = await client.uploadPart(
+      { bucketName: bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': part.length } },
+      part,
+    );
     etags.push({ part: partNumber, etag: res.etag });
   };
   try {
@@ -132,7 +135,11 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
         const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
         const req = send(url, { method: 'PUT', headers: { 'content-length': size, 'content-type': contentType } }, (res) => {
           res.resume();
-          res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(new Error(`object storage answered ${res.statusCode} to PUT ${key}`))));
+          res.on('end', () =>
+            res.statusCode && res.statusCode < 300
+              ? resolve()
+              : reject(new Error(`object storage answered ${res.statusCode} to PUT ${key}`)),
+          );
         });
         req.on('error', reject);
         createReadStream(path).on('error', reject).pipe(req);

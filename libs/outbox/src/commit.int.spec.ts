@@ -89,12 +89,15 @@ describe('commit', () => {
     const { things, changes } = setup();
     await things.create({ _id: 'once', n: 0 });
     const msgIn = { id: 'env-1', companyId: 'c1', type: 'thing.happened.v1' };
-    const apply = () => changes.commitOnce(msgIn, async (session) => void (await things.updateOne({ _id: 'once' }, { $inc: { n: 1 } }, { session })));
+    const apply = () =>
+      changes.commitOnce(msgIn, async (session) => void (await things.updateOne({ _id: 'once' }, { $inc: { n: 1 } }, { session })));
     expect(await apply()).toBe(true);
     expect(await apply()).toBe(false);
     expect(await Promise.all([apply(), apply()])).toEqual([false, false]);
     expect((await things.findById('once').lean<{ n: number }>())!.n).toBe(1);
-    await expect(changes.commitOnce({ ...msgIn, id: 'env-2' }, async () => Promise.reject(new Error('transient')))).rejects.toThrow('transient');
+    await expect(changes.commitOnce({ ...msgIn, id: 'env-2' }, async () => Promise.reject(new Error('transient')))).rejects.toThrow(
+      'transient',
+    );
     expect(await changes.commitOnce({ ...msgIn, id: 'env-2' }, async () => undefined)).toBe(true); // a failed attempt is not recorded
   });
 });

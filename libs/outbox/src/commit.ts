@@ -19,7 +19,10 @@ export interface Changes {
    * `commit` at most once per received message: its envelope id is recorded in the same transaction as the
    * change, so a redelivery (same id) changes nothing. Answers false for a message applied before.
    */
-  commitOnce(msg: { id: string; companyId: string; type: string }, work: (session: ClientSession, emit: Emit) => Promise<void>): Promise<boolean>;
+  commitOnce(
+    msg: { id: string; companyId: string; type: string },
+    work: (session: ClientSession, emit: Emit) => Promise<void>,
+  ): Promise<boolean>;
   /** Creates the collections and indexes (the outbox's and the record of processed messages). */
   init(): Promise<void>;
 }

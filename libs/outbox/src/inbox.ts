@@ -9,7 +9,12 @@ export interface ProcessedMessageDoc {
 }
 
 const processedSchema = new Schema<ProcessedMessageDoc>(
-  { _id: String, companyId: { type: String, required: true }, type: { type: String, required: true }, processedAt: { type: Date, required: true } },
+  {
+    _id: String,
+    companyId: { type: String, required: true },
+    type: { type: String, required: true },
+    processedAt: { type: Date, required: true },
+  },
   { versionKey: false },
 );
 // Redeliveries come within minutes; after 30 days the state rules of the consumers (statuses only move forward) suffice.

@@ -8,8 +8,8 @@ const PENDING = { publishedAt: { $exists: false } };
 
 async function sample(each: (service: string, outbox: Outbox) => Promise<void>): Promise<void> {
   await Promise.all(
-    [...watched].map(([service, outbox]) =>
-      each(service, outbox).catch(() => undefined), // the database is down: readiness says so; keep the last value
+    [...watched].map(
+      ([service, outbox]) => each(service, outbox).catch(() => undefined), // the database is down: readiness says so; keep the last value
     ),
   );
 }

@@ -52,7 +52,10 @@ const outboxSchema = new Schema<OutboxEntry>(
 );
 outboxSchema.index({ publishedAt: 1, createdAt: 1 });
 // Published entries are kept a week for inspection, then expire.
-outboxSchema.index({ publishedAt: 1 }, { expireAfterSeconds: 7 * 24 * 3600, partialFilterExpression: { publishedAt: { $exists: true } }, name: 'published_ttl' });
+outboxSchema.index(
+  { publishedAt: 1 },
+  { expireAfterSeconds: 7 * 24 * 3600, partialFilterExpression: { publishedAt: { $exists: true } }, name: 'published_ttl' },
+);
 
 export interface Outbox {
   model: Model<OutboxEntry>;

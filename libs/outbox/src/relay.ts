@@ -71,7 +71,11 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
       }
       mustRead = false;
       handed = []; // committed, so the read below finds them (in creation order with anything older)
-      const batch = await outbox.model.find({ publishedAt: { $exists: false } }).sort({ createdAt: 1 }).limit(BATCH).lean<OutboxEntry[]>();
+      const batch = await outbox.model
+        .find({ publishedAt: { $exists: false } })
+        .sort({ createdAt: 1 })
+        .limit(BATCH)
+        .lean<OutboxEntry[]>();
       if (batch.length === BATCH) mustRead = true;
       if (batch.length > 0 && !(await publishAll(batch))) {
         mustRead = true;

@@ -28,7 +28,11 @@ export function createCounters(conn: Connection) {
       return async () => {
         while (nextId > last) {
           refill ??= (async () => {
-            const doc = await model.findOneAndUpdate({ _id: name }, { $inc: { seq: size } }, { upsert: true, returnDocument: 'after', lean: true });
+            const doc = await model.findOneAndUpdate(
+              { _id: name },
+              { $inc: { seq: size } },
+              { upsert: true, returnDocument: 'after', lean: true },
+            );
             last = doc!.seq;
             nextId = last - size + 1;
           })().finally(() => {

@@ -13,11 +13,21 @@ type Events = Messages['events'];
 type Commands = Messages['commands'];
 
 /** A typed, validated event for the outbox. */
-export function eventMessage<K extends keyof Events & string>(type: K, companyId: string, data: z.input<Events[K]>, id?: string): OutboxMessage {
+export function eventMessage<K extends keyof Events & string>(
+  type: K,
+  companyId: string,
+  data: z.input<Events[K]>,
+  id?: string,
+): OutboxMessage {
   return { kind: 'event', type, companyId, data: messages.events[type].parse(data), id, ...actorField() };
 }
 
 /** A typed, validated command for the outbox. */
-export function commandMessage<K extends keyof Commands & string>(type: K, companyId: string, data: z.input<Commands[K]>, id?: string): OutboxMessage {
+export function commandMessage<K extends keyof Commands & string>(
+  type: K,
+  companyId: string,
+  data: z.input<Commands[K]>,
+  id?: string,
+): OutboxMessage {
   return { kind: 'command', type, companyId, data: messages.commands[type].parse(data), id, ...actorField() };
 }

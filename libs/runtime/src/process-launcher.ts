@@ -16,7 +16,10 @@ export type ServiceName = keyof typeof SERVICES;
 
 export function parseServiceList(spec: string): ServiceName[] {
   if (spec.trim() === 'all') return Object.keys(SERVICES) as ServiceName[];
-  const names = spec.split(',').map((s) => s.trim().replace(/-service$/, '')).filter(Boolean);
+  const names = spec
+    .split(',')
+    .map((s) => s.trim().replace(/-service$/, ''))
+    .filter(Boolean);
   const unknown = names.filter((n) => !(n in SERVICES));
   if (unknown.length) throw new Error(`unknown service(s) ${unknown.join(', ')}; known: all, ${Object.keys(SERVICES).join(', ')}`);
   return names as ServiceName[];

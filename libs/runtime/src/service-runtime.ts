@@ -3,7 +3,15 @@ import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
-import { createChanges, createOutbox, startOutboxRelay, watchOutboxBacklog, type Changes, type Outbox, type OutboxRelay } from '@inv/outbox';
+import {
+  createChanges,
+  createOutbox,
+  startOutboxRelay,
+  watchOutboxBacklog,
+  type Changes,
+  type Outbox,
+  type OutboxRelay,
+} from '@inv/outbox';
 import {
   connectMongo,
   connectRedis,
@@ -33,7 +41,10 @@ export const baseEnv = z.object({
   REDIS_URL: envVars.redisUrl,
   BUS_PREFIX: envVars.busPrefix,
   /** Prepended to the database name (tests isolate runs on a shared MongoDB with it). */
-  MONGO_DATABASE_PREFIX: z.string().regex(/^[a-z0-9_-]*$/).default(''),
+  MONGO_DATABASE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]*$/)
+    .default(''),
   /** Prefix of every Redis key; tests set one per run. */
   REDIS_PREFIX: z.string().default('inv:'),
   LOG_LEVEL: envVars.logLevel,
@@ -96,7 +107,10 @@ export interface ServiceRuntime {
 export async function createServiceRuntime(opts: RuntimeOptions): Promise<ServiceRuntime> {
   // Production code never starts a development stand-in: the launcher (apps/all) and the tests start the
   // embedded MongoDB and pass its address as MONGO_URL.
-  if (!opts.env.MONGO_URL) throw new Error('MONGO_URL is unset: set it (npm start and the tests start the embedded development MongoDB and pass its URL; npm run -s mongo:embedded starts one alone)');
+  if (!opts.env.MONGO_URL)
+    throw new Error(
+      'MONGO_URL is unset: set it (npm start and the tests start the embedded development MongoDB and pass its URL; npm run -s mongo:embedded starts one alone)',
+    );
   const mongoUrl = opts.env.MONGO_URL;
   startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
@@ -122,7 +136,14 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     { name: 'rabbitmq', check: () => bus.isReady() },
   ];
   if (redis) readiness.push({ name: 'redis', check: () => redisReady(redis) });
-  const app = createHttpApp({ service: opts.service, logger, readiness, bodyLimit: opts.bodyLimit, identity, nonJsonBodyPaths: opts.nonJsonBodyPaths });
+  const app = createHttpApp({
+    service: opts.service,
+    logger,
+    readiness,
+    bodyLimit: opts.bodyLimit,
+    identity,
+    nonJsonBodyPaths: opts.nonJsonBodyPaths,
+  });
   let http: Listening | undefined;
 
   const runtime: ServiceRuntime = {

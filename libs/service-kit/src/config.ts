@@ -39,14 +39,23 @@ export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: NodeJS.Pro
 export const envVars = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   /** mongodb:// or mongodb+srv://, possibly with several hosts (replica set), which URL parsers reject. */
-  mongoUrl: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'a mongodb:// or mongodb+srv:// connection string').optional(),
+  mongoUrl: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/\S+$/, 'a mongodb:// or mongodb+srv:// connection string')
+    .optional(),
   amqpUrl: z.string().url().default('amqp://guest:guest@127.0.0.1:5672'),
   /** redis://, rediss:// or redis+sentinel://[:password@]host:port,host:port/<master> (see redis.ts). */
   redisUrl: z
     .string()
-    .refine((s) => /^rediss?:\/\/\S+$/.test(s) || /^redis\+sentinel:\/\/(?:[^@/]*@)?[\w.-]+(?::\d+)?(?:,[\w.-]+(?::\d+)?)*\/[\w.-]+\/?$/.test(s), 'a redis://, rediss:// or redis+sentinel://host:port,.../master URL')
+    .refine(
+      (s) => /^rediss?:\/\/\S+$/.test(s) || /^redis\+sentinel:\/\/(?:[^@/]*@)?[\w.-]+(?::\d+)?(?:,[\w.-]+(?::\d+)?)*\/[\w.-]+\/?$/.test(s),
+      'a redis://, rediss:// or redis+sentinel://host:port,.../master URL',
+    )
     .default('redis://127.0.0.1:6379'),
-  busPrefix: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _').default('inv'),
+  busPrefix: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _')
+    .default('inv'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
   bool: (fallback: boolean) =>

@@ -13,7 +13,11 @@ jest.setTimeout(60_000);
 describe('hostile input gets a 4xx problem, never a 5xx', () => {
   let server: Server;
   let base: string;
-  const Id = z.coerce.number().int().positive().max(2 ** 31 - 1);
+  const Id = z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1);
   const Body = z.object({ name: z.string().max(100), amount: z.number().max(1e9), tags: z.array(z.string()).max(10).optional() });
 
   beforeAll(async () => {
@@ -105,11 +109,16 @@ describe('hostile input gets a 4xx problem, never a 5xx', () => {
 
   it('fuzz: 2,000 random requests get no 5xx, and every 4xx is a problem with a message', async () => {
     const statuses: Record<string, number> = {};
-    const segment = fc.oneof(fc.string({ maxLength: 12 }).map(encodeURIComponent), fc.constantFrom('%', '%C0%AF', '%E0%A4%A', '..', '7', '-1', '99999999999999999999', 'things'));
+    const segment = fc.oneof(
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+      fc.constantFrom('%', '%C0%AF', '%E0%A4%A', '..', '7', '-1', '99999999999999999999', 'things'),
+    );
     const bodyText = fc.oneof(
       fc.json({ maxDepth: 6 }),
       fc.string({ maxLength: 200 }),
-      fc.record({ name: fc.anything(), amount: fc.anything(), tags: fc.anything() }, { requiredKeys: [] }).map((o) => JSON.stringify(o) ?? 'null'),
+      fc
+        .record({ name: fc.anything(), amount: fc.anything(), tags: fc.anything() }, { requiredKeys: [] })
+        .map((o) => JSON.stringify(o) ?? 'null'),
       fc.integer({ min: 65, max: 3000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
     );
     await fc.assert(

@@ -34,7 +34,12 @@ function jsonOnly(limit: string, exempt: RegExp[]) {
     if (length > max) refusal = problem(413, 'PAYLOAD_TOO_LARGE', `request body exceeds the limit of ${max} bytes`);
     else if (BODY_METHODS.has(req.method)) {
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim();
-      if (!JSON_TYPE.test(type)) refusal = problem(415, 'UNSUPPORTED_MEDIA_TYPE', `request bodies must be application/json${type ? `, not ${type}` : ' (Content-Type is missing)'}`);
+      if (!JSON_TYPE.test(type))
+        refusal = problem(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `request bodies must be application/json${type ? `, not ${type}` : ' (Content-Type is missing)'}`,
+        );
     }
     if (!refusal) return next();
     req.resume();
@@ -176,7 +181,8 @@ function methodsAllowed(app: Express, path: string): string[] {
   const walk = (stack: RouterLayer[] | undefined) => {
     for (const layer of stack ?? []) {
       if (layer.route) {
-        if (layer.match(path)) for (const [m, on] of Object.entries(layer.route.methods)) if (on && m !== '_all') methods.add(m.toUpperCase());
+        if (layer.match(path))
+          for (const [m, on] of Object.entries(layer.route.methods)) if (on && m !== '_all') methods.add(m.toUpperCase());
       } else if (layer.handle?.stack && layer.match(path)) walk(layer.handle.stack);
     }
   };
@@ -194,7 +200,11 @@ function traceMiddleware(service: string) {
   const tracer = trace.getTracer(service);
   return (req: Request, res: Response, next: NextFunction) => {
     const parent = propagation.extract(context.active(), req.headers);
-    const span = tracer.startSpan(`${req.method} ${req.path}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.path } }, parent);
+    const span = tracer.startSpan(
+      `${req.method} ${req.path}`,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.path } },
+      parent,
+    );
     res.on('finish', () => {
       span.setAttribute('http.response.status_code', res.statusCode);
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

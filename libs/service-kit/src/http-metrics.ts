@@ -41,7 +41,10 @@ export function httpMetricsMiddleware(opts: HttpMetricsOptions) {
 export function metricsEndpoint(refuseForwarded: boolean) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (refuseForwarded && (req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined)) {
-      res.status(404).type('application/problem+json').json(problem(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`));
+      res
+        .status(404)
+        .type('application/problem+json')
+        .json(problem(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`));
       return;
     }
     try {

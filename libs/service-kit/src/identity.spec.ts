@@ -11,8 +11,24 @@ const keyB = 'b'.repeat(64);
 
 describe('identity tokens', () => {
   it('round-trips a company identity', async () => {
-    const token = await createIdentitySigner([keyA]).sign({ scope: 'company', companyId: 'cmp_1', keyId: 'k1', role: 'viewer', plan: 'pro', requestId: 'r1', clientIp: '10.0.0.1' });
-    expect(await createIdentityVerifier([keyA]).verify(token)).toEqual({ scope: 'company', companyId: 'cmp_1', keyId: 'k1', role: 'viewer', plan: 'pro', requestId: 'r1', clientIp: '10.0.0.1' });
+    const token = await createIdentitySigner([keyA]).sign({
+      scope: 'company',
+      companyId: 'cmp_1',
+      keyId: 'k1',
+      role: 'viewer',
+      plan: 'pro',
+      requestId: 'r1',
+      clientIp: '10.0.0.1',
+    });
+    expect(await createIdentityVerifier([keyA]).verify(token)).toEqual({
+      scope: 'company',
+      companyId: 'cmp_1',
+      keyId: 'k1',
+      role: 'viewer',
+      plan: 'pro',
+      requestId: 'r1',
+      clientIp: '10.0.0.1',
+    });
   });
 
   it('rotates: the first key signs, every listed key verifies', async () => {
@@ -69,14 +85,21 @@ describe('requireIdentity middleware', () => {
       expect(bare.status).toBe(401);
       expect(bare.headers.get('content-type')).toContain('application/problem+json');
       const warn = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request without a valid identity token refused');
-      expect(warn).toMatchObject({ level: 40, caller: expect.stringMatching(/127\.0\.0\.1/), path: '/things', reason: 'no identity token' });
+      expect(warn).toMatchObject({
+        level: 40,
+        caller: expect.stringMatching(/127\.0\.0\.1/),
+        path: '/things',
+        reason: 'no identity token',
+      });
 
       const signer = createIdentitySigner([keyA]);
       const asA = { [IDENTITY_HEADER]: await signer.sign({ scope: 'company', companyId: 'cmp_a' }) };
       const ok = await fetch(`${url}/things`, { headers: { ...asA, 'x-company-id': 'cmp_b' } });
       expect(await ok.json()).toEqual({ company: 'cmp_a', header: null });
       expect((await fetch(`${url}/internal/x`, { headers: asA })).status).toBe(401);
-      expect((await fetch(`${url}/internal/x`, { headers: { [IDENTITY_HEADER]: await signer.sign({ scope: 'internal' }) } })).status).toBe(200);
+      expect((await fetch(`${url}/internal/x`, { headers: { [IDENTITY_HEADER]: await signer.sign({ scope: 'internal' }) } })).status).toBe(
+        200,
+      );
       const foreign = await createIdentitySigner([keyB]).sign({ scope: 'company', companyId: 'cmp_a' });
       expect((await fetch(`${url}/things`, { headers: { [IDENTITY_HEADER]: foreign } })).status).toBe(401);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -53,8 +53,16 @@ const claimsSchema = z.object({
 export const identityKeysEnv = z
   .string()
   .optional()
-  .transform((s) => (s ?? '').split(',').map((k) => k.trim()).filter(Boolean))
-  .refine((keys) => keys.every((k) => k.length >= MIN_KEY_LENGTH), `every key must be at least ${MIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`);
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (keys) => keys.every((k) => k.length >= MIN_KEY_LENGTH),
+    `every key must be at least ${MIN_KEY_LENGTH} characters (e.g. openssl rand -hex 32)`,
+  );
 
 /**
  * The keys a process signs/verifies with. Production refuses to start without them; elsewhere a random
@@ -63,7 +71,8 @@ export const identityKeysEnv = z
  */
 export function resolveIdentityKeys(env: { NODE_ENV: string; IDENTITY_SIGNING_KEYS?: string[] }, logger?: Logger): string[] {
   if (env.IDENTITY_SIGNING_KEYS?.length) return env.IDENTITY_SIGNING_KEYS;
-  if (env.NODE_ENV === 'production') throw new ConfigError(['IDENTITY_SIGNING_KEYS: required in production (the HMAC key shared by the gateway and the services)']);
+  if (env.NODE_ENV === 'production')
+    throw new ConfigError(['IDENTITY_SIGNING_KEYS: required in production (the HMAC key shared by the gateway and the services)']);
   logger?.warn('IDENTITY_SIGNING_KEYS is unset: using a random key for this process; only a gateway started with the same key can call it');
   return [randomBytes(32).toString('hex')];
 }
@@ -163,7 +172,8 @@ export function requireIdentity(verifier: IdentityVerifier, logger: Logger) {
     delete req.headers['x-company-id'];
     try {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER));
-      if (req.path.startsWith('/internal/') && identity.scope !== 'internal') throw new IdentityRejected('internal endpoint needs the gateway identity');
+      if (req.path.startsWith('/internal/') && identity.scope !== 'internal')
+        throw new IdentityRejected('internal endpoint needs the gateway identity');
       res.locals.identity = identity;
       // messages built while handling this request name its caller (libs/runtime eventMessage)
       const actor = actorOf(identity);
@@ -171,7 +181,10 @@ export function requireIdentity(verifier: IdentityVerifier, logger: Logger) {
       else next();
     } catch (err) {
       if (!(err instanceof IdentityRejected)) return next(err);
-      logger.warn({ caller: req.socket.remoteAddress, method: req.method, path: req.path, reason: err.message }, 'request without a valid identity token refused');
+      logger.warn(
+        { caller: req.socket.remoteAddress, method: req.method, path: req.path, reason: err.message },
+        'request without a valid identity token refused',
+      );
       res
         .status(401)
         .type('application/problem+json')

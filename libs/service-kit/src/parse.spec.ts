@@ -3,7 +3,11 @@ import { dropNulls, parseInput } from './parse';
 import { ConfigError, envVars, parseConfig } from './config';
 
 describe('parseInput', () => {
-  const schema = z.object({ name: z.string(), email: z.string().email().optional(), nested: z.object({ a: z.number().optional() }).optional() });
+  const schema = z.object({
+    name: z.string(),
+    email: z.string().email().optional(),
+    nested: z.object({ a: z.number().optional() }).optional(),
+  });
 
   it('treats null as not given and ignores unknown keys', () => {
     expect(parseInput(schema, { name: 'x', email: null, is_active: true, nested: { a: null } })).toEqual({ name: 'x', nested: {} });

@@ -9,7 +9,8 @@ import { zodFieldErrors } from './problem';
  */
 export function dropNulls(value: unknown, depth = 0): unknown {
   // JSON bodies are depth-checked before parsing (MAX_JSON_DEPTH); this bound keeps any other caller safe.
-  if (depth > MAX_JSON_DEPTH) throw new AppError('invalid_data', `nesting deeper than ${MAX_JSON_DEPTH} levels`, { code: 'NESTING_TOO_DEEP' });
+  if (depth > MAX_JSON_DEPTH)
+    throw new AppError('invalid_data', `nesting deeper than ${MAX_JSON_DEPTH} levels`, { code: 'NESTING_TOO_DEEP' });
   if (Array.isArray(value)) return value.map((v) => dropNulls(v, depth + 1));
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
@@ -32,7 +33,8 @@ export function jsonDepthExceeds(buf: Uint8Array, limit = MAX_JSON_DEPTH): boole
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -60,17 +62,25 @@ type Location = 'path' | 'query' | 'body';
 
 /** A ZodError of one request part as field errors that name the part (`in`) and the parameter or field. */
 function locatedErrors(err: z.ZodError, location: Location, name?: string): FieldError[] {
-  return zodFieldErrors(err).map((e) => ({ ...e, path: name && e.path === '(body)' ? name : e.path === '(body)' ? location : e.path, in: location }));
+  return zodFieldErrors(err).map((e) => ({
+    ...e,
+    path: name && e.path === '(body)' ? name : e.path === '(body)' ? location : e.path,
+    in: location,
+  }));
 }
 
 function parseLocated<S extends z.ZodType>(schema: S, input: unknown, location: Location, name?: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = locatedErrors(result.error, location, name);
-  throw new AppError('invalid_data', `invalid ${location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'request body'}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, {
-    code: 'VALIDATION_ERROR',
-    errors,
-  });
+  throw new AppError(
+    'invalid_data',
+    `invalid ${location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'request body'}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    {
+      code: 'VALIDATION_ERROR',
+      errors,
+    },
+  );
 }
 
 /** Parses one path parameter (`/invoice/:id` -> parsePath(IntId, req.params, 'id')); errors name it. */

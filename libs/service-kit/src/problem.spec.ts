@@ -6,7 +6,14 @@ describe('toProblem', () => {
   it('maps AppError to its status with message, error_code and code', () => {
     const { problem, unexpected } = toProblem(notFound('invoice 7'));
     expect(unexpected).toBe(false);
-    expect(problem).toMatchObject({ status: 404, title: 'Not Found', message: 'invoice 7 not found', detail: 'invoice 7 not found', error_code: 'NOT_FOUND', code: 'NOT_FOUND' });
+    expect(problem).toMatchObject({
+      status: 404,
+      title: 'Not Found',
+      message: 'invoice 7 not found',
+      detail: 'invoice 7 not found',
+      error_code: 'NOT_FOUND',
+      code: 'NOT_FOUND',
+    });
     expect(problem.type).toMatch(/not-found$/);
   });
 

@@ -103,7 +103,12 @@ function asDependencyError(err: unknown): Problem | undefined {
   const name = (err as { name?: unknown } | null)?.name;
   if (name === 'RpcTimeoutError' || name === 'RpcRemoteError') {
     const errorId = randomUUID();
-    return problem(503, 'SERVICE_UNAVAILABLE', `a service this request depends on is temporarily unavailable; retry later (error_id ${errorId})`, { error_id: errorId });
+    return problem(
+      503,
+      'SERVICE_UNAVAILABLE',
+      `a service this request depends on is temporarily unavailable; retry later (error_id ${errorId})`,
+      { error_id: errorId },
+    );
   }
   return undefined;
 }

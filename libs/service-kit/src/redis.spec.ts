@@ -23,7 +23,11 @@ describe('REDIS_URL', () => {
 });
 
 describe('REDIS_URL validation', () => {
-  it.each(['redis://127.0.0.1:6379', 'rediss://:pw@cache.example:6380/2', 'redis+sentinel://:pw@redis-0.redis:26379,redis-1.redis:26379/mymaster'])('accepts %s', (url) => {
+  it.each([
+    'redis://127.0.0.1:6379',
+    'rediss://:pw@cache.example:6380/2',
+    'redis+sentinel://:pw@redis-0.redis:26379,redis-1.redis:26379/mymaster',
+  ])('accepts %s', (url) => {
     expect(envVars.redisUrl.safeParse(url).success).toBe(true);
   });
   it.each(['http://redis:6379', 'redis+sentinel://a:1,b:2', 'redis://'])('refuses %s', (url) => {

@@ -16,7 +16,11 @@ interface FinishedSpan {
  */
 describe('library instrumentations (mongodb, ioredis)', () => {
   it('records MongoDB and Redis calls made inside a trace as its children, with no values and no spans outside a trace', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../test/instrumented-calls.ts')], { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 50_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../test/instrumented-calls.ts')], {
+      cwd: path.resolve(__dirname, '../../..'),
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
     if (run.status !== 0) throw new Error(`the instrumented process failed:\n${run.stderr}`);
     const spans = JSON.parse(run.stdout) as FinishedSpan[];
     const parent = spans.find((s) => s.name === 'parent')!;

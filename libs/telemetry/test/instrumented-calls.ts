@@ -20,7 +20,9 @@ async function main() {
       await redis.set('idem:ak_live_should_not_appear', '1', 'EX', 5);
       parent.end();
     });
-    const spans = telemetry.memoryExporter!.getFinishedSpans().map((s) => ({ name: s.name, traceId: s.spanContext().traceId, parent: s.parentSpanContext?.spanId, attributes: s.attributes }));
+    const spans = telemetry
+      .memoryExporter!.getFinishedSpans()
+      .map((s) => ({ name: s.name, traceId: s.spanContext().traceId, parent: s.parentSpanContext?.spanId, attributes: s.attributes }));
     process.stdout.write(JSON.stringify(spans));
   } finally {
     await redis.del('idem:ak_live_should_not_appear');

@@ -15,10 +15,19 @@ const testSigner = createIdentitySigner([TEST_IDENTITY_KEY]);
  * Headers a service expects from the gateway for `companyId` (a signed identity token), for tests that
  * call a service directly. `internal: true` gives the gateway's own identity (for /internal/* endpoints).
  */
-export async function identityHeaders(companyId: string | { internal: true }, extra: { keyId?: string; plan?: string; role?: string } = {}): Promise<Record<string, string>> {
+export async function identityHeaders(
+  companyId: string | { internal: true },
+  extra: { keyId?: string; plan?: string; role?: string } = {},
+): Promise<Record<string, string>> {
   const token =
     typeof companyId === 'string'
-      ? await testSigner.sign({ scope: 'company', companyId, keyId: extra.keyId ?? 'test-key', role: extra.role, plan: extra.plan ?? 'pro' })
+      ? await testSigner.sign({
+          scope: 'company',
+          companyId,
+          keyId: extra.keyId ?? 'test-key',
+          role: extra.role,
+          plan: extra.plan ?? 'pro',
+        })
       : await testSigner.sign({ scope: 'internal' });
   return { [IDENTITY_HEADER]: token };
 }
@@ -50,11 +59,20 @@ export function testEnv(prefix: string, mongoUrl: string, extra: Record<string, 
 /** A second bus speaking our contracts, to play the other services in a test. */
 export function peerBus(prefix: string, service = 'test-peer'): Bus<Messages> {
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-  return createBus(messages, { url: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672', prefix, service, logger: silent, retryDelaysMs: [50, 100] });
+  return createBus(messages, {
+    url: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    prefix,
+    service,
+    logger: silent,
+    retryDelaysMs: [50, 100],
+  });
 }
 
 /** Polls until `probe` returns a value other than undefined/false (no fixed sleeps in tests). */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   let last: unknown;
   while (Date.now() < deadline) {
@@ -83,7 +101,12 @@ export async function deleteBrokerObjects(prefix: string): Promise<void> {
           process.stderr.write(`deleteBrokerObjects: rabbitmqctl unavailable (${err.message}); ${prefix}.* left on the broker\n`);
           return resolve([]);
         }
-        resolve(stdout.split('\n').map((s) => s.trim()).filter((n) => n.startsWith(`${prefix}.`)));
+        resolve(
+          stdout
+            .split('\n')
+            .map((s) => s.trim())
+            .filter((n) => n.startsWith(`${prefix}.`)),
+        );
       }),
     );
   const [queues, exchanges] = await Promise.all([list('list_queues'), list('list_exchanges')]);

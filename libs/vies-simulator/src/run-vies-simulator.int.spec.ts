@@ -4,7 +4,8 @@ import { join } from 'node:path';
 /** The stand-alone CLI as a developer runs it: `npx tsx libs/vies-simulator/src/run-vies-simulator.ts`. */
 describe('run-vies-simulator CLI', () => {
   const cli = join(__dirname, 'run-vies-simulator.ts');
-  const run = (...args: string[]): ChildProcess => spawn(process.execPath, [require.resolve('tsx/cli'), cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = (...args: string[]): ChildProcess =>
+    spawn(process.execPath, [require.resolve('tsx/cli'), cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stderrOf = (child: ChildProcess): (() => string) => {
     let text = '';
@@ -32,10 +33,17 @@ describe('run-vies-simulator CLI', () => {
     expect(await exited).toBe(0);
   }, 30_000);
 
-  it.each([['--port', '-1'], ['--slow-ms', 'x']])('rejects %s %s and exits 1', async (name, value) => {
-    const child = run(name, value);
-    const stderr = stderrOf(child);
-    expect(await exitOf(child)).toBe(1);
-    expect(stderr()).toContain(`${name} needs a non-negative integer`);
-  }, 30_000);
+  it.each([
+    ['--port', '-1'],
+    ['--slow-ms', 'x'],
+  ])(
+    'rejects %s %s and exits 1',
+    async (name, value) => {
+      const child = run(name, value);
+      const stderr = stderrOf(child);
+      expect(await exitOf(child)).toBe(1);
+      expect(stderr()).toContain(`${name} needs a non-negative integer`);
+    },
+    30_000,
+  );
 });

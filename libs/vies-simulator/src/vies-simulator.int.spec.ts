@@ -46,17 +46,27 @@ describe('VIES simulator', () => {
       address: 'TEST STREET 1, 1000 TEST CITY',
       requestDate: `${new Date().toISOString().slice(0, 10)}Z`,
     });
-    expect(await call('checkVatAsync', { countryCode: 'AT', vatNumber: '200' })).toMatchObject({ valid: false, name: '---', address: '---' });
+    expect(await call('checkVatAsync', { countryCode: 'AT', vatNumber: '200' })).toMatchObject({
+      valid: false,
+      name: '---',
+      address: '---',
+    });
     expect(await faultOf(call('checkVatAsync', { countryCode: 'DE', vatNumber: '300' }))).toBe('SERVICE_UNAVAILABLE');
   });
 
   it('answers scenario numbers (99999<test number><digit>) like their test number', async () => {
-    expect(await call('checkVatAsync', { countryCode: 'DE', vatNumber: '999991005' })).toMatchObject({ valid: true, name: 'VIES TEST TRADER' });
+    expect(await call('checkVatAsync', { countryCode: 'DE', vatNumber: '999991005' })).toMatchObject({
+      valid: true,
+      name: 'VIES TEST TRADER',
+    });
     expect(await faultOf(call('checkVatAsync', { countryCode: 'DE', vatNumber: '999993011' }))).toBe('MS_UNAVAILABLE');
   });
 
   it('answers other numbers by the EU syntax check, with a trader that says it is made up', async () => {
-    expect(await call('checkVatAsync', { countryCode: 'DE', vatNumber: '143454214' })).toMatchObject({ valid: true, name: expect.stringMatching(/SIMULATED.*NOT A REAL VIES ANSWER/) });
+    expect(await call('checkVatAsync', { countryCode: 'DE', vatNumber: '143454214' })).toMatchObject({
+      valid: true,
+      name: expect.stringMatching(/SIMULATED.*NOT A REAL VIES ANSWER/),
+    });
     expect(await call('checkVatAsync', { countryCode: 'DE', vatNumber: '143454215' })).toMatchObject({ valid: false });
   });
 
@@ -75,14 +85,27 @@ describe('VIES simulator', () => {
   });
 
   it('issues a consultation number only through checkVatApprox with a requester', async () => {
-    const withRequester = await call('checkVatApproxAsync', { countryCode: 'DE', vatNumber: '100', requesterCountryCode: 'AT', requesterVatNumber: 'U13585627' });
-    expect(withRequester).toMatchObject({ valid: true, traderName: 'VIES TEST TRADER', requestIdentifier: expect.stringMatching(/^WAPIAAAA[0-9A-F]{12}$/) });
+    const withRequester = await call('checkVatApproxAsync', {
+      countryCode: 'DE',
+      vatNumber: '100',
+      requesterCountryCode: 'AT',
+      requesterVatNumber: 'U13585627',
+    });
+    expect(withRequester).toMatchObject({
+      valid: true,
+      traderName: 'VIES TEST TRADER',
+      requestIdentifier: expect.stringMatching(/^WAPIAAAA[0-9A-F]{12}$/),
+    });
     const without = await call('checkVatApproxAsync', { countryCode: 'DE', vatNumber: '100' });
     expect(without.requestIdentifier ?? '').toBe('');
   });
 
   it('answers INVALID_REQUESTER_INFO for a requester VAT ID that fails the syntax check', async () => {
-    expect(await faultOf(call('checkVatApproxAsync', { countryCode: 'DE', vatNumber: '100', requesterCountryCode: 'AT', requesterVatNumber: 'U1' }))).toBe('INVALID_REQUESTER_INFO');
+    expect(
+      await faultOf(
+        call('checkVatApproxAsync', { countryCode: 'DE', vatNumber: '100', requesterCountryCode: 'AT', requesterVatNumber: 'U1' }),
+      ),
+    ).toBe('INVALID_REQUESTER_INFO');
   });
 
   it('sends SOAP faults shaped like the real service (HTTP 500, soap:Server, faultstring = code)', async () => {
@@ -92,7 +115,9 @@ describe('VIES simulator', () => {
       body: envelope('<urn:checkVat><urn:countryCode>DE</urn:countryCode><urn:vatNumber>301</urn:vatNumber></urn:checkVat>'),
     });
     expect(res.status).toBe(500);
-    expect(await res.text()).toMatch(/<soap:Fault><faultcode>soap:Server<\/faultcode><faultstring>MS_UNAVAILABLE<\/faultstring><\/soap:Fault>/);
+    expect(await res.text()).toMatch(
+      /<soap:Fault><faultcode>soap:Server<\/faultcode><faultstring>MS_UNAVAILABLE<\/faultstring><\/soap:Fault>/,
+    );
   });
 
   it('serves the WSDL it was built from, and nothing outside the service path', async () => {

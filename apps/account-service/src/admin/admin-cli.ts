@@ -87,14 +87,29 @@ export async function runAdmin(argv: string[], bus: () => Promise<Bus<Messages>>
   if (command === 'list') {
     const { companies } = await (await bus()).callRpc('account.list-companies.v1', 'operator', { limit: 1000 });
     out.log(['id'.padEnd(28), 'plan'.padEnd(5), 'members', 'keys', 'created'.padEnd(20), 'name'].join('  '));
-    for (const c of companies) out.log([c.id.padEnd(28), c.plan.padEnd(5), String(c.members).padStart(7), String(c.activeKeys).padStart(4), c.createdAt.slice(0, 19).padEnd(20), c.name].join('  '));
+    for (const c of companies)
+      out.log(
+        [
+          c.id.padEnd(28),
+          c.plan.padEnd(5),
+          String(c.members).padStart(7),
+          String(c.activeKeys).padStart(4),
+          c.createdAt.slice(0, 19).padEnd(20),
+          c.name,
+        ].join('  '),
+      );
     return;
   }
   throw new UsageError(command ? `unknown command company ${command}` : 'missing command: company create | plan | list');
 }
 
 /** Entry: parses the environment, connects to the bus only when a command needs it, maps failures to exit codes. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv, out: Out = { log: (l) => console.log(l) }, err: Out = { log: (l) => console.error(l) }): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: Out = { log: (l) => console.log(l) },
+  err: Out = { log: (l) => console.error(l) },
+): Promise<number> {
   const parsed = adminConfig.safeParse(env);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) err.log(`${issue.path.join('.')}: ${issue.message}`);
@@ -104,7 +119,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: Out = { 
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
   let started: Bus<Messages> | undefined;
   const bus = async () => {
-    started = createBus(messages, { url: config.AMQP_URL, prefix: config.BUS_PREFIX, service: 'admin-cli', logger: silent, rpcTimeoutMs: config.ADMIN_RPC_TIMEOUT_MS });
+    started = createBus(messages, {
+      url: config.AMQP_URL,
+      prefix: config.BUS_PREFIX,
+      service: 'admin-cli',
+      logger: silent,
+      rpcTimeoutMs: config.ADMIN_RPC_TIMEOUT_MS,
+    });
     await started.start();
     return started;
   };
@@ -116,7 +137,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: Out = { 
       err.log(`error: ${(e as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (e instanceof RpcTimeoutError) err.log(`error: no answer within ${config.ADMIN_RPC_TIMEOUT_MS} ms: are account-service and quota-service running with BUS_PREFIX=${config.BUS_PREFIX}?`);
+    if (e instanceof RpcTimeoutError)
+      err.log(
+        `error: no answer within ${config.ADMIN_RPC_TIMEOUT_MS} ms: are account-service and quota-service running with BUS_PREFIX=${config.BUS_PREFIX}?`,
+      );
     else if (e instanceof RpcRemoteError) err.log(`error: ${e.message}`);
     else err.log(`error: ${(e as Error).message}`);
     return 1;

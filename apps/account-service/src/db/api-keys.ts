@@ -44,34 +44,60 @@ export function apiKeysRepo(conn: Connection) {
   const model = conn.model<ApiKeyDoc>('ApiKey', schema, 'api_keys');
   return {
     init: () => model.init(),
-    insert: async (doc: Omit<ApiKeyDoc, '_id'>, session?: ClientSession) => (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
+    insert: async (doc: Omit<ApiKeyDoc, '_id'>, session?: ClientSession) =>
+      (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
     byId: (companyId: string, id: Types.ObjectId) => model.findOne({ _id: id, companyId }).lean<ApiKeyDoc>(),
     /** The key with this hash in any state (revoked too). */
-    byHash: (hash: string, session?: ClientSession) => model.findOne({ hash }).session(session ?? null).lean<ApiKeyDoc>(),
+    byHash: (hash: string, session?: ClientSession) =>
+      model
+        .findOne({ hash })
+        .session(session ?? null)
+        .lean<ApiKeyDoc>(),
     activeByHash: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
     countActive: (companyId: string) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
     list: (companyId: string) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
     /** Slots held by the company's active keys. */
     usedSlots: async (companyId: string, session?: ClientSession) =>
-      (await model.find({ companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).session(session ?? null).lean()).map((k) => k.slot as number),
+      (
+        await model
+          .find({ companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 })
+          .session(session ?? null)
+          .lean()
+      ).map((k) => k.slot as number),
     /** Gives slots to active keys created before slots existed (on start; keys over the limit stay without). */
     async assignMissingSlots(maxActive: number) {
       const legacy = await model.find({ revokedAt: { $exists: false }, slot: { $exists: false } }, { companyId: 1 }).lean();
       for (const k of legacy) {
-        const used = new Set((await model.find({ companyId: k.companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).lean()).map((d) => d.slot));
+        const used = new Set(
+          (await model.find({ companyId: k.companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 }).lean()).map(
+            (d) => d.slot,
+          ),
+        );
         const free = Array.from({ length: maxActive }, (_, i) => i).find((i) => !used.has(i));
-        if (free !== undefined) await model.updateOne({ _id: k._id, slot: { $exists: false } }, { $set: { slot: free } }).catch(() => undefined);
+        if (free !== undefined)
+          await model.updateOne({ _id: k._id, slot: { $exists: false } }, { $set: { slot: free } }).catch(() => undefined);
       }
     },
     revoke: (companyId: string, id: Types.ObjectId, session?: ClientSession) =>
       model
-        .findOneAndUpdate({ _id: id, companyId, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date(), revokedReason: 'revoked' }, $unset: { slot: '' } }, { returnDocument: 'after', session })
+        .findOneAndUpdate(
+          { _id: id, companyId, revokedAt: { $exists: false } },
+          { $set: { revokedAt: new Date(), revokedReason: 'revoked' }, $unset: { slot: '' } },
+          { returnDocument: 'after', session },
+        )
         .lean(),
     /** Deactivates every active key of the company at once (downgrade from Pro); answers their ids. */
     async deactivateAll(companyId: string, now: Date, session: ClientSession): Promise<string[]> {
-      const active = await model.find({ companyId, revokedAt: { $exists: false } }, { _id: 1 }).session(session).lean();
+      const active = await model
+        .find({ companyId, revokedAt: { $exists: false } }, { _id: 1 })
+        .session(session)
+        .lean();
       if (!active.length) return [];
-      await model.updateMany({ companyId, _id: { $in: active.map((k) => k._id) } }, { $set: { revokedAt: now, revokedReason: 'plan_downgrade' }, $unset: { slot: '' } }, { session });
+      await model.updateMany(
+        { companyId, _id: { $in: active.map((k) => k._id) } },
+        { $set: { revokedAt: now, revokedReason: 'plan_downgrade' }, $unset: { slot: '' } },
+        { session },
+      );
       return active.map((k) => String(k._id));
     },
     /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). */

@@ -12,7 +12,10 @@ interface HeadDoc {
   hash: string;
 }
 
-const actorSchema = new Schema<AuditActor>({ keyId: String, keyName: String, memberId: String, role: String, requestId: String, clientIp: String }, { _id: false });
+const actorSchema = new Schema<AuditActor>(
+  { keyId: String, keyName: String, memberId: String, role: String, requestId: String, clientIp: String },
+  { _id: false },
+);
 const entrySchema = new Schema<AuditEntryDoc>(
   {
     _id: String,
@@ -33,7 +36,10 @@ const entrySchema = new Schema<AuditEntryDoc>(
 entrySchema.index({ companyId: 1, seq: -1 });
 entrySchema.index({ companyId: 1, resourceType: 1, resourceId: 1, seq: -1 });
 entrySchema.index({ companyId: 1, action: 1, seq: -1 });
-const headSchema = new Schema<HeadDoc>({ _id: String, seq: { type: Number, required: true }, hash: { type: String, required: true } }, { versionKey: false });
+const headSchema = new Schema<HeadDoc>(
+  { _id: String, seq: { type: Number, required: true }, hash: { type: String, required: true } },
+  { versionKey: false },
+);
 
 export interface AuditFilter {
   resourceType?: string;
@@ -74,7 +80,11 @@ export function auditLogRepo(conn: Connection) {
     async *chain(companyId: string, batch = 500): AsyncGenerator<AuditEntryDoc> {
       let after = 0;
       for (;;) {
-        const page = await entries.find({ companyId, seq: { $gt: after } }).sort({ seq: 1 }).limit(batch).lean<AuditEntryDoc[]>();
+        const page = await entries
+          .find({ companyId, seq: { $gt: after } })
+          .sort({ seq: 1 })
+          .limit(batch)
+          .lean<AuditEntryDoc[]>();
         yield* page;
         if (page.length < batch) return;
         after = page[page.length - 1]!.seq;

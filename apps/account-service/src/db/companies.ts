@@ -37,7 +37,15 @@ export interface CompanyDoc {
   defaultTemplateId?: number;
   smallBusiness?: boolean;
   /** The letterhead logo as stored (resized), its object under `${companyId}/company/`. */
-  logo?: { key: string; contentType: 'image/png' | 'image/jpeg'; width: number; height: number; size: number; sha256: string; uploadedAt: Date };
+  logo?: {
+    key: string;
+    contentType: 'image/png' | 'image/jpeg';
+    width: number;
+    height: number;
+    size: number;
+    sha256: string;
+    uploadedAt: Date;
+  };
   /** The VIES verdict on vatId (vat.checked.v1 without a customer). */
   vatCheck?: { vatId: string; status: string; checkedAt: string; name?: string; consultationNumber?: string; fault?: string };
   createdAt: Date;
@@ -89,20 +97,41 @@ const schema = new Schema<CompanyDoc>(
     website: String,
     managingDirectors: [String],
     defaultLanguage: String,
-    bankAccounts: [{ _id: false, id: Number, iban: String, bic: String, bankName: String, accountHolder: String, isDefault: Boolean, createdAt: Date }],
+    bankAccounts: [
+      { _id: false, id: Number, iban: String, bic: String, bankName: String, accountHolder: String, isDefault: Boolean, createdAt: Date },
+    ],
     bankAccountsRev: Number,
     plan: { type: String, enum: ['free', 'pro'], required: true },
     planVersion: Number,
     ownerEmail: String,
     membersRev: Number,
     paymentTermDays: { type: Number, default: 14 },
-    paymentTerms: { type: [{ _id: false, id: Number, name: String, days: Number, discount: { type: { _id: false, percent: Number, days: Number }, default: undefined }, textDe: String, textEn: String }], default: undefined },
+    paymentTerms: {
+      type: [
+        {
+          _id: false,
+          id: Number,
+          name: String,
+          days: Number,
+          discount: { type: { _id: false, percent: Number, days: Number }, default: undefined },
+          textDe: String,
+          textEn: String,
+        },
+      ],
+      default: undefined,
+    },
     paymentTermsRev: Number,
     defaultPaymentTermId: Number,
     defaultTemplateId: Number,
     smallBusiness: Boolean,
-    logo: { type: { _id: false, key: String, contentType: String, width: Number, height: Number, size: Number, sha256: String, uploadedAt: Date }, default: undefined },
-    vatCheck: { type: { _id: false, vatId: String, status: String, checkedAt: String, name: String, consultationNumber: String, fault: String }, default: undefined },
+    logo: {
+      type: { _id: false, key: String, contentType: String, width: Number, height: Number, size: Number, sha256: String, uploadedAt: Date },
+      default: undefined,
+    },
+    vatCheck: {
+      type: { _id: false, vatId: String, status: String, checkedAt: String, name: String, consultationNumber: String, fault: String },
+      default: undefined,
+    },
     createdAt: { type: Date, required: true },
     updatedAt: Date,
   },
@@ -113,11 +142,21 @@ export function companiesRepo(conn: Connection) {
   const model = conn.model<CompanyDoc>('Company', schema, 'companies');
   return {
     init: () => model.init(),
-    byId: (companyId: string, session?: ClientSession) => model.findById(companyId).session(session ?? null).lean<CompanyDoc>(),
+    byId: (companyId: string, session?: ClientSession) =>
+      model
+        .findById(companyId)
+        .session(session ?? null)
+        .lean<CompanyDoc>(),
     /** Bumped in every transaction that changes members: concurrent member changes of a company conflict (last-owner rule). */
-    bumpMembersRev: (companyId: string, session: ClientSession) => model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),
+    bumpMembersRev: (companyId: string, session: ClientSession) =>
+      model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),
     /** Every company, oldest first (operator command). */
-    list: (limit: number) => model.find({}, { name: 1, plan: 1, createdAt: 1 }).sort({ createdAt: 1 }).limit(limit).lean<Pick<CompanyDoc, '_id' | 'name' | 'plan' | 'createdAt'>[]>(),
+    list: (limit: number) =>
+      model
+        .find({}, { name: 1, plan: 1, createdAt: 1 })
+        .sort({ createdAt: 1 })
+        .limit(limit)
+        .lean<Pick<CompanyDoc, '_id' | 'name' | 'plan' | 'createdAt'>[]>(),
     /**
      * Applies a plan change unless a newer one was applied already; answers the company as it was before,
      * or null when the company is unknown or the change is older than the one recorded.
@@ -125,34 +164,62 @@ export function companiesRepo(conn: Connection) {
     applyPlan: (companyId: string, plan: CompanyDoc['plan'], version: number | undefined, session: ClientSession) =>
       model
         .findOneAndUpdate(
-          version === undefined ? { _id: companyId } : { _id: companyId, $or: [{ planVersion: { $exists: false } }, { planVersion: { $lt: version } }] },
+          version === undefined
+            ? { _id: companyId }
+            : { _id: companyId, $or: [{ planVersion: { $exists: false } }, { planVersion: { $lt: version } }] },
           { $set: { plan, ...(version === undefined ? {} : { planVersion: version }), updatedAt: new Date() } },
           { returnDocument: 'before', session },
         )
         .lean<CompanyDoc>(),
     insert: async (doc: CompanyDoc, session?: ClientSession) => void (await model.create([doc], { session })),
     update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}, session?: ClientSession) =>
-      model.findOneAndUpdate({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after', session }).lean<CompanyDoc>(),
+      model
+        .findOneAndUpdate(
+          { _id: companyId },
+          { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+          { returnDocument: 'after', session },
+        )
+        .lean<CompanyDoc>(),
     setPaymentTerms: (companyId: string, rev: number | undefined, after: PaymentTermDoc[], now: Date, session?: ClientSession) =>
-      model.findOneAndUpdate(
-        { _id: companyId, paymentTermsRev: rev ?? { $exists: false } },
-        { $set: { paymentTerms: after, updatedAt: now }, $inc: { paymentTermsRev: 1 } },
-        { returnDocument: 'after', session },
-      ).lean<CompanyDoc>(),
+      model
+        .findOneAndUpdate(
+          { _id: companyId, paymentTermsRev: rev ?? { $exists: false } },
+          { $set: { paymentTerms: after, updatedAt: now }, $inc: { paymentTermsRev: 1 } },
+          { returnDocument: 'after', session },
+        )
+        .lean<CompanyDoc>(),
     /** Stores a VIES verdict only while the company still has that VAT ID and only if it is not older than the stored one. */
     setVatCheck: (companyId: string, check: NonNullable<CompanyDoc['vatCheck']>) =>
       model.updateOne(
-        { _id: companyId, vatId: check.vatId, $or: [{ 'vatCheck.vatId': { $ne: check.vatId } }, { 'vatCheck.checkedAt': { $exists: false } }, { 'vatCheck.checkedAt': { $lte: check.checkedAt } }] },
+        {
+          _id: companyId,
+          vatId: check.vatId,
+          $or: [
+            { 'vatCheck.vatId': { $ne: check.vatId } },
+            { 'vatCheck.checkedAt': { $exists: false } },
+            { 'vatCheck.checkedAt': { $lte: check.checkedAt } },
+          ],
+        },
         { $set: { vatCheck: check } },
       ),
     /** Sets (or with undefined removes) the logo; answers the company as it was before, to remove the replaced object. */
     swapLogo: (companyId: string, logo: CompanyDoc['logo'], now: Date, session?: ClientSession) =>
       model
-        .findOneAndUpdate({ _id: companyId }, logo ? { $set: { logo, updatedAt: now } } : { $unset: { logo: 1 }, $set: { updatedAt: now } }, { returnDocument: 'before', session })
+        .findOneAndUpdate(
+          { _id: companyId },
+          logo ? { $set: { logo, updatedAt: now } } : { $unset: { logo: 1 }, $set: { updatedAt: now } },
+          { returnDocument: 'before', session },
+        )
         .lean<CompanyDoc>(),
     /** Replaces the accounts only if nobody changed them meanwhile (rev); answers whether it did. */
     setBankAccounts: async (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date, session?: ClientSession) =>
-      (await model.updateOne({ _id: companyId, bankAccountsRev: rev ?? { $exists: false } }, { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } }, { session })).matchedCount === 1,
+      (
+        await model.updateOne(
+          { _id: companyId, bankAccountsRev: rev ?? { $exists: false } },
+          { $set: { bankAccounts: after, updatedAt: now }, $inc: { bankAccountsRev: 1 } },
+          { session },
+        )
+      ).matchedCount === 1,
   };
 }
 export type CompaniesRepo = ReturnType<typeof companiesRepo>;

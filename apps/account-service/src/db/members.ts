@@ -39,19 +39,37 @@ export function membersRepo(conn: Connection) {
   const model = conn.model<MemberDoc>('Member', schema, 'members');
   return {
     init: () => model.init(),
-    insert: async (doc: Omit<MemberDoc, '_id'>, session?: ClientSession) => (await model.create([doc], { session }))[0]!.toObject<MemberDoc>(),
-    list: (companyId: string, session?: ClientSession) => model.find({ companyId }).sort({ createdAt: 1 }).session(session ?? null).lean<MemberDoc[]>(),
+    insert: async (doc: Omit<MemberDoc, '_id'>, session?: ClientSession) =>
+      (await model.create([doc], { session }))[0]!.toObject<MemberDoc>(),
+    list: (companyId: string, session?: ClientSession) =>
+      model
+        .find({ companyId })
+        .sort({ createdAt: 1 })
+        .session(session ?? null)
+        .lean<MemberDoc[]>(),
     count: (companyId: string) => model.countDocuments({ companyId }),
-    byId: (companyId: string, id: Types.ObjectId, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<MemberDoc>(),
-    byEmail: (companyId: string, email: string, session?: ClientSession) => model.findOne({ companyId, email }).session(session ?? null).lean<MemberDoc>(),
+    byId: (companyId: string, id: Types.ObjectId, session?: ClientSession) =>
+      model
+        .findOne({ _id: id, companyId })
+        .session(session ?? null)
+        .lean<MemberDoc>(),
+    byEmail: (companyId: string, email: string, session?: ClientSession) =>
+      model
+        .findOne({ companyId, email })
+        .session(session ?? null)
+        .lean<MemberDoc>(),
     /** Every membership of an e-mail address (sign-in picks the company). */
     allByEmail: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
     byInvitationHash: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
     /** Owners of the company (the last one cannot leave or lose the role). */
-    countOwners: (companyId: string, session?: ClientSession) => model.countDocuments({ companyId, role: 'owner' }).session(session ?? null),
+    countOwners: (companyId: string, session?: ClientSession) =>
+      model.countDocuments({ companyId, role: 'owner' }).session(session ?? null),
     setRole: (companyId: string, id: Types.ObjectId, role: Role, session: ClientSession) =>
-      model.findOneAndUpdate({ _id: id, companyId }, { $set: { role, updatedAt: new Date() } }, { returnDocument: 'after', session }).lean<MemberDoc>(),
-    remove: (companyId: string, id: Types.ObjectId, session: ClientSession) => model.findOneAndDelete({ _id: id, companyId }, { session }).lean<MemberDoc>(),
+      model
+        .findOneAndUpdate({ _id: id, companyId }, { $set: { role, updatedAt: new Date() } }, { returnDocument: 'after', session })
+        .lean<MemberDoc>(),
+    remove: (companyId: string, id: Types.ObjectId, session: ClientSession) =>
+      model.findOneAndDelete({ _id: id, companyId }, { session }).lean<MemberDoc>(),
     /** Accepts an open invitation once: the token stops working in the same write. */
     acceptInvitation: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
       model

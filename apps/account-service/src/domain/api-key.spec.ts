@@ -7,7 +7,15 @@ describe('api keys', () => {
     expect(generateApiKey()).not.toBe(a);
   });
   it('rejects malformed keys', () => {
-    for (const k of [undefined, '', 'ak_live_', 'ak_test_' + 'a'.repeat(32), 'ak_live_' + 'A'.repeat(32), 'ak_live_' + 'a'.repeat(31), 'ak_live_' + 'g'.repeat(32)]) {
+    for (const k of [
+      undefined,
+      '',
+      'ak_live_',
+      'ak_test_' + 'a'.repeat(32),
+      'ak_live_' + 'A'.repeat(32),
+      'ak_live_' + 'a'.repeat(31),
+      'ak_live_' + 'g'.repeat(32),
+    ]) {
       expect(isWellFormedApiKey(k)).toBe(false);
     }
   });

@@ -6,10 +6,28 @@ describe('audited events', () => {
     for (const type of Object.keys(AUDITED)) expect(Object.keys(messages.events)).toContain(type);
   });
   it('name the resource, the action and the changed fields, never values', () => {
-    expect(AUDITED['invoice.changed.v1']!({ invoiceId: 4, action: 'position_updated', positionId: 9, fields: ['quantity'] }, 'c')).toEqual({ action: 'invoice.position_updated', resourceType: 'position', resourceId: '4/9', fields: ['quantity'] });
-    expect(AUDITED['customer.changed.v1']!({ customerId: 3, action: 'created', fields: ['email'] }, 'c')).toEqual({ action: 'customer.created', resourceType: 'customer', resourceId: '3', fields: ['email'] });
-    expect(AUDITED['export.changed.v1']!({ action: 'mappings_saved', fields: ['rows'] }, 'c')).toMatchObject({ action: 'mapping.saved', resourceType: 'mapping', fields: ['rows'] });
-    expect(AUDITED['export.changed.v1']!({ action: 'started', jobId: 'j1', fields: ['from', 'to'] }, 'c')).toMatchObject({ action: 'export.started', resourceType: 'export', resourceId: 'j1' });
+    expect(AUDITED['invoice.changed.v1']!({ invoiceId: 4, action: 'position_updated', positionId: 9, fields: ['quantity'] }, 'c')).toEqual({
+      action: 'invoice.position_updated',
+      resourceType: 'position',
+      resourceId: '4/9',
+      fields: ['quantity'],
+    });
+    expect(AUDITED['customer.changed.v1']!({ customerId: 3, action: 'created', fields: ['email'] }, 'c')).toEqual({
+      action: 'customer.created',
+      resourceType: 'customer',
+      resourceId: '3',
+      fields: ['email'],
+    });
+    expect(AUDITED['export.changed.v1']!({ action: 'mappings_saved', fields: ['rows'] }, 'c')).toMatchObject({
+      action: 'mapping.saved',
+      resourceType: 'mapping',
+      fields: ['rows'],
+    });
+    expect(AUDITED['export.changed.v1']!({ action: 'started', jobId: 'j1', fields: ['from', 'to'] }, 'c')).toMatchObject({
+      action: 'export.started',
+      resourceType: 'export',
+      resourceId: 'j1',
+    });
     expect(AUDITED['api-key.revoked.v1']!({ keyId: 'k', reason: 'plan_downgrade' }, 'c').action).toBe('api_key.deactivated');
   });
 });

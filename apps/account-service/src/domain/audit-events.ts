@@ -12,22 +12,72 @@ const names = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 export const AUDITED: Record<string, (d: Data, companyId: string) => Described> = {
   'company.created.v1': (_d, c) => ({ action: 'company.created', resourceType: 'company', resourceId: c, fields: ['name', 'plan'] }),
   'company.plan-changed.v1': (_d, c) => ({ action: 'company.plan_changed', resourceType: 'company', resourceId: c, fields: ['plan'] }),
-  'company.profile-changed.v1': (d, c) => ({ action: 'company.profile_changed', resourceType: 'company', resourceId: c, fields: names(d.fields) }),
+  'company.profile-changed.v1': (d, c) => ({
+    action: 'company.profile_changed',
+    resourceType: 'company',
+    resourceId: c,
+    fields: names(d.fields),
+  }),
   'company.payment-terms-changed.v1': (d) => {
     const changed = d.changed as { id?: number; action?: string } | undefined;
-    return { action: `payment_term.${changed?.action ?? 'changed'}`, resourceType: 'payment_term', resourceId: str(changed?.id), fields: [] };
+    return {
+      action: `payment_term.${changed?.action ?? 'changed'}`,
+      resourceType: 'payment_term',
+      resourceId: str(changed?.id),
+      fields: [],
+    };
   },
-  'company.vat-id-changed.v1': (_d, c) => ({ action: 'company.vat_id_changed', resourceType: 'company', resourceId: c, fields: ['vat_id'] }),
+  'company.vat-id-changed.v1': (_d, c) => ({
+    action: 'company.vat_id_changed',
+    resourceType: 'company',
+    resourceId: c,
+    fields: ['vat_id'],
+  }),
   'api-key.created.v1': (d) => ({ action: 'api_key.created', resourceType: 'api_key', resourceId: str(d.keyId), fields: ['name', 'role'] }),
-  'api-key.revoked.v1': (d) => ({ action: d.reason === 'plan_downgrade' ? 'api_key.deactivated' : 'api_key.revoked', resourceType: 'api_key', resourceId: str(d.keyId), fields: ['active'] }),
-  'member.invited.v1': (d) => ({ action: 'member.invited', resourceType: 'member', resourceId: str(d.memberId), fields: ['email', 'role'] }),
+  'api-key.revoked.v1': (d) => ({
+    action: d.reason === 'plan_downgrade' ? 'api_key.deactivated' : 'api_key.revoked',
+    resourceType: 'api_key',
+    resourceId: str(d.keyId),
+    fields: ['active'],
+  }),
+  'member.invited.v1': (d) => ({
+    action: 'member.invited',
+    resourceType: 'member',
+    resourceId: str(d.memberId),
+    fields: ['email', 'role'],
+  }),
   'member.joined.v1': (d) => ({ action: 'member.joined', resourceType: 'member', resourceId: str(d.memberId), fields: ['status'] }),
-  'member.role-changed.v1': (d) => ({ action: 'member.role_changed', resourceType: 'member', resourceId: str(d.memberId), fields: ['role'] }),
+  'member.role-changed.v1': (d) => ({
+    action: 'member.role_changed',
+    resourceType: 'member',
+    resourceId: str(d.memberId),
+    fields: ['role'],
+  }),
   'member.removed.v1': (d) => ({ action: 'member.removed', resourceType: 'member', resourceId: str(d.memberId), fields: [] }),
-  'product.changed.v1': (d) => ({ action: `product.${String(d.action)}`, resourceType: 'product', resourceId: str(d.productId), fields: names(d.fields) }),
-  'numbering.changed.v1': (d) => ({ action: 'numbering.changed', resourceType: 'numbering', resourceId: str(d.documentType), fields: names(d.fields) }),
-  'customer.vat-id-changed.v1': (d) => ({ action: 'customer.vat_id_changed', resourceType: 'customer', resourceId: str(d.customerId), fields: ['vat_id'] }),
-  'customer.changed.v1': (d) => ({ action: `customer.${String(d.action)}`, resourceType: 'customer', resourceId: str(d.customerId), fields: names(d.fields) }),
+  'product.changed.v1': (d) => ({
+    action: `product.${String(d.action)}`,
+    resourceType: 'product',
+    resourceId: str(d.productId),
+    fields: names(d.fields),
+  }),
+  'numbering.changed.v1': (d) => ({
+    action: 'numbering.changed',
+    resourceType: 'numbering',
+    resourceId: str(d.documentType),
+    fields: names(d.fields),
+  }),
+  'customer.vat-id-changed.v1': (d) => ({
+    action: 'customer.vat_id_changed',
+    resourceType: 'customer',
+    resourceId: str(d.customerId),
+    fields: ['vat_id'],
+  }),
+  'customer.changed.v1': (d) => ({
+    action: `customer.${String(d.action)}`,
+    resourceType: 'customer',
+    resourceId: str(d.customerId),
+    fields: names(d.fields),
+  }),
   'invoice.changed.v1': (d) => ({
     action: `invoice.${String(d.action)}`,
     resourceType: d.positionId === undefined ? 'invoice' : 'position',
@@ -37,8 +87,28 @@ export const AUDITED: Record<string, (d: Data, companyId: string) => Described> 
   'export.changed.v1': (d) =>
     d.action === 'started'
       ? { action: 'export.started', resourceType: 'export', resourceId: str(d.jobId), fields: names(d.fields) }
-      : { action: d.action === 'config_updated' ? 'export_config.updated' : `mapping.${String(d.action).replace('mappings_', '')}`, resourceType: d.action === 'config_updated' ? 'export_config' : 'mapping', resourceId: undefined, fields: names(d.fields) },
-  'invoice.finalized.v1': (d) => ({ action: 'invoice.finalized', resourceType: 'invoice', resourceId: str(d.invoiceId), fields: ['status', 'invoice_number', 'invoice_date'] }),
-  'invoice.finalize-failed.v1': (d) => ({ action: 'invoice.finalize_failed', resourceType: 'invoice', resourceId: str(d.invoiceId), fields: [] }),
-  'invoice.status-changed.v1': (d) => ({ action: `invoice.status_${String(d.status).toLowerCase()}`, resourceType: 'invoice', resourceId: str(d.invoiceId), fields: ['status'] }),
+      : {
+          action: d.action === 'config_updated' ? 'export_config.updated' : `mapping.${String(d.action).replace('mappings_', '')}`,
+          resourceType: d.action === 'config_updated' ? 'export_config' : 'mapping',
+          resourceId: undefined,
+          fields: names(d.fields),
+        },
+  'invoice.finalized.v1': (d) => ({
+    action: 'invoice.finalized',
+    resourceType: 'invoice',
+    resourceId: str(d.invoiceId),
+    fields: ['status', 'invoice_number', 'invoice_date'],
+  }),
+  'invoice.finalize-failed.v1': (d) => ({
+    action: 'invoice.finalize_failed',
+    resourceType: 'invoice',
+    resourceId: str(d.invoiceId),
+    fields: [],
+  }),
+  'invoice.status-changed.v1': (d) => ({
+    action: `invoice.status_${String(d.status).toLowerCase()}`,
+    resourceType: 'invoice',
+    resourceId: str(d.invoiceId),
+    fields: ['status'],
+  }),
 };

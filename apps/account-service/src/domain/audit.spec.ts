@@ -4,7 +4,15 @@ const chain = (n: number): ChainEntry[] => {
   const out: ChainEntry[] = [];
   let prev = GENESIS_HASH;
   for (let seq = 1; seq <= n; seq++) {
-    const record = { companyId: 'cmp_a', at: `2026-11-0${seq}T00:00:00.000Z`, action: 'invoice.finalized', resourceType: 'invoice', resourceId: String(seq), fields: ['status'], actor: { keyId: 'k1' } };
+    const record = {
+      companyId: 'cmp_a',
+      at: `2026-11-0${seq}T00:00:00.000Z`,
+      action: 'invoice.finalized',
+      resourceType: 'invoice',
+      resourceId: String(seq),
+      fields: ['status'],
+      actor: { keyId: 'k1' },
+    };
     const hash = entryHash(seq, prev, record);
     out.push({ ...record, seq, prevHash: prev, hash });
     prev = hash;

@@ -49,12 +49,16 @@ export interface ChainEntry extends AuditRecord {
 }
 
 /** Checks entries in seq order (continuing from `expectedPrev`); answers the first entry that does not match. */
-export function verifyChain(entries: Iterable<ChainEntry>, start: { seq: number; hash: string } = { seq: 0, hash: GENESIS_HASH }): { ok: true; last: { seq: number; hash: string } } | { ok: false; seq: number; reason: string } {
+export function verifyChain(
+  entries: Iterable<ChainEntry>,
+  start: { seq: number; hash: string } = { seq: 0, hash: GENESIS_HASH },
+): { ok: true; last: { seq: number; hash: string } } | { ok: false; seq: number; reason: string } {
   let prev = start;
   for (const e of entries) {
     if (e.seq !== prev.seq + 1) return { ok: false, seq: prev.seq + 1, reason: `entry ${prev.seq + 1} is missing` };
     if (e.prevHash !== prev.hash) return { ok: false, seq: e.seq, reason: 'prev_hash does not match the hash of the entry before' };
-    if (entryHash(e.seq, e.prevHash, e) !== e.hash) return { ok: false, seq: e.seq, reason: 'the entry was changed after it was written (hash mismatch)' };
+    if (entryHash(e.seq, e.prevHash, e) !== e.hash)
+      return { ok: false, seq: e.seq, reason: 'the entry was changed after it was written (hash mismatch)' };
     prev = { seq: e.seq, hash: e.hash };
   }
   return { ok: true, last: prev };

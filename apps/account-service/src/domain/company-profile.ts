@@ -8,7 +8,13 @@ export function presentCompany(c: CompanyDoc) {
     name: c.name,
     legal_name: c.legalName,
     trading_name: c.name,
-    address: { line1: c.address.line1, line2: c.address.line2 ?? null, postal_code: c.address.postalCode, city: c.address.city, country_code: c.address.countryCode },
+    address: {
+      line1: c.address.line1,
+      line2: c.address.line2 ?? null,
+      postal_code: c.address.postalCode,
+      city: c.address.city,
+      country_code: c.address.countryCode,
+    },
     vat_id: c.vatId ?? null,
     tax_number: c.taxNumber ?? null,
     registration_court: c.registrationCourt ?? null,
@@ -27,7 +33,13 @@ export function presentCompany(c: CompanyDoc) {
     small_business: c.smallBusiness ?? false,
     vat_check: c.vatId
       ? c.vatCheck && c.vatCheck.vatId === c.vatId
-        ? { status: c.vatCheck.status, checked_at: c.vatCheck.checkedAt, name: c.vatCheck.name ?? null, consultation_number: c.vatCheck.consultationNumber ?? null, fault: c.vatCheck.fault ?? null }
+        ? {
+            status: c.vatCheck.status,
+            checked_at: c.vatCheck.checkedAt,
+            name: c.vatCheck.name ?? null,
+            consultation_number: c.vatCheck.consultationNumber ?? null,
+            fault: c.vatCheck.fault ?? null,
+          }
         : { status: 'pending', checked_at: null, name: null, consultation_number: null, fault: null }
       : null,
     plan: c.plan,
@@ -53,7 +65,9 @@ export const presentBankAccount = (b: BankAccountDoc) => ({
 /** The company's bank accounts; a company bootstrapped with a single IBAN shows it as account 1. */
 export function bankAccountsOf(c: CompanyDoc): BankAccountDoc[] {
   if (c.bankAccountsRev !== undefined) return c.bankAccounts ?? [];
-  return c.iban ? [{ id: 1, iban: c.iban, bic: c.bic, bankName: c.bankName, accountHolder: c.legalName, isDefault: true, createdAt: c.createdAt }] : [];
+  return c.iban
+    ? [{ id: 1, iban: c.iban, bic: c.bic, bankName: c.bankName, accountHolder: c.legalName, isDefault: true, createdAt: c.createdAt }]
+    : [];
 }
 
 /** The account printed on invoices (payment means 58, SEPA credit transfer). */

@@ -11,7 +11,10 @@ export const paymentTermsOf = (c: CompanyDoc): PaymentTermDoc[] => c.paymentTerm
 /** The company's default term: the one it chose, else the term matching its legacy payment_term_days, else the first. */
 export function defaultPaymentTerm(c: CompanyDoc): PaymentTermDoc | undefined {
   const terms = paymentTermsOf(c);
-  return terms.find((t) => t.id === c.defaultPaymentTermId) ?? (c.defaultPaymentTermId === undefined ? terms.find((t) => t.days === c.paymentTermDays) : undefined);
+  return (
+    terms.find((t) => t.id === c.defaultPaymentTermId) ??
+    (c.defaultPaymentTermId === undefined ? terms.find((t) => t.days === c.paymentTermDays) : undefined)
+  );
 }
 
 export const presentPaymentTerm = (c: CompanyDoc) => (t: PaymentTermDoc) => ({

@@ -5,9 +5,23 @@ import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { presentBankAccount, presentCompany } from '../domain/company-profile';
 import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
-import { addBankAccount, deleteBankAccount, getBankAccount, listBankAccounts, updateBankAccount, updateCompanyProfile, type CompanyDeps } from '../usecases/company-profile';
+import {
+  addBankAccount,
+  deleteBankAccount,
+  getBankAccount,
+  listBankAccounts,
+  updateBankAccount,
+  updateCompanyProfile,
+  type CompanyDeps,
+} from '../usecases/company-profile';
 
-export function companyRoutes(deps: CompanyDeps & { apiKeys: ApiKeysRepo; companies: CompaniesRepo; announceRevoked: (keyId: string, companyId: string) => Promise<void> }): Router {
+export function companyRoutes(
+  deps: CompanyDeps & {
+    apiKeys: ApiKeysRepo;
+    companies: CompaniesRepo;
+    announceRevoked: (keyId: string, companyId: string) => Promise<void>;
+  },
+): Router {
   const router = Router();
   router.get('/company/', async (req, res) => {
     const company = await deps.companies.byId(companyIdOf(req));
@@ -23,13 +37,21 @@ export function companyRoutes(deps: CompanyDeps & { apiKeys: ApiKeysRepo; compan
   });
   router.post('/company/bank-accounts', async (req, res) => {
     const account = await addBankAccount(deps, companyIdOf(req), parseInput(BankAccountInput, req.body));
-    res.status(201).location(`${req.baseUrl}/company/bank-accounts/${account.id}`).json({ message: 'bank account added', ...presentBankAccount(account) });
+    res
+      .status(201)
+      .location(`${req.baseUrl}/company/bank-accounts/${account.id}`)
+      .json({ message: 'bank account added', ...presentBankAccount(account) });
   });
   router.get('/company/bank-accounts/:id', async (req, res) => {
     res.json(presentBankAccount(await getBankAccount(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'))));
   });
   router.put('/company/bank-accounts/:id', async (req, res) => {
-    const account = await updateBankAccount(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parseInput(BankAccountUpdate, req.body));
+    const account = await updateBankAccount(
+      deps,
+      companyIdOf(req),
+      parsePath(IntId, req.params, 'id'),
+      parseInput(BankAccountUpdate, req.body),
+    );
     res.json({ message: 'bank account saved', ...presentBankAccount(account) });
   });
   router.delete('/company/bank-accounts/:id', async (req, res) => {

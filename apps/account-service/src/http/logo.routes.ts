@@ -48,11 +48,28 @@ export function logoRoutes(deps: LogoDeps): Router {
   router.put('/company/logo', async (req, res) => {
     const company = await putCompanyLogo(deps, companyIdOf(req), await readBody(req, LOGO_MAX_BYTES));
     const logo = company.logo!;
-    res.json({ message: 'logo saved', content_type: logo.contentType, width: logo.width, height: logo.height, size: logo.size, sha256: logo.sha256, uploaded_at: logo.uploadedAt.toISOString() });
+    res.json({
+      message: 'logo saved',
+      content_type: logo.contentType,
+      width: logo.width,
+      height: logo.height,
+      size: logo.size,
+      sha256: logo.sha256,
+      uploaded_at: logo.uploadedAt.toISOString(),
+    });
   });
   router.get('/company/logo', async (req, res) => {
     const { logo, url } = await companyLogoLink(deps, companyIdOf(req));
-    res.json({ url, content_type: logo.contentType, width: logo.width, height: logo.height, size: logo.size, sha256: logo.sha256, uploaded_at: new Date(logo.uploadedAt).toISOString(), expires_in: deps.presignTtlSeconds });
+    res.json({
+      url,
+      content_type: logo.contentType,
+      width: logo.width,
+      height: logo.height,
+      size: logo.size,
+      sha256: logo.sha256,
+      uploaded_at: new Date(logo.uploadedAt).toISOString(),
+      expires_in: deps.presignTtlSeconds,
+    });
   });
   router.delete('/company/logo', async (req, res) => {
     await deleteCompanyLogo(deps, companyIdOf(req));

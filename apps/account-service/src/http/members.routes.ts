@@ -15,7 +15,10 @@ export function memberRoutes(deps: MemberDeps): Router {
   });
   router.post('/members/', async (req, res) => {
     const member = await inviteMember(deps, companyIdOf(req), parseInput(MemberInvite, req.body), callerRoleOf(req));
-    res.status(201).location(`${req.baseUrl}/members/${member.id}`).json({ message: `invitation sent to ${member.email}`, ...member });
+    res
+      .status(201)
+      .location(`${req.baseUrl}/members/${member.id}`)
+      .json({ message: `invitation sent to ${member.email}`, ...member });
   });
   router.put('/members/:id', async (req, res) => {
     const { role } = parseInput(MemberUpdate, req.body);

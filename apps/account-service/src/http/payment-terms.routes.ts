@@ -2,7 +2,14 @@ import { Router } from 'express';
 import { IntId, PaymentTermInput, PaymentTermUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePatch, parsePath } from '@inv/service-kit';
 import { presentPaymentTerm } from '../domain/payment-terms';
-import { createPaymentTerm, deletePaymentTerm, getPaymentTerm, listPaymentTerms, updatePaymentTerm, type PaymentTermDeps } from '../usecases/payment-terms';
+import {
+  createPaymentTerm,
+  deletePaymentTerm,
+  getPaymentTerm,
+  listPaymentTerms,
+  updatePaymentTerm,
+  type PaymentTermDeps,
+} from '../usecases/payment-terms';
 
 /** /company/payment-terms: the terms customers and invoices refer to (GET /customer/payment-terms lists the same). */
 export function paymentTermRoutes(deps: PaymentTermDeps): Router {
@@ -13,14 +20,22 @@ export function paymentTermRoutes(deps: PaymentTermDeps): Router {
   });
   router.post('/company/payment-terms', async (req, res) => {
     const { company, term } = await createPaymentTerm(deps, companyIdOf(req), parseInput(PaymentTermInput, req.body));
-    res.status(201).location(`${req.baseUrl}/company/payment-terms/${term.id}`).json({ message: 'payment term created', ...presentPaymentTerm(company)(term) });
+    res
+      .status(201)
+      .location(`${req.baseUrl}/company/payment-terms/${term.id}`)
+      .json({ message: 'payment term created', ...presentPaymentTerm(company)(term) });
   });
   router.get('/company/payment-terms/:id', async (req, res) => {
     const { company, term } = await getPaymentTerm(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'));
     res.json(presentPaymentTerm(company)(term));
   });
   router.put('/company/payment-terms/:id', async (req, res) => {
-    const { company, term } = await updatePaymentTerm(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePatch(PaymentTermUpdate, req.body));
+    const { company, term } = await updatePaymentTerm(
+      deps,
+      companyIdOf(req),
+      parsePath(IntId, req.params, 'id'),
+      parsePatch(PaymentTermUpdate, req.body),
+    );
     res.json({ message: 'payment term saved', ...presentPaymentTerm(company)(term) });
   });
   router.delete('/company/payment-terms/:id', async (req, res) => {

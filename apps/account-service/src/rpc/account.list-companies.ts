@@ -4,7 +4,10 @@ import type { CompaniesRepo } from '../db/companies';
 import type { MembersRepo } from '../db/members';
 
 /** Operator command: every company with its plan, members and active keys (oldest first). */
-export async function onListCompanies(deps: { companies: CompaniesRepo; members: MembersRepo; apiKeys: ApiKeysRepo }, msg: Envelope<{ limit: number }>) {
+export async function onListCompanies(
+  deps: { companies: CompaniesRepo; members: MembersRepo; apiKeys: ApiKeysRepo },
+  msg: Envelope<{ limit: number }>,
+) {
   const companies = await deps.companies.list(msg.data.limit);
   return {
     companies: await Promise.all(

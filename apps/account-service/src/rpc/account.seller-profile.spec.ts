@@ -4,7 +4,9 @@ import type { CompaniesRepo, CompanyDoc } from '../db/companies';
 import { onSellerProfile } from './account.seller-profile';
 
 const envelope = (companyId: string): Envelope<Record<string, never>> =>
-  ({ id: 'msg-1', type: 'account.seller-profile.v1', occurredAt: new Date(0).toISOString(), companyId, data: {} }) as Envelope<Record<string, never>>;
+  ({ id: 'msg-1', type: 'account.seller-profile.v1', occurredAt: new Date(0).toISOString(), companyId, data: {} }) as Envelope<
+    Record<string, never>
+  >;
 
 /** A repository fake that knows one company. */
 function companies(known: CompanyDoc): CompaniesRepo {

@@ -23,7 +23,8 @@ export async function applyPlanChange(deps: PlanChangeDeps, msg: Envelope<{ plan
   await deps.commitOnce(msg, async (session, emit) => {
     deactivated = [];
     const before = await deps.companies.applyPlan(msg.companyId, msg.data.plan, msg.data.version, session);
-    if (before?.plan === 'pro' && msg.data.plan !== 'pro') deactivated = await deps.apiKeys.deactivateAll(msg.companyId, new Date(), session);
+    if (before?.plan === 'pro' && msg.data.plan !== 'pro')
+      deactivated = await deps.apiKeys.deactivateAll(msg.companyId, new Date(), session);
     for (const keyId of deactivated) emit(eventMessage('api-key.revoked.v1', msg.companyId, { keyId, reason: 'plan_downgrade' }));
   });
   for (const keyId of deactivated) await deps.announceRevoked(keyId, msg.companyId);

@@ -47,7 +47,10 @@ async function appendEntry(deps: AuditDeps, msg: Envelope<Record<string, unknown
     const head = (await deps.audit.head(msg.companyId, session)) ?? { seq: 0, hash: GENESIS_HASH };
     const record = { companyId: msg.companyId, at: msg.occurredAt, ...described, actor };
     const seq = head.seq + 1;
-    await deps.audit.append({ _id: `${msg.companyId}:${seq}`, ...record, seq, prevHash: head.hash, hash: entryHash(seq, head.hash, record), eventId: msg.id }, session);
+    await deps.audit.append(
+      { _id: `${msg.companyId}:${seq}`, ...record, seq, prevHash: head.hash, hash: entryHash(seq, head.hash, record), eventId: msg.id },
+      session,
+    );
   });
 }
 
@@ -74,7 +77,15 @@ const present = (e: AuditEntryDoc) => ({
 export async function listAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: string, q: AuditLogQuery) {
   const found = await deps.audit.page(
     companyId,
-    { resourceType: q.resource_type, resourceId: q.resource_id, actor: q.actor, action: q.action, from: q.from && new Date(q.from).toISOString(), to: q.to && new Date(q.to).toISOString(), beforeSeq: q.cursor ? Number(q.cursor) : undefined },
+    {
+      resourceType: q.resource_type,
+      resourceId: q.resource_id,
+      actor: q.actor,
+      action: q.action,
+      from: q.from && new Date(q.from).toISOString(),
+      to: q.to && new Date(q.to).toISOString(),
+      beforeSeq: q.cursor ? Number(q.cursor) : undefined,
+    },
     q.limit + 1,
   );
   const page = found.slice(0, q.limit);
@@ -104,7 +115,12 @@ export async function verifyAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: 
   if (!r.ok) return { valid: false, entries: checked, first_invalid_seq: r.seq, reason: r.reason };
   const head = await deps.audit.lastHead(companyId);
   if (head && (head.seq !== r.last.seq || head.hash !== r.last.hash)) {
-    return { valid: false, entries: checked, first_invalid_seq: r.last.seq + 1, reason: `entries after ${r.last.seq} are missing (the chain was cut)` };
+    return {
+      valid: false,
+      entries: checked,
+      first_invalid_seq: r.last.seq + 1,
+      reason: `entries after ${r.last.seq} are missing (the chain was cut)`,
+    };
   }
   return { valid: true, entries: checked, first_invalid_seq: null, reason: null };
 }

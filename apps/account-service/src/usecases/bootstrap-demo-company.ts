@@ -44,7 +44,11 @@ export const DEMO_OWNER_EMAIL = 'owner@demo.example';
  * and that `apiKey` is an active key of it: the operator's create-company use case with a fixed id and key.
  * Idempotent: safe on every start.
  */
-export async function bootstrapDemoCompany(deps: CreateCompanyDeps, apiKey: string, blankName?: string): Promise<{ companyId: string; createdCompany: boolean }> {
+export async function bootstrapDemoCompany(
+  deps: CreateCompanyDeps,
+  apiKey: string,
+  blankName?: string,
+): Promise<{ companyId: string; createdCompany: boolean }> {
   const { _id, name, plan, ...profile } = blankName ? blankCompany(blankName) : demoCompany;
   void plan;
   try {

@@ -24,7 +24,10 @@ async function letterheadImage(bytes: Buffer, type: 'image/png' | 'image/jpeg') 
       .rotate()
       .resize({ width: LOGO_BOX.width, height: LOGO_BOX.height, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb');
-    const out = type === 'image/png' ? pipeline.flatten({ background: '#ffffff' }).png({ compressionLevel: 9 }) : pipeline.jpeg({ quality: 90, progressive: false });
+    const out =
+      type === 'image/png'
+        ? pipeline.flatten({ background: '#ffffff' }).png({ compressionLevel: 9 })
+        : pipeline.jpeg({ quality: 90, progressive: false });
     return await out.toBuffer({ resolveWithObject: true });
   } catch (err) {
     throw unsupported(`not a readable ${type === 'image/png' ? 'PNG' : 'JPEG'} (${(err as Error).message})`);

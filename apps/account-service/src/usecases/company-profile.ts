@@ -19,7 +19,6 @@ export interface CompanyDeps {
 /** Most bank accounts a company keeps. */
 export const MAX_BANK_ACCOUNTS = 10;
 
-
 async function load(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
   const c = await deps.companies.byId(companyId);
   if (!c) throw notFound('company');
@@ -33,7 +32,10 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   const unset: Record<string, 1> = {};
   const errors: FieldError[] = [];
   if (input.default_payment_term_id != null && !paymentTermsOf(current).some((t) => t.id === input.default_payment_term_id)) {
-    errors.push({ path: 'default_payment_term_id', message: `payment term ${input.default_payment_term_id} does not exist; see GET /company/payment-terms` });
+    errors.push({
+      path: 'default_payment_term_id',
+      message: `payment term ${input.default_payment_term_id} does not exist; see GET /company/payment-terms`,
+    });
   }
   if (input.default_template_id != null && deps.templateExists && !(await deps.templateExists(companyId, input.default_template_id))) {
     errors.push({ path: 'default_template_id', message: `template ${input.default_template_id} does not exist; see GET /template/` });
@@ -46,7 +48,14 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   else if (input.default_template_id !== undefined) set.defaultTemplateId = input.default_template_id;
   if (input.legal_name !== undefined) set.legalName = input.legal_name;
   if (input.trading_name !== undefined) set.name = input.trading_name;
-  if (input.address) set.address = { line1: input.address.line1, line2: input.address.line2, postalCode: input.address.postal_code, city: input.address.city, countryCode: input.address.country_code };
+  if (input.address)
+    set.address = {
+      line1: input.address.line1,
+      line2: input.address.line2,
+      postalCode: input.address.postal_code,
+      city: input.address.city,
+      countryCode: input.address.country_code,
+    };
   if (input.vat_id !== undefined) set.vatId = input.vat_id.replace(/[\s.-]/g, '').toUpperCase();
   if (input.tax_number !== undefined) set.taxNumber = input.tax_number;
   if (input.registration_court !== undefined) set.registrationCourt = input.registration_court;
@@ -91,7 +100,8 @@ async function saveAccounts(deps: CompanyDeps, c: CompanyDoc, accounts: BankAcco
   // exactly one default while there are accounts
   if (accounts.length && !accounts.some((a) => a.isDefault)) accounts[0]!.isDefault = true;
   await deps.commit(async (session, emit) => {
-    if (!(await deps.companies.setBankAccounts(c._id, c.bankAccountsRev, accounts, deps.now(), session))) throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
+    if (!(await deps.companies.setBankAccounts(c._id, c.bankAccountsRev, accounts, deps.now(), session)))
+      throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
     emit(eventMessage('company.profile-changed.v1', c._id, { fields: [field] }));
   });
 }
@@ -106,8 +116,10 @@ export async function addBankAccount(deps: CompanyDeps, companyId: string, input
   const { iban, bic } = checkAccount(input, errors);
   if (errors.length) throw invalidData('the bank account is invalid', errors);
   const accounts = bankAccountsOf(c).map((a) => ({ ...a }));
-  if (accounts.length >= MAX_BANK_ACCOUNTS) throw conflict(`a company keeps at most ${MAX_BANK_ACCOUNTS} bank accounts`, 'BANK_ACCOUNT_LIMIT_REACHED');
-  if (accounts.some((a) => a.iban === iban)) throw conflict(`the IBAN ${iban} is already one of the company's accounts`, 'DUPLICATE_BANK_ACCOUNT');
+  if (accounts.length >= MAX_BANK_ACCOUNTS)
+    throw conflict(`a company keeps at most ${MAX_BANK_ACCOUNTS} bank accounts`, 'BANK_ACCOUNT_LIMIT_REACHED');
+  if (accounts.some((a) => a.iban === iban))
+    throw conflict(`the IBAN ${iban} is already one of the company's accounts`, 'DUPLICATE_BANK_ACCOUNT');
   const account: BankAccountDoc = {
     id: Math.max(0, ...accounts.map((a) => a.id)) + 1,
     iban: iban!,
@@ -129,7 +141,12 @@ export async function getBankAccount(deps: CompanyDeps, companyId: string, id: n
   return account;
 }
 
-export async function updateBankAccount(deps: CompanyDeps, companyId: string, id: number, input: BankAccountUpdate): Promise<BankAccountDoc> {
+export async function updateBankAccount(
+  deps: CompanyDeps,
+  companyId: string,
+  id: number,
+  input: BankAccountUpdate,
+): Promise<BankAccountDoc> {
   const c = await load(deps, companyId);
   const accounts = bankAccountsOf(c).map((a) => ({ ...a }));
   const account = accounts.find((a) => a.id === id);
@@ -138,7 +155,8 @@ export async function updateBankAccount(deps: CompanyDeps, companyId: string, id
   const { iban, bic } = checkAccount(input, errors);
   if (errors.length) throw invalidData('the bank account is invalid', errors);
   if (iban !== undefined) {
-    if (accounts.some((a) => a.id !== id && a.iban === iban)) throw conflict(`the IBAN ${iban} is already one of the company's accounts`, 'DUPLICATE_BANK_ACCOUNT');
+    if (accounts.some((a) => a.id !== id && a.iban === iban))
+      throw conflict(`the IBAN ${iban} is already one of the company's accounts`, 'DUPLICATE_BANK_ACCOUNT');
     account.iban = iban;
   }
   if (bic !== undefined) account.bic = bic;
@@ -152,7 +170,9 @@ export async function updateBankAccount(deps: CompanyDeps, companyId: string, id
 /** DELETE: the default passes to the oldest remaining account; without any, validation asks for one. */
 export async function deleteBankAccount(deps: CompanyDeps, companyId: string, id: number) {
   const c = await load(deps, companyId);
-  const accounts = bankAccountsOf(c).filter((a) => a.id !== id).map((a) => ({ ...a }));
+  const accounts = bankAccountsOf(c)
+    .filter((a) => a.id !== id)
+    .map((a) => ({ ...a }));
   if (accounts.length === bankAccountsOf(c).length) throw notFound(`bank account ${id}`);
   await saveAccounts(deps, c, accounts, 'bank_accounts');
 }

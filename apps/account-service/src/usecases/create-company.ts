@@ -40,7 +40,8 @@ export const COMPANY_ID_PATTERN = /^cmp_[a-z0-9_]{3,60}$/;
  * nothing and answers no new key (a given `apiKey` is checked to belong to the company).
  */
 export async function createCompany(deps: CreateCompanyDeps, input: CreateCompanyInput) {
-  if (!COMPANY_ID_PATTERN.test(input.companyId)) throw new AppError('invalid_data', 'company id: cmp_ followed by 3 to 60 lowercase letters, digits or _');
+  if (!COMPANY_ID_PATTERN.test(input.companyId))
+    throw new AppError('invalid_data', 'company id: cmp_ followed by 3 to 60 lowercase letters, digits or _');
   if (input.apiKey && input.plan !== 'pro') throw new AppError('invalid_data', 'API keys need the Pro plan', { code: 'PLAN_REQUIRED' });
   const key = input.plan === 'pro' ? (input.apiKey ?? generateApiKey()) : undefined;
   return deps.commit(async (session, emit) => {
@@ -66,33 +67,80 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
       const invitation = deps.invite ? newInvitationToken() : undefined;
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
       const owner = await deps.members.insert(
-        { companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: now, ...(invitation ? { invitationHash: invitation.hash, invitationExpiresAt: expiresAt } : {}) },
+        {
+          companyId: input.companyId,
+          email: input.ownerEmail,
+          role: 'owner',
+          status: 'invited',
+          createdAt: now,
+          ...(invitation ? { invitationHash: invitation.hash, invitationExpiresAt: expiresAt } : {}),
+        },
         session,
       );
       if (invitation && deps.invite) {
         const id = String(owner._id);
-        const mail = invitationMail({ companyName: input.name, role: 'owner', link: `${deps.invite.appUrl}/accept-invitation#token=${invitation.token}`, expiresAt });
-        emit(commandMessage('mail.send.v1', input.companyId, { emailId: `invitation-${id}`, subjectRef: `member:${id}`, from: deps.invite.mailFrom, to: [input.ownerEmail], subject: mail.subject, text: mail.text }));
+        const mail = invitationMail({
+          companyName: input.name,
+          role: 'owner',
+          link: `${deps.invite.appUrl}/accept-invitation#token=${invitation.token}`,
+          expiresAt,
+        });
+        emit(
+          commandMessage('mail.send.v1', input.companyId, {
+            emailId: `invitation-${id}`,
+            subjectRef: `member:${id}`,
+            from: deps.invite.mailFrom,
+            to: [input.ownerEmail],
+            subject: mail.subject,
+            text: mail.text,
+          }),
+        );
       }
-      emit(eventMessage('company.created.v1', input.companyId, { name: input.name, plan: input.plan }, `company-created-${input.companyId}`));
+      emit(
+        eventMessage('company.created.v1', input.companyId, { name: input.name, plan: input.plan }, `company-created-${input.companyId}`),
+      );
     } else if (await deps.members.byEmail(input.companyId, input.ownerEmail, session).then((m) => !m)) {
       // a company created before members existed (the demo company of earlier versions) gets its owner
-      await deps.members.insert({ companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: new Date() }, session);
+      await deps.members.insert(
+        { companyId: input.companyId, email: input.ownerEmail, role: 'owner', status: 'invited', createdAt: new Date() },
+        session,
+      );
     }
     if (key && (!existing || input.apiKey)) {
       const hash = hashApiKey(key);
       const found = await deps.apiKeys.byHash(hash, session);
-      if (found && (found.revokedAt || found.companyId !== input.companyId)) throw new AppError('conflict', 'the API key belongs to a revoked key or another company; choose a new key');
+      if (found && (found.revokedAt || found.companyId !== input.companyId))
+        throw new AppError('conflict', 'the API key belongs to a revoked key or another company; choose a new key');
       if (!found) {
         const used = new Set(await deps.apiKeys.usedSlots(input.companyId, session));
         const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).find((i) => !used.has(i));
-        if (slot === undefined) throw new AppError('conflict', `the company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, { code: 'API_KEY_LIMIT_REACHED' });
-        const doc = await deps.apiKeys.insert({ companyId: input.companyId, name: input.apiKey ? 'bootstrap' : 'created by the operator', role: 'owner', prefix: displayPrefix(key), hash, createdAt: new Date(), slot }, session);
+        if (slot === undefined)
+          throw new AppError('conflict', `the company already has ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, {
+            code: 'API_KEY_LIMIT_REACHED',
+          });
+        const doc = await deps.apiKeys.insert(
+          {
+            companyId: input.companyId,
+            name: input.apiKey ? 'bootstrap' : 'created by the operator',
+            role: 'owner',
+            prefix: displayPrefix(key),
+            hash,
+            createdAt: new Date(),
+            slot,
+          },
+          session,
+        );
         keyId = String(doc._id);
         emit(eventMessage('api-key.created.v1', input.companyId, { keyId, name: doc.name, prefix: doc.prefix, role: 'owner' }));
       } else keyId = String(found._id);
     }
     const returnsKey = !existing && key !== undefined && !input.apiKey;
-    return { companyId: input.companyId, created: !existing, plan: existing?.plan ?? input.plan, ...(returnsKey ? { apiKey: key } : {}), ...(keyId ? { keyId } : {}) };
+    return {
+      companyId: input.companyId,
+      created: !existing,
+      plan: existing?.plan ?? input.plan,
+      ...(returnsKey ? { apiKey: key } : {}),
+      ...(keyId ? { keyId } : {}),
+    };
   });
 }

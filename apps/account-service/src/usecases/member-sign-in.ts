@@ -16,7 +16,10 @@ export interface SignInDeps {
 }
 
 const Password = z.string().min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX);
-export const AcceptInvitation = z.object({ token: z.string().regex(/^[\w-]{43}$/, 'the token of the invitation link'), password: Password });
+export const AcceptInvitation = z.object({
+  token: z.string().regex(/^[\w-]{43}$/, 'the token of the invitation link'),
+  password: Password,
+});
 export const SignIn = z.object({ email: z.string().trim().toLowerCase().email().max(254), password: z.string().min(1).max(PASSWORD_MAX) });
 
 /**
@@ -31,7 +34,8 @@ export async function acceptInvitation(deps: SignInDeps, body: unknown) {
     if (accepted) emit(eventMessage('member.joined.v1', accepted.companyId, { memberId: String(accepted._id) }));
     return accepted;
   });
-  if (!member) throw new AppError('not_found', 'the invitation link is unknown, used or expired; ask for a new invitation', { code: 'NOT_FOUND' });
+  if (!member)
+    throw new AppError('not_found', 'the invitation link is unknown, used or expired; ask for a new invitation', { code: 'NOT_FOUND' });
   return { companyId: member.companyId, memberId: String(member._id), role: member.role, email: member.email };
 }
 
@@ -62,7 +66,13 @@ export async function signIn(deps: SignInDeps, body: unknown) {
     memberships: await Promise.all(
       ok.map(async (m) => {
         const company = await deps.companies.byId(m.companyId);
-        return { companyId: m.companyId, companyName: company?.name ?? m.companyId, memberId: String(m._id), role: m.role, plan: company?.plan ?? 'free' };
+        return {
+          companyId: m.companyId,
+          companyName: company?.name ?? m.companyId,
+          memberId: String(m._id),
+          role: m.role,
+          plan: company?.plan ?? 'free',
+        };
       }),
     ),
   };

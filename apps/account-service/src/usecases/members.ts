@@ -27,7 +27,8 @@ export const presentMember = (m: MemberDoc) => ({
   invitation_expires_at: m.invitationExpiresAt?.toISOString() ?? null,
 });
 
-const ownersOnly = (what: string) => new AppError('forbidden', `only an owner may ${what}`, { code: 'FORBIDDEN', extra: { missing_permission: 'owner' } });
+const ownersOnly = (what: string) =>
+  new AppError('forbidden', `only an owner may ${what}`, { code: 'FORBIDDEN', extra: { missing_permission: 'owner' } });
 const lastOwner = () => conflict('a company always keeps at least one owner: make another member owner first', 'LAST_OWNER');
 const idOf = (id: string) => {
   if (!Types.ObjectId.isValid(id)) throw notFound('member');
@@ -51,17 +52,41 @@ export async function inviteMember(deps: MemberDeps, companyId: string, input: M
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
   try {
     return await deps.commit(async (session, emit) => {
-      const member = await deps.members.insert({ companyId, email: input.email, role: input.role, status: 'invited', invitationHash: hash, invitationExpiresAt: expiresAt, createdAt: now }, session);
+      const member = await deps.members.insert(
+        {
+          companyId,
+          email: input.email,
+          role: input.role,
+          status: 'invited',
+          invitationHash: hash,
+          invitationExpiresAt: expiresAt,
+          createdAt: now,
+        },
+        session,
+      );
       const id = String(member._id);
-      const mail = invitationMail({ companyName: company.name, role: input.role, link: `${deps.appUrl}/accept-invitation#token=${token}`, expiresAt });
+      const mail = invitationMail({
+        companyName: company.name,
+        role: input.role,
+        link: `${deps.appUrl}/accept-invitation#token=${token}`,
+        expiresAt,
+      });
       emit(
         eventMessage('member.invited.v1', companyId, { memberId: id, role: input.role }),
-        commandMessage('mail.send.v1', companyId, { emailId: `invitation-${id}`, subjectRef: `member:${id}`, from: deps.mailFrom, to: [input.email], subject: mail.subject, text: mail.text }),
+        commandMessage('mail.send.v1', companyId, {
+          emailId: `invitation-${id}`,
+          subjectRef: `member:${id}`,
+          from: deps.mailFrom,
+          to: [input.email],
+          subject: mail.subject,
+          text: mail.text,
+        }),
       );
       return presentMember(member);
     });
   } catch (err) {
-    if ((err as { code?: number }).code === 11000) throw conflict(`${input.email} is already a member of the company or invited`, 'MEMBER_EXISTS');
+    if ((err as { code?: number }).code === 11000)
+      throw conflict(`${input.email} is already a member of the company or invited`, 'MEMBER_EXISTS');
     throw err;
   }
 }
@@ -79,7 +104,8 @@ export async function changeMemberRole(deps: MemberDeps, companyId: string, id: 
     await deps.companies.bumpMembersRev(companyId, session);
     const member = await deps.members.byId(companyId, memberId, session);
     if (!member) throw notFound('member');
-    if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner') throw ownersOnly("make someone owner or change an owner's role");
+    if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner')
+      throw ownersOnly("make someone owner or change an owner's role");
     if (member.role === role) return presentMember(member);
     if (member.role === 'owner' && (await deps.members.countOwners(companyId, session)) <= 1) throw lastOwner();
     const updated = await deps.members.setRole(companyId, memberId, role, session);

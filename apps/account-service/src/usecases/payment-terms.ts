@@ -18,11 +18,22 @@ async function load(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
  * Writes the new list only if nobody changed the terms meanwhile, and announces the whole list (customer-service
  * keeps it to check customers' payment_term_id) with the audit fact of what changed.
  */
-async function save(deps: CompanyDeps, c: CompanyDoc, terms: PaymentTermDoc[], changed: { id: number; action: 'created' | 'updated' | 'deleted' }) {
+async function save(
+  deps: CompanyDeps,
+  c: CompanyDoc,
+  terms: PaymentTermDoc[],
+  changed: { id: number; action: 'created' | 'updated' | 'deleted' },
+) {
   return deps.commit(async (session, emit) => {
     const after = await deps.companies.setPaymentTerms(c._id, c.paymentTermsRev, terms, deps.now(), session);
     if (!after) throw conflict('the payment terms changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
-    emit(eventMessage('company.payment-terms-changed.v1', c._id, { rev: after.paymentTermsRev ?? 1, terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })), changed }));
+    emit(
+      eventMessage('company.payment-terms-changed.v1', c._id, {
+        rev: after.paymentTermsRev ?? 1,
+        terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })),
+        changed,
+      }),
+    );
     return after;
   });
 }
@@ -47,7 +58,10 @@ function apply(term: PaymentTermDoc, input: PaymentTermUpdate): PaymentTermDoc {
   if (input.text_de !== undefined) next.textDe = input.text_de || undefined;
   if (input.text_en !== undefined) next.textEn = input.text_en || undefined;
   if (next.discount && next.discount.days >= next.days) {
-    throw new AppError('invalid_data', 'the discount period must be shorter than the term', { code: 'VALIDATION_ERROR', errors: [{ path: 'discount.days', message: `must be fewer than ${next.days} days` }] });
+    throw new AppError('invalid_data', 'the discount period must be shorter than the term', {
+      code: 'VALIDATION_ERROR',
+      errors: [{ path: 'discount.days', message: `must be fewer than ${next.days} days` }],
+    });
   }
   return next;
 }
@@ -55,7 +69,8 @@ function apply(term: PaymentTermDoc, input: PaymentTermUpdate): PaymentTermDoc {
 export async function createPaymentTerm(deps: CompanyDeps, companyId: string, input: PaymentTermInput) {
   const c = await load(deps, companyId);
   const terms = paymentTermsOf(c);
-  if (terms.length >= MAX_PAYMENT_TERMS) throw conflict(`a company keeps at most ${MAX_PAYMENT_TERMS} payment terms`, 'PAYMENT_TERM_LIMIT_REACHED');
+  if (terms.length >= MAX_PAYMENT_TERMS)
+    throw conflict(`a company keeps at most ${MAX_PAYMENT_TERMS} payment terms`, 'PAYMENT_TERM_LIMIT_REACHED');
   const term = apply({ id: Math.max(0, ...terms.map((t) => t.id)) + 1, name: input.name, days: input.days }, input);
   const after = await save(deps, c, [...terms, term], { id: term.id, action: 'created' });
   return { company: after, term };
@@ -78,17 +93,32 @@ export async function deletePaymentTerm(deps: PaymentTermDeps, companyId: string
   const terms = paymentTermsOf(c);
   if (!terms.some((t) => t.id === id)) throw notFound(`payment term ${id}`);
   if (defaultPaymentTerm(c)?.id === id) {
-    throw new AppError('conflict', `payment term ${id} is the company's default; choose another default_payment_term_id first`, { code: 'PAYMENT_TERM_IN_USE', extra: { customers: 0, is_default: true } });
+    throw new AppError('conflict', `payment term ${id} is the company's default; choose another default_payment_term_id first`, {
+      code: 'PAYMENT_TERM_IN_USE',
+      extra: { customers: 0, is_default: true },
+    });
   }
   let customers: number;
   try {
     ({ customers } = await deps.bus.callRpc('customer.payment-term-usage.v1', companyId, { paymentTermId: id }));
   } catch (err) {
-    if (err instanceof RpcTimeoutError) throw new AppError('unavailable', 'cannot check which customers use the payment term right now; retry later', { code: 'SERVICE_UNAVAILABLE' });
+    if (err instanceof RpcTimeoutError)
+      throw new AppError('unavailable', 'cannot check which customers use the payment term right now; retry later', {
+        code: 'SERVICE_UNAVAILABLE',
+      });
     throw err;
   }
   if (customers > 0) {
-    throw new AppError('conflict', `payment term ${id} is used by ${customers} customer${customers === 1 ? '' : 's'}; give them another payment_term_id first`, { code: 'PAYMENT_TERM_IN_USE', extra: { customers } });
+    throw new AppError(
+      'conflict',
+      `payment term ${id} is used by ${customers} customer${customers === 1 ? '' : 's'}; give them another payment_term_id first`,
+      { code: 'PAYMENT_TERM_IN_USE', extra: { customers } },
+    );
   }
-  await save(deps, c, terms.filter((t) => t.id !== id), { id, action: 'deleted' });
+  await save(
+    deps,
+    c,
+    terms.filter((t) => t.id !== id),
+    { id, action: 'deleted' },
+  );
 }

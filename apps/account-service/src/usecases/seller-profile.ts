@@ -25,7 +25,13 @@ export function sellerProfileOf(company: CompanyDoc) {
     },
     payment: paymentOf(company),
     paymentTermDays: company.paymentTermDays,
-    paymentTerms: paymentTermsOf(company).map((t) => ({ id: t.id, days: t.days, discount: t.discount, textDe: t.textDe, textEn: t.textEn })),
+    paymentTerms: paymentTermsOf(company).map((t) => ({
+      id: t.id,
+      days: t.days,
+      discount: t.discount,
+      textDe: t.textDe,
+      textEn: t.textEn,
+    })),
     defaultPaymentTermId: defaultPaymentTerm(company)?.id,
     smallBusiness: company.smallBusiness ?? false,
     logo: company.logo ? { key: company.logo.key, contentType: company.logo.contentType } : undefined,
@@ -47,5 +53,7 @@ function missingForInvoices(c: CompanyDoc): string[] {
 
 function paymentOf(company: CompanyDoc) {
   const account = defaultBankAccount(company);
-  return account ? { meansCode: '58' as const, iban: account.iban, bic: account.bic, accountName: account.accountHolder ?? company.legalName } : undefined;
+  return account
+    ? { meansCode: '58' as const, iban: account.iban, bic: account.bic, accountName: account.accountHolder ?? company.legalName }
+    : undefined;
 }

@@ -146,7 +146,10 @@ function filterOf(companyId: string, f: CustomerFilter): Record<string, unknown>
     // "Erika Mustermann" (and "Anna Maria Schmidt" split at either space): first name and last name together
     const words = term.split(/\s+/);
     for (let i = 1; i < words.length; i++) {
-      or.push({ firstName: new RegExp(`^${escapeRegex(words.slice(0, i).join(' '))}`, 'i'), lastName: new RegExp(`^${escapeRegex(words.slice(i).join(' '))}`, 'i') });
+      or.push({
+        firstName: new RegExp(`^${escapeRegex(words.slice(0, i).join(' '))}`, 'i'),
+        lastName: new RegExp(`^${escapeRegex(words.slice(i).join(' '))}`, 'i'),
+      });
     }
     if (/^\d+$/.test(term)) or.push({ customerNumber: Number(term) });
     filter.$or = or;
@@ -183,14 +186,23 @@ export function customersRepo(conn: Connection) {
           _id: id,
           companyId,
           vatId: verdict.vatId,
-          $or: [{ 'vat.vatId': { $ne: verdict.vatId } }, { 'vat.checkedAt': { $exists: false } }, { 'vat.checkedAt': { $lte: verdict.checkedAt } }],
+          $or: [
+            { 'vat.vatId': { $ne: verdict.vatId } },
+            { 'vat.checkedAt': { $exists: false } },
+            { 'vat.checkedAt': { $lte: verdict.checkedAt } },
+          ],
         },
         { $set: { vat: verdict } },
       ),
     async list(companyId: string, filter: CustomerFilter, page: { page: number; limit: number }) {
       const f = filterOf(companyId, filter);
       const [docs, total] = await Promise.all([
-        model.find(f).sort({ customerNumber: 1, _id: 1 }).skip((page.page - 1) * page.limit).limit(page.limit).lean<CustomerDoc[]>(),
+        model
+          .find(f)
+          .sort({ customerNumber: 1, _id: 1 })
+          .skip((page.page - 1) * page.limit)
+          .limit(page.limit)
+          .lean<CustomerDoc[]>(),
         model.countDocuments(f),
       ]);
       return { docs, total };

@@ -53,10 +53,24 @@ export function ledgerRepo(conn: Connection) {
   const idOf = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
   return {
     init: () => model.init(),
-    get: (companyId: string, invoiceId: number, session?: ClientSession) => model.findOne({ _id: idOf(companyId, invoiceId), companyId }).session(session ?? null).lean<LedgerInvoiceDoc>(),
+    get: (companyId: string, invoiceId: number, session?: ClientSession) =>
+      model
+        .findOne({ _id: idOf(companyId, invoiceId), companyId })
+        .session(session ?? null)
+        .lean<LedgerInvoiceDoc>(),
     /** Sets fields of the invoice's ledger entry, creating it (with `onInsert`) if it is not there yet. */
-    upsert: (companyId: string, invoiceId: number, set: Partial<LedgerInvoiceDoc>, onInsert: Partial<LedgerInvoiceDoc>, session?: ClientSession) =>
-      model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, ...(Object.keys(onInsert).length ? { $setOnInsert: onInsert } : {}) }, { upsert: true, session }),
+    upsert: (
+      companyId: string,
+      invoiceId: number,
+      set: Partial<LedgerInvoiceDoc>,
+      onInsert: Partial<LedgerInvoiceDoc>,
+      session?: ClientSession,
+    ) =>
+      model.updateOne(
+        { _id: idOf(companyId, invoiceId), companyId },
+        { $set: set, ...(Object.keys(onInsert).length ? { $setOnInsert: onInsert } : {}) },
+        { upsert: true, session },
+      ),
     /** The finalized documents of one customer, in the shape the ledger rules compute with. */
     async invoicesOf(companyId: string, customerId: number): Promise<LedgerInvoice[]> {
       const docs = await model.find({ companyId, customerId, finalized: true }).lean<LedgerInvoiceDoc[]>();

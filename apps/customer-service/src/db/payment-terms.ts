@@ -24,7 +24,8 @@ export const DEFAULT_PAYMENT_TERMS: readonly { id: number; name: string; days: n
 
 export function paymentTermsRepo(conn: Connection) {
   const model = conn.model<PaymentTermSetDoc>('PaymentTermSet', schema, 'payment_term_sets');
-  const list = async (companyId: string) => (await model.findById(companyId).lean<PaymentTermSetDoc>())?.terms ?? DEFAULT_PAYMENT_TERMS.map((t) => ({ ...t }));
+  const list = async (companyId: string) =>
+    (await model.findById(companyId).lean<PaymentTermSetDoc>())?.terms ?? DEFAULT_PAYMENT_TERMS.map((t) => ({ ...t }));
   return {
     init: () => model.init(),
     list,

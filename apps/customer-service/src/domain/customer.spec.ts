@@ -74,7 +74,11 @@ describe('billing address and snapshot', () => {
   });
 
   it('withDefault keeps at most one default per type', () => {
-    const list = withDefault([address({ id: 1, isDefault: true }), address({ id: 2 }), address({ id: 3, type: 'shipping', isDefault: true })], 2, 'billing');
+    const list = withDefault(
+      [address({ id: 1, isDefault: true }), address({ id: 2 }), address({ id: 3, type: 'shipping', isDefault: true })],
+      2,
+      'billing',
+    );
     expect(list.map((a) => [a.id, a.isDefault])).toEqual([
       [1, false],
       [2, true],
@@ -118,7 +122,9 @@ describe('billing address and snapshot', () => {
   });
 
   it('names a B2C customer "first last", defaults the language to de and reports a missing billing address', () => {
-    const snap = billingSnapshotOf(customer({ contactType: 'B2C', organizationName: undefined, firstName: 'Erika', lastName: 'Mustermann', language: 'German' }));
+    const snap = billingSnapshotOf(
+      customer({ contactType: 'B2C', organizationName: undefined, firstName: 'Erika', lastName: 'Mustermann', language: 'German' }),
+    );
     expect(snap.buyer).toMatchObject({ name: 'Erika Mustermann', firstName: 'Erika', lastName: 'Mustermann' });
     expect(snap.buyer?.electronicAddress).toBeUndefined();
     expect(snap.hasBillingAddress).toBe(false);

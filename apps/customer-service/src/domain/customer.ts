@@ -31,7 +31,10 @@ export function vatStatusOf(c: Pick<CustomerDoc, 'contactType' | 'vatId' | 'vat'
 }
 
 /** A check is due when a B2B customer gets a VAT ID, changes it, or becomes B2B while having one. */
-export function needsVatCheck(before: Pick<CustomerDoc, 'contactType' | 'vatId'> | undefined, after: Pick<CustomerDoc, 'contactType' | 'vatId'>): boolean {
+export function needsVatCheck(
+  before: Pick<CustomerDoc, 'contactType' | 'vatId'> | undefined,
+  after: Pick<CustomerDoc, 'contactType' | 'vatId'>,
+): boolean {
   if (after.contactType !== 'B2B' || !after.vatId) return false;
   return !before || before.vatId !== after.vatId || before.contactType !== 'B2B';
 }
@@ -56,7 +59,8 @@ const languageCode = (l: CustomerDoc['language']) => (l === 'English' ? 'en' : '
 export function billingSnapshotOf(c: CustomerDoc): BillingSnapshot {
   const address = billingAddressOf(c.addresses);
   const name = displayName(c);
-  const contactName = c.contactType === 'B2B' && (c.firstName || c.lastName) ? [c.firstName, c.lastName].filter(Boolean).join(' ') : undefined;
+  const contactName =
+    c.contactType === 'B2B' && (c.firstName || c.lastName) ? [c.firstName, c.lastName].filter(Boolean).join(' ') : undefined;
   const contact = contactName || c.phone || c.email ? { name: contactName, phone: c.phone, email: c.email } : undefined;
   return {
     found: true,

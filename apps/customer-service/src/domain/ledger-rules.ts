@@ -62,10 +62,18 @@ export function movementsOf(inv: LedgerInvoice): Movement[] {
   if (inv.status === 'PAID') {
     const date = inv.paidDate ?? inv.invoiceDate;
     // A paid credit note is money we paid out to the customer: a refund, booked as a debit.
-    out.push(credit ? { date, documentNumber: inv.number, type: 'refund', debit: gross } : { date, documentNumber: inv.number, type: 'payment', credit: gross });
+    out.push(
+      credit
+        ? { date, documentNumber: inv.number, type: 'refund', debit: gross }
+        : { date, documentNumber: inv.number, type: 'payment', credit: gross },
+    );
   } else if (inv.status === 'CANCELLED') {
     const date = inv.cancelledDate ?? inv.invoiceDate;
-    out.push(credit ? { date, documentNumber: inv.number, type: 'adjustment', debit: gross } : { date, documentNumber: inv.number, type: 'adjustment', credit: gross });
+    out.push(
+      credit
+        ? { date, documentNumber: inv.number, type: 'adjustment', debit: gross }
+        : { date, documentNumber: inv.number, type: 'adjustment', credit: gross },
+    );
   }
   return out;
 }

@@ -29,7 +29,13 @@ export function addressRoutes(deps: CustomerDeps): Router {
     res.json(presentAddress(await getAddress(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'addressId'))));
   });
   r.put('/customer/:id/addresses/:addressId', async (req, res) => {
-    const address = await updateAddress(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'addressId'), parseInput(AddressUpdate, req.body));
+    const address = await updateAddress(
+      deps,
+      companyIdOf(req),
+      idOf(req, 'id'),
+      idOf(req, 'addressId'),
+      parseInput(AddressUpdate, req.body),
+    );
     res.json({ message: 'address updated', ...presentAddress(address) });
   });
   r.delete('/customer/:id/addresses/:addressId', async (req, res) => {

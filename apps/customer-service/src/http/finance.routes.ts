@@ -16,7 +16,14 @@ function presentStatement(customerId: number, s: Statement) {
     from: s.from,
     to: s.to,
     opening_balance: toJsonNumber(s.openingBalance),
-    entries: s.entries.map((e) => ({ date: e.date, document_number: e.documentNumber, type: e.type, debit: num(e.debit), credit: num(e.credit), balance: toJsonNumber(e.balance) })),
+    entries: s.entries.map((e) => ({
+      date: e.date,
+      document_number: e.documentNumber,
+      type: e.type,
+      debit: num(e.debit),
+      credit: num(e.credit),
+      balance: toJsonNumber(e.balance),
+    })),
     closing_balance: toJsonNumber(s.closingBalance),
   };
 }

@@ -10,7 +10,16 @@ export function testPrefixes() {
 }
 
 export function testConfig(prefixes: { BUS_PREFIX: string; REDIS_PREFIX: string }, extra: Record<string, string> = {}): CustomerConfig {
-  return customerConfig.parse({ ...prefixes, MONGO_DATABASE_PREFIX: `${prefixes.BUS_PREFIX.replace(/-/g, '_')}_`, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', RPC_TIMEOUT_MS: '1500', IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY, ...extra });
+  return customerConfig.parse({
+    ...prefixes,
+    MONGO_DATABASE_PREFIX: `${prefixes.BUS_PREFIX.replace(/-/g, '_')}_`,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    BUS_RETRY_DELAYS_MS: '50,100',
+    RPC_TIMEOUT_MS: '1500',
+    IDENTITY_SIGNING_KEYS: TEST_IDENTITY_KEY,
+    ...extra,
+  });
 }
 
 /** A second bus speaking our contracts (the shared test helper). */
@@ -18,18 +27,25 @@ export const testBus = peerBus;
 
 export type CustomerService = Awaited<ReturnType<typeof createCustomerService>>;
 
-
 // Response bodies are inspected loosely in tests.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 export function http(baseUrl: string, defaultCompany: string) {
-  return async function call(method: string, path: string, opts: { company?: string | null; body?: unknown } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+  return async function call(
+    method: string,
+    path: string,
+    opts: { company?: string | null; body?: unknown } = {},
+  ): Promise<{ status: number; body: Json; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const company = opts.company === undefined ? defaultCompany : opts.company;
     if (company) Object.assign(headers, await identityHeaders(company));
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   };

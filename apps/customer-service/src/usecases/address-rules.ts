@@ -19,5 +19,6 @@ export function assertPostalCode(a: Pick<AddressDoc, 'countryCode' | 'postalCode
 
 /** Writes the address list only if nobody changed the customer meanwhile (optimistic check on rev). */
 export async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[]) {
-  if (!(await deps.customers.updateAtRev(c.companyId, c._id, c.rev, { addresses, updatedAt: deps.now() }))) throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+  if (!(await deps.customers.updateAtRev(c.companyId, c._id, c.rev, { addresses, updatedAt: deps.now() })))
+    throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
 }

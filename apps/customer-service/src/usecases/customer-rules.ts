@@ -8,7 +8,11 @@ import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';
 
 /** payment_term_id and default_ftl_template_id must name things the company has (400 naming the field otherwise). */
-export async function assertReferences(deps: CustomerDeps, companyId: string, input: { payment_term_id?: number; default_ftl_template_id?: number }) {
+export async function assertReferences(
+  deps: CustomerDeps,
+  companyId: string,
+  input: { payment_term_id?: number; default_ftl_template_id?: number },
+) {
   const errors: FieldError[] = [];
   if (input.payment_term_id !== undefined && !(await deps.paymentTerms.exists(companyId, input.payment_term_id))) {
     errors.push({ path: 'payment_term_id', message: `payment term ${input.payment_term_id} does not exist` });
@@ -27,7 +31,9 @@ export async function assertReferences(deps: CustomerDeps, companyId: string, in
 export async function nextCustomerNumber(deps: CustomerDeps, companyId: string): Promise<number> {
   const n = await deps.counters.next(`customer-number:${companyId}`, CUSTOMER_NUMBER_FIRST);
   if (n > CUSTOMER_NUMBER_LAST) {
-    throw new AppError('conflict', `all customer numbers ${CUSTOMER_NUMBER_FIRST}-${CUSTOMER_NUMBER_LAST} are used`, { code: 'CUSTOMER_NUMBERS_EXHAUSTED' });
+    throw new AppError('conflict', `all customer numbers ${CUSTOMER_NUMBER_FIRST}-${CUSTOMER_NUMBER_LAST} are used`, {
+      code: 'CUSTOMER_NUMBERS_EXHAUSTED',
+    });
   }
   return n;
 }
@@ -60,7 +66,8 @@ export function fieldsOf(input: CustomerUpdate): Partial<CustomerDoc> {
  */
 export function checksumVerdict(c: Pick<CustomerDoc, 'contactType' | 'vatId' | 'vat'>, now: Date): boolean {
   if (c.contactType !== 'B2B' || !c.vatId || !failsCheckDigits(c.vatId)) return false;
-  if (c.vat.vatId !== c.vatId || c.vat.fault !== CHECKSUM_FAULT) c.vat = { status: 'invalid', vatId: c.vatId, checkedAt: now.toISOString(), fault: CHECKSUM_FAULT };
+  if (c.vat.vatId !== c.vatId || c.vat.fault !== CHECKSUM_FAULT)
+    c.vat = { status: 'invalid', vatId: c.vatId, checkedAt: now.toISOString(), fault: CHECKSUM_FAULT };
   return true;
 }
 

@@ -9,5 +9,9 @@ import { loadCustomer } from './load-customer';
 export async function deleteAddress(deps: CustomerDeps, companyId: string, customerId: number, addressId: number): Promise<void> {
   const c = await loadCustomer(deps, companyId, customerId);
   findAddress(c, addressId);
-  await saveAddresses(deps, c, c.addresses.filter((a) => a.id !== addressId));
+  await saveAddresses(
+    deps,
+    c,
+    c.addresses.filter((a) => a.id !== addressId),
+  );
 }

@@ -9,7 +9,8 @@ export async function askOrUnavailable<T>(what: string, call: () => Promise<T>):
   try {
     return await call();
   } catch (err) {
-    if (err instanceof RpcTimeoutError) throw new AppError('unavailable', `${what} is not available right now; retry later`, { code: 'SERVICE_UNAVAILABLE' });
+    if (err instanceof RpcTimeoutError)
+      throw new AppError('unavailable', `${what} is not available right now; retry later`, { code: 'SERVICE_UNAVAILABLE' });
     throw err;
   }
 }

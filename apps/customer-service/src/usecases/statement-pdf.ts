@@ -17,7 +17,10 @@ export async function statementPdf(deps: CustomerDeps, companyId: string, custom
   const seller = await askOrUnavailable('the company profile (account-service)', () =>
     deps.bus.callRpc('account.seller-profile.v1', companyId, {}, { timeoutMs: deps.rpcTimeoutMs }),
   );
-  if (!seller.found || !seller.seller) throw new AppError('conflict', 'the company profile is missing; complete it before printing statements', { code: 'COMPANY_PROFILE_MISSING' });
+  if (!seller.found || !seller.seller)
+    throw new AppError('conflict', 'the company profile is missing; complete it before printing statements', {
+      code: 'COMPANY_PROFILE_MISSING',
+    });
   const snapshot = billingSnapshotOf(customer);
   const buyer = snapshot.buyer ?? { name: displayName(customer), address: { line1: '', city: '', countryCode: 'DE' } };
   const request: RenderStatementRequest = {
@@ -38,5 +41,9 @@ export async function statementPdf(deps: CustomerDeps, companyId: string, custom
   const answer = await askOrUnavailable('statement rendering (document-service)', () =>
     deps.bus.callRpc('document.render-statement.v1', companyId, request, { timeoutMs: deps.rpcTimeoutMs * 4 }),
   );
-  return { url: answer.url, ...(answer.filename ? { filename: answer.filename } : {}), ...(answer.expiresInSeconds ? { expires_in: answer.expiresInSeconds } : {}) };
+  return {
+    url: answer.url,
+    ...(answer.filename ? { filename: answer.filename } : {}),
+    ...(answer.expiresInSeconds ? { expires_in: answer.expiresInSeconds } : {}),
+  };
 }

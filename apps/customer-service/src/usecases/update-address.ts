@@ -5,7 +5,13 @@ import { assertPostalCode, findAddress, saveAddresses } from './address-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 
-export async function updateAddress(deps: CustomerDeps, companyId: string, customerId: number, addressId: number, input: AddressUpdate): Promise<AddressDoc> {
+export async function updateAddress(
+  deps: CustomerDeps,
+  companyId: string,
+  customerId: number,
+  addressId: number,
+  input: AddressUpdate,
+): Promise<AddressDoc> {
   const c = await loadCustomer(deps, companyId, customerId);
   const old = findAddress(c, addressId);
   const typeChanged = input.type !== undefined && input.type !== old.type;

@@ -27,7 +27,8 @@ export async function updateCustomer(deps: CustomerDeps, companyId: string, id: 
   set.updatedAt = now;
   await deps.commit(async (session, emit) => {
     // Optimistic: a concurrent change (another PUT, an address edit) must not be overwritten silently.
-    if (!(await deps.customers.updateAtRev(companyId, id, before.rev, set, session))) throw conflict(`customer ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+    if (!(await deps.customers.updateAtRev(companyId, id, before.rev, set, session)))
+      throw conflict(`customer ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
     if (check && after.vatId) emit(vatCheckEvent(companyId, id, after.vatId));
     emit(customerChangedEvent(companyId, id, 'updated', input));
   });

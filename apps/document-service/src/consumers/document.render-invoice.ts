@@ -27,15 +27,33 @@ export async function handleRenderInvoice(
   // Attachments are read from storage, and only from the company's own prefix.
   const foreign = (msg.data.attachments ?? []).find((a) => !a.key.startsWith(`${msg.companyId}/`));
   if (foreign) {
-    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: `attachment ${foreign.id} is not stored under this company` }, ids('render-failed'));
+    await deps.bus.publishEvent(
+      'document.render-failed.v1',
+      msg.companyId,
+      { jobId, invoiceId, reason: `attachment ${foreign.id} is not stored under this company` },
+      ids('render-failed'),
+    );
     return;
   }
   let files;
   try {
-    files = await Promise.all((msg.data.attachments ?? []).map(async (a) => ({ id: a.id, filename: a.filename, contentType: a.contentType, description: a.description, body: await deps.objects.get(a.key) })));
+    files = await Promise.all(
+      (msg.data.attachments ?? []).map(async (a) => ({
+        id: a.id,
+        filename: a.filename,
+        contentType: a.contentType,
+        description: a.description,
+        body: await deps.objects.get(a.key),
+      })),
+    );
   } catch (err) {
     if (attempt < deps.maxAttempts) throw err; // storage hiccup: let the bus retry
-    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'the attachments could not be read; please retry the finalization' }, ids('render-failed'));
+    await deps.bus.publishEvent(
+      'document.render-failed.v1',
+      msg.companyId,
+      { jobId, invoiceId, reason: 'the attachments could not be read; please retry the finalization' },
+      ids('render-failed'),
+    );
     return;
   }
   let logo: Buffer | undefined;
@@ -55,7 +73,12 @@ export async function handleRenderInvoice(
     docs = await renderInvoiceDocuments(snapshot, format, templateId, { attachments: files, logo });
   } catch (err) {
     deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');
-    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: `the documents could not be generated: ${(err as Error).message}` }, ids('render-failed'));
+    await deps.bus.publishEvent(
+      'document.render-failed.v1',
+      msg.companyId,
+      { jobId, invoiceId, reason: `the documents could not be generated: ${(err as Error).message}` },
+      ids('render-failed'),
+    );
     return;
   }
   try {
@@ -71,12 +94,22 @@ export async function handleRenderInvoice(
     await deps.bus.publishEvent(
       'document.rendered.v1',
       msg.companyId,
-      { jobId, invoiceId, pdf: { key: pdfKey, filename: docs.pdf.filename, contentType: 'application/pdf', size: docs.pdf.body.length }, xml },
+      {
+        jobId,
+        invoiceId,
+        pdf: { key: pdfKey, filename: docs.pdf.filename, contentType: 'application/pdf', size: docs.pdf.body.length },
+        xml,
+      },
       ids('rendered'),
     );
   } catch (err) {
     if (attempt < deps.maxAttempts) throw err; // transient (storage, broker): let the bus retry
-    await deps.bus.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'the documents could not be stored; please retry the finalization' }, ids('render-failed'));
+    await deps.bus.publishEvent(
+      'document.render-failed.v1',
+      msg.companyId,
+      { jobId, invoiceId, reason: 'the documents could not be stored; please retry the finalization' },
+      ids('render-failed'),
+    );
   }
 }
 

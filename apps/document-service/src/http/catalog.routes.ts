@@ -4,7 +4,6 @@ import { listTaxTreatments } from '@inv/einvoice';
 import { notFound, parsePath, parseQuery } from '@inv/service-kit';
 import { getTemplate, templates } from '../pdf';
 
-
 /** Templates and tax treatments: catalogue data owned by document-service (it renders them). */
 export function catalogRoutes(): Router {
   const r = Router();

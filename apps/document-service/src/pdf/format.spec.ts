@@ -15,12 +15,10 @@ import {
 const NBSP = '\u00a0';
 
 /** Decimal strings with exactly two decimals, up to 15 integer digits (beyond float precision). */
-const amount2 = fc
-  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 17n - 1n }))
-  .map(([neg, cents]) => {
-    const s = cents.toString().padStart(3, '0');
-    return `${neg && cents !== 0n ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`;
-  });
+const amount2 = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 17n - 1n })).map(([neg, cents]) => {
+  const s = cents.toString().padStart(3, '0');
+  return `${neg && cents !== 0n ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`;
+});
 
 describe('formatMoney', () => {
   it('formats German and English amounts', () => {
@@ -115,7 +113,9 @@ describe('dates and bank data', () => {
 
 describe('payment terms in the PDF', () => {
   it("leaves out XRechnung's machine-readable Skonto lines and keeps the text", () => {
-    expect(readableTerms('Zahlbar bis 25.12.2026. 2 % Skonto bis 05.12.2026.\n#SKONTO#TAGE=10#PROZENT=2.00#\n')).toBe('Zahlbar bis 25.12.2026. 2 % Skonto bis 05.12.2026.');
+    expect(readableTerms('Zahlbar bis 25.12.2026. 2 % Skonto bis 05.12.2026.\n#SKONTO#TAGE=10#PROZENT=2.00#\n')).toBe(
+      'Zahlbar bis 25.12.2026. 2 % Skonto bis 05.12.2026.',
+    );
     expect(readableTerms('#SKONTO#TAGE=10#PROZENT=2.00#\n')).toBeUndefined();
     expect(readableTerms(undefined)).toBeUndefined();
     expect(readableTerms('Net 30 # not a machine line')).toBe('Net 30 # not a machine line');

@@ -62,8 +62,18 @@ export function formatPercent(rate: string, lang: PdfLanguage): string {
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTHS_EN = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 
 /** 'long' -> "5 January 2026"; 'short' (tables, periods) -> "5 Jan 2026". German is numeric either way. */
@@ -93,7 +103,10 @@ export function formatPeriod(period: { start: string; end: string }, lang: PdfLa
 
 /** IBAN in groups of four for reading (DIN 5008): "DE89 3704 0044 0532 0130 00". */
 export function formatIban(iban: string): string {
-  return iban.replace(/\s+/g, '').toUpperCase().replace(/(.{4})(?=.)/g, '$1 ');
+  return iban
+    .replace(/\s+/g, '')
+    .toUpperCase()
+    .replace(/(.{4})(?=.)/g, '$1 ');
 }
 
 /** True if a decimal string is zero ("0", "0.00", "-0.0"). */

@@ -138,7 +138,12 @@ function drawTotals(c: Canvas, y: number, rows: TotalsRow[]): number {
 function vatRows(invoice: EInvoice, totals: PdfTotals): TableRow[] {
   const lang = invoice.language;
   return totals.vatBreakdown.map((vat) => ({
-    cells: [vatCategoryShortName(vat.category, lang), formatPercent(vat.rate, lang), formatAmount(vat.taxableAmount, lang), formatAmount(vat.taxAmount, lang)],
+    cells: [
+      vatCategoryShortName(vat.category, lang),
+      formatPercent(vat.rate, lang),
+      formatAmount(vat.taxableAmount, lang),
+      formatAmount(vat.taxAmount, lang),
+    ],
   }));
 }
 
@@ -255,7 +260,8 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
     const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () =>
       drawContinuationHeader(c, invoice.seller.name, `${title} ${invoice.number} \u00b7 ${l.continued}`),
     );
-    flow.y += c.text(`${title} ${invoice.number}`, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + 4;
+    flow.y +=
+      c.text(`${title} ${invoice.number}`, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + 4;
     const sub: string[] = [];
     if (invoice.precedingInvoice) {
       const p = invoice.precedingInvoice;

@@ -29,9 +29,20 @@ describe('addressLines', () => {
 
 describe('footerColumns', () => {
   it('carries the registration data and bank account', () => {
-    const cols = footerColumns({ party: seller, payment: { meansCode: '58', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } }, labelsFor('de'), 'de');
+    const cols = footerColumns(
+      { party: seller, payment: { meansCode: '58', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' } },
+      labelsFor('de'),
+      'de',
+    );
     const all = cols.flat().join('\n');
-    for (const expected of ['USt-IdNr. DE123456789', 'Steuernummer 215/5432/1234', 'Amtsgericht Köln', 'HRB 123456', 'IBAN DE89 3704 0044 0532 0130 00', 'BIC COBADEFFXXX']) {
+    for (const expected of [
+      'USt-IdNr. DE123456789',
+      'Steuernummer 215/5432/1234',
+      'Amtsgericht Köln',
+      'HRB 123456',
+      'IBAN DE89 3704 0044 0532 0130 00',
+      'BIC COBADEFFXXX',
+    ]) {
       expect(all).toContain(expected);
     }
   });

@@ -1,19 +1,7 @@
 import type { Party, PaymentInstructions, PostalAddress } from '@inv/einvoice';
 import type { Canvas } from './canvas';
 import { formatIban, type PdfLanguage } from './format';
-import {
-  ADDRESS_FIELD,
-  CONTENT,
-  FOLD_MARKS,
-  FOOTER,
-  INFO_BLOCK,
-  LETTERHEAD,
-  LOGO_SLOT,
-  MARGIN,
-  PAGE,
-  PUNCH_MARK,
-  mm,
-} from './geometry';
+import { ADDRESS_FIELD, CONTENT, FOLD_MARKS, FOOTER, INFO_BLOCK, LETTERHEAD, LOGO_SLOT, MARGIN, PAGE, PUNCH_MARK, mm } from './geometry';
 import type { Labels } from './labels';
 
 // Region names come from ICU (Intl.DisplayNames) instead of a hand-kept country table.

@@ -91,14 +91,16 @@ describe('renderInvoicePdf', () => {
     const totals = totalsFor(invoice);
     await expect(renderInvoicePdf(invoice, { template: 9, totals })).rejects.toThrow(/unknown template/);
     await expect(renderInvoicePdf({ ...invoice, lines: [] }, { template: 1, totals })).rejects.toThrow(/lines/);
-    await expect(renderInvoicePdf(invoice, { template: 1, totals: { ...totals, lines: totals.lines.slice(1) } })).rejects.toThrow(/totals.lines/);
+    await expect(renderInvoicePdf(invoice, { template: 1, totals: { ...totals, lines: totals.lines.slice(1) } })).rejects.toThrow(
+      /totals.lines/,
+    );
     await expect(renderInvoicePdf(invoice, { template: 1, totals: undefined as never })).rejects.toThrow(/totals/);
     await expect(renderInvoicePdf({ ...invoice, issueDate: '20.11.2026' }, { template: 1, totals })).rejects.toThrow(/YYYY-MM-DD/);
     await expect(renderInvoicePdf(invoice, { template: 1, totals: { ...totals, amountDue: '12,00' } })).rejects.toThrow(/decimal/);
     await expect(renderInvoicePdf(invoice, { template: 1, totals, logo: Buffer.from('not an image') })).rejects.toThrow(/logo/);
-    await expect(
-      renderInvoicePdf(invoice, { template: 1, totals, attachment: { filename: 'factur-x.xml', xml: '' } }),
-    ).rejects.toThrow(/attachment.xml/);
+    await expect(renderInvoicePdf(invoice, { template: 1, totals, attachment: { filename: 'factur-x.xml', xml: '' } })).rejects.toThrow(
+      /attachment.xml/,
+    );
   });
 
   it('renders concurrently with the shared parsed fonts', async () => {
@@ -157,7 +159,10 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
     else expect(raw).not.toMatch(/ENTWURF|DRAFT/);
 
     // The logo slot: one image when a logo is given.
-    const images = run('pdfimages', ['-list', file]).split('\n').slice(2).filter((l) => l.trim());
+    const images = run('pdfimages', ['-list', file])
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim());
     expect(images).toHaveLength(template === 2 ? 1 : 0);
 
     const pages = pageCount(file);
@@ -195,7 +200,11 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
       const files: string[] = [];
       for (const invoice of invoices) {
         const xml = toCii(invoice);
-        const pdf = await renderInvoicePdf(invoice, { template: 1, totals: totalsFor(invoice), attachment: { filename: 'factur-x.xml', xml, facturX: true } });
+        const pdf = await renderInvoicePdf(invoice, {
+          template: 1,
+          totals: totalsFor(invoice),
+          attachment: { filename: 'factur-x.xml', xml, facturX: true },
+        });
         const out = join(dir, `cii-${invoice.number}.xml`);
         run('pdfdetach', ['-save', '1', '-o', out, save(pdf)]);
         expect(readFileSync(out, 'utf8')).toBe(xml);
@@ -209,7 +218,11 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
   );
 
   it('renders a credit note with the preceding invoice', async () => {
-    const invoice = sampleInvoice(2, { typeCode: '381', number: 'GS-2026-7', precedingInvoice: { number: 'RE-2026-00042', issueDate: '2026-11-20' } });
+    const invoice = sampleInvoice(2, {
+      typeCode: '381',
+      number: 'GS-2026-7',
+      precedingInvoice: { number: 'RE-2026-00042', issueDate: '2026-11-20' },
+    });
     invoice.buyer = { ...invoice.buyer, name: '株式会社 Tokyo Trading' }; // no CJK glyphs in DejaVu
     const file = save(await renderInvoicePdf(invoice, { template: 2, totals: totalsFor(invoice) }));
     const content = text(file);
@@ -237,10 +250,12 @@ describeWithTools('renderStatementPdf', () => {
     const statement = sampleStatement(2);
     await expect(renderStatementPdf({ ...statement, openingBalance: 'abc' })).rejects.toThrow(/decimal/);
     await expect(renderStatementPdf({ ...statement, from: '2026/01/01' })).rejects.toThrow(/YYYY-MM-DD/);
-    await expect(
-      renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], type: 'gift' as never }] }),
-    ).rejects.toThrow(/type/);
+    await expect(renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], type: 'gift' as never }] })).rejects.toThrow(
+      /type/,
+    );
     await expect(renderStatementPdf(statement, { template: 7 })).rejects.toThrow(/unknown template/);
-    await expect(renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], debit: '1.000,00' }] })).rejects.toThrow(/entries\[0\]\.debit/);
+    await expect(renderStatementPdf({ ...statement, entries: [{ ...statement.entries[0], debit: '1.000,00' }] })).rejects.toThrow(
+      /entries\[0\]\.debit/,
+    );
   });
 });

@@ -25,7 +25,8 @@ function validate(s: AccountStatement): void {
   if (!s.customer?.name || !s.customer.address) throw new RangeError('statement.customer with name and address is required');
   if (!Array.isArray(s.entries)) throw new RangeError('statement.entries must be an array');
   s.entries.forEach((e, i) => {
-    if (!ENTRY_TYPES.has(e.type)) throw new RangeError(`statement.entries[${i}].type ${JSON.stringify(e.type)} is not one of ${[...ENTRY_TYPES].join(', ')}`);
+    if (!ENTRY_TYPES.has(e.type))
+      throw new RangeError(`statement.entries[${i}].type ${JSON.stringify(e.type)} is not one of ${[...ENTRY_TYPES].join(', ')}`);
     formatDate(e.date, 'en');
     checkDecimal(e.balance, `statement.entries[${i}].balance`);
     if (e.debit !== undefined) checkDecimal(e.debit, `statement.entries[${i}].debit`);
@@ -78,9 +79,19 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
 
     const money = (v: string | undefined): string => (v && !isZero(v) ? formatAmount(v, lang) : '');
     const tableRows: TableRow[] = [
-      { cells: [formatDate(statement.from, lang, 'short'), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)], bold: true },
+      {
+        cells: [formatDate(statement.from, lang, 'short'), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)],
+        bold: true,
+      },
       ...statement.entries.map((e) => ({
-        cells: [formatDate(e.date, lang, 'short'), e.documentNumber, l.entryType[e.type], money(e.debit), money(e.credit), formatAmount(e.balance, lang)],
+        cells: [
+          formatDate(e.date, lang, 'short'),
+          e.documentNumber,
+          l.entryType[e.type],
+          money(e.debit),
+          money(e.credit),
+          formatAmount(e.balance, lang),
+        ],
       })),
       {
         cells: [formatDate(statement.to, lang, 'short'), '', l.closingBalance, '', '', formatAmount(statement.closingBalance, lang)],

@@ -11,7 +11,15 @@ export interface TemplateInfo {
 export interface TemplateTheme extends TemplateInfo {
   fonts: { regular: FontName; bold: FontName };
   /** sRGB hex colours (the PDF/A output intent is sRGB, so no CMYK anywhere). */
-  colors: { text: string; muted: string; accent: string; rule: string; headerFill: string | null; zebra: string | null; headerText: string };
+  colors: {
+    text: string;
+    muted: string;
+    accent: string;
+    rule: string;
+    headerFill: string | null;
+    zebra: string | null;
+    headerText: string;
+  };
   /** Table header style: 'rule' = bold text between lines (classic), 'band' = filled accent band. */
   tableHeader: 'rule' | 'band';
   /** Title size in pt. */
@@ -33,7 +41,15 @@ const THEMES: readonly TemplateTheme[] = [
     name: 'Modern',
     description: 'DIN 5008 layout with a sans-serif face, a blue accent band for table headers and shaded rows.',
     fonts: { regular: 'sans', bold: 'sansBold' },
-    colors: { text: '#1f2933', muted: '#616e7c', accent: '#1c5d99', rule: '#cbd2d9', headerFill: '#1c5d99', zebra: '#f2f5f8', headerText: '#ffffff' },
+    colors: {
+      text: '#1f2933',
+      muted: '#616e7c',
+      accent: '#1c5d99',
+      rule: '#cbd2d9',
+      headerFill: '#1c5d99',
+      zebra: '#f2f5f8',
+      headerText: '#ffffff',
+    },
     tableHeader: 'band',
     titleSize: 17,
   },

@@ -13,7 +13,8 @@ export function xmlTextAscii(value: string): string {
     else if (ch === '>') out += '&gt;';
     else if (ch === '"') out += '&quot;';
     else if (ch === "'") out += '&apos;';
-    else if (cp < 0x20 && ch !== '\n' && ch !== '\t' && ch !== '\r') continue; // not allowed in XML 1.0
+    else if (cp < 0x20 && ch !== '\n' && ch !== '\t' && ch !== '\r')
+      continue; // not allowed in XML 1.0
     else if (cp > 0x7e) out += `&#x${cp.toString(16).toUpperCase()};`;
     else out += ch;
   }

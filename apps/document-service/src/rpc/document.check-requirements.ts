@@ -14,6 +14,7 @@ export async function onCheckRequirements(msg: Envelope<Request>) {
   const format = formatForApiInvoiceFormat(msg.data.format);
   if (!format) return { errors: [] };
   const snapshot = InvoiceSnapshot.safeParse(msg.data.snapshot);
-  if (!snapshot.success) return { errors: snapshot.error.issues.map((i) => ({ field: i.path.join('.'), rule: 'SNAPSHOT_SHAPE', message: i.message })) };
+  if (!snapshot.success)
+    return { errors: snapshot.error.issues.map((i) => ({ field: i.path.join('.'), rule: 'SNAPSHOT_SHAPE', message: i.message })) };
   return { errors: requirementsFor(format, snapshot.data) };
 }

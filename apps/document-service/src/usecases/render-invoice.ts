@@ -33,12 +33,25 @@ export interface RenderOptions {
   logo?: Buffer;
 }
 
-export async function renderInvoiceDocuments(snapshot: InvoiceSnapshot, format: ApiFormat, templateId: number, opts: RenderOptions = {}): Promise<RenderedDocuments> {
+export async function renderInvoiceDocuments(
+  snapshot: InvoiceSnapshot,
+  format: ApiFormat,
+  templateId: number,
+  opts: RenderOptions = {},
+): Promise<RenderedDocuments> {
   const { draft = false, attachments = [], logo } = opts;
   const invoice: EInvoice = {
     ...snapshot,
     // BG-24 in UBL for the types EN 16931 allows (embeddableAttachments); every one goes into the PDF/A-3
-    attachments: attachments.length ? attachments.map((a) => ({ id: `ATT-${a.id}`, filename: a.filename, mimeCode: a.contentType, description: a.description, content: a.body })) : undefined,
+    attachments: attachments.length
+      ? attachments.map((a) => ({
+          id: `ATT-${a.id}`,
+          filename: a.filename,
+          mimeCode: a.contentType,
+          description: a.description,
+          content: a.body,
+        }))
+      : undefined,
   };
   const totals = computeTotals({ lines: invoice.lines });
   const xmlFormat = formatForApiInvoiceFormat(format);

@@ -3,4 +3,5 @@ import type { ExportDeps } from '../usecases/deps';
 import { runExport } from '../usecases/run-export';
 
 /** export.run-export.v1: runs the job off the request path (redelivered after a restart, never lost). */
-export const handleRunExport = (deps: ExportDeps, msg: Envelope<{ jobId: string }>, attempt: number) => runExport(deps, msg.companyId, msg.data.jobId, attempt);
+export const handleRunExport = (deps: ExportDeps, msg: Envelope<{ jobId: string }>, attempt: number) =>
+  runExport(deps, msg.companyId, msg.data.jobId, attempt);

@@ -5,4 +5,5 @@ import type { ExportDeps } from '../usecases/deps';
 import { projectStatusChanged } from '../usecases/project-invoice';
 
 /** The payment state of a document in the export's read model moves forward. */
-export const onInvoiceStatusChanged = (deps: ExportDeps, msg: Envelope<z.output<(typeof messages.events)['invoice.status-changed.v1']>>) => projectStatusChanged(deps, msg);
+export const onInvoiceStatusChanged = (deps: ExportDeps, msg: Envelope<z.output<(typeof messages.events)['invoice.status-changed.v1']>>) =>
+  projectStatusChanged(deps, msg);

@@ -40,7 +40,12 @@ export function downloadsRepo(conn: Connection) {
     init: () => model.init(),
     list: (companyId: string) => model.find({ companyId }).sort({ createdAt: -1, _id: -1 }).lean<DownloadDoc[]>(),
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<DownloadDoc>(),
-    ofJob: (companyId: string, jobId: string, session?: ClientSession) => model.find({ companyId, jobId }).sort({ index: 1 }).session(session ?? null).lean<DownloadDoc[]>(),
+    ofJob: (companyId: string, jobId: string, session?: ClientSession) =>
+      model
+        .find({ companyId, jobId })
+        .sort({ index: 1 })
+        .session(session ?? null)
+        .lean<DownloadDoc[]>(),
     create: (docs: DownloadDoc[], session: ClientSession) => model.create(docs, { session, ordered: true }),
     remove: (companyId: string, id: number) => model.deleteOne({ _id: id, companyId }),
   };

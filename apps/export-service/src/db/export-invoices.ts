@@ -62,9 +62,11 @@ interface ClaimDoc {
   jobId: string;
   claimedAt: Date;
 }
-const claimSchema = new Schema<ClaimDoc>({ _id: String, companyId: String, invoiceId: Number, jobId: String, claimedAt: Date }, { versionKey: false });
+const claimSchema = new Schema<ClaimDoc>(
+  { _id: String, companyId: String, invoiceId: Number, jobId: String, claimedAt: Date },
+  { versionKey: false },
+);
 claimSchema.index({ companyId: 1, jobId: 1 });
-
 
 export interface PeriodQuery {
   from: string;
@@ -93,8 +95,17 @@ export function exportInvoicesRepo(conn: Connection) {
     init: () => Promise.all([model.init(), claims.init()]).then(() => undefined),
     idOf,
     get: (companyId: string, invoiceId: number, session?: ClientSession) =>
-      model.findOne({ _id: idOf(companyId, invoiceId), companyId }).session(session ?? null).lean<ExportInvoiceDoc>(),
-    upsert: (companyId: string, invoiceId: number, set: Partial<ExportInvoiceDoc>, setOnInsert: Partial<ExportInvoiceDoc>, session: ClientSession) =>
+      model
+        .findOne({ _id: idOf(companyId, invoiceId), companyId })
+        .session(session ?? null)
+        .lean<ExportInvoiceDoc>(),
+    upsert: (
+      companyId: string,
+      invoiceId: number,
+      set: Partial<ExportInvoiceDoc>,
+      setOnInsert: Partial<ExportInvoiceDoc>,
+      session: ClientSession,
+    ) =>
       model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, $setOnInsert: setOnInsert }, { upsert: true, session }),
     /**
      * Every export first claims the period's documents that no export contained yet: one insert per
@@ -104,9 +115,15 @@ export function exportInvoicesRepo(conn: Connection) {
      * earlier claims again).
      */
     async claimUnexported(companyId: string, jobId: string, from: string, to: string, now: Date): Promise<Set<number>> {
-      const ids = (await model.find({ companyId, finalized: true, invoiceDate: { $gte: from, $lte: to } }, { invoiceId: 1 }).lean<{ invoiceId: number }[]>()).map((d) => d.invoiceId);
+      const ids = (
+        await model
+          .find({ companyId, finalized: true, invoiceDate: { $gte: from, $lte: to } }, { invoiceId: 1 })
+          .lean<{ invoiceId: number }[]>()
+      ).map((d) => d.invoiceId);
       for (let i = 0; i < ids.length; i += 1000) {
-        const batch = ids.slice(i, i + 1000).map((invoiceId) => ({ _id: idOf(companyId, invoiceId), companyId, invoiceId, jobId, claimedAt: now }));
+        const batch = ids
+          .slice(i, i + 1000)
+          .map((invoiceId) => ({ _id: idOf(companyId, invoiceId), companyId, invoiceId, jobId, claimedAt: now }));
         try {
           // the driver's insertMany: plain records need no mongoose documents (memory stays flat)
           await claims.collection.insertMany(batch as never[], { ordered: false });
@@ -122,7 +139,19 @@ export function exportInvoicesRepo(conn: Connection) {
     /** The period's documents in booking order (date, number), streamed from a cursor: never all in memory. */
     async *streamPeriod(companyId: string, q: PeriodQuery): AsyncIterable<ExportInvoiceDoc> {
       const cursor = model
-        .find(periodFilter(companyId, q), { buyer: 1, invoiceId: 1, number: 1, typeCode: 1, invoiceDate: 1, dueDate: 1, serviceDate: 1, customerNumber: 1, vatGroups: 1, precedingInvoiceNumber: 1, pdfKey: 1 })
+        .find(periodFilter(companyId, q), {
+          buyer: 1,
+          invoiceId: 1,
+          number: 1,
+          typeCode: 1,
+          invoiceDate: 1,
+          dueDate: 1,
+          serviceDate: 1,
+          customerNumber: 1,
+          vatGroups: 1,
+          precedingInvoiceNumber: 1,
+          pdfKey: 1,
+        })
         .sort({ invoiceDate: 1, number: 1, invoiceId: 1 })
         .lean<ExportInvoiceDoc>()
         .cursor({ batchSize: 500 });

@@ -54,20 +54,34 @@ export function exportJobsRepo(conn: Connection) {
   const model = conn.model<ExportJobDoc>('ExportJob', schema, 'export_jobs');
   return {
     init: () => model.init(),
-    get: (companyId: string, id: string, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<ExportJobDoc>(),
+    get: (companyId: string, id: string, session?: ClientSession) =>
+      model
+        .findOne({ _id: id, companyId })
+        .session(session ?? null)
+        .lean<ExportJobDoc>(),
     create: (doc: ExportJobDoc, session: ClientSession) => model.create([doc], { session }),
     /** queued|started -> started (a redelivered run after a restart starts again); counts attempts. */
     markStarted: (companyId: string, id: string, now: Date) =>
-      model.findOneAndUpdate(
-        { _id: id, companyId, status: { $in: ['queued', 'started'] } },
-        { $set: { status: 'started', startedAt: now, progress: 1 }, $inc: { attempts: 1 } },
-        { returnDocument: 'after' },
-      ).lean<ExportJobDoc>(),
-    progress: (companyId: string, id: string, progress: number) => model.updateOne({ _id: id, companyId, status: 'started' }, { $set: { progress } }),
+      model
+        .findOneAndUpdate(
+          { _id: id, companyId, status: { $in: ['queued', 'started'] } },
+          { $set: { status: 'started', startedAt: now, progress: 1 }, $inc: { attempts: 1 } },
+          { returnDocument: 'after' },
+        )
+        .lean<ExportJobDoc>(),
+    progress: (companyId: string, id: string, progress: number) =>
+      model.updateOne({ _id: id, companyId, status: 'started' }, { $set: { progress } }),
     finish: (companyId: string, id: string, result: ExportJobResult, now: Date, session: ClientSession) =>
-      model.updateOne({ _id: id, companyId, status: 'started' }, { $set: { status: 'finished', progress: 100, result, finishedAt: now } }, { session }),
+      model.updateOne(
+        { _id: id, companyId, status: 'started' },
+        { $set: { status: 'finished', progress: 100, result, finishedAt: now } },
+        { session },
+      ),
     fail: (companyId: string, id: string, message: string, now: Date) =>
-      model.updateOne({ _id: id, companyId, status: { $in: ['queued', 'started'] } }, { $set: { status: 'failed', errorMessage: message, finishedAt: now } }),
+      model.updateOne(
+        { _id: id, companyId, status: { $in: ['queued', 'started'] } },
+        { $set: { status: 'failed', errorMessage: message, finishedAt: now } },
+      ),
   };
 }
 export type ExportJobsRepo = ReturnType<typeof exportJobsRepo>;

@@ -9,7 +9,14 @@ interface MappingsDoc extends MappingSettings {
 const schema = new Schema<MappingsDoc>(
   {
     _id: String,
-    rows: [{ _id: false, treatment: { type: String, required: true }, rate: { type: String, default: null }, account: { type: Number, required: true } }],
+    rows: [
+      {
+        _id: false,
+        treatment: { type: String, required: true },
+        rate: { type: String, default: null },
+        account: { type: Number, required: true },
+      },
+    ],
     receivablesAccount: Number,
     debtorAccounts: String,
     collectiveDebtorAccount: Number,
@@ -24,7 +31,8 @@ export function mappingsRepo(conn: Connection) {
   return {
     init: () => model.init(),
     get: (companyId: string) => model.findById(companyId).lean<MappingsDoc>(),
-    save: (companyId: string, s: MappingSettings, now: Date) => model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true }),
+    save: (companyId: string, s: MappingSettings, now: Date) =>
+      model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true }),
     reset: (companyId: string) => model.deleteOne({ _id: companyId }),
   };
 }

@@ -55,12 +55,25 @@ export class BatchWriter {
     private readonly o: BatchOptions,
   ) {
     this.names = fileNames(slice, o.consultantNumber, o.clientNumber);
-    this.header = { createdAt: o.createdAt, consultantNumber: o.consultantNumber, clientNumber: o.clientNumber, fiscalYearStart: slice.fiscalYearStart, accountLength: m.accountLength, chart: m.chart };
+    this.header = {
+      createdAt: o.createdAt,
+      consultantNumber: o.consultantNumber,
+      clientNumber: o.clientNumber,
+      fiscalYearStart: slice.fiscalYearStart,
+      accountLength: m.accountLength,
+      chart: m.chart,
+    };
   }
 
   head(): string {
     return (
-      headerLine({ ...this.header, category: 21, from: this.slice.from, to: this.slice.to, description: `Rechnungsausgang ${this.slice.fiscalYearStart.slice(0, 4)}` }) +
+      headerLine({
+        ...this.header,
+        category: 21,
+        from: this.slice.from,
+        to: this.slice.to,
+        description: `Rechnungsausgang ${this.slice.fiscalYearStart.slice(0, 4)}`,
+      }) +
       CRLF +
       line(BOOKING_COLUMNS.map((c) => text(c))) +
       CRLF
@@ -78,7 +91,12 @@ export class BatchWriter {
     this.invoiceCount++;
     if (this.o.includeMasterData) newestPerDebtor(this.newest, inv, this.m);
     if (this.o.includeDocuments && inv.pdfKey) {
-      this.documents.push({ guid: documentGuid(this.o.companyId, inv.invoiceId), filename: pdfNameOf(inv), invoiceNumber: inv.number, pdfKey: inv.pdfKey });
+      this.documents.push({
+        guid: documentGuid(this.o.companyId, inv.invoiceId),
+        filename: pdfNameOf(inv),
+        invoiceNumber: inv.number,
+        pdfKey: inv.pdfKey,
+      });
     }
     return out;
   }
@@ -86,7 +104,13 @@ export class BatchWriter {
   /** The Debitoren/Kreditoren file of the customers seen, when master data is wanted. */
   debtors(): string | undefined {
     if (!this.o.includeMasterData) return undefined;
-    return [headerLine({ ...this.header, category: 16, description: 'Debitoren' }), line(DEBTOR_COLUMNS.map((c) => text(c))), ...debtorLines([...this.newest.values()], this.m)].join(CRLF) + CRLF;
+    return (
+      [
+        headerLine({ ...this.header, category: 16, description: 'Debitoren' }),
+        line(DEBTOR_COLUMNS.map((c) => text(c))),
+        ...debtorLines([...this.newest.values()], this.m),
+      ].join(CRLF) + CRLF
+    );
   }
 
   /** Signed sum of the rows (S positive, H negative), to the cent. */

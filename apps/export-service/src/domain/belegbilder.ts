@@ -10,7 +10,10 @@ export interface BelegDocument {
  * DATEV's Belegbilder index (document_v050): every PDF of the ZIP with its guid (the booking rows'
  * Beleglink `BEDI "<guid>"`), its file name and the invoice number as keyword.
  */
-export function documentXml(docs: readonly BelegDocument[], meta: { createdAt: Date; consultantNumber: number; clientNumber: number; description: string }): string {
+export function documentXml(
+  docs: readonly BelegDocument[],
+  meta: { createdAt: Date; consultantNumber: number; clientNumber: number; description: string },
+): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('http://xml.datev.de/bedi/tps/document/v05.0', 'archive', {
     'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
     'xsi:schemaLocation': 'http://xml.datev.de/bedi/tps/document/v05.0 Document_v050.xsd',

@@ -20,7 +20,12 @@ const invoice = (over: Partial<ExportInvoice> = {}): ExportInvoice => ({
   serviceDate: '2026-02-28',
   customerId: 7,
   customerNumber: 10023,
-  buyer: { name: 'Müller & Söhne GmbH', vatId: 'DE 123 456 788', address: { line1: 'Hauptstraße 1', city: 'Köln', postalCode: '50667', countryCode: 'DE' }, contact: { email: 'buch@mueller.example' } },
+  buyer: {
+    name: 'Müller & Söhne GmbH',
+    vatId: 'DE 123 456 788',
+    address: { line1: 'Hauptstraße 1', city: 'Köln', postalCode: '50667', countryCode: 'DE' },
+    contact: { email: 'buch@mueller.example' },
+  },
   vatGroups: [
     { category: 'S', rate: '19', treatment: 'standard', net: '100.00', vat: '19.00' },
     { category: 'S', rate: '7', treatment: 'reduced', net: '50.00', vat: '3.50' },
@@ -35,7 +40,12 @@ describe('booking rows', () => {
     expect(rows).toHaveLength(2);
     for (const r of rows) expect(r.fields).toHaveLength(125);
     const [a, b] = rows.map((r) => r.fields);
-    expect([a![c('Umsatz (ohne Soll/Haben-Kz)')], a![c('Soll/Haben-Kennzeichen')], a![c('Konto')], a![c('Gegenkonto (ohne BU-Schlüssel)')]]).toEqual(['119,00', '"S"', '10023', '8400']);
+    expect([
+      a![c('Umsatz (ohne Soll/Haben-Kz)')],
+      a![c('Soll/Haben-Kennzeichen')],
+      a![c('Konto')],
+      a![c('Gegenkonto (ohne BU-Schlüssel)')],
+    ]).toEqual(['119,00', '"S"', '10023', '8400']);
     expect([b![c('Umsatz (ohne Soll/Haben-Kz)')], b![c('Gegenkonto (ohne BU-Schlüssel)')]]).toEqual(['53,50', '8300']);
     expect(a![c('BU-Schlüssel')]).toBe(''); // automatic accounts: no BU key
     expect(a![c('Belegdatum')]).toBe('0503');
@@ -71,7 +81,14 @@ describe('booking rows', () => {
 
   it('maps every VAT category to its account (SKR04, account length 6) and scales the debtor', () => {
     const m = effectiveMappings('SKR04', 6, null);
-    const cats = [['S', '19', 440000], ['S', '7', 430000], ['Z', '0', 410000], ['E', '0', 410000], ['G', '0', 412000], ['O', '0', 433800]] as const;
+    const cats = [
+      ['S', '19', 440000],
+      ['S', '7', 430000],
+      ['Z', '0', 410000],
+      ['E', '0', 410000],
+      ['G', '0', 412000],
+      ['O', '0', 433800],
+    ] as const;
     const inv = invoice({ vatGroups: cats.map(([category, rate]) => ({ category, rate, treatment: 'x', net: '10', vat: '0' })) });
     const rows = bookingLinesOf(inv, m, opts).map((r) => r.fields);
     expect(rows.map((f) => Number(f[c('Gegenkonto (ohne BU-Schlüssel)')]))).toEqual(cats.map(([, , a]) => a));
@@ -93,7 +110,12 @@ describe('booking rows', () => {
   });
 
   it('leaves zero rows out and flips a negative group', () => {
-    const inv = invoice({ vatGroups: [{ category: 'S', rate: '19', treatment: 'standard', net: '0', vat: '0' }, { category: 'S', rate: '7', treatment: 'reduced', net: '-10', vat: '-0.70' }] });
+    const inv = invoice({
+      vatGroups: [
+        { category: 'S', rate: '19', treatment: 'standard', net: '0', vat: '0' },
+        { category: 'S', rate: '7', treatment: 'reduced', net: '-10', vat: '-0.70' },
+      ],
+    });
     const rows = bookingLinesOf(inv, skr03, opts);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.fields[c('Soll/Haben-Kennzeichen')]).toBe('"H"');
@@ -103,26 +125,66 @@ describe('booking rows', () => {
 
 describe('master data', () => {
   it('writes one Debitoren row per debtor account: company type 2 with split VAT ID, person type 1', () => {
-    const person = invoice({ invoiceId: 2, customerNumber: 10001, buyer: { name: 'Erika Mustermann', firstName: 'Erika', lastName: 'Mustermann', address: { line1: 'Weg 2', city: 'Bonn', postalCode: '53111', countryCode: 'DE' } } });
+    const person = invoice({
+      invoiceId: 2,
+      customerNumber: 10001,
+      buyer: {
+        name: 'Erika Mustermann',
+        firstName: 'Erika',
+        lastName: 'Mustermann',
+        address: { line1: 'Weg 2', city: 'Bonn', postalCode: '53111', countryCode: 'DE' },
+      },
+    });
     const lines = debtorLines([invoice(), invoice({ invoiceId: 3 }), person], skr03).map((l) => l.split(';'));
     const d = (h: string) => columnIndex(DEBTOR_COLUMNS, h);
     expect(lines).toHaveLength(2);
     for (const l of lines) expect(l).toHaveLength(DEBTOR_COLUMNS.length);
     const [p, co] = lines;
-    expect([p![d('Konto')], p![d('Name (Adressatentyp natürl. Person)')], p![d('Vorname (Adressatentyp natürl. Person)')], p![d('Adressatentyp')]]).toEqual(['10001', '"Mustermann"', '"Erika"', '1']);
-    expect([co![d('Konto')], co![d('Name (Adressatentyp Unternehmen)')], co![d('Adressatentyp')], co![d('EU-Land')], co![d('EU-USt-IdNr.')]]).toEqual(['10023', '"Müller & Söhne GmbH"', '2', '"DE"', '"123456788"']);
-    expect([co![d('Straße')], co![d('Postleitzahl')], co![d('Ort')], co![d('Land')], co![d('E-Mail')], co![d('Kundennummer')]]).toEqual(['"Hauptstraße 1"', '"50667"', '"Köln"', '"DE"', '"buch@mueller.example"', '"10023"']);
+    expect([
+      p![d('Konto')],
+      p![d('Name (Adressatentyp natürl. Person)')],
+      p![d('Vorname (Adressatentyp natürl. Person)')],
+      p![d('Adressatentyp')],
+    ]).toEqual(['10001', '"Mustermann"', '"Erika"', '1']);
+    expect([
+      co![d('Konto')],
+      co![d('Name (Adressatentyp Unternehmen)')],
+      co![d('Adressatentyp')],
+      co![d('EU-Land')],
+      co![d('EU-USt-IdNr.')],
+    ]).toEqual(['10023', '"Müller & Söhne GmbH"', '2', '"DE"', '"123456788"']);
+    expect([co![d('Straße')], co![d('Postleitzahl')], co![d('Ort')], co![d('Land')], co![d('E-Mail')], co![d('Kundennummer')]]).toEqual([
+      '"Hauptstraße 1"',
+      '"50667"',
+      '"Köln"',
+      '"DE"',
+      '"buch@mueller.example"',
+      '"10023"',
+    ]);
   });
 });
 
 // Property: the rows of a batch sum to the gross totals of the invoices in it (credit notes negative).
 describe('batch totals (property)', () => {
   const line = fc.record({
-    quantity: fc.integer({ min: -3, max: 50 }).filter((q) => q !== 0).map(String), // a negative quantity: a refund line
+    quantity: fc
+      .integer({ min: -3, max: 50 })
+      .filter((q) => q !== 0)
+      .map(String), // a negative quantity: a refund line
     unitPrice: fc.integer({ min: 0, max: 500_000 }).map((cents) => (cents / 100).toFixed(2)),
-    vat: fc.constantFrom({ category: 'S', rate: '19' }, { category: 'S', rate: '7' }, { category: 'K', rate: '0' }, { category: 'AE', rate: '0' }, { category: 'E', rate: '0' }),
+    vat: fc.constantFrom(
+      { category: 'S', rate: '19' },
+      { category: 'S', rate: '7' },
+      { category: 'K', rate: '0' },
+      { category: 'AE', rate: '0' },
+      { category: 'E', rate: '0' },
+    ),
   });
-  const inv = fc.record({ lines: fc.array(line, { minLength: 1, maxLength: 6 }), credit: fc.boolean(), customer: fc.integer({ min: 10_000, max: 69_999 }) });
+  const inv = fc.record({
+    lines: fc.array(line, { minLength: 1, maxLength: 6 }),
+    credit: fc.boolean(),
+    customer: fc.integer({ min: 10_000, max: 69_999 }),
+  });
 
   it('sums every batch to the gross totals of its invoices', () => {
     fc.assert(
@@ -134,16 +196,32 @@ describe('batch totals (property)', () => {
             number: `RE-${i + 1}`,
             typeCode: d.credit ? '381' : '380',
             customerNumber: d.customer,
-            vatGroups: t.vatBreakdown.map((v) => ({ category: v.category, rate: v.rate, treatment: 'x', net: v.taxableAmount, vat: v.taxAmount })),
+            vatGroups: t.vatBreakdown.map((v) => ({
+              category: v.category,
+              rate: v.rate,
+              treatment: 'x',
+              net: v.taxableAmount,
+              vat: v.taxAmount,
+            })),
             totalGross: t.taxInclusiveTotal,
           });
         });
         const slice = { fiscalYearStart: '2026-01-01', from: '2026-01-01', to: '2026-12-31' };
-        const batch = buildBatch(slice, invoices, skr03, { companyId: 'c', createdAt: new Date(), consultantNumber: 1001, clientNumber: 1, includeMasterData: true, includeDocuments: false });
+        const batch = buildBatch(slice, invoices, skr03, {
+          companyId: 'c',
+          createdAt: new Date(),
+          consultantNumber: 1001,
+          clientNumber: 1,
+          includeMasterData: true,
+          includeDocuments: false,
+        });
         const expected = sumDecimals(invoices.map((i) => toDecimal(i.totalGross).times(i.typeCode === '381' ? -1 : 1)));
         expect(batch.grossTotal).toBe(expected.toFixed(2));
         // and the file says the same: S rows minus H rows
-        const rows = batch.bookings.split('\r\n').slice(2, -1).map((l) => l.split(';'));
+        const rows = batch.bookings
+          .split('\r\n')
+          .slice(2, -1)
+          .map((l) => l.split(';'));
         const fileSum = sumDecimals(rows.map((r) => toDecimal(r[0]!.replace(',', '.')).times(r[1] === '"S"' ? 1 : -1)));
         expect(fileSum.toFixed(2)).toBe(expected.toFixed(2));
         for (const r of rows) expect(r).toHaveLength(125);

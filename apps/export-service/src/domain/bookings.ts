@@ -54,7 +54,11 @@ export interface BookingLine {
  * customer's debtor account against the revenue account of the mapping. Invoices book S (the customer owes),
  * credit notes H; a group with a negative amount flips its flag. Zero rows are left out (DATEV rejects them).
  */
-export function bookingLinesOf(inv: ExportInvoice, m: EffectiveMappings, opts: { companyId: string; withDocuments: boolean }): BookingLine[] {
+export function bookingLinesOf(
+  inv: ExportInvoice,
+  m: EffectiveMappings,
+  opts: { companyId: string; withDocuments: boolean },
+): BookingLine[] {
   if (!inv.vatGroups || inv.vatGroups.length === 0) {
     throw new ExportDataError(`invoice ${inv.number} was finalized before the export recorded VAT groups; it cannot be booked per rate`);
   }
@@ -64,7 +68,9 @@ export function bookingLinesOf(inv: ExportInvoice, m: EffectiveMappings, opts: {
   for (const g of inv.vatGroups) {
     const account = revenueAccountOf(m, g.category, g.rate);
     if (account === undefined) {
-      throw new ExportDataError(`no revenue account is mapped for VAT category ${g.category} at ${g.rate} % (invoice ${inv.number}); add a row with PUT /acctexp/mappings`);
+      throw new ExportDataError(
+        `no revenue account is mapped for VAT category ${g.category} at ${g.rate} % (invoice ${inv.number}); add a row with PUT /acctexp/mappings`,
+      );
     }
     const gross = toDecimal(g.net).plus(g.vat).times(sign);
     if (gross.isZero()) continue;
@@ -76,7 +82,8 @@ export function bookingLinesOf(inv: ExportInvoice, m: EffectiveMappings, opts: {
     f[C.gegenkonto] = String(account);
     f[C.belegdatum] = ddmm(inv.invoiceDate);
     f[C.belegfeld1] = text(belegfeld(inv.number), 36);
-    if (inv.typeCode === '381' && inv.precedingInvoiceNumber) f[C.belegfeld2] = text(belegfeld(inv.precedingInvoiceNumber).slice(0, 12), 12);
+    if (inv.typeCode === '381' && inv.precedingInvoiceNumber)
+      f[C.belegfeld2] = text(belegfeld(inv.precedingInvoiceNumber).slice(0, 12), 12);
     f[C.buchungstext] = text(`${inv.typeCode === '381' ? 'Gutschrift' : 'Rechnung'} ${inv.number} ${inv.buyer?.name ?? ''}`.trim(), 60);
     if (opts.withDocuments && inv.pdfKey) f[C.beleglink] = text(`BEDI "${documentGuid(opts.companyId, inv.invoiceId)}"`, 210);
     if (EU_ID_CATEGORIES.has(g.category)) f[C.euUstId] = text(datevVatId(inv.buyer?.vatId), 15);

@@ -35,7 +35,8 @@ const C = {
 export function newestPerDebtor(newest: Map<number, ExportInvoice>, inv: ExportInvoice, m: EffectiveMappings) {
   const account = debtorAccountOf(m, inv.customerNumber);
   const cur = newest.get(account);
-  if (!cur || cur.invoiceDate < inv.invoiceDate || (cur.invoiceDate === inv.invoiceDate && cur.invoiceId < inv.invoiceId)) newest.set(account, inv);
+  if (!cur || cur.invoiceDate < inv.invoiceDate || (cur.invoiceDate === inv.invoiceDate && cur.invoiceId < inv.invoiceId))
+    newest.set(account, inv);
 }
 
 export function debtorLines(invoices: readonly ExportInvoice[], m: EffectiveMappings): string[] {

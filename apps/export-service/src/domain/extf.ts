@@ -29,7 +29,10 @@ export const yyyymmdd = (iso: string) => iso.replace(/-/g, '');
 
 /** Erzeugt am: YYYYMMDDHHMMSSFFF (UTC). */
 export function timestamp(at: Date): string {
-  return at.toISOString().replace(/[-:TZ.]/g, '').slice(0, 17);
+  return at
+    .toISOString()
+    .replace(/[-:TZ.]/g, '')
+    .slice(0, 17);
 }
 
 /** Belegfeld 1 (the open-item key): letters, digits and `$ & % * + - /` only, at most 36 characters. */

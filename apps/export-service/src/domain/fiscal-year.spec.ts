@@ -10,7 +10,9 @@ describe('fiscal years', () => {
   });
 
   it('keeps a period inside one fiscal year whole', () => {
-    expect(splitByFiscalYear('2026-02-01', '2026-11-30', 1)).toEqual([{ fiscalYearStart: '2026-01-01', from: '2026-02-01', to: '2026-11-30' }]);
+    expect(splitByFiscalYear('2026-02-01', '2026-11-30', 1)).toEqual([
+      { fiscalYearStart: '2026-01-01', from: '2026-02-01', to: '2026-11-30' },
+    ]);
   });
 
   it('splits a period at every fiscal-year boundary', () => {

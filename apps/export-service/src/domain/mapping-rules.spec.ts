@@ -18,7 +18,12 @@ describe('account mappings', () => {
   });
 
   it('overlays saved rows, adds rows for other domestic rates and marks what differs from the default', () => {
-    const m = effectiveMappings('SKR03', 4, { rows: [{ treatment: 'standard', rate: '19', account: 8401 }, { treatment: 'standard', rate: '16', account: 8410 }] });
+    const m = effectiveMappings('SKR03', 4, {
+      rows: [
+        { treatment: 'standard', rate: '19', account: 8401 },
+        { treatment: 'standard', rate: '16', account: 8410 },
+      ],
+    });
     expect(m.rows.filter((r) => r.treatment === 'standard').map((r) => [r.rate, r.account, r.isDefault])).toEqual([
       ['19', 8401, false],
       ['16', 8410, false],
@@ -42,7 +47,13 @@ describe('account mappings', () => {
       },
       4,
     );
-    expect(problems.map((p) => p.path)).toEqual(['mappings.0.tax_treatment', 'mappings.1.tax_rate', 'mappings.2.account', 'mappings.4', 'collective_debtor_account']);
+    expect(problems.map((p) => p.path)).toEqual([
+      'mappings.0.tax_treatment',
+      'mappings.1.tax_rate',
+      'mappings.2.account',
+      'mappings.4',
+      'collective_debtor_account',
+    ]);
   });
 
   it('derives debtor accounts from customer numbers, or uses the collective account', () => {
@@ -50,7 +61,9 @@ describe('account mappings', () => {
     expect(debtorAccountOf(m, 10023)).toBe(10023);
     expect(debtorAccountOf(m, undefined)).toBe(10000);
     expect(debtorAccountOf(effectiveMappings('SKR03', 5, null), 10023)).toBe(100023);
-    expect(debtorAccountOf(effectiveMappings('SKR03', 4, { rows: [], debtorAccounts: 'collective', collectiveDebtorAccount: 19999 }), 10023)).toBe(19999);
+    expect(
+      debtorAccountOf(effectiveMappings('SKR03', 4, { rows: [], debtorAccounts: 'collective', collectiveDebtorAccount: 19999 }), 10023),
+    ).toBe(19999);
     expect(mismatchedAccounts({ rows: [{ treatment: 'exempt', rate: null, account: 8100 }] }, 5)).toEqual(['exempt: 8100']);
   });
 });

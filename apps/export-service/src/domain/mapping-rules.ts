@@ -65,7 +65,10 @@ export const scaleAccount = (account4: number, length: number) => account4 * 10 
 export const debtorRange = (length: number) => ({ min: 10 ** length, max: 7 * 10 ** length - 1 });
 
 export const rowKey = (treatment: string, rate: string | null) => `${treatment}|${rate ?? ''}`;
-export const normalizeRate = (rate: number | string) => toDecimal(rate).times(typeof rate === 'number' ? 100 : 1).toFixed();
+export const normalizeRate = (rate: number | string) =>
+  toDecimal(rate)
+    .times(typeof rate === 'number' ? 100 : 1)
+    .toFixed();
 
 export interface EffectiveMappings {
   chart: Chart;
@@ -81,7 +84,12 @@ export function effectiveMappings(chart: Chart, accountLength: number, saved: Ma
   const defaults = DEFAULTS[chart];
   const byKey = new Map<string, MappingRow & { label: string; isDefault: boolean }>();
   for (const d of defaults.rows) {
-    byKey.set(rowKey(d.treatment, d.rate), { ...d, account: scaleAccount(d.account, accountLength), label: LABELS[d.treatment], isDefault: true });
+    byKey.set(rowKey(d.treatment, d.rate), {
+      ...d,
+      account: scaleAccount(d.account, accountLength),
+      label: LABELS[d.treatment],
+      isDefault: true,
+    });
   }
   for (const r of saved?.rows ?? []) {
     const key = rowKey(r.treatment, r.rate);
@@ -107,7 +115,11 @@ export interface FieldProblem {
 
 /** Checks a batch of rows and settings against the account length; any problem rejects the whole batch. */
 export function checkMappingUpdate(
-  input: { mappings?: { tax_treatment: string; tax_rate?: number | null; account: number }[]; receivables_account?: number; collective_debtor_account?: number },
+  input: {
+    mappings?: { tax_treatment: string; tax_rate?: number | null; account: number }[];
+    receivables_account?: number;
+    collective_debtor_account?: number;
+  },
   accountLength: number,
 ): { rows: MappingRow[]; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
@@ -116,7 +128,10 @@ export function checkMappingUpdate(
   (input.mappings ?? []).forEach((m, i) => {
     const path = `mappings.${i}`;
     if (!(MAPPING_TREATMENTS as readonly string[]).includes(m.tax_treatment)) {
-      problems.push({ path: `${path}.tax_treatment`, message: `unknown tax treatment "${m.tax_treatment}"; one of ${MAPPING_TREATMENTS.join(', ')}` });
+      problems.push({
+        path: `${path}.tax_treatment`,
+        message: `unknown tax treatment "${m.tax_treatment}"; one of ${MAPPING_TREATMENTS.join(', ')}`,
+      });
       return;
     }
     const treatment = m.tax_treatment as MappingTreatment;
@@ -129,7 +144,10 @@ export function checkMappingUpdate(
       rate = normalizeRate(m.tax_rate);
     }
     if (String(m.account).length !== accountLength) {
-      problems.push({ path: `${path}.account`, message: `account ${m.account} has ${String(m.account).length} digits; the configured account_length is ${accountLength}` });
+      problems.push({
+        path: `${path}.account`,
+        message: `account ${m.account} has ${String(m.account).length} digits; the configured account_length is ${accountLength}`,
+      });
       return;
     }
     const key = rowKey(treatment, rate);
@@ -141,12 +159,18 @@ export function checkMappingUpdate(
     rows.push({ treatment, rate, account: m.account });
   });
   if (input.receivables_account !== undefined && String(input.receivables_account).length !== accountLength) {
-    problems.push({ path: 'receivables_account', message: `account ${input.receivables_account} has ${String(input.receivables_account).length} digits; the configured account_length is ${accountLength}` });
+    problems.push({
+      path: 'receivables_account',
+      message: `account ${input.receivables_account} has ${String(input.receivables_account).length} digits; the configured account_length is ${accountLength}`,
+    });
   }
   if (input.collective_debtor_account !== undefined) {
     const { min, max } = debtorRange(accountLength);
     if (input.collective_debtor_account < min || input.collective_debtor_account > max) {
-      problems.push({ path: 'collective_debtor_account', message: `a debtor account at account_length ${accountLength} lies in ${min}-${max}` });
+      problems.push({
+        path: 'collective_debtor_account',
+        message: `a debtor account at account_length ${accountLength} lies in ${min}-${max}`,
+      });
     }
   }
   return { rows, problems };
@@ -155,8 +179,11 @@ export function checkMappingUpdate(
 /** Saved rows or settings that no longer fit a new account length (the config change is refused). */
 export function mismatchedAccounts(saved: MappingSettings | null, accountLength: number): string[] {
   if (!saved) return [];
-  const bad = saved.rows.filter((r) => String(r.account).length !== accountLength).map((r) => `${r.treatment}${r.rate ? ` ${r.rate} %` : ''}: ${r.account}`);
-  if (saved.receivablesAccount !== undefined && String(saved.receivablesAccount).length !== accountLength) bad.push(`receivables_account: ${saved.receivablesAccount}`);
+  const bad = saved.rows
+    .filter((r) => String(r.account).length !== accountLength)
+    .map((r) => `${r.treatment}${r.rate ? ` ${r.rate} %` : ''}: ${r.account}`);
+  if (saved.receivablesAccount !== undefined && String(saved.receivablesAccount).length !== accountLength)
+    bad.push(`receivables_account: ${saved.receivablesAccount}`);
   const { min, max } = debtorRange(accountLength);
   const c = saved.collectiveDebtorAccount;
   if (c !== undefined && (c < min || c > max)) bad.push(`collective_debtor_account: ${c}`);

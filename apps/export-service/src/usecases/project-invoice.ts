@@ -9,7 +9,8 @@ type StatusChanged = z.output<(typeof messages.events)['invoice.status-changed.v
 
 const RANK: Record<ExportInvoiceDoc['status'], number> = { OPEN: 0, SENT: 1, PAID: 2, CANCELLED: 3 };
 /** Payment state only moves forward (a late SENT after PAID changes nothing). */
-const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoiceDoc['status']) => (cur && RANK[cur] >= RANK[next] ? cur : next);
+const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoiceDoc['status']) =>
+  cur && RANK[cur] >= RANK[next] ? cur : next;
 
 /** A finalized invoice or credit note enters the export's read model with what a booking row needs. */
 export async function projectFinalized(deps: ExportDeps, msg: Envelope<Finalized>) {
@@ -52,6 +53,12 @@ export async function projectStatusChanged(deps: ExportDeps, msg: Envelope<Statu
     const status = forward(current?.status, d.status);
     const set: Partial<ExportInvoiceDoc> = { status, updatedAt: deps.now() };
     if (d.status === 'PAID' && status === 'PAID') set.paidDate = d.paidDate ?? msg.occurredAt.slice(0, 10);
-    await deps.invoices.upsert(msg.companyId, d.invoiceId, set, { invoiceId: d.invoiceId, customerId: d.customerId, finalized: false }, session);
+    await deps.invoices.upsert(
+      msg.companyId,
+      d.invoiceId,
+      set,
+      { invoiceId: d.invoiceId, customerId: d.customerId, finalized: false },
+      session,
+    );
   });
 }

@@ -32,7 +32,12 @@ export async function runExport(deps: ExportDeps, companyId: string, jobId: stri
       if (!permanent && attempt < deps.maxAttempts) throw err; // transient (storage, database): the bus retries
       deps.logger.warn({ err, jobId }, 'export job failed');
       await deps.invoices.releaseClaims(companyId, jobId);
-      await deps.jobs.fail(companyId, jobId, permanent ? (err as Error).message : 'the export could not be written; please start it again', deps.now());
+      await deps.jobs.fail(
+        companyId,
+        jobId,
+        permanent ? (err as Error).message : 'the export could not be written; please start it again',
+        deps.now(),
+      );
       jobDone(deps, job, 'failed', {});
     } finally {
       span.end();
@@ -47,10 +52,17 @@ function jobDone(deps: ExportDeps, job: { _id: string; createdAt: Date }, outcom
   deps.logger.info({ jobId: job._id, outcome, durationMs: Math.round(seconds * 1000), ...extra }, `export job ${outcome}`);
 }
 
-async function run(deps: ExportDeps, companyId: string, jobId: string, job: { startDate: string; endDate: string; includeMasterData: boolean; includeDocuments: boolean; onlyNew: boolean }): Promise<number> {
+async function run(
+  deps: ExportDeps,
+  companyId: string,
+  jobId: string,
+  job: { startDate: string; endDate: string; includeMasterData: boolean; includeDocuments: boolean; onlyNew: boolean },
+): Promise<number> {
   const [config, saved] = await Promise.all([deps.config.get(companyId), deps.mappings.get(companyId)]);
   if (config.consultantNumber === undefined || config.clientNumber === undefined) {
-    throw new ExportDataError('the accounting export configuration lacks consultant_number or client_number; set them with PUT /acctexp/config');
+    throw new ExportDataError(
+      'the accounting export configuration lacks consultant_number or client_number; set them with PUT /acctexp/config',
+    );
   }
   const mappings = effectiveMappings(config.chartOfAccounts, config.accountLength, saved);
   const createdAt = deps.now();
@@ -59,7 +71,14 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
 
   // Invoices stream from a cursor in booking order; a ZIP per fiscal year opens with its first invoice.
   const slices = splitByFiscalYear(job.startDate, job.endDate, config.fiscalYearStartMonth);
-  const options = { companyId, createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber, includeMasterData: job.includeMasterData, includeDocuments: job.includeDocuments };
+  const options = {
+    companyId,
+    createdAt,
+    consultantNumber: config.consultantNumber,
+    clientNumber: config.clientNumber,
+    includeMasterData: job.includeMasterData,
+    includeDocuments: job.includeDocuments,
+  };
   const meta = { createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber };
   const files: Omit<DownloadDoc, '_id'>[] = [];
   let open: { index: number; writer: BatchWriter; key: string; archive: ReturnType<typeof openArchive> } | undefined;
@@ -69,11 +88,26 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
     const { writer, archive, key, index } = open;
     open = undefined;
     const size = await archive.finish({ debtorsName: writer.names.debtors, debtors: writer.debtors(), documents: writer.documents });
-    files.push({ companyId, jobId, index: files.length, filename: writer.names.zip, key, size, periodStart: writer.slice.from, periodEnd: writer.slice.to, invoiceCount: writer.invoiceCount, createdAt });
+    files.push({
+      companyId,
+      jobId,
+      index: files.length,
+      filename: writer.names.zip,
+      key,
+      size,
+      periodStart: writer.slice.from,
+      periodEnd: writer.slice.to,
+      invoiceCount: writer.invoiceCount,
+      createdAt,
+    });
     await deps.jobs.progress(companyId, jobId, 5 + Math.floor((85 * (index + 1)) / slices.length));
   };
   try {
-    for await (const inv of deps.invoices.streamPeriod(companyId, { from: job.startDate, to: job.endDate, onlyIds: job.onlyNew ? claimed : undefined })) {
+    for await (const inv of deps.invoices.streamPeriod(companyId, {
+      from: job.startDate,
+      to: job.endDate,
+      onlyIds: job.onlyNew ? claimed : undefined,
+    })) {
       const index = slices.findIndex((s) => inv.invoiceDate >= s.from && inv.invoiceDate <= s.to);
       if (open && open.index !== index) await close();
       if (!open) {
@@ -100,11 +134,23 @@ async function run(deps: ExportDeps, companyId: string, jobId: string, job: { st
           is_split: false,
           split_reason: null,
           total_invoice_count: 0,
-          error: { message: `no ${job.onlyNew ? 'new ' : ''}invoices or credit notes between ${job.startDate} and ${job.endDate}`, error_code: 'no_invoices_found' },
+          error: {
+            message: `no ${job.onlyNew ? 'new ' : ''}invoices or credit notes between ${job.startDate} and ${job.endDate}`,
+            error_code: 'no_invoices_found',
+          },
         }
-      : { download_ids: ids, is_split: files.length > 1, split_reason: files.length > 1 ? 'year_boundary' : null, total_invoice_count: total };
+      : {
+          download_ids: ids,
+          is_split: files.length > 1,
+          split_reason: files.length > 1 ? 'year_boundary' : null,
+          total_invoice_count: total,
+        };
   await deps.commit(async (session) => {
-    if (files.length) await deps.downloads.create(files.map((f, i) => ({ ...f, _id: ids[i]! })), session);
+    if (files.length)
+      await deps.downloads.create(
+        files.map((f, i) => ({ ...f, _id: ids[i]! })),
+        session,
+      );
     const finished = await deps.jobs.finish(companyId, jobId, result, deps.now(), session);
     if (finished.matchedCount !== 1) throw new ExportDataError('the export job was ended by another run'); // rolls the downloads back
   });

@@ -9,9 +9,12 @@ import { getMappings } from './get-mappings';
 export async function saveMappings(deps: ExportDeps, companyId: string, input: AccountMappingsUpdate) {
   const config = await deps.config.get(companyId);
   const { rows, problems } = checkMappingUpdate(input, config.accountLength);
-  if (problems.length) throw invalidData(`${problems.length} account mapping${problems.length > 1 ? 's are' : ' is'} invalid; nothing was saved`, problems);
+  if (problems.length)
+    throw invalidData(`${problems.length} account mapping${problems.length > 1 ? 's are' : ' is'} invalid; nothing was saved`, problems);
   const saved = await deps.mappings.get(companyId);
-  const merged = new Map<string, MappingRow>((saved?.rows ?? []).map((r) => [rowKey(r.treatment, r.rate), { treatment: r.treatment, rate: r.rate, account: r.account }]));
+  const merged = new Map<string, MappingRow>(
+    (saved?.rows ?? []).map((r) => [rowKey(r.treatment, r.rate), { treatment: r.treatment, rate: r.rate, account: r.account }]),
+  );
   for (const r of rows) merged.set(rowKey(r.treatment, r.rate), r);
   await deps.mappings.save(
     companyId,
@@ -23,13 +26,24 @@ export async function saveMappings(deps: ExportDeps, companyId: string, input: A
     },
     deps.now(),
   );
-  await deps.commit(async (_session, emit) => emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_saved', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) })));
+  await deps.commit(async (_session, emit) =>
+    emit(
+      eventMessage('export.changed.v1', companyId, {
+        action: 'mappings_saved',
+        fields: Object.entries(input)
+          .filter(([, v]) => v !== undefined)
+          .map(([k]) => k),
+      }),
+    ),
+  );
   return getMappings(deps, companyId);
 }
 
 /** POST /acctexp/mappings/reset: back to the defaults of the configured chart. */
 export async function resetMappings(deps: ExportDeps, companyId: string) {
   await deps.mappings.reset(companyId);
-  await deps.commit(async (_session, emit) => emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_reset', fields: ['mappings'] })));
+  await deps.commit(async (_session, emit) =>
+    emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_reset', fields: ['mappings'] })),
+  );
   return getMappings(deps, companyId);
 }

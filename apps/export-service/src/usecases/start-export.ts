@@ -13,15 +13,21 @@ const addYears = (iso: string, years: number) => `${Number(iso.slice(0, 4)) + ye
 export async function startExport(deps: ExportDeps, companyId: string, input: ExportRequest): Promise<string> {
   const errors: FieldError[] = [];
   if (input.end_date < input.start_date) errors.push({ path: 'end_date', message: `must not be before start_date (${input.start_date})` });
-  else if (input.end_date >= addYears(input.start_date, MAX_EXPORT_YEARS)) errors.push({ path: 'end_date', message: `the period may cover at most ${MAX_EXPORT_YEARS} years` });
+  else if (input.end_date >= addYears(input.start_date, MAX_EXPORT_YEARS))
+    errors.push({ path: 'end_date', message: `the period may cover at most ${MAX_EXPORT_YEARS} years` });
   if (errors.length) throw invalidData('the export period is invalid', errors);
 
   const config = await deps.config.get(companyId);
   const missing: FieldError[] = [];
-  if (config.consultantNumber === undefined) missing.push({ path: 'consultant_number', message: 'required for an export: set it with PUT /acctexp/config' });
-  if (config.clientNumber === undefined) missing.push({ path: 'client_number', message: 'required for an export: set it with PUT /acctexp/config' });
+  if (config.consultantNumber === undefined)
+    missing.push({ path: 'consultant_number', message: 'required for an export: set it with PUT /acctexp/config' });
+  if (config.clientNumber === undefined)
+    missing.push({ path: 'client_number', message: 'required for an export: set it with PUT /acctexp/config' });
   if (missing.length) {
-    throw invalidData(`the accounting export configuration lacks ${missing.map((m) => m.path).join(' and ')}; set it with PUT /acctexp/config`, missing);
+    throw invalidData(
+      `the accounting export configuration lacks ${missing.map((m) => m.path).join(' and ')}; set it with PUT /acctexp/config`,
+      missing,
+    );
   }
 
   const jobId = randomUUID();
@@ -45,7 +51,15 @@ export async function startExport(deps: ExportDeps, companyId: string, input: Ex
       session,
     );
     emit(commandMessage('export.run-export.v1', companyId, { jobId }, `run-export-${jobId}`));
-    emit(eventMessage('export.changed.v1', companyId, { action: 'started', jobId, fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
+    emit(
+      eventMessage('export.changed.v1', companyId, {
+        action: 'started',
+        jobId,
+        fields: Object.entries(input)
+          .filter(([, v]) => v !== undefined)
+          .map(([k]) => k),
+      }),
+    );
   });
   return jobId;
 }

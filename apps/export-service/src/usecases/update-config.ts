@@ -18,13 +18,23 @@ export async function updateConfig(deps: ExportDeps, companyId: string, input: A
   if (next.accountLength !== current.accountLength) {
     const bad = mismatchedAccounts(await deps.mappings.get(companyId), next.accountLength);
     if (bad.length) {
-      throw invalidData(`saved account mappings do not fit account_length ${next.accountLength} (${bad.join('; ')}); save them with ${next.accountLength} digits or POST /acctexp/mappings/reset first`, [
-        { path: 'account_length', message: `saved mappings have another length: ${bad.join('; ')}` },
-      ]);
+      throw invalidData(
+        `saved account mappings do not fit account_length ${next.accountLength} (${bad.join('; ')}); save them with ${next.accountLength} digits or POST /acctexp/mappings/reset first`,
+        [{ path: 'account_length', message: `saved mappings have another length: ${bad.join('; ')}` }],
+      );
     }
   }
   await deps.config.save(companyId, next, deps.now());
   // for the audit log (the outbox relays it)
-  await deps.commit(async (_session, emit) => emit(eventMessage('export.changed.v1', companyId, { action: 'config_updated', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) })));
+  await deps.commit(async (_session, emit) =>
+    emit(
+      eventMessage('export.changed.v1', companyId, {
+        action: 'config_updated',
+        fields: Object.entries(input)
+          .filter(([, v]) => v !== undefined)
+          .map(([k]) => k),
+      }),
+    ),
+  );
   return next;
 }

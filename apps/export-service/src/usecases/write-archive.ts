@@ -33,7 +33,10 @@ export function openArchive(objects: ObjectStore, key: string, bookingsName: str
   });
   const upload = objects.putStream(key, zip.pipe(counter).pipe(new PassThrough()), 'application/zip');
   // archiver errors and a failed upload (which would leave the writer blocked on backpressure) end the write
-  const failed = Promise.race([new Promise<never>((_, reject) => zip.once('error', reject)), upload.then(() => new Promise<never>(() => undefined))]);
+  const failed = Promise.race([
+    new Promise<never>((_, reject) => zip.once('error', reject)),
+    upload.then(() => new Promise<never>(() => undefined)),
+  ]);
   failed.catch(() => undefined);
   const bookings = new PassThrough();
   zip.append(bookings, { name: bookingsName, date: meta.createdAt });
@@ -65,7 +68,10 @@ export function openArchive(objects: ObjectStore, key: string, bookingsName: str
             body = await objects.getStream(doc.pdfKey);
           } catch (err) {
             const code = (err as { code?: string }).code;
-            if (code === 'NoSuchKey' || code === 'NotFound') throw new ExportDataError(`the PDF of invoice ${doc.invoiceNumber} is missing from storage; export without include_documents or finalize it again`);
+            if (code === 'NoSuchKey' || code === 'NotFound')
+              throw new ExportDataError(
+                `the PDF of invoice ${doc.invoiceNumber} is missing from storage; export without include_documents or finalize it again`,
+              );
             throw err;
           }
           const consumed = once(zip, 'entry'); // one PDF stream open at a time

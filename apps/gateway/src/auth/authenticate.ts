@@ -18,7 +18,8 @@ export interface AuthDeps {
   onLookup?: () => void;
 }
 
-const unavailable = () => new AppError('unavailable', 'authentication is temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
+const unavailable = () =>
+  new AppError('unavailable', 'authentication is temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
 
 /**
  * X-API-Key -> identity. A key verified within the cache TTL is answered from memory; otherwise, unless
@@ -33,7 +34,9 @@ export function authenticate(deps: AuthDeps) {
   const blockedUntil = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
   const tooMany = (res: Response, waitMs: number) => {
     res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
-    return new AppError('rate_limited', 'too many failed authentications from this address; retry later', { code: 'TOO_MANY_FAILED_AUTHENTICATIONS' });
+    return new AppError('rate_limited', 'too many failed authentications from this address; retry later', {
+      code: 'TOO_MANY_FAILED_AUTHENTICATIONS',
+    });
   };
 
   async function lookup(key: string, requestId: string): Promise<VerifiedKey | undefined> {
@@ -42,7 +45,11 @@ export function authenticate(deps: AuthDeps) {
     try {
       answer = await fetch(`${deps.accountUrl}/internal/auth/verify`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-request-id': requestId, [IDENTITY_HEADER]: await deps.signer.sign({ scope: 'internal', requestId }) },
+        headers: {
+          'content-type': 'application/json',
+          'x-request-id': requestId,
+          [IDENTITY_HEADER]: await deps.signer.sign({ scope: 'internal', requestId }),
+        },
         body: JSON.stringify({ key }),
         signal: AbortSignal.timeout(5000),
       });
@@ -102,7 +109,15 @@ export function authenticate(deps: AuthDeps) {
     const revoked = req.method === 'DELETE' ? REVOKE_PATH.exec(req.path) : null;
     if (revoked) deps.cache.evictKeyId(revoked[1]);
 
-    const token = await deps.signer.sign({ scope: 'company', companyId: identity.companyId, keyId: identity.keyId, role: identity.role, plan: identity.plan, requestId, clientIp: client });
+    const token = await deps.signer.sign({
+      scope: 'company',
+      companyId: identity.companyId,
+      keyId: identity.keyId,
+      role: identity.role,
+      plan: identity.plan,
+      requestId,
+      clientIp: client,
+    });
     req.headers[IDENTITY_HEADER] = token;
     res.locals.companyId = identity.companyId;
     res.locals.role = identity.role;

@@ -31,7 +31,10 @@ export function requirePermission() {
     const role = String(res.locals.role ?? '');
     const needed = permissionOf(req.method, req.path);
     if (!roleAllows(role, needed)) {
-      throw new AppError('forbidden', `the role ${role || 'unknown'} lacks the permission ${needed}`, { code: 'FORBIDDEN', extra: { missing_permission: needed, role } });
+      throw new AppError('forbidden', `the role ${role || 'unknown'} lacks the permission ${needed}`, {
+        code: 'FORBIDDEN',
+        extra: { missing_permission: needed, role },
+      });
     }
     next();
   };

@@ -29,7 +29,10 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
   return (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.header('idempotency-key');
     if (req.method !== 'POST' || idemKey === undefined) return next();
-    if (!KEY_PATTERN.test(idemKey)) throw new AppError('invalid_data', 'Idempotency-Key must be 1-255 characters of letters, digits, _ . : -', { code: 'INVALID_IDEMPOTENCY_KEY' });
+    if (!KEY_PATTERN.test(idemKey))
+      throw new AppError('invalid_data', 'Idempotency-Key must be 1-255 characters of letters, digits, _ . : -', {
+        code: 'INVALID_IDEMPOTENCY_KEY',
+      });
     if (!targetOf(req.path)) throw notFound(`resource ${req.path}`);
     readBody(req, res, async (err?: unknown) => {
       try {
@@ -40,17 +43,32 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
         const claimed = await redis.set(key, JSON.stringify({ state: 'pending', fingerprint } satisfies Stored), 'EX', ttlSeconds, 'NX');
         if (!claimed) {
           const stored = JSON.parse((await redis.get(key)) ?? '{}') as Partial<Stored>;
-          if (stored.fingerprint !== fingerprint) throw new AppError('unprocessable', 'this Idempotency-Key was used with a different request', { code: 'IDEMPOTENCY_KEY_REUSED' });
-          if (stored.state !== 'done') throw new AppError('conflict', 'a request with this Idempotency-Key is still being processed; retry shortly', { code: 'IDEMPOTENCY_IN_PROGRESS' });
+          if (stored.fingerprint !== fingerprint)
+            throw new AppError('unprocessable', 'this Idempotency-Key was used with a different request', {
+              code: 'IDEMPOTENCY_KEY_REUSED',
+            });
+          if (stored.state !== 'done')
+            throw new AppError('conflict', 'a request with this Idempotency-Key is still being processed; retry shortly', {
+              code: 'IDEMPOTENCY_IN_PROGRESS',
+            });
           res.setHeader('idempotent-replayed', 'true');
-          res.status(stored.status ?? 200).type(stored.contentType ?? 'application/json').send(stored.body ?? '');
+          res
+            .status(stored.status ?? 200)
+            .type(stored.contentType ?? 'application/json')
+            .send(stored.body ?? '');
           return;
         }
         let kept = false;
         holdAnswer(res, body, MAX_KEPT_ANSWER_BYTES, (answer: UpstreamAnswer) => {
           if (answer.status >= 500) return;
           kept = true;
-          const done: Stored = { state: 'done', fingerprint, status: answer.status, contentType: answer.contentType ?? 'application/json', body: answer.body.toString('utf8') };
+          const done: Stored = {
+            state: 'done',
+            fingerprint,
+            status: answer.status,
+            contentType: answer.contentType ?? 'application/json',
+            body: answer.body.toString('utf8'),
+          };
           void redis.set(key, JSON.stringify(done), 'EX', ttlSeconds).catch(() => undefined);
         });
         // whatever else ends the exchange (a proxy error, a 5xx, a client gone) releases the key for a retry

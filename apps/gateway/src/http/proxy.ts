@@ -81,7 +81,12 @@ export function proxyToServices(table: { prefix: string; target: string }[], tim
           if (size <= held.maxBytes) chunks.push(chunk);
         });
         proxyRes.on('end', () => {
-          if (size <= held.maxBytes && proxyRes.complete) held.onAnswer({ status: proxyRes.statusCode ?? 502, contentType: proxyRes.headers['content-type'], body: Buffer.concat(chunks) });
+          if (size <= held.maxBytes && proxyRes.complete)
+            held.onAnswer({
+              status: proxyRes.statusCode ?? 502,
+              contentType: proxyRes.headers['content-type'],
+              body: Buffer.concat(chunks),
+            });
         });
       },
       error: (err, _req: IncomingMessage, res: ServerResponse | unknown) => {

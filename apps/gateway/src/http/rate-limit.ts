@@ -25,7 +25,11 @@ export interface RateLimiter {
  * replicas admitted within one sync interval. Answers 429 with Retry-After and the draft RateLimit headers.
  * If Redis is down, the local count still limits (each replica on its own) and the failure is reported.
  */
-export function createRateLimiter(redis: Redis, perSecond: number, opts: { syncMs?: number; now?: () => number; onSyncError?: (err: unknown) => void } = {}): RateLimiter {
+export function createRateLimiter(
+  redis: Redis,
+  perSecond: number,
+  opts: { syncMs?: number; now?: () => number; onSyncError?: (err: unknown) => void } = {},
+): RateLimiter {
   const syncMs = opts.syncMs ?? 50;
   const now = opts.now ?? Date.now;
   const windows = new Map<string, Window>();
@@ -38,7 +42,8 @@ export function createRateLimiter(redis: Redis, perSecond: number, opts: { syncM
     const second = Math.floor(now() / 1000);
     const batch: Array<{ companyId: string; w: Window; sent: number }> = [];
     for (const [companyId, w] of windows) {
-      if (w.second < second) windows.delete(companyId); // a past window: its count no longer matters
+      if (w.second < second)
+        windows.delete(companyId); // a past window: its count no longer matters
       else if (w.pending > 0) batch.push({ companyId, w, sent: w.pending });
     }
     if (batch.length === 0) return;

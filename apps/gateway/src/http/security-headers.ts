@@ -28,13 +28,17 @@ export function securityHeaders() {
       },
     },
   });
-  return (req: Request, res: Response, next: NextFunction) => (req.path === '/api/v1/docs' || req.path.startsWith('/api/v1/docs/') ? docs : api)(req, res, next);
+  return (req: Request, res: Response, next: NextFunction) =>
+    (req.path === '/api/v1/docs' || req.path.startsWith('/api/v1/docs/') ? docs : api)(req, res, next);
 }
 
 /** Dot segments (raw or percent-encoded) never reach a service: no path games around the route table. */
 export function rejectDotSegments(req: Request, res: Response, next: NextFunction) {
   if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(req.path)) {
-    res.status(404).type('application/problem+json').json(problem(404, 'NOT_FOUND', `resource ${req.path} not found`));
+    res
+      .status(404)
+      .type('application/problem+json')
+      .json(problem(404, 'NOT_FOUND', `resource ${req.path} not found`));
     return;
   }
   next();

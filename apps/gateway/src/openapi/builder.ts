@@ -51,11 +51,16 @@ export const commonErrors = () => ({
   500: problem('a bug on our side; quote error_id'),
   503: problem('a service is temporarily unavailable; retry later'),
 });
-export const notFound = () => ({ 404: problem('no such resource (another company\'s ids too)') });
+export const notFound = () => ({ 404: problem("no such resource (another company's ids too)") });
 export const conflict = (what: string) => ({ 409: problem(what) });
-export const quotaProblem = () => ({ 402: problem('monthly quota used up (INVOICE_LIMIT_REACHED); usage at the top level and under usage', QuotaProblem) });
+export const quotaProblem = () => ({
+  402: problem('monthly quota used up (INVOICE_LIMIT_REACHED); usage at the top level and under usage', QuotaProblem),
+});
 export const unprocessable = (what: string) => ({ 422: problem(what, UnprocessableProblem) });
-export const bodyErrors = () => ({ 413: problem('body over 1 MiB (PAYLOAD_TOO_LARGE)'), 415: problem('body is not application/json (UNSUPPORTED_MEDIA_TYPE)') });
+export const bodyErrors = () => ({
+  413: problem('body over 1 MiB (PAYLOAD_TOO_LARGE)'),
+  415: problem('body is not application/json (UNSUPPORTED_MEDIA_TYPE)'),
+});
 
 export const json = (s: z.ZodType, description = 'OK', headers?: Record<string, unknown>) => ({
   description,
@@ -65,15 +70,28 @@ export const json = (s: z.ZodType, description = 'OK', headers?: Record<string, 
 
 export const paginationHeaders = {
   'X-Total-Count': { description: 'number of matching records', schema: { type: 'integer' } },
-  Link: { description: 'RFC 8288 links: first, prev, next, last', schema: { type: 'string' }, example: '</api/v1/customer/?page=2&limit=25>; rel="next"' },
+  Link: {
+    description: 'RFC 8288 links: first, prev, next, last',
+    schema: { type: 'string' },
+    example: '</api/v1/customer/?page=2&limit=25>; rel="next"',
+  },
 };
 
-export const intId = (name: string, description = 'id') => ({ name, in: 'path', required: true, description, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
+export const intId = (name: string, description = 'id') => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'integer', minimum: 1, maximum: 2147483647 },
+});
 export const strId = (name: string, description = 'id') => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
 /** Query parameters from a zod object schema (each property one parameter). */
 export function queryParams(s: z.ZodType): Record<string, unknown>[] {
-  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',

@@ -10,7 +10,10 @@ jest.setTimeout(120_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = resolve(__dirname, '../../../../test-artifacts');
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the API reference page browser test is SKIPPED (apt-get install chromium; .ci/run installs it) !!!\n`);
+if (!haveChromium)
+  console.warn(
+    `\n!!! ${CHROMIUM} not found: the API reference page browser test is SKIPPED (apt-get install chromium; .ci/run installs it) !!!\n`,
+  );
 
 /** The reference page in a real browser: loads offline with no failed request, shows finalize and its 402. */
 (haveChromium ? describe : describe.skip)('API reference page in headless Chromium', () => {
@@ -37,7 +40,14 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the API reference 
     base = (await gateway.start()).url;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+      ],
     });
   });
   afterAll(async () => {

@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
  * package's 200 MB of Vue dependencies (it is a dev dependency).
  */
 const COMPILED_COPY = join(__dirname, 'scalar-standalone.js');
-export const SCALAR_BUNDLE = existsSync(COMPILED_COPY) ? COMPILED_COPY : join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+export const SCALAR_BUNDLE = existsSync(COMPILED_COPY)
+  ? COMPILED_COPY
+  : join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
 export function renderDocsPage(): string {
   return `<!doctype html>

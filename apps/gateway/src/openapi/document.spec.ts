@@ -25,25 +25,67 @@ describe('OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { path, method, op } of operations) {
       expect([path, method, op.tags?.length > 0]).toEqual([path, method, true]);
-      for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) expect([path, method, status, Boolean(response.content)]).toEqual([path, method, status, true]);
+      for (const [status, response] of Object.entries(op.responses as Record<string, Json>))
+        expect([path, method, status, Boolean(response.content)]).toEqual([path, method, status, true]);
     }
   });
 
   it('documents every operation of the spec and every alias existing SDKs use', () => {
     const have = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`));
     const spec = [
-      'GET /invoice/', 'POST /invoice/', 'GET /invoice/{id}', 'PUT /invoice/{id}', 'POST /invoice/{id}/positions', 'PUT /invoice/{id}/positions/reorder',
-      'GET /invoice/{id}/validate', 'POST /invoice/{id}/job', 'GET /invoice/{id}/job/{job_id}', 'GET /invoice/{id}/pdf-link', 'GET /invoice/{id}/xml-link',
-      'POST /invoice/{id}/send_email', 'PUT /invoice/{id}/status', 'POST /invoice/{id}/cancel', 'POST /invoice/{id}/credit-note', 'GET /invoice/{id}/attachments',
-      'POST /invoice/{id}/attachments', 'GET /invoice/{id}/preview', 'GET /invoice/tax-treatments', 'GET /customer/', 'POST /customer/', 'GET /customer/{id}',
-      'PUT /customer/{id}', 'GET /customer/{id}/addresses', 'POST /customer/{id}/addresses', 'GET /customer/{id}/vat-check', 'GET /customer/{id}/financial-overview',
-      'GET /customer/{id}/statement', 'GET /customer/{id}/statement/pdf', 'GET /template/', 'POST /exports/job', 'GET /exports/job/{job_id}', 'GET /acctexp/config',
-      'PUT /acctexp/config', 'GET /acctexp/mappings', 'PUT /acctexp/mappings', 'POST /acctexp/mappings/reset', 'GET /downloads/', 'GET /downloads/{id}/download', 'DELETE /downloads/{id}',
+      'GET /invoice/',
+      'POST /invoice/',
+      'GET /invoice/{id}',
+      'PUT /invoice/{id}',
+      'POST /invoice/{id}/positions',
+      'PUT /invoice/{id}/positions/reorder',
+      'GET /invoice/{id}/validate',
+      'POST /invoice/{id}/job',
+      'GET /invoice/{id}/job/{job_id}',
+      'GET /invoice/{id}/pdf-link',
+      'GET /invoice/{id}/xml-link',
+      'POST /invoice/{id}/send_email',
+      'PUT /invoice/{id}/status',
+      'POST /invoice/{id}/cancel',
+      'POST /invoice/{id}/credit-note',
+      'GET /invoice/{id}/attachments',
+      'POST /invoice/{id}/attachments',
+      'GET /invoice/{id}/preview',
+      'GET /invoice/tax-treatments',
+      'GET /customer/',
+      'POST /customer/',
+      'GET /customer/{id}',
+      'PUT /customer/{id}',
+      'GET /customer/{id}/addresses',
+      'POST /customer/{id}/addresses',
+      'GET /customer/{id}/vat-check',
+      'GET /customer/{id}/financial-overview',
+      'GET /customer/{id}/statement',
+      'GET /customer/{id}/statement/pdf',
+      'GET /template/',
+      'POST /exports/job',
+      'GET /exports/job/{job_id}',
+      'GET /acctexp/config',
+      'PUT /acctexp/config',
+      'GET /acctexp/mappings',
+      'PUT /acctexp/mappings',
+      'POST /acctexp/mappings/reset',
+      'GET /downloads/',
+      'GET /downloads/{id}/download',
+      'DELETE /downloads/{id}',
     ];
     const sdk = [
-      'GET /customer/{id}/addresses/{address_id}', 'PUT /customer/{id}/addresses/{address_id}', 'DELETE /customer/{id}/addresses/{address_id}', 'POST /invoice/{id}/duplicate',
-      'GET /invoice/{id}/positions', 'GET /invoice/{id}/position/{position_id}', 'PUT /invoice/{id}/position/{position_id}', 'DELETE /invoice/{id}/position/{position_id}',
-      'GET /datev/config', 'PUT /datev/config', 'GET /template/{id}',
+      'GET /customer/{id}/addresses/{address_id}',
+      'PUT /customer/{id}/addresses/{address_id}',
+      'DELETE /customer/{id}/addresses/{address_id}',
+      'POST /invoice/{id}/duplicate',
+      'GET /invoice/{id}/positions',
+      'GET /invoice/{id}/position/{position_id}',
+      'PUT /invoice/{id}/position/{position_id}',
+      'DELETE /invoice/{id}/position/{position_id}',
+      'GET /datev/config',
+      'PUT /datev/config',
+      'GET /template/{id}',
     ];
     expect([...spec, ...sdk].filter((o) => !have.has(o))).toEqual([]);
   });

@@ -43,7 +43,10 @@ ${errorReference}`;
 
 const tags = [
   { name: 'Customers', description: 'Customers (B2B and B2C), their addresses and VAT ID checks, account statements.' },
-  { name: 'Invoices', description: 'Draft invoices and positions, validation, finalization jobs, status, credit notes, PDF and XML links.' },
+  {
+    name: 'Invoices',
+    description: 'Draft invoices and positions, validation, finalization jobs, status, credit notes, PDF and XML links.',
+  },
   { name: 'Templates', description: 'PDF layouts.' },
   { name: 'Company', description: 'The company profile (the seller), bank accounts, payment terms and API keys.' },
   { name: 'Products', description: 'The product catalog positions are filled from (product_id).' },

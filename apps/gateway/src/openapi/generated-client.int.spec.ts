@@ -37,8 +37,16 @@ export const position: paths['/invoice/{id}/positions']['post']['requestBody']['
 };
 `,
     );
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs', skipLibCheck: false }, files: ['program.ts'] }));
-    const result = await run(join(root, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json')], { cwd: dir }).catch((err: { stdout?: string }) => ({ stdout: `FAILED ${err.stdout}` }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs', skipLibCheck: false },
+        files: ['program.ts'],
+      }),
+    );
+    const result = await run(join(root, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json')], { cwd: dir }).catch(
+      (err: { stdout?: string }) => ({ stdout: `FAILED ${err.stdout}` }),
+    );
     expect(result.stdout).toBe('');
   });
 });

@@ -36,7 +36,8 @@ export const cookieOptions = (req: Request, production: boolean, maxAgeMs?: numb
   ...(maxAgeMs ? { maxAge: maxAgeMs } : {}),
 });
 
-export const sameToken = (a: string | undefined, b: string | undefined) => !!a && !!b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+export const sameToken = (a: string | undefined, b: string | undefined) =>
+  !!a && !!b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 export const newToken = () => randomBytes(32).toString('base64url');
 
 /** Sessions of the web app in Redis (shared by every gateway replica), for 8 hours. */

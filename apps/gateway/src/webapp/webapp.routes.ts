@@ -73,7 +73,8 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     if (req.query.lang === lang) res.cookie('lang', lang, { ...cookieOptions(req, deps.production, 365 * 86_400_000), httpOnly: false });
     return lang;
   };
-  const send = (res: Response, status: number, html: string) => res.status(status).type('html').setHeader('cache-control', 'no-store').send(html);
+  const send = (res: Response, status: number, html: string) =>
+    res.status(status).type('html').setHeader('cache-control', 'no-store').send(html);
   const sameOrigin = (req: Request) => {
     const origin = req.header('origin') ?? req.header('referer');
     if (!origin) return true; // a browser sends one of them on a cross-site form post; SameSite=Strict covers the rest
@@ -160,12 +161,32 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     if (!preFormOk(req)) return signInPage(req, res, t, lang, 403, t.csrf);
     const client = `login:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
     if ((await deps.limiter.take(client)) > 0) return signInPage(req, res, t, lang, 429, t.tooManyAttempts);
-    const answer = await account('POST', '/internal/members/sign-in', { email: field(req, 'email'), password: field(req, 'password') }, internal(res));
-    if (answer.status !== 200) return signInPage(req, res, t, lang, answer.status === 400 || answer.status === 401 ? 401 : 502, answer.status === 400 || answer.status === 401 ? t.wrongCredentials : t.error);
+    const answer = await account(
+      'POST',
+      '/internal/members/sign-in',
+      { email: field(req, 'email'), password: field(req, 'password') },
+      internal(res),
+    );
+    if (answer.status !== 200)
+      return signInPage(
+        req,
+        res,
+        t,
+        lang,
+        answer.status === 400 || answer.status === 401 ? 401 : 502,
+        answer.status === 400 || answer.status === 401 ? t.wrongCredentials : t.error,
+      );
     await deps.limiter.refund(client);
     const m = answer.body.memberships?.[0];
     if (!m) return signInPage(req, res, t, lang, 401, t.wrongCredentials);
-    await sessions.create(req, res, { companyId: m.companyId, companyName: m.companyName, memberId: m.memberId, role: m.role, plan: m.plan, email: field(req, 'email').trim().toLowerCase() });
+    await sessions.create(req, res, {
+      companyId: m.companyId,
+      companyName: m.companyName,
+      memberId: m.memberId,
+      role: m.role,
+      plan: m.plan,
+      email: field(req, 'email').trim().toLowerCase(),
+    });
     res.redirect(303, '/app/keys');
   });
   router.get('/accept-invitation', (req, res) => {
@@ -177,12 +198,37 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const t = texts[lang];
     if (!preFormOk(req)) return acceptPage(req, res, t, lang, 403, t.csrf);
     if (field(req, 'password').length < 12) return acceptPage(req, res, t, lang, 400, t.passwordTooShort);
-    const accepted = await account('POST', '/internal/members/accept-invitation', { token: field(req, 'token'), password: field(req, 'password') }, internal(res));
-    if (accepted.status !== 200) return acceptPage(req, res, t, lang, accepted.status === 404 || accepted.status === 400 ? 404 : 502, accepted.status === 404 || accepted.status === 400 ? t.invitationInvalid : t.error);
-    const signedIn = await account('POST', '/internal/members/sign-in', { email: accepted.body.email, password: field(req, 'password') }, internal(res));
+    const accepted = await account(
+      'POST',
+      '/internal/members/accept-invitation',
+      { token: field(req, 'token'), password: field(req, 'password') },
+      internal(res),
+    );
+    if (accepted.status !== 200)
+      return acceptPage(
+        req,
+        res,
+        t,
+        lang,
+        accepted.status === 404 || accepted.status === 400 ? 404 : 502,
+        accepted.status === 404 || accepted.status === 400 ? t.invitationInvalid : t.error,
+      );
+    const signedIn = await account(
+      'POST',
+      '/internal/members/sign-in',
+      { email: accepted.body.email, password: field(req, 'password') },
+      internal(res),
+    );
     const m = signedIn.body.memberships?.find((x) => x.companyId === accepted.body.companyId);
     if (!m) return signInPage(req, res, t, lang, 200);
-    await sessions.create(req, res, { companyId: m.companyId, companyName: m.companyName, memberId: m.memberId, role: m.role, plan: m.plan, email: String(accepted.body.email) });
+    await sessions.create(req, res, {
+      companyId: m.companyId,
+      companyName: m.companyName,
+      memberId: m.memberId,
+      role: m.role,
+      plan: m.plan,
+      email: String(accepted.body.email),
+    });
     res.redirect(303, '/app/keys');
   });
 
@@ -191,7 +237,9 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const lang = langOf(req, res);
     const stored = await sessions.get(req);
     // the member as it is now: removed -> signed out, a changed role or plan applies at once
-    const now = stored && (await account('POST', '/internal/members/current', { companyId: stored.companyId, memberId: stored.memberId }, internal(res)));
+    const now =
+      stored &&
+      (await account('POST', '/internal/members/current', { companyId: stored.companyId, memberId: stored.memberId }, internal(res)));
     if (!stored || !now || now.status !== 200) {
       if (stored) await sessions.destroy(req, res);
       res.redirect(303, '/app/');
@@ -199,24 +247,41 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     }
     const s: Session = { ...stored, role: String(now.body.role), plan: String(now.body.plan), companyName: String(now.body.companyName) };
     if (post && !(sameOrigin(req) && sameToken(field(req, 'csrf'), s.csrf))) {
-      send(res, 403, page({ lang, t: texts[lang], title: texts[lang].title, body: '', message: { kind: 'error', text: texts[lang].csrf } }));
+      send(
+        res,
+        403,
+        page({ lang, t: texts[lang], title: texts[lang].title, body: '', message: { kind: 'error', text: texts[lang].csrf } }),
+      );
       return undefined;
     }
     return { s, t: texts[lang], lang };
   }
   const problemText = (t: Texts, body: Json) =>
-    ({ PLAN_REQUIRED: t.planRequired, API_KEY_LIMIT_REACHED: t.keyLimit, FORBIDDEN: t.forbidden, MEMBER_EXISTS: t.memberExists })[String(body.code)] ?? (typeof body.message === 'string' ? body.message : t.error);
+    ({ PLAN_REQUIRED: t.planRequired, API_KEY_LIMIT_REACHED: t.keyLimit, FORBIDDEN: t.forbidden, MEMBER_EXISTS: t.memberExists })[
+      String(body.code)
+    ] ?? (typeof body.message === 'string' ? body.message : t.error);
 
-  async function keysPage(req: Request, res: Response, ctx: { s: Session; t: Texts; lang: Lang }, status: number, message?: { kind: 'ok' | 'error'; text: string }, secret?: string) {
+  async function keysPage(
+    req: Request,
+    res: Response,
+    ctx: { s: Session; t: Texts; lang: Lang },
+    status: number,
+    message?: { kind: 'ok' | 'error'; text: string },
+    secret?: string,
+  ) {
     const { s, t, lang } = ctx;
     const nav = { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'keys' as const };
-    if (!roleAllows(s.role, 'keys:manage')) return send(res, 403, page({ lang, t, title: t.keys, nav, body: '', message: { kind: 'error', text: t.forbidden } }));
+    if (!roleAllows(s.role, 'keys:manage'))
+      return send(res, 403, page({ lang, t, title: t.keys, nav, body: '', message: { kind: 'error', text: t.forbidden } }));
     const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s));
     const keys = listed.body.api_keys ?? [];
-    const date = (v: unknown) => (typeof v === 'string' ? esc(new Date(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC' })) : esc(t.never));
+    const date = (v: unknown) =>
+      typeof v === 'string' ? esc(new Date(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC' })) : esc(t.never);
     const rows = keys
       .map(
-        (k) => `<tr><td>${esc(k.name)}</td><td><code>${esc(k.prefix)}…</code></td><td>${esc(t.roles[k.role] ?? k.role)}</td><td>${date(k.created_at)}</td><td>${date(k.last_used_at)}</td>
+        (
+          k,
+        ) => `<tr><td>${esc(k.name)}</td><td><code>${esc(k.prefix)}…</code></td><td>${esc(t.roles[k.role] ?? k.role)}</td><td>${date(k.created_at)}</td><td>${date(k.last_used_at)}</td>
 <td>${k.active ? esc(t.active) : esc(k.revoked_reason === 'plan_downgrade' ? t.deactivated : t.revoked)}</td>
 <td>${k.active ? `<a href="/app/keys/${esc(k.id)}/revoke" aria-label="${esc(t.revoke)}: ${esc(k.name)}">${esc(t.revoke)}</a>` : ''}</td></tr>`,
       )
@@ -255,7 +320,12 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   router.post('/keys', async (req, res) => {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
-    const created = await account('POST', '/company/api-keys', { name: field(req, 'name'), role: field(req, 'role') || undefined }, asMember(req, res, ctx.s));
+    const created = await account(
+      'POST',
+      '/company/api-keys',
+      { name: field(req, 'name'), role: field(req, 'role') || undefined },
+      asMember(req, res, ctx.s),
+    );
     if (created.status === 201) return keysPage(req, res, ctx, 201, undefined, String(created.body.key));
     await keysPage(req, res, ctx, created.status >= 500 ? 502 : created.status, { kind: 'error', text: problemText(ctx.t, created.body) });
   });
@@ -263,7 +333,9 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const ctx = await signedIn(req, res, false);
     if (!ctx) return;
     const { s, t, lang } = ctx;
-    const key = (await account('GET', '/company/api-keys', undefined, asMember(req, res, s))).body.api_keys?.find((k) => k.id === req.params.id && k.active);
+    const key = (await account('GET', '/company/api-keys', undefined, asMember(req, res, s))).body.api_keys?.find(
+      (k) => k.id === req.params.id && k.active,
+    );
     if (!key) return res.redirect(303, '/app/keys');
     send(
       res,
@@ -286,11 +358,20 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     await keysPage(req, res, ctx, revoked.status >= 500 ? 502 : revoked.status, { kind: 'error', text: problemText(ctx.t, revoked.body) });
   });
 
-  async function membersPage(req: Request, res: Response, ctx: { s: Session; t: Texts; lang: Lang }, status: number, message?: { kind: 'ok' | 'error'; text: string }) {
+  async function membersPage(
+    req: Request,
+    res: Response,
+    ctx: { s: Session; t: Texts; lang: Lang },
+    status: number,
+    message?: { kind: 'ok' | 'error'; text: string },
+  ) {
     const { s, t, lang } = ctx;
     const listed = await account('GET', '/members/', undefined, asMember(req, res, s));
     const rows = (listed.body.members ?? [])
-      .map((m) => `<tr><td>${esc(m.email)}</td><td>${esc(t.roles[m.role] ?? m.role)}</td><td>${esc(m.status === 'invited' ? t.invited : t.active)}</td></tr>`)
+      .map(
+        (m) =>
+          `<tr><td>${esc(m.email)}</td><td>${esc(t.roles[m.role] ?? m.role)}</td><td>${esc(m.status === 'invited' ? t.invited : t.active)}</td></tr>`,
+      )
       .join('\n');
     const canInvite = roleAllows(s.role, 'members:manage');
     const roleOptions = ROLES.filter((r) => r !== 'owner' || s.role === 'owner')
@@ -323,9 +404,18 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
     if (!roleAllows(ctx.s.role, 'members:manage')) return membersPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
-    const invited = await account('POST', '/members/', { email: field(req, 'email'), role: field(req, 'role') || undefined }, asMember(req, res, ctx.s));
-    if (invited.status === 201) return membersPage(req, res, ctx, 201, { kind: 'ok', text: fill(ctx.t.invitationSent, { email: String(invited.body.email) }) });
-    await membersPage(req, res, ctx, invited.status >= 500 ? 502 : invited.status, { kind: 'error', text: problemText(ctx.t, invited.body) });
+    const invited = await account(
+      'POST',
+      '/members/',
+      { email: field(req, 'email'), role: field(req, 'role') || undefined },
+      asMember(req, res, ctx.s),
+    );
+    if (invited.status === 201)
+      return membersPage(req, res, ctx, 201, { kind: 'ok', text: fill(ctx.t.invitationSent, { email: String(invited.body.email) }) });
+    await membersPage(req, res, ctx, invited.status >= 500 ? 502 : invited.status, {
+      kind: 'error',
+      text: problemText(ctx.t, invited.body),
+    });
   });
   router.post('/sign-out', async (req, res) => {
     const ctx = await signedIn(req, res, true);

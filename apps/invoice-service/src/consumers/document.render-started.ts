@@ -5,4 +5,5 @@ import type { InvoiceDeps } from '../usecases/deps';
 import { markJobStarted } from '../usecases/mark-job-started';
 
 /** document-service began rendering a finalize job. */
-export const onRenderStarted = (deps: InvoiceDeps, msg: Envelope<z.output<(typeof messages.events)['document.render-started.v1']>>) => markJobStarted(deps, msg.companyId, msg.data.jobId);
+export const onRenderStarted = (deps: InvoiceDeps, msg: Envelope<z.output<(typeof messages.events)['document.render-started.v1']>>) =>
+  markJobStarted(deps, msg.companyId, msg.data.jobId);

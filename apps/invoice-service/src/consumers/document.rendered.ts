@@ -7,7 +7,11 @@ import type { InvoiceDeps } from '../usecases/deps';
 import { completeFinalization } from '../usecases/complete-finalization';
 
 /** The documents of a finalize job exist: the invoice becomes OPEN. */
-export async function onRendered(deps: InvoiceDeps, msg: Envelope<z.output<(typeof messages.events)['document.rendered.v1']>>, logger: Logger) {
+export async function onRendered(
+  deps: InvoiceDeps,
+  msg: Envelope<z.output<(typeof messages.events)['document.rendered.v1']>>,
+  logger: Logger,
+) {
   const job = await completeFinalization(deps, msg.companyId, msg.data);
   recordFinalizeEnded(logger, { jobId: msg.data.jobId, invoiceId: msg.data.invoiceId }, job, msg.occurredAt);
   return job;

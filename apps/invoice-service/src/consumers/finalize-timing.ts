@@ -9,7 +9,12 @@ const seconds = (from: Date | string, to: Date) => Math.max(0, (to.getTime() - n
  * queue_wait: accepted -> a renderer started it; completion: the documents were reported -> the invoice is
  * OPEN (or the job failed); total: accepted -> ended. The render phase is measured by document-service.
  */
-export function recordFinalizeEnded(logger: Logger, ids: { jobId: string; invoiceId: number }, job: JobDoc | undefined, reportedAt: string): void {
+export function recordFinalizeEnded(
+  logger: Logger,
+  ids: { jobId: string; invoiceId: number },
+  job: JobDoc | undefined,
+  reportedAt: string,
+): void {
   if (!job || (job.status !== 'finished' && job.status !== 'failed')) return; // a redelivery that changed nothing
   const outcome = job.status;
   const { createdAt, startedAt } = job;

@@ -48,7 +48,10 @@ export interface DeliveryDoc {
   response?: string;
   updatedAt: Date;
 }
-const deliverySchema = new Schema<DeliveryDoc>({ _id: String, status: String, messageId: String, response: String, updatedAt: Date }, { versionKey: false });
+const deliverySchema = new Schema<DeliveryDoc>(
+  { _id: String, status: String, messageId: String, response: String, updatedAt: Date },
+  { versionKey: false },
+);
 
 /** The company's own e-mail texts (absent languages use the defaults). */
 export interface EmailTextsDoc {
@@ -57,7 +60,10 @@ export interface EmailTextsDoc {
   en?: { subject: string; body: string };
   updatedAt: Date;
 }
-const textsSchema = new Schema<EmailTextsDoc>({ _id: String, de: { subject: String, body: String }, en: { subject: String, body: String }, updatedAt: Date }, { versionKey: false });
+const textsSchema = new Schema<EmailTextsDoc>(
+  { _id: String, de: { subject: String, body: String }, en: { subject: String, body: String }, updatedAt: Date },
+  { versionKey: false },
+);
 
 export function emailsRepo(conn: Connection) {
   const model = conn.model<EmailDoc>('Email', schema, 'emails');
@@ -66,10 +72,15 @@ export function emailsRepo(conn: Connection) {
   return {
     init: () => Promise.all([model.init(), deliveries.init(), texts.init()]).then(() => undefined),
     ofInvoice: (companyId: string, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ createdAt: -1 }).lean<EmailDoc[]>(),
-    get: (companyId: string, id: string, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<EmailDoc>(),
+    get: (companyId: string, id: string, session?: ClientSession) =>
+      model
+        .findOne({ _id: id, companyId })
+        .session(session ?? null)
+        .lean<EmailDoc>(),
     create: (doc: EmailDoc, session: ClientSession) => model.create([doc], { session }),
     /** queued -> sent | failed, once. */
-    settle: (companyId: string, id: string, set: Partial<EmailDoc>, session: ClientSession) => model.updateOne({ _id: id, companyId, status: 'queued' }, { $set: set }, { session }),
+    settle: (companyId: string, id: string, set: Partial<EmailDoc>, session: ClientSession) =>
+      model.updateOne({ _id: id, companyId, status: 'queued' }, { $set: set }, { session }),
     texts: (companyId: string) => texts.findById(companyId).lean<EmailTextsDoc>(),
     saveTexts: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1>) =>
       texts.updateOne({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { upsert: true }),

@@ -140,9 +140,11 @@ export function invoicesRepo(conn: Connection) {
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<InvoiceDoc>(),
     /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
     insert: async (doc: InvoiceDoc, session?: ClientSession) => void (await model.create([doc], { session })),
-    numberTaken: async (companyId: string, number: string, session?: ClientSession) => (await model.exists({ companyId, number }).session(session ?? null)) !== null,
+    numberTaken: async (companyId: string, number: string, session?: ClientSession) =>
+      (await model.exists({ companyId, number }).session(session ?? null)) !== null,
     /** Changes fields of a draft nobody is finalizing; answers whether it was one. */
-    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>) => matched(await model.updateOne(draft(companyId, id), { $set: set })),
+    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>) =>
+      matched(await model.updateOne(draft(companyId, id), { $set: set })),
     /** The positions of a draft, only if nobody changed it since `seen` (its updatedAt). */
     setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) =>
       matched(await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: set })),
@@ -153,12 +155,34 @@ export function invoicesRepo(conn: Connection) {
       matched(await model.updateOne({ _id: id, companyId, status: from }, { $set: set }, { session })),
     /** OPEN -> SENT (an e-mail was accepted); answers the invoice if it moved. */
     markSent: (companyId: string, id: number, now: Date, session?: ClientSession) =>
-      model.findOneAndUpdate({ _id: id, companyId, status: 'OPEN' }, { $set: { status: 'SENT', updatedAt: now } }, { session, returnDocument: 'after' }).lean<InvoiceDoc>(),
+      model
+        .findOneAndUpdate(
+          { _id: id, companyId, status: 'OPEN' },
+          { $set: { status: 'SENT', updatedAt: now } },
+          { session, returnDocument: 'after' },
+        )
+        .lean<InvoiceDoc>(),
     /** Takes the draft for finalization job `jobId` if nobody changed it since `seen`, with the frozen data. */
-    claimForFinalize: async (companyId: string, id: number, seen: Date, jobId: string, frozen: Partial<InvoiceDoc>, session?: ClientSession) =>
-      matched(await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: { ...frozen, finalizingJobId: jobId } }, { session })),
+    claimForFinalize: async (
+      companyId: string,
+      id: number,
+      seen: Date,
+      jobId: string,
+      frozen: Partial<InvoiceDoc>,
+      session?: ClientSession,
+    ) =>
+      matched(
+        await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: { ...frozen, finalizingJobId: jobId } }, { session }),
+      ),
     /** The documents exist: the draft being finalized by `jobId` becomes OPEN; answers it, or null if it is no longer that draft. */
-    completeFinalize: (companyId: string, id: number, jobId: string, files: Pick<InvoiceDoc, 'pdf' | 'xml'>, now: Date, session?: ClientSession) =>
+    completeFinalize: (
+      companyId: string,
+      id: number,
+      jobId: string,
+      files: Pick<InvoiceDoc, 'pdf' | 'xml'>,
+      now: Date,
+      session?: ClientSession,
+    ) =>
       model
         .findOneAndUpdate(
           { _id: id, companyId, status: 'DRAFT', finalizingJobId: jobId },
@@ -168,12 +192,21 @@ export function invoicesRepo(conn: Connection) {
         .lean<InvoiceDoc>(),
     /** Finalization failed: the draft is editable again, without the data frozen for it. */
     releaseFinalize: (companyId: string, id: number, jobId: string, session?: ClientSession) =>
-      model.updateOne({ _id: id, companyId, finalizingJobId: jobId }, { $unset: { finalizingJobId: 1, snapshot: 1, invoiceDate: 1, dueDate: 1 } }, { session }),
+      model.updateOne(
+        { _id: id, companyId, finalizingJobId: jobId },
+        { $unset: { finalizingJobId: 1, snapshot: 1, invoiceDate: 1, dueDate: 1 } },
+        { session },
+      ),
     /** One page of the company's invoices matching `filter` (built by the list use case), and the count. */
     async page(companyId: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
       const scoped = { ...filter, companyId };
       const [docs, total] = await Promise.all([
-        model.find(scoped).sort(sort).skip((page.page - 1) * page.limit).limit(page.limit).lean<InvoiceDoc[]>(),
+        model
+          .find(scoped)
+          .sort(sort)
+          .skip((page.page - 1) * page.limit)
+          .limit(page.limit)
+          .lean<InvoiceDoc[]>(),
         model.countDocuments(scoped),
       ]);
       return { docs, total };

@@ -36,11 +36,21 @@ export function jobsRepo(conn: Connection) {
   return {
     init: () => model.init(),
     get: (companyId: string, invoiceId: number, id: string) => model.findOne({ _id: id, companyId, invoiceId }).lean<JobDoc>(),
-    byId: (companyId: string, id: string, session?: ClientSession) => model.findOne({ _id: id, companyId }).session(session ?? null).lean<JobDoc>(),
+    byId: (companyId: string, id: string, session?: ClientSession) =>
+      model
+        .findOne({ _id: id, companyId })
+        .session(session ?? null)
+        .lean<JobDoc>(),
     insert: async (doc: JobDoc, session?: ClientSession) => void (await model.create([doc], { session })),
     /** queued -> started; a late or repeated "started" never moves a finished or failed job back. Answers the job if it moved. */
     markStarted: (companyId: string, id: string, now: Date) =>
-      model.findOneAndUpdate({ _id: id, companyId, status: 'queued' }, { $set: { status: 'started', startedAt: now } }, { returnDocument: 'after' }).lean<JobDoc>(),
+      model
+        .findOneAndUpdate(
+          { _id: id, companyId, status: 'queued' },
+          { $set: { status: 'started', startedAt: now } },
+          { returnDocument: 'after' },
+        )
+        .lean<JobDoc>(),
     markFinished: (companyId: string, id: string, now: Date, startedAt: Date, session?: ClientSession) =>
       model.updateOne({ _id: id, companyId }, { $set: { status: 'finished', finishedAt: now, startedAt } }, { session }),
     markFailed: (companyId: string, id: string, errorMessage: string, now: Date, session?: ClientSession) =>

@@ -28,7 +28,8 @@ const schema = new Schema<SequenceDoc>(
 );
 
 /** Counters of the numbering that existed before sequences were configurable (libs/runtime counters). */
-const legacyCounterOf = (companyId: string, type: DocumentType, year: string) => `${type === 'invoice' ? 'invoice-number' : 'credit-note-number'}:${companyId}:${year}`;
+const legacyCounterOf = (companyId: string, type: DocumentType, year: string) =>
+  `${type === 'invoice' ? 'invoice-number' : 'credit-note-number'}:${companyId}:${year}`;
 
 export function numberingRepo(conn: Connection) {
   const model = conn.model<SequenceDoc>('NumberingSequence', schema, 'numbering_sequences');
@@ -44,7 +45,17 @@ export function numberingRepo(conn: Connection) {
     try {
       await model.updateOne(
         { _id: idOf(companyId, type) },
-        { $setOnInsert: { companyId, documentType: type, pattern: d.pattern, reset: d.reset, periodKey: periodKeyOf(d.reset, now), next: (legacy?.seq ?? 0) + 1, updatedAt: now } },
+        {
+          $setOnInsert: {
+            companyId,
+            documentType: type,
+            pattern: d.pattern,
+            reset: d.reset,
+            periodKey: periodKeyOf(d.reset, now),
+            next: (legacy?.seq ?? 0) + 1,
+            updatedAt: now,
+          },
+        },
         { upsert: true },
       );
     } catch (err) {
@@ -78,8 +89,16 @@ export function numberingRepo(conn: Connection) {
       await model.updateOne({ _id: seq._id }, { $set: { periodKey: period, next: value + 1 } }, { session });
       return { seq, value };
     },
-    async update(companyId: string, type: DocumentType, set: Partial<Pick<SequenceDoc, 'pattern' | 'reset' | 'periodKey' | 'next'>>, now: Date, session?: ClientSession) {
-      return model.findOneAndUpdate({ _id: idOf(companyId, type) }, { $set: { ...set, updatedAt: now } }, { returnDocument: 'after', session }).lean<SequenceDoc>();
+    async update(
+      companyId: string,
+      type: DocumentType,
+      set: Partial<Pick<SequenceDoc, 'pattern' | 'reset' | 'periodKey' | 'next'>>,
+      now: Date,
+      session?: ClientSession,
+    ) {
+      return model
+        .findOneAndUpdate({ _id: idOf(companyId, type) }, { $set: { ...set, updatedAt: now } }, { returnDocument: 'after', session })
+        .lean<SequenceDoc>();
     },
   };
 }

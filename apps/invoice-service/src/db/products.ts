@@ -49,8 +49,15 @@ export function productsRepo(conn: Connection) {
     get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<ProductDoc>(),
     insert: async (doc: ProductDoc, session?: ClientSession) => void (await model.create([doc], { session })),
     update: (companyId: string, id: number, set: Partial<ProductDoc>, unset: Record<string, 1>, session?: ClientSession) =>
-      model.findOneAndUpdate({ _id: id, companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { returnDocument: 'after', session }).lean<ProductDoc>(),
-    remove: async (companyId: string, id: number, session?: ClientSession) => (await model.deleteOne({ _id: id, companyId }, { session })).deletedCount === 1,
+      model
+        .findOneAndUpdate(
+          { _id: id, companyId },
+          { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+          { returnDocument: 'after', session },
+        )
+        .lean<ProductDoc>(),
+    remove: async (companyId: string, id: number, session?: ClientSession) =>
+      (await model.deleteOne({ _id: id, companyId }, { session })).deletedCount === 1,
     async list(companyId: string, q: { q?: string; active?: boolean; page: number; limit: number }) {
       const filter: Record<string, unknown> = { companyId };
       if (q.active !== undefined) filter.active = q.active;
@@ -59,7 +66,12 @@ export function productsRepo(conn: Connection) {
         filter.$or = [{ name: re }, { sku: re }];
       }
       const [items, total] = await Promise.all([
-        model.find(filter).sort({ _id: -1 }).skip((q.page - 1) * q.limit).limit(q.limit).lean<ProductDoc[]>(),
+        model
+          .find(filter)
+          .sort({ _id: -1 })
+          .skip((q.page - 1) * q.limit)
+          .limit(q.limit)
+          .lean<ProductDoc[]>(),
         model.countDocuments(filter),
       ]);
       return { items, total };

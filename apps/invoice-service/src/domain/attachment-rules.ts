@@ -17,7 +17,9 @@ export const ACCEPTED_TYPES: Record<string, string> = {
 };
 
 /** The content type to store for a sniffed extension, or why it is refused. */
-export function acceptType(found: { ext: string; mime: string } | undefined): { ok: true; contentType: string; ext: string } | { ok: false; found: string } {
+export function acceptType(
+  found: { ext: string; mime: string } | undefined,
+): { ok: true; contentType: string; ext: string } | { ok: false; found: string } {
   if (!found) return { ok: false, found: 'no known binary format (text, HTML, or an unrecognised file)' };
   const contentType = ACCEPTED_TYPES[found.ext];
   return contentType ? { ok: true, contentType, ext: found.ext } : { ok: false, found: `${found.mime} (.${found.ext})` };

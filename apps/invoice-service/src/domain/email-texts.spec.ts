@@ -1,6 +1,13 @@
 import { DEFAULT_TEMPLATES, emailTexts, unknownPlaceholders } from './email-texts';
 
-const base = { number: 'RE-2026-00042', creditNote: false, total: '1234.5', dueDate: '2026-12-08', seller: 'Seller GmbH', customer: 'Buyer AG' };
+const base = {
+  number: 'RE-2026-00042',
+  creditNote: false,
+  total: '1234.5',
+  dueDate: '2026-12-08',
+  seller: 'Seller GmbH',
+  customer: 'Buyer AG',
+};
 
 describe('invoice e-mail texts', () => {
   it('writes German and English defaults with number, total and due date', () => {
@@ -14,12 +21,17 @@ describe('invoice e-mail texts', () => {
   });
 
   it('names a credit note as such and gives it no due date', () => {
-    expect(emailTexts({ ...base, language: 'de', creditNote: true }).text).toContain('unsere Gutschrift RE-2026-00042 über 1.234,50\u00a0€.');
+    expect(emailTexts({ ...base, language: 'de', creditNote: true }).text).toContain(
+      'unsere Gutschrift RE-2026-00042 über 1.234,50\u00a0€.',
+    );
     expect(emailTexts({ ...base, language: 'en', creditNote: true }).subject).toBe('Credit note RE-2026-00042');
   });
 
   it("fills a company's own template and finds unknown placeholders", () => {
-    expect(emailTexts({ ...base, language: 'en' }, { subject: '{number} from {seller}', body: 'Hi {customer}, {total}.' })).toEqual({ subject: 'RE-2026-00042 from Seller GmbH', text: 'Hi Buyer AG, €1,234.50.' });
+    expect(emailTexts({ ...base, language: 'en' }, { subject: '{number} from {seller}', body: 'Hi {customer}, {total}.' })).toEqual({
+      subject: 'RE-2026-00042 from Seller GmbH',
+      text: 'Hi Buyer AG, €1,234.50.',
+    });
     expect(unknownPlaceholders('Hello {customer}, pay {amount} by {due}')).toEqual(['amount', 'due']);
     expect(unknownPlaceholders(DEFAULT_TEMPLATES.de.body)).toEqual([]);
   });

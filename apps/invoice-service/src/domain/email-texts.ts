@@ -33,7 +33,8 @@ export interface EmailTextInput {
   customer: string;
 }
 
-const money = (value: string, language: Language) => new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(value));
+const money = (value: string, language: Language) =>
+  new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(value));
 const day = (iso: string, language: Language) => {
   const [y, m, d] = iso.split('-');
   return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;

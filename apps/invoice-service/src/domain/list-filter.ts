@@ -23,7 +23,7 @@ export function invoiceListFilter(q: InvoiceListQuery, today: string): { filter:
   if (q.date_from || q.date_to) filter.invoiceDate = range(q.date_from, q.date_to);
   if (q.due_from || q.due_to) filter.dueDate = range(q.due_from, q.due_to);
   if (q.overdue === true) {
-    filter.status = q.status && !['OPEN', 'SENT'].includes(q.status) ? { $in: [] } : q.status ?? { $in: ['OPEN', 'SENT'] };
+    filter.status = q.status && !['OPEN', 'SENT'].includes(q.status) ? { $in: [] } : (q.status ?? { $in: ['OPEN', 'SENT'] });
     filter.dueDate = { ...((filter.dueDate as object) ?? {}), $lt: today };
   } else if (q.overdue === false) {
     filter.$nor = [{ status: { $in: ['OPEN', 'SENT'] }, dueDate: { $lt: today } }];

@@ -18,8 +18,19 @@ describe('numbering patterns', () => {
   });
 
   it('accepts patterns with exactly one sequence placeholder and known placeholders only', () => {
-    for (const ok of ['RE-{YYYY}-{SEQ:5}', '{SEQ}', 'INV/{YY}/{MM}/{SEQ:4}', 'A{SEQ:1}B']) expect([ok, NumberingPattern.safeParse(ok).success]).toEqual([ok, true]);
-    for (const bad of ['RE-{YYYY}', '', '{SEQ}{SEQ}', 'RE-{YEAR}-{SEQ}', '{SEQ:0}', '{SEQ:13}', 'RE<{SEQ}>', 'RE-{SEQ', 'x'.repeat(60) + '{SEQ}']) {
+    for (const ok of ['RE-{YYYY}-{SEQ:5}', '{SEQ}', 'INV/{YY}/{MM}/{SEQ:4}', 'A{SEQ:1}B'])
+      expect([ok, NumberingPattern.safeParse(ok).success]).toEqual([ok, true]);
+    for (const bad of [
+      'RE-{YYYY}',
+      '',
+      '{SEQ}{SEQ}',
+      'RE-{YEAR}-{SEQ}',
+      '{SEQ:0}',
+      '{SEQ:13}',
+      'RE<{SEQ}>',
+      'RE-{SEQ',
+      'x'.repeat(60) + '{SEQ}',
+    ]) {
       expect([bad, NumberingPattern.safeParse(bad).success]).toEqual([bad, false]);
     }
   });

@@ -24,8 +24,16 @@ export function periodKeyOf(reset: ResetPeriod, at: Date): string {
 /** The number for sequence value `seq` at `at`: {YYYY} {YY} {MM} {DD} from the date, {SEQ} or {SEQ:n} zero-padded to n digits. */
 export function formatNumber(pattern: string, at: Date, seq: number): string {
   const iso = at.toISOString();
-  const parts: Record<string, string> = { YYYY: iso.slice(0, 4), YY: iso.slice(2, 4), MM: iso.slice(5, 7), DD: iso.slice(8, 10), SEQ: String(seq) };
-  return pattern.replace(/\{(YYYY|YY|MM|DD|SEQ)(?::(\d+))?\}/g, (_all, name: string, width?: string) => (width ? parts[name]!.padStart(Number(width), '0') : parts[name]!));
+  const parts: Record<string, string> = {
+    YYYY: iso.slice(0, 4),
+    YY: iso.slice(2, 4),
+    MM: iso.slice(5, 7),
+    DD: iso.slice(8, 10),
+    SEQ: String(seq),
+  };
+  return pattern.replace(/\{(YYYY|YY|MM|DD|SEQ)(?::(\d+))?\}/g, (_all, name: string, width?: string) =>
+    width ? parts[name]!.padStart(Number(width), '0') : parts[name]!,
+  );
 }
 
 /** The fixed text of a pattern (placeholders removed): two sequences whose fixed texts are equal could produce the same number. */
@@ -40,6 +48,7 @@ export function resetProblem(s: SequenceSettings): string | undefined {
   const hasYear = /\{YYYY\}|\{YY\}/.test(s.pattern);
   const hasMonth = /\{MM\}/.test(s.pattern);
   if (s.reset === 'yearly' && !hasYear) return 'a yearly reset needs {YYYY} or {YY} in the pattern, or numbers repeat every year';
-  if (s.reset === 'monthly' && !(hasYear && hasMonth)) return 'a monthly reset needs {YYYY} or {YY} and {MM} in the pattern, or numbers repeat';
+  if (s.reset === 'monthly' && !(hasYear && hasMonth))
+    return 'a monthly reset needs {YYYY} or {YY} and {MM} in the pattern, or numbers repeat';
   return undefined;
 }

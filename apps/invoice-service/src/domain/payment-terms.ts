@@ -9,7 +9,10 @@ type Language = 'de' | 'en';
 /** The term of an invoice: the customer's if the company still has it, else the company's default, else `paymentTermDays` net. */
 export function applicableTerm(seller: SellerProfile, customerTermId: number | undefined): PaymentTermFacts {
   const terms = seller.paymentTerms ?? [];
-  return terms.find((t) => t.id === customerTermId) ?? terms.find((t) => t.id === seller.defaultPaymentTermId) ?? { id: 0, days: seller.paymentTermDays ?? 14 };
+  return (
+    terms.find((t) => t.id === customerTermId) ??
+    terms.find((t) => t.id === seller.defaultPaymentTermId) ?? { id: 0, days: seller.paymentTermDays ?? 14 }
+  );
 }
 
 export function addDays(isoDate: string, days: number): string {
@@ -53,11 +56,17 @@ export function paymentTermsOf(
   let text: string;
   if (custom) text = custom.replace(/\{([a-z_]+)\}/g, (all, p: string) => values[p] ?? all);
   else if (language === 'de') {
-    text = term.days === 0 ? 'Zahlbar sofort ohne Abzug.' : `Zahlbar innerhalb von ${term.days} Tagen ohne Abzug bis zum ${values.due_date}.`;
-    if (discount) text += ` Bei Zahlung bis zum ${values.discount_date} gewähren wir ${values.discount_percent} % Skonto (${values.discount_amount}).`;
+    text =
+      term.days === 0 ? 'Zahlbar sofort ohne Abzug.' : `Zahlbar innerhalb von ${term.days} Tagen ohne Abzug bis zum ${values.due_date}.`;
+    if (discount)
+      text += ` Bei Zahlung bis zum ${values.discount_date} gewähren wir ${values.discount_percent} % Skonto (${values.discount_amount}).`;
   } else {
-    text = term.days === 0 ? 'Payable immediately without deduction.' : `Payable within ${term.days} days without deduction by ${values.due_date}.`;
-    if (discount) text += ` ${values.discount_percent} % early-payment discount (${values.discount_amount}) for payment by ${values.discount_date}.`;
+    text =
+      term.days === 0
+        ? 'Payable immediately without deduction.'
+        : `Payable within ${term.days} days without deduction by ${values.due_date}.`;
+    if (discount)
+      text += ` ${values.discount_percent} % early-payment discount (${values.discount_amount}) for payment by ${values.discount_date}.`;
   }
   if (discount && format === 'XRECHNUNG') text += `\n#SKONTO#TAGE=${discount.days}#PROZENT=${discount.percent.toFixed(2)}#\n`;
   return { dueDate, text };

@@ -80,7 +80,11 @@ export function buildSnapshot(
     })),
     // A credit note is settled by refund or by offsetting it against open invoices: payment means 97
     // (UNCL 4461 "clearing between partners"), which needs no account of the seller (BR-61 applies to 30/58).
-    payment: isCredit ? { meansCode: '97', remittanceInfo: inv.number } : seller.payment ? { ...seller.payment, remittanceInfo: inv.number } : undefined,
+    payment: isCredit
+      ? { meansCode: '97', remittanceInfo: inv.number }
+      : seller.payment
+        ? { ...seller.payment, remittanceInfo: inv.number }
+        : undefined,
     exemptions: smallBusiness ? { E: { reason: SMALL_BUSINESS_NOTE[language] } } : undefined,
     language,
     customerNumber: buyer.customerNumber,

@@ -1,7 +1,16 @@
 import type { PositionDoc } from '../db/invoices';
 import { presentTotals, totalsOf, vatOf } from './totals';
 
-const p = (over: Partial<PositionDoc>): PositionDoc => ({ id: 1, title: 't', quantity: '1', unitCode: 'C62', unitPrice: '0', taxRate: '0.19', taxTreatmentId: 'standard', ...over });
+const p = (over: Partial<PositionDoc>): PositionDoc => ({
+  id: 1,
+  title: 't',
+  quantity: '1',
+  unitCode: 'C62',
+  unitPrice: '0',
+  taxRate: '0.19',
+  taxTreatmentId: 'standard',
+  ...over,
+});
 
 describe('invoice totals', () => {
   it('adds 19 % and 7 % lines exactly, with discounts', () => {

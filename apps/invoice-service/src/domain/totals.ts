@@ -79,10 +79,20 @@ export function lineAmountOf(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>) {
 export function positionAmountErrors(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>, clientLineAmount?: string): FieldError[] {
   const own = lineAmountOf(p);
   if (own.abs().greaterThan(NUMBER_BOUNDS.maxAmount)) {
-    return [{ path: 'unit_net_amount', message: `quantity x unit_net_amount = ${own.toFixed(2)} exceeds the largest line amount ${NUMBER_BOUNDS.maxAmount}` }];
+    return [
+      {
+        path: 'unit_net_amount',
+        message: `quantity x unit_net_amount = ${own.toFixed(2)} exceeds the largest line amount ${NUMBER_BOUNDS.maxAmount}`,
+      },
+    ];
   }
   if (clientLineAmount !== undefined && toDecimal(clientLineAmount).minus(own).abs().greaterThan('0.01')) {
-    return [{ path: 'single_net_amount', message: `single_net_amount ${clientLineAmount} differs from quantity x unit_net_amount = ${own.toFixed(2)} by more than 0.01` }];
+    return [
+      {
+        path: 'single_net_amount',
+        message: `single_net_amount ${clientLineAmount} differs from quantity x unit_net_amount = ${own.toFixed(2)} by more than 0.01`,
+      },
+    ];
   }
   return [];
 }

@@ -27,7 +27,10 @@ export function attachmentRoutes(deps: InvoiceDeps): Router {
     const id = parsePath(IntId, req.params, 'id');
     try {
       const a = await uploadAttachment(deps, companyIdOf(req), id, { headers: req.headers, body: req });
-      res.status(201).location(`${req.baseUrl}/invoice/${id}/attachments/${a._id}`).json({ message: 'attachment stored', ...presentAttachment(a) });
+      res
+        .status(201)
+        .location(`${req.baseUrl}/invoice/${id}/attachments/${a._id}`)
+        .json({ message: 'attachment stored', ...presentAttachment(a) });
     } catch (err) {
       // The client may still be sending: answer now and do not keep the connection for the rest.
       if (err instanceof AppError && !req.complete) res.setHeader('connection', 'close');
@@ -39,7 +42,9 @@ export function attachmentRoutes(deps: InvoiceDeps): Router {
     res.json({ attachments: list.map(presentAttachment) });
   });
   r.get('/invoice/:id/attachments/:attachment_id', async (req, res) => {
-    res.json(await attachmentLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePath(IntId, req.params, 'attachment_id')));
+    res.json(
+      await attachmentLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePath(IntId, req.params, 'attachment_id')),
+    );
   });
   r.delete('/invoice/:id/attachments/:attachment_id', async (req, res) => {
     const aid = parsePath(IntId, req.params, 'attachment_id');

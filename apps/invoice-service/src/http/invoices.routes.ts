@@ -90,13 +90,22 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
   r.get('/invoice/:id/validate', async (req, res) => {
     const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     const result = await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10));
-    res.json({ valid: result.valid, errors: result.errors, warnings: result.warnings, checks: result.checks, vat_check: { status: result.vatStatus } });
+    res.json({
+      valid: result.valid,
+      errors: result.errors,
+      warnings: result.warnings,
+      checks: result.checks,
+      vat_check: { status: result.vatStatus },
+    });
   });
   r.post('/invoice/:id/job', async (req, res) => {
     const body = parseInput(JobTask, req.body);
     const job = JobRequest.safeParse(body);
     if (!job.success) {
-      throw new AppError('invalid_data', `unknown task "${body.task}"; use process_invoice_flag_invoice_send_job`, { code: 'VALIDATION_ERROR', errors: [{ path: 'task', message: 'unknown task' }] });
+      throw new AppError('invalid_data', `unknown task "${body.task}"; use process_invoice_flag_invoice_send_job`, {
+        code: 'VALIDATION_ERROR',
+        errors: [{ path: 'task', message: 'unknown task' }],
+      });
     }
     const jobId = await startFinalizeJob(deps, companyIdOf(req), idOf(req, 'id'), job.data.vat_override_confirmed === true);
     res.status(201).json({ message: 'finalization job queued', job_id: jobId });

@@ -35,7 +35,10 @@ export function productRoutes(deps: InvoiceDeps): Router {
   });
   r.post('/products/', async (req, res) => {
     const p = await createProduct(deps, companyIdOf(req), parseInput(ProductInput, req.body));
-    res.status(201).location(`${req.baseUrl}/products/${p._id}`).json({ message: 'product created', ...presentProduct(p) });
+    res
+      .status(201)
+      .location(`${req.baseUrl}/products/${p._id}`)
+      .json({ message: 'product created', ...presentProduct(p) });
   });
   r.get('/products/:id', async (req, res) => {
     res.json(presentProduct(await getProduct(deps, companyIdOf(req), idOf(req))));

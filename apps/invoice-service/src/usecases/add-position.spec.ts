@@ -3,7 +3,8 @@ import { addPosition } from './add-position';
 import { MAX_POSITIONS } from './draft-rules';
 import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
 
-const input = (fields: Record<string, unknown>) => PositionCreateInput.parse({ title: 'Beratung', quantity: '2', unit_id: 'hur', unit_net_amount: '100', ...fields });
+const input = (fields: Record<string, unknown>) =>
+  PositionCreateInput.parse({ title: 'Beratung', quantity: '2', unit_id: 'hur', unit_net_amount: '100', ...fields });
 
 describe('addPosition', () => {
   it('adds a position with the default rate of its treatment and updates the gross total', async () => {
@@ -11,7 +12,17 @@ describe('addPosition', () => {
     storedDraft(f, 1);
     const id = await addPosition(f.deps, COMPANY, 1, input({}));
     const inv = f.invoices.get(1)!;
-    expect(inv.positions).toEqual([expect.objectContaining({ id, title: 'Beratung', quantity: '2', unitCode: 'HUR', unitPrice: '100', taxRate: '0.19', taxTreatmentId: 'standard' })]);
+    expect(inv.positions).toEqual([
+      expect.objectContaining({
+        id,
+        title: 'Beratung',
+        quantity: '2',
+        unitCode: 'HUR',
+        unitPrice: '100',
+        taxRate: '0.19',
+        taxTreatmentId: 'standard',
+      }),
+    ]);
     expect(inv.grossCents).toBe(23800);
     await addPosition(f.deps, COMPANY, 1, input({ tax_treatment_id: 'reduced' }));
     expect(f.invoices.get(1)!.positions[1]).toMatchObject({ taxTreatmentId: 'reduced', taxRate: '0.07' });
@@ -37,9 +48,22 @@ describe('addPosition', () => {
     };
     (f.deps.products as any).get = async (_c: string, id: number) => products[id] ?? null;
     await addPosition(f.deps, COMPANY, 1, PositionCreateInput.parse({ product_id: 5, quantity: '1' }));
-    expect(f.invoices.get(1)!.positions[0]).toMatchObject({ title: 'Wartung', unitCode: 'MON', unitPrice: '249.00', taxTreatmentId: 'reduced', taxRate: '0.07', productId: 5 });
-    await expect(addPosition(f.deps, COMPANY, 1, PositionCreateInput.parse({ product_id: 9, quantity: '1' }))).rejects.toMatchObject({ kind: 'invalid_data', options: { errors: [{ path: 'product_id' }] } });
-    await expect(addPosition(f.deps, COMPANY, 1, PositionCreateInput.parse({ product_id: 6, quantity: '1' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'PRODUCT_INACTIVE' } });
+    expect(f.invoices.get(1)!.positions[0]).toMatchObject({
+      title: 'Wartung',
+      unitCode: 'MON',
+      unitPrice: '249.00',
+      taxTreatmentId: 'reduced',
+      taxRate: '0.07',
+      productId: 5,
+    });
+    await expect(addPosition(f.deps, COMPANY, 1, PositionCreateInput.parse({ product_id: 9, quantity: '1' }))).rejects.toMatchObject({
+      kind: 'invalid_data',
+      options: { errors: [{ path: 'product_id' }] },
+    });
+    await expect(addPosition(f.deps, COMPANY, 1, PositionCreateInput.parse({ product_id: 6, quantity: '1' }))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'PRODUCT_INACTIVE' },
+    });
   });
 
   it('changes only drafts nobody is finalizing (409), and not another company’s invoice (404)', async () => {
@@ -47,8 +71,14 @@ describe('addPosition', () => {
     storedDraft(f, 1, { status: 'OPEN' });
     storedDraft(f, 2, { finalizingJobId: 'job-1' });
     storedDraft(f, 3, { companyId: 'cmp_other' });
-    await expect(addPosition(f.deps, COMPANY, 1, input({}))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_NOT_DRAFT' } });
-    await expect(addPosition(f.deps, COMPANY, 2, input({}))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_NOT_DRAFT' } });
+    await expect(addPosition(f.deps, COMPANY, 1, input({}))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVOICE_NOT_DRAFT' },
+    });
+    await expect(addPosition(f.deps, COMPANY, 2, input({}))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVOICE_NOT_DRAFT' },
+    });
     await expect(addPosition(f.deps, COMPANY, 3, input({}))).rejects.toMatchObject({ kind: 'not_found' });
     expect(f.invoices.get(3)!.positions).toEqual([]);
   });
@@ -56,7 +86,9 @@ describe('addPosition', () => {
   it('refuses a fixed discount above the line amount and a position beyond the cap (400)', async () => {
     const f = fakeDeps();
     storedDraft(f, 1);
-    await expect(addPosition(f.deps, COMPANY, 1, input({ discount_type: 'FIXED_AMOUNT', discount_value: '500' }))).rejects.toMatchObject({ kind: 'invalid_data' });
+    await expect(addPosition(f.deps, COMPANY, 1, input({ discount_type: 'FIXED_AMOUNT', discount_value: '500' }))).rejects.toMatchObject({
+      kind: 'invalid_data',
+    });
     storedDraft(f, 2, { positions: Array.from({ length: MAX_POSITIONS }, (_, i) => position(i + 1)) });
     await expect(addPosition(f.deps, COMPANY, 2, input({}))).rejects.toMatchObject({ kind: 'invalid_data' });
     expect(f.invoices.get(1)!.positions).toEqual([]);
@@ -66,7 +98,10 @@ describe('addPosition', () => {
     const f = fakeDeps();
     storedDraft(f, 1);
     f.interfere();
-    await expect(addPosition(f.deps, COMPANY, 1, input({}))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'CONCURRENT_MODIFICATION' } });
+    await expect(addPosition(f.deps, COMPANY, 1, input({}))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'CONCURRENT_MODIFICATION' },
+    });
     expect(f.invoices.get(1)!.positions).toEqual([]);
   });
 });

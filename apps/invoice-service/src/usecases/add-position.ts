@@ -14,7 +14,10 @@ import { assertPositionAmounts, savePositions, toPosition } from './position-sto
 async function withProduct(deps: InvoiceDeps, companyId: string, input: PositionCreateInput): Promise<PositionCreate> {
   if (input.product_id === undefined) return input as PositionCreate;
   const product = await deps.products.get(companyId, input.product_id);
-  if (!product) throw invalidData(`product ${input.product_id} does not exist`, [{ path: 'product_id', message: 'unknown product; see GET /products/' }]);
+  if (!product)
+    throw invalidData(`product ${input.product_id} does not exist`, [
+      { path: 'product_id', message: 'unknown product; see GET /products/' },
+    ]);
   if (!product.active) throw new AppError('conflict', `product ${input.product_id} is inactive`, { code: 'PRODUCT_INACTIVE' });
   const treatment = input.tax_treatment_id ?? product.taxTreatmentId;
   return {
@@ -30,7 +33,12 @@ async function withProduct(deps: InvoiceDeps, companyId: string, input: Position
 }
 
 /** Adds a position; answers its id and the invoice as written (no second read). */
-export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceId: number, input: PositionCreateInput): Promise<{ id: number; invoice: InvoiceDoc }> {
+export async function addPosition(
+  deps: InvoiceDeps,
+  companyId: string,
+  invoiceId: number,
+  input: PositionCreateInput,
+): Promise<{ id: number; invoice: InvoiceDoc }> {
   const inv = await loadDraft(deps, companyId, invoiceId);
   if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
   const position = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
@@ -38,6 +46,15 @@ export async function addPosition(deps: InvoiceDeps, companyId: string, invoiceI
   assertPositionAmounts(position, input.single_net_amount);
   position.id = await deps.positionIds();
   const invoice = await savePositions(deps, inv, [...inv.positions, position]);
-  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_added', positionId: position.id, fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
+  await deps.publish(
+    eventMessage('invoice.changed.v1', companyId, {
+      invoiceId,
+      action: 'position_added',
+      positionId: position.id,
+      fields: Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k),
+    }),
+  );
   return { id: position.id, invoice };
 }

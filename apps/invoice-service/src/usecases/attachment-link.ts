@@ -5,5 +5,10 @@ import type { InvoiceDeps } from './deps';
 export async function attachmentLink(deps: InvoiceDeps, companyId: string, invoiceId: number, id: number) {
   const a = await deps.attachments.get(companyId, invoiceId, id);
   if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
-  return { url: await deps.objects.presignGet(a.key, a.filename), filename: a.filename, content_type: a.contentType, expires_in: deps.presignTtlSeconds };
+  return {
+    url: await deps.objects.presignGet(a.key, a.filename),
+    filename: a.filename,
+    content_type: a.contentType,
+    expires_in: deps.presignTtlSeconds,
+  };
 }

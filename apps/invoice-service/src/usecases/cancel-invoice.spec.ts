@@ -14,8 +14,14 @@ describe('cancelInvoice', () => {
     const f = fakeDeps();
     storedDraft(f, 1, { status: 'OPEN' });
     storedDraft(f, 2, { finalizingJobId: 'job-1' });
-    await expect(cancelInvoice(f.deps, COMPANY, 1)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_ALREADY_FINALIZED' } });
-    await expect(cancelInvoice(f.deps, COMPANY, 2)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_ALREADY_FINALIZED' } });
+    await expect(cancelInvoice(f.deps, COMPANY, 1)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVOICE_ALREADY_FINALIZED' },
+    });
+    await expect(cancelInvoice(f.deps, COMPANY, 2)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVOICE_ALREADY_FINALIZED' },
+    });
     expect([f.invoices.get(1)!.status, f.invoices.get(2)!.status]).toEqual(['OPEN', 'DRAFT']);
   });
 

@@ -8,5 +8,6 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: nu
   if (inv.status !== 'DRAFT' || inv.finalizingJobId) {
     throw conflict(`invoice ${id} is ${inv.status}; a finalized invoice is corrected with a credit note`, 'INVOICE_ALREADY_FINALIZED');
   }
-  if (!(await deps.invoices.cancelDraft(companyId, id, deps.now()))) throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
+  if (!(await deps.invoices.cancelDraft(companyId, id, deps.now())))
+    throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
 }

@@ -10,7 +10,11 @@ import type { InvoiceDeps } from './deps';
  * same transaction. Idempotent by state: a redelivered message finds the job finished and changes nothing.
  * Answers the job as it was written (undefined when nothing changed).
  */
-export async function completeFinalization(deps: InvoiceDeps, companyId: string, done: { jobId: string; invoiceId: number; pdf: StoredFile; xml?: StoredFile }): Promise<JobDoc | undefined> {
+export async function completeFinalization(
+  deps: InvoiceDeps,
+  companyId: string,
+  done: { jobId: string; invoiceId: number; pdf: StoredFile; xml?: StoredFile },
+): Promise<JobDoc | undefined> {
   const { jobId, invoiceId, pdf, xml } = done;
   let written: JobDoc | undefined;
   await deps.commit(async (session, emit) => {
@@ -30,25 +34,25 @@ export async function completeFinalization(deps: InvoiceDeps, companyId: string,
     if (!inv || !inv.snapshot) return;
     const totals = totalsOf(inv.positions);
     emit(
-        eventMessage(
-          'invoice.finalized.v1',
-          companyId,
-          {
-            invoiceId,
-            number: inv.number,
-            typeCode: inv.typeCode,
-            customerId: inv.customerId,
-            invoiceDate: inv.invoiceDate ?? now.toISOString().slice(0, 10),
-            dueDate: inv.dueDate,
-            currency: 'EUR',
-            totalNet: totals.taxExclusiveTotal,
-            totalVat: totals.vatTotal,
-            totalGross: totals.taxInclusiveTotal,
-            reservationId: job.reservationId,
-            ...exportFacts(inv.snapshot, inv.positions, totals.vatBreakdown, pdf),
-          },
-          `finalized-${invoiceId}`,
-        ),
+      eventMessage(
+        'invoice.finalized.v1',
+        companyId,
+        {
+          invoiceId,
+          number: inv.number,
+          typeCode: inv.typeCode,
+          customerId: inv.customerId,
+          invoiceDate: inv.invoiceDate ?? now.toISOString().slice(0, 10),
+          dueDate: inv.dueDate,
+          currency: 'EUR',
+          totalNet: totals.taxExclusiveTotal,
+          totalVat: totals.vatTotal,
+          totalGross: totals.taxInclusiveTotal,
+          reservationId: job.reservationId,
+          ...exportFacts(inv.snapshot, inv.positions, totals.vatBreakdown, pdf),
+        },
+        `finalized-${invoiceId}`,
+      ),
     );
   });
   return written;

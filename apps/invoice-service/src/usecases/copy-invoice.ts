@@ -4,7 +4,12 @@ import type { InvoiceDeps } from './deps';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
 /** A new draft with copies of `source`'s positions (fresh position ids) and the given overrides. */
-export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, sequence: DocumentType, fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, 'number'>>): Promise<number> {
+export async function copyInvoice(
+  deps: InvoiceDeps,
+  source: InvoiceDoc,
+  sequence: DocumentType,
+  fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, 'number'>>,
+): Promise<number> {
   const newId = await deps.counters.next('invoice');
   const positions: PositionDoc[] = [];
   for (const p of source.positions) positions.push({ ...p, id: await deps.positionIds() });
@@ -12,19 +17,19 @@ export async function copyInvoice(deps: InvoiceDeps, source: InvoiceDoc, sequenc
   await insertNumberedDraft(
     deps,
     {
-    _id: newId,
-    companyId: source.companyId,
-    customerId: source.customerId,
-    customerName: source.customerName,
-    grossCents: source.grossCents,
-    status: 'DRAFT',
-    format: source.format,
-    templateId: source.templateId,
-    taxTreatmentId: source.taxTreatmentId,
-    buyerReference: source.buyerReference,
-    positions,
-    createdAt: now,
-    updatedAt: now,
+      _id: newId,
+      companyId: source.companyId,
+      customerId: source.customerId,
+      customerName: source.customerName,
+      grossCents: source.grossCents,
+      status: 'DRAFT',
+      format: source.format,
+      templateId: source.templateId,
+      taxTreatmentId: source.taxTreatmentId,
+      buyerReference: source.buyerReference,
+      positions,
+      createdAt: now,
+      updatedAt: now,
       ...fields,
     },
     { sequence },

@@ -7,7 +7,8 @@ import { loadInvoice } from './load-invoice';
 export async function createCreditNote(deps: InvoiceDeps, companyId: string, id: number): Promise<number> {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.typeCode === '381') throw conflict('a credit note cannot be credited again', 'INVALID_CREDIT_NOTE');
-  if (!['OPEN', 'SENT', 'PAID'].includes(inv.status)) throw conflict(`invoice ${id} is ${inv.status}; only finalized invoices can be credited`, 'INVOICE_NOT_FINALIZED');
+  if (!['OPEN', 'SENT', 'PAID'].includes(inv.status))
+    throw conflict(`invoice ${id} is ${inv.status}; only finalized invoices can be credited`, 'INVOICE_NOT_FINALIZED');
   return copyInvoice(deps, inv, 'credit_note', {
     typeCode: '381',
     benefitPeriodStart: inv.benefitPeriodStart,

@@ -7,7 +7,9 @@ const input = (fields: Record<string, unknown>) => InvoiceCreate.parse({ custome
 
 describe('createInvoice', () => {
   it('stores a draft numbered from the sequence, with the buyer as the customer is now', async () => {
-    const f = fakeDeps({ 'customer.billing-snapshot.v1': () => ({ ...billingSnapshot, defaultTemplateId: 2, buyerReference: '04011000-12345-67' }) });
+    const f = fakeDeps({
+      'customer.billing-snapshot.v1': () => ({ ...billingSnapshot, defaultTemplateId: 2, buyerReference: '04011000-12345-67' }),
+    });
     const id = await createInvoice(f.deps, COMPANY, input({ note: 'Danke' }));
     expect(f.invoices.get(id)).toMatchObject({
       _id: id,
@@ -34,7 +36,10 @@ describe('createInvoice', () => {
     const f = fakeDeps();
     const id = await createInvoice(f.deps, COMPANY, input({ invoice_number: 'A-1' }));
     expect(f.invoices.get(id)?.number).toBe('A-1');
-    await expect(createInvoice(f.deps, COMPANY, input({ invoice_number: 'A-1' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'DUPLICATE_INVOICE_NUMBER' } });
+    await expect(createInvoice(f.deps, COMPANY, input({ invoice_number: 'A-1' }))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'DUPLICATE_INVOICE_NUMBER' },
+    });
     expect(f.invoices.size).toBe(1);
   });
 
@@ -43,7 +48,10 @@ describe('createInvoice', () => {
     const unknownCustomer = await createInvoice(f.deps, COMPANY, input({ customer_id: 99 })).catch((e: unknown) => e);
     expect(unknownCustomer).toBeInstanceOf(AppError);
     expect(unknownCustomer).toMatchObject({ kind: 'invalid_data', options: { errors: [{ path: 'customer_id' }] } });
-    await expect(createInvoice(f.deps, COMPANY, input({ ftl_template_id: 7 }))).rejects.toMatchObject({ kind: 'invalid_data', options: { errors: [{ path: 'ftl_template_id' }] } });
+    await expect(createInvoice(f.deps, COMPANY, input({ ftl_template_id: 7 }))).rejects.toMatchObject({
+      kind: 'invalid_data',
+      options: { errors: [{ path: 'ftl_template_id' }] },
+    });
     expect(f.invoices.size).toBe(0);
   });
 

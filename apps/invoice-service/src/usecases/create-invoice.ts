@@ -34,6 +34,14 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
     { explicit: input.invoice_number, sequence: 'invoice' },
   );
   // for the audit log (after the draft's commit: the outbox relays it)
-  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'created', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
+  await deps.publish(
+    eventMessage('invoice.changed.v1', companyId, {
+      invoiceId: id,
+      action: 'created',
+      fields: Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k),
+    }),
+  );
   return id;
 }

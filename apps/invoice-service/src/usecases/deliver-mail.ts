@@ -20,10 +20,28 @@ const isPermanent = (code: number | undefined) => code !== undefined && code >= 
 export async function deliverMail(deps: InvoiceDeps, msg: Envelope<SendMail>, attempt: number) {
   const d = msg.data;
   const messageId = `<${d.emailId}@invoicing.mail>`;
-  const report = async (outcome: { sent: true; response?: string; accepted: string[] } | { sent: false; reason: string; permanent: boolean; smtpCode?: number }) => {
+  const report = async (
+    outcome: { sent: true; response?: string; accepted: string[] } | { sent: false; reason: string; permanent: boolean; smtpCode?: number },
+  ) => {
     const event = outcome.sent
-      ? eventMessage('mail.sent.v1', msg.companyId, { emailId: d.emailId, subjectRef: d.subjectRef, messageId, accepted: outcome.accepted, response: outcome.response }, `mail-sent-${d.emailId}`)
-      : eventMessage('mail.failed.v1', msg.companyId, { emailId: d.emailId, subjectRef: d.subjectRef, reason: outcome.reason, permanent: outcome.permanent, smtpCode: outcome.smtpCode }, `mail-failed-${d.emailId}`);
+      ? eventMessage(
+          'mail.sent.v1',
+          msg.companyId,
+          { emailId: d.emailId, subjectRef: d.subjectRef, messageId, accepted: outcome.accepted, response: outcome.response },
+          `mail-sent-${d.emailId}`,
+        )
+      : eventMessage(
+          'mail.failed.v1',
+          msg.companyId,
+          {
+            emailId: d.emailId,
+            subjectRef: d.subjectRef,
+            reason: outcome.reason,
+            permanent: outcome.permanent,
+            smtpCode: outcome.smtpCode,
+          },
+          `mail-failed-${d.emailId}`,
+        );
     await deps.publish(event);
   };
   const prior = await deps.emails.delivery(d.emailId);
@@ -31,8 +49,20 @@ export async function deliverMail(deps: InvoiceDeps, msg: Envelope<SendMail>, at
   if (prior?.status === 'failed') return report({ sent: false, reason: prior.response ?? 'failed', permanent: true });
   await deps.emails.markDelivery(d.emailId, { status: 'sending', messageId, updatedAt: deps.now() });
   try {
-    const attachments = await Promise.all(d.attachments.map(async (a) => ({ filename: a.filename, contentType: a.contentType, content: await deps.objects.getStream(a.key) })));
-    const info = await deps.mail.transport.sendMail({ from: d.from, replyTo: d.replyTo, to: d.to, cc: d.cc, bcc: d.bcc, subject: d.subject, text: d.text, messageId, attachments });
+    const attachments = await Promise.all(
+      d.attachments.map(async (a) => ({ filename: a.filename, contentType: a.contentType, content: await deps.objects.getStream(a.key) })),
+    );
+    const info = await deps.mail.transport.sendMail({
+      from: d.from,
+      replyTo: d.replyTo,
+      to: d.to,
+      cc: d.cc,
+      bcc: d.bcc,
+      subject: d.subject,
+      text: d.text,
+      messageId,
+      attachments,
+    });
     await deps.emails.markDelivery(d.emailId, { status: 'sent', messageId, response: info.response, updatedAt: deps.now() });
     await report({ sent: true, response: info.response, accepted: (info.accepted ?? []).map(String) });
   } catch (err) {
@@ -40,7 +70,9 @@ export async function deliverMail(deps: InvoiceDeps, msg: Envelope<SendMail>, at
     const permanent = isPermanent(code);
     if (!permanent && attempt < deps.mail.maxAttempts) throw err; // temporary: the bus retries with backoff
     const answer = (err as { response?: string }).response ?? (err as Error).message;
-    const reason = permanent ? `the mail server refused the message: ${answer}` : `the mail server could not be reached or deferred the message ${attempt} times: ${answer}`;
+    const reason = permanent
+      ? `the mail server refused the message: ${answer}`
+      : `the mail server could not be reached or deferred the message ${attempt} times: ${answer}`;
     await deps.emails.markDelivery(d.emailId, { status: 'failed', messageId, response: reason, updatedAt: deps.now() });
     await report({ sent: false, reason, permanent, smtpCode: code });
   }

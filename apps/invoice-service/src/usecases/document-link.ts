@@ -7,7 +7,11 @@ export async function documentLink(deps: InvoiceDeps, companyId: string, id: num
   const inv = await loadInvoice(deps, companyId, id);
   const file = kind === 'pdf' ? inv.pdf : inv.xml;
   if (!file) {
-    if (inv.status === 'DRAFT' || inv.status === 'CANCELLED') throw conflict(`invoice ${id} is ${inv.status}; documents exist once it is finalized (use /preview for a draft)`, 'INVOICE_NOT_FINALIZED');
+    if (inv.status === 'DRAFT' || inv.status === 'CANCELLED')
+      throw conflict(
+        `invoice ${id} is ${inv.status}; documents exist once it is finalized (use /preview for a draft)`,
+        'INVOICE_NOT_FINALIZED',
+      );
     throw notFound(`${kind.toUpperCase()} of invoice ${id} (format ${inv.format} has no ${kind.toUpperCase()})`);
   }
   const { url, expiresInSeconds } = await deps.bus.callRpc('document.presign.v1', companyId, { key: file.key, filename: file.filename });

@@ -21,7 +21,10 @@ export async function assertCustomer(deps: InvoiceDeps, companyId: string, custo
 export async function assertTemplate(deps: InvoiceDeps, companyId: string, templateId: number | undefined) {
   if (templateId === undefined) return;
   const { exists } = await deps.bus.callRpc('document.template-exists.v1', companyId, { templateId });
-  if (!exists) throw invalidData(`template ${templateId} does not exist`, [{ path: 'ftl_template_id', message: 'unknown template; see GET /template/' }]);
+  if (!exists)
+    throw invalidData(`template ${templateId} does not exist`, [
+      { path: 'ftl_template_id', message: 'unknown template; see GET /template/' },
+    ]);
 }
 
 export function duplicateNumber(err: unknown): boolean {

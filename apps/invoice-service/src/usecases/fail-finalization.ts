@@ -3,7 +3,11 @@ import type { JobDoc } from '../db/jobs';
 import type { InvoiceDeps } from './deps';
 
 /** Rendering failed for good: the job fails with the reason, the draft is editable again, quota is released. */
-export async function failFinalization(deps: InvoiceDeps, companyId: string, failure: { jobId: string; invoiceId: number; reason: string }): Promise<JobDoc | undefined> {
+export async function failFinalization(
+  deps: InvoiceDeps,
+  companyId: string,
+  failure: { jobId: string; invoiceId: number; reason: string },
+): Promise<JobDoc | undefined> {
   const { jobId, invoiceId, reason } = failure;
   let written: JobDoc | undefined;
   await deps.commit(async (session, emit) => {
@@ -14,7 +18,14 @@ export async function failFinalization(deps: InvoiceDeps, companyId: string, fai
     await deps.jobs.markFailed(companyId, jobId, reason, now, session);
     written = { ...job, status: 'failed', finishedAt: now, errorMessage: reason };
     await deps.invoices.releaseFinalize(companyId, invoiceId, jobId, session);
-    emit(eventMessage('invoice.finalize-failed.v1', companyId, { invoiceId, jobId, reservationId: job.reservationId, reason }, `finalize-failed-${jobId}`));
+    emit(
+      eventMessage(
+        'invoice.finalize-failed.v1',
+        companyId,
+        { invoiceId, jobId, reservationId: job.reservationId, reason },
+        `finalize-failed-${jobId}`,
+      ),
+    );
   });
   return written;
 }

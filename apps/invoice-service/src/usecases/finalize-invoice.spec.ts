@@ -3,18 +3,46 @@ import { startFinalizeJob } from './finalize-invoice';
 import { billingSnapshot, COMPANY, fakeDeps, NOW, position, sellerProfile, storedDraft } from './testing/fake-deps';
 
 /** The error's field errors as "path: message" (what a client reads in `errors`). */
-const fieldErrors = (err: unknown) => ((err as { options: { errors?: { path: string; message: string }[] } }).options.errors ?? []).map((e) => `${e.path}: ${e.message}`);
+const fieldErrors = (err: unknown) =>
+  ((err as { options: { errors?: { path: string; message: string }[] } }).options.errors ?? []).map((e) => `${e.path}: ${e.message}`);
 
 describe("startFinalizeJob's checks", () => {
   it('stores the job, freezes the invoice and writes the render command in one commit', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { positions: [position(10)] });
     const jobId = await startFinalizeJob(f.deps, COMPANY, 1, false);
-    expect(f.jobs.get(jobId)).toMatchObject({ companyId: COMPANY, invoiceId: 1, task: FINALIZE_TASK, status: 'queued', reservationId: `${jobId}@2026-11` });
-    expect(f.invoices.get(1)).toMatchObject({ status: 'DRAFT', finalizingJobId: jobId, invoiceDate: '2026-11-20', customerName: 'Buyer AG', grossCents: 23800 });
-    expect(f.invoices.get(1)!.snapshot).toMatchObject({ issueDate: '2026-11-20', seller: { name: 'Seller GmbH' }, buyer: { name: 'Buyer AG' }, lines: [{ id: '10', vat: { category: 'S', rate: '19' } }] });
-    expect(f.messages).toEqual([expect.objectContaining({ kind: 'command', type: 'document.render-invoice.v1', id: `render-${jobId}`, data: expect.objectContaining({ jobId, invoiceId: 1, format: 'ZUGFERD', templateId: 1 }) })]);
-    expect(f.asked.find((q) => q.name === 'quota.reserve.v1')?.request).toEqual({ reservationId: `${jobId}@2026-11`, at: NOW.toISOString() });
+    expect(f.jobs.get(jobId)).toMatchObject({
+      companyId: COMPANY,
+      invoiceId: 1,
+      task: FINALIZE_TASK,
+      status: 'queued',
+      reservationId: `${jobId}@2026-11`,
+    });
+    expect(f.invoices.get(1)).toMatchObject({
+      status: 'DRAFT',
+      finalizingJobId: jobId,
+      invoiceDate: '2026-11-20',
+      customerName: 'Buyer AG',
+      grossCents: 23800,
+    });
+    expect(f.invoices.get(1)!.snapshot).toMatchObject({
+      issueDate: '2026-11-20',
+      seller: { name: 'Seller GmbH' },
+      buyer: { name: 'Buyer AG' },
+      lines: [{ id: '10', vat: { category: 'S', rate: '19' } }],
+    });
+    expect(f.messages).toEqual([
+      expect.objectContaining({
+        kind: 'command',
+        type: 'document.render-invoice.v1',
+        id: `render-${jobId}`,
+        data: expect.objectContaining({ jobId, invoiceId: 1, format: 'ZUGFERD', templateId: 1 }),
+      }),
+    ]);
+    expect(f.asked.find((q) => q.name === 'quota.reserve.v1')?.request).toEqual({
+      reservationId: `${jobId}@2026-11`,
+      at: NOW.toISOString(),
+    });
   });
 
   it('refuses a company without a profile with the SELLER_PROFILE rule (the RPC answers found: false)', async () => {
@@ -31,30 +59,51 @@ describe("startFinalizeJob's checks", () => {
     const f = fakeDeps({ 'account.seller-profile.v1': () => ({ ...sellerProfile, missing: ['vat_id'], payment: undefined }) });
     storedDraft(f, 1, { positions: [position(10)] });
     const err = await startFinalizeJob(f.deps, COMPANY, 1, false).catch((e: unknown) => e);
-    expect(fieldErrors(err)).toEqual(expect.arrayContaining([expect.stringMatching(/^company\.vat_id: SELLER_PROFILE: /), expect.stringMatching(/^company\.bank_accounts: BANK_ACCOUNT_REQUIRED: /)]));
+    expect(fieldErrors(err)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^company\.vat_id: SELLER_PROFILE: /),
+        expect.stringMatching(/^company\.bank_accounts: BANK_ACCOUNT_REQUIRED: /),
+      ]),
+    );
   });
 
   it('refuses an unknown customer, a customer without billing address and an invoice without positions', async () => {
-    const unknown = fakeDeps({ 'customer.billing-snapshot.v1': () => ({ found: false, hasBillingAddress: false, vatStatus: 'not_checked' }) });
+    const unknown = fakeDeps({
+      'customer.billing-snapshot.v1': () => ({ found: false, hasBillingAddress: false, vatStatus: 'not_checked' }),
+    });
     storedDraft(unknown, 1);
     expect(fieldErrors(await startFinalizeJob(unknown.deps, COMPANY, 1, false).catch((e: unknown) => e))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^customer_id: CUSTOMER_EXISTS: /), expect.stringMatching(/^positions: AT_LEAST_ONE_POSITION: /)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^customer_id: CUSTOMER_EXISTS: /),
+        expect.stringMatching(/^positions: AT_LEAST_ONE_POSITION: /),
+      ]),
     );
     const noAddress = fakeDeps({ 'customer.billing-snapshot.v1': () => ({ ...billingSnapshot, hasBillingAddress: false }) });
     storedDraft(noAddress, 1, { positions: [position(10)] });
-    expect(fieldErrors(await startFinalizeJob(noAddress.deps, COMPANY, 1, false).catch((e: unknown) => e))).toEqual([expect.stringMatching(/^customer\.addresses: BILLING_ADDRESS_REQUIRED: /)]);
+    expect(fieldErrors(await startFinalizeJob(noAddress.deps, COMPANY, 1, false).catch((e: unknown) => e))).toEqual([
+      expect.stringMatching(/^customer\.addresses: BILLING_ADDRESS_REQUIRED: /),
+    ]);
   });
 
   it("passes on the format's requirements (document-service's answer) as validation errors", async () => {
-    const f = fakeDeps({ 'document.check-requirements.v1': () => ({ errors: [{ field: 'buyerReference', rule: 'BR-DE-15', message: 'XRechnung needs a Leitweg-ID.' }] }) });
+    const f = fakeDeps({
+      'document.check-requirements.v1': () => ({
+        errors: [{ field: 'buyerReference', rule: 'BR-DE-15', message: 'XRechnung needs a Leitweg-ID.' }],
+      }),
+    });
     storedDraft(f, 1, { format: 'XRECHNUNG', positions: [position(10)] });
-    expect(fieldErrors(await startFinalizeJob(f.deps, COMPANY, 1, false).catch((e: unknown) => e))).toEqual(['buyerReference: BR-DE-15: XRechnung needs a Leitweg-ID.']);
+    expect(fieldErrors(await startFinalizeJob(f.deps, COMPANY, 1, false).catch((e: unknown) => e))).toEqual([
+      'buyerReference: BR-DE-15: XRechnung needs a Leitweg-ID.',
+    ]);
   });
 
   it('asks for vat_override_confirmed when the customer VAT ID is not confirmed (422), and proceeds with it', async () => {
     const f = fakeDeps({ 'customer.billing-snapshot.v1': () => ({ ...billingSnapshot, vatStatus: 'unavailable' }) });
     storedDraft(f, 1, { positions: [position(10)] });
-    await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({ kind: 'unprocessable', options: { code: 'VAT_OVERRIDE_REQUIRED', extra: { vat_check: { status: 'unavailable' } } } });
+    await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({
+      kind: 'unprocessable',
+      options: { code: 'VAT_OVERRIDE_REQUIRED', extra: { vat_check: { status: 'unavailable' } } },
+    });
     expect(f.jobs.size).toBe(0);
     await expect(startFinalizeJob(f.deps, COMPANY, 1, true)).resolves.toEqual(expect.any(String));
   });
@@ -64,7 +113,10 @@ describe("startFinalizeJob's checks", () => {
     storedDraft(f, 1, { positions: [position(10)] });
     await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({
       kind: 'limit_reached',
-      options: { code: 'INVOICE_LIMIT_REACHED', extra: { usage: { used: 3, limit: 3, reset_date: '2026-12-01' }, used: 3, limit: 3, reset_date: '2026-12-01' } },
+      options: {
+        code: 'INVOICE_LIMIT_REACHED',
+        extra: { usage: { used: 3, limit: 3, reset_date: '2026-12-01' }, used: 3, limit: 3, reset_date: '2026-12-01' },
+      },
     });
     expect(f.jobs.size).toBe(0);
     expect(f.invoices.get(1)!.finalizingJobId).toBeUndefined();
@@ -74,16 +126,30 @@ describe("startFinalizeJob's checks", () => {
     const f = fakeDeps();
     storedDraft(f, 1, { finalizingJobId: 'job-0', positions: [position(10)] });
     storedDraft(f, 2, { status: 'OPEN', positions: [position(10)] });
-    await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'JOB_IN_PROGRESS' } });
-    await expect(startFinalizeJob(f.deps, COMPANY, 2, false)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_NOT_DRAFT' } });
+    await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'JOB_IN_PROGRESS' },
+    });
+    await expect(startFinalizeJob(f.deps, COMPANY, 2, false)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVOICE_NOT_DRAFT' },
+    });
   });
 
   it('an invoice changed during finalization is a conflict, and the quota reservation is released', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { positions: [position(10)] });
     f.interfere();
-    await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'CONCURRENT_MODIFICATION' } });
+    await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'CONCURRENT_MODIFICATION' },
+    });
     expect(f.jobs.size).toBe(0);
-    expect(f.messages).toEqual([expect.objectContaining({ type: 'invoice.finalize-failed.v1', data: expect.objectContaining({ invoiceId: 1, reason: 'invoice changed during finalization' }) })]);
+    expect(f.messages).toEqual([
+      expect.objectContaining({
+        type: 'invoice.finalize-failed.v1',
+        data: expect.objectContaining({ invoiceId: 1, reason: 'invoice changed during finalization' }),
+      }),
+    ]);
   });
 });

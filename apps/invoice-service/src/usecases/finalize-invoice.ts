@@ -17,7 +17,8 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
  */
 export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, invoiceId: number, vatOverrideConfirmed: boolean) {
   const inv = await loadInvoice(deps, companyId, invoiceId);
-  if (inv.finalizingJobId) throw conflict(`invoice ${invoiceId} is already being finalized by job ${inv.finalizingJobId}`, 'JOB_IN_PROGRESS');
+  if (inv.finalizingJobId)
+    throw conflict(`invoice ${invoiceId} is already being finalized by job ${inv.finalizingJobId}`, 'JOB_IN_PROGRESS');
   if (inv.status !== 'DRAFT') throw conflict(`invoice ${invoiceId} is ${inv.status}; only drafts can be finalized`, 'INVOICE_NOT_DRAFT');
 
   const now = deps.now();
@@ -26,10 +27,14 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
   assertValid(validation);
   const vatStatus = validation.vatStatus;
   if (validation.buyer.buyer?.vatId && vatStatus !== 'valid' && !vatOverrideConfirmed) {
-    throw new AppError('unprocessable', `the customer's VAT ID could not be confirmed (status ${vatStatus}); resend with vat_override_confirmed: true to finalize anyway`, {
-      code: 'VAT_OVERRIDE_REQUIRED',
-      extra: { vat_check: { status: vatStatus } },
-    });
+    throw new AppError(
+      'unprocessable',
+      `the customer's VAT ID could not be confirmed (status ${vatStatus}); resend with vat_override_confirmed: true to finalize anyway`,
+      {
+        code: 'VAT_OVERRIDE_REQUIRED',
+        extra: { vat_check: { status: vatStatus } },
+      },
+    );
   }
 
   const jobId = randomUUID();
@@ -74,22 +79,26 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
         session,
       );
       if (!claimed) return;
-      await deps.jobs.insert({ _id: jobId, companyId, invoiceId, task: FINALIZE_TASK, status: 'queued', reservationId, createdAt: now }, session);
+      await deps.jobs.insert(
+        { _id: jobId, companyId, invoiceId, task: FINALIZE_TASK, status: 'queued', reservationId, createdAt: now },
+        session,
+      );
       emit(
-          commandMessage(
-            'document.render-invoice.v1',
-            companyId,
-            {
-              jobId,
-              invoiceId,
-              format: inv.format,
-              templateId: inv.templateId ?? validation.buyer.defaultTemplateId ?? validation.seller.defaultTemplateId ?? deps.defaultTemplateId,
-              snapshot: validation.snapshot,
-              attachments: attachments.length ? attachments : undefined,
-              logo: validation.seller.logo,
-            },
-            `render-${jobId}`,
-          ),
+        commandMessage(
+          'document.render-invoice.v1',
+          companyId,
+          {
+            jobId,
+            invoiceId,
+            format: inv.format,
+            templateId:
+              inv.templateId ?? validation.buyer.defaultTemplateId ?? validation.seller.defaultTemplateId ?? deps.defaultTemplateId,
+            snapshot: validation.snapshot,
+            attachments: attachments.length ? attachments : undefined,
+            logo: validation.seller.logo,
+          },
+          `render-${jobId}`,
+        ),
       );
     });
   } catch (err) {
@@ -103,6 +112,15 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
   return jobId;
 }
 
-async function releaseReservation(deps: InvoiceDeps, companyId: string, invoiceId: number, jobId: string, reservationId: string, reason: string) {
-  await deps.publish(eventMessage('invoice.finalize-failed.v1', companyId, { invoiceId, jobId, reservationId, reason }, `finalize-failed-${jobId}`));
+async function releaseReservation(
+  deps: InvoiceDeps,
+  companyId: string,
+  invoiceId: number,
+  jobId: string,
+  reservationId: string,
+  reason: string,
+) {
+  await deps.publish(
+    eventMessage('invoice.finalize-failed.v1', companyId, { invoiceId, jobId, reservationId, reason }, `finalize-failed-${jobId}`),
+  );
 }

@@ -38,14 +38,20 @@ export async function insertNumberedDraft(
   const now = deps.now();
   await deps.numbering.ensureExists(doc.companyId, numbering.sequence, now);
   let number = '';
-  await perSequence(`${doc.companyId}:${numbering.sequence}`, () => deps.commit(async (session) => {
-    for (let skipped = 0; ; skipped++) {
-      const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
-      number = formatNumber(seq.pattern, now, value);
-      if (!(await deps.invoices.numberTaken(doc.companyId, number, session))) break;
-      if (skipped >= MAX_SKIPPED) throw conflict(`the ${numbering.sequence} sequence produces numbers that are already used (last: ${number}); change it with PUT /numbering/${numbering.sequence}`, 'DUPLICATE_INVOICE_NUMBER');
-    }
-    await deps.invoices.insert({ ...doc, number }, session);
-  }));
+  await perSequence(`${doc.companyId}:${numbering.sequence}`, () =>
+    deps.commit(async (session) => {
+      for (let skipped = 0; ; skipped++) {
+        const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
+        number = formatNumber(seq.pattern, now, value);
+        if (!(await deps.invoices.numberTaken(doc.companyId, number, session))) break;
+        if (skipped >= MAX_SKIPPED)
+          throw conflict(
+            `the ${numbering.sequence} sequence produces numbers that are already used (last: ${number}); change it with PUT /numbering/${numbering.sequence}`,
+            'DUPLICATE_INVOICE_NUMBER',
+          );
+      }
+      await deps.invoices.insert({ ...doc, number }, session);
+    }),
+  );
   return number;
 }

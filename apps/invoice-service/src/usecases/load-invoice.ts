@@ -12,7 +12,10 @@ export async function loadInvoice(deps: InvoiceDeps, companyId: string, id: numb
 export async function loadDraft(deps: InvoiceDeps, companyId: string, id: number): Promise<InvoiceDoc> {
   const inv = await loadInvoice(deps, companyId, id);
   if (!isEditable(inv.status) || inv.finalizingJobId) {
-    throw conflict(`invoice ${id} is ${inv.finalizingJobId ? 'being finalized' : inv.status}; only drafts can be changed`, 'INVOICE_NOT_DRAFT');
+    throw conflict(
+      `invoice ${id} is ${inv.finalizingJobId ? 'being finalized' : inv.status}; only drafts can be changed`,
+      'INVOICE_NOT_DRAFT',
+    );
   }
   return inv;
 }

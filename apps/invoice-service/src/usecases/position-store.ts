@@ -31,7 +31,8 @@ export function assertComputable(positions: PositionDoc[]) {
   try {
     totalsOf(positions);
   } catch (err) {
-    if (err instanceof RangeError) throw invalidData(err.message.replace(/^lines\[\d+\]\./, ''), [{ path: 'discount_value', message: err.message }]);
+    if (err instanceof RangeError)
+      throw invalidData(err.message.replace(/^lines\[\d+\]\./, ''), [{ path: 'discount_value', message: err.message }]);
     throw err;
   }
 }
@@ -43,6 +44,7 @@ export function assertComputable(positions: PositionDoc[]) {
 export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]): Promise<InvoiceDoc> {
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
-  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, set))) throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, set)))
+    throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
   return { ...inv, ...set };
 }

@@ -23,7 +23,9 @@ export interface ReceivedFile {
 }
 
 const tooLarge = () =>
-  new AppError('payload_too_large', `an attachment may have at most ${ATTACHMENT_MAX_BYTES} bytes (5 MiB)`, { code: 'ATTACHMENT_TOO_LARGE' });
+  new AppError('payload_too_large', `an attachment may have at most ${ATTACHMENT_MAX_BYTES} bytes (5 MiB)`, {
+    code: 'ATTACHMENT_TOO_LARGE',
+  });
 
 /**
  * Reads a multipart/form-data upload as a stream (busboy): field `file` goes to a temporary file while its
@@ -34,7 +36,11 @@ export async function receiveUpload(headers: IncomingHttpHeaders, body: Readable
   let bb: busboy.Busboy;
   try {
     // busboy signals `limit` on reaching fileSize: one byte of headroom, the size check below cuts at MAX + 1
-    bb = busboy({ headers, defParamCharset: 'utf8', limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 4, fieldSize: ATTACHMENT_DESCRIPTION_MAX * 4, parts: 8 } });
+    bb = busboy({
+      headers,
+      defParamCharset: 'utf8',
+      limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 4, fieldSize: ATTACHMENT_DESCRIPTION_MAX * 4, parts: 8 },
+    });
   } catch {
     throw invalidData('expected a multipart/form-data body with the file in field "file"', [{ path: 'file', message: 'required' }]);
   }
@@ -55,7 +61,11 @@ export async function receiveUpload(headers: IncomingHttpHeaders, body: Readable
       bb.on('field', (name, value, info) => {
         if (name !== 'description') return;
         if (info.valueTruncated || value.length > ATTACHMENT_DESCRIPTION_MAX) {
-          fail(invalidData(`description may have at most ${ATTACHMENT_DESCRIPTION_MAX} characters`, [{ path: 'description', message: `at most ${ATTACHMENT_DESCRIPTION_MAX} characters` }]));
+          fail(
+            invalidData(`description may have at most ${ATTACHMENT_DESCRIPTION_MAX} characters`, [
+              { path: 'description', message: `at most ${ATTACHMENT_DESCRIPTION_MAX} characters` },
+            ]),
+          );
         }
         description = value.trim() || undefined;
       });
@@ -94,7 +104,9 @@ export async function receiveUpload(headers: IncomingHttpHeaders, body: Readable
         });
         file.catch(() => undefined);
       });
-      bb.on('error', () => fail(invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }])));
+      bb.on('error', () =>
+        fail(invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }])),
+      );
       bb.on('close', () => {
         if (failed) return;
         if (!file) return fail(invalidData('the form has no file in field "file"', [{ path: 'file', message: 'required' }]));

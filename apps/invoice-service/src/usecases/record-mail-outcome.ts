@@ -26,7 +26,13 @@ export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
       eventMessage(
         'invoice.status-changed.v1',
         companyId,
-        { invoiceId, customerId: inv.customerId, number: inv.number, status: 'SENT', totalGross: totalsOf(inv.positions).taxInclusiveTotal },
+        {
+          invoiceId,
+          customerId: inv.customerId,
+          number: inv.number,
+          status: 'SENT',
+          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+        },
         `status-${invoiceId}-SENT`,
       ),
     );
@@ -35,5 +41,7 @@ export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
 
 export async function recordMailFailed(deps: InvoiceDeps, msg: Envelope<Failed>) {
   if (invoiceOf(msg.data.subjectRef) === undefined) return;
-  await deps.commit((session) => deps.emails.settle(msg.companyId, msg.data.emailId, { status: 'failed', error: msg.data.reason }, session).then(() => undefined));
+  await deps.commit((session) =>
+    deps.emails.settle(msg.companyId, msg.data.emailId, { status: 'failed', error: msg.data.reason }, session).then(() => undefined),
+  );
 }

@@ -8,8 +8,14 @@ export async function reorderPositions(deps: InvoiceDeps, companyId: string, inv
   const inv = await loadDraft(deps, companyId, invoiceId);
   const current = new Set(inv.positions.map((p) => p.id));
   if (order.length !== current.size || new Set(order).size !== order.length || !order.every((id) => current.has(id))) {
-    throw invalidData('the order must list every position id of the invoice exactly once', [{ path: '(body)', message: `expected a permutation of [${[...current].join(', ')}]` }]);
+    throw invalidData('the order must list every position id of the invoice exactly once', [
+      { path: '(body)', message: `expected a permutation of [${[...current].join(', ')}]` },
+    ]);
   }
   const byId = new Map(inv.positions.map((p) => [p.id, p]));
-  await savePositions(deps, inv, order.map((id) => byId.get(id) as PositionDoc));
+  await savePositions(
+    deps,
+    inv,
+    order.map((id) => byId.get(id) as PositionDoc),
+  );
 }

@@ -11,10 +11,18 @@ export async function saveEmailTexts(deps: InvoiceDeps, companyId: string, input
   for (const l of ['de', 'en'] as const) {
     const t = input[l];
     if (t === undefined) continue;
-    const merged = { ...DEFAULT_TEMPLATES[l], ...(await templateFor(deps, companyId, l)), ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
+    const merged = {
+      ...DEFAULT_TEMPLATES[l],
+      ...(await templateFor(deps, companyId, l)),
+      ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)),
+    };
     for (const part of ['subject', 'body'] as const) {
       const bad = unknownPlaceholders(merged[part]);
-      if (bad.length) errors.push({ path: `${l}.${part}`, message: `unknown placeholder ${bad.map((b) => `{${b}}`).join(', ')}; known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}` });
+      if (bad.length)
+        errors.push({
+          path: `${l}.${part}`,
+          message: `unknown placeholder ${bad.map((b) => `{${b}}`).join(', ')}; known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+        });
     }
     set[l] = merged;
   }

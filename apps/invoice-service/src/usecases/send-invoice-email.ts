@@ -28,12 +28,17 @@ export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, inv
   const errors: FieldError[] = [];
   for (const [field, addresses] of Object.entries(recipients)) {
     addresses.forEach((a, i) => {
-      if (!emailAddress.safeParse(a).success) errors.push({ path: Array.isArray((input as Record<string, unknown>)[field]) ? `${field}.${i}` : field, message: `"${a}" is not an e-mail address` });
+      if (!emailAddress.safeParse(a).success)
+        errors.push({
+          path: Array.isArray((input as Record<string, unknown>)[field]) ? `${field}.${i}` : field,
+          message: `"${a}" is not an e-mail address`,
+        });
     });
   }
   if (recipients.to.length === 0) errors.push({ path: 'to', message: 'required: at least one recipient' });
   const count = recipients.to.length + recipients.cc.length + recipients.bcc.length;
-  if (count > MAX_RECIPIENTS) errors.push({ path: 'to', message: `at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together (${count} given)` });
+  if (count > MAX_RECIPIENTS)
+    errors.push({ path: 'to', message: `at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together (${count} given)` });
 
   const files: { key: string; filename: string; contentType: string; size: number }[] = [];
   if (input.attach_pdf) files.push(inv.pdf);
@@ -49,7 +54,10 @@ export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, inv
   }
   if (errors.length) throw invalidData('the e-mail cannot be sent as requested', errors);
   const bytes = files.reduce((s, f) => s + f.size, 0);
-  if (bytes > MAX_EMAIL_BYTES) throw new AppError('payload_too_large', `the e-mail would carry ${bytes} bytes of attachments; at most ${MAX_EMAIL_BYTES} (20 MiB)`, { code: 'EMAIL_TOO_LARGE' });
+  if (bytes > MAX_EMAIL_BYTES)
+    throw new AppError('payload_too_large', `the e-mail would carry ${bytes} bytes of attachments; at most ${MAX_EMAIL_BYTES} (20 MiB)`, {
+      code: 'EMAIL_TOO_LARGE',
+    });
 
   const snap = inv.snapshot;
   const language = input.language ?? snap.language;
@@ -70,25 +78,34 @@ export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, inv
   const emailId = randomUUID();
   await deps.commit(async (session, emit) => {
     await deps.emails.create(
-      { _id: emailId, companyId, invoiceId, status: 'queued', ...recipients, subject, attachmentNames: files.map((f) => f.filename), createdAt: deps.now() },
+      {
+        _id: emailId,
+        companyId,
+        invoiceId,
+        status: 'queued',
+        ...recipients,
+        subject,
+        attachmentNames: files.map((f) => f.filename),
+        createdAt: deps.now(),
+      },
       session,
     );
     emit(
-        commandMessage(
-          'mail.send.v1',
-          companyId,
-          {
-            emailId,
-            subjectRef: `invoice:${invoiceId}`,
-            from: deps.mail.from,
-            replyTo: snap.seller.contact?.email ?? undefined,
-            ...recipients,
-            subject,
-            text,
-            attachments: files.map(({ key, filename, contentType }) => ({ key, filename, contentType })),
-          },
-          `mail-send-${emailId}`,
-        ),
+      commandMessage(
+        'mail.send.v1',
+        companyId,
+        {
+          emailId,
+          subjectRef: `invoice:${invoiceId}`,
+          from: deps.mail.from,
+          replyTo: snap.seller.contact?.email ?? undefined,
+          ...recipients,
+          subject,
+          text,
+          attachments: files.map(({ key, filename, contentType }) => ({ key, filename, contentType })),
+        },
+        `mail-send-${emailId}`,
+      ),
     );
   });
   return emailId;

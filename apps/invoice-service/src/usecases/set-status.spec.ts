@@ -2,14 +2,25 @@ import { StatusUpdate } from '@inv/contracts';
 import { setStatus } from './set-status';
 import { COMPANY, fakeDeps, NOW, position, storedDraft } from './testing/fake-deps';
 
-const paid = StatusUpdate.parse({ status: 'PAID', paid_date: '2026-11-19', payment_method: 'BANK_TRANSFER', payment_reference: 'RE-2026-00001' });
+const paid = StatusUpdate.parse({
+  status: 'PAID',
+  paid_date: '2026-11-19',
+  payment_method: 'BANK_TRANSFER',
+  payment_reference: 'RE-2026-00001',
+});
 
 describe('setStatus', () => {
   it('marks an open invoice paid and announces it in the same commit, with a deterministic message id', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { status: 'OPEN', positions: [position(10)] });
     expect(await setStatus(f.deps, COMPANY, 1, paid)).toBe('PAID');
-    expect(f.invoices.get(1)).toMatchObject({ status: 'PAID', paidDate: '2026-11-19', paymentMethod: 'BANK_TRANSFER', paymentReference: 'RE-2026-00001', updatedAt: NOW });
+    expect(f.invoices.get(1)).toMatchObject({
+      status: 'PAID',
+      paidDate: '2026-11-19',
+      paymentMethod: 'BANK_TRANSFER',
+      paymentReference: 'RE-2026-00001',
+      updatedAt: NOW,
+    });
     expect(f.messages).toEqual([
       expect.objectContaining({
         kind: 'event',
@@ -33,8 +44,14 @@ describe('setStatus', () => {
     storedDraft(f, 1);
     storedDraft(f, 2, { status: 'PAID' });
     storedDraft(f, 3, { status: 'OPEN', companyId: 'cmp_other' });
-    await expect(setStatus(f.deps, COMPANY, 1, paid)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVALID_STATUS_TRANSITION' } });
-    await expect(setStatus(f.deps, COMPANY, 2, StatusUpdate.parse({ status: 'SENT' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVALID_STATUS_TRANSITION' } });
+    await expect(setStatus(f.deps, COMPANY, 1, paid)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVALID_STATUS_TRANSITION' },
+    });
+    await expect(setStatus(f.deps, COMPANY, 2, StatusUpdate.parse({ status: 'SENT' }))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVALID_STATUS_TRANSITION' },
+    });
     await expect(setStatus(f.deps, COMPANY, 3, paid)).rejects.toMatchObject({ kind: 'not_found' });
     expect(f.messages).toEqual([]);
   });
@@ -47,7 +64,10 @@ describe('setStatus', () => {
       f.invoices.get(1)!.status = 'SENT'; // another request moved it first
       return moveStatus(...args);
     };
-    await expect(setStatus(f.deps, COMPANY, 1, paid)).rejects.toMatchObject({ kind: 'conflict', options: { code: 'CONCURRENT_MODIFICATION' } });
+    await expect(setStatus(f.deps, COMPANY, 1, paid)).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'CONCURRENT_MODIFICATION' },
+    });
     expect(f.messages).toEqual([]);
   });
 });

@@ -10,22 +10,35 @@ import { loadInvoice } from './load-invoice';
 export async function setStatus(deps: InvoiceDeps, companyId: string, id: number, input: StatusUpdate) {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.status === input.status) return inv.status; // repeating the same move is harmless
-  if (!canMove(inv.status, input.status)) throw conflict(`invoice ${id} is ${inv.status} and cannot become ${input.status}`, 'INVALID_STATUS_TRANSITION');
+  if (!canMove(inv.status, input.status))
+    throw conflict(`invoice ${id} is ${inv.status} and cannot become ${input.status}`, 'INVALID_STATUS_TRANSITION');
   const set: Partial<InvoiceDoc> =
     input.status === 'PAID'
-      ? { status: 'PAID', paidDate: input.paid_date, paymentMethod: input.payment_method, paymentReference: input.payment_reference, updatedAt: deps.now() }
+      ? {
+          status: 'PAID',
+          paidDate: input.paid_date,
+          paymentMethod: input.payment_method,
+          paymentReference: input.payment_reference,
+          updatedAt: deps.now(),
+        }
       : { status: 'SENT', updatedAt: deps.now() };
   await deps.commit(async (session, emit) => {
-    if (!(await deps.invoices.moveStatus(companyId, id, inv.status, set, session))) throw conflict(`invoice ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+    if (!(await deps.invoices.moveStatus(companyId, id, inv.status, set, session)))
+      throw conflict(`invoice ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
     emit(
-      eventMessage('invoice.status-changed.v1', companyId, {
-        invoiceId: id,
-        customerId: inv.customerId,
-        number: inv.number,
-        status: input.status,
-        paidDate: input.status === 'PAID' ? input.paid_date : undefined,
-        totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-      }, `status-${id}-${input.status}`),
+      eventMessage(
+        'invoice.status-changed.v1',
+        companyId,
+        {
+          invoiceId: id,
+          customerId: inv.customerId,
+          number: inv.number,
+          status: input.status,
+          paidDate: input.status === 'PAID' ? input.paid_date : undefined,
+          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+        },
+        `status-${id}-${input.status}`,
+      ),
     );
   });
   return input.status;

@@ -8,11 +8,17 @@ import { loadDraft } from './load-invoice';
 
 export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {
   const inv = await loadDraft(deps, companyId, id);
-  const customer = input.customer_id !== undefined && input.customer_id !== inv.customerId ? await assertCustomer(deps, companyId, input.customer_id) : undefined;
+  const customer =
+    input.customer_id !== undefined && input.customer_id !== inv.customerId
+      ? await assertCustomer(deps, companyId, input.customer_id)
+      : undefined;
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const start = input.benefit_period_start ?? inv.benefitPeriodStart;
   const end = input.benefit_period_end ?? inv.benefitPeriodEnd;
-  if (start && end && start > end) throw invalidData('benefit period ends before it starts', [{ path: 'benefit_period_end', message: 'must not be before benefit_period_start' }]);
+  if (start && end && start > end)
+    throw invalidData('benefit period ends before it starts', [
+      { path: 'benefit_period_end', message: 'must not be before benefit_period_start' },
+    ]);
   const set: Partial<InvoiceDoc> = {
     customerId: input.customer_id,
     customerName: customer?.buyer?.name,
@@ -30,7 +36,15 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
   for (const k of Object.keys(set) as (keyof InvoiceDoc)[]) if (set[k] === undefined) delete set[k];
   try {
     if (!(await deps.invoices.updateDraft(companyId, id, set))) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
-    await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'updated', fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
+    await deps.publish(
+      eventMessage('invoice.changed.v1', companyId, {
+        invoiceId: id,
+        action: 'updated',
+        fields: Object.entries(input)
+          .filter(([, v]) => v !== undefined)
+          .map(([k]) => k),
+      }),
+    );
   } catch (err) {
     if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
     throw err;

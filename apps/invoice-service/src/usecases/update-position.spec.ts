@@ -31,16 +31,24 @@ describe('updatePosition', () => {
     storedDraft(f, 3, { status: 'OPEN', positions: [position(30)] });
     await expect(updatePosition(f.deps, COMPANY, 1, 99, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'not_found' });
     await expect(updatePosition(f.deps, COMPANY, 2, 20, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'not_found' });
-    await expect(updatePosition(f.deps, COMPANY, 3, 30, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'INVOICE_NOT_DRAFT' } });
+    await expect(updatePosition(f.deps, COMPANY, 3, 30, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'INVOICE_NOT_DRAFT' },
+    });
     expect(f.invoices.get(2)!.positions[0].title).toBe('Position 20');
   });
 
   it('refuses a client line amount that disagrees with quantity x price (400) and a change made meanwhile (409)', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { positions: [position(10)] });
-    await expect(updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3', single_net_amount: '250' }))).rejects.toMatchObject({ kind: 'invalid_data' });
+    await expect(
+      updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3', single_net_amount: '250' })),
+    ).rejects.toMatchObject({ kind: 'invalid_data' });
     f.interfere();
-    await expect(updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3' }))).rejects.toMatchObject({ kind: 'conflict', options: { code: 'CONCURRENT_MODIFICATION' } });
+    await expect(updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3' }))).rejects.toMatchObject({
+      kind: 'conflict',
+      options: { code: 'CONCURRENT_MODIFICATION' },
+    });
     expect(f.invoices.get(1)!.positions[0].quantity).toBe('2');
   });
 });

@@ -27,5 +27,14 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
   const positions = [...inv.positions];
   positions[index] = merged;
   await savePositions(deps, inv, positions);
-  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_updated', positionId, fields: Object.entries(input).filter(([, v]) => v !== undefined).map(([k]) => k) }));
+  await deps.publish(
+    eventMessage('invoice.changed.v1', companyId, {
+      invoiceId,
+      action: 'position_updated',
+      positionId,
+      fields: Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k),
+    }),
+  );
 }

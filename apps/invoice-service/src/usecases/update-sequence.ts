@@ -9,7 +9,12 @@ import type { InvoiceDeps } from './deps';
 /** The value the next document gets now (a new period starts again at 1). */
 export const nextValueOf = (seq: SequenceDoc, now: Date) => (seq.periodKey === periodKeyOf(seq.reset, now) ? seq.next : 1);
 
-export async function updateSequence(deps: InvoiceDeps, companyId: string, type: DocumentType, input: NumberingUpdate): Promise<SequenceDoc> {
+export async function updateSequence(
+  deps: InvoiceDeps,
+  companyId: string,
+  type: DocumentType,
+  input: NumberingUpdate,
+): Promise<SequenceDoc> {
   const now = deps.now();
   const current = await deps.numbering.ensure(companyId, type, now);
   const other = await deps.numbering.ensure(companyId, type === 'invoice' ? 'credit_note' : 'invoice', now);

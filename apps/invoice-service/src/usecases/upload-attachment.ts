@@ -13,27 +13,53 @@ import { receiveUpload } from './receive-upload';
  * typed by its content (file-type), stored in object storage, recorded with its SHA-256. At most 20
  * attachments and 25 MiB per invoice. Finalization freezes them with the invoice.
  */
-export async function uploadAttachment(deps: InvoiceDeps, companyId: string, invoiceId: number, req: { headers: IncomingHttpHeaders; body: Readable }): Promise<AttachmentDoc> {
+export async function uploadAttachment(
+  deps: InvoiceDeps,
+  companyId: string,
+  invoiceId: number,
+  req: { headers: IncomingHttpHeaders; body: Readable },
+): Promise<AttachmentDoc> {
   await loadDraft(deps, companyId, invoiceId);
   const before = await deps.attachments.usage(companyId, invoiceId);
-  if (before.count >= ATTACHMENTS_PER_INVOICE) throw conflict(`invoice ${invoiceId} has ${before.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
+  if (before.count >= ATTACHMENTS_PER_INVOICE)
+    throw conflict(`invoice ${invoiceId} has ${before.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
   const file = await receiveUpload(req.headers, req.body);
   try {
     const type = acceptType(await fromBuffer(file.head));
     if (!type.ok) {
-      throw new AppError('unsupported_media_type', `attachments must be PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF; this file is ${type.found}`, { code: 'UNSUPPORTED_ATTACHMENT_TYPE' });
+      throw new AppError(
+        'unsupported_media_type',
+        `attachments must be PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF; this file is ${type.found}`,
+        { code: 'UNSUPPORTED_ATTACHMENT_TYPE' },
+      );
     }
     if (file.size === 0) throw new AppError('unsupported_media_type', 'the file is empty', { code: 'UNSUPPORTED_ATTACHMENT_TYPE' });
     const after = await deps.attachments.usage(companyId, invoiceId);
-    if (after.count >= ATTACHMENTS_PER_INVOICE) throw conflict(`invoice ${invoiceId} has ${after.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
+    if (after.count >= ATTACHMENTS_PER_INVOICE)
+      throw conflict(`invoice ${invoiceId} has ${after.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
     if (after.bytes + file.size > ATTACHMENT_BYTES_PER_INVOICE) {
-      throw new AppError('payload_too_large', `the attachments of an invoice may total at most ${ATTACHMENT_BYTES_PER_INVOICE} bytes (25 MiB); ${after.bytes} are used`, { code: 'ATTACHMENT_QUOTA_EXCEEDED' });
+      throw new AppError(
+        'payload_too_large',
+        `the attachments of an invoice may total at most ${ATTACHMENT_BYTES_PER_INVOICE} bytes (25 MiB); ${after.bytes} are used`,
+        { code: 'ATTACHMENT_QUOTA_EXCEEDED' },
+      );
     }
     const id = await deps.counters.next('attachment-id');
     const filename = sanitizeFilename(file.filename, type.ext);
     const key = `${companyId}/invoices/${invoiceId}/attachments/${id}-${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
     await deps.objects.putFile(key, file.path, type.contentType);
-    const doc: AttachmentDoc = { _id: id, companyId, invoiceId, filename, contentType: type.contentType, size: file.size, sha256: file.sha256, description: file.description, key, createdAt: deps.now() };
+    const doc: AttachmentDoc = {
+      _id: id,
+      companyId,
+      invoiceId,
+      filename,
+      contentType: type.contentType,
+      size: file.size,
+      sha256: file.sha256,
+      description: file.description,
+      key,
+      createdAt: deps.now(),
+    };
     await deps.attachments.create(doc);
     return doc;
   } finally {

@@ -28,23 +28,38 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   const warningsOfProfile: ValidationError[] = [];
   const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'];
   if (!buyer.found) errors.push({ field: 'customer_id', rule: 'CUSTOMER_EXISTS', message: `customer ${inv.customerId} does not exist` });
-  else if (!buyer.hasBillingAddress) errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
-  if (inv.positions.length === 0) errors.push({ field: 'positions', rule: 'AT_LEAST_ONE_POSITION', message: 'the invoice has no positions' });
+  else if (!buyer.hasBillingAddress)
+    errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
+  if (inv.positions.length === 0)
+    errors.push({ field: 'positions', rule: 'AT_LEAST_ONE_POSITION', message: 'the invoice has no positions' });
   if (!seller.found) errors.push({ field: 'company', rule: 'SELLER_PROFILE', message: 'the company profile is missing' });
   for (const field of seller.found ? (seller.missing ?? []) : []) {
-    errors.push({ field: `company.${field}`, rule: 'SELLER_PROFILE', message: `the company profile lacks ${field}; set it with PUT /company/` });
+    errors.push({
+      field: `company.${field}`,
+      rule: 'SELLER_PROFILE',
+      message: `the company profile lacks ${field}; set it with PUT /company/`,
+    });
   }
   if (seller.found && seller.smallBusiness) {
     // A Kleinunternehmer charges no VAT (§ 19 UStG): its positions are issued VAT-exempt, whatever was entered.
     const taxed = inv.positions.filter((p) => p.taxTreatmentId !== 'exempt' || Number(p.taxRate) !== 0);
-    if (taxed.length) warningsOfProfile.push({ field: 'positions', rule: 'SMALL_BUSINESS_NO_VAT', message: `positions ${taxed.map((p) => p.id).join(', ')} will be issued without VAT (§ 19 UStG)` });
+    if (taxed.length)
+      warningsOfProfile.push({
+        field: 'positions',
+        rule: 'SMALL_BUSINESS_NO_VAT',
+        message: `positions ${taxed.map((p) => p.id).join(', ')} will be issued without VAT (§ 19 UStG)`,
+      });
     inv = { ...inv, positions: asSmallBusinessPositions(inv.positions) };
   }
   if (!seller.found) {
     // nothing more to check about the seller
   } else if (!seller.payment?.iban && inv.typeCode !== '381') {
     // an invoice asks for payment by credit transfer (means 58): it needs the company's account
-    errors.push({ field: 'company.bank_accounts', rule: 'BANK_ACCOUNT_REQUIRED', message: 'the company has no bank account for the payment instructions; add one with POST /company/bank-accounts' });
+    errors.push({
+      field: 'company.bank_accounts',
+      rule: 'BANK_ACCOUNT_REQUIRED',
+      message: 'the company has no bank account for the payment instructions; add one with POST /company/bank-accounts',
+    });
   }
   let preceding: { number: string; issueDate?: string } | undefined;
   if (inv.precedingInvoiceId) {
@@ -59,7 +74,8 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
       const field = companyFieldOf(e.field);
       if (!field) errors.push(e);
       // the seller profile already named it (company.address covers company.address.city and the reverse)
-      else if (!errors.some((known) => known.field.startsWith(field) || field.startsWith(known.field))) errors.push({ field, rule: e.rule, message: `${e.message} Set company ${field.slice('company.'.length)} with PUT /company/.` });
+      else if (!errors.some((known) => known.field.startsWith(field) || field.startsWith(known.field)))
+        errors.push({ field, rule: e.rule, message: `${e.message} Set company ${field.slice('company.'.length)} with PUT /company/.` });
     }
   }
   // Attachments the e-invoice syntax cannot carry are no error, but the caller should know where they go.
@@ -73,7 +89,18 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     })),
   ];
   if (attachments.length) checks.push('attachments');
-  return { valid: errors.length === 0, errors, warnings, checks, vatStatus: buyer.vatStatus, snapshot, buyer, seller, positions: inv.positions, attachments };
+  return {
+    valid: errors.length === 0,
+    errors,
+    warnings,
+    checks,
+    vatStatus: buyer.vatStatus,
+    snapshot,
+    buyer,
+    seller,
+    positions: inv.positions,
+    attachments,
+  };
 }
 
 /**
@@ -103,7 +130,9 @@ export const companyFieldOf = (field: string): string | undefined => SELLER_FIEL
  * is refused with the positions named (422) instead of failing somewhere in the snapshot or the renderer.
  */
 function assertComputableAmounts(inv: InvoiceDoc) {
-  const errors = inv.positions.flatMap((p) => positionAmountErrors(p).map((e) => ({ path: `positions[${p.id}].${e.path}`, message: e.message })));
+  const errors = inv.positions.flatMap((p) =>
+    positionAmountErrors(p).map((e) => ({ path: `positions[${p.id}].${e.path}`, message: e.message })),
+  );
   if (errors.length === 0) {
     try {
       totalsOf(inv.positions);
@@ -112,7 +141,10 @@ function assertComputableAmounts(inv: InvoiceDoc) {
     }
   }
   if (errors.length > 0) {
-    throw new AppError('unprocessable', 'the invoice has amounts outside the supported bounds; correct its positions', { code: 'INVOICE_NOT_VALID', errors });
+    throw new AppError('unprocessable', 'the invoice has amounts outside the supported bounds; correct its positions', {
+      code: 'INVOICE_NOT_VALID',
+      errors,
+    });
   }
 }
 

@@ -3,7 +3,15 @@ import type { JobDoc } from '../db/jobs';
 import type { InvoiceDeps } from './deps';
 import { waitForJob } from './wait-for-job';
 
-const job = (status: JobDoc['status']): JobDoc => ({ _id: 'j1', companyId: 'c1', invoiceId: 7, task: 't', status, reservationId: 'r', createdAt: new Date(0) });
+const job = (status: JobDoc['status']): JobDoc => ({
+  _id: 'j1',
+  companyId: 'c1',
+  invoiceId: 7,
+  task: 't',
+  status,
+  reservationId: 'r',
+  createdAt: new Date(0),
+});
 
 describe('waitForJob', () => {
   const setup = (stored: JobDoc) => {

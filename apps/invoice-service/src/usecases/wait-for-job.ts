@@ -15,7 +15,14 @@ const settled = (job: JobDoc) => job.status === 'finished' || job.status === 'fa
  * again), otherwise re-read every 500 ms. Answers at once for wait 0, a finished or failed job, or when
  * `abort` fires (the client went away).
  */
-export async function waitForJob(deps: InvoiceDeps, companyId: string, invoiceId: number, jobId: string, waitSeconds: number, abort: AbortSignal): Promise<JobDoc> {
+export async function waitForJob(
+  deps: InvoiceDeps,
+  companyId: string,
+  invoiceId: number,
+  jobId: string,
+  waitSeconds: number,
+  abort: AbortSignal,
+): Promise<JobDoc> {
   let job = await deps.jobs.get(companyId, invoiceId, jobId);
   if (!job) throw notFound(`job ${jobId}`);
   const initial = job.status;
@@ -35,7 +42,10 @@ export async function waitForJob(deps: InvoiceDeps, companyId: string, invoiceId
       wake.abort(); // drop the listener and the timer of the race's loser
       abort.removeEventListener('abort', onAbort);
     }
-    job = signalled && signalled.companyId === companyId && signalled.invoiceId === invoiceId ? signalled : ((await deps.jobs.get(companyId, invoiceId, jobId)) ?? job);
+    job =
+      signalled && signalled.companyId === companyId && signalled.invoiceId === invoiceId
+        ? signalled
+        : ((await deps.jobs.get(companyId, invoiceId, jobId)) ?? job);
   }
   return job;
 }

@@ -17,10 +17,19 @@ interface PlanDoc {
 }
 
 const usageSchema = new Schema<UsageDoc>(
-  { _id: String, companyId: { type: String, required: true }, month: { type: String, required: true }, used: { type: Number, required: true }, reservations: [String] },
+  {
+    _id: String,
+    companyId: { type: String, required: true },
+    month: { type: String, required: true },
+    used: { type: Number, required: true },
+    reservations: [String],
+  },
   { versionKey: false },
 );
-const planSchema = new Schema<PlanDoc>({ _id: String, plan: { type: String, enum: ['free', 'pro'], required: true }, updatedAt: Date, version: Number }, { versionKey: false });
+const planSchema = new Schema<PlanDoc>(
+  { _id: String, plan: { type: String, enum: ['free', 'pro'], required: true }, updatedAt: Date, version: Number },
+  { versionKey: false },
+);
 
 export function quotaStore(conn: Connection) {
   const usage = conn.model<UsageDoc>('Usage', usageSchema, 'usage');
@@ -34,8 +43,13 @@ export function quotaStore(conn: Connection) {
       return (await plans.findById(companyId).lean())?.plan;
     },
     /** Records the plan a company started with (company.created.v1, or account-service's answer) unless a plan is recorded already. */
-    setInitialPlan: (companyId: string, plan: Plan) => plans.updateOne({ _id: companyId }, { $setOnInsert: { plan, updatedAt: new Date(), version: 0 } }, { upsert: true }),
-    planDoc: (companyId: string, session?: ClientSession) => plans.findById(companyId).session(session ?? null).lean<PlanDoc>(),
+    setInitialPlan: (companyId: string, plan: Plan) =>
+      plans.updateOne({ _id: companyId }, { $setOnInsert: { plan, updatedAt: new Date(), version: 0 } }, { upsert: true }),
+    planDoc: (companyId: string, session?: ClientSession) =>
+      plans
+        .findById(companyId)
+        .session(session ?? null)
+        .lean<PlanDoc>(),
     /** Writes a changed plan with its version (inside the transaction that announces it). */
     writePlan: (companyId: string, plan: Plan, version: number, session: ClientSession) =>
       plans.updateOne({ _id: companyId }, { $set: { plan, version, updatedAt: new Date() } }, { upsert: true, session }),
@@ -67,7 +81,10 @@ export function quotaStore(conn: Connection) {
     },
     /** Gives a reservation back (its finalization failed); a second release changes nothing. */
     release: (companyId: string, month: string, reservationId: string) =>
-      usage.updateOne({ _id: id(companyId, month), reservations: reservationId }, { $inc: { used: -1 }, $pull: { reservations: reservationId } }),
+      usage.updateOne(
+        { _id: id(companyId, month), reservations: reservationId },
+        { $inc: { used: -1 }, $pull: { reservations: reservationId } },
+      ),
   };
 }
 export type QuotaStore = ReturnType<typeof quotaStore>;

@@ -5,7 +5,8 @@ import { planOf } from './plan-of';
 /** The limit of a company configured as unlimited. */
 const UNLIMITED = 2 ** 31 - 1;
 
-export const limitOf = (deps: QuotaDeps, companyId: string, plan: Plan) => (deps.unlimited.has(companyId) ? UNLIMITED : MONTHLY_LIMIT[plan]);
+export const limitOf = (deps: QuotaDeps, companyId: string, plan: Plan) =>
+  deps.unlimited.has(companyId) ? UNLIMITED : MONTHLY_LIMIT[plan];
 
 /** Plan, finalizations used in the month of `at`, the limit and the reset date. */
 export async function usageOf(deps: QuotaDeps, companyId: string, at: Date) {

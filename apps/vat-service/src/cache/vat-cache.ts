@@ -67,7 +67,13 @@ function parseEntry(raw: string): CachedVatCheck | null {
   try {
     const value = JSON.parse(raw) as Partial<CachedVatCheck> | null;
     const statusOk = value?.status === 'valid' || value?.status === 'invalid' || value?.status === 'unavailable';
-    if (!value || !statusOk || typeof value.countryCode !== 'string' || typeof value.vatNumber !== 'string' || typeof value.checkedAt !== 'string') {
+    if (
+      !value ||
+      !statusOk ||
+      typeof value.countryCode !== 'string' ||
+      typeof value.vatNumber !== 'string' ||
+      typeof value.checkedAt !== 'string'
+    ) {
       return null;
     }
     return value as CachedVatCheck;

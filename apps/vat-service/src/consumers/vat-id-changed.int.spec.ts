@@ -6,7 +6,15 @@ import { testMongo } from '@inv/testing';
 import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatService, vatConfig } from '../vat-service';
 
-type VatChecked = Envelope<{ customerId?: number; vatId: string; status: string; requestDate?: string; name?: string; address?: string; fault?: string }>;
+type VatChecked = Envelope<{
+  customerId?: number;
+  vatId: string;
+  status: string;
+  requestDate?: string;
+  name?: string;
+  address?: string;
+  fault?: string;
+}>;
 
 /**
  * vat-service end to end on the bus: customer.vat-id-changed.v1 in, vat.checked.v1 out, VIES answered
@@ -24,14 +32,30 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
   const answers: VatChecked[] = [];
 
   const config = (extra: Record<string, string> = {}) =>
-    vatConfig.parse({ ...prefixes, MONGO_URL: mongo.uri, PORT: '0', LOG_LEVEL: 'silent', BUS_RETRY_DELAYS_MS: '50,100', VIES_TIMEOUT_MS: '500', VIES_MAX_ATTEMPTS: '2', VIES_BACKOFF_MS: '20', ...extra });
+    vatConfig.parse({
+      ...prefixes,
+      MONGO_URL: mongo.uri,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      BUS_RETRY_DELAYS_MS: '50,100',
+      VIES_TIMEOUT_MS: '500',
+      VIES_MAX_ATTEMPTS: '2',
+      VIES_BACKOFF_MS: '20',
+      ...extra,
+    });
 
   beforeAll(async () => {
     mongo = await testMongo();
     sim = await startViesSimulator({ slowMs: 2_000 });
     svc = await createVatService(config({ VIES_URL: sim.url }));
     await svc.start();
-    peer = createBus(messages, { url: 'amqp://guest:guest@127.0.0.1:5672', prefix: prefixes.BUS_PREFIX, service: 'test-peer', logger: silent, retryDelaysMs: [50, 100] });
+    peer = createBus(messages, {
+      url: 'amqp://guest:guest@127.0.0.1:5672',
+      prefix: prefixes.BUS_PREFIX,
+      service: 'test-peer',
+      logger: silent,
+      retryDelaysMs: [50, 100],
+    });
     peer.onEvent('observer', ['vat.checked.v1'], async (msg) => {
       answers.push(msg as VatChecked);
     });
@@ -53,7 +77,12 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
 
   async function ask(customerId: number, vatId: string, opts: { forceRefresh?: boolean; id?: string } = {}): Promise<VatChecked> {
     const requestId = opts.id ?? randomUUID();
-    await peer.publishEvent('customer.vat-id-changed.v1', 'company-v', { customerId, vatId, ...(opts.forceRefresh ? { forceRefresh: true } : {}) }, { id: requestId });
+    await peer.publishEvent(
+      'customer.vat-id-changed.v1',
+      'company-v',
+      { customerId, vatId, ...(opts.forceRefresh ? { forceRefresh: true } : {}) },
+      { id: requestId },
+    );
     const deadline = Date.now() + 15_000;
     for (;;) {
       const found = answers.find((a) => a.id === `vat-checked-${requestId}`);
@@ -66,7 +95,13 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
   it('answers valid with the evidence VIES gave', async () => {
     const answer = await ask(1, SIMULATOR_SCENARIO_VAT_IDS.valid);
     expect(answer.companyId).toBe('company-v');
-    expect(answer.data).toMatchObject({ customerId: 1, vatId: SIMULATOR_SCENARIO_VAT_IDS.valid, status: 'valid', name: 'VIES TEST TRADER', requestDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/) });
+    expect(answer.data).toMatchObject({
+      customerId: 1,
+      vatId: SIMULATOR_SCENARIO_VAT_IDS.valid,
+      status: 'valid',
+      name: 'VIES TEST TRADER',
+      requestDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
+    });
   });
 
   it('answers invalid for a number VIES does not know, and for a malformed number without asking VIES', async () => {

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { ViesRequester } from '../domain/vies-result';
 import { checkVatId, type CheckVatIdDeps } from '../vies/check-vat-id';
 
-type VatIdChanged = z.output<(typeof messages.events)['customer.vat-id-changed.v1']> | z.output<(typeof messages.events)['company.vat-id-changed.v1']>;
+type VatIdChanged =
+  z.output<(typeof messages.events)['customer.vat-id-changed.v1']> | z.output<(typeof messages.events)['company.vat-id-changed.v1']>;
 
 export interface VatIdChangedDeps {
   bus: AppBus;

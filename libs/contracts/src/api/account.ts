@@ -15,8 +15,20 @@ export const AcctExpConfigUpdate = z
     consultant_number: z.number().int().min(1000).max(9_999_999).optional().meta({ description: 'DATEV Beraternummer' }),
     client_number: z.number().int().min(1).max(99_999).optional().meta({ description: 'DATEV Mandantennummer' }),
     chart_of_accounts: z.enum(['SKR03', 'SKR04']).optional(),
-    fiscal_year_start_month: z.number().int().min(1).max(12).optional().meta({ description: 'first month of the fiscal year (1 = January); exports are split per fiscal year' }),
-    account_length: z.number().int().min(4).max(8).optional().meta({ description: 'DATEV Sachkontenlänge (general-ledger account digits, 4-8); debtor accounts have one digit more' }),
+    fiscal_year_start_month: z
+      .number()
+      .int()
+      .min(1)
+      .max(12)
+      .optional()
+      .meta({ description: 'first month of the fiscal year (1 = January); exports are split per fiscal year' }),
+    account_length: z
+      .number()
+      .int()
+      .min(4)
+      .max(8)
+      .optional()
+      .meta({ description: 'DATEV Sachkontenlänge (general-ledger account digits, 4-8); debtor accounts have one digit more' }),
   })
   .meta({ id: 'AcctExpConfigUpdate' });
 export type AcctExpConfigUpdate = z.output<typeof AcctExpConfigUpdate>;

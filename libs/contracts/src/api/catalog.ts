@@ -10,17 +10,27 @@ export const UnitCode = z
   .min(1)
   .max(3)
   .transform((s) => s.toUpperCase())
-  .refine((s) => UNIT_CODES.has(s), { message: 'not a UN/ECE Recommendation 20 unit code (e.g. C62 piece, HUR hour, DAY day, MON month, KGM kilogram)' });
+  .refine((s) => UNIT_CODES.has(s), {
+    message: 'not a UN/ECE Recommendation 20 unit code (e.g. C62 piece, HUR hour, DAY day, MON month, KGM kilogram)',
+  });
 
 const productFields = {
   name: z.string().trim().min(1).max(500),
   description: z.string().max(2000).nullable().optional(),
   unit_id: UnitCode,
   unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxUnitPrice, description: 'net price per unit' }),
-  tax_rate: DecimalInput({ maxDecimals: 4, min: 0, max: '0.9999', description: 'decimal fraction: 0.19 = 19 %; default from the tax treatment' }).optional(),
+  tax_rate: DecimalInput({
+    maxDecimals: 4,
+    min: 0,
+    max: '0.9999',
+    description: 'decimal fraction: 0.19 = 19 %; default from the tax treatment',
+  }).optional(),
   tax_treatment_id: TaxTreatmentId.optional().meta({ description: 'default standard' }),
   sku: z.string().trim().min(1).max(64).nullable().optional().meta({ description: 'your article number, unique within the company' }),
-  active: z.boolean().optional().meta({ description: 'inactive products stay on issued invoices but cannot be added to new positions (default true)' }),
+  active: z
+    .boolean()
+    .optional()
+    .meta({ description: 'inactive products stay on issued invoices but cannot be added to new positions (default true)' }),
 };
 export const ProductInput = z.object(productFields).meta({ id: 'ProductInput' });
 export type ProductInput = z.output<typeof ProductInput>;
@@ -43,7 +53,10 @@ export const Product = z
   .meta({ id: 'Product' });
 export const ProductListQuery = Pagination.extend({
   q: z.string().trim().min(1).max(100).optional().meta({ description: 'name or SKU contains this text (case-insensitive)' }),
-  active: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  active: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type ProductListQuery = z.output<typeof ProductListQuery>;
 
@@ -61,17 +74,29 @@ export const NumberingPattern = z
   .superRefine((p, ctx) => {
     const placeholders = p.match(/\{[^}]*\}/g) ?? [];
     const bad = placeholders.filter((t) => !/^\{(YYYY|YY|MM|DD|SEQ|SEQ:(?:[1-9]|1[0-2]))\}$/.test(t));
-    if (bad.length) ctx.addIssue({ code: 'custom', message: `unknown placeholder ${bad[0]}; use ${NUMBERING_PLACEHOLDERS.join(', ')} (n from 1 to 12)` });
+    if (bad.length)
+      ctx.addIssue({ code: 'custom', message: `unknown placeholder ${bad[0]}; use ${NUMBERING_PLACEHOLDERS.join(', ')} (n from 1 to 12)` });
     const seq = placeholders.filter((t) => t.startsWith('{SEQ'));
-    if (seq.length !== 1) ctx.addIssue({ code: 'custom', message: 'the pattern must contain {SEQ} or {SEQ:n} exactly once, or it cannot produce unique numbers' });
+    if (seq.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'the pattern must contain {SEQ} or {SEQ:n} exactly once, or it cannot produce unique numbers',
+      });
     if (/[{}]/.test(p.replace(/\{[^}]*\}/g, ''))) ctx.addIssue({ code: 'custom', message: 'unbalanced braces' });
-    if (!/^[\p{L}\p{N}\-_/.#{}: ]+$/u.test(p)) ctx.addIssue({ code: 'custom', message: 'letters, digits, spaces and - _ / . # only besides the placeholders' });
+    if (!/^[\p{L}\p{N}\-_/.#{}: ]+$/u.test(p))
+      ctx.addIssue({ code: 'custom', message: 'letters, digits, spaces and - _ / . # only besides the placeholders' });
   });
 export const NumberingUpdate = z
   .object({
     pattern: NumberingPattern.optional().meta({ description: 'e.g. RE-{YYYY}-{SEQ:5}' }),
     reset: NumberingReset.optional().meta({ description: 'when the sequence starts again at 1' }),
-    next_value: z.number().int().min(1).max(999_999_999_999).optional().meta({ description: 'the sequence value the next document gets (in the current period)' }),
+    next_value: z
+      .number()
+      .int()
+      .min(1)
+      .max(999_999_999_999)
+      .optional()
+      .meta({ description: 'the sequence value the next document gets (in the current period)' }),
   })
   .meta({ id: 'NumberingUpdate' });
 export type NumberingUpdate = z.output<typeof NumberingUpdate>;

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** Integer path ids (customers, addresses, invoices, positions, downloads). */
-export const IntId = z.coerce.number().int().positive().max(2 ** 31 - 1);
+export const IntId = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
 export const IsoDate = z.iso.date().meta({ description: 'calendar date YYYY-MM-DD', example: '2026-11-21' });
 /** Job ids are strings (uuid). */
 export const JobId = z.string().uuid();
@@ -66,7 +70,10 @@ export const DecimalInput = (opts: { maxDecimals: number; min?: number; max?: st
       // A JSON number arrives as a binary double; its shortest round-trip text is what the client wrote.
       const text = typeof v === 'number' ? String(v) : v.trim();
       if (!PLAIN_DECIMAL.test(text)) {
-        ctx.addIssue({ code: 'custom', message: `must be a plain decimal number${opts.max ? ` of at most ${opts.max}` : ''} (no exponent)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a plain decimal number${opts.max ? ` of at most ${opts.max}` : ''} (no exponent)`,
+        });
         return z.NEVER;
       }
       const decimals = text.split('.')[1]?.length ?? 0;

@@ -8,7 +8,11 @@ export const CompanyAddressInput = z.object({
   line2: z.string().trim().max(200).optional(),
   postal_code: Text(20),
   city: Text(100),
-  country_code: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as DE'),
+  country_code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as DE'),
 });
 
 /** PUT /company/: only the fields sent change. */
@@ -22,15 +26,39 @@ export const CompanyProfileUpdate = z
     registration_court: z.string().trim().max(100).optional(),
     registration_id: z.string().trim().max(50).optional().meta({ description: 'e.g. HRB 12345' }),
     managing_directors: z.array(Text(100)).max(10).optional(),
-    contact_name: z.string().trim().max(100).optional().meta({ description: 'the seller contact on invoices (BT-41; XRechnung requires it with phone and email)' }),
+    contact_name: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .meta({ description: 'the seller contact on invoices (BT-41; XRechnung requires it with phone and email)' }),
     email: z.email().max(254).optional(),
     phone: z.string().trim().max(40).optional(),
     website: z.url().max(200).optional(),
     default_language: z.enum(['de', 'en']).optional(),
-    payment_term_days: z.number().int().min(0).max(365).optional().meta({ description: 'used when no payment term applies (prefer default_payment_term_id)' }),
+    payment_term_days: z
+      .number()
+      .int()
+      .min(0)
+      .max(365)
+      .optional()
+      .meta({ description: 'used when no payment term applies (prefer default_payment_term_id)' }),
     small_business: z.boolean().optional().meta({ description: 'Kleinunternehmer (§ 19 UStG): invoices carry no VAT and the legal note' }),
-    default_template_id: z.number().int().positive().max(2 ** 31 - 1).nullable().optional(),
-    default_payment_term_id: z.number().int().positive().max(2 ** 31 - 1).nullable().optional().meta({ description: 'the payment term of customers that name none (see /company/payment-terms)' }),
+    default_template_id: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1)
+      .nullable()
+      .optional(),
+    default_payment_term_id: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1)
+      .nullable()
+      .optional()
+      .meta({ description: 'the payment term of customers that name none (see /company/payment-terms)' }),
   })
   .meta({ id: 'CompanyProfileUpdate' });
 export type CompanyProfileUpdate = z.output<typeof CompanyProfileUpdate>;
@@ -72,11 +100,15 @@ const termFields = {
   name: z.string().trim().min(1).max(100),
   days: z.number().int().min(0).max(365).meta({ description: 'days from the invoice date to the due date (BT-9)' }),
   discount: EarlyPaymentDiscount.nullable().optional().meta({ description: 'early-payment discount (Skonto); null removes it' }),
-  text_de: z.string().trim().max(500).nullable().optional().meta({ description: 'BT-20 in German; placeholders {due_date}, {discount_date}, {discount_percent}, {discount_amount}, {days}; generated when absent' }),
+  text_de: z.string().trim().max(500).nullable().optional().meta({
+    description:
+      'BT-20 in German; placeholders {due_date}, {discount_date}, {discount_percent}, {discount_amount}, {days}; generated when absent',
+  }),
   text_en: z.string().trim().max(500).nullable().optional().meta({ description: 'BT-20 in English; same placeholders' }),
 };
 const discountWithinTerm = (t: { days?: number; discount?: { days: number } | null }, ctx: z.RefinementCtx) => {
-  if (t.discount && t.days !== undefined && t.discount.days >= t.days) ctx.addIssue({ code: 'custom', path: ['discount', 'days'], message: 'must be fewer days than the term itself' });
+  if (t.discount && t.days !== undefined && t.discount.days >= t.days)
+    ctx.addIssue({ code: 'custom', path: ['discount', 'days'], message: 'must be fewer days than the term itself' });
 };
 export const PaymentTermInput = z.object(termFields).superRefine(discountWithinTerm).meta({ id: 'PaymentTermInput' });
 export type PaymentTermInput = z.output<typeof PaymentTermInput>;

@@ -45,9 +45,15 @@ const customerFields = {
 };
 
 /** The name rules of a customer as a whole (after a partial update too): B2B needs a company name, B2C a first and last name. */
-export function customerNameIssues(c: { contact_type?: 'B2B' | 'B2C'; organization_name?: string; first_name?: string; last_name?: string }): { path: string; message: string }[] {
+export function customerNameIssues(c: {
+  contact_type?: 'B2B' | 'B2C';
+  organization_name?: string;
+  first_name?: string;
+  last_name?: string;
+}): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
-  if ((c.contact_type ?? 'B2B') === 'B2B' && !c.organization_name) issues.push({ path: 'organization_name', message: 'required for B2B customers' });
+  if ((c.contact_type ?? 'B2B') === 'B2B' && !c.organization_name)
+    issues.push({ path: 'organization_name', message: 'required for B2B customers' });
   if (c.contact_type === 'B2C') {
     if (!c.first_name) issues.push({ path: 'first_name', message: 'required for B2C customers' });
     if (!c.last_name) issues.push({ path: 'last_name', message: 'required for B2C customers' });
@@ -116,14 +122,20 @@ export const AddressCreate = z
 export type AddressCreate = z.output<typeof AddressCreate>;
 
 /** Partial update of an address: only the fields sent change (postal code syntax is checked against the resulting country). */
-export const AddressUpdate = z.object({ ...addressFields, type: AddressType }).partial().meta({ id: 'AddressUpdate' });
+export const AddressUpdate = z
+  .object({ ...addressFields, type: AddressType })
+  .partial()
+  .meta({ id: 'AddressUpdate' });
 export type AddressUpdate = z.output<typeof AddressUpdate>;
 
 export const CustomerListQuery = Pagination.extend({
   q: z.string().max(200).optional(),
   email: z.string().max(254).optional(),
   contact_type: ContactType.optional(),
-  is_active: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  is_active: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type CustomerListQuery = z.output<typeof CustomerListQuery>;
 

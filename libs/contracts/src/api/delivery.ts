@@ -13,18 +13,33 @@ export const Attachment = z
   })
   .meta({
     id: 'Attachment',
-    example: { id: 12, filename: 'AGB 2026.pdf', content_type: 'application/pdf', size: 48211, sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description: 'Terms and conditions', created_at: '2026-11-24T09:00:00.000Z' },
+    example: {
+      id: 12,
+      filename: 'AGB 2026.pdf',
+      content_type: 'application/pdf',
+      size: 48211,
+      sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      description: 'Terms and conditions',
+      created_at: '2026-11-24T09:00:00.000Z',
+    },
   });
 
 export const AttachmentUpload = z
   .object({
-    file: z.string().meta({ format: 'binary', description: 'PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF; at most 5 MiB (5,242,880 bytes)' }),
+    file: z
+      .string()
+      .meta({ format: 'binary', description: 'PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF; at most 5 MiB (5,242,880 bytes)' }),
     description: z.string().max(500).optional(),
   })
   .meta({ id: 'AttachmentUpload' });
 
 export const AttachmentLink = z
-  .object({ url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }), filename: z.string(), content_type: z.string(), expires_in: z.number().int() })
+  .object({
+    url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }),
+    filename: z.string(),
+    content_type: z.string(),
+    expires_in: z.number().int(),
+  })
   .meta({ id: 'AttachmentLink' });
 
 const Address = z.string().trim().max(254);
@@ -36,11 +51,25 @@ export const SendEmailRequest = z
     to: Addresses.meta({ description: 'one address or a list; at most 10 recipients in to, cc and bcc together' }),
     cc: Addresses.optional(),
     bcc: Addresses.optional().meta({ description: 'only in the SMTP envelope, never in the headers' }),
-    subject: z.string().trim().min(1).max(200).optional().meta({ description: 'default: from the German or English template after the language' }),
-    message: z.string().max(10_000).optional().meta({ description: 'the text body; default: from the template (invoice number, total, due date)' }),
+    subject: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'default: from the German or English template after the language' }),
+    message: z
+      .string()
+      .max(10_000)
+      .optional()
+      .meta({ description: 'the text body; default: from the template (invoice number, total, due date)' }),
     attach_pdf: z.boolean().default(true),
     attach_xml: z.boolean().optional().meta({ description: 'default true for invoices with an XML format' }),
-    attachment_ids: z.array(z.number().int().positive()).max(20).optional().meta({ description: "ids of the invoice's attachments to add" }),
+    attachment_ids: z
+      .array(z.number().int().positive())
+      .max(20)
+      .optional()
+      .meta({ description: "ids of the invoice's attachments to add" }),
     language: z.enum(['de', 'en']).optional().meta({ description: "default: the customer's language on the invoice" }),
   })
   .meta({ id: 'SendEmailRequest' });
@@ -73,9 +102,7 @@ export const EmailTextsUpdate = z
 export type EmailTextsUpdate = z.input<typeof EmailTextsUpdate>;
 
 const TemplateOut = z.object({ subject: z.string(), body: z.string(), is_default: z.boolean() });
-export const EmailTexts = z
-  .object({ de: TemplateOut, en: TemplateOut, placeholders: z.array(z.string()) })
-  .meta({ id: 'EmailTexts' });
+export const EmailTexts = z.object({ de: TemplateOut, en: TemplateOut, placeholders: z.array(z.string()) }).meta({ id: 'EmailTexts' });
 
 /** BT-125 mime codes EN 16931 (and so PEPPOL BIS 3 and XRechnung) allow for embedded documents. */
 export const EMBEDDABLE_MIME_CODES = [
@@ -92,11 +119,17 @@ export const EMBEDDABLE_MIME_CODES = [
  * in UBL formats (XRECHNUNG, PEPPOL) also in the XML when EN 16931 allows the type. Answers the ones the
  * XML cannot carry, with the reason (the validation result lists them as warnings).
  */
-export function attachmentsNotInXml(format: string, attachments: readonly { filename: string; contentType: string }[]): { filename: string; reason: string }[] {
+export function attachmentsNotInXml(
+  format: string,
+  attachments: readonly { filename: string; contentType: string }[],
+): { filename: string; reason: string }[] {
   if (format === 'XRECHNUNG' || format === 'PEPPOL') {
     return attachments
       .filter((a) => !(EMBEDDABLE_MIME_CODES as readonly string[]).includes(a.contentType))
-      .map((a) => ({ filename: a.filename, reason: `${a.contentType} may not be embedded in a UBL e-invoice (allowed: PDF, PNG, JPEG, CSV, XLSX, ODS); it is in the PDF only` }));
+      .map((a) => ({
+        filename: a.filename,
+        reason: `${a.contentType} may not be embedded in a UBL e-invoice (allowed: PDF, PNG, JPEG, CSV, XLSX, ODS); it is in the PDF only`,
+      }));
   }
   if (format === 'PDF') return [];
   const where = format === 'ZUGFERD' ? 'embedded in the PDF/A-3 beside the XML' : 'sent in the PDF only';

@@ -8,7 +8,15 @@ import { IsoDate } from './common';
 export const EXPORT_TASKS = ['process_acctexp_export_job', 'process_datev_export_job'] as const;
 
 /** The rows of the mapping table: one per tax treatment (and rate, for the domestic rates). */
-export const MAPPING_TREATMENTS = ['standard', 'reduced', 'reverse_charge', 'intra_community', 'export_outside_eu', 'exempt', 'outside_scope'] as const;
+export const MAPPING_TREATMENTS = [
+  'standard',
+  'reduced',
+  'reverse_charge',
+  'intra_community',
+  'export_outside_eu',
+  'exempt',
+  'outside_scope',
+] as const;
 export const MappingTreatment = z.enum(MAPPING_TREATMENTS);
 export type MappingTreatment = z.output<typeof MappingTreatment>;
 
@@ -19,11 +27,19 @@ const Account = z.number().int().min(1).max(999_999_999);
 
 export const ExportRequest = z
   .object({
-    task: z.enum(EXPORT_TASKS).meta({ description: '`process_acctexp_export_job` (specification) or `process_datev_export_job` (older SDKs)' }),
+    task: z
+      .enum(EXPORT_TASKS)
+      .meta({ description: '`process_acctexp_export_job` (specification) or `process_datev_export_job` (older SDKs)' }),
     start_date: IsoDate.meta({ description: 'first invoice date of the period (inclusive)' }),
     end_date: IsoDate.meta({ description: 'last invoice date of the period (inclusive); at most 10 years after start_date' }),
-    include_master_data: z.boolean().default(false).meta({ description: 'add a Debitoren/Kreditoren file (category 16) for every customer in the batch' }),
-    include_documents: z.boolean().default(false).meta({ description: "add each invoice's PDF and a Belegbilder document.xml; rows carry a Beleglink" }),
+    include_master_data: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'add a Debitoren/Kreditoren file (category 16) for every customer in the batch' }),
+    include_documents: z
+      .boolean()
+      .default(false)
+      .meta({ description: "add each invoice's PDF and a Belegbilder document.xml; rows carry a Beleglink" }),
     only_new: z.boolean().default(false).meta({ description: 'only invoices and credit notes that no earlier export contained' }),
   })
   .meta({ id: 'ExportRequest' });
@@ -83,7 +99,10 @@ export const ExportJob = z
 export const AccountMapping = z
   .object({
     tax_treatment: MappingTreatment,
-    tax_rate: z.number().nullable().meta({ description: 'VAT rate as a fraction (0.19) for standard and reduced rows; null for the others' }),
+    tax_rate: z
+      .number()
+      .nullable()
+      .meta({ description: 'VAT rate as a fraction (0.19) for standard and reduced rows; null for the others' }),
     label: z.string(),
     account: z.number().int().meta({ description: 'revenue account (Gegenkonto); its length is the configured account_length' }),
     is_default: z.boolean().meta({ description: 'the account is the default of the configured chart' }),
@@ -95,10 +114,14 @@ export const AccountMappings = z
     chart_of_accounts: z.enum(['SKR03', 'SKR04']),
     account_length: z.number().int(),
     mappings: z.array(AccountMapping),
-    receivables_account: z.number().int().meta({ description: 'collective receivables account DATEV sums the debtors into (SKR03 1400, SKR04 1200)' }),
-    debtor_accounts: z
-      .enum(['per_customer', 'collective'])
-      .meta({ description: '`per_customer`: the debtor account is derived from the customer number; `collective`: every row uses collective_debtor_account' }),
+    receivables_account: z
+      .number()
+      .int()
+      .meta({ description: 'collective receivables account DATEV sums the debtors into (SKR03 1400, SKR04 1200)' }),
+    debtor_accounts: z.enum(['per_customer', 'collective']).meta({
+      description:
+        '`per_customer`: the debtor account is derived from the customer number; `collective`: every row uses collective_debtor_account',
+    }),
     collective_debtor_account: z.number().int().meta({ description: 'debtor account used in collective mode (account_length + 1 digits)' }),
   })
   .meta({ id: 'AccountMappings' });
@@ -109,7 +132,13 @@ export const AccountMappingsUpdate = z
       .array(
         z.object({
           tax_treatment: z.string().max(40).meta({ description: 'one of the rows GET /acctexp/mappings lists' }),
-          tax_rate: z.number().min(0).max(1).nullable().optional().meta({ description: 'required for standard and reduced (0.19, 0.07); adds a row for another domestic rate' }),
+          tax_rate: z
+            .number()
+            .min(0)
+            .max(1)
+            .nullable()
+            .optional()
+            .meta({ description: 'required for standard and reduced (0.19, 0.07); adds a row for another domestic rate' }),
           account: Account,
         }),
       )

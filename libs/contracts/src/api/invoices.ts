@@ -3,7 +3,15 @@ import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS, Pagination } from './commo
 
 export const InvoiceFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
 export type InvoiceFormat = z.output<typeof InvoiceFormat>;
-export const TaxTreatmentId = z.enum(['standard', 'reduced', 'reverse_charge', 'intra_community', 'export_outside_eu', 'exempt', 'outside_scope']);
+export const TaxTreatmentId = z.enum([
+  'standard',
+  'reduced',
+  'reverse_charge',
+  'intra_community',
+  'export_outside_eu',
+  'exempt',
+  'outside_scope',
+]);
 export type TaxTreatmentId = z.output<typeof TaxTreatmentId>;
 export const InvoiceStatus = z.enum(['DRAFT', 'OPEN', 'SENT', 'PAID', 'CANCELLED']);
 export type InvoiceStatus = z.output<typeof InvoiceStatus>;
@@ -17,7 +25,9 @@ export const MAX_META_LENGTH = 4000;
  */
 export const InvoiceMeta = z
   .union([z.string().max(2000), z.record(z.string(), z.unknown())])
-  .refine((v) => typeof v === 'string' || JSON.stringify(v).length <= MAX_META_LENGTH, { message: `at most ${MAX_META_LENGTH} characters as JSON` })
+  .refine((v) => typeof v === 'string' || JSON.stringify(v).length <= MAX_META_LENGTH, {
+    message: `at most ${MAX_META_LENGTH} characters as JSON`,
+  })
   .meta({ description: 'free text or a JSON object of your own (at most 4,000 characters as JSON); returned as given' });
 export type InvoiceMeta = z.output<typeof InvoiceMeta>;
 
@@ -30,7 +40,11 @@ const invoiceFields = {
   meta: InvoiceMeta.optional(),
   ftl_template_id: IntId.optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
-  buyer_reference: z.string().max(200).optional().meta({ description: 'BT-10; the Leitweg-ID for German public-sector buyers (XRechnung)' }),
+  buyer_reference: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'BT-10; the Leitweg-ID for German public-sector buyers (XRechnung)' }),
   note: z.string().max(2000).optional(),
 };
 
@@ -68,7 +82,12 @@ const positionFields = {
   tax_treatment_id: TaxTreatmentId.optional(),
   description: z.string().max(2000).optional(),
   discount_type: DiscountType.optional(),
-  discount_value: DecimalInput({ maxDecimals: 2, min: 0, max: NUMBER_BOUNDS.maxAmount, description: 'percent (PERCENTAGE, at most 100) or amount (FIXED_AMOUNT)' }).optional(),
+  discount_value: DecimalInput({
+    maxDecimals: 2,
+    min: 0,
+    max: NUMBER_BOUNDS.maxAmount,
+    description: 'percent (PERCENTAGE, at most 100) or amount (FIXED_AMOUNT)',
+  }).optional(),
 };
 
 const discountConsistency = (p: { discount_type?: string; discount_value?: string; tax_rate?: string }, ctx: z.RefinementCtx) => {
@@ -90,12 +109,22 @@ export const PositionCreate = z.object(positionFields).superRefine(discountConsi
  * unit_id and unit_net_amount are required.
  */
 export const PositionCreateInput = z
-  .object({ ...positionFields, product_id: z.coerce.number().int().positive().max(2 ** 31 - 1).optional().meta({ description: 'fill the position from this product (a copy: later product changes do not touch it)' }) })
+  .object({
+    ...positionFields,
+    product_id: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1)
+      .optional()
+      .meta({ description: 'fill the position from this product (a copy: later product changes do not touch it)' }),
+  })
   .partial({ title: true, unit_id: true, unit_net_amount: true })
   .superRefine(discountConsistency)
   .superRefine((p, ctx) => {
     if (p.product_id !== undefined) return;
-    for (const f of ['title', 'unit_id', 'unit_net_amount'] as const) if (p[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'required unless product_id is given' });
+    for (const f of ['title', 'unit_id', 'unit_net_amount'] as const)
+      if (p[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'required unless product_id is given' });
   })
   .meta({ id: 'PositionCreateInput' });
 export type PositionCreateInput = z.output<typeof PositionCreateInput>;
@@ -136,7 +165,9 @@ export const JobWaitQuery = z.object({
     .min(0)
     .max(MAX_JOB_WAIT_SECONDS)
     .default(0)
-    .meta({ description: `long polling: hold the answer up to this many seconds (at most ${MAX_JOB_WAIT_SECONDS}) until the status changes; 0 answers at once` }),
+    .meta({
+      description: `long polling: hold the answer up to this many seconds (at most ${MAX_JOB_WAIT_SECONDS}) until the status changes; 0 answers at once`,
+    }),
 });
 export type JobStatus = z.output<typeof JobStatus>;
 
@@ -152,9 +183,21 @@ export const InvoiceListQuery = Pagination.extend({
   date_to: IsoDate.optional().meta({ description: 'invoice date on or before' }),
   due_from: IsoDate.optional().meta({ description: 'due date on or after' }),
   due_to: IsoDate.optional().meta({ description: 'due date on or before' }),
-  overdue: z.enum(['true', 'false']).transform((v) => v === 'true').optional().meta({ description: 'true: OPEN or SENT and due before today' }),
-  q: z.string().trim().min(1).max(100).optional().meta({ description: 'invoice number or customer name contains this text (case-insensitive)' }),
-  sort: InvoiceSort.default('-created').meta({ description: 'date, number, amount or created; a leading - sorts descending (default -created: newest first)' }),
+  overdue: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({ description: 'true: OPEN or SENT and due before today' }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'invoice number or customer name contains this text (case-insensitive)' }),
+  sort: InvoiceSort.default('-created').meta({
+    description: 'date, number, amount or created; a leading - sorts descending (default -created: newest first)',
+  }),
 })
   .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, { path: ['date_to'], message: 'must not be before date_from' })
   .refine((q) => !q.due_from || !q.due_to || q.due_from <= q.due_to, { path: ['due_to'], message: 'must not be before due_from' });

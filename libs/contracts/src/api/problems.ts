@@ -12,10 +12,13 @@ export const ERROR_CODES = {
   REQUEST_ABORTED: [400, 'The client aborted the request.'],
   INVALID_IDEMPOTENCY_KEY: [400, 'The Idempotency-Key header is malformed (1 to 255 printable characters).'],
   UNAUTHENTICATED: [401, 'X-API-Key is missing, malformed, unknown or revoked.'],
-  INVOICE_LIMIT_REACHED: [402, 'The monthly finalization quota of the plan is used up; `usage` (and `used`, `limit`, `reset_date` at the top level) say until when.'],
+  INVOICE_LIMIT_REACHED: [
+    402,
+    'The monthly finalization quota of the plan is used up; `usage` (and `used`, `limit`, `reset_date` at the top level) say until when.',
+  ],
   PLAN_REQUIRED: [403, 'The operation needs the Pro plan (API keys: API access requires an active Pro subscription).'],
   FORBIDDEN: [403, 'The key may not do this.'],
-  NOT_FOUND: [404, 'No such resource (also for another company\'s ids) or no such path.'],
+  NOT_FOUND: [404, "No such resource (also for another company's ids) or no such path."],
   METHOD_NOT_ALLOWED: [405, 'The path exists, the method does not; `Allow` lists the methods.'],
   CONFLICT: [409, 'The request conflicts with the current state.'],
   CONCURRENT_MODIFICATION: [409, 'Someone changed the resource meanwhile; fetch it and retry.'],
@@ -26,15 +29,18 @@ export const ERROR_CODES = {
   ATTACHMENT_QUOTA_EXCEEDED: [413, 'The attachments of an invoice may total at most 25 MiB.'],
   LOGO_TOO_LARGE: [413, 'A logo may have at most 1 MiB; the upload was cut and nothing stored.'],
   UNSUPPORTED_LOGO_TYPE: [415, 'The logo is not a PNG or JPEG image (typed by its content); the message names what was found.'],
-  DUPLICATE_BANK_ACCOUNT: [409, 'The IBAN is already one of the company\'s bank accounts.'],
+  DUPLICATE_BANK_ACCOUNT: [409, "The IBAN is already one of the company's bank accounts."],
   BANK_ACCOUNT_LIMIT_REACHED: [409, 'A company keeps at most 10 bank accounts.'],
-  PAYMENT_TERM_IN_USE: [409, 'The payment term is used by customers (`customers` counts them) or is the company\'s default.'],
+  PAYMENT_TERM_IN_USE: [409, "The payment term is used by customers (`customers` counts them) or is the company's default."],
   PAYMENT_TERM_LIMIT_REACHED: [409, 'A company keeps at most 50 payment terms.'],
   DUPLICATE_SKU: [409, 'The SKU is already used by another product of the company.'],
   PRODUCT_INACTIVE: [409, 'The product is inactive; activate it before adding it to an invoice.'],
   INVOICE_NOT_SENDABLE: [409, 'Only finalized invoices (OPEN, SENT, PAID) can be sent by e-mail.'],
   EMAIL_TOO_LARGE: [413, 'The attachments of an e-mail may total at most 20 MiB.'],
-  UNSUPPORTED_ATTACHMENT_TYPE: [415, 'The file is not PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF (typed by its content); the message names what was found.'],
+  UNSUPPORTED_ATTACHMENT_TYPE: [
+    415,
+    'The file is not PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF (typed by its content); the message names what was found.',
+  ],
   INVOICE_ALREADY_FINALIZED: [409, 'A finalized invoice cannot be cancelled; issue a credit note.'],
   INVOICE_NOT_FINALIZED: [409, 'Only finalized invoices can be credited or marked SENT/PAID.'],
   INVALID_CREDIT_NOTE: [409, 'A credit note cannot be credited again.'],
@@ -49,7 +55,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json.'],
   IDEMPOTENCY_KEY_REUSED: [422, 'The Idempotency-Key was used before with another request body.'],
   INVOICE_NOT_VALID: [422, 'The invoice cannot be finalized; `errors` lists why (see GET /invoice/{id}/validate).'],
-  VAT_OVERRIDE_REQUIRED: [422, 'The customer\'s VAT ID is not confirmed (`vat_check.status`); resend with vat_override_confirmed: true.'],
+  VAT_OVERRIDE_REQUIRED: [422, "The customer's VAT ID is not confirmed (`vat_check.status`); resend with vat_override_confirmed: true."],
   COMPANY_PROFILE_MISSING: [422, 'The company profile lacks data the document needs.'],
   RATE_LIMITED: [429, 'Too many requests for the company; wait Retry-After seconds.'],
   TOO_MANY_FAILED_AUTHENTICATIONS: [429, 'Too many failed authentications from this address; wait Retry-After seconds.'],
@@ -80,7 +86,16 @@ export const ProblemBody = z
   })
   .meta({
     id: 'Problem',
-    example: { type: 'https://docs.invoicing.example/problems/validation-error', title: 'Bad Request', status: 400, detail: 'invalid request: quantity: required', message: 'invalid request: quantity: required', error_code: 'VALIDATION_ERROR', code: 'VALIDATION_ERROR', errors: [{ path: 'quantity', in: 'body', message: 'required' }] },
+    example: {
+      type: 'https://docs.invoicing.example/problems/validation-error',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'invalid request: quantity: required',
+      message: 'invalid request: quantity: required',
+      error_code: 'VALIDATION_ERROR',
+      code: 'VALIDATION_ERROR',
+      errors: [{ path: 'quantity', in: 'body', message: 'required' }],
+    },
   });
 
 const Usage = z.object({ used: z.number().int(), limit: z.number().int(), reset_date: z.string() });
@@ -88,10 +103,25 @@ const Usage = z.object({ used: z.number().int(), limit: z.number().int(), reset_
 /** 402: the quota body, with the usage both under `usage` (the spec) and at the top level (existing SDKs). */
 export const QuotaProblem = ProblemBody.extend({ usage: Usage, ...Usage.shape }).meta({
   id: 'QuotaProblem',
-  example: { type: 'https://docs.invoicing.example/problems/invoice-limit-reached', title: 'Payment Required', status: 402, detail: 'monthly invoice limit of 3 reached; it resets on 2026-12-01', message: 'monthly invoice limit of 3 reached; it resets on 2026-12-01', error_code: 'INVOICE_LIMIT_REACHED', code: 'INVOICE_LIMIT_REACHED', usage: { used: 3, limit: 3, reset_date: '2026-12-01' }, used: 3, limit: 3, reset_date: '2026-12-01' },
+  example: {
+    type: 'https://docs.invoicing.example/problems/invoice-limit-reached',
+    title: 'Payment Required',
+    status: 402,
+    detail: 'monthly invoice limit of 3 reached; it resets on 2026-12-01',
+    message: 'monthly invoice limit of 3 reached; it resets on 2026-12-01',
+    error_code: 'INVOICE_LIMIT_REACHED',
+    code: 'INVOICE_LIMIT_REACHED',
+    usage: { used: 3, limit: 3, reset_date: '2026-12-01' },
+    used: 3,
+    limit: 3,
+    reset_date: '2026-12-01',
+  },
 });
 
 /** 422 at finalization: the VAT status, or the validation errors. */
 export const UnprocessableProblem = ProblemBody.extend({
-  vat_check: z.object({ status: z.enum(['not_checked', 'pending', 'valid', 'invalid', 'unavailable']) }).optional().meta({ description: 'with VAT_OVERRIDE_REQUIRED' }),
+  vat_check: z
+    .object({ status: z.enum(['not_checked', 'pending', 'valid', 'invalid', 'unavailable']) })
+    .optional()
+    .meta({ description: 'with VAT_OVERRIDE_REQUIRED' }),
 }).meta({ id: 'UnprocessableProblem' });

@@ -13,9 +13,15 @@ const Timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)', exa
 const Day = z.string().meta({ description: 'calendar date YYYY-MM-DD', example: '2026-11-21' });
 
 export const MessageBody = z.object({ message: z.string() }).meta({ id: 'Message' });
-export const CreatedCustomer = z.object({ message: z.string(), id: z.number().int() }).meta({ id: 'CreatedCustomer', example: { message: 'customer created', id: 1 } });
-export const CreatedInvoice = z.object({ message: z.string(), invoice_id: z.number().int() }).meta({ id: 'CreatedInvoice', example: { message: 'invoice created', invoice_id: 42 } });
-export const CreatedJob = z.object({ message: z.string(), job_id: z.string() }).meta({ id: 'CreatedJob', example: { message: 'finalization job queued', job_id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10' } });
+export const CreatedCustomer = z
+  .object({ message: z.string(), id: z.number().int() })
+  .meta({ id: 'CreatedCustomer', example: { message: 'customer created', id: 1 } });
+export const CreatedInvoice = z
+  .object({ message: z.string(), invoice_id: z.number().int() })
+  .meta({ id: 'CreatedInvoice', example: { message: 'invoice created', invoice_id: 42 } });
+export const CreatedJob = z
+  .object({ message: z.string(), job_id: z.string() })
+  .meta({ id: 'CreatedJob', example: { message: 'finalization job queued', job_id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10' } });
 
 export const VatCheck = z
   .object({
@@ -27,7 +33,10 @@ export const VatCheck = z
     address: z.string().nullable(),
     consultation_number: z.string().nullable(),
     fault: z.string().nullable().meta({ description: 'VIES fault code of the last answer (e.g. MS_UNAVAILABLE)' }),
-    reason: z.enum(['checksum']).nullable().meta({ description: '"checksum": the check digits fail, so the ID is invalid without asking VIES' }),
+    reason: z
+      .enum(['checksum'])
+      .nullable()
+      .meta({ description: '"checksum": the check digits fail, so the ID is invalid without asking VIES' }),
   })
   .meta({ id: 'VatCheck' });
 
@@ -82,7 +91,11 @@ export const Position = z
     tax_treatment_id: TaxTreatmentId,
     discount_type: z.enum(['PERCENTAGE', 'FIXED_AMOUNT']).nullable(),
     discount_value: z.number().nullable(),
-    product_id: z.number().int().nullable().meta({ description: 'the product the values were copied from (later product changes do not touch the position)' }),
+    product_id: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'the product the values were copied from (later product changes do not touch the position)' }),
   })
   .meta({ id: 'Position' });
 
@@ -109,7 +122,10 @@ export const Invoice = z
     benefit_period_start: Day.nullable(),
     benefit_period_end: Day.nullable(),
     buyer_reference: z.string().nullable(),
-    meta: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable().meta({ description: 'as you sent it: a string or a JSON object' }),
+    meta: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .nullable()
+      .meta({ description: 'as you sent it: a string or a JSON object' }),
     note: z.string().nullable(),
     invoice_date: Day.nullable(),
     due_date: Day.nullable(),
@@ -143,10 +159,26 @@ export const Job = z
     started_at: Timestamp.nullable(),
     finished_at: Timestamp.nullable(),
   })
-  .meta({ id: 'Job', example: { job_id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10', id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10', task: 'process_invoice_flag_invoice_send_job', status: 'finished', invoice_id: 42, created_at: '2026-11-21T10:15:00.000Z', started_at: '2026-11-21T10:15:00.040Z', finished_at: '2026-11-21T10:15:00.110Z' } });
+  .meta({
+    id: 'Job',
+    example: {
+      job_id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10',
+      id: '0b6f6d1e-7c7e-4b8e-9a55-2f1f1c7f9a10',
+      task: 'process_invoice_flag_invoice_send_job',
+      status: 'finished',
+      invoice_id: 42,
+      created_at: '2026-11-21T10:15:00.000Z',
+      started_at: '2026-11-21T10:15:00.040Z',
+      finished_at: '2026-11-21T10:15:00.110Z',
+    },
+  });
 
 export const DownloadLink = z
-  .object({ url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }), filename: z.string(), expires_in: z.number().int() })
+  .object({
+    url: z.string().meta({ description: 'presigned; valid for expires_in seconds' }),
+    filename: z.string(),
+    expires_in: z.number().int(),
+  })
   .meta({ id: 'DownloadLink' });
 
 export const CompanyLogo = z
@@ -175,7 +207,9 @@ export const Validation = z
   .meta({ id: 'Validation' });
 
 export const StatusChanged = z.object({ message: z.string(), status: InvoiceStatus }).meta({ id: 'StatusChanged' });
-export const PositionAdded = z.object({ message: z.string(), id: z.number().int(), position_id: z.number().int(), invoice: Invoice }).meta({ id: 'PositionAdded' });
+export const PositionAdded = z
+  .object({ message: z.string(), id: z.number().int(), position_id: z.number().int(), invoice: Invoice })
+  .meta({ id: 'PositionAdded' });
 export const Positions = z.object({ positions: z.array(Position) }).meta({ id: 'Positions' });
 export const TaxTreatmentLabel = z.object({ id: TaxTreatmentId, label: z.string() }).loose().meta({ id: 'TaxTreatment' });
 export const Template = z.object({ id: z.number().int(), name: z.string() }).loose().meta({ id: 'Template' });
@@ -190,12 +224,23 @@ export const ApiKey = z
     last_used_at: Timestamp.nullable(),
     active: z.boolean(),
     revoked_at: Timestamp.nullable(),
-    revoked_reason: z.enum(['revoked', 'plan_downgrade']).nullable().meta({ description: 'plan_downgrade: deactivated when the company left the Pro plan (an upgrade does not reactivate it)' }),
+    revoked_reason: z
+      .enum(['revoked', 'plan_downgrade'])
+      .nullable()
+      .meta({ description: 'plan_downgrade: deactivated when the company left the Pro plan (an upgrade does not reactivate it)' }),
   })
   .loose()
   .meta({ id: 'ApiKey' });
 export const CreatedApiKey = z
-  .object({ message: z.string(), id: z.string(), name: z.string(), role: z.string(), prefix: z.string(), created_at: Timestamp, key: z.string().meta({ description: 'the secret: shown only in this answer' }) })
+  .object({
+    message: z.string(),
+    id: z.string(),
+    name: z.string(),
+    role: z.string(),
+    prefix: z.string(),
+    created_at: Timestamp,
+    key: z.string().meta({ description: 'the secret: shown only in this answer' }),
+  })
   .meta({ id: 'CreatedApiKey' });
 export const Company = z
   .object({
@@ -203,7 +248,13 @@ export const Company = z
     name: z.string(),
     legal_name: z.string(),
     trading_name: z.string(),
-    address: z.object({ line1: z.string(), line2: z.string().nullable(), postal_code: z.string(), city: z.string(), country_code: z.string() }),
+    address: z.object({
+      line1: z.string(),
+      line2: z.string().nullable(),
+      postal_code: z.string(),
+      city: z.string(),
+      country_code: z.string(),
+    }),
     vat_id: z.string().nullable(),
     tax_number: z.string().nullable(),
     registration_court: z.string().nullable(),
@@ -216,16 +267,39 @@ export const Company = z
     default_language: z.enum(['de', 'en']),
     default_currency: z.literal('EUR'),
     payment_term_days: z.number().int().meta({ description: 'used when neither the customer nor the company names a payment term' }),
-    default_payment_term_id: z.number().int().nullable().meta({ description: 'the payment term of customers that name none (GET /company/payment-terms)' }),
+    default_payment_term_id: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'the payment term of customers that name none (GET /company/payment-terms)' }),
     default_template_id: z.number().int().nullable(),
     has_logo: z.boolean().meta({ description: 'GET /company/logo serves it' }),
-    small_business: z.boolean().meta({ description: 'Kleinunternehmer (§ 19 UStG): invoices are issued without VAT and carry the legal note' }),
+    small_business: z
+      .boolean()
+      .meta({ description: 'Kleinunternehmer (§ 19 UStG): invoices are issued without VAT and carry the legal note' }),
     vat_check: z
-      .object({ status: z.enum(['pending', 'valid', 'invalid', 'unavailable']), checked_at: z.string().nullable(), name: z.string().nullable(), consultation_number: z.string().nullable(), fault: z.string().nullable() })
+      .object({
+        status: z.enum(['pending', 'valid', 'invalid', 'unavailable']),
+        checked_at: z.string().nullable(),
+        name: z.string().nullable(),
+        consultation_number: z.string().nullable(),
+        fault: z.string().nullable(),
+      })
       .nullable()
       .meta({ description: 'the VIES check of vat_id (pending until the answer arrives; null without a VAT ID)' }),
     plan: z.enum(['free', 'pro']),
-    bank_accounts: z.array(z.object({ id: z.number().int(), iban: z.string(), iban_formatted: z.string(), bic: z.string().nullable(), bank_name: z.string().nullable(), account_holder: z.string().nullable(), is_default: z.boolean(), created_at: Timestamp })),
+    bank_accounts: z.array(
+      z.object({
+        id: z.number().int(),
+        iban: z.string(),
+        iban_formatted: z.string(),
+        bic: z.string().nullable(),
+        bank_name: z.string().nullable(),
+        account_holder: z.string().nullable(),
+        is_default: z.boolean(),
+        created_at: Timestamp,
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -264,7 +338,16 @@ export const Statement = z
     from: Day.nullable(),
     to: Day.nullable(),
     opening_balance: Money,
-    entries: z.array(z.object({ date: Day, document_number: z.string(), type: z.string(), debit: Money.nullable(), credit: Money.nullable(), balance: Money })),
+    entries: z.array(
+      z.object({
+        date: Day,
+        document_number: z.string(),
+        type: z.string(),
+        debit: Money.nullable(),
+        credit: Money.nullable(),
+        balance: Money,
+      }),
+    ),
     closing_balance: Money,
   })
   .loose()
@@ -277,7 +360,20 @@ export const Download = z
     size: z.number().int().meta({ description: 'bytes' }),
     created_at: Timestamp,
     job_id: z.string(),
-    period: z.object({ start: Day, end: Day }).meta({ description: 'the part of the export period this file covers (one fiscal year at most)' }),
+    period: z
+      .object({ start: Day, end: Day })
+      .meta({ description: 'the part of the export period this file covers (one fiscal year at most)' }),
     invoice_count: z.number().int(),
   })
-  .meta({ id: 'Download', example: { id: 7, filename: 'DATEV_EXTF_29098_55003_20251001_20251231.zip', size: 48213, created_at: '2026-11-24T09:00:00.400Z', job_id: '5d0c1c2e-2b7a-4c38-9a57-0d7f3b2e9c11', period: { start: '2025-10-01', end: '2025-12-31' }, invoice_count: 131 } });
+  .meta({
+    id: 'Download',
+    example: {
+      id: 7,
+      filename: 'DATEV_EXTF_29098_55003_20251001_20251231.zip',
+      size: 48213,
+      created_at: '2026-11-24T09:00:00.400Z',
+      job_id: '5d0c1c2e-2b7a-4c38-9a57-0d7f3b2e9c11',
+      period: { start: '2025-10-01', end: '2025-12-31' },
+      invoice_count: 131,
+    },
+  });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /** Roles of members and API keys (a key carries the permission set of the role chosen at its creation). */
-export const Role = z.enum(['owner', 'admin', 'member', 'viewer']).meta({ id: 'Role', description: 'owner, admin, member or viewer (see the permission table)' });
+export const Role = z
+  .enum(['owner', 'admin', 'member', 'viewer'])
+  .meta({ id: 'Role', description: 'owner, admin, member or viewer (see the permission table)' });
 export type Role = z.output<typeof Role>;
 
 /** What a request may need; every public route needs exactly one (apps/gateway/src/auth/permissions.ts). */
@@ -34,7 +36,13 @@ export const roleAllows = (role: string | undefined, permission: Permission): bo
 
 export const MemberInvite = z
   .object({
-    email: z.string().trim().toLowerCase().email().max(254).meta({ description: 'where the invitation goes (a single-use link, valid 7 days)' }),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .email()
+      .max(254)
+      .meta({ description: 'where the invitation goes (a single-use link, valid 7 days)' }),
     role: Role.default('member'),
   })
   .meta({ id: 'MemberInvite' });
@@ -57,13 +65,23 @@ export const Member = z
 /** GET /audit-log/: filters and the cursor (newest first). */
 export const AuditLogQuery = z
   .object({
-    resource_type: z.string().trim().min(1).max(50).optional().meta({ description: 'e.g. invoice, customer, company, api_key, member, product, numbering, export, mapping' }),
+    resource_type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .optional()
+      .meta({ description: 'e.g. invoice, customer, company, api_key, member, product, numbering, export, mapping' }),
     resource_id: z.string().trim().min(1).max(100).optional(),
     actor: z.string().trim().min(1).max(200).optional().meta({ description: 'an API key id or a member id' }),
     action: z.string().trim().min(1).max(100).optional().meta({ description: 'e.g. invoice.finalized, api_key.revoked' }),
     from: z.iso.datetime({ offset: true }).optional().meta({ description: 'entries at or after this time' }),
     to: z.iso.datetime({ offset: true }).optional().meta({ description: 'entries before this time' }),
-    cursor: z.string().regex(/^\d{1,15}$/).optional().meta({ description: 'next_cursor of the previous page' }),
+    cursor: z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .optional()
+      .meta({ description: 'next_cursor of the previous page' }),
     limit: z.coerce.number().int().min(1).max(100).default(25),
   })
   .meta({ id: 'AuditLogQuery' });
@@ -71,13 +89,20 @@ export type AuditLogQuery = z.output<typeof AuditLogQuery>;
 
 export const AuditEntry = z
   .object({
-    seq: z.number().int().meta({ description: 'position in the company\'s chain (1, 2, ...)' }),
+    seq: z.number().int().meta({ description: "position in the company's chain (1, 2, ...)" }),
     at: z.string().meta({ description: 'when the change happened' }),
     action: z.string(),
     resource_type: z.string(),
     resource_id: z.string().nullable(),
     fields: z.array(z.string()).meta({ description: 'names of the changed fields (never their values)' }),
-    actor: z.object({ key_id: z.string().nullable(), key_name: z.string().nullable(), member_id: z.string().nullable(), role: z.string().nullable(), request_id: z.string().nullable(), client_ip: z.string().nullable() }),
+    actor: z.object({
+      key_id: z.string().nullable(),
+      key_name: z.string().nullable(),
+      member_id: z.string().nullable(),
+      role: z.string().nullable(),
+      request_id: z.string().nullable(),
+      client_ip: z.string().nullable(),
+    }),
     prev_hash: z.string(),
     hash: z.string().meta({ description: 'SHA-256 over the entry and prev_hash' }),
   })

@@ -19,10 +19,16 @@ type TreatmentCategory = (typeof taxTreatmentRules)[TaxTreatmentId]['vatCategory
 const treatmentIds = Object.keys(taxTreatmentRules) as TaxTreatmentId[];
 
 /** EN 16931 VAT category (UNCL5305) of each tax treatment; the vocabulary invoice and document services share. */
-export const vatCategoryOfTreatment = Object.fromEntries(treatmentIds.map((id) => [id, taxTreatmentRules[id].vatCategory])) as Record<TaxTreatmentId, TreatmentCategory>;
+export const vatCategoryOfTreatment = Object.fromEntries(treatmentIds.map((id) => [id, taxTreatmentRules[id].vatCategory])) as Record<
+  TaxTreatmentId,
+  TreatmentCategory
+>;
 
 /** Rate (decimal fraction) used when a position gives a treatment but no rate. */
-export const defaultRateOfTreatment = Object.fromEntries(treatmentIds.map((id) => [id, taxTreatmentRules[id].defaultRate])) as Record<TaxTreatmentId, string>;
+export const defaultRateOfTreatment = Object.fromEntries(treatmentIds.map((id) => [id, taxTreatmentRules[id].defaultRate])) as Record<
+  TaxTreatmentId,
+  string
+>;
 
 /**
  * Electronic-address scheme (CEF EAS code list) of an EU VAT number, per VAT country prefix. A party with
@@ -30,9 +36,31 @@ export const defaultRateOfTreatment = Object.fromEntries(treatmentIds.map((id) =
  * endpoint; e-mail (scheme EM) is accepted by ZUGFeRD and XRechnung but not by PEPPOL (PEPPOL-EN16931-CL008).
  */
 const vatSchemes: Record<string, string> = {
-  AT: '9914', BE: '9925', BG: '9926', CY: '9928', CZ: '9929', DE: '9930', EE: '9931', EL: '9933', ES: '9920',
-  FR: '9957', HR: '9934', HU: '9910', IE: '9935', IT: '0211', LT: '9937', LU: '9938', LV: '9939', MT: '9943',
-  NL: '9944', PL: '9945', PT: '9946', RO: '9947', SI: '9949', SK: '9950', XI: '9932',
+  AT: '9914',
+  BE: '9925',
+  BG: '9926',
+  CY: '9928',
+  CZ: '9929',
+  DE: '9930',
+  EE: '9931',
+  EL: '9933',
+  ES: '9920',
+  FR: '9957',
+  HR: '9934',
+  HU: '9910',
+  IE: '9935',
+  IT: '0211',
+  LT: '9937',
+  LU: '9938',
+  LV: '9939',
+  MT: '9943',
+  NL: '9944',
+  PL: '9945',
+  PT: '9946',
+  RO: '9947',
+  SI: '9949',
+  SK: '9950',
+  XI: '9932',
 };
 
 /** The electronic address of a party: its VAT ID under the country's EAS scheme, else its e-mail. */

@@ -34,7 +34,11 @@ export const events = {
   'member.role-changed.v1': z.object({ memberId: z.string(), role: z.string(), previousRole: z.string() }),
   'member.removed.v1': z.object({ memberId: z.string(), role: z.string() }),
   /** A product was created, changed or deleted (for the audit log: the fields, never their values). */
-  'product.changed.v1': z.object({ productId: z.number().int(), action: z.enum(['created', 'updated', 'deleted']), fields: z.array(z.string()) }),
+  'product.changed.v1': z.object({
+    productId: z.number().int(),
+    action: z.enum(['created', 'updated', 'deleted']),
+    fields: z.array(z.string()),
+  }),
   /** A numbering sequence's pattern, reset period or next value was changed. */
   'numbering.changed.v1': z.object({ documentType: z.enum(['invoice', 'credit_note']), fields: z.array(z.string()) }),
   /** A customer was created or changed (for the audit log: the API field names, never their values). */
@@ -47,7 +51,11 @@ export const events = {
     fields: z.array(z.string()),
   }),
   /** Accounting export: a job started, the mappings or the configuration changed (for the audit log: field names only). */
-  'export.changed.v1': z.object({ action: z.enum(['started', 'mappings_saved', 'mappings_reset', 'config_updated']), jobId: z.string().optional(), fields: z.array(z.string()) }),
+  'export.changed.v1': z.object({
+    action: z.enum(['started', 'mappings_saved', 'mappings_reset', 'config_updated']),
+    jobId: z.string().optional(),
+    fields: z.array(z.string()),
+  }),
   'customer.vat-id-changed.v1': z.object({
     customerId: z.number().int(),
     vatId: z.string(),
@@ -95,8 +103,20 @@ export const events = {
     precedingInvoiceNumber: z.string().optional(),
     pdf: StoredObject.optional(),
   }),
-  'mail.sent.v1': z.object({ emailId: z.string(), subjectRef: z.string(), messageId: z.string(), accepted: z.array(z.string()), response: z.string().optional() }),
-  'mail.failed.v1': z.object({ emailId: z.string(), subjectRef: z.string(), reason: z.string(), permanent: z.boolean(), smtpCode: z.number().int().optional() }),
+  'mail.sent.v1': z.object({
+    emailId: z.string(),
+    subjectRef: z.string(),
+    messageId: z.string(),
+    accepted: z.array(z.string()),
+    response: z.string().optional(),
+  }),
+  'mail.failed.v1': z.object({
+    emailId: z.string(),
+    subjectRef: z.string(),
+    reason: z.string(),
+    permanent: z.boolean(),
+    smtpCode: z.number().int().optional(),
+  }),
   'invoice.finalize-failed.v1': z.object({ invoiceId: z.number().int(), jobId: z.string(), reservationId: z.string(), reason: z.string() }),
   'invoice.status-changed.v1': z.object({
     invoiceId: z.number().int(),
@@ -140,7 +160,16 @@ export const commands = {
      * format allows: PDF/A-3 associated files (AFRelationship /Supplement), UBL AdditionalDocumentReference.
      */
     attachments: z
-      .array(z.object({ id: z.number().int(), key: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int(), description: z.string().optional() }))
+      .array(
+        z.object({
+          id: z.number().int(),
+          key: z.string(),
+          filename: z.string(),
+          contentType: z.string(),
+          size: z.number().int(),
+          description: z.string().optional(),
+        }),
+      )
       .max(20)
       .optional(),
     /** The letterhead logo as the company had it at finalization (read from object storage by the renderer). */
@@ -173,15 +202,33 @@ export const rpc = {
       name: z.string().trim().min(1).max(200),
       ownerEmail: z.string().trim().toLowerCase().email().max(254),
       plan: Plan,
-      apiKey: z.string().regex(/^ak_live_[0-9a-f]{32}$/).optional(),
+      apiKey: z
+        .string()
+        .regex(/^ak_live_[0-9a-f]{32}$/)
+        .optional(),
     }),
-    response: z.object({ companyId: z.string(), created: z.boolean(), plan: Plan, apiKey: z.string().optional(), keyId: z.string().optional() }),
+    response: z.object({
+      companyId: z.string(),
+      created: z.boolean(),
+      plan: Plan,
+      apiKey: z.string().optional(),
+      keyId: z.string().optional(),
+    }),
   },
   /** Every company (operator command): id, name, plan, members and active keys. The envelope's companyId is `operator`. */
   'account.list-companies.v1': {
     request: z.object({ limit: z.number().int().min(1).max(1000).default(200) }),
     response: z.object({
-      companies: z.array(z.object({ id: z.string(), name: z.string(), plan: Plan, createdAt: z.string(), members: z.number().int(), activeKeys: z.number().int() })),
+      companies: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          plan: Plan,
+          createdAt: z.string(),
+          members: z.number().int(),
+          activeKeys: z.number().int(),
+        }),
+      ),
     }),
   },
   /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */

@@ -66,7 +66,9 @@ export const InvoiceSnapshot = z.object({
     .min(1),
   payment: z
     .object({
-      meansCode: z.enum(['58', '30', '1', '97']).meta({ description: 'UNCL 4461: 58 SEPA credit transfer, 30 credit transfer, 1 not defined, 97 clearing between partners (credit notes)' }),
+      meansCode: z.enum(['58', '30', '1', '97']).meta({
+        description: 'UNCL 4461: 58 SEPA credit transfer, 30 credit transfer, 1 not defined, 97 clearing between partners (credit notes)',
+      }),
       iban: z.string().optional(),
       bic: z.string().optional(),
       accountName: z.string().optional(),

@@ -58,7 +58,10 @@ function addIndex(coll: Collection, spec: IndexSpec): boolean {
       if (sameKey && (existing.name === '_id_' || optionsOf(existing) === optionsOf(spec))) return false;
       const detail = `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`;
       if (sameKey) {
-        throw new CommandError(ErrorCodes.IndexOptionsConflict, `An equivalent index already exists with the same name but different options. ${detail}`);
+        throw new CommandError(
+          ErrorCodes.IndexOptionsConflict,
+          `An equivalent index already exists with the same name but different options. ${detail}`,
+        );
       }
       throw new CommandError(
         ErrorCodes.IndexKeySpecsConflict,
@@ -79,14 +82,20 @@ function addIndex(coll: Collection, spec: IndexSpec): boolean {
 
 const createIndexes: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'createIndexes');
-  if (!Array.isArray(cmd.indexes) || !cmd.indexes.length) throw new CommandError(ErrorCodes.BadValue, 'Must specify at least one index to create');
+  if (!Array.isArray(cmd.indexes) || !cmd.indexes.length)
+    throw new CommandError(ErrorCodes.BadValue, 'Must specify at least one index to create');
   const specs = cmd.indexes.map(normalizeSpec);
   const existed = ctx.store.collection(ctx.db, name);
   const coll = existed ?? ctx.store.create(ctx.db, name);
   const before = coll.indexSpecs().length;
   let created = 0;
   for (const spec of specs) if (addIndex(coll, spec)) created++;
-  const reply: Document = { numIndexesBefore: before, numIndexesAfter: coll.indexSpecs().length, createdCollectionAutomatically: !existed, ok: 1 };
+  const reply: Document = {
+    numIndexesBefore: before,
+    numIndexesAfter: coll.indexSpecs().length,
+    createdCollectionAutomatically: !existed,
+    ok: 1,
+  };
   if (!created) reply.note = 'all indexes already exist';
   return reply;
 };
@@ -109,8 +118,15 @@ const dropIndexes: CommandHandler = (cmd, ctx) => {
   } else {
     const names = Array.isArray(target) ? target : [target];
     for (const t of names) {
-      const spec = typeof t === 'string' ? coll.indexSpecs().find((s) => s.name === t) : coll.indexSpecs().find((s) => keyString(s.key) === keyString(t));
-      if (!spec) throw new CommandError(ErrorCodes.IndexNotFound, `index not found with name [${String(typeof t === 'string' ? t : JSON.stringify(t))}]`);
+      const spec =
+        typeof t === 'string'
+          ? coll.indexSpecs().find((s) => s.name === t)
+          : coll.indexSpecs().find((s) => keyString(s.key) === keyString(t));
+      if (!spec)
+        throw new CommandError(
+          ErrorCodes.IndexNotFound,
+          `index not found with name [${String(typeof t === 'string' ? t : JSON.stringify(t))}]`,
+        );
       coll.dropIndex(spec.name);
     }
   }
@@ -146,7 +162,9 @@ const collMod: CommandHandler = (cmd, ctx) => {
   if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${ctx.db}.${name}`);
   if (isPlainObject(cmd.index)) {
     const want = cmd.index;
-    const ix = [...coll.indexes.values()].find((i) => i.spec.name === want.name || (want.keyPattern && keyString(i.spec.key) === keyString(want.keyPattern)));
+    const ix = [...coll.indexes.values()].find(
+      (i) => i.spec.name === want.name || (want.keyPattern && keyString(i.spec.key) === keyString(want.keyPattern)),
+    );
     if (!ix) throw new CommandError(ErrorCodes.IndexNotFound, 'cannot find index');
     if (typeof want.expireAfterSeconds === 'number') ix.spec.expireAfterSeconds = want.expireAfterSeconds;
   }

@@ -3,7 +3,8 @@ import { CommandError, ErrorCodes } from '../errors';
 import type { CommandHandler } from './context';
 
 function splitNamespace(ns: unknown): { db: string; name: string } {
-  if (typeof ns !== 'string' || !ns.includes('.')) throw new CommandError(ErrorCodes.BadValue, `Invalid namespace specified '${String(ns)}'`);
+  if (typeof ns !== 'string' || !ns.includes('.'))
+    throw new CommandError(ErrorCodes.BadValue, `Invalid namespace specified '${String(ns)}'`);
   const dot = ns.indexOf('.');
   return { db: ns.slice(0, dot), name: ns.slice(dot + 1) };
 }

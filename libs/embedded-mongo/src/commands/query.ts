@@ -37,7 +37,11 @@ export function runFind(coll: Collection | undefined, opts: FindOptions): Docume
   let docs = matching(coll, opts.filter);
   const sort = isPlainObject(opts.sort) && Object.keys(opts.sort).length ? opts.sort : undefined;
   const projection = isPlainObject(opts.projection) && Object.keys(opts.projection).length ? opts.projection : undefined;
-  if (sort) docs = new Query({}).find(docs).sort(sort as Record<string, 1 | -1>).all() as Document[];
+  if (sort)
+    docs = new Query({})
+      .find(docs)
+      .sort(sort as Record<string, 1 | -1>)
+      .all() as Document[];
   const skip = Math.max(0, Number(opts.skip ?? 0));
   const limit = Math.abs(Number(opts.limit ?? 0));
   if (skip || limit) docs = docs.slice(skip, limit ? skip + limit : undefined);

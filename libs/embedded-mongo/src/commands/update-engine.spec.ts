@@ -32,6 +32,11 @@ describe('applyUpdate', () => {
 
 describe('upsertSeed', () => {
   it('keeps the equality conditions of a filter, including dotted paths and $and', () => {
-    expect(upsertSeed({ _id: 'inv', 'a.b': 1, c: { $eq: 2 }, d: { $gt: 1 }, $and: [{ e: 3 }], f: /x/ })).toEqual({ _id: 'inv', a: { b: 1 }, c: 2, e: 3 });
+    expect(upsertSeed({ _id: 'inv', 'a.b': 1, c: { $eq: 2 }, d: { $gt: 1 }, $and: [{ e: 3 }], f: /x/ })).toEqual({
+      _id: 'inv',
+      a: { b: 1 },
+      c: 2,
+      e: 3,
+    });
   });
 });

@@ -5,7 +5,23 @@ import { cloneDeep, isPlainObject, keyString, valueAtPath } from '../util/values
 
 export type UpdateSpec = Document | Document[];
 
-const UPDATE_OPERATORS = new Set(['$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate', '$push', '$pull', '$pullAll', '$addToSet', '$pop', '$bit', '$setOnInsert']);
+const UPDATE_OPERATORS = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$addToSet',
+  '$pop',
+  '$bit',
+  '$setOnInsert',
+]);
 
 /** Checks an update document up front, as the server does even when nothing matches. */
 export function validateUpdate(u: unknown): void {
@@ -14,8 +30,13 @@ export function validateUpdate(u: unknown): void {
   const keys = Object.keys(u);
   if (!keys.some((k) => k.startsWith('$'))) return;
   for (const op of keys) {
-    if (!UPDATE_OPERATORS.has(op)) throw new CommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!isPlainObject(u[op])) throw new CommandError(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeof u[op]} instead.`);
+    if (!UPDATE_OPERATORS.has(op))
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (!isPlainObject(u[op]))
+      throw new CommandError(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeof u[op]} instead.`);
   }
 }
 
@@ -24,10 +45,7 @@ export function isOperatorUpdate(u: UpdateSpec): boolean {
 }
 
 function immutableId(): CommandError {
-  return new CommandError(
-    ErrorCodes.ImmutableField,
-    "Performing an update on the path '_id' would modify the immutable field '_id'",
-  );
+  return new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
 }
 
 /** mingo's update, with its errors turned into the server's codes (it guards `_id` itself). */
@@ -101,7 +119,11 @@ function assertNumericTargets(original: Document, mods: Document): void {
     const spec = mods[op];
     if (!isPlainObject(spec)) continue;
     for (const [path, arg] of Object.entries(spec)) {
-      if (!isNumeric(arg)) throw new CommandError(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+      if (!isNumeric(arg))
+        throw new CommandError(
+          ErrorCodes.TypeMismatch,
+          `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`,
+        );
       if (path.includes('$')) continue;
       const current = valueAtPath(original, path);
       if (current !== undefined && !isNumeric(current)) {

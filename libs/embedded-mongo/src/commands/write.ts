@@ -182,4 +182,3 @@ export const writeCommands: Record<string, CommandHandler> = {
   findAndModify,
   findandmodify: findAndModify,
 };
-

@@ -15,17 +15,26 @@ describe('aggregation through mongoose', () => {
   let Invoices: Model<Invoice>;
 
   beforeAll(async () => {
-    Invoices = h.conn().model<Invoice>('Invoice', new Schema<Invoice>({ companyId: Number, customerId: Number, status: String, total: String, totalCents: Number, tags: [String] }), 'invoices');
+    Invoices = h
+      .conn()
+      .model<Invoice>(
+        'Invoice',
+        new Schema<Invoice>({ companyId: Number, customerId: Number, status: String, total: String, totalCents: Number, tags: [String] }),
+        'invoices',
+      );
     await Invoices.insertMany([
       { companyId: 1, customerId: 10, status: 'OPEN', total: '10.50', totalCents: 1050, tags: ['a', 'b'] },
       { companyId: 1, customerId: 10, status: 'PAID', total: '5.00', totalCents: 500, tags: ['a'] },
       { companyId: 1, customerId: 11, status: 'OPEN', total: '1.25', totalCents: 125, tags: [] },
       { companyId: 2, customerId: 20, status: 'OPEN', total: '99.00', totalCents: 9900, tags: ['c'] },
     ]);
-    await h.conn().db!.collection('customers').insertMany([
-      { _id: 10, name: 'Acme' },
-      { _id: 11, name: 'Globex' },
-    ] as never[]);
+    await h
+      .conn()
+      .db!.collection('customers')
+      .insertMany([
+        { _id: 10, name: 'Acme' },
+        { _id: 11, name: 'Globex' },
+      ] as never[]);
   });
 
   it('countDocuments with filter, skip and limit', async () => {
@@ -60,7 +69,11 @@ describe('aggregation through mongoose', () => {
       { total: '1.25', name: 'Globex' },
     ]);
     const tags = await Invoices.aggregate([{ $unwind: '$tags' }, { $group: { _id: '$tags', n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
-    expect(tags).toEqual([{ _id: 'a', n: 2 }, { _id: 'b', n: 1 }, { _id: 'c', n: 1 }]);
+    expect(tags).toEqual([
+      { _id: 'a', n: 2 },
+      { _id: 'b', n: 1 },
+      { _id: 'c', n: 1 },
+    ]);
   });
 
   it('$facet, $count, $skip, $limit', async () => {

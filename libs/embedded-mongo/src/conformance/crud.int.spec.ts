@@ -10,7 +10,14 @@ interface Item {
   created?: boolean;
 }
 
-const schema = new Schema<Item>({ sku: String, qty: Number, tags: [String], lines: [{ _id: false, n: Number, price: String }], note: String, created: Boolean });
+const schema = new Schema<Item>({
+  sku: String,
+  qty: Number,
+  tags: [String],
+  lines: [{ _id: false, n: Number, price: String }],
+  note: String,
+  created: Boolean,
+});
 
 describe('CRUD through mongoose', () => {
   const h = useMongo();
@@ -30,7 +37,11 @@ describe('CRUD through mongoose', () => {
       { sku: 'c', qty: 9, tags: ['x', 'y'] },
       { sku: 'd', qty: 3, tags: [] },
     ]);
-    const docs = await Items.find({ qty: { $gte: 2 } }, { sku: 1, _id: 0 }).sort({ qty: -1 }).skip(1).limit(2).lean();
+    const docs = await Items.find({ qty: { $gte: 2 } }, { sku: 1, _id: 0 })
+      .sort({ qty: -1 })
+      .skip(1)
+      .limit(2)
+      .lean();
     expect(docs).toEqual([{ sku: 'a' }, { sku: 'd' }]);
     expect(await Items.countDocuments({ tags: 'x' })).toBe(2);
     expect(await Items.estimatedDocumentCount()).toBe(4);
@@ -64,7 +75,15 @@ describe('CRUD through mongoose', () => {
 
   it('updates with operators, multi, arrayFilters and replacement', async () => {
     await Items.insertMany([
-      { sku: 'a', qty: 1, tags: ['x'], lines: [{ n: 1, price: '1.00' }, { n: 2, price: '2.00' }] },
+      {
+        sku: 'a',
+        qty: 1,
+        tags: ['x'],
+        lines: [
+          { n: 1, price: '1.00' },
+          { n: 2, price: '2.00' },
+        ],
+      },
       { sku: 'b', qty: 2, tags: [] },
     ]);
     const one = await Items.updateOne({ sku: 'a' }, { $inc: { qty: 4 }, $push: { tags: 'z' } });
@@ -73,7 +92,15 @@ describe('CRUD through mongoose', () => {
     const many = await Items.updateMany({}, { $set: { note: 'seen' } });
     expect(many).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
     const a = await Items.findOne({ sku: 'a' }).lean();
-    expect(a).toMatchObject({ qty: 5, tags: ['x', 'z'], note: 'seen', lines: [{ n: 1, price: '1.00' }, { n: 2, price: '9.99' }] });
+    expect(a).toMatchObject({
+      qty: 5,
+      tags: ['x', 'z'],
+      note: 'seen',
+      lines: [
+        { n: 1, price: '1.00' },
+        { n: 2, price: '9.99' },
+      ],
+    });
     await Items.replaceOne({ sku: 'b' }, { sku: 'b2', qty: 7 });
     expect(await Items.findOne({ sku: 'b2' }).lean()).toMatchObject({ qty: 7 });
     const unchanged = await Items.updateOne({ sku: 'b2' }, { $set: { qty: 7 } });
@@ -98,7 +125,8 @@ describe('CRUD through mongoose', () => {
 
   it('findOneAndUpdate works as a counter ($inc + upsert + new)', async () => {
     const Counters = h.conn().model('Counter', new Schema({ _id: String, seq: Number }), 'counters');
-    const next = async () => (await Counters.findOneAndUpdate({ _id: 'invoice' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' }).lean())?.seq;
+    const next = async () =>
+      (await Counters.findOneAndUpdate({ _id: 'invoice' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' }).lean())?.seq;
     expect(await next()).toBe(1);
     expect(await next()).toBe(2);
     const before = await Counters.findOneAndUpdate({ _id: 'invoice' }, { $inc: { seq: 1 } }, { returnDocument: 'before' }).lean();
@@ -109,13 +137,21 @@ describe('CRUD through mongoose', () => {
   });
 
   it('deletes one or many', async () => {
-    await Items.insertMany([{ sku: 'a', qty: 1 }, { sku: 'b', qty: 1 }, { sku: 'c', qty: 2 }]);
+    await Items.insertMany([
+      { sku: 'a', qty: 1 },
+      { sku: 'b', qty: 1 },
+      { sku: 'c', qty: 2 },
+    ]);
     expect((await Items.deleteOne({ qty: 1 })).deletedCount).toBe(1);
     expect((await Items.deleteMany({ qty: { $lt: 5 } })).deletedCount).toBe(2);
   });
 
   it('answers distinct, unwinding arrays', async () => {
-    await Items.insertMany([{ sku: 'a', tags: ['x', 'y'] }, { sku: 'b', tags: ['y', 'z'] }, { sku: 'c', tags: [] }]);
+    await Items.insertMany([
+      { sku: 'a', tags: ['x', 'y'] },
+      { sku: 'b', tags: ['y', 'z'] },
+      { sku: 'c', tags: [] },
+    ]);
     expect((await Items.distinct('tags')).sort()).toEqual(['x', 'y', 'z']);
     expect(await Items.distinct('sku', { tags: 'z' })).toEqual(['b']);
   });

@@ -11,7 +11,9 @@ describe('indexes through mongoose', () => {
     await Users.create({ email: 'a@example.com' });
     const err = await rejection(Users.create({ email: 'a@example.com' }));
     expect(err.code).toBe(11000);
-    expect(err.message).toContain(`E11000 duplicate key error collection: ${h.conn().name}.users index: email_1 dup key: { email: "a@example.com" }`);
+    expect(err.message).toContain(
+      `E11000 duplicate key error collection: ${h.conn().name}.users index: email_1 dup key: { email: "a@example.com" }`,
+    );
     expect(err.keyPattern).toEqual({ email: 1 });
     expect(err.keyValue).toEqual({ email: 'a@example.com' });
     const upd = await Users.create({ email: 'b@example.com' });
@@ -22,7 +24,7 @@ describe('indexes through mongoose', () => {
     expect(viaFindAndModify.keyValue).toEqual({ email: 'a@example.com' });
   });
 
-  it('syncs a model\'s indexes (mongoose syncIndexes: listIndexes, createIndex, dropIndex)', async () => {
+  it("syncs a model's indexes (mongoose syncIndexes: listIndexes, createIndex, dropIndex)", async () => {
     const schema = new Schema({ code: String, other: String });
     schema.index({ code: 1 }, { unique: true });
     const first = h.conn().model('Synced', schema, 'synced');
@@ -44,7 +46,10 @@ describe('indexes through mongoose', () => {
   it('enforces compound unique indexes on the combination only', async () => {
     const c = coll('compound');
     await c.createIndex({ companyId: 1, number: 1 }, { unique: true });
-    await c.insertMany([{ companyId: 1, number: 7 }, { companyId: 2, number: 7 }]);
+    await c.insertMany([
+      { companyId: 1, number: 7 },
+      { companyId: 2, number: 7 },
+    ]);
     const err = await rejection(c.insertOne({ companyId: 1, number: 7 }));
     expect(err.code).toBe(11000);
     expect(err.keyPattern).toEqual({ companyId: 1, number: 1 });
@@ -54,7 +59,11 @@ describe('indexes through mongoose', () => {
   it('partial unique indexes ignore documents outside the filter; sparse ones ignore missing fields', async () => {
     const p = coll('partial');
     await p.createIndex({ code: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await p.insertMany([{ code: 'A', active: false }, { code: 'A', active: false }, { code: 'A', active: true }]);
+    await p.insertMany([
+      { code: 'A', active: false },
+      { code: 'A', active: false },
+      { code: 'A', active: true },
+    ]);
     expect((await rejection(p.insertOne({ code: 'A', active: true }))).code).toBe(11000);
     const s = coll('sparse');
     await s.createIndex({ vat: 1 }, { unique: true, sparse: true });
@@ -91,7 +100,11 @@ describe('indexes through mongoose', () => {
   it('removes expired documents through a TTL index', async () => {
     const c = coll('ttl');
     await c.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-    await c.insertMany([{ k: 'old', expiresAt: new Date(Date.now() - 1000) }, { k: 'future', expiresAt: new Date(Date.now() + 3_600_000) }, { k: 'no date' }]);
+    await c.insertMany([
+      { k: 'old', expiresAt: new Date(Date.now() - 1000) },
+      { k: 'future', expiresAt: new Date(Date.now() + 3_600_000) },
+      { k: 'no date' },
+    ]);
     if (!h.embedded()) return; // mongod's TTL monitor runs only every 60 s
     const deadline = Date.now() + 5000;
     while ((await c.countDocuments({ k: 'old' })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -59,7 +59,10 @@ describe('transactions through mongoose sessions', () => {
     const Handles = h.conn().model('Handle', new Schema({ _id: String, handle: { type: String, unique: true } }), 'handles');
     await Handles.createCollection();
     await Handles.createIndexes();
-    await Handles.insertMany([{ _id: 'x', handle: 'alpha' }, { _id: 'y', handle: 'beta' }]);
+    await Handles.insertMany([
+      { _id: 'x', handle: 'alpha' },
+      { _id: 'y', handle: 'beta' },
+    ]);
     const session = await h.conn().startSession();
     try {
       await session.withTransaction(async () => {
@@ -70,7 +73,10 @@ describe('transactions through mongoose sessions', () => {
     } finally {
       await session.endSession();
     }
-    expect(await Handles.find({}, { _id: 1, handle: 1 }).sort({ _id: 1 }).lean()).toEqual([{ _id: 'x', handle: 'beta' }, { _id: 'y', handle: 'alpha' }]);
+    expect(await Handles.find({}, { _id: 1, handle: 1 }).sort({ _id: 1 }).lean()).toEqual([
+      { _id: 'x', handle: 'beta' },
+      { _id: 'y', handle: 'alpha' },
+    ]);
   });
 
   it('discards every write when the callback throws', async () => {

@@ -24,7 +24,16 @@ describe('update operators and mongoose features', () => {
     Docs = h.conn().model<Doc>(
       'Doc',
       new Schema<Doc>(
-        { name: String, n: Number, tags: [String], items: [{ _id: false, sku: String, qty: Number }], old: String, renamed: String, touchedAt: Date, owner: { type: Schema.Types.ObjectId, ref: 'Owner' } },
+        {
+          name: String,
+          n: Number,
+          tags: [String],
+          items: [{ _id: false, sku: String, qty: Number }],
+          old: String,
+          renamed: String,
+          touchedAt: Date,
+          owner: { type: Schema.Types.ObjectId, ref: 'Owner' },
+        },
         { timestamps: true },
       ),
       'docs',
@@ -35,7 +44,15 @@ describe('update operators and mongoose features', () => {
   });
 
   it('supports the positional $ operator, $pull, $addToSet, $push with $each/$sort/$slice', async () => {
-    const d = await Docs.create({ name: 'a', n: 1, tags: ['x', 'y'], items: [{ sku: 'p', qty: 1 }, { sku: 'q', qty: 2 }] });
+    const d = await Docs.create({
+      name: 'a',
+      n: 1,
+      tags: ['x', 'y'],
+      items: [
+        { sku: 'p', qty: 1 },
+        { sku: 'q', qty: 2 },
+      ],
+    });
     await Docs.updateOne({ _id: d._id, 'items.sku': 'q' }, { $inc: { 'items.$.qty': 5 } });
     await Docs.updateOne({ _id: d._id }, { $pull: { tags: 'x' } });
     await Docs.updateOne({ _id: d._id }, { $addToSet: { tags: 'y' } });
@@ -44,7 +61,10 @@ describe('update operators and mongoose features', () => {
     expect(conflict.code).toBe(40);
     await Docs.updateOne({ _id: d._id }, { $push: { tags: { $each: ['c', 'b', 'a'], $sort: 1, $slice: 3 } } });
     const after = await Docs.findById(d._id).lean();
-    expect(after?.items).toEqual([{ sku: 'p', qty: 1 }, { sku: 'q', qty: 7 }]);
+    expect(after?.items).toEqual([
+      { sku: 'p', qty: 1 },
+      { sku: 'q', qty: 7 },
+    ]);
     expect(after?.tags).toEqual(['a', 'b', 'c']);
   });
 
@@ -69,7 +89,11 @@ describe('update operators and mongoose features', () => {
     await Docs.updateOne({ _id: d._id }, { $set: { n: 2 } });
     const updated = await Docs.findById(d._id).lean();
     expect(updated!.updatedAt!.getTime()).toBeGreaterThan(updated!.createdAt!.getTime());
-    const replaced = await Docs.findOneAndReplace({ _id: d._id }, { name: 'c2', n: 3, owner: owner._id }, { returnDocument: 'after' }).lean();
+    const replaced = await Docs.findOneAndReplace(
+      { _id: d._id },
+      { name: 'c2', n: 3, owner: owner._id },
+      { returnDocument: 'after' },
+    ).lean();
     expect(replaced).toMatchObject({ name: 'c2', n: 3 });
     expect(await Docs.exists({ name: 'c2' })).toMatchObject({ _id: d._id });
     const populated = await Docs.findById(d._id).populate<{ owner: { name: string } }>('owner').lean();

@@ -10,7 +10,9 @@ describe('Collection with secondary indexes', () => {
   it('rejects duplicate _id and duplicate unique keys with E11000 details', () => {
     const c = users();
     c.insert({ _id: 1, email: 'a' });
-    expect(() => c.insert({ _id: 1, email: 'b' })).toThrow('E11000 duplicate key error collection: db.users index: _id_ dup key: { _id: 1 }');
+    expect(() => c.insert({ _id: 1, email: 'b' })).toThrow(
+      'E11000 duplicate key error collection: db.users index: _id_ dup key: { _id: 1 }',
+    );
     try {
       c.insert({ _id: 2, email: 'a' });
       throw new Error('no error');
@@ -44,7 +46,10 @@ describe('Collection with secondary indexes', () => {
     expect(c.candidates({ email: 'a' }).docs).toEqual([{ _id: 2, email: 'a' }]);
     expect(c.all().map((d) => d._id)).toEqual([1, 2]); // natural order kept
     expect(() => c.applyBatch([{ id: 'n1' }, { id: 'n3', doc: { _id: 3, email: 'a' } }])).toThrow(/E11000/);
-    expect(c.all()).toEqual([{ _id: 1, email: 'b' }, { _id: 2, email: 'a' }]);
+    expect(c.all()).toEqual([
+      { _id: 1, email: 'b' },
+      { _id: 2, email: 'a' },
+    ]);
     expect(c.candidates({ email: 'b' }).docs).toEqual([{ _id: 1, email: 'b' }]);
     c.applyBatch([{ id: 'n1' }, { id: 'n3', doc: { _id: 3, email: 'b' } }]);
     expect(c.all().map((d) => d.email)).toEqual(['a', 'b']);
@@ -81,7 +86,13 @@ describe('Collection with secondary indexes', () => {
     c.insert({ _id: 99, n: 1 });
     expect(c.candidates({ email: null })).toMatchObject({ exact: false });
     expect(c.candidates({ _id: 3 })).toEqual({ docs: [{ _id: 3, email: 'u3', n: 3 }], exact: true });
-    expect(c.candidates({ _id: { $in: [3, 4, 3, 1000] } })).toEqual({ docs: [{ _id: 3, email: 'u3', n: 3 }, { _id: 4, email: 'u4', n: 4 }], exact: false });
+    expect(c.candidates({ _id: { $in: [3, 4, 3, 1000] } })).toEqual({
+      docs: [
+        { _id: 3, email: 'u3', n: 3 },
+        { _id: 4, email: 'u4', n: 4 },
+      ],
+      exact: false,
+    });
     expect(c.candidates({ email: { $in: ['u1', 'u2'] } }).docs).toHaveLength(2);
     expect(c.candidates({ email: { $in: [/u/] } }).docs.length).toBeGreaterThan(2);
   });
@@ -98,7 +109,12 @@ describe('Collection with secondary indexes', () => {
     c.remove('n1');
     expect(c.docs.size).toBe(1);
     expect(copy.docs.size).toBe(3);
-    expect(copy.candidates({ k: 1 }).docs.map((d) => d._id).sort()).toEqual([1, 2, 3]);
+    expect(
+      copy
+        .candidates({ k: 1 })
+        .docs.map((d) => d._id)
+        .sort(),
+    ).toEqual([1, 2, 3]);
     expect(c.candidates({ k: 1 }).docs.map((d) => d._id)).toEqual([2]);
   });
 });

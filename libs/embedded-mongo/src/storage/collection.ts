@@ -189,7 +189,12 @@ function inValues(filter: Document, field: string): unknown[] | undefined {
   const cond = filter[field];
   if (!isPlainObject(cond) || Object.keys(cond).length !== 1 || !Array.isArray(cond.$in)) return undefined;
   const values = cond.$in as unknown[];
-  return values.every((v) => !Array.isArray(v) && !(v instanceof RegExp) && !isPlainObject(v) && (v as { _bsontype?: string } | null)?._bsontype !== 'BSONRegExp') ? values : undefined;
+  return values.every(
+    (v) =>
+      !Array.isArray(v) && !(v instanceof RegExp) && !isPlainObject(v) && (v as { _bsontype?: string } | null)?._bsontype !== 'BSONRegExp',
+  )
+    ? values
+    : undefined;
 }
 
 function randomUuid(): Buffer {

@@ -123,7 +123,9 @@ export function duplicateKeyError(ns: string, spec: Pick<IndexSpec, 'name' | 'ke
  * string. Not for null (matches missing fields but not empty arrays, which share the key).
  */
 export function isExactKeyValue(v: unknown): boolean {
-  return v !== null && v !== undefined && (typeof v !== 'object' || v instanceof Date || (v as { _bsontype?: string })._bsontype === 'ObjectId');
+  return (
+    v !== null && v !== undefined && (typeof v !== 'object' || v instanceof Date || (v as { _bsontype?: string })._bsontype === 'ObjectId')
+  );
 }
 
 /** The equality value a filter pins `field` to, or undefined when it does not pin it to one value. */

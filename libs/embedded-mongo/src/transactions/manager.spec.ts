@@ -3,7 +3,12 @@ import { Store } from '../storage/store';
 import { TransactionManager } from './manager';
 
 const lsid = (n: number) => ({ id: new Binary(Buffer.alloc(16, n), 4) });
-const txnCmd = (session: number, txnNumber: number, start = false) => ({ lsid: lsid(session), txnNumber, autocommit: false, ...(start ? { startTransaction: true } : {}) });
+const txnCmd = (session: number, txnNumber: number, start = false) => ({
+  lsid: lsid(session),
+  txnNumber,
+  autocommit: false,
+  ...(start ? { startTransaction: true } : {}),
+});
 
 function setup() {
   const store = new Store();
@@ -48,7 +53,9 @@ describe('TransactionManager', () => {
     const t1 = mgr.dataFor(txnCmd(1, 1, true));
     const t2 = mgr.dataFor(txnCmd(2, 1, true));
     t1.beforeWrite(t1.collectionForWrite('db', 'acc'), 'sa');
-    expect(() => t2.beforeWrite(t2.collectionForWrite('db', 'acc'), 'sa')).toThrow(expect.objectContaining({ code: 112, errorLabels: ['TransientTransactionError'] }));
+    expect(() => t2.beforeWrite(t2.collectionForWrite('db', 'acc'), 'sa')).toThrow(
+      expect.objectContaining({ code: 112, errorLabels: ['TransientTransactionError'] }),
+    );
     expect(() => mgr.commit(txnCmd(2, 1))).toThrow(expect.objectContaining({ code: 251 }));
     mgr.commit(txnCmd(1, 1));
   });

@@ -19,12 +19,9 @@ function txnNumberOf(v: unknown): number {
 }
 
 function noSuchTransaction(txnNumber: number): CommandError {
-  return new CommandError(
-    ErrorCodes.NoSuchTransaction,
-    `Transaction with { txnNumber: ${txnNumber} } has been aborted.`,
-    {},
-    ['TransientTransactionError'],
-  );
+  return new CommandError(ErrorCodes.NoSuchTransaction, `Transaction with { txnNumber: ${txnNumber} } has been aborted.`, {}, [
+    'TransientTransactionError',
+  ]);
 }
 
 /** Tracks each logical session's current transaction, keyed by lsid, driven by txnNumber. */

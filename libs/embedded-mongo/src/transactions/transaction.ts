@@ -116,12 +116,9 @@ export class Transaction implements DataAccess {
 
   private assertActive(): void {
     if (this.state !== 'active') {
-      throw new CommandError(
-        ErrorCodes.NoSuchTransaction,
-        `Transaction with { txnNumber: ${this.txnNumber} } has been aborted.`,
-        {},
-        ['TransientTransactionError'],
-      );
+      throw new CommandError(ErrorCodes.NoSuchTransaction, `Transaction with { txnNumber: ${this.txnNumber} } has been aborted.`, {}, [
+        'TransientTransactionError',
+      ]);
     }
   }
 }

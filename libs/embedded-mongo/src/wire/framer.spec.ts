@@ -11,22 +11,26 @@ function frame(payload: Buffer): Buffer {
 describe('MessageFramer', () => {
   it('reassembles messages however the stream is split', () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 40 }), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 8 }), (payloads, cuts) => {
-        const messages = payloads.map((p) => frame(Buffer.from(p)));
-        const stream = Buffer.concat(messages);
-        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-        const framer = new MessageFramer();
-        const out: Buffer[] = [];
-        let last = 0;
-        for (const p of [...points, stream.length]) {
-          const r = framer.push(stream.subarray(last, p));
-          expect(r.error).toBeUndefined();
-          out.push(...r.messages);
-          last = p;
-        }
-        expect(out.map((b) => b.toString('hex'))).toEqual(messages.map((b) => b.toString('hex')));
-        expect(framer.pending).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 40 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (payloads, cuts) => {
+          const messages = payloads.map((p) => frame(Buffer.from(p)));
+          const stream = Buffer.concat(messages);
+          const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
+          const framer = new MessageFramer();
+          const out: Buffer[] = [];
+          let last = 0;
+          for (const p of [...points, stream.length]) {
+            const r = framer.push(stream.subarray(last, p));
+            expect(r.error).toBeUndefined();
+            out.push(...r.messages);
+            last = p;
+          }
+          expect(out.map((b) => b.toString('hex'))).toEqual(messages.map((b) => b.toString('hex')));
+          expect(framer.pending).toBe(0);
+        },
+      ),
     );
   });
 

@@ -13,7 +13,10 @@ export function header(length: number, requestId: number, opCode: number): Buffe
 }
 
 /** Builds an OP_MSG the way a driver does: body section plus optional kind-1 sequences. */
-export function buildMsg(body: Document, opts: { flags?: number; sequences?: Record<string, Document[]>; checksum?: boolean } = {}): Buffer {
+export function buildMsg(
+  body: Document,
+  opts: { flags?: number; sequences?: Record<string, Document[]>; checksum?: boolean } = {},
+): Buffer {
   const parts: Buffer[] = [];
   const flags = Buffer.alloc(4);
   flags.writeUInt32LE((opts.flags ?? 0) | (opts.checksum ? 1 : 0));

@@ -22,11 +22,45 @@ export const buyer: EInvoice['buyer'] = {
 };
 
 const ITEMS: Omit<InvoiceLine, 'id'>[] = [
-  { name: 'Softwareentwicklung Backend', description: 'Schnittstelle zum Warenwirtschaftssystem, inkl. Tests', quantity: '12.5', unitCode: 'HUR', unitPrice: '95.00', vat: { category: 'S', rate: '19', treatment: 'standard' } },
-  { name: 'Wartungsvertrag Premium', quantity: '1', unitCode: 'MON', unitPrice: '249.00', vat: { category: 'S', rate: '19', treatment: 'standard' }, period: { start: '2026-10-01', end: '2026-10-31' } },
-  { name: 'Schulung „Año nuevo“ – Español/Italiano', quantity: '2', unitCode: 'DAY', unitPrice: '780.00', discount: { type: 'PERCENTAGE', value: '10', reason: 'Rahmenvertrag' }, vat: { category: 'S', rate: '19', treatment: 'standard' } },
-  { name: 'Fachbuch „Größenwahn & Ölförderung“', quantity: '3', unitCode: 'C62', unitPrice: '39.90', vat: { category: 'S', rate: '7', treatment: 'reduced' } },
-  { name: 'Reisekosten pauschal', quantity: '1', unitCode: 'LS', unitPrice: '120.00', discount: { type: 'FIXED_AMOUNT', value: '20.00' }, vat: { category: 'S', rate: '19', treatment: 'standard' } },
+  {
+    name: 'Softwareentwicklung Backend',
+    description: 'Schnittstelle zum Warenwirtschaftssystem, inkl. Tests',
+    quantity: '12.5',
+    unitCode: 'HUR',
+    unitPrice: '95.00',
+    vat: { category: 'S', rate: '19', treatment: 'standard' },
+  },
+  {
+    name: 'Wartungsvertrag Premium',
+    quantity: '1',
+    unitCode: 'MON',
+    unitPrice: '249.00',
+    vat: { category: 'S', rate: '19', treatment: 'standard' },
+    period: { start: '2026-10-01', end: '2026-10-31' },
+  },
+  {
+    name: 'Schulung „Año nuevo“ – Español/Italiano',
+    quantity: '2',
+    unitCode: 'DAY',
+    unitPrice: '780.00',
+    discount: { type: 'PERCENTAGE', value: '10', reason: 'Rahmenvertrag' },
+    vat: { category: 'S', rate: '19', treatment: 'standard' },
+  },
+  {
+    name: 'Fachbuch „Größenwahn & Ölförderung“',
+    quantity: '3',
+    unitCode: 'C62',
+    unitPrice: '39.90',
+    vat: { category: 'S', rate: '7', treatment: 'reduced' },
+  },
+  {
+    name: 'Reisekosten pauschal',
+    quantity: '1',
+    unitCode: 'LS',
+    unitPrice: '120.00',
+    discount: { type: 'FIXED_AMOUNT', value: '20.00' },
+    vat: { category: 'S', rate: '19', treatment: 'standard' },
+  },
 ];
 
 export function sampleLines(count: number): InvoiceLine[] {
@@ -45,7 +79,12 @@ export function sampleInvoice(lineCount: number, overrides: Partial<EInvoice> = 
     period: { start: '2026-10-01', end: '2026-10-31' },
     paymentTerms: 'Zahlbar innerhalb von 14 Tagen ohne Abzug.',
     seller,
-    buyer: { ...buyer, vatId: undefined, address: { line1: 'Königsallee 1', city: 'Düsseldorf', postalCode: '40212', countryCode: 'DE' }, name: 'Beispielkunde AG' },
+    buyer: {
+      ...buyer,
+      vatId: undefined,
+      address: { line1: 'Königsallee 1', city: 'Düsseldorf', postalCode: '40212', countryCode: 'DE' },
+      name: 'Beispielkunde AG',
+    },
     lines: sampleLines(lineCount),
     payment: { meansCode: '58', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: 'Müller & Söhne Softwarehaus GmbH' },
     notes: ['Vielen Dank für die gute Zusammenarbeit.'],

@@ -10,23 +10,50 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
   const ownersOnly = { 403: problem('the role lacks members:manage, or only an owner may do this with owners (FORBIDDEN)') };
   return {
     '/members/': {
-      get: op(m, { operationId: 'listMembers', summary: 'Members and open invitations', responses: { 200: json(z.object({ members: z.array(Member) })), ...commonErrors() } }),
+      get: op(m, {
+        operationId: 'listMembers',
+        summary: 'Members and open invitations',
+        responses: { 200: json(z.object({ members: z.array(Member) })), ...commonErrors() },
+      }),
       post: op(m, {
         operationId: 'inviteMember',
         summary: 'Invite a member by e-mail (a single-use link, valid 7 days)',
         requestBody: body(MemberInvite, { email: 'anna@example.com', role: 'member' }),
-        responses: { 201: json(Member.extend({ message: z.string() }), 'invited'), ...conflict('already a member or invited (MEMBER_EXISTS)'), ...bodyErrors(), ...commonErrors(), ...ownersOnly },
+        responses: {
+          201: json(Member.extend({ message: z.string() }), 'invited'),
+          ...conflict('already a member or invited (MEMBER_EXISTS)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+          ...ownersOnly,
+        },
       }),
     },
     '/members/{member_id}': {
       parameters: [strId('member_id', 'member id')],
       put: op(m, {
         operationId: 'changeMemberRole',
-        summary: 'Change a member\'s role',
+        summary: "Change a member's role",
         requestBody: body(MemberUpdate, { role: 'viewer' }),
-        responses: { 200: json(Member.extend({ message: z.string() })), ...notFound(), ...conflict('the last owner keeps the role (LAST_OWNER)'), ...bodyErrors(), ...commonErrors(), ...ownersOnly },
+        responses: {
+          200: json(Member.extend({ message: z.string() })),
+          ...notFound(),
+          ...conflict('the last owner keeps the role (LAST_OWNER)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+          ...ownersOnly,
+        },
       }),
-      delete: op(m, { operationId: 'removeMember', summary: 'Remove a member (or withdraw an invitation)', responses: { 200: json(MessageBody), ...notFound(), ...conflict('the last owner cannot be removed (LAST_OWNER)'), ...commonErrors(), ...ownersOnly } }),
+      delete: op(m, {
+        operationId: 'removeMember',
+        summary: 'Remove a member (or withdraw an invitation)',
+        responses: {
+          200: json(MessageBody),
+          ...notFound(),
+          ...conflict('the last owner cannot be removed (LAST_OWNER)'),
+          ...commonErrors(),
+          ...ownersOnly,
+        },
+      }),
     },
     '/audit-log/': {
       get: op(a, {
@@ -37,7 +64,11 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
       }),
     },
     '/audit-log/verify': {
-      get: op(a, { operationId: 'verifyAuditLog', summary: 'Recompute the hash chain; names the first entry that does not match', responses: { 200: json(AuditVerification), ...commonErrors() } }),
+      get: op(a, {
+        operationId: 'verifyAuditLog',
+        summary: 'Recompute the hash chain; names the first entry that does not match',
+        responses: { 200: json(AuditVerification), ...commonErrors() },
+      }),
     },
   };
 }

@@ -1,25 +1,70 @@
 import { z } from 'zod';
-import { NumberingDocumentType, NumberingSequence, NumberingUpdate, Product, ProductInput, ProductListQuery, ProductUpdate, MessageBody } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, queryParams, requestSchema, type Operation } from '../builder';
+import {
+  NumberingDocumentType,
+  NumberingSequence,
+  NumberingUpdate,
+  Product,
+  ProductInput,
+  ProductListQuery,
+  ProductUpdate,
+  MessageBody,
+} from '@inv/contracts';
+import {
+  body,
+  bodyErrors,
+  commonErrors,
+  conflict,
+  intId,
+  json,
+  notFound,
+  paginationHeaders,
+  queryParams,
+  requestSchema,
+  type Operation,
+} from '../builder';
 
 /** /products/ (the catalog positions are filled from) and /numbering/ (invoice and credit-note number sequences). */
 export function catalogPaths(): Record<string, Record<string, unknown>> {
   const p = (o: Omit<Operation, 'tags'>): Operation => ({ tags: ['Products'], ...o });
   const n = (o: Omit<Operation, 'tags'>): Operation => ({ tags: ['Numbering'], ...o });
-  const documentType = { name: 'document_type', in: 'path', required: true, description: 'invoice or credit_note', schema: requestSchema(NumberingDocumentType) };
+  const documentType = {
+    name: 'document_type',
+    in: 'path',
+    required: true,
+    description: 'invoice or credit_note',
+    schema: requestSchema(NumberingDocumentType),
+  };
   return {
     '/products/': {
       get: p({
         operationId: 'listProducts',
         summary: 'List products, newest first; q searches name and SKU',
         parameters: queryParams(ProductListQuery),
-        responses: { 200: json(z.object({ products: z.array(Product), total: z.number().int(), page: z.number().int(), limit: z.number().int() }), 'a page of products', paginationHeaders), ...commonErrors() },
+        responses: {
+          200: json(
+            z.object({ products: z.array(Product), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+            'a page of products',
+            paginationHeaders,
+          ),
+          ...commonErrors(),
+        },
       }),
       post: p({
         operationId: 'createProduct',
         summary: 'Add a product (unit_id a UN/ECE Rec 20 code; SKU unique within the company)',
-        requestBody: body(ProductInput, { name: 'Beratung', unit_id: 'HUR', unit_net_amount: 120, tax_treatment_id: 'standard', sku: 'CONS-1' }),
-        responses: { 201: json(Product.extend({ message: z.string() }), 'created'), ...conflict('the SKU is taken (DUPLICATE_SKU)'), ...bodyErrors(), ...commonErrors() },
+        requestBody: body(ProductInput, {
+          name: 'Beratung',
+          unit_id: 'HUR',
+          unit_net_amount: 120,
+          tax_treatment_id: 'standard',
+          sku: 'CONS-1',
+        }),
+        responses: {
+          201: json(Product.extend({ message: z.string() }), 'created'),
+          ...conflict('the SKU is taken (DUPLICATE_SKU)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
     },
     '/products/{id}': {
@@ -30,16 +75,34 @@ export function catalogPaths(): Record<string, Record<string, unknown>> {
         summary: 'Change a product (only the fields sent change; null removes description or sku)',
         description: 'Positions filled from the product keep their copies: invoices, drafts included, never change with the product.',
         requestBody: body(ProductUpdate, { unit_net_amount: 130, active: false }),
-        responses: { 200: json(Product.extend({ message: z.string() })), ...notFound(), ...conflict('the SKU is taken (DUPLICATE_SKU)'), ...bodyErrors(), ...commonErrors() },
+        responses: {
+          200: json(Product.extend({ message: z.string() })),
+          ...notFound(),
+          ...conflict('the SKU is taken (DUPLICATE_SKU)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
-      delete: p({ operationId: 'deleteProduct', summary: 'Delete a product (positions filled from it keep their values)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+      delete: p({
+        operationId: 'deleteProduct',
+        summary: 'Delete a product (positions filled from it keep their values)',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
+      }),
     },
     '/numbering/': {
-      get: n({ operationId: 'listNumberingSequences', summary: 'The invoice and credit-note number sequences, with the number the next document gets', responses: { 200: json(z.object({ sequences: z.array(NumberingSequence) })), ...commonErrors() } }),
+      get: n({
+        operationId: 'listNumberingSequences',
+        summary: 'The invoice and credit-note number sequences, with the number the next document gets',
+        responses: { 200: json(z.object({ sequences: z.array(NumberingSequence) })), ...commonErrors() },
+      }),
     },
     '/numbering/{document_type}': {
       parameters: [documentType],
-      get: n({ operationId: 'getNumberingSequence', summary: 'One number sequence', responses: { 200: json(NumberingSequence), ...commonErrors() } }),
+      get: n({
+        operationId: 'getNumberingSequence',
+        summary: 'One number sequence',
+        responses: { 200: json(NumberingSequence), ...commonErrors() },
+      }),
       put: n({
         operationId: 'updateNumberingSequence',
         summary: 'Change the pattern, reset period or next value of a sequence',

@@ -1,5 +1,20 @@
 import { z } from 'zod';
-import { Address, AddressCreate, AddressUpdate, CreatedCustomer, Customer, CustomerCreate, CustomerListQuery, CustomerUpdate, DownloadLink, FinancialOverview, MessageBody, Statement, StatementQuery, VatCheck } from '@inv/contracts';
+import {
+  Address,
+  AddressCreate,
+  AddressUpdate,
+  CreatedCustomer,
+  Customer,
+  CustomerCreate,
+  CustomerListQuery,
+  CustomerUpdate,
+  DownloadLink,
+  FinancialOverview,
+  MessageBody,
+  Statement,
+  StatementQuery,
+  VatCheck,
+} from '@inv/contracts';
 import { body, bodyErrors, commonErrors, intId, json, notFound, paginationHeaders, queryParams, type Operation } from '../builder';
 
 const tags = ['Customers'];
@@ -12,26 +27,54 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'listCustomers',
         summary: 'List customers',
-        description: 'A bare JSON array (as existing SDKs read it), in customer-number order; the total and page links are in the X-Total-Count and Link headers. `q` matches organization name, first name, last name, "first last", e-mail and customer number.',
+        description:
+          'A bare JSON array (as existing SDKs read it), in customer-number order; the total and page links are in the X-Total-Count and Link headers. `q` matches organization name, first name, last name, "first last", e-mail and customer number.',
         parameters: queryParams(CustomerListQuery),
         responses: { 200: json(z.array(Customer), 'a page of customers', paginationHeaders), ...commonErrors() },
       }),
       post: op({
         operationId: 'createCustomer',
         summary: 'Create a customer',
-        description: 'A B2B customer with a vat_id is checked against VIES automatically; a VAT ID whose check digits fail is kept with status invalid (reason checksum).',
-        requestBody: body(CustomerCreate, { organization_name: 'Beispiel AG', contact_type: 'B2B', vat_id: 'DE143454214', email: 'ap@beispiel.example', language: 'German' }),
+        description:
+          'A B2B customer with a vat_id is checked against VIES automatically; a VAT ID whose check digits fail is kept with status invalid (reason checksum).',
+        requestBody: body(CustomerCreate, {
+          organization_name: 'Beispiel AG',
+          contact_type: 'B2B',
+          vat_id: 'DE143454214',
+          email: 'ap@beispiel.example',
+          language: 'German',
+        }),
         responses: { 201: json(CreatedCustomer, 'created'), ...bodyErrors(), ...commonErrors() },
       }),
     },
     '/customer/{id}': {
       parameters: [id],
-      get: op({ operationId: 'getCustomer', summary: 'Get a customer with its addresses', responses: { 200: json(Customer), ...notFound(), ...commonErrors() } }),
-      put: op({ operationId: 'updateCustomer', summary: 'Update a customer (only the fields sent change)', requestBody: body(CustomerUpdate), responses: { 200: json(Customer.extend({ message: z.string() })), ...notFound(), 409: json(MessageBody, 'changed meanwhile (CONCURRENT_MODIFICATION)'), ...bodyErrors(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getCustomer',
+        summary: 'Get a customer with its addresses',
+        responses: { 200: json(Customer), ...notFound(), ...commonErrors() },
+      }),
+      put: op({
+        operationId: 'updateCustomer',
+        summary: 'Update a customer (only the fields sent change)',
+        requestBody: body(CustomerUpdate),
+        responses: {
+          200: json(Customer.extend({ message: z.string() })),
+          ...notFound(),
+          409: json(MessageBody, 'changed meanwhile (CONCURRENT_MODIFICATION)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
+      }),
     },
     '/customer/{id}/addresses': {
       parameters: [id],
-      get: op({ operationId: 'listAddresses', summary: 'List the addresses of a customer', description: 'A bare JSON array (as existing SDKs read it).', responses: { 200: json(z.array(Address)), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'listAddresses',
+        summary: 'List the addresses of a customer',
+        description: 'A bare JSON array (as existing SDKs read it).',
+        responses: { 200: json(z.array(Address)), ...notFound(), ...commonErrors() },
+      }),
       post: op({
         operationId: 'createAddress',
         summary: 'Add an address (without type: billing; the first of a type becomes its default)',
@@ -41,28 +84,66 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
     },
     '/customer/{id}/addresses/{address_id}': {
       parameters: [id, intId('address_id', 'address id')],
-      get: op({ operationId: 'getAddress', summary: 'Get an address', responses: { 200: json(Address), ...notFound(), ...commonErrors() } }),
-      put: op({ operationId: 'updateAddress', summary: 'Update an address (only the fields sent change)', requestBody: body(AddressUpdate), responses: { 200: json(Address.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() } }),
-      delete: op({ operationId: 'deleteAddress', summary: 'Delete an address', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getAddress',
+        summary: 'Get an address',
+        responses: { 200: json(Address), ...notFound(), ...commonErrors() },
+      }),
+      put: op({
+        operationId: 'updateAddress',
+        summary: 'Update an address (only the fields sent change)',
+        requestBody: body(AddressUpdate),
+        responses: { 200: json(Address.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op({
+        operationId: 'deleteAddress',
+        summary: 'Delete an address',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
+      }),
     },
     '/customer/{id}/vat-check': {
       parameters: [id],
-      get: op({ operationId: 'checkCustomerVatId', summary: 'VIES status with its evidence; triggers a fresh check', responses: { 200: json(VatCheck.extend({ check_requested: z.boolean() })), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'checkCustomerVatId',
+        summary: 'VIES status with its evidence; triggers a fresh check',
+        responses: { 200: json(VatCheck.extend({ check_requested: z.boolean() })), ...notFound(), ...commonErrors() },
+      }),
     },
     '/customer/{id}/financial-overview': {
       parameters: [id],
-      get: op({ operationId: 'getFinancialOverview', summary: 'Outstanding, overdue and paid totals with counts', responses: { 200: json(FinancialOverview), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getFinancialOverview',
+        summary: 'Outstanding, overdue and paid totals with counts',
+        responses: { 200: json(FinancialOverview), ...notFound(), ...commonErrors() },
+      }),
     },
     '/customer/{id}/statement': {
       parameters: [id],
-      get: op({ operationId: 'getStatement', summary: 'Account statement: opening balance, entries with running balance, closing balance', parameters: queryParams(StatementQuery), responses: { 200: json(Statement), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getStatement',
+        summary: 'Account statement: opening balance, entries with running balance, closing balance',
+        parameters: queryParams(StatementQuery),
+        responses: { 200: json(Statement), ...notFound(), ...commonErrors() },
+      }),
     },
     '/customer/{id}/statement/pdf': {
       parameters: [id],
-      get: op({ operationId: 'getStatementPdf', summary: 'Presigned link to the statement as PDF', parameters: queryParams(StatementQuery), responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getStatementPdf',
+        summary: 'Presigned link to the statement as PDF',
+        parameters: queryParams(StatementQuery),
+        responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() },
+      }),
     },
     '/customer/payment-terms': {
-      get: op({ operationId: 'listPaymentTerms', summary: 'Payment terms of the company', responses: { 200: json(z.object({ payment_terms: z.array(z.object({ id: z.number().int(), name: z.string(), days: z.number().int() })) })), ...commonErrors() } }),
+      get: op({
+        operationId: 'listPaymentTerms',
+        summary: 'Payment terms of the company',
+        responses: {
+          200: json(z.object({ payment_terms: z.array(z.object({ id: z.number().int(), name: z.string(), days: z.number().int() })) })),
+          ...commonErrors(),
+        },
+      }),
     },
   };
 }

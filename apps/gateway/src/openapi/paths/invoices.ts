@@ -31,7 +31,23 @@ import {
   LocaleQuery,
   JobWaitQuery,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, problem, queryParams, quotaProblem, requestSchema, strId, unprocessable, type Operation } from '../builder';
+import {
+  body,
+  bodyErrors,
+  commonErrors,
+  conflict,
+  intId,
+  json,
+  notFound,
+  paginationHeaders,
+  problem,
+  queryParams,
+  quotaProblem,
+  requestSchema,
+  strId,
+  unprocessable,
+  type Operation,
+} from '../builder';
 
 const tags = ['Invoices'];
 const id = intId('id', 'invoice id');
@@ -44,7 +60,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'listInvoices',
         summary: 'List invoices',
-        description: 'Filters combine with AND; unknown values answer 400 naming the parameter. The body keeps {invoices, total, page, limit}; X-Total-Count and Link headers carry the same.',
+        description:
+          'Filters combine with AND; unknown values answer 400 naming the parameter. The body keeps {invoices, total, page, limit}; X-Total-Count and Link headers carry the same.',
         parameters: queryParams(InvoiceListQuery),
         responses: { 200: json(InvoicePage, 'a page of invoices', paginationHeaders), ...commonErrors() },
       }),
@@ -52,20 +69,38 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         operationId: 'createInvoice',
         summary: 'Create a draft invoice',
         description:
-          'The invoice number is taken at creation from the company\'s invoice sequence (GET /numbering/), gaplessly and uniquely even under concurrent creation, ' +
+          "The invoice number is taken at creation from the company's invoice sequence (GET /numbering/), gaplessly and uniquely even under concurrent creation, " +
           'unless invoice_number is given (unique per company). Drafts are never deleted: a draft that is not issued is cancelled and keeps its number, so the record of numbers has no gaps.',
         requestBody: body(InvoiceCreate, { customer_id: 1, invoice_format: 'ZUGFERD', meta: { order: 'PO-4711' } }),
-        responses: { 201: json(CreatedInvoice, 'created'), ...conflict('the invoice_number is taken (DUPLICATE_INVOICE_NUMBER)'), ...bodyErrors(), ...commonErrors() },
+        responses: {
+          201: json(CreatedInvoice, 'created'),
+          ...conflict('the invoice_number is taken (DUPLICATE_INVOICE_NUMBER)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
     },
     '/invoice/{id}': {
       parameters: [id],
-      get: op({ operationId: 'getInvoice', summary: 'Get an invoice with positions and totals', responses: { 200: json(Invoice), ...notFound(), ...commonErrors() } }),
-      put: op({ operationId: 'updateInvoice', summary: 'Update a draft invoice (only the fields sent change)', requestBody: body(InvoiceUpdate), responses: { 200: json(Invoice.extend({ message: z.string() })), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getInvoice',
+        summary: 'Get an invoice with positions and totals',
+        responses: { 200: json(Invoice), ...notFound(), ...commonErrors() },
+      }),
+      put: op({
+        operationId: 'updateInvoice',
+        summary: 'Update a draft invoice (only the fields sent change)',
+        requestBody: body(InvoiceUpdate),
+        responses: { 200: json(Invoice.extend({ message: z.string() })), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/positions': {
       parameters: [id],
-      get: op({ operationId: 'listPositions', summary: 'List the positions of an invoice', responses: { 200: json(Positions), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'listPositions',
+        summary: 'List the positions of an invoice',
+        responses: { 200: json(Positions), ...notFound(), ...commonErrors() },
+      }),
       post: op({
         operationId: 'addPosition',
         summary: 'Add a position; totals are recalculated',
@@ -74,29 +109,63 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
           'With product_id the product fills title, description, unit_id, unit_net_amount, tax_rate and tax_treatment_id where the request leaves them out; the position keeps a copy (later product edits do not change it). ' +
           'An unknown product_id answers 400, an inactive product 409 PRODUCT_INACTIVE.',
         requestBody: body(PositionCreateInput, { product_id: 12, quantity: 7.5 }),
-        responses: { 201: json(PositionAdded, 'created'), ...notFound(), ...conflict('the product is inactive (PRODUCT_INACTIVE) or the invoice is no draft (INVOICE_NOT_DRAFT)'), ...bodyErrors(), ...commonErrors() },
+        responses: {
+          201: json(PositionAdded, 'created'),
+          ...notFound(),
+          ...conflict('the product is inactive (PRODUCT_INACTIVE) or the invoice is no draft (INVOICE_NOT_DRAFT)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
     },
     '/invoice/{id}/positions/reorder': {
       parameters: [id],
-      put: op({ operationId: 'reorderPositions', summary: 'Reorder positions (every position id once)', requestBody: body(PositionReorder, [3, 1, 2]), responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() } }),
+      put: op({
+        operationId: 'reorderPositions',
+        summary: 'Reorder positions (every position id once)',
+        requestBody: body(PositionReorder, [3, 1, 2]),
+        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/position/{position_id}': {
       parameters: [id, intId('position_id', 'position id')],
-      get: op({ operationId: 'getPosition', summary: 'Get a position', responses: { 200: json(Position), ...notFound(), ...commonErrors() } }),
-      put: op({ operationId: 'updatePosition', summary: 'Update a position (only the fields sent change)', requestBody: body(PositionUpdate), responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() } }),
-      delete: op({ operationId: 'deletePosition', summary: 'Delete a position', responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() } }),
+      get: op({
+        operationId: 'getPosition',
+        summary: 'Get a position',
+        responses: { 200: json(Position), ...notFound(), ...commonErrors() },
+      }),
+      put: op({
+        operationId: 'updatePosition',
+        summary: 'Update a position (only the fields sent change)',
+        requestBody: body(PositionUpdate),
+        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op({
+        operationId: 'deletePosition',
+        summary: 'Delete a position',
+        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/validate': {
       parameters: [id],
-      get: op({ operationId: 'validateInvoice', summary: 'Whether the invoice can be finalized, and why not', responses: { 200: json(Validation), ...notFound(), ...unprocessable('positions with amounts outside the bounds (INVOICE_NOT_VALID)'), ...commonErrors() } }),
+      get: op({
+        operationId: 'validateInvoice',
+        summary: 'Whether the invoice can be finalized, and why not',
+        responses: {
+          200: json(Validation),
+          ...notFound(),
+          ...unprocessable('positions with amounts outside the bounds (INVOICE_NOT_VALID)'),
+          ...commonErrors(),
+        },
+      }),
     },
     '/invoice/{id}/job': {
       parameters: [id],
       post: op({
         operationId: 'finalizeInvoice',
         summary: 'Finalize: enqueue PDF and e-invoice generation',
-        description: 'Validation must pass. A customer VAT ID that is not confirmed needs vat_override_confirmed: true (422 VAT_OVERRIDE_REQUIRED otherwise). Counts against the monthly quota (402). Poll the job until finished or failed.',
+        description:
+          'Validation must pass. A customer VAT ID that is not confirmed needs vat_override_confirmed: true (422 VAT_OVERRIDE_REQUIRED otherwise). Counts against the monthly quota (402). Poll the job until finished or failed.',
         requestBody: body(JobRequest, { task: 'process_invoice_flag_invoice_send_job' }),
         responses: {
           201: json(CreatedJob, 'job queued'),
@@ -114,9 +183,11 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'getInvoiceJob',
         summary: 'Poll a finalization job',
-        description: 'Poll every 2 s with backoff, or long-poll: with `wait=N` the answer is held up to N seconds (at most 25) until the status changes.',
+        description:
+          'Poll every 2 s with backoff, or long-poll: with `wait=N` the answer is held up to N seconds (at most 25) until the status changes.',
         parameters: queryParams(JobWaitQuery),
-        responses: { 200: json(Job), ...notFound(), ...commonErrors() } }),
+        responses: { 200: json(Job), ...notFound(), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/status': {
       parameters: [id],
@@ -124,35 +195,80 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         operationId: 'setInvoiceStatus',
         summary: 'Mark a finalized invoice SENT or PAID',
         requestBody: body(StatusUpdate, { status: 'PAID', paid_date: '2026-11-30', payment_method: 'BANK_TRANSFER' }),
-        responses: { 200: json(StatusChanged), ...notFound(), ...conflict('transition not allowed (INVALID_STATUS_TRANSITION, INVOICE_NOT_FINALIZED)'), ...bodyErrors(), ...commonErrors() },
+        responses: {
+          200: json(StatusChanged),
+          ...notFound(),
+          ...conflict('transition not allowed (INVALID_STATUS_TRANSITION, INVOICE_NOT_FINALIZED)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
     },
     '/invoice/{id}/cancel': {
       parameters: [id],
-      post: op({ operationId: 'cancelInvoice', summary: 'Cancel a draft (irreversible; finalized invoices get a credit note)', responses: { 200: json(StatusChanged), ...notFound(), ...conflict('finalized (INVOICE_ALREADY_FINALIZED)'), ...commonErrors() } }),
+      post: op({
+        operationId: 'cancelInvoice',
+        summary: 'Cancel a draft (irreversible; finalized invoices get a credit note)',
+        responses: { 200: json(StatusChanged), ...notFound(), ...conflict('finalized (INVOICE_ALREADY_FINALIZED)'), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/duplicate': {
       parameters: [id],
-      post: op({ operationId: 'duplicateInvoice', summary: 'Copy an invoice into a new draft', responses: { 201: json(CreatedInvoice, 'created'), ...notFound(), ...commonErrors() } }),
+      post: op({
+        operationId: 'duplicateInvoice',
+        summary: 'Copy an invoice into a new draft',
+        responses: { 201: json(CreatedInvoice, 'created'), ...notFound(), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/credit-note': {
       parameters: [id],
-      post: op({ operationId: 'createCreditNote', summary: 'Credit note (type 381) for a finalized invoice, as a new draft', description: 'Finalize it like an invoice; it states that the amount is refunded or offset.', responses: { 201: json(CreatedInvoice, 'created'), ...notFound(), ...conflict('not finalized, or itself a credit note'), ...commonErrors() } }),
+      post: op({
+        operationId: 'createCreditNote',
+        summary: 'Credit note (type 381) for a finalized invoice, as a new draft',
+        description: 'Finalize it like an invoice; it states that the amount is refunded or offset.',
+        responses: {
+          201: json(CreatedInvoice, 'created'),
+          ...notFound(),
+          ...conflict('not finalized, or itself a credit note'),
+          ...commonErrors(),
+        },
+      }),
     },
     '/invoice/{id}/pdf-link': {
       parameters: [id],
-      get: op({ operationId: 'getInvoicePdfLink', summary: 'Presigned link to the PDF (valid 5 minutes)', responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet'), ...commonErrors() } }),
+      get: op({
+        operationId: 'getInvoicePdfLink',
+        summary: 'Presigned link to the PDF (valid 5 minutes)',
+        responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet'), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/xml-link': {
       parameters: [id],
-      get: op({ operationId: 'getInvoiceXmlLink', summary: 'Presigned link to the e-invoice XML (valid 5 minutes)', responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet, or a PDF-only invoice'), ...commonErrors() } }),
+      get: op({
+        operationId: 'getInvoiceXmlLink',
+        summary: 'Presigned link to the e-invoice XML (valid 5 minutes)',
+        responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet, or a PDF-only invoice'), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/preview': {
       parameters: [id],
-      get: op({ operationId: 'previewInvoice', summary: 'Draft PDF preview (raw bytes, marked DRAFT; no quota)', responses: { 200: { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }, ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'previewInvoice',
+        summary: 'Draft PDF preview (raw bytes, marked DRAFT; no quota)',
+        responses: {
+          200: { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+          ...notFound(),
+          ...commonErrors(),
+        },
+      }),
     },
     '/invoice/tax-treatments': {
-      get: op({ operationId: 'listTaxTreatments', summary: 'Tax treatments with labels', parameters: queryParams(LocaleQuery), responses: { 200: json(z.array(TaxTreatmentLabel)), ...commonErrors() } }),
+      get: op({
+        operationId: 'listTaxTreatments',
+        summary: 'Tax treatments with labels',
+        parameters: queryParams(LocaleQuery),
+        responses: { 200: json(z.array(TaxTreatmentLabel)), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/send_email': {
       parameters: [id],
@@ -175,22 +291,43 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
     },
     '/invoice/email-texts': {
-      get: op({ operationId: 'getEmailTexts', summary: "The company's invoice e-mail texts (German and English) and the placeholders", responses: { 200: json(EmailTexts), ...commonErrors() } }),
+      get: op({
+        operationId: 'getEmailTexts',
+        summary: "The company's invoice e-mail texts (German and English) and the placeholders",
+        responses: { 200: json(EmailTexts), ...commonErrors() },
+      }),
       put: op({
         operationId: 'updateEmailTexts',
         summary: 'Replace the default e-mail texts (per language; unknown placeholders answer 400)',
-        requestBody: body(EmailTextsUpdate, { de: { subject: '{document} {number} von {seller}', body: 'Guten Tag,\n\nanbei unsere {document} {number} über {total}{due_date}.\n\n{seller}' } }),
+        requestBody: body(EmailTextsUpdate, {
+          de: {
+            subject: '{document} {number} von {seller}',
+            body: 'Guten Tag,\n\nanbei unsere {document} {number} über {total}{due_date}.\n\n{seller}',
+          },
+        }),
         responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
       }),
-      delete: op({ operationId: 'resetEmailTexts', summary: 'Back to the default e-mail texts', responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...commonErrors() } }),
+      delete: op({
+        operationId: 'resetEmailTexts',
+        summary: 'Back to the default e-mail texts',
+        responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/emails': {
       parameters: [id],
-      get: op({ operationId: 'listInvoiceEmails', summary: 'E-mails sent for the invoice, newest first, with status and the SMTP error', responses: { 200: json(z.object({ emails: z.array(EmailRecord) })), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'listInvoiceEmails',
+        summary: 'E-mails sent for the invoice, newest first, with status and the SMTP error',
+        responses: { 200: json(z.object({ emails: z.array(EmailRecord) })), ...notFound(), ...commonErrors() },
+      }),
     },
     '/invoice/{id}/attachments': {
       parameters: [id],
-      get: op({ operationId: 'listInvoiceAttachments', summary: 'List attachments', responses: { 200: json(z.object({ attachments: z.array(Attachment) })), ...notFound(), ...commonErrors() } }),
+      get: op({
+        operationId: 'listInvoiceAttachments',
+        summary: 'List attachments',
+        responses: { 200: json(z.object({ attachments: z.array(Attachment) })), ...notFound(), ...commonErrors() },
+      }),
       post: op({
         operationId: 'addInvoiceAttachment',
         summary: 'Upload an attachment to a draft (multipart/form-data: file, description)',
@@ -210,9 +347,20 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
     },
     '/invoice/{id}/attachments/{attachment_id}': {
-      parameters: [id, { name: 'attachment_id', in: 'path', required: true, description: 'attachment id', schema: { type: 'integer', minimum: 1 } }],
-      get: op({ operationId: 'getInvoiceAttachment', summary: 'Presigned link to an attachment', responses: { 200: json(AttachmentLink), ...notFound(), ...commonErrors() } }),
-      delete: op({ operationId: 'deleteInvoiceAttachment', summary: 'Delete an attachment of a draft', responses: { 200: json(MessageBody), ...notFound(), ...conflict('not a draft (INVOICE_NOT_DRAFT)'), ...commonErrors() } }),
+      parameters: [
+        id,
+        { name: 'attachment_id', in: 'path', required: true, description: 'attachment id', schema: { type: 'integer', minimum: 1 } },
+      ],
+      get: op({
+        operationId: 'getInvoiceAttachment',
+        summary: 'Presigned link to an attachment',
+        responses: { 200: json(AttachmentLink), ...notFound(), ...commonErrors() },
+      }),
+      delete: op({
+        operationId: 'deleteInvoiceAttachment',
+        summary: 'Delete an attachment of a draft',
+        responses: { 200: json(MessageBody), ...notFound(), ...conflict('not a draft (INVOICE_NOT_DRAFT)'), ...commonErrors() },
+      }),
     },
   };
 }

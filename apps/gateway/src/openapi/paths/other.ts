@@ -25,7 +25,19 @@ import {
   QuotaUsage,
   Template,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, paginationHeaders, problem, strId, type Operation } from '../builder';
+import {
+  body,
+  bodyErrors,
+  commonErrors,
+  conflict,
+  intId,
+  json,
+  notFound,
+  paginationHeaders,
+  problem,
+  strId,
+  type Operation,
+} from '../builder';
 
 export function otherPaths(): Record<string, Record<string, unknown>> {
   const op = (tags: string[], o: Omit<Operation, 'tags'>): Operation => ({ tags, ...o });
@@ -33,41 +45,103 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
   const c = ['Company'];
   const x = ['Accounting export'];
   const config = (alias: boolean) => ({
-    get: op(x, { operationId: alias ? 'getDatevConfig' : 'getAcctExpConfig', summary: alias ? 'Accounting export configuration (older path of existing SDKs)' : 'Accounting export configuration', responses: { 200: json(AcctExpConfig), ...commonErrors() } }),
+    get: op(x, {
+      operationId: alias ? 'getDatevConfig' : 'getAcctExpConfig',
+      summary: alias ? 'Accounting export configuration (older path of existing SDKs)' : 'Accounting export configuration',
+      responses: { 200: json(AcctExpConfig), ...commonErrors() },
+    }),
     put: op(x, {
       operationId: alias ? 'updateDatevConfig' : 'updateAcctExpConfig',
-      summary: alias ? 'Update the accounting export configuration (older path)' : 'Update the accounting export configuration (only the fields sent change)',
-      requestBody: body(AcctExpConfigUpdate, { consultant_number: 1001, client_number: 1, chart_of_accounts: 'SKR03', fiscal_year_start_month: 1 }),
+      summary: alias
+        ? 'Update the accounting export configuration (older path)'
+        : 'Update the accounting export configuration (only the fields sent change)',
+      requestBody: body(AcctExpConfigUpdate, {
+        consultant_number: 1001,
+        client_number: 1,
+        chart_of_accounts: 'SKR03',
+        fiscal_year_start_month: 1,
+      }),
       responses: { 200: json(AcctExpConfig.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
     }),
   });
   return {
-    '/template/': { get: op(t, { operationId: 'listTemplates', summary: 'List PDF templates', responses: { 200: json(z.array(Template)), ...commonErrors() } }) },
-    '/template/{id}': { parameters: [intId('id', 'template id')], get: op(t, { operationId: 'getTemplate', summary: 'Get a template', responses: { 200: json(Template), ...notFound(), ...commonErrors() } }) },
+    '/template/': {
+      get: op(t, {
+        operationId: 'listTemplates',
+        summary: 'List PDF templates',
+        responses: { 200: json(z.array(Template)), ...commonErrors() },
+      }),
+    },
+    '/template/{id}': {
+      parameters: [intId('id', 'template id')],
+      get: op(t, {
+        operationId: 'getTemplate',
+        summary: 'Get a template',
+        responses: { 200: json(Template), ...notFound(), ...commonErrors() },
+      }),
+    },
     '/company/': {
-      get: op(c, { operationId: 'getCompany', summary: 'Company profile (the seller on invoices) with its bank accounts', responses: { 200: json(Company), ...notFound(), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'getCompany',
+        summary: 'Company profile (the seller on invoices) with its bank accounts',
+        responses: { 200: json(Company), ...notFound(), ...commonErrors() },
+      }),
       put: op(c, {
         operationId: 'updateCompany',
         summary: 'Update the company profile (only the fields sent change)',
         description: 'The seller data of invoices finalized from now on; invoices finalized before keep the data they were issued with.',
-        requestBody: body(CompanyProfileUpdate, { legal_name: 'Beispiel Software GmbH', address: { line1: 'Hauptstraße 5', postal_code: '80331', city: 'München', country_code: 'DE' }, vat_id: 'DE123456789', registration_court: 'Amtsgericht München', registration_id: 'HRB 4711', managing_directors: ['Erika Mustermann'] }),
+        requestBody: body(CompanyProfileUpdate, {
+          legal_name: 'Beispiel Software GmbH',
+          address: { line1: 'Hauptstraße 5', postal_code: '80331', city: 'München', country_code: 'DE' },
+          vat_id: 'DE123456789',
+          registration_court: 'Amtsgericht München',
+          registration_id: 'HRB 4711',
+          managing_directors: ['Erika Mustermann'],
+        }),
         responses: { 200: json(Company), ...notFound(), ...bodyErrors(), ...commonErrors() },
       }),
     },
     '/company/bank-accounts': {
-      get: op(c, { operationId: 'listBankAccounts', summary: 'Bank accounts (the default one goes on invoices)', responses: { 200: json(z.object({ bank_accounts: z.array(BankAccount) })), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'listBankAccounts',
+        summary: 'Bank accounts (the default one goes on invoices)',
+        responses: { 200: json(z.object({ bank_accounts: z.array(BankAccount) })), ...commonErrors() },
+      }),
       post: op(c, {
         operationId: 'addBankAccount',
         summary: 'Add a bank account (IBAN checked for country, length and check digits; BIC checked)',
-        requestBody: body(BankAccountInput, { iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', bank_name: 'Commerzbank', is_default: true }),
-        responses: { 201: json(BankAccount.extend({ message: z.string() }), 'added'), ...conflict('the IBAN is already there (DUPLICATE_BANK_ACCOUNT) or 10 accounts (BANK_ACCOUNT_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors() },
+        requestBody: body(BankAccountInput, {
+          iban: 'DE89 3704 0044 0532 0130 00',
+          bic: 'COBADEFFXXX',
+          bank_name: 'Commerzbank',
+          is_default: true,
+        }),
+        responses: {
+          201: json(BankAccount.extend({ message: z.string() }), 'added'),
+          ...conflict('the IBAN is already there (DUPLICATE_BANK_ACCOUNT) or 10 accounts (BANK_ACCOUNT_LIMIT_REACHED)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
     },
     '/company/bank-accounts/{id}': {
       parameters: [intId('id', 'bank account id')],
-      get: op(c, { operationId: 'getBankAccount', summary: 'A bank account', responses: { 200: json(BankAccount), ...notFound(), ...commonErrors() } }),
-      put: op(c, { operationId: 'updateBankAccount', summary: 'Change a bank account or make it the default', requestBody: body(BankAccountUpdate, { is_default: true }), responses: { 200: json(BankAccount.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() } }),
-      delete: op(c, { operationId: 'deleteBankAccount', summary: 'Delete a bank account (the default passes to the oldest left; without any, validation reports BANK_ACCOUNT_REQUIRED)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'getBankAccount',
+        summary: 'A bank account',
+        responses: { 200: json(BankAccount), ...notFound(), ...commonErrors() },
+      }),
+      put: op(c, {
+        operationId: 'updateBankAccount',
+        summary: 'Change a bank account or make it the default',
+        requestBody: body(BankAccountUpdate, { is_default: true }),
+        responses: { 200: json(BankAccount.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op(c, {
+        operationId: 'deleteBankAccount',
+        summary: 'Delete a bank account (the default passes to the oldest left; without any, validation reports BANK_ACCOUNT_REQUIRED)',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
+      }),
     },
     '/company/logo': {
       put: op(c, {
@@ -79,7 +153,10 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
           'EXIF orientation applied, transparency flattened onto white. Invoices finalized from now on carry it; PDFs already issued keep theirs.',
         requestBody: {
           required: true,
-          content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+          content: {
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+            'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+          },
         },
         responses: {
           200: json(CompanyLogo.omit({ url: true, expires_in: true }).extend({ message: z.string() })),
@@ -89,25 +166,46 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
           ...commonErrors(),
         },
       }),
-      get: op(c, { operationId: 'getCompanyLogo', summary: 'Presigned link to the logo as stored (resized)', responses: { 200: json(CompanyLogo), ...notFound(), ...commonErrors() } }),
-      delete: op(c, { operationId: 'deleteCompanyLogo', summary: 'Remove the logo (invoices finalized from now on have none)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'getCompanyLogo',
+        summary: 'Presigned link to the logo as stored (resized)',
+        responses: { 200: json(CompanyLogo), ...notFound(), ...commonErrors() },
+      }),
+      delete: op(c, {
+        operationId: 'deleteCompanyLogo',
+        summary: 'Remove the logo (invoices finalized from now on have none)',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
+      }),
     },
     '/company/payment-terms': {
-      get: op(c, { operationId: 'listCompanyPaymentTerms', summary: 'Payment terms (also listed, shorter, under /customer/payment-terms)', responses: { 200: json(z.object({ payment_terms: z.array(PaymentTerm) })), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'listCompanyPaymentTerms',
+        summary: 'Payment terms (also listed, shorter, under /customer/payment-terms)',
+        responses: { 200: json(z.object({ payment_terms: z.array(PaymentTerm) })), ...commonErrors() },
+      }),
       post: op(c, {
         operationId: 'createPaymentTerm',
         summary: 'Add a payment term, optionally with an early-payment discount (Skonto)',
         description:
-          'At finalization the term gives the due date (BT-9: invoice date + days) and the payment terms text (BT-20) in the customer\'s language: your text_de/text_en with placeholders filled, ' +
+          "At finalization the term gives the due date (BT-9: invoice date + days) and the payment terms text (BT-20) in the customer's language: your text_de/text_en with placeholders filled, " +
           'or a generated one naming the due date and the Skonto amount. XRechnung invoices with Skonto also carry the structured line #SKONTO#TAGE=n#PROZENT=p# (BR-DE-18). ' +
-          'A customer\'s payment_term_id chooses the term; otherwise the company\'s default_payment_term_id applies. At most 50 terms.',
+          "A customer's payment_term_id chooses the term; otherwise the company's default_payment_term_id applies. At most 50 terms.",
         requestBody: body(PaymentTermInput, { name: '2 % Skonto, 30 Tage netto', days: 30, discount: { percent: 2, days: 10 } }),
-        responses: { 201: json(PaymentTerm.extend({ message: z.string() }), 'created'), ...conflict('50 terms already (PAYMENT_TERM_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors() },
+        responses: {
+          201: json(PaymentTerm.extend({ message: z.string() }), 'created'),
+          ...conflict('50 terms already (PAYMENT_TERM_LIMIT_REACHED)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
       }),
     },
     '/company/payment-terms/{id}': {
       parameters: [intId('id', 'payment term id')],
-      get: op(c, { operationId: 'getPaymentTerm', summary: 'A payment term', responses: { 200: json(PaymentTerm), ...notFound(), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'getPaymentTerm',
+        summary: 'A payment term',
+        responses: { 200: json(PaymentTerm), ...notFound(), ...commonErrors() },
+      }),
       put: op(c, {
         operationId: 'updatePaymentTerm',
         summary: 'Change a payment term (only the fields sent change; null removes discount, text_de or text_en)',
@@ -118,23 +216,49 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       delete: op(c, {
         operationId: 'deletePaymentTerm',
         summary: 'Delete a payment term',
-        responses: { 200: json(MessageBody), ...notFound(), ...conflict('used by customers (PAYMENT_TERM_IN_USE, `customers` counts them) or the company default (`is_default` true)'), ...commonErrors(), 503: problem('customer-service could not be asked which customers use the term; retry (SERVICE_UNAVAILABLE)') },
+        responses: {
+          200: json(MessageBody),
+          ...notFound(),
+          ...conflict('used by customers (PAYMENT_TERM_IN_USE, `customers` counts them) or the company default (`is_default` true)'),
+          ...commonErrors(),
+          503: problem('customer-service could not be asked which customers use the term; retry (SERVICE_UNAVAILABLE)'),
+        },
       }),
     },
     '/company/api-keys': {
-      get: op(c, { operationId: 'listApiKeys', summary: 'API keys (name, prefix, created, last used; never the secret)', responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() } }),
+      get: op(c, {
+        operationId: 'listApiKeys',
+        summary: 'API keys (name, prefix, created, last used; never the secret)',
+        responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() },
+      }),
       post: op(c, {
         operationId: 'createApiKey',
         summary: 'Create an API key (at most 10 active) with the permissions of a role (default admin); the secret is shown once',
         requestBody: body(ApiKeyCreate, { name: 'ERP production', role: 'member' }),
-        responses: { 201: json(CreatedApiKey, 'created'), ...conflict('10 active keys (API_KEY_LIMIT_REACHED)'), ...bodyErrors(), ...commonErrors(), 403: problem('the company is not on the Pro plan (PLAN_REQUIRED), or the role may not do this (FORBIDDEN)') },
+        responses: {
+          201: json(CreatedApiKey, 'created'),
+          ...conflict('10 active keys (API_KEY_LIMIT_REACHED)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+          403: problem('the company is not on the Pro plan (PLAN_REQUIRED), or the role may not do this (FORBIDDEN)'),
+        },
       }),
     },
     '/company/api-keys/{key_id}': {
       parameters: [strId('key_id', 'API key id')],
-      delete: op(c, { operationId: 'revokeApiKey', summary: 'Revoke an API key (effective at once)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+      delete: op(c, {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key (effective at once)',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
+      }),
     },
-    '/quota/': { get: op(['Quota'], { operationId: 'getQuota', summary: 'Plan, finalizations used this month, the limit and the reset date', responses: { 200: json(QuotaUsage), ...commonErrors() } }) },
+    '/quota/': {
+      get: op(['Quota'], {
+        operationId: 'getQuota',
+        summary: 'Plan, finalizations used this month, the limit and the reset date',
+        responses: { 200: json(QuotaUsage), ...commonErrors() },
+      }),
+    },
     '/acctexp/config': config(false),
     '/datev/config': config(true),
     '/exports/job': {
@@ -146,7 +270,14 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
           'with include_master_data a Debitoren/Kreditoren file, with include_documents the PDFs and a Belegbilder document.xml. One ZIP per fiscal year ' +
           '(fiscal_year_start_month): a period across a boundary finishes with is_split true and split_reason "year_boundary". only_new leaves out what an earlier export contained. ' +
           'Needs consultant_number and client_number (400 naming the missing one). The job runs in the background: poll GET /exports/job/{job_id}.',
-        requestBody: body(ExportRequest, { task: 'process_acctexp_export_job', start_date: '2025-10-01', end_date: '2026-03-31', include_master_data: true, include_documents: false, only_new: false }),
+        requestBody: body(ExportRequest, {
+          task: 'process_acctexp_export_job',
+          start_date: '2025-10-01',
+          end_date: '2026-03-31',
+          include_master_data: true,
+          include_documents: false,
+          only_new: false,
+        }),
         responses: { 201: json(CreatedJob, 'export job queued (Location: the job)'), ...bodyErrors(), ...commonErrors() },
       }),
     },
@@ -155,33 +286,61 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       get: op(x, {
         operationId: 'getExportJob',
         summary: 'Poll an export job',
-        description: 'status queued -> started -> finished | failed, progress 0-100; result when finished (result.error with error_code no_invoices_found when the period held nothing), error_message when failed.',
+        description:
+          'status queued -> started -> finished | failed, progress 0-100; result when finished (result.error with error_code no_invoices_found when the period held nothing), error_message when failed.',
         responses: { 200: json(ExportJob), ...notFound(), ...commonErrors() },
       }),
     },
     '/acctexp/mappings': {
-      get: op(x, { operationId: 'getAccountMappings', summary: 'Revenue accounts per tax treatment and rate, and the debtor settings', responses: { 200: json(AccountMappings), ...commonErrors() } }),
+      get: op(x, {
+        operationId: 'getAccountMappings',
+        summary: 'Revenue accounts per tax treatment and rate, and the debtor settings',
+        responses: { 200: json(AccountMappings), ...commonErrors() },
+      }),
       put: op(x, {
         operationId: 'updateAccountMappings',
         summary: 'Batch save account assignments',
-        description: 'The rows sent change (or, for standard/reduced at another rate, are added); the others stay. An unknown tax treatment or an account of the wrong length answers 400 naming the row, and nothing is saved.',
-        requestBody: body(AccountMappingsUpdate, { mappings: [{ tax_treatment: 'standard', tax_rate: 0.19, account: 8400 }, { tax_treatment: 'intra_community', account: 8125 }], debtor_accounts: 'per_customer' }),
+        description:
+          'The rows sent change (or, for standard/reduced at another rate, are added); the others stay. An unknown tax treatment or an account of the wrong length answers 400 naming the row, and nothing is saved.',
+        requestBody: body(AccountMappingsUpdate, {
+          mappings: [
+            { tax_treatment: 'standard', tax_rate: 0.19, account: 8400 },
+            { tax_treatment: 'intra_community', account: 8125 },
+          ],
+          debtor_accounts: 'per_customer',
+        }),
         responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
       }),
     },
     '/acctexp/mappings/reset': {
-      post: op(x, { operationId: 'resetAccountMappings', summary: 'Restore the default account assignments of the configured chart (SKR03 or SKR04)', responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...commonErrors() } }),
+      post: op(x, {
+        operationId: 'resetAccountMappings',
+        summary: 'Restore the default account assignments of the configured chart (SKR03 or SKR04)',
+        responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...commonErrors() },
+      }),
     },
     '/downloads/': {
-      get: op(['Downloads'], { operationId: 'listDownloads', summary: 'Export files, newest first (a bare JSON array)', responses: { 200: json(z.array(Download), 'OK', paginationHeaders), ...commonErrors() } }),
+      get: op(['Downloads'], {
+        operationId: 'listDownloads',
+        summary: 'Export files, newest first (a bare JSON array)',
+        responses: { 200: json(z.array(Download), 'OK', paginationHeaders), ...commonErrors() },
+      }),
     },
     '/downloads/{id}/download': {
       parameters: [intId('id', 'download id')],
-      get: op(['Downloads'], { operationId: 'getDownloadLink', summary: 'Presigned link to an export ZIP (valid for expires_in seconds)', responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() } }),
+      get: op(['Downloads'], {
+        operationId: 'getDownloadLink',
+        summary: 'Presigned link to an export ZIP (valid for expires_in seconds)',
+        responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() },
+      }),
     },
     '/downloads/{id}': {
       parameters: [intId('id', 'download id')],
-      delete: op(['Downloads'], { operationId: 'deleteDownload', summary: 'Delete an export file (the record and the stored ZIP)', responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() } }),
+      delete: op(['Downloads'], {
+        operationId: 'deleteDownload',
+        summary: 'Delete an export file (the record and the stored ZIP)',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
+      }),
     },
   };
 }

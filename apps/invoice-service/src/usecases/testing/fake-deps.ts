@@ -38,7 +38,11 @@ export const sellerProfile: RpcResponse<'account.seller-profile.v1'> = {
 /** A buyer with a billing address and a confirmed VAT ID (as customer-service answers it). */
 export const billingSnapshot: RpcResponse<'customer.billing-snapshot.v1'> = {
   found: true,
-  buyer: { name: 'Buyer AG', vatId: 'DE987654321', address: { line1: 'Marktplatz 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+  buyer: {
+    name: 'Buyer AG',
+    vatId: 'DE987654321',
+    address: { line1: 'Marktplatz 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' },
+  },
   hasBillingAddress: true,
   contactType: 'B2B',
   language: 'de',
@@ -48,7 +52,8 @@ export const billingSnapshot: RpcResponse<'customer.billing-snapshot.v1'> = {
 /** The RPC answers of a healthy system; a test overrides the one it is about. */
 export function defaultRpc(): RpcHandlers {
   return {
-    'customer.billing-snapshot.v1': (_c, req) => (req.customerId === 1 ? billingSnapshot : { found: false, hasBillingAddress: false, vatStatus: 'not_checked' }),
+    'customer.billing-snapshot.v1': (_c, req) =>
+      req.customerId === 1 ? billingSnapshot : { found: false, hasBillingAddress: false, vatStatus: 'not_checked' },
     'account.seller-profile.v1': () => sellerProfile,
     'document.template-exists.v1': (_c, req) => ({ exists: req.templateId === 2 }),
     'document.check-requirements.v1': () => ({ errors: [] }),
@@ -99,10 +104,12 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
   const invoicesRepo = {
     get: async (companyId: string, id: number) => clone(mine(companyId, id) ?? null),
     insert: async (doc: InvoiceDoc) => {
-      if ([...invoices.values()].some((i) => i.companyId === doc.companyId && i.number === doc.number)) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
+      if ([...invoices.values()].some((i) => i.companyId === doc.companyId && i.number === doc.number))
+        throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
       invoices.set(doc._id, clone(doc));
     },
-    numberTaken: async (companyId: string, number: string) => [...invoices.values()].some((i) => i.companyId === companyId && i.number === number),
+    numberTaken: async (companyId: string, number: string) =>
+      [...invoices.values()].some((i) => i.companyId === companyId && i.number === number),
     setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) => {
       const inv = draft(companyId, id);
       if (!unchangedSince(inv, seen) || !inv) return false;
