@@ -10,7 +10,7 @@ describe('addPosition', () => {
   it('adds a position with the default rate of its treatment and updates the gross total', async () => {
     const f = fakeDeps();
     storedDraft(f, 1);
-    const id = await addPosition(f.deps, COMPANY, 1, input({}));
+    const { id } = await addPosition(f.deps, COMPANY, 1, input({}));
     const inv = f.invoices.get(1)!;
     expect(inv.positions).toEqual([
       expect.objectContaining({

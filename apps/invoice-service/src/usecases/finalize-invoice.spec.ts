@@ -85,17 +85,16 @@ describe("startFinalizeJob's checks", () => {
     ]);
   });
 
-  it("passes on the format's requirements (document-service's answer) as validation errors", async () => {
-    const f = fakeDeps({
-      'document.check-requirements.v1': () => ({
-        errors: [{ field: 'buyerReference', rule: 'BR-DE-15', message: 'XRechnung needs a Leitweg-ID.' }],
-      }),
-    });
+  it("passes on the format's requirements (libs/einvoice's requirementsFor on the snapshot) as validation errors", async () => {
+    const f = fakeDeps();
     storedDraft(f, 1, { format: 'XRECHNUNG', positions: [position(10)] });
     expect(fieldErrors(await startFinalizeJob(f.deps, COMPANY, 1, false).catch((e: unknown) => e))).toEqual([
-      'buyerReference: BR-DE-15: XRechnung needs a Leitweg-ID.',
+      'buyerReference: BR-DE-15: XRechnung needs the buyer reference (Leitweg-ID for public buyers).',
+      'buyer.electronicAddress: PEPPOL-EN16931-R010: XRechnung needs the buyer electronic address.',
     ]);
+    expect(f.asked.map((a) => a.name)).not.toContain('document.check-requirements.v1');
   });
+
 
   it('asks for vat_override_confirmed when the customer VAT ID is not confirmed (422), and proceeds with it', async () => {
     const f = fakeDeps({ 'customer.billing-snapshot.v1': () => ({ ...billingSnapshot, vatStatus: 'unavailable' }) });

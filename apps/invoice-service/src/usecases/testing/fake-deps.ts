@@ -56,7 +56,6 @@ export function defaultRpc(): RpcHandlers {
       req.customerId === 1 ? billingSnapshot : { found: false, hasBillingAddress: false, vatStatus: 'not_checked' },
     'account.seller-profile.v1': () => sellerProfile,
     'document.template-exists.v1': (_c, req) => ({ exists: req.templateId === 2 }),
-    'document.check-requirements.v1': () => ({ errors: [] }),
     'quota.reserve.v1': () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }),
   };
 }
@@ -143,6 +142,7 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
     products: { get: async () => null },
     numbering: {
       ensure: async () => undefined,
+      ensureExists: async () => undefined,
       take: async () => ({ seq: { pattern: 'RE-{YYYY}-{SEQ:5}' }, value: ++sequence }),
     },
     counters: {
@@ -151,6 +151,11 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
         counters.set(name, next);
         return next;
       },
+    },
+    positionIds: async () => {
+      const next = (counters.get('position') ?? 0) + 1;
+      counters.set('position', next);
+      return next;
     },
     bus: {
       callRpc: async (name: RpcName, companyId: string, request: unknown) => {
