@@ -99,13 +99,27 @@ describe('e2e: companies and plans through the operator command', () => {
     );
     expect(position.status).toBe(201);
     expect((await api('PUT', '/acctexp/config', { consultant_number: 1001, client_number: 1 }, key)).status).toBe(200);
+    const address = await api(
+      'POST',
+      `/customer/${customer.body.id}/addresses`,
+      { address_line_1: 'Weg 1', city: 'Köln', postal_code: '50667', country_code: 'DE' },
+      key,
+    );
+    expect(address.status).toBe(201);
+    expect((await api('POST', `/invoice/${invoice.body.invoice_id}/cancel`, undefined, key)).status).toBe(200);
     const entries = await waitFor(
       async () => {
         const page = (await api('GET', '/audit-log/?limit=100', undefined, key)).body;
         const actions = (page.entries ?? []).map((e: { action: string }) => e.action);
         return (
-          ['customer.created', 'invoice.created', 'invoice.position_added', 'export_config.updated'].every((a) => actions.includes(a)) &&
-          page.entries
+          [
+            'customer.created',
+            'invoice.created',
+            'invoice.position_added',
+            'export_config.updated',
+            'customer.address_added',
+            'invoice.cancelled',
+          ].every((a) => actions.includes(a)) && page.entries
         );
       },
       { what: 'audit entries of customer- and invoice-service' },
@@ -121,6 +135,15 @@ describe('e2e: companies and plans through the operator command', () => {
     expect(entries.find((e: { action: string }) => e.action === 'invoice.position_added')).toMatchObject({
       resource_type: 'position',
       resource_id: `${invoice.body.invoice_id}/${position.body.position_id ?? position.body.id}`,
+    });
+    expect(entries.find((e: { action: string }) => e.action === 'customer.address_added')).toMatchObject({
+      resource_type: 'address',
+      resource_id: `${customer.body.id}/${address.body.id}`,
+      fields: expect.arrayContaining(['address_line_1', 'city']),
+    });
+    expect(entries.find((e: { action: string }) => e.action === 'invoice.cancelled')).toMatchObject({
+      resource_type: 'invoice',
+      resource_id: String(invoice.body.invoice_id),
     });
     expect((await api('GET', '/audit-log/verify', undefined, key)).body).toMatchObject({ valid: true, first_invalid_seq: null });
   });

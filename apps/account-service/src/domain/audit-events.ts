@@ -74,14 +74,18 @@ export const AUDITED: Record<string, (d: Data, companyId: string) => Described> 
   }),
   'customer.changed.v1': (d) => ({
     action: `customer.${String(d.action)}`,
-    resourceType: 'customer',
-    resourceId: str(d.customerId),
+    ...(d.addressId !== undefined
+      ? { resourceType: 'address', resourceId: `${String(d.customerId)}/${String(d.addressId)}` }
+      : { resourceType: 'customer', resourceId: str(d.customerId) }),
     fields: names(d.fields),
   }),
   'invoice.changed.v1': (d) => ({
     action: `invoice.${String(d.action)}`,
-    resourceType: d.positionId === undefined ? 'invoice' : 'position',
-    resourceId: d.positionId === undefined ? str(d.invoiceId) : `${String(d.invoiceId)}/${String(d.positionId)}`,
+    ...(d.positionId !== undefined
+      ? { resourceType: 'position', resourceId: `${String(d.invoiceId)}/${String(d.positionId)}` }
+      : d.attachmentId !== undefined
+        ? { resourceType: 'attachment', resourceId: `${String(d.invoiceId)}/${String(d.attachmentId)}` }
+        : { resourceType: 'invoice', resourceId: str(d.invoiceId) }),
     fields: names(d.fields),
   }),
   'export.changed.v1': (d) =>

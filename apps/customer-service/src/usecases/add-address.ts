@@ -4,6 +4,7 @@ import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, MAX_ADDRESSES, saveAddresses } from './address-rules';
 import type { CustomerDeps } from './deps';
+import { givenFields } from './customer-rules';
 import { loadCustomer } from './load-customer';
 
 export async function addAddress(deps: CustomerDeps, companyId: string, customerId: number, input: AddressCreate): Promise<number> {
@@ -27,6 +28,6 @@ export async function addAddress(deps: CustomerDeps, companyId: string, customer
   // The first address of a type is its default unless the client says otherwise.
   const firstOfType = !c.addresses.some((a) => a.type === address.type);
   if (input.is_default ?? firstOfType) addresses = withDefault(addresses, address.id, address.type);
-  await saveAddresses(deps, c, addresses);
+  await saveAddresses(deps, c, addresses, { action: 'address_added', addressId: address.id, fields: givenFields(input) });
   return address.id;
 }

@@ -1,3 +1,4 @@
+import { eventMessage } from '@inv/runtime';
 /** What the address use cases share: the cap, the lookup, the postal-code check and the optimistic write. */
 import { AppError, invalidData, notFound } from '@inv/service-kit';
 import type { AddressDoc, CustomerDoc } from '../db/customers';
@@ -18,7 +19,17 @@ export function assertPostalCode(a: Pick<AddressDoc, 'countryCode' | 'postalCode
 }
 
 /** Writes the address list only if nobody changed the customer meanwhile (optimistic check on rev). */
-export async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[]) {
-  if (!(await deps.customers.updateAtRev(c.companyId, c._id, c.rev, { addresses, updatedAt: deps.now() })))
-    throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+/** What an address change was, announced for the audit log with the change (field names, never values). */
+export interface AddressChange {
+  action: 'address_added' | 'address_updated' | 'address_deleted';
+  addressId: number;
+  fields: string[];
+}
+
+export async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[], change: AddressChange) {
+  await deps.commit(async (session, emit) => {
+    if (!(await deps.customers.updateAtRev(c.companyId, c._id, c.rev, { addresses, updatedAt: deps.now() }, session)))
+      throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
+    emit(eventMessage('customer.changed.v1', c.companyId, { customerId: c._id, ...change }));
+  });
 }

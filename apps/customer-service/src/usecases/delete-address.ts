@@ -13,5 +13,6 @@ export async function deleteAddress(deps: CustomerDeps, companyId: string, custo
     deps,
     c,
     c.addresses.filter((a) => a.id !== addressId),
+    { action: 'address_deleted', addressId, fields: [] },
   );
 }

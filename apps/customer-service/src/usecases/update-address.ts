@@ -3,6 +3,7 @@ import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, findAddress, saveAddresses } from './address-rules';
 import type { CustomerDeps } from './deps';
+import { givenFields } from './customer-rules';
 import { loadCustomer } from './load-customer';
 
 export async function updateAddress(
@@ -31,6 +32,6 @@ export async function updateAddress(
   assertPostalCode(merged);
   let addresses = c.addresses.map((a) => (a.id === addressId ? merged : a));
   if (merged.isDefault) addresses = withDefault(addresses, addressId, merged.type);
-  await saveAddresses(deps, c, addresses);
+  await saveAddresses(deps, c, addresses, { action: 'address_updated', addressId, fields: givenFields(input) });
   return merged;
 }

@@ -1,3 +1,4 @@
+import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
 import { loadInvoice } from './load-invoice';
@@ -10,4 +11,5 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: nu
   }
   if (!(await deps.invoices.cancelDraft(companyId, id, deps.now())))
     throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
+  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'cancelled', fields: ['status'] }));
 }

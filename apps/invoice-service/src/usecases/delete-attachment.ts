@@ -1,3 +1,4 @@
+import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
 import { loadDraft } from './load-invoice';
@@ -8,5 +9,8 @@ export async function deleteAttachment(deps: InvoiceDeps, companyId: string, inv
   const a = await deps.attachments.get(companyId, invoiceId, id);
   if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
   await deps.attachments.remove(companyId, invoiceId, id);
+  await deps.publish(
+    eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'attachment_deleted', attachmentId: id, fields: [] }),
+  );
   await deps.objects.remove(a.key);
 }

@@ -1,3 +1,4 @@
+import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
@@ -18,4 +19,5 @@ export async function reorderPositions(deps: InvoiceDeps, companyId: string, inv
     inv,
     order.map((id) => byId.get(id) as PositionDoc),
   );
+  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'positions_reordered', fields: ['order'] }));
 }

@@ -1,3 +1,4 @@
+import { eventMessage } from '@inv/runtime';
 import { fromBuffer } from 'file-type';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -61,6 +62,14 @@ export async function uploadAttachment(
       createdAt: deps.now(),
     };
     await deps.attachments.create(doc);
+    await deps.publish(
+      eventMessage('invoice.changed.v1', companyId, {
+        invoiceId,
+        action: 'attachment_added',
+        attachmentId: id,
+        fields: ['file', 'description'],
+      }),
+    );
     return doc;
   } finally {
     await file.cleanup();

@@ -42,12 +42,28 @@ export const events = {
   /** A numbering sequence's pattern, reset period or next value was changed. */
   'numbering.changed.v1': z.object({ documentType: z.enum(['invoice', 'credit_note']), fields: z.array(z.string()) }),
   /** A customer was created or changed (for the audit log: the API field names, never their values). */
-  'customer.changed.v1': z.object({ customerId: z.number().int(), action: z.enum(['created', 'updated']), fields: z.array(z.string()) }),
+  'customer.changed.v1': z.object({
+    customerId: z.number().int(),
+    action: z.enum(['created', 'updated', 'address_added', 'address_updated', 'address_deleted']),
+    addressId: z.number().int().optional(),
+    fields: z.array(z.string()),
+  }),
   /** A draft invoice or its positions changed (for the audit log: the API field names, never their values). */
   'invoice.changed.v1': z.object({
     invoiceId: z.number().int(),
-    action: z.enum(['created', 'updated', 'position_added', 'position_updated', 'position_deleted']),
+    action: z.enum([
+      'created',
+      'updated',
+      'cancelled',
+      'position_added',
+      'position_updated',
+      'position_deleted',
+      'positions_reordered',
+      'attachment_added',
+      'attachment_deleted',
+    ]),
     positionId: z.number().int().optional(),
+    attachmentId: z.number().int().optional(),
     fields: z.array(z.string()),
   }),
   /** Accounting export: a job started, the mappings or the configuration changed (for the audit log: field names only). */
