@@ -95,7 +95,6 @@ describe("startFinalizeJob's checks", () => {
     expect(f.asked.map((a) => a.name)).not.toContain('document.check-requirements.v1');
   });
 
-
   it('asks for vat_override_confirmed when the customer VAT ID is not confirmed (422), and proceeds with it', async () => {
     const f = fakeDeps({ 'customer.billing-snapshot.v1': () => ({ ...billingSnapshot, vatStatus: 'unavailable' }) });
     storedDraft(f, 1, { positions: [position(10)] });
