@@ -8,7 +8,7 @@
 // development (native sharp, pdfkit's data files, fonts found with require.resolve). Type checking is a
 // separate step (`npm run build`, tsc through nx); tests keep running the sources through @swc/jest.
 // Files read relative to a module's directory are copied where the bundles look for them: the VIES WSDL
-// (libs/vies-simulator resolves '../assets/checkVatService.wsdl' from its __dirname, i.e. dist/assets), and
+// (libs/contracts' VIES_WSDL_PATH resolves '../assets/checkVatService.wsdl' from its __dirname, i.e. dist/assets), and
 // Scalar's standalone API-reference bundle, the one file of @scalar/api-reference the gateway serves (the
 // package itself, with its Vue dependencies, is a dev dependency and not in the image).
 import { build } from 'esbuild';
@@ -56,7 +56,8 @@ const result = await build({
   metafile: true,
 });
 mkdirSync(join(out, 'assets'), { recursive: true });
-cpSync(join(root, 'libs/vies-simulator/assets'), join(out, 'assets'), { recursive: true });
+// the VIES WSDL (VIES_WSDL_PATH in libs/contracts resolves to <bundle dir>/../assets)
+cpSync(join(root, 'libs/contracts/assets'), join(out, 'assets'), { recursive: true });
 const require = createRequire(import.meta.url);
 cpSync(join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), join(out, 'gateway', 'scalar-standalone.js'));
 writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
