@@ -3,7 +3,7 @@ import { ApiKeyCreate, BankAccountInput, BankAccountUpdate, CompanyProfileUpdate
 import { companyIdOf, identityOf, notFound, parseInput, parsePatch, parsePath } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
-import { presentBankAccount, presentCompany } from '../domain/company-profile';
+import { presentBankAccount, presentCompany } from '../domain/profile-rules';
 import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
 import {
   addBankAccount,

@@ -4,8 +4,8 @@ import { eventMessage } from '@inv/runtime';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { BankAccountDoc, CompaniesRepo, CompanyDoc } from '../db/companies';
-import { bankAccountsOf } from '../domain/company-profile';
-import { paymentTermsOf } from '../domain/payment-terms';
+import { bankAccountsOf } from '../domain/profile-rules';
+import { paymentTermsOf } from '../domain/payment-term-rules';
 
 export interface CompanyDeps {
   companies: CompaniesRepo;

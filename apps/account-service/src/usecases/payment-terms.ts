@@ -3,7 +3,7 @@ import { RpcTimeoutError } from '@inv/bus';
 import { eventMessage, type AppBus } from '@inv/runtime';
 import { AppError, conflict, notFound } from '@inv/service-kit';
 import type { CompanyDoc, PaymentTermDoc } from '../db/companies';
-import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-terms';
+import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-term-rules';
 import type { CompanyDeps } from './company-profile';
 
 export type PaymentTermDeps = CompanyDeps & { bus: AppBus };
