@@ -4,7 +4,9 @@ import { companyIdOf, identityOf, notFound, parseInput, parsePatch, parsePath } 
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { presentBankAccount, presentCompany } from '../domain/profile-rules';
-import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
+import { createApiKey } from '../usecases/create-api-key';
+import { listApiKeys } from '../usecases/list-api-keys';
+import { revokeApiKey } from '../usecases/revoke-api-key';
 import {
   addBankAccount,
   deleteBankAccount,

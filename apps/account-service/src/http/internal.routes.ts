@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
-import { verifyApiKey } from '../usecases/api-keys';
+import { verifyApiKey } from '../usecases/verify-api-key';
 import { acceptInvitation, currentMember, signIn, type SignInDeps } from '../usecases/member-sign-in';
 
 /**
