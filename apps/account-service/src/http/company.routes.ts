@@ -7,15 +7,13 @@ import { presentBankAccount, presentCompany } from '../domain/profile-rules';
 import { createApiKey } from '../usecases/create-api-key';
 import { listApiKeys } from '../usecases/list-api-keys';
 import { revokeApiKey } from '../usecases/revoke-api-key';
-import {
-  addBankAccount,
-  deleteBankAccount,
-  getBankAccount,
-  listBankAccounts,
-  updateBankAccount,
-  updateCompanyProfile,
-  type CompanyDeps,
-} from '../usecases/company-profile';
+import { addBankAccount } from '../usecases/add-bank-account';
+import { deleteBankAccount } from '../usecases/delete-bank-account';
+import type { CompanyDeps } from '../usecases/deps';
+import { getBankAccount } from '../usecases/get-bank-account';
+import { listBankAccounts } from '../usecases/list-bank-accounts';
+import { updateBankAccount } from '../usecases/update-bank-account';
+import { updateCompanyProfile } from '../usecases/update-company-profile';
 
 export function companyRoutes(
   deps: CompanyDeps & {
