@@ -29,7 +29,7 @@ export interface CompanyDoc {
   /** Bumped by every member change (see bumpMembersRev). */
   membersRev?: number;
   paymentTermDays: number;
-  /** Absent until the company first changes its payment terms: the defaults apply (domain/payment-terms.ts). */
+  /** Absent until the company first changes its payment terms: the defaults apply (domain/payment-term-rules.ts). */
   paymentTerms?: PaymentTermDoc[];
   /** Bumped on every payment-term change (optimistic check; orders the announcements). */
   paymentTermsRev?: number;

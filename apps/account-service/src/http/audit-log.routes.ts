@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import { AuditLogQuery } from '@inv/contracts';
 import { companyIdOf, parseQuery } from '@inv/service-kit';
-import { listAuditLog, verifyAuditLog, type AuditDeps } from '../usecases/audit-log';
+import type { AuditDeps } from '../usecases/audit-deps';
+import { listAuditLog } from '../usecases/list-audit-log';
+import { verifyAuditLog } from '../usecases/verify-audit-log';
 
 export function auditLogRoutes(deps: Pick<AuditDeps, 'audit'>): Router {
   const router = Router();

@@ -3,17 +3,17 @@ import { ApiKeyCreate, BankAccountInput, BankAccountUpdate, CompanyProfileUpdate
 import { companyIdOf, identityOf, notFound, parseInput, parsePatch, parsePath } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
-import { presentBankAccount, presentCompany } from '../domain/company-profile';
-import { createApiKey, listApiKeys, revokeApiKey } from '../usecases/api-keys';
-import {
-  addBankAccount,
-  deleteBankAccount,
-  getBankAccount,
-  listBankAccounts,
-  updateBankAccount,
-  updateCompanyProfile,
-  type CompanyDeps,
-} from '../usecases/company-profile';
+import { presentBankAccount, presentCompany } from '../domain/profile-rules';
+import { createApiKey } from '../usecases/create-api-key';
+import { listApiKeys } from '../usecases/list-api-keys';
+import { revokeApiKey } from '../usecases/revoke-api-key';
+import { addBankAccount } from '../usecases/add-bank-account';
+import { deleteBankAccount } from '../usecases/delete-bank-account';
+import type { CompanyDeps } from '../usecases/deps';
+import { getBankAccount } from '../usecases/get-bank-account';
+import { listBankAccounts } from '../usecases/list-bank-accounts';
+import { updateBankAccount } from '../usecases/update-bank-account';
+import { updateCompanyProfile } from '../usecases/update-company-profile';
 
 export function companyRoutes(
   deps: CompanyDeps & {

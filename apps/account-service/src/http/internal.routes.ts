@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
-import { verifyApiKey } from '../usecases/api-keys';
-import { acceptInvitation, currentMember, signIn, type SignInDeps } from '../usecases/member-sign-in';
+import { verifyApiKey } from '../usecases/verify-api-key';
+import { acceptInvitation } from '../usecases/accept-invitation';
+import { currentMember } from '../usecases/current-member';
+import { signIn, type SignInDeps } from '../usecases/sign-in-member';
 
 /**
  * Called by the gateway only: never routed publicly, and like every /internal/* path it needs the

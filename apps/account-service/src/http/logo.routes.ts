@@ -2,7 +2,10 @@ import type { Readable } from 'node:stream';
 import { Router } from 'express';
 import { AppError, companyIdOf } from '@inv/service-kit';
 import { LOGO_MAX_BYTES } from '../domain/logo';
-import { companyLogoLink, deleteCompanyLogo, putCompanyLogo, type LogoDeps } from '../usecases/company-logo';
+import { companyLogoLink } from '../usecases/company-logo-link';
+import { deleteCompanyLogo } from '../usecases/delete-company-logo';
+import type { LogoDeps } from '../usecases/logo-store';
+import { putCompanyLogo } from '../usecases/put-company-logo';
 
 /** The paths whose bodies are image bytes, not JSON (exempt from the JSON-only rule; bounded here). */
 export const LOGO_PATHS = [/^\/company\/logo\/?$/];

@@ -2,7 +2,11 @@ import { Router } from 'express';
 import { MemberInvite, MemberUpdate, Role } from '@inv/contracts';
 import { companyIdOf, identityOf, parseInput } from '@inv/service-kit';
 import type { Request } from 'express';
-import { changeMemberRole, inviteMember, listMembers, removeMember, type MemberDeps } from '../usecases/members';
+import { changeMemberRole } from '../usecases/change-member-role';
+import { inviteMember } from '../usecases/invite-member';
+import { listMembers } from '../usecases/list-members';
+import type { MemberDeps } from '../usecases/member-rules';
+import { removeMember } from '../usecases/remove-member';
 
 /** The caller's role from the signed identity (keys from before roles act as admin). */
 export const callerRoleOf = (req: Request): Role => Role.catch('admin').parse(identityOf(req)?.role ?? 'admin');

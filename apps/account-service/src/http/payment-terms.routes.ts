@@ -1,15 +1,13 @@
 import { Router } from 'express';
 import { IntId, PaymentTermInput, PaymentTermUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePatch, parsePath } from '@inv/service-kit';
-import { presentPaymentTerm } from '../domain/payment-terms';
-import {
-  createPaymentTerm,
-  deletePaymentTerm,
-  getPaymentTerm,
-  listPaymentTerms,
-  updatePaymentTerm,
-  type PaymentTermDeps,
-} from '../usecases/payment-terms';
+import { presentPaymentTerm } from '../domain/payment-term-rules';
+import { createPaymentTerm } from '../usecases/create-payment-term';
+import { deletePaymentTerm } from '../usecases/delete-payment-term';
+import { getPaymentTerm } from '../usecases/get-payment-term';
+import { listPaymentTerms } from '../usecases/list-payment-terms';
+import type { PaymentTermDeps } from '../usecases/payment-term-changes';
+import { updatePaymentTerm } from '../usecases/update-payment-term';
 
 /** /company/payment-terms: the terms customers and invoices refer to (GET /customer/payment-terms lists the same). */
 export function paymentTermRoutes(deps: PaymentTermDeps): Router {

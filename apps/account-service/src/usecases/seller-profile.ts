@@ -1,7 +1,7 @@
 import { electronicAddressOf } from '@inv/contracts';
 import type { CompanyDoc } from '../db/companies';
-import { defaultBankAccount } from '../domain/company-profile';
-import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-terms';
+import { defaultBankAccount } from '../domain/profile-rules';
+import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-term-rules';
 
 /** The seller as frozen onto an invoice at finalization (EN 16931 BG-4 and payment instructions). */
 export function sellerProfileOf(company: CompanyDoc) {

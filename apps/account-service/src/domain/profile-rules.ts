@@ -1,5 +1,5 @@
 import type { BankAccountDoc, CompanyDoc } from '../db/companies';
-import { defaultPaymentTerm } from './payment-terms';
+import { defaultPaymentTerm } from './payment-term-rules';
 
 /** The company as the API shows it (snake_case; bank accounts with the default first). */
 export function presentCompany(c: CompanyDoc) {

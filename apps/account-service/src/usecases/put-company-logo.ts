@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import { fromBuffer } from 'file-type';
 import sharp from 'sharp';
-import type { ObjectStore } from '@inv/objects';
-import { eventMessage } from '@inv/runtime';
 import { AppError, notFound } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
 import { LOGO_BOX, LOGO_MAX_INPUT_PIXELS, LOGO_TYPES } from '../domain/logo';
-import type { CompanyDeps } from './company-profile';
-
-export type LogoDeps = CompanyDeps & { objects: ObjectStore; presignTtlSeconds: number };
+import { swapLogo, type LogoDeps } from './logo-store';
 
 const unsupported = (found: string) =>
   new AppError('unsupported_media_type', `a logo must be a PNG or JPEG image; the upload is ${found}`, { code: 'UNSUPPORTED_LOGO_TYPE' });
@@ -48,32 +44,7 @@ export async function putCompanyLogo(deps: LogoDeps, companyId: string, bytes: B
   await deps.objects.put(key, data, type);
   const now = deps.now();
   const logo = { key, contentType: type, width: info.width, height: info.height, size: data.length, sha256, uploadedAt: now };
-  const before = await swap(deps, companyId, logo);
+  const before = await swapLogo(deps, companyId, logo);
   if (before.logo && before.logo.key !== key) await deps.objects.remove(before.logo.key).catch(() => undefined);
   return { ...before, logo };
-}
-
-export async function companyLogoLink(deps: LogoDeps, companyId: string) {
-  const company = await deps.companies.byId(companyId);
-  if (!company) throw notFound('company');
-  if (!company.logo) throw notFound('logo');
-  return { logo: company.logo, url: await deps.objects.presignGet(company.logo.key, logoFileName(company.logo.contentType)) };
-}
-
-export async function deleteCompanyLogo(deps: LogoDeps, companyId: string): Promise<void> {
-  const before = await swap(deps, companyId, undefined, true);
-  await deps.objects.remove(before.logo!.key).catch(() => undefined);
-}
-
-const logoFileName = (type: string) => (type === 'image/png' ? 'logo.png' : 'logo.jpg');
-
-/** Sets or removes the logo record and announces it; answers the company as it was before. */
-function swap(deps: LogoDeps, companyId: string, logo: CompanyDoc['logo'], mustExist = false): Promise<CompanyDoc> {
-  return deps.commit(async (session, emit) => {
-    const before = await deps.companies.swapLogo(companyId, logo, deps.now(), session);
-    if (!before) throw notFound('company');
-    if (mustExist && !before.logo) throw notFound('logo');
-    emit(eventMessage('company.profile-changed.v1', companyId, { fields: ['logo'] }));
-    return before;
-  });
 }

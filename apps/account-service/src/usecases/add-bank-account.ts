@@ -1,0 +1,32 @@
+import type { BankAccountInput } from '@inv/contracts';
+import { conflict, invalidData, type FieldError } from '@inv/service-kit';
+import type { BankAccountDoc } from '../db/companies';
+import { bankAccountsOf } from '../domain/profile-rules';
+import { checkAccount, MAX_BANK_ACCOUNTS, saveAccounts } from './bank-account-rules';
+import type { CompanyDeps } from './deps';
+import { loadCompany } from './load-company';
+
+export async function addBankAccount(deps: CompanyDeps, companyId: string, input: BankAccountInput): Promise<BankAccountDoc> {
+  const c = await loadCompany(deps, companyId);
+  const errors: FieldError[] = [];
+  const { iban, bic } = checkAccount(input, errors);
+  if (errors.length) throw invalidData('the bank account is invalid', errors);
+  const accounts = bankAccountsOf(c).map((a) => ({ ...a }));
+  if (accounts.length >= MAX_BANK_ACCOUNTS)
+    throw conflict(`a company keeps at most ${MAX_BANK_ACCOUNTS} bank accounts`, 'BANK_ACCOUNT_LIMIT_REACHED');
+  if (accounts.some((a) => a.iban === iban))
+    throw conflict(`the IBAN ${iban} is already one of the company's accounts`, 'DUPLICATE_BANK_ACCOUNT');
+  const account: BankAccountDoc = {
+    id: Math.max(0, ...accounts.map((a) => a.id)) + 1,
+    iban: iban!,
+    bic,
+    bankName: input.bank_name,
+    accountHolder: input.account_holder,
+    isDefault: input.is_default === true || accounts.length === 0,
+    createdAt: deps.now(),
+  };
+  if (account.isDefault) for (const a of accounts) a.isDefault = false;
+  accounts.push(account);
+  await saveAccounts(deps, c, accounts, 'bank_accounts');
+  return account;
+}

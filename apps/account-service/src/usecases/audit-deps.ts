@@ -1,0 +1,9 @@
+import type { Changes } from '@inv/outbox';
+import type { ApiKeysRepo } from '../db/api-keys';
+import type { AuditLogRepo } from '../db/audit-log';
+
+export interface AuditDeps {
+  commitOnce: Changes['commitOnce'];
+  audit: AuditLogRepo;
+  apiKeys: ApiKeysRepo;
+}

@@ -1,0 +1,16 @@
+import { MAX_PAYMENT_TERMS, type PaymentTermInput } from '@inv/contracts';
+import { conflict } from '@inv/service-kit';
+import { paymentTermsOf } from '../domain/payment-term-rules';
+import type { CompanyDeps } from './deps';
+import { loadCompany } from './load-company';
+import { applyPaymentTermUpdate, savePaymentTerms } from './payment-term-changes';
+
+export async function createPaymentTerm(deps: CompanyDeps, companyId: string, input: PaymentTermInput) {
+  const c = await loadCompany(deps, companyId);
+  const terms = paymentTermsOf(c);
+  if (terms.length >= MAX_PAYMENT_TERMS)
+    throw conflict(`a company keeps at most ${MAX_PAYMENT_TERMS} payment terms`, 'PAYMENT_TERM_LIMIT_REACHED');
+  const term = applyPaymentTermUpdate({ id: Math.max(0, ...terms.map((t) => t.id)) + 1, name: input.name, days: input.days }, input);
+  const after = await savePaymentTerms(deps, c, [...terms, term], { id: term.id, action: 'created' });
+  return { company: after, term };
+}

@@ -1,0 +1,15 @@
+import { notFound } from '@inv/service-kit';
+import { bankAccountsOf } from '../domain/profile-rules';
+import { saveAccounts } from './bank-account-rules';
+import type { CompanyDeps } from './deps';
+import { loadCompany } from './load-company';
+
+/** DELETE: the default passes to the oldest remaining account; without any, validation asks for one. */
+export async function deleteBankAccount(deps: CompanyDeps, companyId: string, id: number) {
+  const c = await loadCompany(deps, companyId);
+  const accounts = bankAccountsOf(c)
+    .filter((a) => a.id !== id)
+    .map((a) => ({ ...a }));
+  if (accounts.length === bankAccountsOf(c).length) throw notFound(`bank account ${id}`);
+  await saveAccounts(deps, c, accounts, 'bank_accounts');
+}

@@ -1,0 +1,40 @@
+import type { Role } from '@inv/contracts';
+import type { Changes } from '@inv/outbox';
+import { eventMessage } from '@inv/runtime';
+import { AppError } from '@inv/service-kit';
+import type { ApiKeysRepo } from '../db/api-keys';
+import { displayPrefix, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
+
+/** Stores `key` (only its hash) as an active key of the company, within the 10-key limit. */
+export async function insertApiKey(
+  deps: { apiKeys: ApiKeysRepo; commit: Changes['commit'] },
+  companyId: string,
+  name: string,
+  role: Role,
+  key: string,
+) {
+  // Each active key holds one of MAX_ACTIVE_KEYS slots under a unique index, so concurrent creations
+  // cannot overshoot the limit (a count-then-insert could). A lost race for a slot tries the next free one.
+  for (let attempt = 0; attempt < MAX_ACTIVE_KEYS * 2; attempt++) {
+    const used = new Set(await deps.apiKeys.usedSlots(companyId));
+    const free = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).filter((i) => !used.has(i));
+    if (!free.length) break;
+    const slot = free[Math.floor(Math.random() * free.length)];
+    try {
+      const doc = await deps.commit(async (session, emit) => {
+        const inserted = await deps.apiKeys.insert(
+          { companyId, name, role, prefix: displayPrefix(key), hash: hashApiKey(key), createdAt: new Date(), slot },
+          session,
+        );
+        emit(eventMessage('api-key.created.v1', companyId, { keyId: String(inserted._id), name, prefix: inserted.prefix, role }));
+        return inserted;
+      });
+      return { id: String(doc._id), name, role, prefix: doc.prefix, created_at: doc.createdAt.toISOString(), key };
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+  }
+  throw new AppError('conflict', `a company can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first`, {
+    code: 'API_KEY_LIMIT_REACHED',
+  });
+}

@@ -1,0 +1,5 @@
+import { type MemberDeps, presentMember } from './member-rules';
+
+export async function listMembers(deps: Pick<MemberDeps, 'members'>, companyId: string) {
+  return (await deps.members.list(companyId)).map(presentMember);
+}

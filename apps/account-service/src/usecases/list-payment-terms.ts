@@ -1,0 +1,8 @@
+import { paymentTermsOf } from '../domain/payment-term-rules';
+import type { CompanyDeps } from './deps';
+import { loadCompany } from './load-company';
+
+export async function listPaymentTerms(deps: CompanyDeps, companyId: string) {
+  const c = await loadCompany(deps, companyId);
+  return { company: c, terms: paymentTermsOf(c) };
+}

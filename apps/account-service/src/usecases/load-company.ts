@@ -1,0 +1,9 @@
+import { notFound } from '@inv/service-kit';
+import type { CompanyDoc } from '../db/companies';
+import type { CompanyDeps } from './deps';
+
+export async function loadCompany(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
+  const c = await deps.companies.byId(companyId);
+  if (!c) throw notFound('company');
+  return c;
+}

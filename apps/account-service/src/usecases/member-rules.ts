@@ -1,0 +1,33 @@
+import { Types } from 'mongoose';
+import type { Changes } from '@inv/outbox';
+import { AppError, conflict, notFound } from '@inv/service-kit';
+import type { CompaniesRepo } from '../db/companies';
+import type { MemberDoc, MembersRepo } from '../db/members';
+
+export interface MemberDeps {
+  commit: Changes['commit'];
+  members: MembersRepo;
+  companies: CompaniesRepo;
+  /** Sender of the invitation e-mails. */
+  mailFrom: string;
+  /** Base URL of the web app (invitation links point to `${appUrl}/accept-invitation`). */
+  appUrl: string;
+  now: () => Date;
+}
+
+export const presentMember = (m: MemberDoc) => ({
+  id: String(m._id),
+  email: m.email,
+  role: m.role,
+  status: m.status,
+  created_at: m.createdAt.toISOString(),
+  invitation_expires_at: m.invitationExpiresAt?.toISOString() ?? null,
+});
+
+export const ownersOnly = (what: string) =>
+  new AppError('forbidden', `only an owner may ${what}`, { code: 'FORBIDDEN', extra: { missing_permission: 'owner' } });
+export const lastOwner = () => conflict('a company always keeps at least one owner: make another member owner first', 'LAST_OWNER');
+export const idOf = (id: string) => {
+  if (!Types.ObjectId.isValid(id)) throw notFound('member');
+  return new Types.ObjectId(id);
+};

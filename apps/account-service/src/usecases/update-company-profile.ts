@@ -1,0 +1,63 @@
+import type { CompanyProfileUpdate } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
+import { invalidData, notFound, type FieldError } from '@inv/service-kit';
+import type { CompanyDoc } from '../db/companies';
+import { paymentTermsOf } from '../domain/payment-term-rules';
+import type { CompanyDeps } from './deps';
+import { loadCompany } from './load-company';
+
+/** PUT /company/: the fields sent change; invoices finalized before keep the seller data they were issued with. */
+export async function updateCompanyProfile(deps: CompanyDeps, companyId: string, input: CompanyProfileUpdate): Promise<CompanyDoc> {
+  const current = await loadCompany(deps, companyId);
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, 1> = {};
+  const errors: FieldError[] = [];
+  if (input.default_payment_term_id != null && !paymentTermsOf(current).some((t) => t.id === input.default_payment_term_id)) {
+    errors.push({
+      path: 'default_payment_term_id',
+      message: `payment term ${input.default_payment_term_id} does not exist; see GET /company/payment-terms`,
+    });
+  }
+  if (input.default_template_id != null && deps.templateExists && !(await deps.templateExists(companyId, input.default_template_id))) {
+    errors.push({ path: 'default_template_id', message: `template ${input.default_template_id} does not exist; see GET /template/` });
+  }
+  if (errors.length) throw invalidData('the company profile is invalid', errors);
+  if (input.small_business !== undefined) set.smallBusiness = input.small_business;
+  if (input.default_payment_term_id === null) unset.defaultPaymentTermId = 1;
+  else if (input.default_payment_term_id !== undefined) set.defaultPaymentTermId = input.default_payment_term_id;
+  if (input.default_template_id === null) unset.defaultTemplateId = 1;
+  else if (input.default_template_id !== undefined) set.defaultTemplateId = input.default_template_id;
+  if (input.legal_name !== undefined) set.legalName = input.legal_name;
+  if (input.trading_name !== undefined) set.name = input.trading_name;
+  if (input.address)
+    set.address = {
+      line1: input.address.line1,
+      line2: input.address.line2,
+      postalCode: input.address.postal_code,
+      city: input.address.city,
+      countryCode: input.address.country_code,
+    };
+  if (input.vat_id !== undefined) set.vatId = input.vat_id.replace(/[\s.-]/g, '').toUpperCase();
+  if (input.tax_number !== undefined) set.taxNumber = input.tax_number;
+  if (input.registration_court !== undefined) set.registrationCourt = input.registration_court;
+  if (input.registration_id !== undefined) set.registrationId = input.registration_id;
+  if (input.managing_directors !== undefined) set.managingDirectors = input.managing_directors;
+  if (input.contact_name !== undefined) set.contactName = input.contact_name;
+  if (input.email !== undefined) set.email = input.email;
+  if (input.phone !== undefined) set.phone = input.phone;
+  if (input.website !== undefined) set.website = input.website;
+  if (input.default_language !== undefined) set.defaultLanguage = input.default_language;
+  if (input.payment_term_days !== undefined) set.paymentTermDays = input.payment_term_days;
+  const fields = [...Object.keys(set), ...Object.keys(unset)];
+  if (fields.length === 0) return current;
+  const vatChanged = typeof set.vatId === 'string' && set.vatId !== current.vatId;
+  if (vatChanged) unset.vatCheck = 1;
+  return deps.commit(async (session, emit) => {
+    const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset, session);
+    if (!updated) throw notFound('company');
+    emit(eventMessage('company.profile-changed.v1', companyId, { fields }));
+    // The company's VAT ID is checked at VIES the way customers' are (vat-service answers with vat.checked.v1).
+    if (vatChanged && updated.vatId) emit(eventMessage('company.vat-id-changed.v1', companyId, { vatId: updated.vatId }));
+    return updated;
+  });
+}

@@ -1,0 +1,17 @@
+import type { PaymentTermUpdate } from '@inv/contracts';
+import { notFound } from '@inv/service-kit';
+import { paymentTermsOf } from '../domain/payment-term-rules';
+import type { CompanyDeps } from './deps';
+import { loadCompany } from './load-company';
+import { applyPaymentTermUpdate, savePaymentTerms } from './payment-term-changes';
+
+export async function updatePaymentTerm(deps: CompanyDeps, companyId: string, id: number, input: PaymentTermUpdate) {
+  const c = await loadCompany(deps, companyId);
+  const terms = paymentTermsOf(c);
+  const i = terms.findIndex((t) => t.id === id);
+  if (i < 0) throw notFound(`payment term ${id}`);
+  const term = applyPaymentTermUpdate(terms[i]!, input);
+  terms[i] = term;
+  const after = await savePaymentTerms(deps, c, terms, { id, action: 'updated' });
+  return { company: after, term };
+}
