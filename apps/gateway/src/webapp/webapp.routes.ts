@@ -1,9 +1,10 @@
 import express, { Router, type Request, type Response } from 'express';
 import { roleAllows } from '@inv/contracts';
-import { AppError, IDENTITY_HEADER, type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
+import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_JS, esc, fill, page } from './html';
 import { pickLang, texts, type Lang, type Texts } from './i18n';
+import { accountCaller, type Json } from './account-client';
 import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken, sessionStore, type Session } from './sessions';
 
 export interface WebAppDeps {
@@ -16,40 +17,6 @@ export interface WebAppDeps {
   production: boolean;
 }
 
-/** What account-service answers (loosely: fields the pages show). */
-interface Json {
-  [k: string]: unknown;
-  code?: string;
-  message?: string;
-  key?: string;
-  email?: string;
-  companyId?: string;
-  memberships?: Membership[];
-  api_keys?: KeyView[];
-  members?: MemberView[];
-}
-interface Membership {
-  companyId: string;
-  companyName: string;
-  memberId: string;
-  role: string;
-  plan: string;
-}
-interface KeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  role: string;
-  created_at: string;
-  last_used_at: string | null;
-  active: boolean;
-  revoked_reason: string | null;
-}
-interface MemberView {
-  email: string;
-  role: string;
-  status: string;
-}
 const ROLES = ['admin', 'member', 'viewer', 'owner'];
 
 /**
@@ -86,21 +53,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   };
   const field = (req: Request, name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
 
-  async function account(method: string, path: string, body: unknown, identity: Parameters<IdentitySigner['sign']>[0]) {
-    let res: globalThis.Response;
-    try {
-      res = await fetch(`${deps.accountUrl}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: await deps.signer.sign(identity) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch (err) {
-      deps.logger.warn({ err, path }, 'web app: account-service unreachable');
-      throw new AppError('unavailable', 'the account settings are temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
-    }
-    return { status: res.status, body: ((await res.json().catch(() => ({}))) ?? {}) as Json };
-  }
+  const account = accountCaller(deps);
   const asMember = (req: Request, res: Response, s: Session) => ({
     scope: 'company' as const,
     companyId: s.companyId,
