@@ -51,6 +51,12 @@ describe('cloneDeep', () => {
         expect(copy).toEqual(v);
       }),
     );
+    // a field named "__proto__" (fast-check found it: assigning it set the copy's prototype and lost the field)
+    const proto = JSON.parse('{"__proto__": 0, "a": {"__proto__": {"x": 1}}}') as Record<string, unknown>;
+    const protoCopy = cloneDeep(proto);
+    expect(Object.keys(protoCopy)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(protoCopy)).toBe(Object.prototype);
+    expect(protoCopy).toEqual(proto);
     const oid = new ObjectId();
     const original = { _id: oid, when: new Date(1), nested: { list: [1, { k: 'v' }] } };
     const copy = cloneDeep(original);

@@ -21,7 +21,13 @@ export function cloneDeep<T>(v: T): T {
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (isPlainObject(v)) {
     const out: Document = {};
-    for (const k of Object.keys(v)) out[k] = cloneDeep(v[k]);
+    for (const k of Object.keys(v)) {
+      // a document may have an own field named "__proto__" (BSON allows it): assigning it would set the
+      // prototype instead, and the field would be lost
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { value: cloneDeep(v[k]), enumerable: true, writable: true, configurable: true });
+      else out[k] = cloneDeep(v[k]);
+    }
     return out as T;
   }
   return v;
