@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { launchServices, stopServices, type RunningService } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
@@ -152,7 +152,7 @@ async function main() {
       mongo!.stdout!.once('data', (d: Buffer) => ok(d.toString().trim().split('\n')[0]));
       mongo!.once('exit', () => fail(new Error('embedded MongoDB exited')));
     });
-    const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+    const portOffset = await freeServicesPortOffset();
     const childEnv = {
       ...process.env,
       ...testEnv(prefix, uri, {

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
-import { launchServices, stopServices, type LaunchOptions, type RunningService, type ServiceName } from '@inv/runtime';
+import {
+  freeServicesPortOffset,
+  launchServices,
+  stopServices,
+  type LaunchOptions,
+  type RunningService,
+  type ServiceName,
+} from '@inv/runtime';
 import { startViesSimulator } from '@inv/vies-simulator';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
@@ -52,7 +59,7 @@ export async function startSystem(
   const root = resolve(__dirname, '../..');
   const prefix = uniquePrefix(opts.kind);
   const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
-  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+  const portOffset = await freeServicesPortOffset();
   let stopMongo: () => Promise<void> = async () => undefined;
   let mongoUrl = process.env.MONGO_URL;
   if (!mongoUrl) {
@@ -107,14 +114,23 @@ export async function startSystem(
     },
   };
   try {
-    system.running = await launchServices({
-      root,
-      services: opts.services ?? ALL_SERVICES,
-      env,
-      portOffset,
-      stdio: opts.stdio ?? 'ignore',
-      readyTimeoutMs: 180_000,
-    });
+    // the ports were free a moment ago; another run can still take one before a service listens: then again elsewhere
+    for (let attempt = 1; ; attempt++) {
+      try {
+        system.running = await launchServices({
+          root,
+          services: opts.services ?? ALL_SERVICES,
+          env,
+          portOffset: system.portOffset,
+          stdio: opts.stdio ?? 'ignore',
+          readyTimeoutMs: 180_000,
+        });
+        break;
+      } catch (err) {
+        if (attempt >= 3 || !/EADDRINUSE/.test(String(err))) throw err;
+        system.portOffset = await freeServicesPortOffset();
+      }
+    }
   } catch (err) {
     // a service that did not come up must not leave the embedded servers running (jest would never exit)
     await system.stop().catch(() => undefined);

@@ -1,9 +1,8 @@
-import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { spawnService, stopService, waitReady, type RunningService } from '@inv/runtime';
+import { freeServicesPortOffset, spawnService, stopService, waitReady, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, testMongo } from '@inv/testing';
 import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
@@ -20,7 +19,7 @@ import { createCustomerService, eventually, http, testBus, testConfig, testPrefi
 describe('VAT check flow: customer-service + vat-service + VIES simulator', () => {
   const prefixes = testPrefixes();
   // vat-service listens on 3005 + offset: a random offset keeps it clear of a dev stack and of parallel runs.
-  const portOffset = randomInt(20_000, 40_001);
+  let portOffset = 0; // chosen in beforeAll: every service port free, below the ephemeral range
   let sim: ViesSimulator;
   let mongo: Awaited<ReturnType<typeof testMongo>> | undefined;
   let customers: CustomerService;
@@ -29,6 +28,7 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
   let call: ReturnType<typeof http>;
 
   beforeAll(async () => {
+    portOffset = await freeServicesPortOffset();
     sim = await startViesSimulator({ slowMs: 2_000 });
     // MONGO_URL when set, else an embedded server; it listens on TCP, so the vat-service process can use it.
     mongo = await testMongo();

@@ -17,7 +17,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import mongoose from 'mongoose';
 import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
-import { launchServices, stopServices } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices } from '@inv/runtime';
 import { deleteBrokerObjects, identityHeaders, testEnv, uniquePrefix } from '@inv/testing';
 
 const INVOICES = Number(process.env.INVOICES ?? 10_000);
@@ -65,7 +65,7 @@ async function main() {
     }),
   };
   delete env.PORT;
-  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+  const portOffset = await freeServicesPortOffset();
   const running = await launchServices({
     root,
     services: ['export'],

@@ -8,7 +8,7 @@ import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@inv/objects';
-import { launchServices, stopServices, type RunningService } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
 /**
@@ -95,7 +95,7 @@ describe('export-service: DATEV export end to end', () => {
   const prefix = uniquePrefix('exp');
   const company = `cmp_exp_${randomBytes(4).toString('hex')}`;
   const other = `cmp_other_${randomBytes(4).toString('hex')}`;
-  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+  let portOffset = 0; // chosen in beforeAll: every service port free, below the ephemeral range
   let stopMongo: () => Promise<void>;
   let s3: EmbeddedS3;
   let store: ObjectStore;
@@ -254,6 +254,7 @@ describe('export-service: DATEV export end to end', () => {
   };
 
   beforeAll(async () => {
+    portOffset = await freeServicesPortOffset();
     const mongo = await startEmbeddedMongo();
     stopMongo = mongo.stop;
     s3 = await startEmbeddedS3();

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { launchServices, stopServices } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
 const REQUESTS = Number(process.env.BURST_REQUESTS ?? 1000);
@@ -45,7 +45,7 @@ async function run(mode: 'protected' | 'unprotected') {
     root,
     services: ['account', 'gateway'],
     env,
-    portOffset: 20_000 + Math.floor(Math.random() * 20_000),
+    portOffset: await freeServicesPortOffset(),
     stdio: 'pipe',
     readyTimeoutMs: 120_000,
   });

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startEmbeddedS3 } from '@inv/objects';
-import { launchServices, stopServices } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices } from '@inv/runtime';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix } from '@inv/testing';
 
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -57,7 +57,7 @@ async function main() {
     root,
     services: ['invoice'],
     env,
-    portOffset: 20_000 + Math.floor(Math.random() * 20_000),
+    portOffset: await freeServicesPortOffset(),
     stdio: 'ignore',
     readyTimeoutMs: 90_000,
   });

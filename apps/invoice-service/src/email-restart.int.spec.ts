@@ -5,7 +5,7 @@ import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
-import { launchServices, stopServices, type RunningService } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 
 jest.setTimeout(180_000);
@@ -18,7 +18,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
   const prefix = uniquePrefix('mailkill');
   const company = 'cmp_mailkill';
   const bucket = 'mailkill';
-  const portOffset = 20_000 + Math.floor(Math.random() * 20_000);
+  let portOffset = 0; // chosen in beforeAll: every service port free, below the ephemeral range
   let stopMongo: () => Promise<void>;
   let s3: EmbeddedS3;
   let smtp: SMTPServer;
@@ -52,6 +52,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
   };
 
   beforeAll(async () => {
+    portOffset = await freeServicesPortOffset();
     const mongo = await startEmbeddedMongo();
     stopMongo = mongo.stop;
     s3 = await startEmbeddedS3();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { freePortOffset } from './ports';
 import { join } from 'node:path';
 
 /** Every deployable service: folder under apps/, default port. */
@@ -29,6 +30,8 @@ export interface RunningService {
   name: ServiceName;
   url: string;
   child: ChildProcess;
+  /** The last few KB the service wrote (stdout and stderr) when started with stdio 'ignore', for error messages. */
+  outputTail?: () => string;
 }
 
 export interface LaunchOptions {
@@ -66,19 +69,35 @@ export function serviceUrls(offset = 0): Record<string, string> {
 export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
   const port = name === 'gateway' && opts.gatewayPort ? opts.gatewayPort : SERVICES[name].port + (opts.portOffset ?? 0);
   const entry = join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
+  // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
+  const stdio = opts.stdio ?? 'inherit';
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: opts.root,
     env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
-    stdio: opts.stdio ?? 'inherit',
+    stdio: stdio === 'ignore' ? ['ignore', 'pipe', 'pipe'] : stdio,
   });
-  return { name, url: `http://127.0.0.1:${port}`, child };
+  if (stdio !== 'ignore') return { name, url: `http://127.0.0.1:${port}`, child };
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { name, url: `http://127.0.0.1:${port}`, child, outputTail: () => tail };
+}
+
+const OUTPUT_TAIL_CHARS = 4096;
+
+function exitedError(svc: RunningService): Error {
+  const tail = svc.outputTail?.().trim();
+  return new Error(`${svc.name} exited with code ${svc.child.exitCode} before it was ready${tail ? `; its last output:\n${tail}` : ''}`);
 }
 
 /** Polls /readyz until the service answers 200 (no fixed sleeps). */
 export async function waitReady(svc: RunningService, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (svc.child.exitCode !== null) throw new Error(`${svc.name} exited with code ${svc.child.exitCode} before it was ready`);
+    if (svc.child.exitCode !== null) throw exitedError(svc);
     try {
       const res = await fetch(`${svc.url}/readyz`, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return;
@@ -114,3 +133,6 @@ export async function stopService(svc: RunningService, graceMs = 10_000): Promis
 export async function stopServices(running: RunningService[]): Promise<void> {
   await Promise.all(running.map((svc) => stopService(svc)));
 }
+
+/** A port offset under which every service's port is free now (tests and benchmarks beside other runs). */
+export const freeServicesPortOffset = () => freePortOffset(Object.values(SERVICES).map((s) => s.port));
