@@ -210,6 +210,15 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       pdfs[format] = Buffer.from(await (await fetch((await api('GET', `/invoice/${id}/pdf-link`)).body.url)).arrayBuffer());
     }
     expect(numbers).toEqual([`RE-${year}-00002`, `RE-${year}-00003`]);
+    // the finalization is the requesting key's in the audit log, although invoice-service announces it on document-service's answer
+    const finalizedBy = await waitFor(
+      async () => {
+        const entries = (await api('GET', '/audit-log/?action=invoice.finalized&limit=10')).body.entries ?? [];
+        return entries.length >= 2 && entries;
+      },
+      { what: 'audit entries of the finalizations' },
+    );
+    for (const entry of finalizedBy) expect(entry.actor).toMatchObject({ key_id: expect.any(String), request_id: expect.any(String) });
     for (const xml of Object.values(files)) {
       expect(xml).toContain('Neu Beratung GmbH');
       expect(xml).toContain('DE89370400440532013000');

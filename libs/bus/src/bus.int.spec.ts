@@ -55,6 +55,24 @@ describe('events', () => {
     expect(got.projection).toHaveLength(1);
   });
 
+  it('carries the actor of the handled message into what its handler publishes, unless the publisher names one', async () => {
+    const got: Envelope[] = [];
+    const invoice = newBus('invoice-service');
+    const document = newBus('document-service');
+    document.onCommand('document.render.v1', async (msg) => {
+      await document.publishEvent('invoice.finalized.v1', msg.companyId, finalized);
+      await document.publishEvent('invoice.finalized.v1', msg.companyId, { ...finalized, invoiceId: 43 }, { actor: { role: 'system' } });
+    });
+    invoice.onEvent('after-render', ['invoice.finalized.v1'], async (msg) => void got.push(msg));
+    await Promise.all([invoice.start(), document.start()]);
+    const actor = { keyId: 'key-1', role: 'admin', requestId: 'req-1' };
+    await invoice.sendCommand('document.render.v1', 'c1', { invoiceId: 42 }, { actor });
+    await invoice.publishEvent('invoice.finalized.v1', 'c1', { ...finalized, invoiceId: 44 }); // outside any handler: none
+    await waitFor(() => got.length >= 3, 5000, 'three events');
+    const byInvoice = Object.fromEntries(got.map((m) => [(m.data as { invoiceId: number }).invoiceId, m.actor]));
+    expect(byInvoice).toEqual({ 42: actor, 43: { role: 'system' }, 44: undefined });
+  });
+
   it('refuses to publish a message that breaks its contract', async () => {
     const bus = newBus('gateway');
     await bus.start();

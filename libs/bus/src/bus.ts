@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Channel } from 'amqplib';
 import { ConnectionManager, type Session } from './connection';
+import { currentMessageActor } from './correlation';
 import { cancelConsumer, startConsumer, type ConsumerSpec } from './consumer';
 import { makeEnvelope, parseData } from './envelope';
 import { createNames } from './naming';
@@ -132,7 +133,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
         parseData(lookup(registry.events, 'event', type), type, data),
         opts?.id,
         opts?.occurredAt,
-        opts?.actor,
+        opts?.actor ?? currentMessageActor(),
       );
       await publishEnvelope(rt, names.eventsExchange, envelope, opts?.correlationId);
       return envelope;
@@ -146,7 +147,7 @@ export function createBus<R extends MessageRegistry>(registry: R, options: BusOp
         parseData(lookup(registry.commands, 'command', type), type, data),
         opts?.id,
         opts?.occurredAt,
-        opts?.actor,
+        opts?.actor ?? currentMessageActor(),
       );
       await publishEnvelope(rt, names.commandsExchange, envelope, opts?.correlationId, (session) => ensureCommandQueue(session, type));
       return envelope;

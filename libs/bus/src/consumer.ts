@@ -98,7 +98,7 @@ async function handleDelivery(rt: Runtime, session: Session, channel: Channel, s
     await inReceiveSpan(`process ${String(msg.properties.type ?? routingKey)}`, SpanKind.CONSUMER, headers, attrs, async () => {
       const envelope = validateDelivery(spec, msg);
       const ctx: HandlerContext = { attempt, redelivered: msg.fields.redelivered, correlationId, headers };
-      await runWithCorrelation(correlationId, () => spec.handler(envelope, ctx));
+      await runWithCorrelation(correlationId, () => spec.handler(envelope, ctx), envelope.actor);
     });
     busMetrics.handlerDuration.observe({ ...labels, outcome: 'ok' }, secondsSince(start));
     busMetrics.consumed.inc(labels);

@@ -1,5 +1,5 @@
 export { createBus, DEFAULTS } from './bus';
-export { currentCorrelationId } from './correlation';
+export { currentCorrelationId, currentMessageActor } from './correlation';
 export { MessageValidationError, PermanentError, PublishError, RpcRemoteError, RpcTimeoutError, type ValidationIssue } from './errors';
 export { HEADER } from './headers';
 export type {

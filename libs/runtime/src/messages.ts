@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import { messages, type Messages } from '@inv/contracts';
+import { currentMessageActor } from '@inv/bus';
 import type { OutboxMessage } from '@inv/outbox';
 import { currentActor } from '@inv/service-kit';
 
-/** The caller of the request being handled (set by service-kit's requireIdentity), for the audit log. */
+/**
+ * The caller of the request being handled (set by service-kit's requireIdentity), or else the actor of the message
+ * being handled (set by the bus's consumer): what a request causes, however many messages later, stays its
+ * caller's in the audit log.
+ */
 const actorField = () => {
-  const actor = currentActor();
+  const actor = currentActor() ?? currentMessageActor();
   return actor ? { actor: actor as Record<string, string> } : {};
 };
 
