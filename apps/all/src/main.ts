@@ -7,6 +7,9 @@ import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServices, type RunningService } from '@inv/runtime';
 import { startViesSimulator } from '@inv/vies-simulator';
 
+/** A reason not to start that the caller can fix. */
+class StartError extends Error {}
+
 /**
  * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
  * "gateway,invoice,document"): one command for the whole system. Starts one embedded MongoDB for all of
@@ -35,16 +38,19 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // PORT_OFFSET shifts every service port (two copies side by side); every port is checked before anything starts.
   const portOffset = Number(env.PORT_OFFSET ?? 0);
-  if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000) throw new Error('PORT_OFFSET must be an integer 0..50000');
+  if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000)
+    throw new StartError('PORT_OFFSET must be an integer 0..50000');
   const gatewayPort = env.PORT ? Number(env.PORT) : undefined; // PORT moves only the gateway
   if (gatewayPort !== undefined && !(Number.isInteger(gatewayPort) && gatewayPort > 0 && gatewayPort < 65_536))
-    throw new Error('PORT must be an integer 1..65535');
+    throw new StartError('PORT must be an integer 1..65535');
   // maildev stands in for SMTP when SMTP_URL is unset: SMTP on 1025, its web inbox on 1080 (+ PORT_OFFSET)
   const mailPorts = !env.SMTP_URL && services.includes('invoice') ? { smtp: 1025 + portOffset, web: 1080 + portOffset } : undefined;
   await assertPortsFree([
     ...services.map((s) => (s === 'gateway' && gatewayPort ? gatewayPort : SERVICES[s].port + portOffset)),
     ...(mailPorts ? [mailPorts.smtp, mailPorts.web] : []),
-  ]);
+  ]).catch((err: Error) => {
+    throw new StartError(`${err.message} (is the platform already running? PORT_OFFSET=10000 npm start runs a second copy beside it)`);
+  });
   let stopMongo = async () => undefined as void;
   if (!env.MONGO_URL) {
     if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
@@ -156,6 +162,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error('[all] failed to start:', err);
+  // a mistake of the caller (a taken port, a bad setting) in one line; anything else with its stack
+  console.error('[all] failed to start:', err instanceof StartError ? err.message : err);
   process.exit(1);
 });
