@@ -47,6 +47,8 @@ export interface LaunchOptions {
   readyTimeoutMs?: number;
   /** Extra node flags of each service process (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
+  /** Run the compiled build (`dist/<service>/main.js`, `npm run build:services`) instead of the TypeScript through tsx. */
+  compiled?: boolean;
 }
 
 export function serviceUrls(offset = 0): Record<string, string> {
@@ -68,10 +70,12 @@ export function serviceUrls(offset = 0): Record<string, string> {
  */
 export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
   const port = name === 'gateway' && opts.gatewayPort ? opts.gatewayPort : SERVICES[name].port + (opts.portOffset ?? 0);
-  const entry = join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
+  const entry = opts.compiled
+    ? join(opts.root, 'dist', SERVICES[name].dir, 'main.js')
+    : join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
   // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
   const stdio = opts.stdio ?? 'inherit';
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx']), entry], {
     cwd: opts.root,
     env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
     stdio: stdio === 'ignore' ? ['ignore', 'pipe', 'pipe'] : stdio,
