@@ -24,6 +24,7 @@ import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
+import { startViesSimulator } from '@inv/vies-simulator';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const WARMUP = Number(env('WARMUP', '30'));
@@ -142,6 +143,7 @@ async function main() {
   const procs: Record<string, number> = {};
   let running: RunningService[] = [];
   let mongo: ChildProcess | undefined;
+  let stopVies = async () => undefined as void;
   const prefix = uniquePrefix('bench');
   if (!base) {
     key = `ak_live_${randomBytes(16).toString('hex')}`;
@@ -153,6 +155,9 @@ async function main() {
       mongo!.stdout!.once('data', (d: Buffer) => ok(d.toString().trim().split('\n')[0]));
       mongo!.once('exit', () => fail(new Error('embedded MongoDB exited')));
     });
+    // vat-service needs a VIES endpoint: the simulator, as npm start and the tests give it (in this process)
+    const vies = await startViesSimulator();
+    stopVies = vies.stop;
     const portOffset = await freeServicesPortOffset();
     const childEnv = {
       ...process.env,
@@ -161,6 +166,7 @@ async function main() {
         QUOTA_UNLIMITED_COMPANIES: 'cmp_demo',
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_SECOND: '100000',
+        VIES_URL: vies.url,
       }),
     };
     delete childEnv.PORT;
@@ -251,6 +257,7 @@ async function main() {
   } finally {
     await stopServices(running);
     mongo?.kill('SIGTERM');
+    await stopVies();
     if (running.length) {
       await deleteBrokerObjects(prefix);
       await deleteRedisKeys(`${prefix}:`);
