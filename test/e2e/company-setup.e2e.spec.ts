@@ -40,6 +40,7 @@ describe('e2e: a fresh company sets itself up through the API', () => {
 
   let customerId: number;
   let draftId: number;
+  const issued: Record<string, number> = {};
 
   it('starts empty, and validation names every company field an invoice still needs', async () => {
     const company = (await api('GET', '/company/')).body;
@@ -189,6 +190,7 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       const created = await api('POST', '/invoice/', { customer_id: customerId, invoice_format: format, ...extra });
       expect(created.status).toBe(201);
       const id = created.body.invoice_id as number;
+      issued[format] = id;
       expect((await api('POST', `/invoice/${id}/positions`, { product_id: productId, quantity: 6 })).status).toBe(201);
       const invoice = (await api('GET', `/invoice/${id}`)).body;
       numbers.push(invoice.invoice_number);
@@ -287,6 +289,29 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       expect(stdout).toContain(`PASS ${file}`);
     } finally {
       await api('PUT', '/company/', { small_business: false });
+    }
+  });
+
+  it('keeps the seller data an invoice was issued with when the company changes its profile afterwards', async () => {
+    const id = issued.ZUGFERD;
+    const before = await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text();
+    expect((await api('PUT', '/company/', { legal_name: 'Umbenannt Beratung GmbH' })).status).toBe(200);
+    try {
+      // the issued documents are the stored ones; nothing renders them again from today's profile
+      expect(await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text()).toBe(before);
+      const draft = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
+      await api('POST', `/invoice/${draft}/positions`, { product_id: productId, quantity: 1 });
+      const job = await api('POST', `/invoice/${draft}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+      await waitFor(async () => (await api('GET', `/invoice/${draft}/job/${job.body.job_id}`)).body.status === 'finished', {
+        timeoutMs: 60_000,
+        what: 'job after the rename',
+      });
+      const after = await (await fetch((await api('GET', `/invoice/${draft}/xml-link`)).body.url)).text();
+      expect(after).toContain('Umbenannt Beratung GmbH');
+      expect(before).toContain('Neu Beratung GmbH');
+      expect(before).not.toContain('Umbenannt');
+    } finally {
+      await api('PUT', '/company/', { legal_name: 'Neu Beratung GmbH' });
     }
   });
 });
