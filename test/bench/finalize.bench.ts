@@ -147,7 +147,8 @@ async function main() {
   const prefix = uniquePrefix('bench');
   if (!base) {
     key = `ak_live_${randomBytes(16).toString('hex')}`;
-    mongo = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], {
+    const mongoProfile = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : [];
+    mongo = spawn(process.execPath, [...mongoProfile, '--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts')], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
 import { isPlainObject, keyString } from '../util/values';
+import { ForkableMap } from './forkable-map';
 import { duplicateKeyError, equalityValue, isExactKeyValue, SecondaryIndex, type IndexSpec } from './index-manager';
 
 /** A stored document. Entries are replaced, never mutated, so a transaction can tell by identity
@@ -16,7 +17,7 @@ export class Collection {
     readonly db: string,
     readonly name: string,
     readonly options: Document = {},
-    readonly docs: Map<string, Entry> = new Map(),
+    readonly docs: ForkableMap<string, Entry> = new ForkableMap(),
     readonly indexes: Map<string, SecondaryIndex> = new Map(),
     readonly uuid: Buffer = randomUuid(),
   ) {}
@@ -177,11 +178,11 @@ export class Collection {
     return [...this.docs.values()].map((e) => e.doc);
   }
 
-  /** A copy whose maps are independent but whose (immutable) entries are shared. */
+  /** An independent copy in O(number of indexes): documents and index entries are shared until either side writes. */
   clone(): Collection {
     const indexes = new Map<string, SecondaryIndex>();
     for (const [name, ix] of this.indexes) indexes.set(name, ix.clone());
-    return new Collection(this.db, this.name, this.options, new Map(this.docs), indexes, this.uuid);
+    return new Collection(this.db, this.name, this.options, this.docs.fork(), indexes, this.uuid);
   }
 }
 

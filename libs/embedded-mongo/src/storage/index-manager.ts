@@ -1,6 +1,8 @@
 import type { Document } from 'bson';
+import { OrderedSet } from 'immutable';
 import { Query } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
+import { ForkableMap } from './forkable-map';
 import { formatForMessage, isPlainObject, keyString, valuesAtParts } from '../util/values';
 
 export interface IndexKey {
@@ -20,19 +22,19 @@ export interface IndexSpec {
 }
 
 /**
- * One secondary index: a Map from the canonical key string to the ids of the documents holding it,
- * so unique checks and equality lookups cost O(1) instead of a collection scan.
+ * One secondary index: a map from the canonical key string to the ids of the documents holding it,
+ * so unique checks and equality lookups cost O(1) instead of a collection scan. Both the map and the id
+ * sets are persistent (shared by a clone until written), so a transaction's copy costs nothing even for a
+ * key that thousands of documents share (a company id).
  */
 export class SecondaryIndex {
   private readonly partial?: Query;
-  /** Id sets this instance may mutate; others are shared with a clone and copied before writing. */
-  private owned = new WeakSet<Set<string>>();
   readonly fields: string[];
   private readonly paths: string[][];
 
   constructor(
     readonly spec: IndexSpec,
-    readonly entries: Map<string, Set<string>> = new Map(),
+    readonly entries: ForkableMap<string, OrderedSet<string>> = new ForkableMap(),
   ) {
     this.fields = Object.keys(spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
@@ -68,25 +70,16 @@ export class SecondaryIndex {
   }
 
   add(id: string, doc: Document, keys = this.keysFor(doc)): void {
-    for (const { key } of keys) this.writable(key).add(id);
+    for (const { key } of keys) this.entries.set(key, (this.entries.get(key) ?? OrderedSet<string>()).add(id));
   }
 
   remove(id: string, doc: Document): void {
     for (const { key } of this.keysFor(doc)) {
-      if (!this.entries.has(key)) continue;
-      const ids = this.writable(key);
-      ids.delete(id);
-      if (!ids.size) this.entries.delete(key);
+      const ids = this.entries.get(key)?.delete(id);
+      if (!ids) continue;
+      if (ids.size) this.entries.set(key, ids);
+      else this.entries.delete(key);
     }
-  }
-
-  private writable(key: string): Set<string> {
-    const current = this.entries.get(key);
-    if (current && this.owned.has(current)) return current;
-    const copy = new Set(current);
-    this.owned.add(copy);
-    this.entries.set(key, copy);
-    return copy;
   }
 
   /** The first key of `doc` already held by another document, when this index is unique. */
@@ -99,10 +92,9 @@ export class SecondaryIndex {
     return undefined;
   }
 
-  /** Copy-on-write clone (transactions take one per touched index): id sets are copied lazily. */
+  /** An independent copy in O(1) (transactions take one per touched index). */
   clone(): SecondaryIndex {
-    this.owned = new WeakSet();
-    return new SecondaryIndex(this.spec, new Map(this.entries));
+    return new SecondaryIndex(this.spec, this.entries.fork());
   }
 }
 
