@@ -3,7 +3,8 @@
  * (GET /customer/{id}) is sent straight to customer-service (with a signed identity, as the gateway sends it)
  * and through the gateway (API key: authentication, rate limit, proxy), side by side in one run, in
  * alternating rounds, with keep-alive clients. Prints requests/s of both, the ratio, and the gateway's
- * CPU per request. Env: REQUESTS (per round, default 2000), CONCURRENCY (default 10), ROUNDS (default 3).
+ * CPU per request. Env: REQUESTS (per round, default 2000), CONCURRENCY (default 10), ROUNDS (default 3),
+ * COMPILED=1 (the compiled services, `npm run build:services` first).
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -45,7 +46,11 @@ async function load(url: string, headers: Record<string, string>): Promise<numbe
 }
 
 async function main() {
-  const system = await startSystem({ kind: 'bproxy', env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000' } });
+  const system = await startSystem({
+    kind: 'bproxy',
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000' },
+    compiled: process.env.COMPILED === '1',
+  });
   try {
     const created = await fetch(`${system.base}/customer/`, {
       method: 'POST',

@@ -54,7 +54,9 @@ export interface System {
  * before this resolves. `stop()` removes the run's broker objects and Redis keys.
  */
 export async function startSystem(
-  opts: { kind: string; env?: Record<string, string>; stdio?: LaunchOptions['stdio']; services?: ServiceName[] } = { kind: 'e2e' },
+  opts: { kind: string; env?: Record<string, string>; stdio?: LaunchOptions['stdio']; services?: ServiceName[]; compiled?: boolean } = {
+    kind: 'e2e',
+  },
 ): Promise<System> {
   const root = resolve(__dirname, '../..');
   const prefix = uniquePrefix(opts.kind);
@@ -124,6 +126,7 @@ export async function startSystem(
           portOffset: system.portOffset,
           stdio: opts.stdio ?? 'ignore',
           readyTimeoutMs: 180_000,
+          compiled: opts.compiled,
         });
         break;
       } catch (err) {
