@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import type { Envelope } from '@inv/bus';
 import { entryHash, GENESIS_HASH, type AuditActor } from '../domain/audit';
@@ -29,8 +30,8 @@ async function appendEntry(deps: AuditDeps, msg: Envelope<Record<string, unknown
   const a = msg.actor ?? {};
   const actor: AuditActor = { ...a };
   if (a.keyId && Types.ObjectId.isValid(a.keyId)) {
-    const key = await deps.apiKeys.byId(msg.companyId, new Types.ObjectId(a.keyId));
-    if (key) actor.keyName = key.name;
+    const keyName = await keyNameOf(deps, msg.companyId, a.keyId);
+    if (keyName !== undefined) actor.keyName = keyName;
   }
   // the inbox is keyed by message id per service: the audit log records its own id, so it never takes the
   // place of another consumer of the same event here (company.plan-changed.v1 is applied by apply-plan-change too)
@@ -43,4 +44,17 @@ async function appendEntry(deps: AuditDeps, msg: Envelope<Record<string, unknown
       session,
     );
   });
+}
+
+// A key's name never changes (keys are created and revoked, not renamed), so once read it is kept: most audited
+// events carry a key, and reading it for each was one of the six MongoDB round trips per entry.
+const keyNames = new LRUCache<string, string>({ max: 10_000 });
+
+async function keyNameOf(deps: AuditDeps, companyId: string, keyId: string): Promise<string | undefined> {
+  const cacheKey = `${companyId}:${keyId}`;
+  const known = keyNames.get(cacheKey);
+  if (known !== undefined) return known;
+  const key = await deps.apiKeys.byId(companyId, new Types.ObjectId(keyId));
+  if (key) keyNames.set(cacheKey, key.name);
+  return key?.name;
 }
