@@ -100,6 +100,37 @@ describe('quota-service', () => {
     expect(answers.filter((a) => a.granted)).toHaveLength(3);
   });
 
+  it('grants a reservation whose month document another reservation created between its update and its read', async () => {
+    const store = quotaStore(service.runtime.conn);
+    const findById = store.usage.findById.bind(store.usage);
+    let raced = false;
+    // the first read after the missed update: a concurrent first reservation of the month has just created the document
+    const spy = jest.spyOn(store.usage, 'findById').mockImplementation(((...args: Parameters<typeof findById>) => {
+      if (raced) return findById(...args);
+      raced = true;
+      return {
+        lean: async () => {
+          await store.usage.updateOne(
+            { _id: 'cmp_month_start:2026-11' },
+            { $setOnInsert: { companyId: 'cmp_month_start', month: '2026-11', used: 1, reservations: ['other'] } },
+            { upsert: true },
+          );
+          return findById(...args).lean();
+        },
+      };
+    }) as never);
+    try {
+      expect(await store.reserve('cmp_month_start', '2026-11', 'mine', 100)).toEqual({ granted: true, used: 2 });
+      expect(raced).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    // and through the service: the first ten reservations of a month, at once, all granted
+    const march = '2027-03-15T10:00:00Z';
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => reserve('cmp_bench', `m-${i}@2027-03`, march)));
+    expect(answers.map((a) => a.granted)).toEqual(Array(10).fill(true));
+  });
+
   it('changes a plan, announces each change once with a growing version, and refuses unknown companies', async () => {
     const setPlan = (companyId: string, plan: 'free' | 'pro') => peer.callRpc('quota.set-plan.v1', companyId, { plan });
     await peer.publishEvent('company.created.v1', 'cmp_plan', { name: 'Plan GmbH', plan: 'pro' });

@@ -31,6 +31,8 @@ const planSchema = new Schema<PlanDoc>(
   { versionKey: false },
 );
 
+const MAX_RESERVE_ATTEMPTS = 20;
+
 export function quotaStore(conn: Connection) {
   const usage = conn.model<UsageDoc>('Usage', usageSchema, 'usage');
   const plans = conn.model<PlanDoc>('Plan', planSchema, 'plans');
@@ -62,9 +64,12 @@ export function quotaStore(conn: Connection) {
      */
     async reserve(companyId: string, month: string, reservationId: string, limit: number): Promise<{ granted: boolean; used: number }> {
       const _id = id(companyId, month);
-      // One round trip in the common case; the month's document is created only when the first attempt finds
-      // none. Only `used` comes back: the month's reservation ids stay in the database.
-      for (let created = false; ; created = true) {
+      // One round trip in the common case; only `used` comes back (the month's reservation ids stay in the
+      // database). When the conditional update misses, the reads after it tell why: no document for the month
+      // yet (create it, then again), this reservation already counted (granted), the limit reached (refused),
+      // or none of these because another reservation changed the document in between, e.g. created it:
+      // then again, as a refusal there would be a spurious 402 at the first finalizations of every month.
+      for (let attempt = 1; ; attempt++) {
         const counted = await usage.findOneAndUpdate(
           { _id, used: { $lt: limit }, reservations: { $ne: reservationId } },
           { $inc: { used: 1 }, $push: { reservations: reservationId } },
@@ -72,11 +77,13 @@ export function quotaStore(conn: Connection) {
         );
         if (counted) return { granted: true, used: counted.used };
         const current = await usage.findById(_id, { used: 1 }).lean();
-        if (current || created) {
-          const granted = current !== null && (await usage.exists({ _id, reservations: reservationId })) !== null;
-          return { granted, used: current?.used ?? 0 };
+        if (!current) {
+          await usage.updateOne({ _id }, { $setOnInsert: { companyId, month, used: 0, reservations: [] } }, { upsert: true });
+          continue;
         }
-        await usage.updateOne({ _id }, { $setOnInsert: { companyId, month, used: 0, reservations: [] } }, { upsert: true });
+        if ((await usage.exists({ _id, reservations: reservationId })) !== null) return { granted: true, used: current.used };
+        // every lost race means another reservation made progress; the bound only guards against a bug
+        if (current.used >= limit || attempt >= MAX_RESERVE_ATTEMPTS) return { granted: false, used: current.used };
       }
     },
     /** Gives a reservation back (its finalization failed); a second release changes nothing. */
