@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePortOffset } from './ports';
 import { join } from 'node:path';
+import { freePortOffset } from './ports';
 
 /** Every deployable service: folder under apps/, default port. */
 export const SERVICES = {
