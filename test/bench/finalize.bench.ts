@@ -120,6 +120,37 @@ async function oneInvoice(api: ReturnType<typeof client>, customerId: number, se
   jobs.push(performance.now() - started);
 }
 
+/**
+ * Sum and count of each finalize phase (queue_wait, render, completion, total) from the services' own
+ * histograms (invoice-service and document-service serve /metrics without identity): the difference between two
+ * readings gives the mean of each phase over a round.
+ */
+async function phaseTotals(urls: string[]): Promise<Record<string, { sum: number; count: number }>> {
+  const totals: Record<string, { sum: number; count: number }> = {};
+  for (const url of urls) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const m of text.matchAll(/^invoice_finalize_phase_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.e+-]+)$/gm)) {
+      const phase = /phase="([^"]+)"/.exec(m[2])?.[1];
+      if (!phase || !/outcome="finished"/.test(m[2])) continue;
+      const t = (totals[phase] ??= { sum: 0, count: 0 });
+      if (m[1] === 'sum') t.sum += Number(m[3]);
+      else t.count += Number(m[3]);
+    }
+  }
+  return totals;
+}
+
+function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
+  return ['queue_wait', 'render', 'completion', 'total']
+    .map((phase) => {
+      const a = after[phase] ?? { sum: 0, count: 0 };
+      const b = before[phase] ?? { sum: 0, count: 0 };
+      const n = a.count - b.count;
+      return `${phase} ${n > 0 ? (((a.sum - b.sum) / n) * 1000).toFixed(0) : '–'}`;
+    })
+    .join(', ');
+}
+
 async function run(api: ReturnType<typeof client>, customerId: number, clients: number, invoices: number) {
   const setup: number[] = [];
   const jobs: number[] = [];
@@ -215,6 +246,8 @@ async function main() {
       country_code: 'DE',
     });
 
+    // only a system this harness started: a running one's /metrics may not be reachable from here
+    const phaseUrls = running.filter((svc) => svc.name === 'invoice' || svc.name === 'document').map((svc) => svc.url);
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     const cold = await run(api, customerId, 10, Math.min(WARMUP, 100));
     console.log(
@@ -229,7 +262,9 @@ async function main() {
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
         const cpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
+        const phases0 = await phaseTotals(phaseUrls);
         const r = await run(api, customerId, clients, PER_ROUND);
+        const phases = await phaseTotals(phaseUrls);
         const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const withoutMongo = total - (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0);
@@ -243,6 +278,7 @@ async function main() {
         console.log(
           `  CPU ms per invoice: total ${total.toFixed(1)} (without embedded MongoDB ${withoutMongo.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
         );
+        if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
         console.log(
           `  RSS MB after the round: ${Object.entries(procs)
             .map(([n, p]) => `${n} ${rssMb(p).toFixed(0)}`)
