@@ -7,6 +7,7 @@ import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniq
 import { invoiceConfig } from './config';
 import { ATTACHMENT_MAX_BYTES } from './domain/attachment-rules';
 import { createInvoiceService } from './invoice-service';
+import { servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(90_000);
 
@@ -67,25 +68,7 @@ describe('invoice attachments', () => {
     mongo = await testMongo();
     s3 = await startEmbeddedS3();
     peer = peerBus(prefix);
-    peer.serveRpc('account.seller-profile.v1', async () => ({
-      found: true,
-      seller: {
-        name: 'Seller GmbH',
-        vatId: 'DE123456789',
-        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-      },
-      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
-      paymentTermDays: 14,
-    }));
-    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
-      found: true,
-      hasBillingAddress: true,
-      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
-      language: 'de',
-      vatStatus: 'not_checked',
-    }));
-    peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
-    peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
+    servePeerRpcs(peer);
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       renderCommands.push(msg.data);
       const { jobId, invoiceId } = msg.data;

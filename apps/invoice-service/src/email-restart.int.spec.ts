@@ -7,6 +7,7 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
 
@@ -82,24 +83,16 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
     const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
     peer = peerBus(prefix);
-    peer.serveRpc('account.seller-profile.v1', async () => ({
-      found: true,
-      seller: {
-        name: 'Seller GmbH',
-        vatId: 'DE123456789',
-        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-      },
-      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
-    }));
-    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
-      found: true,
-      hasBillingAddress: true,
-      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
-      language: 'en',
-      vatStatus: 'not_checked',
-    }));
-    peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
-    peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
+    servePeerRpcs(peer, {
+      // an English-speaking buyer: the mail's texts are the English ones
+      'customer.billing-snapshot.v1': () => ({
+        found: true,
+        hasBillingAddress: true,
+        buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+        language: 'en',
+        vatStatus: 'not_checked',
+      }),
+    });
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
       const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;

@@ -7,6 +7,7 @@ import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/object
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
+import { servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(90_000);
 
@@ -84,26 +85,19 @@ describe('invoice e-mail', () => {
     const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
 
     peer = peerBus(prefix);
-    peer.serveRpc('account.seller-profile.v1', async () => ({
-      found: true,
-      seller: {
-        name: 'Seller GmbH',
-        vatId: 'DE123456789',
-        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-        contact: { email: 'billing@seller.example' },
-      },
-      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
-      paymentTermDays: 14,
-    }));
-    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
-      found: true,
-      hasBillingAddress: true,
-      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
-      language: 'de',
-      vatStatus: 'not_checked',
-    }));
-    peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
-    peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
+    servePeerRpcs(peer, {
+      'account.seller-profile.v1': () => ({
+        found: true,
+        seller: {
+          name: 'Seller GmbH',
+          vatId: 'DE123456789',
+          address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+          contact: { email: 'billing@seller.example' },
+        },
+        payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+        paymentTermDays: 14,
+      }),
+    });
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
       const base = `${msg.companyId}/invoices/${invoiceId}`;

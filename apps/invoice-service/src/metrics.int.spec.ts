@@ -3,6 +3,7 @@ import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
+import { servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(60_000);
 
@@ -48,26 +49,7 @@ describe('/metrics of invoice-service', () => {
   beforeAll(async () => {
     mongo = await testMongo();
     peer = peerBus(prefix);
-    peer.serveRpc('account.seller-profile.v1', async () => ({
-      found: true,
-      seller: {
-        name: 'Seller GmbH',
-        vatId: 'DE123456789',
-        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-      },
-      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
-      paymentTermDays: 14,
-    }));
-    peer.serveRpc('customer.billing-snapshot.v1', async () => ({
-      found: true,
-      hasBillingAddress: true,
-      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
-      language: 'de',
-      vatStatus: 'not_checked',
-    }));
-    peer.serveRpc('quota.reserve.v1', async () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }));
-    peer.serveRpc('document.check-requirements.v1', async () => ({ errors: [] }));
-    peer.serveRpc('document.template-exists.v1', async () => ({ exists: true }));
+    servePeerRpcs(peer);
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
       await peer.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId });

@@ -1,0 +1,37 @@
+import type { Bus } from '@inv/bus';
+import type { Messages } from '@inv/contracts';
+import type { RpcHandlers } from './fake-deps';
+
+/**
+ * The answers the other services give invoice-service, served on a test peer bus for the integration tests that
+ * run the real service: a seller with an account, a buyer with a billing address whose VAT ID was not checked,
+ * quota left, every template known. A test passes the answers it is about; the others stay these.
+ */
+export function servePeerRpcs(peer: Bus<Messages>, overrides: RpcHandlers = {}): void {
+  const handlers: RpcHandlers = {
+    'account.seller-profile.v1': () => ({
+      found: true,
+      seller: {
+        name: 'Seller GmbH',
+        vatId: 'DE123456789',
+        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+      },
+      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+      paymentTermDays: 14,
+    }),
+    'customer.billing-snapshot.v1': () => ({
+      found: true,
+      hasBillingAddress: true,
+      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+      language: 'de',
+      vatStatus: 'not_checked',
+    }),
+    'quota.reserve.v1': () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }),
+    'document.template-exists.v1': () => ({ exists: true }),
+    ...overrides,
+  };
+  for (const [type, handler] of Object.entries(handlers)) {
+    const answer = handler as (companyId: string, request: unknown) => unknown;
+    peer.serveRpc(type as never, (async (msg: { companyId: string; data: unknown }) => answer(msg.companyId, msg.data)) as never);
+  }
+}
