@@ -4,7 +4,6 @@ import type { DocumentConfig } from './config';
 import { handleRenderInvoice, timedRender } from './consumers/document.render-invoice';
 import { catalogRoutes } from './http/catalog.routes';
 import { preloadFonts } from './pdf';
-import { onCheckRequirements } from './rpc/document.check-requirements';
 import { onPresign } from './rpc/document.presign';
 import { onRenderPreview } from './rpc/document.render-preview';
 import { onRenderStatement } from './rpc/document.render-statement';
@@ -33,7 +32,6 @@ export async function createDocumentService(config: DocumentConfig) {
   };
   rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => timedRender(() => handleRenderInvoice(deps, msg, ctx.attempt)));
   rt.bus.serveRpc('document.render-preview.v1', (msg) => onRenderPreview(deps, msg));
-  rt.bus.serveRpc('document.check-requirements.v1', onCheckRequirements);
   rt.bus.serveRpc('document.presign.v1', (msg) => onPresign(deps, msg));
   rt.bus.serveRpc('document.render-statement.v1', (msg) => onRenderStatement(deps, msg));
   rt.bus.serveRpc('document.template-exists.v1', onTemplateExists);

@@ -202,7 +202,7 @@ describe('document-service', () => {
     expect(String(failed.data.reason)).toMatch(/exceeds/);
   });
 
-  it('serves preview, requirements, presigned links and templates over RPC', async () => {
+  it('serves preview, presigned links and templates over RPC', async () => {
     const preview = await peer.callRpc(
       'document.render-preview.v1',
       company,
@@ -210,13 +210,6 @@ describe('document-service', () => {
       { timeoutMs: 20_000 },
     );
     expect(Buffer.from(preview.pdfBase64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
-    const missingLeitweg = { ...publicSectorBuyer(), buyerReference: undefined };
-    const req = await peer.callRpc('document.check-requirements.v1', company, {
-      format: 'XRECHNUNG',
-      snapshot: missingLeitweg as unknown as Record<string, unknown>,
-    });
-    expect(req.errors.map((e) => e.field)).toContain('buyerReference');
-    expect((await peer.callRpc('document.check-requirements.v1', company, { format: 'PDF', snapshot: {} })).errors).toEqual([]);
     expect(await peer.callRpc('document.template-exists.v1', company, { templateId: 2 })).toEqual({ exists: true });
     expect(await peer.callRpc('document.template-exists.v1', company, { templateId: 99 })).toEqual({ exists: false });
     await expect(peer.callRpc('document.presign.v1', company, { key: 'cmp_other/invoices/1/x.pdf', filename: 'x.pdf' })).rejects.toThrow();

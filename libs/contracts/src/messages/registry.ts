@@ -311,10 +311,6 @@ export const rpc = {
     }),
     response: z.object({ pdfBase64: z.string() }),
   },
-  'document.check-requirements.v1': {
-    request: z.object({ format: DocumentFormat, snapshot: z.record(z.string(), z.unknown()) }),
-    response: z.object({ errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })) }),
-  },
   'document.presign.v1': {
     request: z.object({ key: z.string(), filename: z.string() }),
     response: z.object({ url: z.string(), expiresInSeconds: z.number().int() }),
