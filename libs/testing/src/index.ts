@@ -156,3 +156,41 @@ export async function hostileRequest(url: string, init: RequestInit, tally: Reco
     return `${res.status} not JSON: ${text}`;
   }
 }
+
+/**
+ * A fuzz run of hostile requests: `numRuns` requests of any method, with a path from `paths` and a body from
+ * `bodies` (or any JSON) sent as JSON or as text/plain, each of which must pass `hostileRequest`. `paths` and
+ * `bodies` are fast-check arbitraries of the caller's (typed loosely: this library does not load fast-check
+ * before a test asks for it).
+ */
+export async function hostileRequests(opts: {
+  baseUrl: string;
+  headers: Record<string, string>;
+  paths: unknown;
+  bodies: unknown[];
+  tally: Record<string, number>;
+  numRuns: number;
+}): Promise<void> {
+  const fc = (await import('fast-check')).default;
+  await fc.assert(
+    fc.asyncProperty(
+      opts.paths as import('fast-check').Arbitrary<string>,
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
+      fc.oneof(
+        ...(opts.bodies as import('fast-check').Arbitrary<unknown>[]),
+        fc.json().map((j) => JSON.parse(j) as unknown),
+      ),
+      fc.constantFrom('application/json', 'text/plain'),
+      async (p, method, body, type) => {
+        const init = {
+          method,
+          headers: { ...opts.headers, 'content-type': type },
+          body: method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body),
+        };
+        const outcome = await hostileRequest(`${opts.baseUrl}${p}`, init, opts.tally);
+        if (outcome !== 'ok') throw new Error(`${method} ${p}: ${outcome}`);
+      },
+    ),
+    { numRuns: opts.numRuns },
+  );
+}
