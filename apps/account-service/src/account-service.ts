@@ -69,7 +69,7 @@ export async function createAccountService(config: AccountConfig) {
   );
   // the audit log: one entry per audited event of any service, appended to the company's hash chain
   rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) =>
-    onAuditedEvent({ commitOnce: rt.commitOnce, audit, apiKeys }, msg as never),
+    onAuditedEvent({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys }, msg as never),
   );
   rt.app.use(auditLogRoutes({ audit }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));

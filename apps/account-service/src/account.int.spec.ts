@@ -427,6 +427,33 @@ describe('account-service', () => {
     });
   });
 
+  it('appends a burst of events together, each once and in one unbroken chain, redeliveries among them included', async () => {
+    const company = `cmp_burst_${prefix.replace(/-/g, '_')}`;
+    await peer.callRpc('account.create-company.v1', company, { name: 'Burst GmbH', ownerEmail: 'boss@burst.example', plan: 'pro' });
+    await waitFor(async () => (await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries?.length === 2, {
+      what: 'the company and key entries',
+    });
+    const product = (i: number) =>
+      peer.publishEvent('product.changed.v1', company, { productId: i, action: 'updated', fields: ['name'] }, { id: `burst-${i}` });
+    await product(0); // applied before the burst, delivered again inside it
+    await waitFor(async () => (await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries?.length === 3, {
+      what: 'the first product entry',
+    });
+    await Promise.all([...Array.from({ length: 40 }, (_, i) => product(i)), product(17), product(0)]);
+    const all = await waitFor(
+      async () => {
+        const r = await call('GET', '/audit-log/?limit=100', undefined, company);
+        return r.body.entries?.length >= 42 && r.body.entries;
+      },
+      { what: '42 audit entries' },
+    );
+    await new Promise((r) => setTimeout(r, 300)); // a duplicate would have arrived by now
+    expect((await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries).toHaveLength(42);
+    expect(all.map((e: any) => e.seq)).toEqual(Array.from({ length: 42 }, (_, i) => 42 - i));
+    expect(new Set(all.filter((e: any) => e.action === 'product.updated').map((e: any) => e.resource_id)).size).toBe(40);
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({ valid: true, entries: 42 });
+  });
+
   it('updates the company profile partially, validates it, and freezes it into the seller profile', async () => {
     const bad = await call('PUT', '/company/', {
       email: 'nope',

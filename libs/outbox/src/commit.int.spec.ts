@@ -1,4 +1,4 @@
-import mongoose, { Schema, type Connection } from 'mongoose';
+import mongoose, { Schema, type ClientSession, type Connection } from 'mongoose';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createChanges } from './commit';
 import { createOutbox, type OutboxMessage } from './outbox';
@@ -99,5 +99,17 @@ describe('commit', () => {
       'transient',
     );
     expect(await changes.commitOnce({ ...msgIn, id: 'env-2' }, async () => undefined)).toBe(true); // a failed attempt is not recorded
+  });
+
+  it('applies a batch of received messages once, and nothing of a batch holding one applied before', async () => {
+    const { things, changes } = setup();
+    await things.create({ _id: 'batch', n: 0 });
+    const msg = (id: string) => ({ id, companyId: 'c1', type: 'thing.happened.v1' });
+    const add = (k: number) => async (session: ClientSession) =>
+      void (await things.updateOne({ _id: 'batch' }, { $inc: { n: k } }, { session }));
+    expect(await changes.commitAllOnce([msg('b-1'), msg('b-2')], add(2))).toBe(true);
+    expect(await changes.commitAllOnce([msg('b-3'), msg('b-2')], add(2))).toBe(false); // b-2 was applied: b-3 is not recorded either
+    expect(await changes.commitOnce(msg('b-3'), add(1))).toBe(true);
+    expect((await things.findById('batch').lean<{ n: number }>())!.n).toBe(3);
   });
 });

@@ -23,6 +23,15 @@ export interface Changes {
     msg: { id: string; companyId: string; type: string },
     work: (session: ClientSession, emit: Emit) => Promise<void>,
   ): Promise<boolean>;
+  /**
+   * `commitOnce` for several received messages in one transaction (a consumer applying a batch with one set of
+   * round trips). Answers false, with nothing changed, when any of them was applied before: the caller then
+   * applies them one by one with `commitOnce`, which skips that one.
+   */
+  commitAllOnce(
+    msgs: Array<{ id: string; companyId: string; type: string }>,
+    work: (session: ClientSession, emit: Emit) => Promise<void>,
+  ): Promise<boolean>;
   /** Creates the collections and indexes (the outbox's and the record of processed messages). */
   init(): Promise<void>;
 }
@@ -59,6 +68,18 @@ export function createChanges(conn: Connection, outbox: Outbox, kick: (committed
         return true;
       } catch (err) {
         if ((err as { code?: number }).code === 11000) return false; // applied before
+        throw err;
+      }
+    },
+    async commitAllOnce(msgs, work) {
+      try {
+        await changes.commit(async (session, emit) => {
+          await processed.recordMany(msgs, new Date(), session);
+          await work(session, emit);
+        });
+        return true;
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) return false; // one of them applied before
         throw err;
       }
     },

@@ -92,6 +92,7 @@ export interface ServiceRuntime {
   publish: Changes['publish'];
   /** `commit` at most once per received message (its envelope id recorded with the change). */
   commitOnce: Changes['commitOnce'];
+  commitAllOnce: Changes['commitAllOnce'];
   app: Express;
   /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
   start(): Promise<Listening>;
@@ -155,6 +156,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     commit: changes.commit,
     publish: changes.publish,
     commitOnce: changes.commitOnce,
+    commitAllOnce: changes.commitAllOnce,
     get relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;

@@ -62,9 +62,12 @@ export function auditLogRepo(conn: Connection) {
   return {
     init: () => Promise.all([entries.init(), heads.init()]),
     head: (companyId: string, session: ClientSession) => heads.findById(companyId).session(session).lean<HeadDoc>(),
-    async append(entry: AuditEntryDoc, session: ClientSession) {
-      await entries.create([entry], { session });
-      await heads.updateOne({ _id: entry.companyId }, { $set: { seq: entry.seq, hash: entry.hash } }, { upsert: true, session });
+    /** Appends entries of one company (in seq order, continuing its head) and moves the head to the last. */
+    async append(appended: AuditEntryDoc[], session: ClientSession) {
+      const last = appended[appended.length - 1];
+      if (!last) return;
+      await entries.insertMany(appended, { session });
+      await heads.updateOne({ _id: last.companyId }, { $set: { seq: last.seq, hash: last.hash } }, { upsert: true, session });
     },
     page(companyId: string, f: AuditFilter, limit: number) {
       const q: Record<string, unknown> = { companyId };

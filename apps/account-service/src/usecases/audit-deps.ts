@@ -4,6 +4,7 @@ import type { AuditLogRepo } from '../db/audit-log';
 
 export interface AuditDeps {
   commitOnce: Changes['commitOnce'];
+  commitAllOnce: Changes['commitAllOnce'];
   audit: AuditLogRepo;
   apiKeys: ApiKeysRepo;
 }
