@@ -36,6 +36,8 @@ const result = await build({
   absWorkingDir: root,
   entryPoints: {
     ...Object.fromEntries(SERVICES.map((s) => [`${s}/main`, `apps/${s}/src/main.ts`])),
+    // document-service's render worker threads (apps/document-service/src/render/render-pool.ts)
+    'document-service/render.worker': 'apps/document-service/src/render/render.worker.ts',
     // copies backups to and from object storage (the MongoDB backup CronJob and its restore)
     'objects-cli/main': 'libs/objects/src/cli.ts',
     // lists and replays parked messages (deploy/README.md "Replay parked messages")

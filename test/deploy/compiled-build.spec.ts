@@ -43,8 +43,10 @@ describe('compiled services', () => {
     if (built.status !== 0) throw new Error(`build failed:\n${built.stderr}`);
   });
 
-  it('builds one main.js per service and ships the VIES WSDL beside them', () => {
+  it('builds one main.js per service (and the render worker) and ships the VIES WSDL beside them', () => {
     for (const s of SERVICES) expect([s, existsSync(path.join(out, s, 'main.js'))]).toEqual([s, true]);
+    // document-service starts its render worker threads from the file beside its bundle
+    expect(existsSync(path.join(out, 'document-service', 'render.worker.js'))).toBe(true);
     expect(readFileSync(path.join(out, 'assets', 'checkVatService.wsdl'), 'utf8')).toContain('checkVat');
   });
 

@@ -56,7 +56,7 @@ const SERVICES: ServiceSpec[] = [
   { name: 'account-service', port: 3001, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'customer-service', port: 3002, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
   { name: 'invoice-service', port: 3003, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
-  { name: 'document-service', port: 3004, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
+  { name: 'document-service', port: 3004, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV, 'RENDER_WORKERS'] },
   { name: 'vat-service', port: 3005, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'VIES_URL'] },
   { name: 'export-service', port: 3006, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'quota-service', port: 3007, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },

@@ -2,9 +2,17 @@ import { z } from 'zod';
 import { objectStorageEnv } from '@inv/objects';
 import { baseEnv } from '@inv/runtime';
 import { envVars } from '@inv/service-kit';
+import { availableParallelism } from 'node:os';
 
 export const documentConfig = baseEnv.extend({
   PORT: envVars.port(3004),
   ...objectStorageEnv,
+  /** Worker threads that render PDFs (0: render on the event loop); by default the cores but one, at least one. */
+  RENDER_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(32)
+    .default(Math.max(1, availableParallelism() - 1)),
 });
 export type DocumentConfig = z.output<typeof documentConfig>;

@@ -3,13 +3,12 @@ import { createServiceRuntime } from '@inv/runtime';
 import type { DocumentConfig } from './config';
 import { handleRenderInvoice, timedRender } from './consumers/document.render-invoice';
 import { catalogRoutes } from './http/catalog.routes';
-import { preloadFonts } from './pdf';
 import { onPresign } from './rpc/document.presign';
 import { onRenderPreview } from './rpc/document.render-preview';
 import { onRenderStatement } from './rpc/document.render-statement';
 import { onTemplateExists } from './rpc/document.template-exists';
 import type { DocumentDeps } from './usecases/deps';
-import { warmUp } from './usecases/warm-up';
+import { createRenderer } from './render/render-pool';
 
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
@@ -18,15 +17,16 @@ export async function createDocumentService(config: DocumentConfig) {
     rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
   );
   const objects = storage.objects;
-  preloadFonts();
-  const warmUpMs = await warmUp();
-  rt.logger.info({ ms: Math.round(warmUpMs) }, 'rendered a sample invoice (warm-up)');
+  const renderer = createRenderer(config.RENDER_WORKERS);
+  const warmUpMs = await renderer.warmUp();
+  rt.logger.info({ ms: Math.round(warmUpMs), workers: renderer.workers }, 'rendered a sample invoice (warm-up)');
 
   rt.app.use(catalogRoutes());
   const deps: DocumentDeps = {
     bus: rt.bus,
     objects,
     logger: rt.logger,
+    renderer,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
   };
@@ -42,6 +42,7 @@ export async function createDocumentService(config: DocumentConfig) {
     start: () => rt.start(),
     async stop() {
       await rt.stop();
+      await renderer.close();
       await storage.stop();
     },
   };

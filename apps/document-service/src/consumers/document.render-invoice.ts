@@ -5,7 +5,7 @@ import type { AppBus } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import { jobMetrics, secondsSince } from '@inv/telemetry';
 import type { z } from 'zod';
-import { renderInvoiceDocuments } from '../usecases/render-invoice';
+import { RenderFailed, type Renderer } from '../render/render-pool';
 
 type RenderCommand = z.output<(typeof messages.commands)['document.render-invoice.v1']>;
 
@@ -17,7 +17,7 @@ type RenderCommand = z.output<(typeof messages.commands)['document.render-invoic
  * failed on the last attempt so the job never hangs.
  */
 export async function handleRenderInvoice(
-  deps: { bus: AppBus; objects: ObjectStore; logger: Logger; maxAttempts: number },
+  deps: { bus: AppBus; objects: ObjectStore; logger: Logger; renderer: Renderer; maxAttempts: number },
   msg: Envelope<RenderCommand>,
   attempt: number,
 ) {
@@ -70,8 +70,9 @@ export async function handleRenderInvoice(
   }
   let docs;
   try {
-    docs = await renderInvoiceDocuments(snapshot, format, templateId, { attachments: files, logo });
+    docs = await deps.renderer.invoice(snapshot, format, templateId, { attachments: files, logo });
   } catch (err) {
+    if (!(err instanceof RenderFailed) && attempt < deps.maxAttempts) throw err; // the renderer failed (a worker died): let the bus retry
     deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');
     await deps.bus.publishEvent(
       'document.render-failed.v1',

@@ -2,12 +2,11 @@ import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { DocumentDeps } from '../usecases/deps';
-import { renderInvoiceDocuments } from '../usecases/render-invoice';
 
 type Request = z.output<(typeof messages.rpc)['document.render-preview.v1']['request']>;
 
 /** A draft's PDF, marked as a draft, stored nowhere; with the company's logo when it can be read. */
-export async function onRenderPreview(deps: Pick<DocumentDeps, 'objects' | 'logger'>, msg: Envelope<Request>) {
+export async function onRenderPreview(deps: Pick<DocumentDeps, 'objects' | 'logger' | 'renderer'>, msg: Envelope<Request>) {
   let logo: Buffer | undefined;
   if (msg.data.logo?.key.startsWith(`${msg.companyId}/`)) {
     logo = await deps.objects.get(msg.data.logo.key).catch((err: unknown) => {
@@ -15,6 +14,6 @@ export async function onRenderPreview(deps: Pick<DocumentDeps, 'objects' | 'logg
       return undefined;
     });
   }
-  const docs = await renderInvoiceDocuments(msg.data.snapshot, msg.data.format, msg.data.templateId, { draft: true, logo });
+  const docs = await deps.renderer.invoice(msg.data.snapshot, msg.data.format, msg.data.templateId, { draft: true, logo });
   return { pdfBase64: docs.pdf.body.toString('base64') };
 }

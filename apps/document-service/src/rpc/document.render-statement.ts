@@ -1,7 +1,7 @@
 import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
-import { renderStatementPdf, type AccountStatement } from '../pdf';
+import type { AccountStatement } from '../pdf';
 import type { DocumentDeps } from '../usecases/deps';
 
 type Request = z.output<(typeof messages.rpc)['document.render-statement.v1']['request']>;
@@ -9,7 +9,7 @@ type Request = z.output<(typeof messages.rpc)['document.render-statement.v1']['r
 /** Renders an account statement, stores it and answers a link. */
 export async function onRenderStatement(deps: DocumentDeps, msg: Envelope<Request>) {
   const { template, ...statement } = msg.data;
-  const pdf = await renderStatementPdf(statement as AccountStatement, { template });
+  const pdf = await deps.renderer.statement(statement as AccountStatement, { template });
   const filename = `statement-${(statement.customer.customerNumber ?? 'customer').replace(/[^\w.-]+/g, '_')}-${statement.from}-${statement.to}.pdf`;
   // Statements are derived data: one object per customer and period, overwritten when asked again.
   const key = `${msg.companyId}/statements/${filename}`;

@@ -1,0 +1,47 @@
+import { threadId } from 'node:worker_threads';
+import type { InvoiceSnapshot } from '@inv/contracts';
+import { renderStatementPdf, type AccountStatement, type RenderStatementOptions } from '../pdf';
+import { renderInvoiceDocuments, type RenderedDocuments, type RenderOptions } from '../usecases/render-invoice';
+import { warmUp } from '../usecases/warm-up';
+
+type ApiFormat = Parameters<typeof renderInvoiceDocuments>[1];
+
+/** What a render worker is asked to do (structured-cloned across the thread boundary: no functions, Buffers arrive as Uint8Array). */
+export type RenderTask =
+  | { kind: 'invoice'; snapshot: InvoiceSnapshot; format: ApiFormat; templateId: number; opts: RenderOptions }
+  | { kind: 'statement'; statement: AccountStatement; opts: RenderStatementOptions }
+  | { kind: 'warm-up' };
+
+/**
+ * The answer: a render's own failure (bad data, an unknown template) is an answer, not an exception, so the caller can
+ * tell it from a worker that died (which the bus should retry).
+ */
+export type RenderResult =
+  | { ok: true; invoice?: RenderedDocuments; statement?: Uint8Array; warmUpMs?: number; /** 0: the main thread */ thread: number }
+  | { ok: false; message: string };
+
+/** A Buffer view of bytes that crossed a thread boundary (structured clone turns a Buffer into a plain Uint8Array). */
+export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Runs one task; used by the worker thread and, with RENDER_WORKERS=0, on the event loop. */
+export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
+  try {
+    switch (task.kind) {
+      case 'invoice': {
+        const { attachments, logo, ...rest } = task.opts;
+        const opts: RenderOptions = {
+          ...rest,
+          logo: logo ? asBuffer(logo) : undefined,
+          attachments: attachments?.map((a) => ({ ...a, body: asBuffer(a.body) })),
+        };
+        return { ok: true, invoice: await renderInvoiceDocuments(task.snapshot, task.format, task.templateId, opts), thread: threadId };
+      }
+      case 'statement':
+        return { ok: true, statement: await renderStatementPdf(task.statement, task.opts), thread: threadId };
+      case 'warm-up':
+        return { ok: true, warmUpMs: await warmUp(), thread: threadId };
+    }
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}
