@@ -3,14 +3,14 @@
  * (create invoice, 3 positions, POST job, wait for the job), with 1 and with 10 concurrent clients.
  *
  * Starts the whole system as separate processes on free ports with its own bus/Redis/database prefixes
- * (embedded MongoDB in its own process), on the demo company made unlimited by configuration
+ * (the embedded MongoDB and the development S3 server each in a process of its own), on the demo company made unlimited by configuration
  * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
  * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
  * (utime+stime from /proc, child processes included) and RSS. Point it at a running system with BASE and
  * KEY (then CPU is reported for the processes it can find by PIDS=name:pid,...).
  *
  * RabbitMQ is the machine's shared broker: other runs' traffic lands in its CPU, hence the total also without it
- * (and without the embedded MongoDB, which production does not run).
+ * (and without the embedded MongoDB and S3 server, development stand-ins that production does not run).
  *
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
  * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
@@ -174,6 +174,7 @@ async function main() {
   const procs: Record<string, number> = {};
   let running: RunningService[] = [];
   let mongo: ChildProcess | undefined;
+  let s3: ChildProcess | undefined;
   let stopVies = async () => undefined as void;
   const prefix = uniquePrefix('bench');
   if (!base) {
@@ -187,6 +188,16 @@ async function main() {
       mongo!.stdout!.once('data', (d: Buffer) => ok(d.toString().trim().split('\n')[0]));
       mongo!.once('exit', () => fail(new Error('embedded MongoDB exited')));
     });
+    // the development S3 server in a process of its own too: its work (s3rver writes every document to disk) is
+    // not the services', and production has a real object store (without it each service would start its own)
+    s3 = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/objects/src/embedded-s3-cli.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const s3Env = await new Promise<{ endpoint: string; accessKey: string; secretKey: string; bucket: string }>((ok, fail) => {
+      s3!.stdout!.once('data', (d: Buffer) => ok(JSON.parse(d.toString().trim().split('\n')[0]!)));
+      s3!.once('exit', () => fail(new Error('embedded S3 exited')));
+    });
     // vat-service needs a VIES endpoint: the simulator, as npm start and the tests give it (in this process)
     const vies = await startViesSimulator();
     stopVies = vies.stop;
@@ -199,6 +210,10 @@ async function main() {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_SECOND: '100000',
         VIES_URL: vies.url,
+        S3_ENDPOINT: s3Env.endpoint,
+        S3_ACCESS_KEY: s3Env.accessKey,
+        S3_SECRET_KEY: s3Env.secretKey,
+        S3_BUCKET: s3Env.bucket,
       }),
     };
     delete childEnv.PORT;
@@ -215,6 +230,7 @@ async function main() {
     base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
     for (const s of running) procs[s.name] = s.child.pid!;
     procs['embedded-mongo'] = mongo.pid!;
+    procs['embedded-s3'] = s3.pid!;
   }
   for (const entry of (process.env.PIDS ?? '').split(',').filter(Boolean)) {
     const [name, pid] = entry.split(':');
@@ -267,7 +283,8 @@ async function main() {
         const phases = await phaseTotals(phaseUrls);
         const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
-        const withoutMongo = total - (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0);
+        const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
+        const withoutMongo = total - standIns;
         for (const [n, p] of Object.entries(procs)) peak[n] = Math.max(peak[n] ?? 0, rssMb(p));
         console.log(
           `\n${clients} client(s), round ${round}: ${r.jobs.length} invoices in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)} invoices/s; ` +
@@ -276,7 +293,7 @@ async function main() {
         );
         const withoutShared = withoutMongo - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
         console.log(
-          `  CPU ms per invoice: total ${total.toFixed(1)} (without embedded MongoDB ${withoutMongo.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+          `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutMongo.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
         );
         if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
         console.log(
@@ -294,6 +311,7 @@ async function main() {
   } finally {
     await stopServices(running);
     mongo?.kill('SIGTERM');
+    s3?.kill('SIGTERM');
     await stopVies();
     if (running.length) {
       await deleteBrokerObjects(prefix);
