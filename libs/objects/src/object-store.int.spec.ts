@@ -101,3 +101,42 @@ describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : '
   // s3rver checks V4 link expiry but does not verify V4 signatures (only V2), so a forged-signature test
   // belongs to a run against MinIO (S3_ENDPOINT), not here.
 });
+
+describe('object store requests on a reset socket', () => {
+  it('sends an idempotent request once more when the server resets the connection, and only once', async () => {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    let resets = 1;
+    const server = createServer((req, res) => {
+      seen.push(req.method!);
+      if (resets > 0) {
+        resets--;
+        req.socket.destroy(); // the request dies with ECONNRESET on the client
+        return;
+      }
+      if (req.method === 'PUT') return void res.writeHead(200, { etag: '"e"' }).end();
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '5' }).end('hello');
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const objects = createObjectStore({
+        endpoint: `http://127.0.0.1:${port}`,
+        accessKey: 'k',
+        secretKey: 's',
+        bucket: 'docs',
+        presignTtlSeconds: 60,
+      });
+      expect((await objects.get('a/b.pdf')).toString()).toBe('hello');
+      expect(seen).toEqual(['GET', 'GET']);
+      resets = 1;
+      await objects.put('a/c.pdf', Buffer.from('x'), 'application/pdf');
+      expect(seen.slice(2)).toEqual(['PUT', 'PUT']);
+      resets = 2; // a second reset is an outage, not a stale socket: the caller hears of it
+      await expect(objects.get('a/b.pdf')).rejects.toMatchObject({ code: 'ECONNRESET' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+});

@@ -56,6 +56,23 @@ function clientFor(endpointUrl: string, opts: ObjectStoreOptions): Client {
   });
 }
 
+/**
+ * Runs an idempotent request (a buffered GET or PUT, a HEAD, a DELETE) once more when its socket was reset:
+ * a keep-alive socket can be closed by the server just as a request is written onto it, which fails with
+ * ECONNRESET/EPIPE before the server saw anything (seen with the embedded S3 server on a loaded CI machine).
+ * One immediate retry on a fresh socket is what HTTP clients do for idempotent requests; it is not a
+ * backoff policy (callers and the bus retry real outages), hence no retry library here.
+ */
+async function onceMoreIfReset<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'ECONNRESET' && code !== 'EPIPE') throw err;
+    return request();
+  }
+}
+
 /** Part size of streamed uploads: S3's minimum is 5 MiB; memory use is bounded by one part. */
 export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
 
@@ -121,7 +138,7 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
       }
     },
     async put(key, body, contentType) {
-      await client.putObject(opts.bucket, key, body, body.length, { 'Content-Type': contentType });
+      await onceMoreIfReset(() => client.putObject(opts.bucket, key, body, body.length, { 'Content-Type': contentType }));
     },
     async putStream(key, body, contentType) {
       await uploadInParts(client, opts.bucket, key, body, contentType);
@@ -149,14 +166,16 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
       return client.getObject(opts.bucket, key);
     },
     async get(key) {
-      const stream = await client.getObject(opts.bucket, key);
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
+      return onceMoreIfReset(async () => {
+        const stream = await client.getObject(opts.bucket, key);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      });
     },
     async exists(key) {
       try {
-        await client.statObject(opts.bucket, key);
+        await onceMoreIfReset(() => client.statObject(opts.bucket, key));
         return true;
       } catch (err) {
         if ((err as { code?: string }).code === 'NotFound' || (err as { code?: string }).code === 'NoSuchKey') return false;
@@ -164,7 +183,7 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
       }
     },
     async remove(key) {
-      await client.removeObject(opts.bucket, key);
+      await onceMoreIfReset(() => client.removeObject(opts.bucket, key));
     },
     async presignGet(key, downloadName) {
       const headers = downloadName
