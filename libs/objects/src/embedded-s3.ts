@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 // s3rver ships no type declarations; its API is the documented `new S3rver(opts).run()/close()`.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (opts: Record<string, unknown>) => {
+type S3rverClass = new (opts: Record<string, unknown>) => {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
@@ -26,6 +25,10 @@ export async function startEmbeddedS3(opts: { port?: number; directory?: string;
   if (process.env.NODE_ENV === 'production') {
     throw new Error('the embedded S3 server (s3rver) is a development/test tool; set S3_ENDPOINT in production');
   }
+  // required here, not at the top: every service that stores files imports this module, and in production
+  // (a real object store) s3rver and its Koa stack would only take memory
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const S3rver = require('s3rver') as S3rverClass;
   const ownDir = !opts.directory;
   const directory = opts.directory ?? mkdtempSync(join(tmpdir(), 's3rver-'));
   const server = new S3rver({

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { IntId, LocaleQuery } from '@inv/contracts';
 import { listTaxTreatments } from '@inv/einvoice';
 import { notFound, parsePath, parseQuery } from '@inv/service-kit';
-import { getTemplate, templates } from '../pdf';
+import { getTemplate, templates } from '../pdf/templates';
 
 /** Templates and tax treatments: catalogue data owned by document-service (it renders them). */
 export function catalogRoutes(): Router {

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { InvoiceSnapshot } from '@inv/contracts';
-import { preloadFonts, type AccountStatement, type RenderStatementOptions } from '../pdf';
+import type { AccountStatement, RenderStatementOptions } from '../pdf';
 import type { RenderedDocuments, RenderOptions } from '../usecases/render-invoice';
-import { asBuffer, runRenderTask, type RenderResult, type RenderTask } from './render-task';
+import { asBuffer } from './buffers';
+import type { RenderResult, RenderTask } from './render-task';
 
 type ApiFormat = Extract<RenderTask, { kind: 'invoice' }>['format'];
 
@@ -48,12 +49,12 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
           resourceLimits: { maxYoungGenerationSizeMb: 8 },
         })
       : undefined;
-  if (!pool) preloadFonts();
-  const run = async (task: RenderTask): Promise<RenderResult> => {
-    if (!pool) return runRenderTask(task);
-    // a worker's warm-up is waited for as long as it takes (start-up); a render is stopped after timeoutMs
-    return pool.run(task, task.kind === 'warm-up' ? {} : { signal: AbortSignal.timeout(timeoutMs) });
-  };
+  // The rendering code (pdfkit, fontkit, the fonts) is loaded where it runs: in the workers, or here with 0
+  // workers. With workers this thread never loads it (document-service's RSS, issue 16).
+  const run: (task: RenderTask) => Promise<RenderResult> = pool
+    ? // a worker's warm-up is waited for as long as it takes (start-up); a render is stopped after timeoutMs
+      (task) => pool.run(task, task.kind === 'warm-up' ? {} : { signal: AbortSignal.timeout(timeoutMs) })
+    : loadInline();
   const done = async (task: RenderTask) => {
     const result = await run(task);
     if (!result.ok) throw new RenderFailed(result.message);
@@ -82,6 +83,15 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
     },
     close: async () => pool?.destroy(),
   };
+}
+
+function loadInline(): (task: RenderTask) => Promise<RenderResult> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when rendering on this thread
+  const { preloadFonts } = require('../pdf/fonts') as typeof import('../pdf/fonts');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { runRenderTask } = require('./render-task') as typeof import('./render-task');
+  preloadFonts();
+  return runRenderTask;
 }
 
 /**

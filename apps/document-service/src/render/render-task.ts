@@ -3,6 +3,7 @@ import type { InvoiceSnapshot } from '@inv/contracts';
 import { renderStatementPdf, type AccountStatement, type RenderStatementOptions } from '../pdf';
 import { renderInvoiceDocuments, type RenderedDocuments, type RenderOptions } from '../usecases/render-invoice';
 import { warmUp } from '../usecases/warm-up';
+import { asBuffer } from './buffers';
 
 type ApiFormat = Parameters<typeof renderInvoiceDocuments>[1];
 
@@ -19,9 +20,6 @@ export type RenderTask =
 export type RenderResult =
   | { ok: true; invoice?: RenderedDocuments; statement?: Uint8Array; warmUpMs?: number; /** 0: the main thread */ thread: number }
   | { ok: false; message: string };
-
-/** A Buffer view of bytes that crossed a thread boundary (structured clone turns a Buffer into a plain Uint8Array). */
-export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Runs one task; used by the worker thread and, with RENDER_WORKERS=0, on the event loop. */
 export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
