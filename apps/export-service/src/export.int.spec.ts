@@ -373,6 +373,22 @@ describe('export-service: DATEV export end to end', () => {
     );
   });
 
+  it('keeps a status that overtook the finalized event (PAID stays PAID once the invoice is projected)', async () => {
+    const other = `${company}_overtaken`;
+    await peer.publishEvent('invoice.status-changed.v1', other, { invoiceId: 1, customerId: 1, status: 'PAID', paidDate: '2025-12-02' });
+    const placeholder = await waitFor(
+      async () => (await db.collection('export_invoices').findOne({ companyId: other, invoiceId: 1 })) ?? undefined,
+      { what: 'the placeholder' },
+    );
+    expect(placeholder).toMatchObject({ status: 'PAID', finalized: false });
+    await peer.publishEvent('invoice.finalized.v1', other, invoices[0] as never);
+    const doc = await waitFor(
+      async () => (await db.collection('export_invoices').findOne({ companyId: other, invoiceId: 1, finalized: true })) ?? undefined,
+      { what: 'the projected invoice' },
+    );
+    expect(doc).toMatchObject({ status: 'PAID', paidDate: '2025-12-02', number: 'RE-2025-0100' });
+  });
+
   it('finishes an empty period with no_invoices_found', async () => {
     const job = await runJob({ start_date: '2020-01-01', end_date: '2020-12-31' });
     expect(job.status).toBe('finished');

@@ -12,7 +12,8 @@ export async function onInvoiceFinalized(deps: CustomerDeps, msg: Envelope<Final
   // At most once per envelope id (recorded with the change); the changes are also idempotent by state
   // (statuses only move forward), which covers a re-publish under a new id.
   await deps.commitOnce(msg, async (session) => {
-    const current = await deps.ledger.get(msg.companyId, d.invoiceId, session);
+    // OPEN is the first status: a document that is already there (an early status change made it) keeps its
+    // status, which is what nextLedgerStatus(current, 'OPEN') answers, without reading it first
     await deps.ledger.upsert(
       msg.companyId,
       d.invoiceId,
@@ -26,10 +27,9 @@ export async function onInvoiceFinalized(deps: CustomerDeps, msg: Envelope<Final
         dueDate: d.dueDate,
         currency: d.currency,
         totalGross: d.totalGross,
-        status: nextLedgerStatus(current?.status, 'OPEN'),
         updatedAt: deps.now(),
       },
-      {},
+      { status: nextLedgerStatus(undefined, 'OPEN') },
       session,
     );
   });

@@ -16,7 +16,8 @@ const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoic
 export async function projectFinalized(deps: ExportDeps, msg: Envelope<Finalized>) {
   const d = msg.data;
   await deps.commitOnce(msg, async (session) => {
-    const current = await deps.invoices.get(msg.companyId, d.invoiceId, session);
+    // OPEN is the first status: a document that is already there (an early status change made it) keeps its
+    // status, which is what forward(current, 'OPEN') answers, without reading it first
     await deps.invoices.upsert(
       msg.companyId,
       d.invoiceId,
@@ -36,10 +37,9 @@ export async function projectFinalized(deps: ExportDeps, msg: Envelope<Finalized
         precedingInvoiceNumber: d.precedingInvoiceNumber,
         pdfKey: d.pdf?.key,
         pdfFilename: d.pdf?.filename,
-        status: forward(current?.status, 'OPEN'),
         updatedAt: deps.now(),
       },
-      {},
+      { status: forward(undefined, 'OPEN') },
       session,
     );
   });
