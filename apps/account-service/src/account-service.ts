@@ -9,6 +9,7 @@ import { membersRepo } from './db/members';
 import { auditLogRepo } from './db/audit-log';
 import { AUDITED } from './domain/audit-events';
 import { onAuditedEvent } from './consumers/audited-events';
+import { auditRecorder } from './usecases/record-audit-event';
 import { auditLogRoutes } from './http/audit-log.routes';
 import { onCreateCompany } from './rpc/account.create-company';
 import { onListCompanies } from './rpc/account.list-companies';
@@ -68,9 +69,8 @@ export async function createAccountService(config: AccountConfig) {
     onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never),
   );
   // the audit log: one entry per audited event of any service, appended to the company's hash chain
-  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) =>
-    onAuditedEvent({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys }, msg as never),
-  );
+  const recordAudit = auditRecorder({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys });
+  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) => onAuditedEvent(recordAudit, msg as never));
   rt.app.use(auditLogRoutes({ audit }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));

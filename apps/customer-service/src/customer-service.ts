@@ -1,5 +1,5 @@
 import { createCounters, createServiceRuntime } from '@inv/runtime';
-import { onInvoiceFinalized } from './consumers/invoice.finalized';
+import { finalizedInvoiceBooker } from './consumers/invoice.finalized';
 import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
 import { onVatChecked } from './consumers/vat.checked';
 import { customersRepo } from './db/customers';
@@ -30,6 +30,7 @@ export async function createCustomerService(config: CustomerConfig) {
     counters: createCounters(rt.conn),
     commit: rt.commit,
     commitOnce: rt.commitOnce,
+    commitAllOnce: rt.commitAllOnce,
     bus: rt.bus,
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     now: () => new Date(),
@@ -43,10 +44,11 @@ export async function createCustomerService(config: CustomerConfig) {
   rt.bus.serveRpc('customer.payment-term-usage.v1', (msg) => onPaymentTermUsage(deps, msg));
   rt.bus.onEvent('customer-payment-terms', ['company.payment-terms-changed.v1'], (msg) => onPaymentTermsChanged(deps, msg));
   rt.bus.onEvent('customer-vat-status', ['vat.checked.v1'], (msg) => onVatChecked(deps, msg));
+  const bookFinalized = finalizedInvoiceBooker(deps);
   rt.bus.onEvent('customer-ledger', ['invoice.finalized.v1', 'invoice.status-changed.v1'], async (msg) => {
     switch (msg.type) {
       case 'invoice.finalized.v1':
-        return onInvoiceFinalized(deps, msg);
+        return bookFinalized(msg);
       case 'invoice.status-changed.v1':
         return onInvoiceStatusChanged(deps, msg);
     }

@@ -2,7 +2,7 @@ import { openObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { ExportConfig } from './config';
 import { handleRunExport } from './consumers/export.run-export';
-import { onInvoiceFinalized } from './consumers/invoice.finalized';
+import { invoiceFinalizedHandler } from './consumers/invoice.finalized';
 import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
 import { downloadsRepo } from './db/downloads';
 import { exportConfigRepo } from './db/export-config';
@@ -36,6 +36,7 @@ export async function createExportService(config: ExportConfig) {
     counters: createCounters(rt.conn),
     commit: rt.commit,
     commitOnce: rt.commitOnce,
+    commitAllOnce: rt.commitAllOnce,
     objects: storage.objects,
     logger: rt.logger,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
@@ -46,8 +47,9 @@ export async function createExportService(config: ExportConfig) {
 
   rt.app.use(acctexpRoutes(deps));
   rt.app.use(exportRoutes(deps));
+  const onInvoiceFinalized = invoiceFinalizedHandler(deps);
   rt.bus.onEvent('export-read-model', ['invoice.finalized.v1', 'invoice.status-changed.v1'], (msg) =>
-    msg.type === 'invoice.finalized.v1' ? onInvoiceFinalized(deps, msg) : onInvoiceStatusChanged(deps, msg),
+    msg.type === 'invoice.finalized.v1' ? onInvoiceFinalized(msg) : onInvoiceStatusChanged(deps, msg),
   );
   rt.bus.onCommand('export.run-export.v1', (msg, ctx) => handleRunExport(deps, msg, ctx.attempt));
 

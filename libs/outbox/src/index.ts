@@ -3,3 +3,4 @@ export * from './relay';
 export * from './commit';
 export * from './inbox';
 export * from './metrics';
+export * from './group-commit';

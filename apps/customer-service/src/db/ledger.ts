@@ -71,6 +71,21 @@ export function ledgerRepo(conn: Connection) {
         { $set: set, ...(Object.keys(onInsert).length ? { $setOnInsert: onInsert } : {}) },
         { upsert: true, session },
       ),
+    /** `upsert` for several entries in one round trip (in order). */
+    upsertMany: async (
+      entries: Array<{ companyId: string; invoiceId: number; set: Partial<LedgerInvoiceDoc>; onInsert: Partial<LedgerInvoiceDoc> }>,
+      session: ClientSession,
+    ) =>
+      void (await model.bulkWrite(
+        entries.map((e) => ({
+          updateOne: {
+            filter: { _id: idOf(e.companyId, e.invoiceId), companyId: e.companyId },
+            update: { $set: e.set, ...(Object.keys(e.onInsert).length ? { $setOnInsert: e.onInsert } : {}) },
+            upsert: true,
+          },
+        })),
+        { session, ordered: true },
+      )),
     /** The finalized documents of one customer, in the shape the ledger rules compute with. */
     async invoicesOf(companyId: string, customerId: number): Promise<LedgerInvoice[]> {
       const docs = await model.find({ companyId, customerId, finalized: true }).lean<LedgerInvoiceDoc[]>();

@@ -13,6 +13,8 @@ export interface CustomerDeps {
   commit: Changes['commit'];
   /** `commit` at most once per received message. */
   commitOnce: Changes['commitOnce'];
+  /** `commitOnce` for a batch of received messages (groupCommit). */
+  commitAllOnce: Changes['commitAllOnce'];
   bus: AppBus;
   /** Timeout of the RPCs this service makes (template existence, statement rendering). */
   rpcTimeoutMs: number;

@@ -107,6 +107,21 @@ export function exportInvoicesRepo(conn: Connection) {
       session: ClientSession,
     ) =>
       model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, $setOnInsert: setOnInsert }, { upsert: true, session }),
+    /** `upsert` for several documents in one round trip (in order). */
+    upsertMany: async (
+      docs: Array<{ companyId: string; invoiceId: number; set: Partial<ExportInvoiceDoc>; setOnInsert: Partial<ExportInvoiceDoc> }>,
+      session: ClientSession,
+    ) =>
+      void (await model.bulkWrite(
+        docs.map((d) => ({
+          updateOne: {
+            filter: { _id: idOf(d.companyId, d.invoiceId), companyId: d.companyId },
+            update: { $set: d.set, $setOnInsert: d.setOnInsert },
+            upsert: true,
+          },
+        })),
+        { session, ordered: true },
+      )),
     /**
      * Every export first claims the period's documents that no export contained yet: one insert per
      * document with the document as key, unordered, so a document another export claimed first is simply

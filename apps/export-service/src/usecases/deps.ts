@@ -19,6 +19,8 @@ export interface ExportDeps {
   commit: Changes['commit'];
   /** `commit` at most once per received message (projections of invoice events). */
   commitOnce: Changes['commitOnce'];
+  /** `commitOnce` for a batch of received messages (groupCommit). */
+  commitAllOnce: Changes['commitAllOnce'];
   objects: ObjectStore;
   logger: Logger;
   /** Attempts of the run command before the job is failed for good (bus retries + 1). */

@@ -1,4 +1,5 @@
 import type { Envelope } from '@inv/bus';
+import { groupCommit } from '@inv/outbox';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { ExportInvoiceDoc } from '../db/export-invoices';
@@ -12,36 +13,44 @@ const RANK: Record<ExportInvoiceDoc['status'], number> = { OPEN: 0, SENT: 1, PAI
 const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoiceDoc['status']) =>
   cur && RANK[cur] >= RANK[next] ? cur : next;
 
-/** A finalized invoice or credit note enters the export's read model with what a booking row needs. */
-export async function projectFinalized(deps: ExportDeps, msg: Envelope<Finalized>) {
-  const d = msg.data;
-  await deps.commitOnce(msg, async (session) => {
-    // OPEN is the first status: a document that is already there (an early status change made it) keeps its
-    // status, which is what forward(current, 'OPEN') answers, without reading it first
-    await deps.invoices.upsert(
-      msg.companyId,
-      d.invoiceId,
-      {
-        invoiceId: d.invoiceId,
-        finalized: true,
-        number: d.number,
-        typeCode: d.typeCode,
-        invoiceDate: d.invoiceDate,
-        dueDate: d.dueDate,
-        serviceDate: d.serviceDate,
-        customerId: d.customerId,
-        customerNumber: d.customerNumber,
-        buyer: d.buyer,
-        vatGroups: d.vatBreakdown,
-        totalGross: d.totalGross,
-        precedingInvoiceNumber: d.precedingInvoiceNumber,
-        pdfKey: d.pdf?.key,
-        pdfFilename: d.pdf?.filename,
-        updatedAt: deps.now(),
-      },
-      { status: forward(undefined, 'OPEN') },
-      session,
-    );
+/**
+ * A finalized invoice or credit note enters the export's read model with what a booking row needs, at most once per
+ * envelope id. The finalizations of one company that arrive together are projected in one transaction
+ * (groupCommit, issue 16).
+ */
+export function finalizedProjector(deps: ExportDeps): (msg: Envelope<Finalized>) => Promise<void> {
+  return groupCommit<Envelope<Finalized>>(deps, {
+    key: (msg) => msg.companyId,
+    inbox: (msg) => msg,
+    apply: (batch, session) =>
+      deps.invoices.upsertMany(
+        batch.map(({ companyId, data: d }) => ({
+          companyId,
+          invoiceId: d.invoiceId,
+          set: {
+            invoiceId: d.invoiceId,
+            finalized: true,
+            number: d.number,
+            typeCode: d.typeCode,
+            invoiceDate: d.invoiceDate,
+            dueDate: d.dueDate,
+            serviceDate: d.serviceDate,
+            customerId: d.customerId,
+            customerNumber: d.customerNumber,
+            buyer: d.buyer,
+            vatGroups: d.vatBreakdown,
+            totalGross: d.totalGross,
+            precedingInvoiceNumber: d.precedingInvoiceNumber,
+            pdfKey: d.pdf?.key,
+            pdfFilename: d.pdf?.filename,
+            updatedAt: deps.now(),
+          },
+          // OPEN is the first status: a document that is already there (an early status change made it) keeps its
+          // status, which is what forward(current, 'OPEN') answers, without reading it first
+          setOnInsert: { status: forward(undefined, 'OPEN') },
+        })),
+        session,
+      ),
   });
 }
 
