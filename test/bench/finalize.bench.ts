@@ -284,16 +284,16 @@ async function main() {
         const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
-        const withoutMongo = total - standIns;
+        const withoutStandIns = total - standIns;
         for (const [n, p] of Object.entries(procs)) peak[n] = Math.max(peak[n] ?? 0, rssMb(p));
         console.log(
           `\n${clients} client(s), round ${round}: ${r.jobs.length} invoices in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)} invoices/s; ` +
             `job p50 ${pct(r.jobs, 50).toFixed(0)} / p90 ${pct(r.jobs, 90).toFixed(0)} / p99 ${pct(r.jobs, 99).toFixed(0)} ms; ` +
             `setup calls p50 ${pct(r.setup, 50).toFixed(1)} / p99 ${pct(r.setup, 99).toFixed(1)} ms`,
         );
-        const withoutShared = withoutMongo - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
+        const withoutShared = withoutStandIns - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
         console.log(
-          `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutMongo.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+          `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutStandIns.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
         );
         if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
         console.log(

@@ -7,7 +7,7 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
-import { servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
 
@@ -85,13 +85,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     peer = peerBus(prefix);
     servePeerRpcs(peer, {
       // an English-speaking buyer: the mail's texts are the English ones
-      'customer.billing-snapshot.v1': () => ({
-        found: true,
-        hasBillingAddress: true,
-        buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
-        language: 'en',
-        vatStatus: 'not_checked',
-      }),
+      'customer.billing-snapshot.v1': () => ({ ...peerBillingSnapshot, language: 'en' }),
     });
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;

@@ -7,7 +7,7 @@ import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/object
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerSellerProfile, servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(90_000);
 
@@ -87,15 +87,8 @@ describe('invoice e-mail', () => {
     peer = peerBus(prefix);
     servePeerRpcs(peer, {
       'account.seller-profile.v1': () => ({
-        found: true,
-        seller: {
-          name: 'Seller GmbH',
-          vatId: 'DE123456789',
-          address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-          contact: { email: 'billing@seller.example' },
-        },
-        payment: { meansCode: '58', iban: 'DE02120300000000202051' },
-        paymentTermDays: 14,
+        ...peerSellerProfile,
+        seller: { ...peerSellerProfile.seller, contact: { email: 'billing@seller.example' } },
       }),
     });
     peer.onCommand('document.render-invoice.v1', async (msg) => {

@@ -59,27 +59,16 @@ export function createChanges(conn: Connection, outbox: Outbox, kick: (committed
     async init() {
       await Promise.all([outbox.model.init(), processed.init()]);
     },
-    async commitOnce(msg, work) {
-      try {
-        await changes.commit(async (session, emit) => {
-          await processed.record(msg, new Date(), session);
-          await work(session, emit);
-        });
-        return true;
-      } catch (err) {
-        if ((err as { code?: number }).code === 11000) return false; // applied before
-        throw err;
-      }
-    },
+    commitOnce: (msg, work) => changes.commitAllOnce([msg], work),
     async commitAllOnce(msgs, work) {
       try {
         await changes.commit(async (session, emit) => {
-          await processed.recordMany(msgs, new Date(), session);
+          await processed.record(msgs, new Date(), session);
           await work(session, emit);
         });
         return true;
       } catch (err) {
-        if ((err as { code?: number }).code === 11000) return false; // one of them applied before
+        if ((err as { code?: number }).code === 11000) return false; // applied before (one of them, for several)
         throw err;
       }
     },

@@ -24,11 +24,11 @@ export function processedMessages(conn: Connection) {
   const model = conn.models.ProcessedEvent ?? conn.model<ProcessedMessageDoc>('ProcessedEvent', processedSchema, 'processed_events');
   return {
     init: () => model.init(),
-    /** Records the message in the caller's transaction; a second record of the same id fails with a duplicate key. */
-    record: async (msg: { id: string; companyId: string; type: string }, at: Date, session: ClientSession) =>
-      void (await model.create([{ _id: msg.id, companyId: msg.companyId, type: msg.type, processedAt: at }], { session })),
-    /** `record` for several messages in one round trip; any id recorded before fails the whole write with a duplicate key. */
-    recordMany: async (msgs: Array<{ id: string; companyId: string; type: string }>, at: Date, session: ClientSession) =>
+    /**
+     * Records the messages in the caller's transaction, in one round trip; an id recorded before fails the write
+     * with a duplicate key.
+     */
+    record: async (msgs: Array<{ id: string; companyId: string; type: string }>, at: Date, session: ClientSession) =>
       void (await model.insertMany(
         msgs.map((m) => ({ _id: m.id, companyId: m.companyId, type: m.type, processedAt: at })),
         { session },

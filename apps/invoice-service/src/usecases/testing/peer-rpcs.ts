@@ -7,25 +7,28 @@ import type { RpcHandlers } from './fake-deps';
  * run the real service: a seller with an account, a buyer with a billing address whose VAT ID was not checked,
  * quota left, every template known. A test passes the answers it is about; the others stay these.
  */
+export const peerSellerProfile = {
+  found: true,
+  seller: {
+    name: 'Seller GmbH',
+    vatId: 'DE123456789',
+    address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
+  },
+  payment: { meansCode: '58', iban: 'DE02120300000000202051' },
+  paymentTermDays: 14,
+} as const;
+export const peerBillingSnapshot = {
+  found: true,
+  hasBillingAddress: true,
+  buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
+  language: 'de',
+  vatStatus: 'not_checked',
+} as const;
+
 export function servePeerRpcs(peer: Bus<Messages>, overrides: RpcHandlers = {}): void {
   const handlers: RpcHandlers = {
-    'account.seller-profile.v1': () => ({
-      found: true,
-      seller: {
-        name: 'Seller GmbH',
-        vatId: 'DE123456789',
-        address: { line1: 'Str 1', city: 'Berlin', postalCode: '10115', countryCode: 'DE' },
-      },
-      payment: { meansCode: '58', iban: 'DE02120300000000202051' },
-      paymentTermDays: 14,
-    }),
-    'customer.billing-snapshot.v1': () => ({
-      found: true,
-      hasBillingAddress: true,
-      buyer: { name: 'Buyer AG', address: { line1: 'Weg 2', city: 'Hamburg', postalCode: '20095', countryCode: 'DE' } },
-      language: 'de',
-      vatStatus: 'not_checked',
-    }),
+    'account.seller-profile.v1': () => peerSellerProfile,
+    'customer.billing-snapshot.v1': () => peerBillingSnapshot,
     'quota.reserve.v1': () => ({ granted: true, used: 1, limit: 100, reset_date: '2026-12-01', plan: 'pro' }),
     'document.template-exists.v1': () => ({ exists: true }),
     ...overrides,
