@@ -1,15 +1,11 @@
 import { CursorRegistry } from './cursors';
 import { dispatch, type DispatchContext } from './dispatcher';
-import { Binary } from 'bson';
+import { Binary, type Document } from 'bson';
 import { Store } from './storage/store';
 import { TransactionManager } from './transactions/manager';
 
-/**
- * The server's own cost for N single inserts into a collection with a unique index and N equality
- * lookups by that field, calling the command dispatcher directly (no TCP, no driver). Used by the
- * benchmark script and by a test that fails if lookups ever fall back to collection scans.
- */
-export function measureEngine(n: number): { insertMs: number; findMs: number } {
+/** A fresh in-memory server and a function that runs one command on it, throwing on any failure. */
+function engineRunner(): (cmd: Record<string, unknown>, db?: string) => Document {
   const store = new Store();
   const ctx: DispatchContext = {
     store,
@@ -17,11 +13,20 @@ export function measureEngine(n: number): { insertMs: number; findMs: number } {
     transactions: new TransactionManager(store),
     server: { address: '127.0.0.1:0', setName: 'rs0', connectionId: 1 },
   };
-  const run = (cmd: Record<string, unknown>) => {
-    const reply = dispatch(cmd, 'bench', ctx);
+  return (cmd, db = 'bench') => {
+    const reply = dispatch(cmd, db, ctx);
     if (reply.ok !== 1 || reply.writeErrors) throw new Error(`command failed: ${JSON.stringify(reply)}`);
     return reply;
   };
+}
+
+/**
+ * The server's own cost for N single inserts into a collection with a unique index and N equality
+ * lookups by that field, calling the command dispatcher directly (no TCP, no driver). Used by the
+ * benchmark script and by a test that fails if lookups ever fall back to collection scans.
+ */
+export function measureEngine(n: number): { insertMs: number; findMs: number } {
+  const run = engineRunner();
   run({ createIndexes: 'users', indexes: [{ key: { email: 1 }, name: 'email_1', unique: true }] });
   let start = performance.now();
   for (let i = 0; i < n; i++) run({ insert: 'users', documents: [{ email: `user${i}@example.com`, n: i }] });
@@ -41,18 +46,7 @@ export function measureEngine(n: number): { insertMs: number; findMs: number } {
  * must not pay for the size of what it touches: its cost per transaction should stay flat as `size` grows.
  */
 export function measureTransactions(n: number, size: number): { txnMs: number } {
-  const store = new Store();
-  const ctx: DispatchContext = {
-    store,
-    cursors: new CursorRegistry(),
-    transactions: new TransactionManager(store),
-    server: { address: '127.0.0.1:0', setName: 'rs0', connectionId: 1 },
-  };
-  const run = (cmd: Record<string, unknown>, db = 'bench') => {
-    const reply = dispatch(cmd, db, ctx);
-    if (reply.ok !== 1 || reply.writeErrors) throw new Error(`command failed: ${JSON.stringify(reply)}`);
-    return reply;
-  };
+  const run = engineRunner();
   run({
     createIndexes: 'invoices',
     indexes: [
