@@ -14,5 +14,10 @@ export const documentConfig = baseEnv.extend({
     .min(0)
     .max(32)
     .default(Math.max(1, availableParallelism() - 1)),
+  /**
+   * `document.render-started.v1` is sent only for a render not reported within this many ms (0: for every
+   * render, at once); every report carries when the render started.
+   */
+  RENDER_STARTED_AFTER_MS: z.coerce.number().int().min(0).max(60_000).default(250),
 });
 export type DocumentConfig = z.output<typeof documentConfig>;

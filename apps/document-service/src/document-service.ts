@@ -28,6 +28,7 @@ export async function createDocumentService(config: DocumentConfig) {
     logger: rt.logger,
     renderer,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
+    startedAfterMs: config.RENDER_STARTED_AFTER_MS,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
   };
   rt.bus.onCommand('document.render-invoice.v1', (msg, ctx) => timedRender(() => handleRenderInvoice(deps, msg, ctx.attempt)));

@@ -26,7 +26,9 @@ describe('document-service', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
-    service = await createDocumentService(documentConfig.parse(testEnv(prefix, mongo.uri, { PRESIGNED_URL_TTL_SECONDS: '60' })));
+    service = await createDocumentService(
+      documentConfig.parse(testEnv(prefix, mongo.uri, { PRESIGNED_URL_TTL_SECONDS: '60', RENDER_STARTED_AFTER_MS: '0' })),
+    );
     await service.start();
     peer = peerBus(prefix);
     peer.onEvent('doc-events', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
@@ -70,6 +72,7 @@ describe('document-service', () => {
     expect(done.type).toBe('document.rendered.v1');
     expect(done.id).toBe('rendered-job-zugferd');
     expect(events.some((e) => e.type === 'document.render-started.v1' && e.data.jobId === 'job-zugferd')).toBe(true);
+    expect(Number.isNaN(Date.parse(done.data.startedAt as string))).toBe(false);
     const pdf = done.data.pdf as { key: string; filename: string };
     const xml = done.data.xml as { key: string; filename: string };
     expect(pdf.key.startsWith(`${company}/invoices/1/`)).toBe(true);

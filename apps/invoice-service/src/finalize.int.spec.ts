@@ -19,7 +19,8 @@ describe('finalize pipeline (invoice-service)', () => {
   const company = 'cmp_test';
   const quota = { used: 0, limit: 100 };
   let vatStatus: 'valid' | 'invalid' | 'not_checked' = 'not_checked';
-  let renderBehaviour: 'ok' | 'fail' | 'hold' = 'ok';
+  const renderStarts = new Map<string, string>();
+  let renderBehaviour: 'ok' | 'fail' | 'hold' | 'quiet' = 'ok';
   let sellerHasAccount = true;
   const held: { jobId: string; invoiceId: number }[] = [];
   const finalizedEvents: string[] = [];
@@ -77,6 +78,12 @@ describe('finalize pipeline (invoice-service)', () => {
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: msg.data.templateId <= 2 }));
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
+      if (renderBehaviour === 'quiet') {
+        // a fast render: no render-started, the report says when it started
+        const startedAt = new Date(Date.now() - 5).toISOString();
+        renderStarts.set(jobId, startedAt);
+        return void (await peer.publishEvent('document.rendered.v1', msg.companyId, { ...rendered(jobId, invoiceId), startedAt }));
+      }
       await peer.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId });
       if (renderBehaviour === 'hold') held.push({ jobId, invoiceId });
       else if (renderBehaviour === 'fail')
@@ -163,6 +170,28 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(inv.body.invoice_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await call('PUT', `/invoice/${id}`, { meta: 'x' })).status).toBe(409);
     expect((await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' })).status).toBe(409);
+  });
+
+  it('goes queued -> finished for a render that sent no render-started; started_at is when the renderer started', async () => {
+    renderBehaviour = 'quiet';
+    try {
+      const id = await draftWithPosition();
+      const job = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+      const statuses: string[] = [];
+      const finished = await waitFor(async () => {
+        const j = await call('GET', `/invoice/${id}/job/${job.body.job_id}`);
+        statuses.push(j.body.status);
+        return j.body.status === 'finished' && j.body;
+      });
+      expect(statuses).not.toContain('started');
+      const reported = Date.parse(renderStarts.get(job.body.job_id)!);
+      const startedAt = Date.parse(finished.started_at);
+      // the renderer's time, kept between the job's creation and its end
+      expect(startedAt).toBe(Math.min(Math.max(reported, Date.parse(finished.created_at)), Date.parse(finished.finished_at)));
+      expect((await call('GET', `/invoice/${id}`)).body.status).toBe('OPEN');
+    } finally {
+      renderBehaviour = 'ok';
+    }
   });
 
   it('finalizes once although the rendered event is delivered twice', async () => {

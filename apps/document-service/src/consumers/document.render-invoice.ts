@@ -17,20 +17,70 @@ type RenderCommand = z.output<(typeof messages.commands)['document.render-invoic
  * failed on the last attempt so the job never hangs.
  */
 export async function handleRenderInvoice(
-  deps: { bus: AppBus; objects: ObjectStore; logger: Logger; renderer: Renderer; maxAttempts: number },
+  deps: { bus: AppBus; objects: ObjectStore; logger: Logger; renderer: Renderer; maxAttempts: number; startedAfterMs: number },
   msg: Envelope<RenderCommand>,
   attempt: number,
 ) {
-  const { jobId, invoiceId, format, templateId, snapshot } = msg.data;
+  const { jobId, invoiceId } = msg.data;
   const ids = (what: string) => ({ id: `${what}-${jobId}` });
-  await deps.bus.publishEvent('document.render-started.v1', msg.companyId, { jobId, invoiceId }, ids('render-started'));
+  const startedAt = new Date().toISOString();
+  const started = startedSignal(deps, msg.companyId, { jobId, invoiceId }, ids('render-started'));
+  try {
+    await render(deps, msg, attempt, startedAt, ids, started);
+  } finally {
+    started.cancel();
+  }
+}
+
+/**
+ * `document.render-started.v1` is a progress signal for a job a client may be watching: it is sent only when
+ * the documents are not reported within `startedAfterMs` (0: always, at once). A fast job goes from queued to
+ * finished without it (one message, one job write and one wake-up of the client's long poll fewer); its
+ * report carries `startedAt` either way. The report waits for a signal already on its way, so they arrive in
+ * order.
+ */
+function startedSignal(
+  deps: { bus: AppBus; logger: Logger; startedAfterMs: number },
+  companyId: string,
+  data: { jobId: string; invoiceId: number },
+  opts: { id: string },
+) {
+  let sending: Promise<unknown> | undefined;
+  const send = () => {
+    sending = deps.bus.publishEvent('document.render-started.v1', companyId, data, opts).catch((err: unknown) => {
+      // only a progress signal: the report (or the bus's retry of this command) still tells how the job ended
+      deps.logger.warn({ err, jobId: data.jobId }, 'render-started could not be published');
+    });
+  };
+  const timer = deps.startedAfterMs > 0 ? setTimeout(send, deps.startedAfterMs) : undefined;
+  if (!timer) send();
+  return {
+    /** Before the report: no signal from now on, and one already on its way has been sent. */
+    async settle() {
+      clearTimeout(timer);
+      await sending;
+    },
+    cancel: () => clearTimeout(timer),
+  };
+}
+
+async function render(
+  deps: { bus: AppBus; objects: ObjectStore; logger: Logger; renderer: Renderer; maxAttempts: number },
+  msg: Envelope<RenderCommand>,
+  attempt: number,
+  startedAt: string,
+  ids: (what: string) => { id: string },
+  started: { settle(): Promise<void> },
+) {
+  const { jobId, invoiceId, format, templateId, snapshot } = msg.data;
   // Attachments are read from storage, and only from the company's own prefix.
   const foreign = (msg.data.attachments ?? []).find((a) => !a.key.startsWith(`${msg.companyId}/`));
   if (foreign) {
+    await started.settle();
     await deps.bus.publishEvent(
       'document.render-failed.v1',
       msg.companyId,
-      { jobId, invoiceId, reason: `attachment ${foreign.id} is not stored under this company` },
+      { jobId, invoiceId, startedAt, reason: `attachment ${foreign.id} is not stored under this company` },
       ids('render-failed'),
     );
     return;
@@ -48,10 +98,11 @@ export async function handleRenderInvoice(
     );
   } catch (err) {
     if (attempt < deps.maxAttempts) throw err; // storage hiccup: let the bus retry
+    await started.settle();
     await deps.bus.publishEvent(
       'document.render-failed.v1',
       msg.companyId,
-      { jobId, invoiceId, reason: 'the attachments could not be read; please retry the finalization' },
+      { jobId, invoiceId, startedAt, reason: 'the attachments could not be read; please retry the finalization' },
       ids('render-failed'),
     );
     return;
@@ -74,10 +125,11 @@ export async function handleRenderInvoice(
   } catch (err) {
     if (!(err instanceof RenderFailed) && attempt < deps.maxAttempts) throw err; // the renderer failed (a worker died): let the bus retry
     deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');
+    await started.settle();
     await deps.bus.publishEvent(
       'document.render-failed.v1',
       msg.companyId,
-      { jobId, invoiceId, reason: `the documents could not be generated: ${(err as Error).message}` },
+      { jobId, invoiceId, startedAt, reason: `the documents could not be generated: ${(err as Error).message}` },
       ids('render-failed'),
     );
     return;
@@ -92,12 +144,14 @@ export async function handleRenderInvoice(
       await deps.objects.put(xmlKey, docs.xml.body, 'application/xml');
       xml = { key: xmlKey, filename: docs.xml.filename, contentType: 'application/xml', size: docs.xml.body.length };
     }
+    await started.settle();
     await deps.bus.publishEvent(
       'document.rendered.v1',
       msg.companyId,
       {
         jobId,
         invoiceId,
+        startedAt,
         pdf: { key: pdfKey, filename: docs.pdf.filename, contentType: 'application/pdf', size: docs.pdf.body.length },
         xml,
       },
@@ -105,10 +159,11 @@ export async function handleRenderInvoice(
     );
   } catch (err) {
     if (attempt < deps.maxAttempts) throw err; // transient (storage, broker): let the bus retry
+    await started.settle();
     await deps.bus.publishEvent(
       'document.render-failed.v1',
       msg.companyId,
-      { jobId, invoiceId, reason: 'the documents could not be stored; please retry the finalization' },
+      { jobId, invoiceId, startedAt, reason: 'the documents could not be stored; please retry the finalization' },
       ids('render-failed'),
     );
   }

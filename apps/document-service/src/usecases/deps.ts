@@ -11,5 +11,7 @@ export interface DocumentDeps {
   renderer: Renderer;
   /** Attempts of a render command before it is reported failed (the bus's retries + 1). */
   maxAttempts: number;
+  /** A render not reported within this many ms announces that it started (0: every render, at once). */
+  startedAfterMs: number;
   presignTtlSeconds: number;
 }

@@ -53,8 +53,12 @@ export function jobsRepo(conn: Connection) {
         .lean<JobDoc>(),
     markFinished: (companyId: string, id: string, now: Date, startedAt: Date, session?: ClientSession) =>
       model.updateOne({ _id: id, companyId }, { $set: { status: 'finished', finishedAt: now, startedAt } }, { session }),
-    markFailed: (companyId: string, id: string, errorMessage: string, now: Date, session?: ClientSession) =>
-      model.updateOne({ _id: id, companyId }, { $set: { status: 'failed', finishedAt: now, errorMessage } }, { session }),
+    markFailed: (companyId: string, id: string, errorMessage: string, now: Date, startedAt: Date | undefined, session?: ClientSession) =>
+      model.updateOne(
+        { _id: id, companyId },
+        { $set: { status: 'failed', finishedAt: now, errorMessage, ...(startedAt ? { startedAt } : {}) } },
+        { session },
+      ),
   };
 }
 export type JobsRepo = ReturnType<typeof jobsRepo>;

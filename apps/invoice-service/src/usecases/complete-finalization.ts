@@ -6,6 +6,17 @@ import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 
 /**
+ * When the job started: as recorded (render-started), else as the renderer reports it (it announces only a
+ * slow render), kept between the job's creation and its end (the renderer's clock is another machine's).
+ */
+export function startedAtOf(job: Pick<JobDoc, 'startedAt' | 'createdAt'>, reported: string | undefined, now: Date): Date {
+  if (job.startedAt) return job.startedAt;
+  const at = reported ? new Date(reported) : now;
+  if (Number.isNaN(at.getTime())) return now;
+  return new Date(Math.min(Math.max(at.getTime(), new Date(job.createdAt).getTime()), now.getTime()));
+}
+
+/**
  * The documents exist: the invoice becomes OPEN and the job finished, with the finalized event in the
  * same transaction. Idempotent by state: a redelivered message finds the job finished and changes nothing.
  * Answers the job as it was written (undefined when nothing changed).
@@ -13,7 +24,7 @@ import type { InvoiceDeps } from './deps';
 export async function completeFinalization(
   deps: InvoiceDeps,
   companyId: string,
-  done: { jobId: string; invoiceId: number; pdf: StoredFile; xml?: StoredFile },
+  done: { jobId: string; invoiceId: number; startedAt?: string; pdf: StoredFile; xml?: StoredFile },
 ): Promise<JobDoc | undefined> {
   const { jobId, invoiceId, pdf, xml } = done;
   let written: JobDoc | undefined;
@@ -23,13 +34,14 @@ export async function completeFinalization(
     if (!job || job.status === 'finished' || job.status === 'failed') return;
     const now = deps.now();
     const inv = await deps.invoices.completeFinalize(companyId, invoiceId, jobId, { pdf, xml }, now, session);
+    const startedAt = startedAtOf(job, done.startedAt, now);
     if (inv) {
-      await deps.jobs.markFinished(companyId, jobId, now, job.startedAt ?? now, session);
-      written = { ...job, status: 'finished', finishedAt: now, startedAt: job.startedAt ?? now };
+      await deps.jobs.markFinished(companyId, jobId, now, startedAt, session);
+      written = { ...job, status: 'finished', finishedAt: now, startedAt };
     } else {
       const errorMessage = 'the invoice is no longer a draft';
-      await deps.jobs.markFailed(companyId, jobId, errorMessage, now, session);
-      written = { ...job, status: 'failed', finishedAt: now, errorMessage };
+      await deps.jobs.markFailed(companyId, jobId, errorMessage, now, startedAt, session);
+      written = { ...job, status: 'failed', finishedAt: now, startedAt, errorMessage };
     }
     if (!inv || !inv.snapshot) return;
     const totals = totalsOf(inv.positions);

@@ -1,12 +1,13 @@
 import { eventMessage } from '@inv/runtime';
 import type { JobDoc } from '../db/jobs';
+import { startedAtOf } from './complete-finalization';
 import type { InvoiceDeps } from './deps';
 
 /** Rendering failed for good: the job fails with the reason, the draft is editable again, quota is released. */
 export async function failFinalization(
   deps: InvoiceDeps,
   companyId: string,
-  failure: { jobId: string; invoiceId: number; reason: string },
+  failure: { jobId: string; invoiceId: number; startedAt?: string; reason: string },
 ): Promise<JobDoc | undefined> {
   const { jobId, invoiceId, reason } = failure;
   let written: JobDoc | undefined;
@@ -15,8 +16,9 @@ export async function failFinalization(
     const job = await deps.jobs.byId(companyId, jobId, session);
     if (!job || job.status === 'finished' || job.status === 'failed') return;
     const now = deps.now();
-    await deps.jobs.markFailed(companyId, jobId, reason, now, session);
-    written = { ...job, status: 'failed', finishedAt: now, errorMessage: reason };
+    const startedAt = job.startedAt || failure.startedAt ? startedAtOf(job, failure.startedAt, now) : undefined;
+    await deps.jobs.markFailed(companyId, jobId, reason, now, startedAt, session);
+    written = { ...job, status: 'failed', finishedAt: now, startedAt, errorMessage: reason };
     await deps.invoices.releaseFinalize(companyId, invoiceId, jobId, session);
     emit(
       eventMessage(

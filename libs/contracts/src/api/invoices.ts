@@ -154,7 +154,10 @@ export const StatusUpdate = z.discriminatedUnion('status', [
 ]);
 export type StatusUpdate = z.output<typeof StatusUpdate>;
 
-export const JobStatus = z.enum(['queued', 'started', 'finished', 'failed']);
+export const JobStatus = z.enum(['queued', 'started', 'finished', 'failed']).meta({
+  description:
+    'queued -> started -> finished | failed. `started` is shown only for a job still rendering after a moment (250 ms by default): a fast job goes from queued straight to its end, and its `started_at` is still set.',
+});
 
 /** Longest a job poll may be held (below the gateway's 30 s upstream timeout). */
 export const MAX_JOB_WAIT_SECONDS = 25;

@@ -93,10 +93,17 @@ export const events = {
   'document.rendered.v1': z.object({
     jobId: z.string(),
     invoiceId: z.number().int(),
+    /** When the renderer received the command (render-started is sent only for a slow render). */
+    startedAt: z.string().datetime().optional(),
     pdf: StoredObject,
     xml: StoredObject.optional(),
   }),
-  'document.render-failed.v1': z.object({ jobId: z.string(), invoiceId: z.number().int(), reason: z.string() }),
+  'document.render-failed.v1': z.object({
+    jobId: z.string(),
+    invoiceId: z.number().int(),
+    startedAt: z.string().datetime().optional(),
+    reason: z.string(),
+  }),
   'invoice.finalized.v1': z.object({
     invoiceId: z.number().int(),
     number: z.string(),
