@@ -29,9 +29,10 @@ export function processedMessages(conn: Connection) {
      * with a duplicate key.
      */
     record: async (msgs: Array<{ id: string; companyId: string; type: string }>, at: Date, session: ClientSession) =>
+      // `lean`: as built, without mongoose documents (every field is set right here)
       void (await model.insertMany(
         msgs.map((m) => ({ _id: m.id, companyId: m.companyId, type: m.type, processedAt: at })),
-        { session },
+        { session, lean: true },
       )),
   };
 }

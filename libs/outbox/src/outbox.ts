@@ -80,13 +80,15 @@ export function createOutbox(conn: Connection): Outbox {
         type: m.type,
         companyId: m.companyId,
         data: m.data,
-        correlationId: m.correlationId,
+        ...(m.correlationId !== undefined ? { correlationId: m.correlationId } : {}),
         ...(m.actor ? { actor: m.actor } : {}),
         trace,
         createdAt: now,
         attempts: 0,
       }));
-      await model.insertMany(docs, { session });
+      // `lean`: written as built, without mongoose documents. Every entry is made right here, and casting and
+      // validating each one (with its whole payload, which can be an invoice snapshot) cost more than the insert.
+      await model.insertMany(docs, { session, lean: true });
       return docs;
     },
   };
