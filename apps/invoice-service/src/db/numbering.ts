@@ -27,6 +27,8 @@ const schema = new Schema<SequenceDoc>(
   { versionKey: false },
 );
 
+const RESET_PERIODS: readonly ResetPeriod[] = ['never', 'yearly', 'monthly'];
+
 /** Counters of the numbering that existed before sequences were configurable (libs/runtime counters). */
 const legacyCounterOf = (companyId: string, type: DocumentType, year: string) =>
   `${type === 'invoice' ? 'invoice-number' : 'credit-note-number'}:${companyId}:${year}`;
@@ -82,6 +84,17 @@ export function numberingRepo(conn: Connection) {
      * together, so a failed creation leaves no gap; concurrent takers conflict and the transaction retries.
      */
     async take(companyId: string, type: DocumentType, now: Date, session: ClientSession): Promise<{ seq: SequenceDoc; value: number }> {
+      // Within the sequence's current period (nearly always) one round trip takes the value: the filter holds
+      // exactly when `periodKey === periodKeyOf(reset, now)`, which the read below would find.
+      const current = await model
+        .findOneAndUpdate(
+          { _id: idOf(companyId, type), $or: RESET_PERIODS.map((reset) => ({ reset, periodKey: periodKeyOf(reset, now) })) },
+          { $inc: { next: 1 } },
+          { session, returnDocument: 'before' },
+        )
+        .lean<SequenceDoc>();
+      if (current) return { seq: current, value: current.next };
+      // a new period (or a sequence that does not exist): read it and start again at 1
       const seq = await model.findById(idOf(companyId, type)).session(session).lean<SequenceDoc>();
       if (!seq) throw new Error(`numbering sequence ${type} of ${companyId} does not exist (call ensure first)`);
       const period = periodKeyOf(seq.reset, now);
