@@ -1,3 +1,4 @@
+import { periodKeyOf } from './domain/number-patterns';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
@@ -129,6 +130,29 @@ describe('numbering, products and the seller profile', () => {
       expect(values).toEqual(expected);
       expect(new Set(numbers).size).toBe(50);
       expect((await call('GET', '/numbering/invoice')).body).toMatchObject({ next_value: 52 });
+    });
+
+    it('takes consecutive values within a period, and starts again at 1 in a new period (monthly, yearly, never)', async () => {
+      const { deps } = service;
+      const take = (companyId: string, at: string) =>
+        deps.commit((session) => deps.numbering.take(companyId, 'invoice', new Date(at), session).then((t) => t.value));
+      for (const [reset, sameAsNov, nextPeriod] of [
+        ['monthly', '2026-11-30T23:00:00Z', '2026-12-01T00:00:00Z'],
+        ['yearly', '2026-01-02T00:00:00Z', '2027-01-01T00:00:00Z'],
+        ['never', '2020-01-01T00:00:00Z', '2031-06-01T00:00:00Z'],
+      ] as const) {
+        const companyId = `cmp_periods_${reset}`;
+        await deps.numbering.ensureExists(companyId, 'invoice', new Date('2026-11-10T00:00:00Z'));
+        await deps.numbering.update(
+          companyId,
+          'invoice',
+          { reset, periodKey: periodKeyOf(reset, new Date('2026-11-10T00:00:00Z')), next: 1 },
+          new Date(),
+        );
+        expect([reset, await take(companyId, '2026-11-10T00:00:00Z'), await take(companyId, sameAsNov)]).toEqual([reset, 1, 2]);
+        const fresh = reset === 'never' ? 3 : 1; // `never` has one period: it goes on counting
+        expect([reset, await take(companyId, nextPeriod), await take(companyId, nextPeriod)]).toEqual([reset, fresh, fresh + 1]);
+      }
     });
 
     it('configures the credit-note sequence on its own (credit notes take their numbers from it)', async () => {
