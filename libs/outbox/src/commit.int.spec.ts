@@ -69,6 +69,16 @@ describe('commit', () => {
     expect(kicks).toBe(before + 1);
   });
 
+  it('stores a message as it was emitted: an undefined field stays absent, at any depth, never null', async () => {
+    const { outbox, changes } = setup();
+    const data = { n: 6, gone: undefined, nested: { kept: 'x', gone: undefined, list: [{ a: 1, gone: undefined }] } };
+    await changes.publish({ kind: 'event', type: 'thing.changed.v1', companyId: 'c1', data, correlationId: undefined });
+    const stored = await outbox.model.findOne({ 'data.n': 6 }).lean();
+    expect(stored?.data).toEqual({ n: 6, nested: { kept: 'x', list: [{ a: 1 }] } });
+    expect(JSON.stringify(stored)).not.toContain('null');
+    expect(stored).not.toHaveProperty('correlationId');
+  });
+
   it('writes the messages of the attempt that commits only, when concurrent transactions conflict and retry', async () => {
     const { outbox, things, changes } = setup();
     await things.create({ _id: 'counter', n: 0 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
-import { Schema, type ClientSession, type Connection, type Model } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type Model, type mongo } from 'mongoose';
 
 /** A message waiting to be published; `_id` becomes the envelope id, so a re-publish is deduplicable. */
 export interface OutboxEntry {
@@ -86,9 +86,11 @@ export function createOutbox(conn: Connection): Outbox {
         createdAt: now,
         attempts: 0,
       }));
-      // `lean`: written as built, without mongoose documents. Every entry is made right here, and casting and
+      // Written as built, without mongoose documents. Every entry is made right here, and casting and
       // validating each one (with its whole payload, which can be an invoice snapshot) cost more than the insert.
-      await model.insertMany(docs, { session, lean: true });
+      // `ignoreUndefined`: an absent optional field stays absent (as mongoose left it), never null; the relay
+      // publishes what it reads back, and a message contract takes undefined for an optional field, not null.
+      await (model.collection as unknown as mongo.Collection<OutboxEntry>).insertMany(docs, { session, ignoreUndefined: true });
       return docs;
     },
   };
