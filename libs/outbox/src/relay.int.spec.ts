@@ -84,6 +84,59 @@ describe('outbox relay', () => {
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
   });
 
+  it('publishes a batch pipelined: in order, without waiting for each confirm before the next publish', async () => {
+    const calls: number[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    relay = startOutboxRelay(
+      outbox,
+      async (e) => {
+        calls.push((e.data as { n: number }).n);
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        await new Promise((r) => setTimeout(r, 30)); // the broker's confirm
+        inFlight--;
+      },
+      quiet,
+      60_000,
+    );
+    await relay.flush();
+    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const started = Date.now();
+    await changes.commit(async (_session, emit) => emit(...Array.from({ length: 10 }, (_, i) => msg(30 + i))));
+    await waitFor(() => calls.length === 10 && inFlight === 0);
+    expect(Date.now() - started).toBeLessThan(10 * 30);
+    expect(maxInFlight).toBe(10);
+    expect(calls).toEqual(Array.from({ length: 10 }, (_, i) => 30 + i));
+    await relay.flush();
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+
+  it('retries an entry that failed inside a batch; its confirmed batch-mates are marked and not sent again', async () => {
+    const sent: number[] = [];
+    let failNext = true;
+    relay = startOutboxRelay(
+      outbox,
+      async (e) => {
+        const n = (e.data as { n: number }).n;
+        if (n === 41 && failNext) {
+          failNext = false;
+          throw new Error('nacked');
+        }
+        sent.push(n);
+      },
+      quiet,
+      60_000,
+    );
+    await relay.flush();
+    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    await changes.commit(async (_session, emit) => emit(msg(40), msg(41), msg(42)));
+    await waitFor(() => !failNext);
+    await relay.flush();
+    expect(sent.sort()).toEqual([40, 41, 42]);
+    expect((await outbox.model.findOne({ 'data.n': 41 }).lean())?.attempts).toBe(1);
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+
   it('publishes entries written before it started (a crash before their publish) on its first run', async () => {
     await outbox.add([msg(20), msg(21)]);
     const sent: OutboxEntry[] = [];

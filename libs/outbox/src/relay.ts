@@ -24,10 +24,17 @@ const BATCH = 100;
  * interval, so entries written just before a crash are published after the restart. A message may be
  * published twice (crash between publish and mark); consumers dedupe by envelope id.
  *
+ * A batch is published pipelined: every entry is handed to the broker in order, and then the confirms are
+ * awaited together (one confirm round trip per batch instead of one per entry, which under load held the
+ * next finalization's render command behind a queue of confirms). An entry that fails is retried on a later
+ * run; its batch-mates that were confirmed are not held back (consumers do not rely on the order across a
+ * failure: a redelivered message comes back after later ones anyway).
+ *
  * Round trips: entries handed over by `kick` after their commit are published straight away when nothing
- * older is pending here (no read), and each run marks what it published with one update. The outbox is read
- * at start, on the poll interval, after a failed publish (which leaves older entries pending) and when a
- * run was kicked without entries.
+ * older is pending here (no read). Published entries are marked in the background, all that were published
+ * while the previous mark ran in one update; a read of the outbox waits for the marks first, so it never
+ * finds an entry that was published already. The outbox is read at start, on the poll interval, after a
+ * failed publish (which leaves older entries pending) and when a run was kicked without entries.
  */
 export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logger: RelayLogger, pollMs = 1000): OutboxRelay {
   let running: Promise<void> | undefined;
@@ -37,27 +44,28 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
   let handed: OutboxEntry[] = [];
   /** Whether the outbox may hold unpublished entries this process was not handed (start, failures, kicks without entries). */
   let mustRead = true;
+  const marks = publishedMarks(outbox, logger);
 
-  /** Publishes in order; marks the published ones with one update. Answers false after a failed publish. */
+  /** Publishes in order, pipelined; has the published ones marked. Answers false when any publish failed. */
   const publishAll = async (batch: OutboxEntry[]): Promise<boolean> => {
-    const published: string[] = [];
-    try {
-      for (const entry of batch) {
-        if (stopped) return false;
-        const parent = propagation.extract(context.active(), entry.trace ?? {});
-        try {
-          await context.with(parent, () => publish(entry));
-        } catch (err) {
-          await outbox.model.updateOne({ _id: entry._id }, { $inc: { attempts: 1 } });
-          logger.warn({ err, id: entry._id, type: entry.type }, 'outbox publish failed; will retry');
-          return false; // keep order: retry this entry on the next run
-        }
-        published.push(entry._id);
-      }
-      return true;
-    } finally {
-      if (published.length) await outbox.model.updateMany({ _id: { $in: published } }, { $set: { publishedAt: new Date() } });
+    const sending: Array<Promise<unknown>> = [];
+    for (const entry of batch) {
+      if (stopped) break;
+      const parent = propagation.extract(context.active(), entry.trace ?? {});
+      sending.push(context.with(parent, () => publish(entry)));
     }
+    const outcomes = await Promise.allSettled(sending);
+    const published = batch.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((e) => e._id);
+    marks.add(published);
+    const failed = outcomes.findIndex((o) => o.status === 'rejected');
+    if (failed < 0) return sending.length === batch.length;
+    const entry = batch[failed];
+    await outbox.model.updateOne({ _id: entry._id }, { $inc: { attempts: 1 } });
+    logger.warn(
+      { err: (outcomes[failed] as PromiseRejectedResult).reason, id: entry._id, type: entry.type },
+      'outbox publish failed; will retry',
+    );
+    return false;
   };
 
   const drain = async (): Promise<void> => {
@@ -71,6 +79,7 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
       }
       mustRead = false;
       handed = []; // committed, so the read below finds them (in creation order with anything older)
+      await marks.settled(); // what was published is marked before the read looks for what is not
       const batch = await outbox.model
         .find({ publishedAt: { $exists: false } })
         .sort({ createdAt: 1 })
@@ -126,11 +135,51 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
       mustRead = true;
       await run();
       if (running) await running;
+      await marks.settled();
     },
     stop: async () => {
       stopped = true;
       clearInterval(timer);
       if (running) await running;
+      await marks.settled();
+    },
+  };
+}
+
+/**
+ * Marks published entries, one update at a time: ids published while an update runs go into the next one.
+ * A failed mark is logged and dropped: those entries are published once more by a later read (consumers
+ * dedupe), which is what a crash between publish and mark does too.
+ */
+function publishedMarks(outbox: Outbox, logger: RelayLogger) {
+  let pending: string[] = [];
+  let marking: Promise<void> | undefined;
+  const loop = async () => {
+    while (pending.length) {
+      const ids = pending;
+      pending = [];
+      try {
+        await outbox.model.updateMany({ _id: { $in: ids } }, { $set: { publishedAt: new Date() } });
+      } catch (err) {
+        logger.warn({ err, entries: ids.length }, 'outbox: published entries could not be marked; they will be published again');
+      }
+    }
+  };
+  const start = (): void => {
+    if (marking || !pending.length) return;
+    marking = loop().finally(() => {
+      marking = undefined;
+      start(); // ids added after the loop looked for the last time
+    });
+  };
+  return {
+    add(ids: string[]) {
+      pending.push(...ids);
+      start();
+    },
+    /** Resolves when every id added so far is marked (or its mark failed). */
+    async settled() {
+      while (marking) await marking;
     },
   };
 }
