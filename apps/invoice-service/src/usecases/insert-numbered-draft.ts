@@ -18,6 +18,8 @@ const perSequence = oneAtATime();
  * duplicates even under concurrency (concurrent transactions conflict on the sequence and are retried).
  * Within this process the transactions of one sequence run one at a time: under load (10 clients creating
  * invoices) they otherwise conflicted on the sequence document and were aborted and retried ~1.7 times each.
+ * A number is not looked up before it is used: the unique index on (companyId, number) refuses one that an
+ * explicit invoice_number took, and only then is the transaction repeated, looking before each take.
  * Drafts are never deleted: a draft that is not issued is cancelled and keeps its number, documented as
  * cancelled (status CANCELLED), so the record of numbers stays complete.
  */
@@ -38,20 +40,29 @@ export async function insertNumberedDraft(
   const now = deps.now();
   await deps.numbering.ensureExists(doc.companyId, numbering.sequence, now);
   let number = '';
-  await perSequence(`${doc.companyId}:${numbering.sequence}`, () =>
-    deps.commit(async (session) => {
-      for (let skipped = 0; ; skipped++) {
-        const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
-        number = formatNumber(seq.pattern, now, value);
-        if (!(await deps.invoices.numberTaken(doc.companyId, number, session))) break;
-        if (skipped >= MAX_SKIPPED)
-          throw conflict(
-            `the ${numbering.sequence} sequence produces numbers that are already used (last: ${number}); change it with PUT /numbering/${numbering.sequence}`,
-            'DUPLICATE_INVOICE_NUMBER',
-          );
-      }
-      await deps.invoices.insert({ ...doc, number }, session);
-    }),
-  );
+  const takeAndInsert = (lookFirst: boolean) =>
+    perSequence(`${doc.companyId}:${numbering.sequence}`, () =>
+      deps.commit(async (session) => {
+        for (let skipped = 0; ; skipped++) {
+          const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
+          number = formatNumber(seq.pattern, now, value);
+          if (!lookFirst || !(await deps.invoices.numberTaken(doc.companyId, number, session))) break;
+          if (skipped >= MAX_SKIPPED)
+            throw conflict(
+              `the ${numbering.sequence} sequence produces numbers that are already used (last: ${number}); change it with PUT /numbering/${numbering.sequence}`,
+              'DUPLICATE_INVOICE_NUMBER',
+            );
+        }
+        await deps.invoices.insert({ ...doc, number }, session);
+      }),
+    );
+  try {
+    // Nearly always the sequence's next number is free: the unique index (companyId, number) says when not.
+    await takeAndInsert(false);
+  } catch (err) {
+    if (!duplicateNumber(err)) throw err;
+    // The number was taken explicitly (invoice_number); the aborted transaction took nothing. Look before taking.
+    await takeAndInsert(true);
+  }
   return number;
 }
