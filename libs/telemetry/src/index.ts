@@ -1,5 +1,5 @@
 // first: the library instrumentations patch mongodb and ioredis when they are required after this
-import './instrumentation';
+import { disableLibraryInstrumentations } from './instrumentation';
 import { trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -53,6 +53,7 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
     ...(processors.length === 0 ? { sampler: new AlwaysOffSampler() } : {}),
   });
   provider.register();
+  if (processors.length === 0) disableLibraryInstrumentations();
   active = {
     memoryExporter,
     shutdown: async () => {

@@ -34,4 +34,16 @@ describe('library instrumentations (mongodb, ioredis)', () => {
     expect(text).not.toContain('ak_live_should_not_appear');
     expect(text).not.toContain('not-in-a-trace');
   });
+
+  it('takes the patches off in a process that records no spans (no exporter)', () => {
+    const run = (script: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, '../test', script)], {
+        cwd: path.resolve(__dirname, '../../..'),
+        encoding: 'utf8',
+        timeout: 50_000,
+      });
+    const off = run('uninstrumented-calls.ts');
+    if (off.status !== 0) throw new Error(`the uninstrumented process failed:\n${off.stderr}`);
+    expect(JSON.parse(off.stdout)).toMatchObject({ commandWrapped: false });
+  });
 });

@@ -14,16 +14,24 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
  * carry the envelope type, the retry attempt and the outbox's resumed trace context, which the http and
  * amqplib instrumentations would duplicate without (the e2e test checks the whole trace and its attributes).
  */
-let registered = false;
+let unregister: (() => void) | undefined;
 export function registerLibraryInstrumentations(): void {
-  if (registered) return;
-  registered = true;
-  registerInstrumentations({
+  if (unregister) return;
+  unregister = registerInstrumentations({
     instrumentations: [
       new MongoDBInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, dbStatementSerializer: () => '' }),
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
+}
+
+/**
+ * Takes the patches off again: a process that records no spans (no exporter) has nothing to gain from them,
+ * and each MongoDB command paid for a span that was never recorded (~1.5 % of a busy service's CPU, issue 16).
+ */
+export function disableLibraryInstrumentations(): void {
+  unregister?.();
+  unregister = undefined;
 }
 
 registerLibraryInstrumentations();
