@@ -16,12 +16,14 @@ describe('outbox relay', () => {
   let outbox: Outbox;
   let relay: OutboxRelay | undefined;
   let reads = 0;
+  let markUpdates = 0;
 
   beforeAll(async () => {
     mongo = await startEmbeddedMongo();
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'relay_test', monitorCommands: true }).asPromise();
     conn.getClient().on('commandStarted', (e) => {
       if (e.commandName === 'find' && (e.command as { find?: string }).find === 'outbox') reads++;
+      if (e.commandName === 'update' && (e.command as { update?: string }).update === 'outbox') markUpdates++;
     });
     outbox = createOutbox(conn);
     await outbox.model.init();
@@ -135,6 +137,20 @@ describe('outbox relay', () => {
     expect(sent.sort()).toEqual([40, 41, 42]);
     expect((await outbox.model.findOne({ 'data.n': 41 }).lean())?.attempts).toBe(1);
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+
+  it('marks entries published one after another in few updates, and before it reads the outbox', async () => {
+    const sent: OutboxEntry[] = [];
+    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000);
+    await relay.flush();
+    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const before = markUpdates;
+    for (let n = 50; n < 60; n++) await changes.publish(msg(n)); // ten runs of the relay, one entry each
+    await waitFor(() => sent.length === 10);
+    await relay.flush(); // reads the outbox: the marks come first
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+    expect(markUpdates - before).toBeLessThanOrEqual(3);
+    expect(published(sent)).toEqual(Array.from({ length: 10 }, (_, i) => 50 + i));
   });
 
   it('publishes entries written before it started (a crash before their publish) on its first run', async () => {

@@ -32,8 +32,8 @@ const BATCH = 100;
  *
  * Round trips: entries handed over by `kick` after their commit are published straight away when nothing
  * older is pending here (no read). Published entries are marked in the background, all that were published
- * while the previous mark ran in one update; a read of the outbox waits for the marks first, so it never
- * finds an entry that was published already. The outbox is read at start, on the poll interval, after a
+ * within 100 ms in one update; a read of the outbox has the marks made first, so it never finds an entry
+ * that was published already. The outbox is read at start, on the poll interval, after a
  * failed publish (which leaves older entries pending) and when a run was kicked without entries.
  */
 export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logger: RelayLogger, pollMs = 1000): OutboxRelay {
@@ -147,13 +147,15 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
 }
 
 /**
- * Marks published entries, one update at a time: ids published while an update runs go into the next one.
- * A failed mark is logged and dropped: those entries are published once more by a later read (consumers
- * dedupe), which is what a crash between publish and mark does too.
+ * Marks published entries in few updates: ids published within `lingerMs` (or while an update runs) go into
+ * one update. Marking late costs nothing but a longer window in which a crash makes the relay publish an
+ * entry again (consumers dedupe); a read of the outbox asks for the marks first (`settled`). A failed mark is
+ * logged and dropped: those entries are published once more by a later read, as after a crash.
  */
-function publishedMarks(outbox: Outbox, logger: RelayLogger) {
+function publishedMarks(outbox: Outbox, logger: RelayLogger, lingerMs = 100) {
   let pending: string[] = [];
   let marking: Promise<void> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const loop = async () => {
     while (pending.length) {
       const ids = pending;
@@ -165,20 +167,28 @@ function publishedMarks(outbox: Outbox, logger: RelayLogger) {
       }
     }
   };
-  const start = (): void => {
+  const markNow = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
     if (marking || !pending.length) return;
     marking = loop().finally(() => {
       marking = undefined;
-      start(); // ids added after the loop looked for the last time
+      if (pending.length) later(); // ids added after the loop looked for the last time
     });
+  };
+  const later = (): void => {
+    if (timer || marking) return; // a running loop takes them too
+    timer = setTimeout(markNow, lingerMs);
+    timer.unref();
   };
   return {
     add(ids: string[]) {
       pending.push(...ids);
-      start();
+      later();
     },
-    /** Resolves when every id added so far is marked (or its mark failed). */
+    /** Marks what is pending now and resolves when every id added so far is marked (or its mark failed). */
     async settled() {
+      markNow();
       while (marking) await marking;
     },
   };
