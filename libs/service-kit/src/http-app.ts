@@ -96,13 +96,6 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     pinoHttp({
       logger: opts.logger,
       genReqId: (_req, res) => String(res.getHeader('x-request-id')),
-      // The request goes into the summary line only, serialized when that line is written. By default pino-http
-      // binds it to a child logger per request, and pino serializes (and redacts) bindings when the child is
-      // made: once per request, even at a level that writes no line (issue 16: ~5 % of the gateway's CPU).
-      quietReqLogger: true,
-      quietResLogger: true,
-      customSuccessObject: (req, _res, val: Record<string, unknown>) => ({ req, ...val }),
-      customErrorObject: (req, _res, _err, val: Record<string, unknown>) => ({ req, ...val }),
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     }),
