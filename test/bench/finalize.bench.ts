@@ -15,7 +15,8 @@
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
  * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
  * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
- * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first).
+ * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first). NODE_FLAGS='--flag ...'
+ * starts every service with those node/V8 flags (to try one before it goes into the image's command).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -224,7 +225,10 @@ async function main() {
       portOffset,
       stdio: 'ignore',
       readyTimeoutMs: 120_000,
-      nodeArgs: process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : [],
+      nodeArgs: [
+        ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : []),
+        ...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      ],
       compiled: process.env.COMPILED === '1',
     });
     base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
