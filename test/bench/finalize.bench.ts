@@ -6,7 +6,7 @@
  * (the embedded MongoDB and the development S3 server each in a process of its own), on the demo company made unlimited by configuration
  * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
  * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
- * (utime+stime from /proc, child processes included) and RSS. Point it at a running system with BASE and
+ * (utime+stime from /proc, child processes included), write system calls per invoice per process and RSS. Point it at a running system with BASE and
  * KEY (then CPU is reported for the processes it can find by PIDS=name:pid,...).
  *
  * RabbitMQ is the machine's shared broker: other runs' traffic lands in its CPU, hence the total also without it
@@ -50,6 +50,18 @@ function rssMb(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+/**
+ * Write system calls a process made (write, writev, pwrite: /proc/<pid>/io syscw, all its threads). Each socket
+ * write is one; unlike CPU time this count does not depend on what else the machine is doing.
+ */
+function writeCalls(pid: number): number {
+  try {
+    const m = /syscw:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return m ? Number(m[1]) : 0;
   } catch {
     return 0;
   }
@@ -282,10 +294,12 @@ async function main() {
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
         const cpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
+        const writes0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, writeCalls(p)]));
         const phases0 = await phaseTotals(phaseUrls);
         const r = await run(api, customerId, clients, PER_ROUND);
         const phases = await phaseTotals(phaseUrls);
         const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
+        const writes = Object.entries(procs).map(([n, p]) => [n, (writeCalls(p) - writes0[n]) / r.jobs.length] as const);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
         const withoutStandIns = total - standIns;
@@ -298,6 +312,9 @@ async function main() {
         const withoutShared = withoutStandIns - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
         console.log(
           `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutStandIns.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+        );
+        console.log(
+          `  write system calls per invoice: total ${writes.reduce((a, [, w]) => a + w, 0).toFixed(1)} = ${writes.map(([n, w]) => `${n} ${w.toFixed(1)}`).join(', ')}`,
         );
         if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
         console.log(
