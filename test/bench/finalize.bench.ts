@@ -287,7 +287,9 @@ async function main() {
     // only a system this harness started: a running one's /metrics may not be reachable from here
     const phaseUrls = running.filter((svc) => svc.name === 'invoice' || svc.name === 'document').map((svc) => svc.url);
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
+    const coldCpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
     const cold = await run(api, customerId, 10, Math.min(WARMUP, 100));
+    const coldCpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - coldCpu0[n]) / Math.max(1, cold.jobs.length)] as const);
     console.log(
       `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
         .map((l) => l.toFixed(2))
@@ -296,6 +298,10 @@ async function main() {
     console.log(
       `cold start: ${cold.jobs.length} invoices with 10 clients in ${cold.seconds.toFixed(1)} s = ${(cold.jobs.length / cold.seconds).toFixed(1)}/s, job p50 ${pct(cold.jobs, 50).toFixed(0)} ms p99 ${pct(cold.jobs, 99).toFixed(0)} ms`,
     );
+    if (cold.jobs.length)
+      console.log(
+        `  CPU ms per invoice: total ${coldCpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${coldCpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+      );
     const peak: Record<string, number> = { ...rss0 };
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
