@@ -10,6 +10,7 @@ export const gatewayConfig = z.object({
   REDIS_URL: envVars.redisUrl,
   REDIS_PREFIX: z.string().default('inv:'),
   LOG_LEVEL: envVars.logLevel,
+  HEAP_GROWING_PERCENT: envVars.heapGrowingPercent,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   ACCOUNT_URL: url(3001),
   CUSTOMER_URL: url(3002),

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { z } from 'zod';
 import { exitOnSignals, loadConfigOrExit, type Logger } from '@inv/service-kit';
 
@@ -8,8 +9,13 @@ interface Startable {
 }
 
 /** Entry point of a service process: config from the environment, start, graceful stop on SIGTERM/SIGINT. */
-export function runMain<S extends z.ZodType>(name: string, schema: S, create: (config: z.output<S>) => Promise<Startable>): void {
+export function runMain<S extends z.ZodType<{ HEAP_GROWING_PERCENT: number }>>(
+  name: string,
+  schema: S,
+  create: (config: z.output<S>) => Promise<Startable>,
+): void {
   const config = loadConfigOrExit(schema);
+  applyHeapGrowing(config.HEAP_GROWING_PERCENT);
   create(config)
     .then(async (service) => {
       await service.start();
@@ -19,4 +25,13 @@ export function runMain<S extends z.ZodType>(name: string, schema: S, create: (c
       console.error(`${name} failed to start:`, err);
       process.exit(1);
     });
+}
+
+/**
+ * Sets V8's heap growing factor for this process and the worker threads it starts (V8 flags are per process).
+ * V8 reads it each time it sets the next full GC's limit, so setting it at start, before the service has
+ * allocated much, takes effect for the whole run. 0 leaves V8's default.
+ */
+export function applyHeapGrowing(percent: number): void {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }

@@ -48,6 +48,7 @@ export const baseEnv = z.object({
   /** Prefix of every Redis key; tests set one per run. */
   REDIS_PREFIX: z.string().default('inv:'),
   LOG_LEVEL: envVars.logLevel,
+  HEAP_GROWING_PERCENT: envVars.heapGrowingPercent,
   /** HMAC keys of the gateway's identity tokens, comma-separated: the first signs, all verify (SECURITY.md). */
   IDENTITY_SIGNING_KEYS: identityKeysEnv,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),

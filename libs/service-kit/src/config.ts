@@ -58,6 +58,12 @@ export const envVars = {
     .default('inv'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * V8's heap growing factor as a percentage (1 + n/100 times the live heap before the next full GC); 0 leaves V8's
+   * own, which under steady load grows the heap to about four times what is live (issue 16: invoice-service's RSS
+   * 270 -> 340 MB over 2,000 invoices with it, 182-185 flat with 50, at the same CPU per invoice).
+   */
+  heapGrowingPercent: z.coerce.number().int().min(0).max(1000).default(50),
   bool: (fallback: boolean) =>
     z
       .enum(['true', 'false', '1', '0'])
