@@ -154,6 +154,22 @@ async function phaseTotals(urls: string[]): Promise<Record<string, { sum: number
   return totals;
 }
 
+/** V8 heap used / total MB per service, from its /metrics (prom-client's default metrics): tells heap growth from other memory. */
+async function heapLine(services: RunningService[]): Promise<string> {
+  const parts: string[] = [];
+  for (const svc of services) {
+    try {
+      const text = await (await fetch(`${svc.url}/metrics`)).text();
+      const used = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1];
+      const total = /^nodejs_heap_size_total_bytes (\S+)$/m.exec(text)?.[1];
+      if (used && total) parts.push(`${svc.name} ${(Number(used) / 2 ** 20).toFixed(0)}/${(Number(total) / 2 ** 20).toFixed(0)}`);
+    } catch {
+      // not reachable: left out
+    }
+  }
+  return parts.join(', ');
+}
+
 function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
   return ['queue_wait', 'render', 'completion', 'total']
     .map((phase) => {
@@ -329,6 +345,7 @@ async function main() {
           `  write system calls per invoice: total ${writes.reduce((a, [, w]) => a + w, 0).toFixed(1)} = ${writes.map(([n, w]) => `${n} ${w.toFixed(1)}`).join(', ')}`,
         );
         if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
+        if (running.length) console.log(`  V8 heap used/total MB after the round: ${await heapLine(running)}`);
         console.log(
           `  RSS MB after the round: ${Object.entries(procs)
             .map(([n, p]) => `${n} ${rssMb(p).toFixed(0)}`)
