@@ -170,6 +170,20 @@ async function heapLine(services: RunningService[]): Promise<string> {
   return parts.join(', ');
 }
 
+/** Seconds each service's main thread has spent in GC pauses so far (prom-client's nodejs_gc_duration_seconds, all kinds). */
+async function gcSeconds(services: RunningService[]): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const svc of services) {
+    try {
+      const text = await (await fetch(`${svc.url}/metrics`)).text();
+      out[svc.name] = [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)].reduce((a, m) => a + Number(m[1]), 0);
+    } catch {
+      // not reachable: left out
+    }
+  }
+  return out;
+}
+
 function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
   return ['queue_wait', 'render', 'completion', 'total']
     .map((phase) => {
@@ -324,6 +338,7 @@ async function main() {
         const cpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
         const writes0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, writeCalls(p)]));
         const phases0 = await phaseTotals(phaseUrls);
+        const gc0 = await gcSeconds(running);
         const r = await run(api, customerId, clients, PER_ROUND);
         const phases = await phaseTotals(phaseUrls);
         const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
@@ -345,7 +360,12 @@ async function main() {
           `  write system calls per invoice: total ${writes.reduce((a, [, w]) => a + w, 0).toFixed(1)} = ${writes.map(([n, w]) => `${n} ${w.toFixed(1)}`).join(', ')}`,
         );
         if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
-        if (running.length) console.log(`  V8 heap used/total MB after the round: ${await heapLine(running)}`);
+        if (running.length) {
+          const gc = await gcSeconds(running);
+          const perInvoice = Object.entries(gc).map(([n, sec]) => `${n} ${(((sec - (gc0[n] ?? 0)) * 1000) / r.jobs.length).toFixed(2)}`);
+          console.log(`  GC pause ms per invoice (main threads): ${perInvoice.join(', ')}`);
+          console.log(`  V8 heap used/total MB after the round: ${await heapLine(running)}`);
+        }
         console.log(
           `  RSS MB after the round: ${Object.entries(procs)
             .map(([n, p]) => `${n} ${rssMb(p).toFixed(0)}`)
