@@ -25,7 +25,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
-import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
+import { brokerObjectNames, deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 import { startViesSimulator } from '@inv/vies-simulator';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
@@ -211,6 +211,27 @@ async function run(api: ReturnType<typeof client>, customerId: number, clients: 
   return { seconds: (performance.now() - t0) / 1000, setup, jobs };
 }
 
+/**
+ * A run that is killed deletes none of its queues, exchanges and Redis keys. Hundreds of idle quorum queues left
+ * that way once stopped the local RabbitMQ from answering at all, so each run first deletes those of earlier runs
+ * whose process is gone (`bench-<pid>-<hex>.*`; a run still going, or a reused process id, is left alone). A killed
+ * run's Redis keys are found only while its queues are still there.
+ */
+async function deleteOrphanedBrokerObjects(): Promise<void> {
+  const { queues, exchanges } = await brokerObjectNames();
+  const orphans = new Set<string>();
+  for (const name of [...queues, ...exchanges]) {
+    const m = /^(bench-(\d+)-[0-9a-f]+)\./.exec(name);
+    if (m && !existsSync(`/proc/${m[2]}`)) orphans.add(m[1]!);
+  }
+  for (const orphan of orphans) {
+    await deleteBrokerObjects(orphan);
+    await deleteRedisKeys(`${orphan}:`);
+  }
+  if (orphans.size)
+    console.log(`deleted the broker objects of ${orphans.size} earlier run(s) that were killed: ${[...orphans].join(', ')}`);
+}
+
 // ---------------------------------------------------------------------------------------------- main
 async function main() {
   let base = process.env.BASE;
@@ -220,7 +241,9 @@ async function main() {
   let mongo: ChildProcess | undefined;
   let s3: ChildProcess | undefined;
   let stopVies = async () => undefined as void;
-  const prefix = uniquePrefix('bench');
+  // the harness's process id is in its prefix, so that a later run can tell the objects of a killed one
+  const prefix = uniquePrefix(`bench-${process.pid}`);
+  if (!process.env.BASE) await deleteOrphanedBrokerObjects();
   if (!base) {
     key = `ak_live_${randomBytes(16).toString('hex')}`;
     const mongoProfile = process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : [];

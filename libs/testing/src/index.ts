@@ -93,23 +93,9 @@ export async function waitFor<T>(
  * AMQP; without rabbitmqctl it does nothing and says so.
  */
 export async function deleteBrokerObjects(prefix: string): Promise<void> {
-  const { execFile } = await import('node:child_process');
-  const list = (what: 'list_queues' | 'list_exchanges') =>
-    new Promise<string[]>((resolve) =>
-      execFile('rabbitmqctl', [what, '-q', '--no-table-headers', 'name'], { timeout: 20_000 }, (err, stdout) => {
-        if (err) {
-          process.stderr.write(`deleteBrokerObjects: rabbitmqctl unavailable (${err.message}); ${prefix}.* left on the broker\n`);
-          return resolve([]);
-        }
-        resolve(
-          stdout
-            .split('\n')
-            .map((s) => s.trim())
-            .filter((n) => n.startsWith(`${prefix}.`)),
-        );
-      }),
-    );
-  const [queues, exchanges] = await Promise.all([list('list_queues'), list('list_exchanges')]);
+  const all = await brokerObjectNames();
+  const queues = all.queues.filter((n) => n.startsWith(`${prefix}.`));
+  const exchanges = all.exchanges.filter((n) => n.startsWith(`${prefix}.`));
   if (queues.length + exchanges.length === 0) return;
   const amqp = await import('amqplib');
   const conn = await amqp.connect(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
@@ -193,4 +179,26 @@ export async function hostileRequests(opts: {
     ),
     { numRuns: opts.numRuns },
   );
+}
+
+/** Names of every queue and exchange on the local broker (rabbitmqctl; empty lists, with a warning, when it is not there). */
+export async function brokerObjectNames(): Promise<{ queues: string[]; exchanges: string[] }> {
+  const { execFile } = await import('node:child_process');
+  const list = (what: 'list_queues' | 'list_exchanges') =>
+    new Promise<string[]>((resolve) =>
+      execFile('rabbitmqctl', [what, '-q', '--no-table-headers', 'name'], { timeout: 20_000 }, (err, stdout) => {
+        if (err) {
+          process.stderr.write(`rabbitmqctl ${what} failed (${err.message}); broker objects are left as they are\n`);
+          return resolve([]);
+        }
+        resolve(
+          stdout
+            .split('\n')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        );
+      }),
+    );
+  const [queues, exchanges] = await Promise.all([list('list_queues'), list('list_exchanges')]);
+  return { queues, exchanges };
 }
