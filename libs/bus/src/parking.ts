@@ -1,4 +1,5 @@
 import type { GetMessage } from 'amqplib';
+import type { Session } from './connection';
 import { copyProperties } from './consumer';
 import { decodeEnvelope } from './envelope';
 import { withoutBookkeeping } from './headers';
@@ -10,22 +11,47 @@ const PEEK_LIMIT = 10_000;
 
 /**
  * Read the parking queue without consuming it: basic.get on a throwaway channel, then close the channel,
- * which hands every unacked message back to the queue in its place.
+ * which hands every unacked message back to the queue in its place. It answers once the queue counts them
+ * again (see untilReady), so a replay right after a listing finds what was listed.
  */
 export async function peekParked(rt: Runtime, parkingQueue: string): Promise<Envelope[]> {
   const session = await rt.cm.waitForSession(rt.publishTimeoutMs);
   const ch = await rt.cm.openChannel(session, 'parking-peek', false);
+  const out: Envelope[] = [];
+  let taken = 0;
   try {
     await rt.declared.queue(ch, parkingQueue, durableQueueOptions(rt.queueType));
-    const out: Envelope[] = [];
     for (let i = 0; i < PEEK_LIMIT; i++) {
       const msg = await ch.get(parkingQueue, { noAck: false });
       if (msg === false) break;
+      taken++;
       const decoded = decodeEnvelope(msg.content);
       if (decoded.ok) out.push(decoded.envelope);
       else rt.logger.warn({ queue: parkingQueue, error: decoded.error }, 'bus: unreadable parked message left in place');
     }
-    return out;
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+  if (taken > 0) await untilReady(rt, session, parkingQueue, taken);
+  return out;
+}
+
+/** How long a listing waits for the messages it looked at to be counted in their queue again. */
+const RETURN_TIMEOUT_MS = 5_000;
+
+/**
+ * Waits until `queue` counts at least `n` ready messages. Messages got without an ack go back to their queue when
+ * the channel closes, but asynchronously: on a quorum queue (through its log) a passive declare right after the
+ * close counted 0 in 5 of 100 tries (RabbitMQ 3.10), so a replay right after a listing moved nothing. Gives up
+ * quietly after RETURN_TIMEOUT_MS (someone else may have replayed them meanwhile).
+ */
+async function untilReady(rt: Runtime, session: Session, queue: string, n: number): Promise<void> {
+  const ch = await rt.cm.openChannel(session, 'parking-count', false);
+  try {
+    const deadline = Date.now() + RETURN_TIMEOUT_MS;
+    while ((await ch.checkQueue(queue)).messageCount < n && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   } finally {
     await ch.close().catch(() => undefined);
   }

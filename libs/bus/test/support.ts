@@ -118,6 +118,10 @@ export async function peekHeaders(queue: string): Promise<Array<Record<string, u
       out.push(msg.properties.headers ?? {});
     }
     await ch.close();
+    // the messages go back to the queue asynchronously (a quorum queue through its log): wait until they are counted
+    const check = await conn.createChannel();
+    const deadline = Date.now() + 5000;
+    while ((await check.checkQueue(queue)).messageCount < out.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     return out;
   } finally {
     await conn.close().catch(() => undefined);
