@@ -43,44 +43,46 @@ describe('outbox relay', () => {
     expect(cond()).toBe(true);
   };
   const published = (entries: OutboxEntry[]) => entries.map((e) => (e.data as { n: number }).n);
+  /** A relay publishing through `publish`, after its start's read of what is pending; and changes that kick it. */
+  const startRelay = async (publish: (e: OutboxEntry) => Promise<void>) => {
+    relay = startOutboxRelay(outbox, publish, quiet, 60_000);
+    await relay.flush();
+    return createChanges(conn, outbox, (committed) => relay!.kick(committed));
+  };
+  /** A publish that fails once, for entry `n`, and records what it sent. */
+  const failingOnceFor = (n: number) => {
+    const state = { sent: [] as OutboxEntry[], failed: false };
+    const publish = async (e: OutboxEntry) => {
+      if ((e.data as { n: number }).n === n && !state.failed) {
+        state.failed = true;
+        throw new Error('broker away');
+      }
+      state.sent.push(e);
+    };
+    return { state, publish };
+  };
 
   it('publishes entries handed over after their commit without reading the outbox, and marks them published', async () => {
     const sent: OutboxEntry[] = [];
-    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000);
-    await relay.flush(); // the start's read of what is pending
-    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const changes = await startRelay(async (e) => void sent.push(e));
     const readsBefore = reads;
     await changes.commit(async (_session, emit) => emit(msg(1), msg(2)));
     await changes.publish(msg(3));
     await waitFor(() => sent.length === 3);
-    await relay.flush();
+    await relay!.flush();
     expect(published(sent)).toEqual([1, 2, 3]);
     expect(reads - readsBefore).toBe(1); // only flush() reads; the handed-over entries were not read back
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
   });
 
   it('after a failed publish, reads the outbox again and keeps the order (the failed entry first)', async () => {
-    const sent: OutboxEntry[] = [];
-    let failNext = true;
-    relay = startOutboxRelay(
-      outbox,
-      async (e) => {
-        if ((e.data as { n: number }).n === 10 && failNext) {
-          failNext = false;
-          throw new Error('broker away');
-        }
-        sent.push(e);
-      },
-      quiet,
-      60_000,
-    );
-    await relay.flush();
-    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const { state, publish } = failingOnceFor(10);
+    const changes = await startRelay(publish);
     await changes.publish(msg(10));
     await changes.publish(msg(11));
-    await waitFor(() => !failNext);
-    await relay.flush();
-    expect(published(sent)).toEqual([10, 11]);
+    await waitFor(() => state.failed);
+    await relay!.flush();
+    expect(published(state.sent)).toEqual([10, 11]);
     const entry = await outbox.model.findOne({ 'data.n': 10 }).lean();
     expect(entry?.attempts).toBe(1);
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
@@ -90,64 +92,40 @@ describe('outbox relay', () => {
     const calls: number[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
-    relay = startOutboxRelay(
-      outbox,
-      async (e) => {
-        calls.push((e.data as { n: number }).n);
-        maxInFlight = Math.max(maxInFlight, ++inFlight);
-        await new Promise((r) => setTimeout(r, 30)); // the broker's confirm
-        inFlight--;
-      },
-      quiet,
-      60_000,
-    );
-    await relay.flush();
-    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const changes = await startRelay(async (e) => {
+      calls.push((e.data as { n: number }).n);
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      await new Promise((r) => setTimeout(r, 30)); // the broker's confirm
+      inFlight--;
+    });
     const started = Date.now();
     await changes.commit(async (_session, emit) => emit(...Array.from({ length: 10 }, (_, i) => msg(30 + i))));
     await waitFor(() => calls.length === 10 && inFlight === 0);
     expect(Date.now() - started).toBeLessThan(10 * 30);
     expect(maxInFlight).toBe(10);
     expect(calls).toEqual(Array.from({ length: 10 }, (_, i) => 30 + i));
-    await relay.flush();
+    await relay!.flush();
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
   });
 
   it('retries an entry that failed inside a batch; its confirmed batch-mates are marked and not sent again', async () => {
-    const sent: number[] = [];
-    let failNext = true;
-    relay = startOutboxRelay(
-      outbox,
-      async (e) => {
-        const n = (e.data as { n: number }).n;
-        if (n === 41 && failNext) {
-          failNext = false;
-          throw new Error('nacked');
-        }
-        sent.push(n);
-      },
-      quiet,
-      60_000,
-    );
-    await relay.flush();
-    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const { state, publish } = failingOnceFor(41);
+    const changes = await startRelay(publish);
     await changes.commit(async (_session, emit) => emit(msg(40), msg(41), msg(42)));
-    await waitFor(() => !failNext);
-    await relay.flush();
-    expect(sent.sort()).toEqual([40, 41, 42]);
+    await waitFor(() => state.failed);
+    await relay!.flush();
+    expect(published(state.sent).sort()).toEqual([40, 41, 42]);
     expect((await outbox.model.findOne({ 'data.n': 41 }).lean())?.attempts).toBe(1);
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
   });
 
   it('marks entries published one after another in few updates, and before it reads the outbox', async () => {
     const sent: OutboxEntry[] = [];
-    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000);
-    await relay.flush();
-    const changes = createChanges(conn, outbox, (committed) => relay!.kick(committed));
+    const changes = await startRelay(async (e) => void sent.push(e));
     const before = markUpdates;
     for (let n = 50; n < 60; n++) await changes.publish(msg(n)); // ten runs of the relay, one entry each
     await waitFor(() => sent.length === 10);
-    await relay.flush(); // reads the outbox: the marks come first
+    await relay!.flush(); // reads the outbox: the marks come first
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
     expect(markUpdates - before).toBeLessThanOrEqual(3);
     expect(published(sent)).toEqual(Array.from({ length: 10 }, (_, i) => 50 + i));
