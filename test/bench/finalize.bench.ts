@@ -6,8 +6,9 @@
  * (the embedded MongoDB and the development S3 server each in a process of its own), on the demo company made unlimited by configuration
  * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
  * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
- * (utime+stime from /proc, child processes included), write system calls per invoice per process and RSS. Point it at a running system with BASE and
- * KEY (then CPU is reported for the processes it can find by PIDS=name:pid,...).
+ * (utime+stime from /proc, child processes included), write system calls per invoice per process, each service's
+ * GC pauses and V8 heap (its /metrics), and RSS. Point it at a running system with BASE and KEY (then CPU is
+ * reported for the processes it can find by PIDS=name:pid,...).
  *
  * RabbitMQ is the machine's shared broker: other runs' traffic lands in its CPU, hence the total also without it
  * (and without the embedded MongoDB and S3 server, development stand-ins that production does not run).
@@ -67,6 +68,12 @@ function writeCalls(pid: number): number {
     return 0;
   }
 }
+/** `measure` of every process now, to be compared after some invoices with `perInvoice`. */
+const sample = (procs: Record<string, number>, measure: (pid: number) => number) =>
+  Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, measure(p)]));
+/** What each process's `measure` grew by since `before`, per invoice. */
+const perInvoice = (procs: Record<string, number>, measure: (pid: number) => number, before: Record<string, number>, invoices: number) =>
+  Object.entries(procs).map(([n, p]) => [n, (measure(p) - before[n]) / Math.max(1, invoices)] as const);
 /** CPU ms of a process and all its descendants (tsx's esbuild helper included). */
 function treeCpuMs(pid: number): number {
   const all = readdirSync('/proc')
@@ -134,16 +141,28 @@ async function oneInvoice(api: ReturnType<typeof client>, customerId: number, se
   jobs.push(performance.now() - started);
 }
 
+/** Each service's /metrics text (prom-client), fetched once per reading; a service that does not answer is left out. */
+async function scrapeMetrics(services: RunningService[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const svc of services) {
+    try {
+      out.set(svc.name, await (await fetch(`${svc.url}/metrics`)).text());
+    } catch {
+      // not reachable: left out
+    }
+  }
+  return out;
+}
+
 /**
  * Sum and count of each finalize phase (queue_wait, render, completion, total) from the services' own
- * histograms (invoice-service and document-service serve /metrics without identity): the difference between two
- * readings gives the mean of each phase over a round.
+ * histograms (invoice-service and document-service): the difference between two readings gives the mean of
+ * each phase over a round.
  */
-async function phaseTotals(urls: string[]): Promise<Record<string, { sum: number; count: number }>> {
+function phaseTotals(metrics: Map<string, string>): Record<string, { sum: number; count: number }> {
   const totals: Record<string, { sum: number; count: number }> = {};
-  for (const url of urls) {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    for (const m of text.matchAll(/^invoice_finalize_phase_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.e+-]+)$/gm)) {
+  for (const name of ['invoice', 'document']) {
+    for (const m of (metrics.get(name) ?? '').matchAll(/^invoice_finalize_phase_duration_seconds_(sum|count)\{([^}]*)\} ([0-9.e+-]+)$/gm)) {
       const phase = /phase="([^"]+)"/.exec(m[2])?.[1];
       if (!phase || !/outcome="finished"/.test(m[2])) continue;
       const t = (totals[phase] ??= { sum: 0, count: 0 });
@@ -154,34 +173,25 @@ async function phaseTotals(urls: string[]): Promise<Record<string, { sum: number
   return totals;
 }
 
-/** V8 heap used / total MB per service, from its /metrics (prom-client's default metrics): tells heap growth from other memory. */
-async function heapLine(services: RunningService[]): Promise<string> {
-  const parts: string[] = [];
-  for (const svc of services) {
-    try {
-      const text = await (await fetch(`${svc.url}/metrics`)).text();
-      const used = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1];
-      const total = /^nodejs_heap_size_total_bytes (\S+)$/m.exec(text)?.[1];
-      if (used && total) parts.push(`${svc.name} ${(Number(used) / 2 ** 20).toFixed(0)}/${(Number(total) / 2 ** 20).toFixed(0)}`);
-    } catch {
-      // not reachable: left out
-    }
-  }
-  return parts.join(', ');
+/** Seconds each service's main thread has spent in GC pauses so far (nodejs_gc_duration_seconds, all kinds). */
+function gcSeconds(metrics: Map<string, string>): Record<string, number> {
+  return Object.fromEntries(
+    [...metrics].map(([name, text]) => [
+      name,
+      [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)].reduce((a, m) => a + Number(m[1]), 0),
+    ]),
+  );
 }
 
-/** Seconds each service's main thread has spent in GC pauses so far (prom-client's nodejs_gc_duration_seconds, all kinds). */
-async function gcSeconds(services: RunningService[]): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const svc of services) {
-    try {
-      const text = await (await fetch(`${svc.url}/metrics`)).text();
-      out[svc.name] = [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)].reduce((a, m) => a + Number(m[1]), 0);
-    } catch {
-      // not reachable: left out
-    }
+/** V8 heap used / total MB per service: tells heap growth from other memory. */
+function heapLine(metrics: Map<string, string>): string {
+  const parts: string[] = [];
+  for (const [name, text] of metrics) {
+    const used = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1];
+    const total = /^nodejs_heap_size_total_bytes (\S+)$/m.exec(text)?.[1];
+    if (used && total) parts.push(`${name} ${(Number(used) / 2 ** 20).toFixed(0)}/${(Number(total) / 2 ** 20).toFixed(0)}`);
   }
-  return out;
+  return parts.join(', ');
 }
 
 function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
@@ -337,12 +347,10 @@ async function main() {
       country_code: 'DE',
     });
 
-    // only a system this harness started: a running one's /metrics may not be reachable from here
-    const phaseUrls = running.filter((svc) => svc.name === 'invoice' || svc.name === 'document').map((svc) => svc.url);
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
-    const coldCpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
+    const coldCpu0 = sample(procs, treeCpuMs);
     const cold = await run(api, customerId, 10, Math.min(WARMUP, 100));
-    const coldCpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - coldCpu0[n]) / Math.max(1, cold.jobs.length)] as const);
+    const coldCpu = perInvoice(procs, treeCpuMs, coldCpu0, cold.jobs.length);
     console.log(
       `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
         .map((l) => l.toFixed(2))
@@ -358,14 +366,14 @@ async function main() {
     const peak: Record<string, number> = { ...rss0 };
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
-        const cpu0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, treeCpuMs(p)]));
-        const writes0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, writeCalls(p)]));
-        const phases0 = await phaseTotals(phaseUrls);
-        const gc0 = await gcSeconds(running);
+        const cpu0 = sample(procs, treeCpuMs);
+        const writes0 = sample(procs, writeCalls);
+        // only a system this harness started (`running`): a running one's /metrics may not be reachable from here
+        const metrics0 = await scrapeMetrics(running);
         const r = await run(api, customerId, clients, PER_ROUND);
-        const phases = await phaseTotals(phaseUrls);
-        const cpu = Object.entries(procs).map(([n, p]) => [n, (treeCpuMs(p) - cpu0[n]) / r.jobs.length] as const);
-        const writes = Object.entries(procs).map(([n, p]) => [n, (writeCalls(p) - writes0[n]) / r.jobs.length] as const);
+        const metrics = await scrapeMetrics(running);
+        const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
+        const writes = perInvoice(procs, writeCalls, writes0, r.jobs.length);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
         const withoutStandIns = total - standIns;
@@ -382,12 +390,14 @@ async function main() {
         console.log(
           `  write system calls per invoice: total ${writes.reduce((a, [, w]) => a + w, 0).toFixed(1)} = ${writes.map(([n, w]) => `${n} ${w.toFixed(1)}`).join(', ')}`,
         );
-        if (phaseUrls.length) console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phases0, phases)}`);
-        if (running.length) {
-          const gc = await gcSeconds(running);
-          const perInvoice = Object.entries(gc).map(([n, sec]) => `${n} ${(((sec - (gc0[n] ?? 0)) * 1000) / r.jobs.length).toFixed(2)}`);
-          console.log(`  GC pause ms per invoice (main threads): ${perInvoice.join(', ')}`);
-          console.log(`  V8 heap used/total MB after the round: ${await heapLine(running)}`);
+        if (metrics.size) {
+          console.log(`  finalize phases, mean ms (the services' histograms): ${phaseLine(phaseTotals(metrics0), phaseTotals(metrics))}`);
+          const gc0 = gcSeconds(metrics0);
+          const gcMs = Object.entries(gcSeconds(metrics)).map(
+            ([n, sec]) => `${n} ${(((sec - (gc0[n] ?? 0)) * 1000) / r.jobs.length).toFixed(2)}`,
+          );
+          console.log(`  GC pause ms per invoice (main threads): ${gcMs.join(', ')}`);
+          console.log(`  V8 heap used/total MB after the round: ${heapLine(metrics)}`);
         }
         console.log(
           `  RSS MB after the round: ${Object.entries(procs)
