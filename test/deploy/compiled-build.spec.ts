@@ -4,8 +4,9 @@
  * dev dependencies), and a compiled service starts with plain node, no tsx, and answers /healthz and /metrics.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Module, { builtinModules } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { buildSync } from 'esbuild';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { uniquePrefix } from '@inv/testing';
@@ -43,11 +44,50 @@ describe('compiled services', () => {
     if (built.status !== 0) throw new Error(`build failed:\n${built.stderr}`);
   });
 
-  it('builds one main.js per service (and the render worker) and ships the VIES WSDL beside them', () => {
-    for (const s of SERVICES) expect([s, existsSync(path.join(out, s, 'main.js'))]).toEqual([s, true]);
+  it('builds one bundle per service (and the render worker), each started by its main.js, and ships the VIES WSDL beside them', () => {
+    for (const s of SERVICES)
+      expect([s, existsSync(path.join(out, s, 'main.js')), existsSync(path.join(out, s, 'service.js'))]).toEqual([s, true, true]);
     // document-service starts its render worker threads from the file beside its bundle
     expect(existsSync(path.join(out, 'document-service', 'render.worker.js'))).toBe(true);
+    expect(existsSync(path.join(out, 'document-service', 'render.worker.bundle.js'))).toBe(true);
     expect(readFileSync(path.join(out, 'assets', 'checkVatService.wsdl'), 'utf8')).toContain('checkVat');
+  });
+
+  it("maps stack traces to our TypeScript through a service's main.js, and not those of npm packages", () => {
+    // a bundle of one TypeScript file, built as build-services builds, started by the same entry as a service
+    const dir = mkdtempSync(path.join(out, 'stub-'));
+    const source = path.join(dir, 'failing.ts');
+    writeFileSync(
+      source,
+      [
+        "import { getSourceMapsSupport } from 'node:module';",
+        'function fail(): never {',
+        "  throw new Error('mapped?');",
+        '}',
+        'try {',
+        '  fail();',
+        '} catch (err) {',
+        '  console.log(JSON.stringify({ stack: (err as Error).stack, support: getSourceMapsSupport?.() }));',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    buildSync({
+      entryPoints: [source],
+      outfile: path.join(dir, 'service.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      sourcemap: true,
+    });
+    copyFileSync(path.join(out, 'gateway', 'main.js'), path.join(dir, 'main.js'));
+    const run = spawnSync(process.execPath, [path.join(dir, 'main.js')], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(run.stderr).toBe('');
+    const { stack, support } = JSON.parse(run.stdout) as { stack: string; support?: { enabled: boolean; nodeModules: boolean } };
+    expect(stack).toMatch(/failing\.ts:3:\d+/);
+    // Node >= 22.14 (the image): npm packages' own source maps are not read; older Node maps every file
+    if (typeof (Module as { setSourceMapsSupport?: unknown }).setSourceMapsSupport === 'function')
+      expect(support).toEqual(expect.objectContaining({ enabled: true, nodeModules: false }));
   });
 
   it('loads only production dependencies at run time', () => {

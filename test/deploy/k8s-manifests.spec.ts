@@ -779,7 +779,7 @@ describe('deploy/docker-compose.yml', () => {
   });
   it.each(SERVICES.map((s) => [s.name, s]))('%s has its command, port and environment', (_name, spec) => {
     const svc = compose.services[spec.name];
-    expect(svc.command).toEqual(['node', '--enable-source-maps', `dist/${spec.name}/main.js`]);
+    expect(svc.command).toEqual(['node', `dist/${spec.name}/main.js`]);
     expect(svc.environment?.PORT).toBe(String(spec.port));
     expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
     expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
@@ -796,7 +796,7 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev/m);
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "dist\/gateway\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/gateway\/main\.js"\]$/m);
     // no TypeScript runner, no sources in the runtime image
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     expect(runtime).not.toMatch(/tsx|COPY --from=build \/app\/(apps|libs)/);
