@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { serviceNodeFlags } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 
 const REPS = Number(process.env.REPS ?? '7');
@@ -53,7 +54,11 @@ async function coldStart(
   env: Record<string, string>,
 ): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();
-  const args = mode === 'tsx' ? ['--import', 'tsx', `apps/${service}/src/main.ts`] : [`dist/${service}/main.js`];
+  // with the services' node flags, as the image and the launcher start them
+  const args = [
+    ...serviceNodeFlags(),
+    ...(mode === 'tsx' ? ['--import', 'tsx', `apps/${service}/src/main.ts`] : [`dist/${service}/main.js`]),
+  ];
   const started = process.hrtime.bigint();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,

@@ -3,4 +3,5 @@ export * from './messages';
 export * from './counters';
 export * from './run-main';
 export * from './process-launcher';
+export * from './node-flags';
 export * from './ports';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { serviceNodeFlags } from './node-flags';
 import { freePortOffset } from './ports';
 
 /** Every deployable service: folder under apps/, default port. */
@@ -75,7 +76,8 @@ export function spawnService(name: ServiceName, opts: LaunchOptions): RunningSer
     : join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
   // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
   const stdio = opts.stdio ?? 'inherit';
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx']), entry], {
+  const nodeArgs = [...serviceNodeFlags(), ...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx'])];
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: opts.root,
     env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
     stdio: stdio === 'ignore' ? ['ignore', 'pipe', 'pipe'] : stdio,

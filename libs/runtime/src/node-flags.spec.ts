@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
+
+describe('serviceNodeFlags', () => {
+  it('gives the flags to the Node versions that know them, and none to others', () => {
+    expect(serviceNodeFlags('22.23.3')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('22.7.0')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('23.11.1')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('22.6.0')).toEqual([]);
+    expect(serviceNodeFlags('20.20.2')).toEqual([]);
+    expect(serviceNodeFlags('24.1.0')).toEqual([]);
+  });
+
+  it('are flags this node starts with, and keep AsyncLocalStorage stores across awaits, timers and nested runs', () => {
+    const script = `
+      const { AsyncLocalStorage } = require('node:async_hooks');
+      const als = new AsyncLocalStorage();
+      const seen = [];
+      const tick = () => new Promise((r) => setTimeout(r, 1));
+      Promise.all([
+        als.run('a', async () => { await tick(); seen.push(als.getStore()); await als.run('b', async () => { await null; seen.push(als.getStore()); }); seen.push(als.getStore()); }),
+        als.run('c', async () => { await tick(); await tick(); seen.push(als.getStore()); }),
+      ]).then(() => { seen.push(als.getStore()); console.log(JSON.stringify(seen)); });`;
+    const run = spawnSync(process.execPath, [...serviceNodeFlags(), '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual(['a', 'b', 'a', 'c', null]);
+  });
+});
