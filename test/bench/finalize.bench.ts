@@ -16,7 +16,8 @@
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
  * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
  * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
- * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first). NODE_FLAGS='--flag ...'
+ * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
+ * image's node flags, SERVICE_NODE_FLAGS of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
  * starts every service with those node/V8 flags (to try one before it goes into the image's command). S3_TMPFS=0
  * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm.
  */
