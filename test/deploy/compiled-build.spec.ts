@@ -90,6 +90,14 @@ describe('compiled services', () => {
       expect(support).toEqual(expect.objectContaining({ enabled: true, nodeModules: false }));
   });
 
+  it("document-service's render worker entry hands piscina the bundle's render function, which renders", () => {
+    const entry = path.join(out, 'document-service', 'render.worker.js');
+    const script = `require(${JSON.stringify(entry)}).default({ kind: 'warm-up' }).then((r) => console.log(JSON.stringify(r)))`;
+    const run = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual(expect.objectContaining({ ok: true, warmUpMs: expect.any(Number) }));
+  });
+
   it('loads only production dependencies at run time', () => {
     const meta = JSON.parse(readFileSync(path.join(out, 'meta.json'), 'utf8')) as Metafile;
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
