@@ -19,7 +19,8 @@
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
  * image's node flags, SERVICE_NODE_FLAGS of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
  * starts every service with those node/V8 flags (to try one before it goes into the image's command). S3_TMPFS=0
- * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm.
+ * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm. After the fresh system's
+ * first invoices, the services alone are restarted and their first invoices measured again (RESTART=0: not).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -243,6 +244,18 @@ async function deleteOrphanedBrokerObjects(): Promise<void> {
     console.log(`deleted the broker objects of ${orphans.size} earlier run(s) that were killed: ${[...orphans].join(', ')}`);
 }
 
+/** Until the API answers an authenticated request (the services are ready and the key is known). */
+async function waitForApi(api: ReturnType<typeof client>): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    try {
+      await api('GET', '/invoice/?limit=1');
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------- main
 async function main() {
   let base = process.env.BASE;
@@ -252,6 +265,8 @@ async function main() {
   let mongo: ChildProcess | undefined;
   let s3: ChildProcess | undefined;
   let stopVies = async () => undefined as void;
+  /** Stops the services and starts them again (ports, database, broker objects and stand-ins stay): set when this harness started them. */
+  let restartServices: (() => Promise<void>) | undefined;
   // the harness's process id is in its prefix, so that a later run can tell the objects of a killed one
   const prefix = uniquePrefix(`bench-${process.pid}`);
   if (!process.env.BASE) await deleteOrphanedBrokerObjects();
@@ -300,21 +315,30 @@ async function main() {
       }),
     };
     delete childEnv.PORT;
-    running = await launchServices({
+    const launchOptions = {
       root,
-      services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'],
+      services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'] as const,
       env: childEnv,
       portOffset,
-      stdio: 'ignore',
+      stdio: 'ignore' as const,
       readyTimeoutMs: 120_000,
       nodeArgs: [
         ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : []),
         ...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean),
       ],
       compiled: process.env.COMPILED === '1',
-    });
+    };
+    const launch = async () => {
+      running = await launchServices({ ...launchOptions, services: [...launchOptions.services] });
+      for (const s of running) procs[s.name] = s.child.pid!;
+    };
+    await launch();
+    restartServices = async () => {
+      await stopServices(running);
+      running = [];
+      await launch();
+    };
     base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
-    for (const s of running) procs[s.name] = s.child.pid!;
     procs['embedded-mongo'] = mongo.pid!;
     procs['embedded-s3'] = s3.pid!;
   }
@@ -326,14 +350,7 @@ async function main() {
   if (beam) procs.rabbitmq = beam;
   const api = client(base, key);
   try {
-    for (let i = 0; i < 60; i++) {
-      try {
-        await api('GET', '/invoice/?limit=1');
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
+    await waitForApi(api);
     const customer = await api('POST', '/customer/', {
       organization_name: 'Bench GmbH',
       contact_type: 'B2B',
@@ -364,6 +381,25 @@ async function main() {
       console.log(
         `  CPU ms per invoice: total ${coldCpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${coldCpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
       );
+    // A deployment restarts the services, not the database, object store and broker. With RESTART=1 (default) the
+    // services are stopped and started again, and their first 100 invoices are measured against the already warm
+    // infrastructure: above, the embedded MongoDB and S3 stand-ins (JavaScript, which production does not run) were
+    // as cold as the services and warmed up with them.
+    if (restartServices && env('RESTART', '1') === '1') {
+      await restartServices();
+      await waitForApi(api);
+      for (const [n, p] of Object.entries(procs)) rss0[n] = rssMb(p);
+      const cpu0 = sample(procs, treeCpuMs);
+      const restarted = await run(api, customerId, 10, Math.min(WARMUP, 100));
+      const cpu = perInvoice(procs, treeCpuMs, cpu0, restarted.jobs.length);
+      console.log(
+        `cold start of the services alone (restarted; stand-ins and broker warm): ${restarted.jobs.length} invoices with 10 clients in ${restarted.seconds.toFixed(1)} s = ${(restarted.jobs.length / restarted.seconds).toFixed(1)}/s, job p50 ${pct(restarted.jobs, 50).toFixed(0)} ms p99 ${pct(restarted.jobs, 99).toFixed(0)} ms`,
+      );
+      if (restarted.jobs.length)
+        console.log(
+          `  CPU ms per invoice: total ${cpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+        );
+    }
     const peak: Record<string, number> = { ...rss0 };
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
