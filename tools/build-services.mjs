@@ -65,15 +65,16 @@ const result = await build({
 // document-service 236-243 -> 256-269 MB) and about 10 MB more at idle (document-service 164 -> 175 MB). Maps
 // of files loaded before the call are not read, hence an entry of its own. module.setSourceMapsSupport is
 // Node >= 22.14 (the image); older Node maps every file, as the flag did.
-const entryStub = (bundle, what) => `'use strict';
-// Built by tools/build-services.mjs: source-mapped stack traces for our code (not for node_modules), then ${what}.
+const entryStub = (load) => `'use strict';
+// Built by tools/build-services.mjs: source-mapped stack traces for our code (not for node_modules), then the bundle.
 const sourceMaps = require('node:module').setSourceMapsSupport;
 if (sourceMaps) sourceMaps(true, { nodeModules: false, generatedCode: false });
 else process.setSourceMapsEnabled(true);
-${what === 'the service' ? '' : 'module.exports = '}require('./${bundle}');
+${load}
 `;
-for (const s of SERVICES) writeFileSync(join(out, s, 'main.js'), entryStub('service.js', 'the service'));
-writeFileSync(join(out, 'document-service', 'render.worker.js'), entryStub('render.worker.bundle.js', 'the render worker'));
+for (const s of SERVICES) writeFileSync(join(out, s, 'main.js'), entryStub(`require('./service.js');`));
+// piscina takes the render function from the worker file's exports
+writeFileSync(join(out, 'document-service', 'render.worker.js'), entryStub(`module.exports = require('./render.worker.bundle.js');`));
 mkdirSync(join(out, 'assets'), { recursive: true });
 // the VIES WSDL (VIES_WSDL_PATH in libs/contracts resolves to <bundle dir>/../assets)
 cpSync(join(root, 'libs/contracts/assets'), join(out, 'assets'), { recursive: true });

@@ -365,22 +365,26 @@ async function main() {
       country_code: 'DE',
     });
 
-    const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
-    const coldCpu0 = sample(procs, treeCpuMs);
-    const cold = await run(api, customerId, 10, Math.min(WARMUP, 100));
-    const coldCpu = perInvoice(procs, treeCpuMs, coldCpu0, cold.jobs.length);
+    /** The first (up to) 100 invoices of services that just started, with 10 clients: throughput, job latency, CPU. */
+    const coldStart = async (label: string) => {
+      const cpu0 = sample(procs, treeCpuMs);
+      const r = await run(api, customerId, 10, Math.min(WARMUP, 100));
+      const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
+      console.log(
+        `${label}: ${r.jobs.length} invoices with 10 clients in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)}/s, job p50 ${pct(r.jobs, 50).toFixed(0)} ms p99 ${pct(r.jobs, 99).toFixed(0)} ms`,
+      );
+      if (r.jobs.length)
+        console.log(
+          `  CPU ms per invoice: total ${cpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+        );
+    };
     console.log(
       `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}, ${new Date().toISOString()}, poll=${POLL}`,
     );
-    console.log(
-      `cold start: ${cold.jobs.length} invoices with 10 clients in ${cold.seconds.toFixed(1)} s = ${(cold.jobs.length / cold.seconds).toFixed(1)}/s, job p50 ${pct(cold.jobs, 50).toFixed(0)} ms p99 ${pct(cold.jobs, 99).toFixed(0)} ms`,
-    );
-    if (cold.jobs.length)
-      console.log(
-        `  CPU ms per invoice: total ${coldCpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${coldCpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
-      );
+    const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
+    await coldStart('cold start');
     // A deployment restarts the services, not the database, object store and broker. With RESTART=1 (default) the
     // services are stopped and started again, and their first 100 invoices are measured against the already warm
     // infrastructure: above, the embedded MongoDB and S3 stand-ins (JavaScript, which production does not run) were
@@ -389,16 +393,7 @@ async function main() {
       await restartServices();
       await waitForApi(api);
       for (const [n, p] of Object.entries(procs)) rss0[n] = rssMb(p);
-      const cpu0 = sample(procs, treeCpuMs);
-      const restarted = await run(api, customerId, 10, Math.min(WARMUP, 100));
-      const cpu = perInvoice(procs, treeCpuMs, cpu0, restarted.jobs.length);
-      console.log(
-        `cold start of the services alone (restarted; stand-ins and broker warm): ${restarted.jobs.length} invoices with 10 clients in ${restarted.seconds.toFixed(1)} s = ${(restarted.jobs.length / restarted.seconds).toFixed(1)}/s, job p50 ${pct(restarted.jobs, 50).toFixed(0)} ms p99 ${pct(restarted.jobs, 99).toFixed(0)} ms`,
-      );
-      if (restarted.jobs.length)
-        console.log(
-          `  CPU ms per invoice: total ${cpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
-        );
+      await coldStart('cold start of the services alone (restarted; stand-ins and broker warm)');
     }
     const peak: Record<string, number> = { ...rss0 };
     for (const clients of CLIENTS) {
