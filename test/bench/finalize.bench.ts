@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopServices, type LaunchOptions, type RunningService } from '@inv/runtime';
 import { brokerObjectNames, deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 import { startViesSimulator } from '@inv/vies-simulator';
 
@@ -315,12 +315,12 @@ async function main() {
       }),
     };
     delete childEnv.PORT;
-    const launchOptions = {
+    const launchOptions: LaunchOptions = {
       root,
-      services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'] as const,
+      services: ['account', 'customer', 'invoice', 'document', 'vat', 'export', 'quota', 'gateway'],
       env: childEnv,
       portOffset,
-      stdio: 'ignore' as const,
+      stdio: 'ignore',
       readyTimeoutMs: 120_000,
       nodeArgs: [
         ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.PROFILE)] : []),
@@ -329,7 +329,7 @@ async function main() {
       compiled: process.env.COMPILED === '1',
     };
     const launch = async () => {
-      running = await launchServices({ ...launchOptions, services: [...launchOptions.services] });
+      running = await launchServices(launchOptions);
       for (const s of running) procs[s.name] = s.child.pid!;
     };
     await launch();
