@@ -115,6 +115,13 @@ describe('compiled services', () => {
     expect([...external].filter((name) => !(name in pkg.dependencies) && !devOnlyFallbacks.includes(name))).toEqual([]);
   });
 
+  it("keeps the render worker light: it loads neither zod nor the API's schemas (each worker is an isolate of its own)", () => {
+    const meta = JSON.parse(readFileSync(path.join(out, 'meta.json'), 'utf8')) as Metafile;
+    const [, worker] = Object.entries(meta.outputs).find(([file]) => file.endsWith('document-service/render.worker.bundle.js'))!;
+    const packages = (worker.imports ?? []).filter((i) => i.external).map((i) => i.path);
+    expect(packages).toEqual(expect.arrayContaining(['pdfkit', 'fontkit', 'xmlbuilder2']));
+    expect(packages.filter((p) => p === 'zod' || p.startsWith('zod/') || p === 'jsvat')).toEqual([]);
+  });
   it('starts the compiled gateway with plain node: /healthz and /metrics answer', async () => {
     const port = await new Promise<number>((ok) => {
       const s = createServer().listen(0, '127.0.0.1', () => {

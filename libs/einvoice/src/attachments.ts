@@ -1,4 +1,4 @@
-import { EMBEDDABLE_MIME_CODES } from '@inv/contracts';
+import { EMBEDDABLE_MIME_CODES } from '@inv/contracts/tables';
 import type { EInvoiceFormat } from './formats';
 import type { EInvoiceAttachment } from './model';
 

@@ -1,4 +1,4 @@
-import { taxTreatmentRules } from '@inv/contracts';
+import { taxTreatmentRules } from '@inv/contracts/tables';
 import { Dec } from '@inv/money';
 import type { TaxTreatment, VatCategoryCode } from './model';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMBEDDABLE_MIME_CODES } from '../tables';
 
 /** Invoice attachments and e-mail delivery. */
 export const Attachment = z
@@ -104,15 +105,7 @@ export type EmailTextsUpdate = z.input<typeof EmailTextsUpdate>;
 const TemplateOut = z.object({ subject: z.string(), body: z.string(), is_default: z.boolean() });
 export const EmailTexts = z.object({ de: TemplateOut, en: TemplateOut, placeholders: z.array(z.string()) }).meta({ id: 'EmailTexts' });
 
-/** BT-125 mime codes EN 16931 (and so PEPPOL BIS 3 and XRechnung) allow for embedded documents. */
-export const EMBEDDABLE_MIME_CODES = [
-  'application/pdf',
-  'image/png',
-  'image/jpeg',
-  'text/csv',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.oasis.opendocument.spreadsheet',
-] as const;
+export { EMBEDDABLE_MIME_CODES };
 
 /**
  * Where an invoice's attachments end up for its format: every one in the PDF/A-3 (associated files), and
