@@ -2,13 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 describe('serviceNodeFlags', () => {
-  it('gives the flags to the Node versions that know them, and none to others', () => {
+  it('gives each flag to the Node versions that know it', () => {
+    expect(SERVICE_NODE_FLAGS).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
     expect(serviceNodeFlags('22.23.3')).toEqual(SERVICE_NODE_FLAGS);
     expect(serviceNodeFlags('22.7.0')).toEqual(SERVICE_NODE_FLAGS);
     expect(serviceNodeFlags('23.11.1')).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('22.6.0')).toEqual([]);
-    expect(serviceNodeFlags('20.20.2')).toEqual([]);
-    expect(serviceNodeFlags('24.1.0')).toEqual([]);
+    // the async context frame is Node 22.7+ and 23 only (24 does it by default); V8's semi-space size is everywhere
+    expect(serviceNodeFlags('22.6.0')).toEqual(['--max-semi-space-size=8']);
+    expect(serviceNodeFlags('20.20.2')).toEqual(['--max-semi-space-size=8']);
+    expect(serviceNodeFlags('24.1.0')).toEqual(['--max-semi-space-size=8']);
   });
 
   it('are flags this node starts with, and keep AsyncLocalStorage stores across awaits, timers and nested runs', () => {

@@ -10,11 +10,23 @@
  * the first 100 invoices after a cold start 14.2-15.3 -> 15.6-18.7 invoices/s, 115-126 -> 95-114 CPU ms per invoice.
  * We use only `run` and `getStore`, whose behaviour is the same in both implementations; the whole test suite passes
  * with the flag on Node 22.
+ *
+ * `--max-semi-space-size=8` (MB; V8's default is 16 on 64-bit machines): the young generation, where every
+ * request's short-lived objects are allocated, at most 2 x 8 MB instead of 2 x 16. Under load V8 grows it to the
+ * maximum and keeps it until its memory reducer notices the process is idle, which happened 30-40 s after the
+ * start for some services and not at all for others (the gateway), so their idle RSS straddled the 150 MB target.
+ * Alternating runs of bench:finalize (docs/performance.md): idle RSS 12-22 MB lower for every service (gateway
+ * 137-142 -> 120 MB, account 150-151 -> 135-136), RSS under load as much lower, CPU per invoice within the noise;
+ * the price is more frequent scavenges: invoice-service's GC pauses 1.2-1.8 -> 2.0-2.7 ms per invoice.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--experimental-async-context-frame'];
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--experimental-async-context-frame', '--max-semi-space-size=8'];
 
-/** SERVICE_NODE_FLAGS if this Node version knows them (22.7+ and 23), else none (Node 20 of development machines). */
+/** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag). */
+const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
+
+/** SERVICE_NODE_FLAGS that this Node version knows (Node 20 of development machines: all but the async context frame). */
 export function serviceNodeFlags(version: string = process.versions.node): string[] {
   const [major, minor] = version.split('.').map(Number);
-  return (major === 22 && minor >= 7) || major === 23 ? [...SERVICE_NODE_FLAGS] : [];
+  const knowsFrame = (major === 22 && minor >= 7) || major === 23;
+  return SERVICE_NODE_FLAGS.filter((flag) => knowsFrame || flag !== ASYNC_CONTEXT_FRAME);
 }
