@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
+import { nodeFlagsOf, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 describe('serviceNodeFlags', () => {
   it('gives each flag to the Node versions that know it', () => {
@@ -11,6 +11,15 @@ describe('serviceNodeFlags', () => {
     expect(serviceNodeFlags('22.6.0')).toEqual(['--max-semi-space-size=8']);
     expect(serviceNodeFlags('20.20.2')).toEqual(['--max-semi-space-size=8']);
     expect(serviceNodeFlags('24.1.0')).toEqual(['--max-semi-space-size=8']);
+  });
+
+  it("gives document-service a semi-space of 1 MB (the flag overrides its render worker's young generation too)", () => {
+    expect(nodeFlagsOf('invoice-service')).toEqual(SERVICE_NODE_FLAGS);
+    expect(nodeFlagsOf('gateway')).toEqual(SERVICE_NODE_FLAGS);
+    expect(nodeFlagsOf('document-service')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=1']);
+    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=1']);
+    expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual(['--max-semi-space-size=1']);
+    expect(serviceNodeFlags('20.20.2', 'account-service')).toEqual(['--max-semi-space-size=8']);
   });
 
   it('are flags this node starts with, and keep AsyncLocalStorage stores across awaits, timers and nested runs', () => {

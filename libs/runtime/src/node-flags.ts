@@ -18,15 +18,32 @@
  * Alternating runs of bench:finalize (docs/performance.md): idle RSS 12-22 MB lower for every service (gateway
  * 137-142 -> 120 MB, account 150-151 -> 135-136), RSS under load as much lower, CPU per invoice within the noise;
  * the price is more frequent scavenges: invoice-service's GC pauses 1.2-1.8 -> 2.0-2.7 ms per invoice.
+ * document-service takes `--max-semi-space-size=1` instead: a V8 flag holds for every isolate of the process and
+ * overrides a worker's `resourceLimits`, so with 8 its render worker's young generation went from the 4 MB
+ * render-pool.ts gives it to 3 x 8 MB, and the service's idle RSS from 148-149 to 164-165 MB. With 1 both its
+ * threads have 3 MB young generations: idle RSS 149-150 MB whether or not V8's memory reducer has run (without the
+ * flag: 147-149 after it, 164-189 before), and a render costs the same CPU (4.7 against 4.3-4.8 ms, alternating);
+ * its event loop allocates little (bus messages, storage uploads).
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--experimental-async-context-frame', '--max-semi-space-size=8'];
 
+const SEMI_SPACE = '--max-semi-space-size=8';
+const DOCUMENT_SEMI_SPACE = '--max-semi-space-size=1';
 /** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag). */
 const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
 
-/** SERVICE_NODE_FLAGS that this Node version knows (Node 20 of development machines: all but the async context frame). */
-export function serviceNodeFlags(version: string = process.versions.node): string[] {
+/** The node flags of one service's command (its folder name, e.g. `document-service`): SERVICE_NODE_FLAGS, with document-service's own semi-space size. */
+export function nodeFlagsOf(service: string): string[] {
+  return SERVICE_NODE_FLAGS.map((flag) => (service === 'document-service' && flag === SEMI_SPACE ? DOCUMENT_SEMI_SPACE : flag));
+}
+
+/**
+ * The flags of `service` (nodeFlagsOf; all of SERVICE_NODE_FLAGS without one) that this Node version knows (Node 20
+ * of development machines: all but the async context frame).
+ */
+export function serviceNodeFlags(version: string = process.versions.node, service?: string): string[] {
   const [major, minor] = version.split('.').map(Number);
   const knowsFrame = (major === 22 && minor >= 7) || major === 23;
-  return SERVICE_NODE_FLAGS.filter((flag) => knowsFrame || flag !== ASYNC_CONTEXT_FRAME);
+  const flags = service ? nodeFlagsOf(service) : [...SERVICE_NODE_FLAGS];
+  return flags.filter((flag) => knowsFrame || flag !== ASYNC_CONTEXT_FRAME);
 }
