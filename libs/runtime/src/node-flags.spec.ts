@@ -13,12 +13,12 @@ describe('serviceNodeFlags', () => {
     expect(serviceNodeFlags('24.1.0')).toEqual(['--max-semi-space-size=8']);
   });
 
-  it("gives document-service a semi-space of 1 MB (the flag overrides its render worker's young generation too)", () => {
+  it("leaves V8's semi-space size out of document-service's flags (it would override its render worker's young generation)", () => {
     expect(nodeFlagsOf('invoice-service')).toEqual(SERVICE_NODE_FLAGS);
     expect(nodeFlagsOf('gateway')).toEqual(SERVICE_NODE_FLAGS);
-    expect(nodeFlagsOf('document-service')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=1']);
-    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=1']);
-    expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual(['--max-semi-space-size=1']);
+    expect(nodeFlagsOf('document-service')).toEqual(['--experimental-async-context-frame']);
+    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame']);
+    expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual([]);
     expect(serviceNodeFlags('20.20.2', 'account-service')).toEqual(['--max-semi-space-size=8']);
   });
 

@@ -18,23 +18,21 @@
  * Alternating runs of bench:finalize (docs/performance.md): idle RSS 12-22 MB lower for every service (gateway
  * 137-142 -> 120 MB, account 150-151 -> 135-136), RSS under load as much lower, CPU per invoice within the noise;
  * the price is more frequent scavenges: invoice-service's GC pauses 1.2-1.8 -> 2.0-2.7 ms per invoice.
- * document-service takes `--max-semi-space-size=1` instead: a V8 flag holds for every isolate of the process and
- * overrides a worker's `resourceLimits`, so with 8 its render worker's young generation went from the 4 MB
- * render-pool.ts gives it to 3 x 8 MB, and the service's idle RSS from 148-149 to 164-165 MB. With 1 both its
- * threads have 3 MB young generations: idle RSS 149-150 MB whether or not V8's memory reducer has run (without the
- * flag: 147-149 after it, 164-189 before), and a render costs the same CPU (4.7 against 4.3-4.8 ms, alternating);
- * its event loop allocates little (bus messages, storage uploads).
+ * Not for document-service: a V8 flag holds for every isolate of the process and overrides a worker's
+ * `resourceLimits`, so with 8 its render worker's young generation went from the 4 MB render-pool.ts gives it to
+ * 3 x 8 MB, and the service's idle RSS from 148-149 to 164-165 MB. With 1 (3 MB young generations in both threads)
+ * its idle RSS was 149-151 MB, but its event loop's GC pauses went from 0.1-0.3 to 0.5-0.8 ms per invoice and its CPU
+ * per invoice up by 1-2 ms; without the flag it is 147-149 MB once V8's memory reducer has run (30-60 s idle).
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--experimental-async-context-frame', '--max-semi-space-size=8'];
 
 const SEMI_SPACE = '--max-semi-space-size=8';
-const DOCUMENT_SEMI_SPACE = '--max-semi-space-size=1';
 /** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag). */
 const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
 
-/** The node flags of one service's command (its folder name, e.g. `document-service`): SERVICE_NODE_FLAGS, with document-service's own semi-space size. */
+/** The node flags of one service's command (its folder name, e.g. `document-service`): SERVICE_NODE_FLAGS but the semi-space size for document-service. */
 export function nodeFlagsOf(service: string): string[] {
-  return SERVICE_NODE_FLAGS.map((flag) => (service === 'document-service' && flag === SEMI_SPACE ? DOCUMENT_SEMI_SPACE : flag));
+  return SERVICE_NODE_FLAGS.filter((flag) => !(service === 'document-service' && flag === SEMI_SPACE));
 }
 
 /**

@@ -48,7 +48,7 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
           // 3 x 16): at 8 MB bench:finalize measured document-service's peak RSS 309 -> 283 MB at the same CPU per
           // invoice; 8 -> 4 MB took its idle RSS 156 -> 148-149 MB (target 150), and 600 renders in a worker cost
           // 4.1-6.7 ms of CPU each at either size (this VM's drift is larger than the difference). A --max-semi-space-size
-          // node flag overrides it: document-service's command gives 1 (3 MB young generations; libs/runtime node-flags.ts).
+          // node flag would override it, hence none in document-service's command (libs/runtime node-flags.ts).
           resourceLimits: { maxYoungGenerationSizeMb: 4 },
         })
       : undefined;
