@@ -2,7 +2,8 @@
  * The contracts' plain tables: constants without zod. The barrel (`@inv/contracts`) re-exports them; code that must
  * stay light imports them from `@inv/contracts/tables` instead, so as not to build every schema of the API. That
  * code is libs/einvoice as document-service's render workers load it: each worker is an isolate of its own, and the
- * barrel (zod and a few hundred schemas) cost each ~3-4 MB of RSS for two constants (issue 16, idle RSS).
+ * barrel (zod and a few hundred schemas) cost each 6 MB of live heap for two constants (worker heap 24.5 -> 18.1 MB;
+ * document-service's idle RSS 164 -> 156 MB; issue 16).
  */
 export { taxTreatmentRules } from './api/tax';
 

@@ -36,8 +36,8 @@ export function nodeFlagsOf(service: string): string[] {
 }
 
 /**
- * The flags of `service` (nodeFlagsOf; all of SERVICE_NODE_FLAGS without one) that this Node version knows (Node 20
- * of development machines: all but the async context frame).
+ * The flags of `service` (nodeFlagsOf(service); all of SERVICE_NODE_FLAGS when no service is named) that this Node
+ * version knows (Node 20 of development machines: all but the async context frame).
  */
 export function serviceNodeFlags(version: string = process.versions.node, service?: string): string[] {
   const [major, minor] = version.split('.').map(Number);

@@ -47,7 +47,7 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
           // A worker is a V8 isolate with its own heap. Its young generation kept at 4 MB (instead of the default's
           // 3 x 16): at 8 MB bench:finalize measured document-service's peak RSS 309 -> 283 MB at the same CPU per
           // invoice; 8 -> 4 MB took its idle RSS 156 -> 148-149 MB (target 150), and 600 renders in a worker cost
-          // 4.1-6.7 ms of CPU each at either size (this VM's drift is larger than the difference). A --max-semi-space-size
+          // 4.1-6.9 ms of CPU each at either size (this VM's drift is larger than the difference). A --max-semi-space-size
           // node flag would override it, hence none in document-service's command (libs/runtime node-flags.ts).
           resourceLimits: { maxYoungGenerationSizeMb: 4 },
         })
