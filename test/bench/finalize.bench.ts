@@ -17,7 +17,7 @@
  * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
  * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
- * image's node flags, SERVICE_NODE_FLAGS of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
+ * image's node flags, nodeFlagsOf(service) of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
  * starts every service with those node/V8 flags (to try one before it goes into the image's command). S3_TMPFS=0
  * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm. After the fresh system's
  * first invoices, the services alone are restarted and their first invoices measured again (RESTART=0: not).
@@ -244,16 +244,19 @@ async function deleteOrphanedBrokerObjects(): Promise<void> {
     console.log(`deleted the broker objects of ${orphans.size} earlier run(s) that were killed: ${[...orphans].join(', ')}`);
 }
 
-/** Until the API answers an authenticated request (the services are ready and the key is known). */
+/** Until the API answers an authenticated request (the services are ready and the key is known); throws after 30 s. */
 async function waitForApi(api: ReturnType<typeof client>): Promise<void> {
+  let last: unknown;
   for (let i = 0; i < 60; i++) {
     try {
       await api('GET', '/invoice/?limit=1');
       return;
-    } catch {
+    } catch (err) {
+      last = err;
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+  throw new Error(`the API did not answer within 30 s: ${last instanceof Error ? last.message : String(last)}`);
 }
 
 // ---------------------------------------------------------------------------------------------- main

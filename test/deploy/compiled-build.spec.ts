@@ -122,6 +122,7 @@ describe('compiled services', () => {
     expect(packages).toEqual(expect.arrayContaining(['pdfkit', 'fontkit', 'xmlbuilder2']));
     expect(packages.filter((p) => p === 'zod' || p.startsWith('zod/') || p === 'jsvat')).toEqual([]);
   });
+
   it('starts the compiled gateway with plain node: /healthz and /metrics answer', async () => {
     const port = await new Promise<number>((ok) => {
       const s = createServer().listen(0, '127.0.0.1', () => {

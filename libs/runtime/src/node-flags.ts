@@ -1,7 +1,8 @@
 /**
- * The node flags every service process runs with. The image's commands (k8s/base/services, deploy/docker-compose.yml,
- * deploy/Dockerfile) list exactly these (test/deploy checks it), and the launcher (npm start, the tests, the
- * benchmarks) adds them where the running Node knows them, so that what is measured is what runs.
+ * The node flags the service processes run with; `nodeFlagsOf(service)` gives one service's. The image's commands
+ * (k8s/base/services, deploy/docker-compose.yml, deploy/Dockerfile) list exactly those (test/deploy checks it), and the
+ * launcher (npm start, the tests, the benchmarks) adds them where the running Node knows them, so that what is
+ * measured is what runs.
  *
  * `--experimental-async-context-frame` (Node 22.7+; Node 24 does this by default and no longer needs it): the
  * AsyncLocalStorage stores (the bus's correlation id and actor, the request's actor, OpenTelemetry's active span)
@@ -24,11 +25,10 @@
  * its idle RSS was 149-151 MB, but its event loop's GC pauses went from 0.1-0.3 to 0.5-0.8 ms per invoice and its CPU
  * per invoice up by 1-2 ms; without the flag it is 147-149 MB once V8's memory reducer has run (30-60 s idle).
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--experimental-async-context-frame', '--max-semi-space-size=8'];
-
-const SEMI_SPACE = '--max-semi-space-size=8';
 /** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag). */
 const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
+const SEMI_SPACE = '--max-semi-space-size=8';
+export const SERVICE_NODE_FLAGS: readonly string[] = [ASYNC_CONTEXT_FRAME, SEMI_SPACE];
 
 /** The node flags of one service's command (its folder name, e.g. `document-service`): SERVICE_NODE_FLAGS but the semi-space size for document-service. */
 export function nodeFlagsOf(service: string): string[] {
@@ -42,6 +42,5 @@ export function nodeFlagsOf(service: string): string[] {
 export function serviceNodeFlags(version: string = process.versions.node, service?: string): string[] {
   const [major, minor] = version.split('.').map(Number);
   const knowsFrame = (major === 22 && minor >= 7) || major === 23;
-  const flags = service ? nodeFlagsOf(service) : [...SERVICE_NODE_FLAGS];
-  return flags.filter((flag) => knowsFrame || flag !== ASYNC_CONTEXT_FRAME);
+  return (service ? nodeFlagsOf(service) : SERVICE_NODE_FLAGS).filter((flag) => knowsFrame || flag !== ASYNC_CONTEXT_FRAME);
 }
