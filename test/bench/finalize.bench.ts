@@ -6,7 +6,7 @@
  * (the embedded MongoDB and the development S3 server each in a process of its own), on the demo company made unlimited by configuration
  * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
  * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
- * (utime+stime from /proc, child processes included), write system calls per invoice per process, each service's
+ * (utime+stime from /proc, child processes included) and of the load generator (this process), write system calls per invoice per process, each service's
  * GC pauses and V8 heap (its /metrics), and RSS. Point it at a running system with BASE and KEY (then CPU is
  * reported for the processes it can find by PIDS=name:pid,...).
  *
@@ -14,7 +14,7 @@
  * (and without the embedded MongoDB and S3 server, development stand-ins that production does not run).
  *
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
- * POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
+ * LOADGEN=http|fetch (the load generator's HTTP client, see `client`), POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
  * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
  * image's node flags, nodeFlagsOf(service) of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
@@ -25,6 +25,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { freeServicesPortOffset, launchServices, stopServices, type LaunchOptions, type RunningService } from '@inv/runtime';
@@ -108,14 +109,53 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
+/**
+ * The load generator: node:http with a keep-alive agent (LOADGEN=http, default), or fetch (LOADGEN=fetch, undici,
+ * what this harness used until 2026-11-26). It runs in this process on the same two cores as the system, so what it
+ * spends is taken from the system's throughput: fetch cost 6.0-7.8 ms of CPU per invoice here, node:http 2.9-3.8 ms (the
+ * output prints it per round as "load generator").
+ */
 function client(base: string, key: string) {
   const headers = { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json' };
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  if (env('LOADGEN', 'http') === 'fetch')
+    return async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+  const url = new URL(base);
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  return (method: string, path: string, body?: unknown) =>
+    new Promise<Record<string, unknown>>((ok, fail) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method,
+          path: `${url.pathname}${path}`,
+          headers: payload === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(payload) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', fail);
+          res.on('end', () => {
+            try {
+              const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+              if ((res.statusCode ?? 500) >= 400) fail(new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`));
+              else ok(json);
+            } catch (err) {
+              fail(err as Error);
+            }
+          });
+        },
+      );
+      req.on('error', fail);
+      req.end(payload);
+    });
 }
 
 async function oneInvoice(api: ReturnType<typeof client>, customerId: number, setup: number[], jobs: number[]) {
@@ -371,14 +411,16 @@ async function main() {
     /** The first (up to) 100 invoices of services that just started, with 10 clients: throughput, job latency, CPU. */
     const coldStart = async (label: string) => {
       const cpu0 = sample(procs, treeCpuMs);
+      const self0 = procStat(process.pid)?.cpuMs ?? 0;
       const r = await run(api, customerId, 10, Math.min(WARMUP, 100));
       const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
+      const loadGenerator = ((procStat(process.pid)?.cpuMs ?? 0) - self0) / Math.max(1, r.jobs.length);
       console.log(
         `${label}: ${r.jobs.length} invoices with 10 clients in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)}/s, job p50 ${pct(r.jobs, 50).toFixed(0)} ms p99 ${pct(r.jobs, 99).toFixed(0)} ms`,
       );
       if (r.jobs.length)
         console.log(
-          `  CPU ms per invoice: total ${cpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+          `  CPU ms per invoice: total ${cpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}; load generator (not in the total) ${loadGenerator.toFixed(1)}`,
         );
     };
     console.log(
@@ -402,12 +444,14 @@ async function main() {
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
         const cpu0 = sample(procs, treeCpuMs);
+        const self0 = procStat(process.pid)?.cpuMs ?? 0;
         const writes0 = sample(procs, writeCalls);
         // only a system this harness started (`running`): a running one's /metrics may not be reachable from here
         const metrics0 = await scrapeMetrics(running);
         const r = await run(api, customerId, clients, PER_ROUND);
         const metrics = await scrapeMetrics(running);
         const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
+        const loadGenerator = ((procStat(process.pid)?.cpuMs ?? 0) - self0) / Math.max(1, r.jobs.length);
         const writes = perInvoice(procs, writeCalls, writes0, r.jobs.length);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
@@ -421,6 +465,9 @@ async function main() {
         const withoutShared = withoutStandIns - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
         console.log(
           `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutStandIns.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+        );
+        console.log(
+          `  load generator (this process, not in the total): ${loadGenerator.toFixed(1)} CPU ms per invoice (LOADGEN=${env('LOADGEN', 'http')})`,
         );
         console.log(
           `  write system calls per invoice: total ${writes.reduce((a, [, w]) => a + w, 0).toFixed(1)} = ${writes.map(([n, w]) => `${n} ${w.toFixed(1)}`).join(', ')}`,
