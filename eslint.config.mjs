@@ -70,6 +70,34 @@ export default [
     files: ['**/*.spec.ts', 'test/**/*.ts', '**/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // A service's main thread takes the e-invoice rules from `@inv/einvoice/rules`: the barrel also loads the XML
+    // writers (xmlbuilder2 and its DOM), which only document-service's render workers run (issue 16: idle RSS).
+    files: ['apps/**/src/**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      '**/testing/**',
+      'apps/document-service/src/pdf/**',
+      'apps/document-service/src/render/render-task.ts',
+      'apps/document-service/src/render/render.worker.ts',
+      'apps/document-service/src/usecases/render-invoice.ts',
+      'apps/document-service/src/usecases/warm-up.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@inv/einvoice',
+              allowTypeImports: true,
+              message: "import from '@inv/einvoice/rules': the barrel also loads the XML writers, which only render workers need",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // formatting is prettier's (npm run format): rules that would disagree with it are off
   prettier,
 ];

@@ -1,5 +1,5 @@
 import { EMBEDDABLE_MIME_CODES } from '@inv/contracts/tables';
-import type { EInvoiceFormat } from './formats';
+import type { EInvoiceFormat } from './format-names';
 import type { EInvoiceAttachment } from './model';
 
 export { EMBEDDABLE_MIME_CODES };

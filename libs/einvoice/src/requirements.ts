@@ -1,6 +1,6 @@
 import { computeTotals } from '@inv/money';
 import { hasAlpha3 } from './countries';
-import type { EInvoiceFormat } from './formats';
+import type { EInvoiceFormat } from './format-names';
 import type { EInvoice, Party, VatCategoryCode } from './model';
 
 export interface Requirement {

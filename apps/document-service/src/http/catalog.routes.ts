@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { IntId, LocaleQuery } from '@inv/contracts';
-import { listTaxTreatments } from '@inv/einvoice';
+import { listTaxTreatments } from '@inv/einvoice/rules';
 import { notFound, parsePath, parseQuery } from '@inv/service-kit';
 import { getTemplate, templates } from '../pdf/templates';
 

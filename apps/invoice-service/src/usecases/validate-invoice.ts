@@ -3,7 +3,7 @@ import type { InvoiceDoc } from '../db/invoices';
 import { asSmallBusinessPositions, buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
 import { attachmentsNotInXml } from '@inv/contracts';
-import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice';
+import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice/rules';
 import type { InvoiceDeps } from './deps';
 
 export interface ValidationError {
