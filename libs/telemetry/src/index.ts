@@ -38,9 +38,9 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
   if (opts.otlpEndpoint) {
     // Loaded only when spans are exported: the exporter and its OTLP transformer (which loads the metrics SDK)
     // hold ~3 MB of heap in every service (issue 16: idle RSS).
+    type Exporter = typeof import('@opentelemetry/exporter-trace-otlp-http');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { OTLPTraceExporter } =
-      require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as Exporter;
     processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${opts.otlpEndpoint.replace(/\/$/, '')}/v1/traces` })));
   }
   if (opts.inMemory) {
