@@ -11,5 +11,10 @@ export const invoiceConfig = baseEnv.extend({
   SMTP_URL: z.string().url().optional(),
   /** Sender of invoice e-mails; replies go to the seller's contact address when the invoice has one. */
   MAIL_FROM: z.string().default('Invoicing <invoices@invoicing.localhost>'),
+  /**
+   * How long a draft this process just wrote is used for the next change of its positions without reading it
+   * again (ms; 0: always read). Safe at any value: the write is conditional on the draft being unchanged.
+   */
+  DRAFT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
 });
 export type InvoiceConfig = z.output<typeof invoiceConfig>;

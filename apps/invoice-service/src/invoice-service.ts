@@ -21,6 +21,7 @@ import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
 import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
+import { draftCache } from './usecases/draft-cache';
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
@@ -49,6 +50,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const counters = createCounters(rt.conn);
   const deps: InvoiceDeps = {
     invoices,
+    drafts: draftCache({ ttlMs: config.DRAFT_CACHE_TTL_MS }),
     jobs,
     attachments,
     emails,

@@ -4,8 +4,7 @@ import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 import { MAX_POSITIONS } from './draft-rules';
-import { loadDraft } from './load-invoice';
-import { assertPositionAmounts, savePositions, toPosition } from './position-store';
+import { assertPositionAmounts, changePositions, toPosition } from './position-store';
 
 /**
  * With product_id, the product's values fill what the request leaves out; the position keeps a copy of them
@@ -39,13 +38,14 @@ export async function addPosition(
   invoiceId: number,
   input: PositionCreateInput,
 ): Promise<{ id: number; invoice: InvoiceDoc }> {
-  const inv = await loadDraft(deps, companyId, invoiceId);
-  if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
-  const position = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
-  if (input.product_id !== undefined) position.productId = input.product_id;
-  assertPositionAmounts(position, input.single_net_amount);
-  position.id = await deps.positionIds();
-  const invoice = await savePositions(deps, inv, [...inv.positions, position]);
+  const { invoice, value: position } = await changePositions(deps, companyId, invoiceId, async (inv) => {
+    if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
+    const added = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
+    if (input.product_id !== undefined) added.productId = input.product_id;
+    assertPositionAmounts(added, input.single_net_amount);
+    added.id = await deps.positionIds();
+    return { positions: [...inv.positions, added], value: added };
+  });
   await deps.publish(
     eventMessage('invoice.changed.v1', companyId, {
       invoiceId,

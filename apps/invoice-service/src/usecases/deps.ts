@@ -9,9 +9,12 @@ import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
 import type { NumberingRepo } from '../db/numbering';
 import type { ProductsRepo } from '../db/products';
+import type { DraftCache } from './draft-cache';
 
 export interface InvoiceDeps {
   invoices: InvoicesRepo;
+  /** Drafts as this process last wrote their positions, for a few seconds (draft-cache.ts). */
+  drafts: DraftCache;
   jobs: JobsRepo;
   attachments: AttachmentsRepo;
   emails: EmailsRepo;

@@ -4,6 +4,7 @@ import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { grossCentsOf, positionAmountErrors, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
+import { loadDraft } from './load-invoice';
 
 export function toPosition(id: number, input: PositionCreate, invoiceTreatment: InvoiceDoc['taxTreatmentId']): PositionDoc {
   const treatment = input.tax_treatment_id ?? invoiceTreatment ?? 'standard';
@@ -47,4 +48,40 @@ export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, position
   if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, set)))
     throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
   return { ...inv, ...set };
+}
+
+/**
+ * A change of a draft's positions: `change` gets the draft and answers the new list (and a value for the caller),
+ * or throws (404, 422); the list is written only if the draft did not change meanwhile (`savePositions`).
+ * The draft is the copy this process wrote last (`deps.drafts`, see draft-cache.ts) when it has one, so adding
+ * one position after the other costs no read each. Whatever fails on a copy (the conditional write missing it,
+ * or an error decided on it) is done once more on the draft as stored: a stale copy never reaches the client.
+ */
+export async function changePositions<T>(
+  deps: InvoiceDeps,
+  companyId: string,
+  invoiceId: number,
+  change: (inv: InvoiceDoc) => Promise<{ positions: PositionDoc[]; value: T }>,
+): Promise<{ invoice: InvoiceDoc; value: T }> {
+  const attempt = async (inv: InvoiceDoc) => {
+    const { positions, value } = await change(inv);
+    const invoice = await savePositions(deps, inv, positions);
+    deps.drafts.remember(invoice);
+    return { invoice, value };
+  };
+  const copy = deps.drafts.get(companyId, invoiceId);
+  if (copy) {
+    try {
+      return await attempt(copy);
+    } catch (err) {
+      deps.drafts.forget(companyId, invoiceId);
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  try {
+    return await attempt(await loadDraft(deps, companyId, invoiceId));
+  } catch (err) {
+    deps.drafts.forget(companyId, invoiceId);
+    throw err;
+  }
 }

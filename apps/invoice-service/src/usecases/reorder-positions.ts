@@ -2,22 +2,18 @@ import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
-import { loadDraft } from './load-invoice';
-import { savePositions } from './position-store';
+import { changePositions } from './position-store';
 
 export async function reorderPositions(deps: InvoiceDeps, companyId: string, invoiceId: number, order: number[]) {
-  const inv = await loadDraft(deps, companyId, invoiceId);
-  const current = new Set(inv.positions.map((p) => p.id));
-  if (order.length !== current.size || new Set(order).size !== order.length || !order.every((id) => current.has(id))) {
-    throw invalidData('the order must list every position id of the invoice exactly once', [
-      { path: '(body)', message: `expected a permutation of [${[...current].join(', ')}]` },
-    ]);
-  }
-  const byId = new Map(inv.positions.map((p) => [p.id, p]));
-  await savePositions(
-    deps,
-    inv,
-    order.map((id) => byId.get(id) as PositionDoc),
-  );
+  await changePositions(deps, companyId, invoiceId, async (inv) => {
+    const current = new Set(inv.positions.map((p) => p.id));
+    if (order.length !== current.size || new Set(order).size !== order.length || !order.every((id) => current.has(id))) {
+      throw invalidData('the order must list every position id of the invoice exactly once', [
+        { path: '(body)', message: `expected a permutation of [${[...current].join(', ')}]` },
+      ]);
+    }
+    const byId = new Map(inv.positions.map((p) => [p.id, p]));
+    return { positions: order.map((id) => byId.get(id) as PositionDoc), value: undefined };
+  });
   await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'positions_reordered', fields: ['order'] }));
 }

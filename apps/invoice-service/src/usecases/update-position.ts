@@ -3,30 +3,30 @@ import { notFound } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
 import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
-import { loadDraft } from './load-invoice';
-import { assertPositionAmounts, savePositions } from './position-store';
+import { assertPositionAmounts, changePositions } from './position-store';
 
 export async function updatePosition(deps: InvoiceDeps, companyId: string, invoiceId: number, positionId: number, input: PositionUpdate) {
-  const inv = await loadDraft(deps, companyId, invoiceId);
-  const index = inv.positions.findIndex((p) => p.id === positionId);
-  if (index < 0) throw notFound(`position ${positionId}`);
-  const old = inv.positions[index];
-  const merged: PositionDoc = {
-    ...old,
-    title: input.title ?? old.title,
-    description: input.description ?? old.description,
-    quantity: input.quantity ?? old.quantity,
-    unitCode: input.unit_id?.toUpperCase() ?? old.unitCode,
-    unitPrice: input.unit_net_amount ?? old.unitPrice,
-    taxTreatmentId: input.tax_treatment_id ?? old.taxTreatmentId,
-    taxRate: input.tax_rate ?? (input.tax_treatment_id ? defaultRateOfTreatment[input.tax_treatment_id] : old.taxRate),
-    discountType: input.discount_type ?? old.discountType,
-    discountValue: input.discount_value ?? old.discountValue,
-  };
-  assertPositionAmounts(merged, input.single_net_amount);
-  const positions = [...inv.positions];
-  positions[index] = merged;
-  await savePositions(deps, inv, positions);
+  await changePositions(deps, companyId, invoiceId, async (inv) => {
+    const index = inv.positions.findIndex((p) => p.id === positionId);
+    if (index < 0) throw notFound(`position ${positionId}`);
+    const old = inv.positions[index];
+    const merged: PositionDoc = {
+      ...old,
+      title: input.title ?? old.title,
+      description: input.description ?? old.description,
+      quantity: input.quantity ?? old.quantity,
+      unitCode: input.unit_id?.toUpperCase() ?? old.unitCode,
+      unitPrice: input.unit_net_amount ?? old.unitPrice,
+      taxTreatmentId: input.tax_treatment_id ?? old.taxTreatmentId,
+      taxRate: input.tax_rate ?? (input.tax_treatment_id ? defaultRateOfTreatment[input.tax_treatment_id] : old.taxRate),
+      discountType: input.discount_type ?? old.discountType,
+      discountValue: input.discount_value ?? old.discountValue,
+    };
+    assertPositionAmounts(merged, input.single_net_amount);
+    const positions = [...inv.positions];
+    positions[index] = merged;
+    return { positions, value: undefined };
+  });
   await deps.publish(
     eventMessage('invoice.changed.v1', companyId, {
       invoiceId,

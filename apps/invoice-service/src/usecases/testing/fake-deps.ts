@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { InvoiceDoc } from '../../db/invoices';
 import type { JobDoc } from '../../db/jobs';
 import type { InvoiceDeps } from '../deps';
+import { draftCache } from '../draft-cache';
 
 /**
  * In-memory stand-ins for invoice-service's repositories and bus, for unit tests of the use cases (no
@@ -68,13 +69,16 @@ export interface FakeDeps {
   messages: OutboxMessage[];
   /** RPC questions asked, in order. */
   asked: { name: string; companyId: string; request: unknown }[];
-  /** Makes the next optimistic write (setPositions, claimForFinalize) find the invoice changed meanwhile. */
-  interfere(): void;
+  /** Makes the next `times` optimistic writes (setPositions, claimForFinalize) find the invoice changed meanwhile. */
+  interfere(times?: number): void;
+  /** How often the invoice repository read a single invoice (`get`). */
+  reads(): number;
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
 
-export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
+/** `draftCacheMs`: how long the draft cache keeps a copy (0, the default: off, every change reads the draft). */
+export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } = {}): FakeDeps {
   const invoices = new Map<number, InvoiceDoc>();
   const jobs = new Map<string, JobDoc>();
   const messages: OutboxMessage[] = [];
@@ -82,7 +86,8 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
   const handlers: RpcHandlers = { ...defaultRpc(), ...rpc };
   const counters = new Map<string, number>();
   let sequence = 0;
-  let interfering = false;
+  let interfering = 0;
+  let reads = 0;
   const mine = (companyId: string, id: number) => {
     const inv = invoices.get(id);
     return inv && inv.companyId === companyId ? inv : undefined;
@@ -92,8 +97,8 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
     return inv && inv.status === 'DRAFT' && !inv.finalizingJobId ? inv : undefined;
   };
   const unchangedSince = (inv: InvoiceDoc | undefined, seen: Date) => {
-    if (interfering) {
-      interfering = false;
+    if (interfering > 0) {
+      interfering--;
       return false;
     }
     return inv !== undefined && inv.updatedAt.getTime() === seen.getTime();
@@ -101,7 +106,10 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
   const session = {} as ClientSession;
 
   const invoicesRepo = {
-    get: async (companyId: string, id: number) => clone(mine(companyId, id) ?? null),
+    get: async (companyId: string, id: number) => {
+      reads++;
+      return clone(mine(companyId, id) ?? null);
+    },
     insert: async (doc: InvoiceDoc) => {
       if ([...invoices.values()].some((i) => i.companyId === doc.companyId && i.number === doc.number))
         throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
@@ -137,6 +145,7 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
 
   const deps = {
     invoices: invoicesRepo,
+    drafts: draftCache({ ttlMs: opts.draftCacheMs ?? 0 }),
     jobs: { insert: async (job: JobDoc) => void jobs.set(job._id, clone(job)) },
     attachments: { ofInvoice: async () => [] },
     products: { get: async () => null },
@@ -175,7 +184,15 @@ export function fakeDeps(rpc: RpcHandlers = {}): FakeDeps {
     defaultTemplateId: 1,
     now: () => NOW,
   };
-  return { deps: deps as unknown as InvoiceDeps, invoices, jobs, messages, asked, interfere: () => void (interfering = true) };
+  return {
+    deps: deps as unknown as InvoiceDeps,
+    invoices,
+    jobs,
+    messages,
+    asked,
+    interfere: (times = 1) => void (interfering = times),
+    reads: () => reads,
+  };
 }
 
 /** A stored draft of the test company (customer 1) with the given positions. */
