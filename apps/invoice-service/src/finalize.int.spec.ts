@@ -142,6 +142,31 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(inv.body.invoice_number).toMatch(/^RE-\d{4}-\d{5}$/);
   });
 
+  it('answers a position added to a just-created draft with the invoice as stored (the draft cache starts from the created draft)', async () => {
+    const created = await call('POST', '/invoice/', {
+      customer_id: 1,
+      invoice_format: 'XRECHNUNG',
+      buyer_reference: 'LW-1',
+      meta: { po: 7 },
+    });
+    const id = created.body.invoice_id as number;
+    for (const title of ['first', 'second']) {
+      const added = await call('POST', `/invoice/${id}/positions`, {
+        title,
+        quantity: 1,
+        unit_id: 'C62',
+        unit_net_amount: 10,
+        tax_rate: 0.19,
+      });
+      expect(added.status).toBe(201);
+      const { positions, ...stored } = (await call('GET', `/invoice/${id}`)).body;
+      expect(positions.map((p: { title: string }) => p.title)).toEqual(title === 'first' ? ['first'] : ['first', 'second']);
+      const { position_count, ...answered } = added.body.invoice;
+      expect(answered).toEqual(stored);
+      expect(position_count).toBe(positions.length);
+    }
+  });
+
   it('asks for a bank account when the company has none (BANK_ACCOUNT_REQUIRED)', async () => {
     const id = await draftWithPosition();
     sellerHasAccount = false;

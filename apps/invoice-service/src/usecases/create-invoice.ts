@@ -1,5 +1,6 @@
 import type { InvoiceCreate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
+import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, metaFields } from './draft-rules';
 import { insertNumberedDraft } from './insert-numbered-draft';
@@ -9,30 +10,30 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const id = await deps.counters.next('invoice');
   const now = deps.now();
-  await insertNumberedDraft(
-    deps,
-    {
-      _id: id,
-      companyId,
-      customerId: input.customer_id,
-      customerName: customer.buyer?.name,
-      grossCents: 0,
-      status: 'DRAFT',
-      typeCode: '380',
-      format: input.invoice_format ?? 'ZUGFERD',
-      templateId: input.ftl_template_id ?? customer.defaultTemplateId,
-      taxTreatmentId: input.tax_treatment_id,
-      benefitPeriodStart: input.benefit_period_start,
-      benefitPeriodEnd: input.benefit_period_end,
-      buyerReference: input.buyer_reference ?? customer.buyerReference,
-      ...metaFields(input.meta),
-      note: input.note,
-      positions: [],
-      createdAt: now,
-      updatedAt: now,
-    },
-    { explicit: input.invoice_number, sequence: 'invoice' },
-  );
+  const draft: Omit<InvoiceDoc, 'number'> = {
+    _id: id,
+    companyId,
+    customerId: input.customer_id,
+    customerName: customer.buyer?.name,
+    grossCents: 0,
+    status: 'DRAFT',
+    typeCode: '380',
+    format: input.invoice_format ?? 'ZUGFERD',
+    templateId: input.ftl_template_id ?? customer.defaultTemplateId,
+    taxTreatmentId: input.tax_treatment_id,
+    benefitPeriodStart: input.benefit_period_start,
+    benefitPeriodEnd: input.benefit_period_end,
+    buyerReference: input.buyer_reference ?? customer.buyerReference,
+    ...metaFields(input.meta),
+    note: input.note,
+    positions: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+  const number = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });
+  // the draft as stored (a read gives no key for an unset field), for the positions that usually follow
+  const stored = Object.fromEntries(Object.entries({ ...draft, number }).filter(([, v]) => v !== undefined));
+  deps.drafts.remember(stored as unknown as InvoiceDoc);
   // for the audit log (after the draft's commit: the outbox relays it)
   await deps.publish(
     eventMessage('invoice.changed.v1', companyId, {

@@ -1,5 +1,6 @@
 import { PositionCreateInput } from '@inv/contracts';
 import { addPosition } from './add-position';
+import { createInvoice } from './create-invoice';
 import { draftCache } from './draft-cache';
 import { deletePosition } from './delete-position';
 import { reorderPositions } from './reorder-positions';
@@ -21,6 +22,17 @@ describe('position changes on the draft as this process last wrote it (issue 16)
     await deletePosition(f.deps, COMPANY, 1, f.invoices.get(1)!.positions[0].id);
     expect(f.reads()).toBe(1);
     expect(f.invoices.get(1)!.positions.map((p) => p.title)).toEqual(['b', 'A']);
+  });
+
+  it("takes a draft's first position without a read: the created draft is remembered as a read would give it", async () => {
+    const f = fakeDeps({}, { draftCacheMs: 30_000 });
+    const id = await createInvoice(f.deps, COMPANY, { customer_id: 1, note: 'n' });
+    const copy = f.deps.drafts.get(COMPANY, id)!;
+    expect(Object.values(copy)).not.toContain(undefined); // a stored document has no key for an unset field
+    expect(copy).toEqual(f.invoices.get(id));
+    await addPosition(f.deps, COMPANY, id, input('first'));
+    expect(f.reads()).toBe(0);
+    expect(f.invoices.get(id)!.positions.map((p) => p.title)).toEqual(['first']);
   });
 
   it('never writes over a change another request or replica made: it reads the draft and applies the change to it', async () => {
