@@ -51,6 +51,12 @@ export interface InvoiceDoc {
   dueDate?: string;
   /** Job currently finalizing the invoice; set while a finalize job is queued or started. */
   finalizingJobId?: string;
+  /**
+   * `false` from creation until an attachment upload starts (then `true`, before the attachment is stored), so
+   * finalization need not look for attachments of a draft that never had one (issue 16). Absent on drafts made
+   * before the field or by copying: then they are looked up, as always.
+   */
+  attachmentsUploaded?: boolean;
   snapshot?: InvoiceSnapshot;
   pdf?: StoredFile;
   xml?: StoredFile;
@@ -105,6 +111,7 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
     invoiceDate: String,
     dueDate: String,
     finalizingJobId: String,
+    attachmentsUploaded: Boolean,
     snapshot: Schema.Types.Mixed,
     pdf: file,
     xml: file,
@@ -148,6 +155,9 @@ export function invoicesRepo(conn: Connection) {
     /** The positions of a draft, only if nobody changed it since `seen` (its updatedAt). */
     setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) =>
       matched(await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: set })),
+    /** An attachment upload starts: finalization must look for the invoice's attachments from now on. */
+    noteAttachmentUpload: async (companyId: string, id: number) =>
+      void (await model.updateOne({ _id: id, companyId, attachmentsUploaded: false }, { $set: { attachmentsUploaded: true } })),
     cancelDraft: async (companyId: string, id: number, now: Date) =>
       matched(await model.updateOne(draft(companyId, id), { $set: { status: 'CANCELLED', cancelledAt: now, updatedAt: now } })),
     /** A status move of a finalized document, only from the status it was read in. */

@@ -27,6 +27,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
     ...metaFields(input.meta),
     note: input.note,
     positions: [],
+    attachmentsUploaded: false,
     createdAt: now,
     updatedAt: now,
   };

@@ -7,6 +7,20 @@ const fieldErrors = (err: unknown) =>
   ((err as { options: { errors?: { path: string; message: string }[] } }).options.errors ?? []).map((e) => `${e.path}: ${e.message}`);
 
 describe("startFinalizeJob's checks", () => {
+  it('looks for attachments unless the draft never had an upload (attachmentsUploaded false)', async () => {
+    const f = fakeDeps();
+    const asked: number[] = [];
+    const attachment = { _id: 5, key: 'k', filename: 'terms.pdf', contentType: 'application/pdf', size: 10 };
+    (f.deps.attachments as any).ofInvoice = async (_c: string, id: number) => (asked.push(id), [attachment]);
+    storedDraft(f, 1, { positions: [position(10)], attachmentsUploaded: false });
+    storedDraft(f, 2, { positions: [position(11)], attachmentsUploaded: true });
+    storedDraft(f, 3, { positions: [position(12)] }); // made before the field, or copied
+    for (const id of [1, 2, 3]) await startFinalizeJob(f.deps, COMPANY, id, false);
+    expect(asked).toEqual([2, 3]);
+    const renders = f.messages.filter((m) => m.type === 'document.render-invoice.v1').map((m) => m.data as { attachments?: unknown[] });
+    expect(renders.map((r) => r.attachments?.length ?? 0)).toEqual([0, 1, 1]);
+  });
+
   it('stores the job, freezes the invoice and writes the render command in one commit', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { positions: [position(10)] });

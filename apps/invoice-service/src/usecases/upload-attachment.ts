@@ -20,7 +20,7 @@ export async function uploadAttachment(
   invoiceId: number,
   req: { headers: IncomingHttpHeaders; body: Readable },
 ): Promise<AttachmentDoc> {
-  await loadDraft(deps, companyId, invoiceId);
+  const inv = await loadDraft(deps, companyId, invoiceId);
   const before = await deps.attachments.usage(companyId, invoiceId);
   if (before.count >= ATTACHMENTS_PER_INVOICE)
     throw conflict(`invoice ${invoiceId} has ${before.count} attachments, the most an invoice may have`, 'ATTACHMENT_LIMIT_REACHED');
@@ -61,6 +61,9 @@ export async function uploadAttachment(
       key,
       createdAt: deps.now(),
     };
+    // before the attachment is stored: a finalization from now on looks for it (validate-invoice.ts)
+    if (inv.attachmentsUploaded === false) await deps.invoices.noteAttachmentUpload(companyId, invoiceId);
+    deps.drafts.forget(companyId, invoiceId);
     await deps.attachments.create(doc);
     await deps.publish(
       eventMessage('invoice.changed.v1', companyId, {

@@ -123,6 +123,10 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
       Object.assign(inv, clone(set));
       return true;
     },
+    noteAttachmentUpload: async (companyId: string, id: number) => {
+      const inv = mine(companyId, id);
+      if (inv?.attachmentsUploaded === false) inv.attachmentsUploaded = true;
+    },
     cancelDraft: async (companyId: string, id: number, now: Date) => {
       const inv = draft(companyId, id);
       if (!inv) return false;
