@@ -11,5 +11,6 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: nu
   }
   if (!(await deps.invoices.cancelDraft(companyId, id, deps.now())))
     throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
+  deps.drafts.forget(companyId, id);
   await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'cancelled', fields: ['status'] }));
 }

@@ -5,6 +5,7 @@ import { draftCache } from './draft-cache';
 import { deletePosition } from './delete-position';
 import { reorderPositions } from './reorder-positions';
 import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
+import { updateInvoice } from './update-invoice';
 import { updatePosition } from './update-position';
 
 const input = (title: string) => PositionCreateInput.parse({ title, quantity: '1', unit_id: 'C62', unit_net_amount: '10' });
@@ -70,6 +71,15 @@ describe('position changes on the draft as this process last wrote it (issue 16)
     f.invoices.get(1)!.finalizingJobId = 'job-1'; // claimed elsewhere; the claim leaves updatedAt as it was
     await expect(addPosition(f.deps, COMPANY, 1, input('c'))).rejects.toMatchObject({ code: 'INVOICE_NOT_DRAFT' });
     expect(f.invoices.get(1)!.positions.map((p) => p.title)).toEqual(['a', 'b']);
+  });
+
+  it("drops the copy when the invoice itself changes, even within the same millisecond (the fake's clock stands still)", async () => {
+    const f = fakeDeps({}, { draftCacheMs: 30_000 });
+    storedDraft(f, 1);
+    await addPosition(f.deps, COMPANY, 1, input('before'));
+    await updateInvoice(f.deps, COMPANY, 1, { tax_treatment_id: 'reverse_charge' });
+    await addPosition(f.deps, COMPANY, 1, input('after'));
+    expect(f.invoices.get(1)!.positions.map((p) => p.taxTreatmentId)).toEqual(['standard', 'reverse_charge']);
   });
 
   it('reads every time with DRAFT_CACHE_TTL_MS=0', async () => {

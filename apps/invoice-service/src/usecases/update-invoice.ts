@@ -36,6 +36,8 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
   for (const k of Object.keys(set) as (keyof InvoiceDoc)[]) if (set[k] === undefined) delete set[k];
   try {
     if (!(await deps.invoices.updateDraft(companyId, id, set))) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
+    // the draft cache's copy would be caught by its older updatedAt; gone at once, even one written in the same ms
+    deps.drafts.forget(companyId, id);
     await deps.publish(
       eventMessage('invoice.changed.v1', companyId, {
         invoiceId: id,

@@ -123,6 +123,12 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
       Object.assign(inv, clone(set));
       return true;
     },
+    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>) => {
+      const inv = draft(companyId, id);
+      if (!inv) return false;
+      Object.assign(inv, clone(set));
+      return true;
+    },
     noteAttachmentUpload: async (companyId: string, id: number) => {
       const inv = mine(companyId, id);
       if (inv?.attachmentsUploaded === false) inv.attachmentsUploaded = true;
