@@ -152,9 +152,22 @@ export function invoicesRepo(conn: Connection) {
     /** Changes fields of a draft nobody is finalizing; answers whether it was one. */
     updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>) =>
       matched(await model.updateOne(draft(companyId, id), { $set: set })),
-    /** The positions of a draft, only if nobody changed it since `seen` (its updatedAt). */
-    setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) =>
-      matched(await model.updateOne({ ...draft(companyId, id), updatedAt: seen }, { $set: set })),
+    /**
+     * The positions of a draft, only if nobody changed it since `seen`: its updatedAt, and the invoice's tax treatment
+     * (a new position's default), which an update of the invoice in the same millisecond would leave updatedAt equal.
+     */
+    setPositions: async (
+      companyId: string,
+      id: number,
+      seen: Pick<InvoiceDoc, 'updatedAt' | 'taxTreatmentId'>,
+      set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>,
+    ) =>
+      matched(
+        await model.updateOne(
+          { ...draft(companyId, id), updatedAt: seen.updatedAt, taxTreatmentId: seen.taxTreatmentId ?? null },
+          { $set: set },
+        ),
+      ),
     /** An attachment upload starts: finalization must look for the invoice's attachments from now on. */
     noteAttachmentUpload: async (companyId: string, id: number) =>
       void (await model.updateOne({ _id: id, companyId, attachmentsUploaded: false }, { $set: { attachmentsUploaded: true } })),

@@ -82,6 +82,16 @@ describe('position changes on the draft as this process last wrote it (issue 16)
     expect(f.invoices.get(1)!.positions.map((p) => p.taxTreatmentId)).toEqual(['standard', 'reverse_charge']);
   });
 
+  it("catches another replica's change of the invoice's tax treatment in the same millisecond (updatedAt unchanged)", async () => {
+    const f = fakeDeps({}, { draftCacheMs: 30_000 });
+    storedDraft(f, 1);
+    await addPosition(f.deps, COMPANY, 1, input('before'));
+    f.invoices.get(1)!.taxTreatmentId = 'reverse_charge'; // updateDraft elsewhere, same updatedAt
+    await addPosition(f.deps, COMPANY, 1, input('after'));
+    expect(f.invoices.get(1)!.positions.map((p) => p.taxTreatmentId)).toEqual(['standard', 'reverse_charge']);
+    expect(f.reads()).toBe(2);
+  });
+
   it('reads every time with DRAFT_CACHE_TTL_MS=0', async () => {
     const f = fakeDeps({}, { draftCacheMs: 0 });
     storedDraft(f, 1);

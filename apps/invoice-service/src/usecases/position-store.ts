@@ -45,7 +45,7 @@ export function assertComputable(positions: PositionDoc[]) {
 export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]): Promise<InvoiceDoc> {
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
-  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv.updatedAt, set)))
+  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv, set)))
     throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
   return { ...inv, ...set };
 }

@@ -117,9 +117,14 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     },
     numberTaken: async (companyId: string, number: string) =>
       [...invoices.values()].some((i) => i.companyId === companyId && i.number === number),
-    setPositions: async (companyId: string, id: number, seen: Date, set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>) => {
+    setPositions: async (
+      companyId: string,
+      id: number,
+      seen: Pick<InvoiceDoc, 'updatedAt' | 'taxTreatmentId'>,
+      set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>,
+    ) => {
       const inv = draft(companyId, id);
-      if (!unchangedSince(inv, seen) || !inv) return false;
+      if (!unchangedSince(inv, seen.updatedAt) || !inv || (inv.taxTreatmentId ?? null) !== (seen.taxTreatmentId ?? null)) return false;
       Object.assign(inv, clone(set));
       return true;
     },
