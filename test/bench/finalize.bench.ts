@@ -25,7 +25,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { freeServicesPortOffset, launchServices, stopServices, type LaunchOptions, type RunningService } from '@inv/runtime';
@@ -125,11 +126,12 @@ function client(base: string, key: string) {
       return json;
     };
   const url = new URL(base);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const transport = url.protocol === 'https:' ? https : http; // BASE may be a running system behind TLS
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 64 });
   return (method: string, path: string, body?: unknown) =>
     new Promise<Record<string, unknown>>((ok, fail) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = request(
+      const req = transport.request(
         {
           agent,
           host: url.hostname,
