@@ -52,6 +52,8 @@ function procStat(pid: number): { ppid: number; cpuMs: number } | undefined {
     return undefined;
   }
 }
+/** CPU ms of this process alone (the load generator; its children, the services, are not in it). */
+const loadGeneratorCpuMs = () => procStat(process.pid)?.cpuMs ?? 0;
 function rssMb(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -413,10 +415,10 @@ async function main() {
     /** The first (up to) 100 invoices of services that just started, with 10 clients: throughput, job latency, CPU. */
     const coldStart = async (label: string) => {
       const cpu0 = sample(procs, treeCpuMs);
-      const self0 = procStat(process.pid)?.cpuMs ?? 0;
+      const self0 = loadGeneratorCpuMs();
       const r = await run(api, customerId, 10, Math.min(WARMUP, 100));
       const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
-      const loadGenerator = ((procStat(process.pid)?.cpuMs ?? 0) - self0) / Math.max(1, r.jobs.length);
+      const loadGenerator = (loadGeneratorCpuMs() - self0) / Math.max(1, r.jobs.length);
       console.log(
         `${label}: ${r.jobs.length} invoices with 10 clients in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)}/s, job p50 ${pct(r.jobs, 50).toFixed(0)} ms p99 ${pct(r.jobs, 99).toFixed(0)} ms`,
       );
@@ -446,14 +448,14 @@ async function main() {
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
         const cpu0 = sample(procs, treeCpuMs);
-        const self0 = procStat(process.pid)?.cpuMs ?? 0;
+        const self0 = loadGeneratorCpuMs();
         const writes0 = sample(procs, writeCalls);
         // only a system this harness started (`running`): a running one's /metrics may not be reachable from here
         const metrics0 = await scrapeMetrics(running);
         const r = await run(api, customerId, clients, PER_ROUND);
         const metrics = await scrapeMetrics(running);
         const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
-        const loadGenerator = ((procStat(process.pid)?.cpuMs ?? 0) - self0) / Math.max(1, r.jobs.length);
+        const loadGenerator = (loadGeneratorCpuMs() - self0) / Math.max(1, r.jobs.length);
         const writes = perInvoice(procs, writeCalls, writes0, r.jobs.length);
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
