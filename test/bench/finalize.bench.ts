@@ -229,6 +229,44 @@ function gcSeconds(metrics: Map<string, string>): Record<string, number> {
   );
 }
 
+/**
+ * Bus traffic so far, summed over the services by message type: events and commands published with a confirm,
+ * deliveries handled, and RPC round trips (bus_rpc_client_duration_seconds_count). Two readings give the messages
+ * per invoice of a round: every one of them costs the broker and both ends.
+ */
+function busCounts(metrics: Map<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  const metric = {
+    bus_messages_published_total: 'published',
+    bus_messages_consumed_total: 'consumed',
+    bus_rpc_client_duration_seconds_count: 'rpc',
+  } as const;
+  for (const text of metrics.values()) {
+    for (const m of text.matchAll(
+      /^(bus_messages_published_total|bus_messages_consumed_total|bus_rpc_client_duration_seconds_count)\{([^}]*)\} (\S+)$/gm,
+    )) {
+      const type = /type="([^"]+)"/.exec(m[2])?.[1] ?? '?';
+      const key = `${metric[m[1] as keyof typeof metric]} ${type}`;
+      out[key] = (out[key] ?? 0) + Number(m[3]);
+    }
+  }
+  return out;
+}
+
+function busLine(before: Record<string, number>, after: Record<string, number>, invoices: number): string {
+  const parts: string[] = [];
+  for (const kind of ['published', 'consumed', 'rpc']) {
+    const rows = Object.entries(after)
+      .filter(([k]) => k.startsWith(`${kind} `))
+      .map(([k, v]) => [k.slice(kind.length + 1), (v - (before[k] ?? 0)) / Math.max(1, invoices)] as const)
+      .filter(([, n]) => n >= 0.005)
+      .sort((a, b) => b[1] - a[1]);
+    const sum = rows.reduce((a, [, n]) => a + n, 0);
+    parts.push(`${kind} ${sum.toFixed(2)} (${rows.map(([t, n]) => `${t} ${n.toFixed(2)}`).join(', ')})`);
+  }
+  return parts.join('; ');
+}
+
 /** V8 heap used / total MB per service: tells heap growth from other memory. */
 function heapLine(metrics: Map<string, string>): string {
   const parts: string[] = [];
@@ -484,6 +522,7 @@ async function main() {
           );
           console.log(`  GC pause ms per invoice (main threads): ${gcMs.join(', ')}`);
           console.log(`  V8 heap used/total MB after the round: ${heapLine(metrics)}`);
+          console.log(`  bus messages per invoice: ${busLine(busCounts(metrics0), busCounts(metrics), r.jobs.length)}`);
         }
         console.log(
           `  RSS MB after the round: ${Object.entries(procs)

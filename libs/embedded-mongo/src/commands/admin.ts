@@ -1,8 +1,8 @@
 import { Binary, type Document } from 'bson';
-import { Query } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
 import type { Collection } from '../storage/collection';
 import type { IndexSpec } from '../storage/index-manager';
+import { mingoQuery } from '../util/mingo';
 import { isPlainObject, keyString } from '../util/values';
 import { collectionName, type CommandHandler } from './context';
 
@@ -142,7 +142,7 @@ const listCollections: CommandHandler = (cmd, ctx) => {
     idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
   }));
   if (isPlainObject(cmd.filter) && Object.keys(cmd.filter).length) {
-    const q = new Query(cmd.filter);
+    const q = mingoQuery(cmd.filter);
     infos = infos.filter((i) => q.test(i));
   }
   if (cmd.nameOnly) infos = infos.map((i) => ({ name: i.name, type: i.type }));

@@ -1,6 +1,7 @@
 import { ObjectId, type Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { Aggregator } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
+import { mingoUpdate } from '../util/mingo';
 import { cloneDeep, isPlainObject, keyString, valueAtPath } from '../util/values';
 
 export type UpdateSpec = Document | Document[];

@@ -55,6 +55,33 @@ describe('Collection with secondary indexes', () => {
     expect(c.all().map((d) => d.email)).toEqual(['a', 'b']);
   });
 
+  it('leaves an index in which a write keeps the keys as it was, and undoes a failed batch in each index', () => {
+    const c = users();
+    c.addIndex({ v: 2, key: { team: 1 }, name: 'team_1' });
+    for (const id of [1, 2, 3]) c.insert({ _id: id, email: `e${id}`, team: 't' });
+    const ids = () => c.candidates({ team: 't' }).docs.map((d) => d._id);
+    c.replace('n1', { _id: 1, email: 'e1', team: 't', seen: true }); // no key changes
+    expect(ids()).toEqual([1, 2, 3]); // the entry keeps its place, as a server's index keeps its record
+    c.replace('n1', { _id: 1, email: 'x1', team: 't' }); // only the email's key changes
+    expect(ids()).toEqual([1, 2, 3]);
+    expect(c.candidates({ email: 'e1' }).docs).toEqual([]);
+    expect(c.candidates({ email: 'x1' }).docs).toEqual([{ _id: 1, email: 'x1', team: 't' }]);
+    // one change moves a team key, the other takes a taken email: nothing of the batch stays
+    expect(() =>
+      c.applyBatch([
+        { id: 'n2', doc: { _id: 2, email: 'e2', team: 'u' } },
+        { id: 'n4', doc: { _id: 4, email: 'e3', team: 't' } },
+      ]),
+    ).toThrow(/E11000.*email_1/);
+    expect(ids()).toEqual([1, 3, 2]); // 2 left team t and came back: a moved entry goes to the end
+    expect(c.candidates({ team: 'u' }).docs).toEqual([]);
+    expect(c.candidates({ email: 'e3' }).docs.map((d) => d._id)).toEqual([3]);
+    expect(c.docs.size).toBe(3);
+    c.remove('n3');
+    expect(ids()).toEqual([1, 2]);
+    expect(c.candidates({ email: 'e3' }).docs).toEqual([]);
+  });
+
   it('indexes array elements (multikey), compound keys, sparse and partial filters', () => {
     const c = new Collection('db', 'c');
     c.addIndex({ v: 2, key: { tags: 1 }, name: 'tags_1', unique: true });

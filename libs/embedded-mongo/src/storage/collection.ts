@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
 import { isPlainObject, keyString } from '../util/values';
 import { ForkableMap } from './forkable-map';
-import { duplicateKeyError, equalityValue, isExactKeyValue, SecondaryIndex, type IndexSpec } from './index-manager';
+import { duplicateKeyError, equalityValue, isExactKeyValue, SecondaryIndex, type IndexSpec, type KeyChange } from './index-manager';
 
 /** A stored document. Entries are replaced, never mutated, so a transaction can tell by identity
  *  whether a document changed since it took its snapshot. */
@@ -41,17 +41,8 @@ export class Collection {
   }
 
   replace(id: string, doc: Document): void {
-    const old = this.docs.get(id);
-    if (!old) throw new Error(`replace of missing document ${id}`);
-    for (const ix of this.indexes.values()) ix.remove(id, old.doc);
-    try {
-      this.checkUnique(id, doc);
-    } catch (err) {
-      for (const ix of this.indexes.values()) ix.add(id, old.doc);
-      throw err;
-    }
-    this.docs.set(id, { doc });
-    for (const ix of this.indexes.values()) ix.add(id, doc);
+    if (!this.docs.has(id)) throw new Error(`replace of missing document ${id}`);
+    this.applyBatch([{ id, doc }]);
   }
 
   remove(id: string): boolean {
@@ -66,25 +57,33 @@ export class Collection {
    * Applies several writes as one step (a transaction's commit): all old index keys leave before
    * any new key is checked, so swaps of unique values between documents do not collide midway.
    * On a duplicate key nothing is changed. `doc: undefined` removes the document.
+   * Each document's keys are computed once per index, and an index in which a document keeps its keys (most
+   * indexes, for most updates) is not touched: its entries keep their order, and its unique check is the one
+   * that admitted those keys.
    */
   applyBatch(changes: Array<{ id: string; doc?: Document }>): void {
     const indexes = [...this.indexes.values()];
-    const previous = changes.map(({ id }) => this.docs.get(id));
-    previous.forEach((prev, i) => prev && indexes.forEach((ix) => ix.remove(changes[i].id, prev.doc)));
-    const added: Array<{ id: string; doc: Document }> = [];
+    const plans = changes.map(({ id, doc }) => {
+      const before = this.docs.get(id)?.doc;
+      return indexes.map((ix) => ix.change(before, doc));
+    });
+    const each = (i: number, fn: (ix: SecondaryIndex, change: KeyChange) => void) =>
+      plans[i].forEach((change, j) => change && fn(indexes[j], change));
+    changes.forEach(({ id }, i) => each(i, (ix, c) => ix.removeKeys(id, c.old)));
+    const added: number[] = [];
     try {
-      for (const { id, doc } of changes) {
-        if (!doc) continue;
-        for (const ix of indexes) {
-          const hit = ix.conflict(id, doc);
+      changes.forEach(({ id, doc }, i) => {
+        if (!doc) return;
+        each(i, (ix, c) => {
+          const hit = ix.conflict(id, doc, c.next);
           if (hit) throw duplicateKeyError(this.ns, ix.spec, hit.values);
-        }
-        indexes.forEach((ix) => ix.add(id, doc));
-        added.push({ id, doc });
-      }
+        });
+        each(i, (ix, c) => ix.addKeys(id, c.next));
+        added.push(i);
+      });
     } catch (err) {
-      for (const { id, doc } of added) indexes.forEach((ix) => ix.remove(id, doc));
-      previous.forEach((prev, i) => prev && indexes.forEach((ix) => ix.add(changes[i].id, prev.doc)));
+      for (const i of added) each(i, (ix, c) => ix.removeKeys(changes[i].id, c.next));
+      changes.forEach(({ id }, i) => each(i, (ix, c) => ix.addKeys(id, c.old)));
       throw err;
     }
     for (const { id, doc } of changes) {

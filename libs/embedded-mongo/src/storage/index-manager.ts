@@ -1,13 +1,19 @@
 import type { Document } from 'bson';
 import { OrderedSet } from 'immutable';
-import { Query } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
 import { ForkableMap } from './forkable-map';
+import { mingoQuery } from '../util/mingo';
 import { formatForMessage, isPlainObject, keyString, valuesAtParts } from '../util/values';
 
 export interface IndexKey {
   key: string;
   values: unknown[];
+}
+
+/** The keys a document held and holds in one index (see `SecondaryIndex.change`). */
+export interface KeyChange {
+  old: IndexKey[];
+  next: IndexKey[];
 }
 
 export interface IndexSpec {
@@ -28,7 +34,7 @@ export interface IndexSpec {
  * key that thousands of documents share (a company id).
  */
 export class SecondaryIndex {
-  private readonly partial?: Query;
+  private readonly partial?: ReturnType<typeof mingoQuery>;
   readonly fields: string[];
   private readonly paths: string[][];
 
@@ -38,7 +44,7 @@ export class SecondaryIndex {
   ) {
     this.fields = Object.keys(spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
-    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+    if (spec.partialFilterExpression) this.partial = mingoQuery(spec.partialFilterExpression);
   }
 
   /** Whether an equality lookup through this index finds every matching document. */
@@ -70,11 +76,19 @@ export class SecondaryIndex {
   }
 
   add(id: string, doc: Document, keys = this.keysFor(doc)): void {
+    this.addKeys(id, keys);
+  }
+
+  addKeys(id: string, keys: IndexKey[]): void {
     for (const { key } of keys) this.entries.set(key, (this.entries.get(key) ?? OrderedSet<string>()).add(id));
   }
 
   remove(id: string, doc: Document): void {
-    for (const { key } of this.keysFor(doc)) {
+    this.removeKeys(id, this.keysFor(doc));
+  }
+
+  removeKeys(id: string, keys: IndexKey[]): void {
+    for (const { key } of keys) {
       const ids = this.entries.get(key)?.delete(id);
       if (!ids) continue;
       if (ids.size) this.entries.set(key, ids);
@@ -90,6 +104,17 @@ export class SecondaryIndex {
       if (ids && (ids.size > 1 || !ids.has(id))) return k;
     }
     return undefined;
+  }
+
+  /**
+   * What replacing `before` by `after` (either absent: an insert or a removal) changes in this index: the keys
+   * each holds, or undefined when both hold the same keys and the index stays as it is.
+   */
+  change(before: Document | undefined, after: Document | undefined): KeyChange | undefined {
+    const old = before ? this.keysFor(before) : [];
+    const next = after ? this.keysFor(after) : [];
+    if (old.length === next.length && old.every((k, i) => k.key === next[i].key)) return undefined;
+    return { old, next };
   }
 
   /** An independent copy in O(1) (transactions take one per touched index). */
