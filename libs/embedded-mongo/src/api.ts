@@ -5,6 +5,8 @@ export interface EmbeddedMongoOptions {
   port?: number;
   /** Interface to bind and advertise; default 127.0.0.1. */
   host?: string;
+  /** How often TTL indexes remove expired documents (ms); default 60 s, as mongod. */
+  ttlIntervalMs?: number;
 }
 
 export interface EmbeddedMongo {
@@ -31,7 +33,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
         'Set MONGO_URL to a real MongoDB in production.',
     );
   }
-  const server = new EmbeddedMongoServer({ host: opts.host, port: opts.port, setName: REPLICA_SET });
+  const server = new EmbeddedMongoServer({ host: opts.host, port: opts.port, setName: REPLICA_SET, ttlIntervalMs: opts.ttlIntervalMs });
   const { host, port } = await server.listen();
   return {
     uri: `mongodb://${host}:${port}/?replicaSet=${REPLICA_SET}`,
@@ -44,9 +46,9 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
  * The MongoDB to use: MONGO_URL when set (the embedded server is then never started), otherwise
  * a freshly started embedded server.
  */
-export async function resolveMongoUri(): Promise<ResolvedMongo> {
+export async function resolveMongoUri(embedded: EmbeddedMongoOptions = {}): Promise<ResolvedMongo> {
   const external = process.env.MONGO_URL;
   if (external) return { uri: external, stop: async () => undefined, embedded: false };
-  const started = await startEmbeddedMongo();
+  const started = await startEmbeddedMongo(embedded);
   return { uri: started.uri, stop: started.stop, embedded: true };
 }

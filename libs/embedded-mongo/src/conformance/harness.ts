@@ -18,7 +18,7 @@ export function useMongo(): MongoHarness {
   let mongo: ResolvedMongo | undefined;
   let conn: Connection | undefined;
   beforeAll(async () => {
-    mongo = await resolveMongoUri();
+    mongo = await resolveMongoUri({ ttlIntervalMs: 100 }); // the TTL test waits for a pass
     conn = await mongoose
       .createConnection(mongo.uri, { dbName: `conf_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 5000, autoIndex: false })
       .asPromise();

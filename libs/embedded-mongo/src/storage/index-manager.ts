@@ -41,6 +41,7 @@ export class SecondaryIndex {
   constructor(
     readonly spec: IndexSpec,
     readonly entries: ForkableMap<string, OrderedSet<string>> = new ForkableMap(),
+    private readonly known = new WeakMap<Document, IndexKey[]>(),
   ) {
     this.fields = Object.keys(spec.key);
     this.paths = this.fields.map((f) => f.split('.'));
@@ -52,8 +53,18 @@ export class SecondaryIndex {
     return !this.spec.sparse && !this.partial;
   }
 
-  /** The keys a document contributes (several for arrays: multikey), or none when not indexed. */
+  /**
+   * The keys a document contributes (several for arrays: multikey), or none when not indexed. Remembered per
+   * document object: stored documents are never mutated (a write stores a new object), so the keys computed when
+   * a document was stored serve again when it is replaced or removed. Shared by this index's clones (same spec).
+   */
   keysFor(doc: Document): IndexKey[] {
+    let keys = this.known.get(doc);
+    if (!keys) this.known.set(doc, (keys = this.computeKeys(doc)));
+    return keys;
+  }
+
+  private computeKeys(doc: Document): IndexKey[] {
     if (this.partial && !this.partial.test(doc)) return [];
     const perField = this.paths.map((p) => valuesAtParts(doc, p));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === undefined)) return [];
@@ -119,7 +130,7 @@ export class SecondaryIndex {
 
   /** An independent copy in O(1) (transactions take one per touched index). */
   clone(): SecondaryIndex {
-    return new SecondaryIndex(this.spec, this.entries.fork());
+    return new SecondaryIndex(this.spec, this.entries.fork(), this.known);
   }
 }
 
