@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import type { Collection } from '../storage/collection';
 import { mingoQuery } from '../util/mingo';
+import { simpleMatcher } from './simple-filter';
 import { cloneDeep, isPlainObject } from '../util/values';
 
 export interface FindOptions {
@@ -26,8 +27,9 @@ export function matching(coll: Collection | undefined, filter: unknown): Documen
   const { docs, exact } = coll.candidates(f);
   if (exact) return docs;
   // Building a mingo Query still costs ~15 µs (it copies and compiles the filter), so only when needed.
-  const q = mingoQuery(f);
-  return docs.filter((d) => q.test(d));
+  const simple = simpleMatcher(f);
+  let q = simple ? undefined : mingoQuery(f);
+  return docs.filter((d) => simple?.(d) ?? (q ??= mingoQuery(f)).test(d));
 }
 
 /**
