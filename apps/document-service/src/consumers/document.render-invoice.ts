@@ -137,13 +137,18 @@ async function render(
   try {
     const base = `${msg.companyId}/invoices/${invoiceId}`;
     const pdfKey = `${base}/${docs.pdf.filename}`;
-    await deps.objects.put(pdfKey, docs.pdf.body, 'application/pdf');
-    let xml;
-    if (docs.xml) {
-      const xmlKey = `${base}/${docs.xml.filename}`;
-      await deps.objects.put(xmlKey, docs.xml.body, 'application/xml');
-      xml = { key: xmlKey, filename: docs.xml.filename, contentType: 'application/xml', size: docs.xml.body.length };
-    }
+    const xml = docs.xml && {
+      key: `${base}/${docs.xml.filename}`,
+      filename: docs.xml.filename,
+      contentType: 'application/xml',
+      size: docs.xml.body.length,
+    };
+    // both uploads at once (one round trip of the job's latency less); a retry after a failure of either puts both
+    // again under the same keys
+    await Promise.all([
+      deps.objects.put(pdfKey, docs.pdf.body, 'application/pdf'),
+      xml && docs.xml ? deps.objects.put(xml.key, docs.xml.body, 'application/xml') : undefined,
+    ]);
     await started.settle();
     await deps.bus.publishEvent(
       'document.rendered.v1',
