@@ -241,10 +241,9 @@ function busCounts(metrics: Map<string, string>): Record<string, number> {
     bus_messages_consumed_total: 'consumed',
     bus_rpc_client_duration_seconds_count: 'rpc',
   } as const;
+  const line = new RegExp(`^(${Object.keys(metric).join('|')})\\{([^}]*)\\} (\\S+)$`, 'gm');
   for (const text of metrics.values()) {
-    for (const m of text.matchAll(
-      /^(bus_messages_published_total|bus_messages_consumed_total|bus_rpc_client_duration_seconds_count)\{([^}]*)\} (\S+)$/gm,
-    )) {
+    for (const m of text.matchAll(line)) {
       const type = /type="([^"]+)"/.exec(m[2])?.[1] ?? '?';
       const key = `${metric[m[1] as keyof typeof metric]} ${type}`;
       out[key] = (out[key] ?? 0) + Number(m[3]);

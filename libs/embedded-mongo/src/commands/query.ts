@@ -26,7 +26,8 @@ export function matching(coll: Collection | undefined, filter: unknown): Documen
   }
   const { docs, exact } = coll.candidates(f);
   if (exact) return docs;
-  // Building a mingo Query still costs ~15 µs (it copies and compiles the filter), so only when needed.
+  // A filter of plain equalities is matched without mingo (simple-filter.ts); any other builds a mingo Query (~15 µs),
+  // which also rejects a malformed filter, and so does a document only mingo can judge.
   const simple = simpleMatcher(f);
   let q = simple ? undefined : mingoQuery(f);
   return docs.filter((d) => simple?.(d) ?? (q ??= mingoQuery(f)).test(d));
