@@ -1,6 +1,6 @@
 /**
  * `npm run bench:finalize`: the finalize pipeline under load, as a client drives it through the gateway
- * (create invoice, 3 positions, POST job, wait for the job), with 1 and with 10 concurrent clients.
+ * (create invoice, 3 positions (POSITIONS=n: n), POST job, wait for the job), with 1 and with 10 concurrent clients.
  *
  * Starts the whole system as separate processes on free ports with its own bus/Redis/database prefixes
  * (the embedded MongoDB and the development S3 server each in a process of its own), on the demo company made unlimited by configuration
@@ -13,7 +13,8 @@
  * RabbitMQ is the machine's shared broker: other runs' traffic lands in its CPU, hence the total also without it
  * (and without the embedded MongoDB and S3 server, development stand-ins that production does not run).
  *
- * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10),
+ * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10), POSITIONS (3 per
+ * invoice, each added by its own request),
  * LOADGEN=http|fetch (the load generator's HTTP client, see `client`), POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
  * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
@@ -39,6 +40,15 @@ const PER_ROUND = Number(env('PER_ROUND', '60'));
 const ROUNDS = Number(env('ROUNDS', '3'));
 const CLIENTS = env('CLIENTS', '1,10').split(',').map(Number);
 const POLL = env('POLL', 'wait');
+const POSITIONS = Number(env('POSITIONS', '3'));
+if (!Number.isInteger(POSITIONS) || POSITIONS < 1 || POSITIONS > 1000)
+  throw new Error("POSITIONS: a whole number from 1 to 1000 (an invoice's limit)");
+/** The positions added to each invoice, one request each (repeated in this order when POSITIONS > 3). */
+const LINES = [
+  ['Beratung', 7.5, 95],
+  ['Reisekosten', 1, 86.35],
+  ['Lizenz', 3, 19.99],
+] as const;
 const root = resolve(__dirname, '../..');
 const TICK_MS = 1000 / 100; // USER_HZ
 
@@ -167,11 +177,8 @@ async function oneInvoice(api: ReturnType<typeof client>, customerId: number, se
   const inv = await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' });
   setup.push(performance.now() - t);
   const id = inv.invoice_id as number;
-  for (const [title, q, p] of [
-    ['Beratung', 7.5, 95],
-    ['Reisekosten', 1, 86.35],
-    ['Lizenz', 3, 19.99],
-  ] as const) {
+  for (let i = 0; i < POSITIONS; i++) {
+    const [title, q, p] = LINES[i % LINES.length];
     t = performance.now();
     await api('POST', `/invoice/${id}/positions`, { title, quantity: q, unit_id: 'C62', unit_net_amount: p, tax_rate: 0.19 });
     setup.push(performance.now() - t);
@@ -467,7 +474,7 @@ async function main() {
     console.log(
       `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}, ${new Date().toISOString()}, poll=${POLL}`,
+        .join(' ')}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice`,
     );
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     await coldStart('cold start');

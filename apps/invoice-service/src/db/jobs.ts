@@ -1,4 +1,4 @@
-import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
 import type { JobStatus } from '@inv/contracts';
 
 export interface JobDoc {
@@ -41,7 +41,9 @@ export function jobsRepo(conn: Connection) {
         .findOne({ _id: id, companyId })
         .session(session ?? null)
         .lean<JobDoc>(),
-    insert: async (doc: JobDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    /** One per finalization: written with the driver (see invoices.ts: the document is built with the schema's types). */
+    insert: async (doc: JobDoc, session?: ClientSession) =>
+      void (await (model.collection as unknown as mongo.Collection<JobDoc>).insertOne(doc, { session, ignoreUndefined: true })),
     /** queued -> started; a late or repeated "started" never moves a finished or failed job back. Answers the job if it moved. */
     markStarted: (companyId: string, id: string, now: Date) =>
       model

@@ -1,0 +1,157 @@
+import mongoose, { type Connection } from 'mongoose';
+import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import type { InvoiceSnapshot } from '@inv/contracts';
+import { invoiceSchema, invoicesRepo, type InvoiceDoc, type PositionDoc } from './invoices';
+import { jobsRepo, type JobDoc } from './jobs';
+
+jest.setTimeout(30_000);
+
+/**
+ * The hot writes of invoices and jobs go to the driver, not through mongoose (invoices.ts says why). Each case
+ * here writes one document through the repository and its twin through mongoose as before, and compares what
+ * was stored: the same fields, types and values, no `null` for an unset field.
+ */
+describe('invoice and job writes through the driver', () => {
+  let mongo: Awaited<ReturnType<typeof startEmbeddedMongo>>;
+  let conn: Connection;
+  let repo: ReturnType<typeof invoicesRepo>;
+  let jobs: ReturnType<typeof jobsRepo>;
+  let viaMongoose: mongoose.Model<InvoiceDoc>;
+
+  beforeAll(async () => {
+    mongo = await startEmbeddedMongo();
+    conn = await mongoose.createConnection(mongo.uri, { dbName: 'invoices_repo_test' }).asPromise();
+    repo = invoicesRepo(conn);
+    jobs = jobsRepo(conn);
+    // the same schema and collection, written the mongoose way
+    viaMongoose = conn.model<InvoiceDoc>('InvoiceViaMongoose', invoiceSchema, 'invoices');
+    await repo.init();
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await mongo?.stop();
+  });
+
+  const stored = async (collection: string, id: unknown) => {
+    const doc = await conn.db!.collection(collection).findOne({ _id: id as never });
+    if (!doc) throw new Error(`${collection} ${String(id)} is not stored`);
+    const { _id, number: _number, ...rest } = doc; // the twins differ in these
+    return rest;
+  };
+  const position = (id: number, extra: Partial<PositionDoc> = {}): PositionDoc => ({
+    id,
+    title: `Consulting ${id}`,
+    description: undefined,
+    quantity: '2.5',
+    unitCode: 'HUR',
+    unitPrice: '100.00',
+    taxRate: '0.19',
+    taxTreatmentId: 'standard',
+    discountType: undefined,
+    discountValue: undefined,
+    ...extra,
+  });
+  const at = new Date('2026-11-26T06:00:00.123Z');
+  const draft = (id: number, positions: PositionDoc[] = []): InvoiceDoc => ({
+    _id: id,
+    companyId: 'cmp_a',
+    customerId: 7,
+    customerName: 'Buyer GmbH',
+    grossCents: 0,
+    status: 'DRAFT',
+    number: `RE-${id}`,
+    typeCode: '380',
+    format: 'ZUGFERD',
+    templateId: undefined,
+    taxTreatmentId: undefined,
+    buyerReference: undefined,
+    note: 'a note',
+    positions,
+    attachmentsUploaded: false,
+    createdAt: at,
+    updatedAt: at,
+  });
+
+  it('inserts a draft as mongoose did', async () => {
+    const positions = [position(1), position(2, { discountType: 'PERCENTAGE', discountValue: '10', productId: 3, description: 'd' })];
+    await repo.insert(draft(1, positions));
+    await viaMongoose.create([draft(2, positions)]);
+    const mine = await stored('invoices', 1);
+    expect(mine).toEqual(await stored('invoices', 2));
+    expect(mine).not.toHaveProperty('templateId');
+    expect(mine.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('refuses a number the company used, with the duplicate key error the use cases look for', async () => {
+    await expect(repo.insert({ ...draft(3), number: 'RE-1' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('writes positions as mongoose did, only while the draft is as seen', async () => {
+    await repo.insert(draft(4));
+    await viaMongoose.create([draft(5)]);
+    const later = new Date(at.getTime() + 1000);
+    const set = {
+      positions: [position(10), position(11, { productId: 9, discountType: 'FIXED_AMOUNT', discountValue: '1.50' })],
+      grossCents: 53550,
+      updatedAt: later,
+    };
+    // null in the filter matches a draft without a tax treatment
+    expect(await repo.setPositions('cmp_a', 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(true);
+    await viaMongoose.updateOne({ _id: 5, companyId: 'cmp_a', status: 'DRAFT', updatedAt: at }, { $set: set });
+    expect(await stored('invoices', 4)).toEqual(await stored('invoices', 5));
+
+    // not matched: another company, a stale updatedAt, another treatment, a draft being finalized
+    expect(await repo.setPositions('cmp_b', 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
+    expect(await repo.setPositions('cmp_a', 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(false);
+    expect(await repo.setPositions('cmp_a', 4, { updatedAt: later, taxTreatmentId: 'reduced' }, set)).toBe(false);
+    expect(await repo.claimForFinalize('cmp_a', 4, later, 'job_1', {})).toBe(true);
+    expect(await repo.setPositions('cmp_a', 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
+  });
+
+  it('claims a draft for finalization as mongoose did, the frozen snapshot included', async () => {
+    await repo.insert(draft(6, [position(1)]));
+    await viaMongoose.create([draft(7, [position(1)])]);
+    const snapshot = {
+      number: 'RE-6',
+      dueDate: '2026-12-10',
+      buyer: { name: 'Buyer GmbH', vatId: undefined },
+    } as unknown as InvoiceSnapshot;
+    const frozen = {
+      snapshot,
+      invoiceDate: '2026-11-26',
+      dueDate: '2026-12-10',
+      positions: [position(1, { taxRate: '0' })],
+      grossCents: 25000,
+    };
+    expect(await repo.claimForFinalize('cmp_a', 6, at, 'job_6', frozen)).toBe(true);
+    await viaMongoose.updateOne(
+      { _id: 7, companyId: 'cmp_a', status: 'DRAFT', updatedAt: at },
+      { $set: { ...frozen, finalizingJobId: 'job_6' } },
+    );
+    const mine = await stored('invoices', 6);
+    const theirs = await stored('invoices', 7);
+    // the only difference: an unset field inside the snapshot is left out instead of stored as null
+    expect(theirs.snapshot.buyer).toEqual({ name: 'Buyer GmbH', vatId: null });
+    expect(mine.snapshot.buyer).toEqual({ name: 'Buyer GmbH' });
+    expect({ ...mine, snapshot: undefined }).toEqual({ ...theirs, snapshot: undefined });
+    // a second claim (another job, or the same draft changed meanwhile) finds nothing
+    expect(await repo.claimForFinalize('cmp_a', 6, at, 'job_other', frozen)).toBe(false);
+  });
+
+  it('inserts a job as mongoose did', async () => {
+    const job = (id: string): JobDoc => ({
+      _id: id,
+      companyId: 'cmp_a',
+      invoiceId: 6,
+      task: 'finalize',
+      status: 'queued',
+      reservationId: 'rsv_1',
+      errorMessage: undefined,
+      createdAt: at,
+    });
+    await jobs.insert(job('job_a'));
+    await conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs').create([job('job_b')]);
+    expect(await stored('jobs', 'job_a')).toEqual(await stored('jobs', 'job_b'));
+    await expect(jobs.insert(job('job_a'))).rejects.toMatchObject({ code: 11000 });
+  });
+});
