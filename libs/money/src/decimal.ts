@@ -21,7 +21,9 @@ const DECIMAL_PATTERN = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 export function toDecimal(value: DecimalInput, field = 'value'): Decimal {
   if (value instanceof Decimal) {
     if (!value.isFinite()) throw new RangeError(`${field} must be a finite decimal`);
-    return new Dec(value);
+    // Decimals are immutable: one of ours is used as it is (copying it, rounding included, was a third of the
+    // time of computing an invoice's totals); one made by another constructor is copied into our precision.
+    return value.constructor === Dec ? value : new Dec(value);
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`${field} must be a finite number, got ${value}`);

@@ -28,6 +28,28 @@ describe('invoice totals', () => {
     expect(presentTotals(totals)).toMatchObject({ net_amount: 254.79, tax_amount: 44.81, gross_amount: 299.6 });
   });
 
+  it('totals a list once: the same list answers the same totals, a list is frozen once totalled', () => {
+    const list = [p({ quantity: '2', unitPrice: '10' })];
+    const first = totalsOf(list);
+    expect(totalsOf(list)).toBe(first);
+    // a change is a new list, with its own totals
+    const changed = [...list, p({ id: 2, quantity: '1', unitPrice: '5' })];
+    expect(totalsOf(changed).lineNetTotal).toBe('25.00');
+    expect(first.lineNetTotal).toBe('20.00');
+    // a change in place fails loudly instead of leaving stale totals behind
+    expect(() => list.push(p({ id: 3 }))).toThrow(TypeError);
+    expect(() => {
+      (list[0] as { quantity: string }).quantity = '3';
+    }).toThrow(TypeError);
+    expect(() => {
+      (first.vatBreakdown[0] as { taxAmount: string }).taxAmount = '0.00';
+    }).toThrow(TypeError);
+    // a list that cannot be totalled is not kept (and not frozen)
+    const bad = [p({ quantity: '1', unitPrice: '-1' })];
+    expect(() => totalsOf(bad)).toThrow(RangeError);
+    expect(Object.isFrozen(bad)).toBe(false);
+  });
+
   it('maps treatments to VAT categories', () => {
     expect(vatOf({ taxRate: '0', taxTreatmentId: 'intra_community' })).toMatchObject({ category: 'K', rate: '0' });
     expect(vatOf({ taxRate: '0', taxTreatmentId: 'standard' })).toMatchObject({ category: 'Z' });

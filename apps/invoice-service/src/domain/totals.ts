@@ -11,8 +11,27 @@ export function vatOf(p: Pick<PositionDoc, 'taxRate' | 'taxTreatmentId'>) {
   return { category, rate: percent.toFixed(), treatment: p.taxTreatmentId } as const;
 }
 
-/** EN 16931 totals of the positions (decimal arithmetic; libs/money). */
+/**
+ * Totals already computed, by position list. A request used to total the same list up to three times (the
+ * check before a write, the gross for sorting, the response), ~17 µs per position each on this VM
+ * (docs/performance.md). A list is never changed once built (a change builds a new list), and it is frozen when
+ * its totals are kept, so that a change in place fails loudly instead of leaving stale totals here.
+ */
+const computed = new WeakMap<readonly PositionDoc[], InvoiceTotals>();
+
+/** EN 16931 totals of the positions (decimal arithmetic; libs/money). Throws RangeError when they cannot be computed. */
 export function totalsOf(positions: PositionDoc[]): InvoiceTotals {
+  const known = computed.get(positions);
+  if (known) return known;
+  const totals = compute(positions);
+  for (const p of positions) Object.freeze(p);
+  // shared by every caller from now on: frozen too
+  for (const part of [totals.lines, totals.vatBreakdown]) for (const entry of Object.freeze(part)) Object.freeze(entry);
+  computed.set(Object.freeze(positions), Object.freeze(totals));
+  return totals;
+}
+
+function compute(positions: PositionDoc[]): InvoiceTotals {
   return computeTotals({
     lines: positions.map((p) => ({
       quantity: p.quantity,
