@@ -39,6 +39,18 @@ describe('toDecimal', () => {
     expect(() => toDecimal(null as unknown as string)).toThrow(RangeError);
   });
 
+  it('uses a Decimal of its own as it is, and copies one of another precision into its own', () => {
+    const ours = toDecimal('12.345');
+    expect(toDecimal(ours)).toBe(ours);
+    const Short = Decimal.clone({ precision: 5 });
+    const foreign = new Short('1.5');
+    const copied = toDecimal(foreign);
+    expect(copied).not.toBe(foreign);
+    expect(copied.constructor).toBe(ours.constructor);
+    // computed at our 40 digits, not at the foreign constructor's 5
+    expect(copied.times('1.23456789').toFixed()).toBe('1.851851835');
+  });
+
   it('does not change the global decimal.js configuration', () => {
     expect(Decimal.precision).toBe(20);
     expect(Decimal.rounding).toBe(Decimal.ROUND_HALF_UP);
