@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
-import { Schema, type ClientSession, type Connection, type Model, type mongo } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type Model } from 'mongoose';
+import { AS_BUILT, driverCollection } from '@inv/service-kit';
 
 /** A message waiting to be published; `_id` becomes the envelope id, so a re-publish is deduplicable. */
 export interface OutboxEntry {
@@ -88,9 +89,9 @@ export function createOutbox(conn: Connection): Outbox {
       }));
       // Written as built, without mongoose documents. Every entry is made right here, and casting and
       // validating each one (with its whole payload, which can be an invoice snapshot) cost more than the insert.
-      // `ignoreUndefined`: an absent optional field stays absent (as mongoose left it), never null; the relay
+      // AS_BUILT: an absent optional field stays absent (as mongoose left it), never null; the relay
       // publishes what it reads back, and a message contract takes undefined for an optional field, not null.
-      await (model.collection as unknown as mongo.Collection<OutboxEntry>).insertMany(docs, { session, ignoreUndefined: true });
+      await driverCollection(model).insertMany(docs, { ...AS_BUILT, session });
       return docs;
     },
   };

@@ -1,4 +1,5 @@
-import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { AuditActor, ChainEntry } from '../domain/audit';
 
 export interface AuditEntryDoc extends ChainEntry {
@@ -68,8 +69,8 @@ export function auditLogRepo(conn: Connection) {
       if (!last) return;
       // Written as built, without mongoose documents: record-audit-event makes each entry right here with the
       // schema's types, and casting and validating them cost more than the insert (a group commit writes up to 50).
-      // `ignoreUndefined`: an absent optional field (resourceId, an actor's keyName) stays absent, never null.
-      await (entries.collection as unknown as mongo.Collection<AuditEntryDoc>).insertMany(appended, { session, ignoreUndefined: true });
+      // AS_BUILT: an absent optional field (resourceId, an actor's keyName) stays absent, never null.
+      await driverCollection(entries).insertMany(appended, { ...AS_BUILT, session });
       await heads.updateOne({ _id: last.companyId }, { $set: { seq: last.seq, hash: last.hash } }, { upsert: true, session });
     },
     page(companyId: string, f: AuditFilter, limit: number) {

@@ -1,4 +1,5 @@
-import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { JobStatus } from '@inv/contracts';
 
 export interface JobDoc {
@@ -42,8 +43,7 @@ export function jobsRepo(conn: Connection) {
         .session(session ?? null)
         .lean<JobDoc>(),
     /** One per finalization: written with the driver (see invoices.ts: the document is built with the schema's types). */
-    insert: async (doc: JobDoc, session?: ClientSession) =>
-      void (await (model.collection as unknown as mongo.Collection<JobDoc>).insertOne(doc, { session, ignoreUndefined: true })),
+    insert: async (doc: JobDoc, session?: ClientSession) => void (await driverCollection(model).insertOne(doc, { ...AS_BUILT, session })),
     /** queued -> started; a late or repeated "started" never moves a finished or failed job back. Answers the job if it moved. */
     markStarted: (companyId: string, id: string, now: Date) =>
       model
