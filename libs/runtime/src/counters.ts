@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { driverCollection } from '@inv/service-kit';
 
 interface Counter {
   _id: string;
@@ -9,9 +10,12 @@ const counterSchema = new Schema<Counter>({ _id: String, seq: { type: Number, re
 /** Atomic integer sequences (public integer ids, invoice numbers): findOneAndUpdate $inc with upsert. */
 export function createCounters(conn: Connection) {
   const model = conn.models.Counter ?? conn.model<Counter>('Counter', counterSchema, 'counters');
+  // The driver's call, not mongoose's: a counter is taken at every creation of a public id (an invoice, a
+  // customer, a position's product) and mongoose's query costs ~0.13 ms of CPU more for this one-field document.
+  const raw = driverCollection<Counter>(model);
   return {
     async next(name: string, start = 1): Promise<number> {
-      const doc = await model.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after', lean: true });
+      const doc = await raw.findOneAndUpdate({ _id: name }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
       // A sequence that must start above 1 (customer numbers from 10000) is offset, not pre-seeded.
       return (doc?.seq ?? 1) + start - 1;
     },
@@ -28,11 +32,7 @@ export function createCounters(conn: Connection) {
       return async () => {
         while (nextId > last) {
           refill ??= (async () => {
-            const doc = await model.findOneAndUpdate(
-              { _id: name },
-              { $inc: { seq: size } },
-              { upsert: true, returnDocument: 'after', lean: true },
-            );
+            const doc = await raw.findOneAndUpdate({ _id: name }, { $inc: { seq: size } }, { upsert: true, returnDocument: 'after' });
             last = doc!.seq;
             nextId = last - size + 1;
           })().finally(() => {

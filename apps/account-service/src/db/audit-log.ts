@@ -62,7 +62,9 @@ export function auditLogRepo(conn: Connection) {
   const heads = conn.model<HeadDoc>('AuditHead', headSchema, 'audit_heads');
   return {
     init: () => Promise.all([entries.init(), heads.init()]),
-    head: (companyId: string, session: ClientSession) => heads.findById(companyId).session(session).lean<HeadDoc>(),
+    // with the driver (once per appended batch, in its transaction): mongoose's query costs ~0.13 ms of CPU more
+    head: (companyId: string, session: ClientSession): Promise<HeadDoc | null> =>
+      driverCollection(heads).findOne({ _id: companyId }, { session }),
     /** Appends entries of one company (in seq order, continuing its head) and moves the head to the last. */
     async append(appended: AuditEntryDoc[], session: ClientSession) {
       const last = appended[appended.length - 1];

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
+import { driverCollection } from '@inv/service-kit';
 
 export interface CompanyDoc {
   _id: string;
@@ -142,11 +143,9 @@ export function companiesRepo(conn: Connection) {
   const model = conn.model<CompanyDoc>('Company', schema, 'companies');
   return {
     init: () => model.init(),
-    byId: (companyId: string, session?: ClientSession) =>
-      model
-        .findById(companyId)
-        .session(session ?? null)
-        .lean<CompanyDoc>(),
+    /** With the driver: the seller profile of every finalization reads it, and mongoose's query costs ~0.13 ms of CPU more. */
+    byId: (companyId: string, session?: ClientSession): Promise<CompanyDoc | null> =>
+      driverCollection(model).findOne({ _id: companyId }, { session }),
     /** Bumped in every transaction that changes members: concurrent member changes of a company conflict (last-owner rule). */
     bumpMembersRev: (companyId: string, session: ClientSession) =>
       model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),

@@ -138,6 +138,82 @@ describe('invoice and job writes through the driver', () => {
     expect(await repo.claimForFinalize('cmp_a', 6, at, 'job_other', frozen)).toBe(false);
   });
 
+  it('completes a finalization as mongoose did, and reads an invoice only for its company', async () => {
+    const frozen = { invoiceDate: '2026-11-26', dueDate: '2026-12-10', grossCents: 25000 };
+    await repo.insert(draft(8, [position(1)]));
+    await viaMongoose.create([draft(9, [position(1)])]);
+    expect(await repo.claimForFinalize('cmp_a', 8, at, 'job_8', frozen)).toBe(true);
+    expect(await repo.claimForFinalize('cmp_a', 9, at, 'job_9', frozen)).toBe(true);
+    const files = {
+      pdf: { key: 'cmp_a/8.pdf', filename: 'RE-8.pdf', contentType: 'application/pdf', size: 1234 },
+      xml: undefined,
+    };
+    const done = new Date(at.getTime() + 5000);
+    const mine = await repo.completeFinalize('cmp_a', 8, 'job_8', files, done);
+    await viaMongoose
+      .findOneAndUpdate(
+        { _id: 9, companyId: 'cmp_a', status: 'DRAFT', finalizingJobId: 'job_9' },
+        { $set: { status: 'OPEN', ...files, finalizedAt: done, updatedAt: done }, $unset: { finalizingJobId: 1 } },
+        { returnDocument: 'after' },
+      )
+      .lean();
+    expect(await stored('invoices', 8)).toEqual(await stored('invoices', 9));
+    expect(mine).toMatchObject({ _id: 8, status: 'OPEN', pdf: files.pdf, finalizedAt: done });
+    expect(mine).not.toHaveProperty('finalizingJobId');
+    expect(mine).not.toHaveProperty('xml');
+    // a redelivered completion, or one for another job or company, finds nothing
+    expect(await repo.completeFinalize('cmp_a', 8, 'job_8', files, done)).toBeNull();
+    expect(await repo.completeFinalize('cmp_b', 9, 'job_9', files, done)).toBeNull();
+
+    expect(await repo.get('cmp_a', 8)).toEqual(mine);
+    expect(await repo.get('cmp_b', 8)).toBeNull();
+    expect(await repo.get('cmp_a', 999)).toBeNull();
+  });
+
+  it('moves a job through its states as mongoose did', async () => {
+    const Twin = conn.models.JobViaMongoose ?? conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs');
+    const job = (id: string): JobDoc => ({
+      _id: id,
+      companyId: 'cmp_a',
+      invoiceId: 8,
+      task: 'finalize',
+      status: 'queued',
+      reservationId: 'r',
+      createdAt: at,
+    });
+    await jobs.insert(job('job_m1'));
+    await jobs.insert(job('job_m2'));
+    const started = new Date(at.getTime() + 100);
+    const moved = await jobs.markStarted('cmp_a', 'job_m1', started);
+    await Twin.findOneAndUpdate(
+      { _id: 'job_m2', companyId: 'cmp_a', status: 'queued' },
+      { $set: { status: 'started', startedAt: started } },
+    );
+    expect(moved).toMatchObject({ _id: 'job_m1', status: 'started', startedAt: started });
+    expect(await stored('jobs', 'job_m1')).toEqual(await stored('jobs', 'job_m2'));
+    expect(await jobs.markStarted('cmp_a', 'job_m1', started)).toBeNull(); // only from queued
+
+    const end = new Date(at.getTime() + 900);
+    await jobs.markFinished('cmp_a', 'job_m1', end, started);
+    await Twin.updateOne({ _id: 'job_m2', companyId: 'cmp_a' }, { $set: { status: 'finished', finishedAt: end, startedAt: started } });
+    expect(await stored('jobs', 'job_m1')).toEqual(await stored('jobs', 'job_m2'));
+
+    await jobs.insert(job('job_m3'));
+    await jobs.insert(job('job_m4'));
+    await jobs.markFailed('cmp_a', 'job_m3', 'render failed', end, undefined);
+    await Twin.updateOne(
+      { _id: 'job_m4', companyId: 'cmp_a' },
+      { $set: { status: 'failed', finishedAt: end, errorMessage: 'render failed' } },
+    );
+    expect(await stored('jobs', 'job_m3')).toEqual(await stored('jobs', 'job_m4'));
+    expect(await stored('jobs', 'job_m3')).not.toHaveProperty('startedAt');
+
+    expect(await jobs.byId('cmp_a', 'job_m1')).toMatchObject({ status: 'finished', finishedAt: end });
+    expect(await jobs.byId('cmp_b', 'job_m1')).toBeNull();
+    expect(await jobs.get('cmp_a', 8, 'job_m3')).toMatchObject({ status: 'failed', errorMessage: 'render failed' });
+    expect(await jobs.get('cmp_a', 9, 'job_m3')).toBeNull();
+  });
+
   it('inserts a job as mongoose did', async () => {
     const job = (id: string): JobDoc => ({
       _id: id,
@@ -150,7 +226,7 @@ describe('invoice and job writes through the driver', () => {
       createdAt: at,
     });
     await jobs.insert(job('job_a'));
-    await conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs').create([job('job_b')]);
+    await (conn.models.JobViaMongoose ?? conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs')).create([job('job_b')]);
     expect(await stored('jobs', 'job_a')).toEqual(await stored('jobs', 'job_b'));
     await expect(jobs.insert(job('job_a'))).rejects.toMatchObject({ code: 11000 });
   });

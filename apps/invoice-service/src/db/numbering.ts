@@ -1,4 +1,5 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { driverCollection } from '@inv/service-kit';
 import { DEFAULT_SEQUENCES, periodKeyOf, type DocumentType, type ResetPeriod } from '../domain/number-patterns';
 
 export interface SequenceDoc {
@@ -86,13 +87,12 @@ export function numberingRepo(conn: Connection) {
     async take(companyId: string, type: DocumentType, now: Date, session: ClientSession): Promise<{ seq: SequenceDoc; value: number }> {
       // Within the sequence's current period (nearly always) one round trip takes the value: the filter holds
       // exactly when `periodKey === periodKeyOf(reset, now)`, which the read below would find.
-      const current = await model
-        .findOneAndUpdate(
-          { _id: idOf(companyId, type), $or: RESET_PERIODS.map((reset) => ({ reset, periodKey: periodKeyOf(reset, now) })) },
-          { $inc: { next: 1 } },
-          { session, returnDocument: 'before' },
-        )
-        .lean<SequenceDoc>();
+      // (with the driver: this runs at every finalization, and mongoose's query costs ~0.13 ms of CPU more)
+      const current = await driverCollection(model).findOneAndUpdate(
+        { _id: idOf(companyId, type), $or: RESET_PERIODS.map((reset) => ({ reset, periodKey: periodKeyOf(reset, now) })) },
+        { $inc: { next: 1 } },
+        { session, returnDocument: 'before' },
+      );
       if (current) return { seq: current, value: current.next };
       // a new period (or a sequence that does not exist): read it and start again at 1
       const seq = await model.findById(idOf(companyId, type)).session(session).lean<SequenceDoc>();
