@@ -1,0 +1,203 @@
+/**
+ * `npx tsx test/bench/mongo-calls.bench.ts`: the client-side CPU of one MongoDB call made through a mongoose
+ * model (`findOne().lean()`, `findOneAndUpdate(..., { lean })`, `updateOne`) against the same call on the
+ * driver's collection behind it (`driverCollection`, libs/service-kit), for the calls on an invoice's path. The
+ * embedded MongoDB runs in a process of its own, so the figures are this process's CPU only: what a service
+ * spends per call, the database's work excluded. After a warm-up, PAIRS (default 30) pairs of adjacent batches
+ * of BATCH calls (default 200), one each way, in alternating order; printed: the medians per call and the
+ * median of the pairs' differences (the VM drifts by tens of percent within minutes; two adjacent batches
+ * drift alike). Env: PAIRS, BATCH.
+ *
+ * A whole-system run (bench:finalize) cannot show a difference this size on a noisy VM: a few calls per
+ * invoice times ~0.1 ms. This measures the call itself, then the command counts per invoice tell the rest.
+ */
+import { spawn } from 'node:child_process';
+import { loadavg, cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { Schema } from 'mongoose';
+import { connectMongo, driverCollection } from '@inv/service-kit';
+
+const PAIRS = Number(process.env.PAIRS ?? 30);
+const BATCH = Number(process.env.BATCH ?? 200);
+const root = resolve(__dirname, '../..');
+
+/** The shape of invoice-service's invoices (apps/invoice-service/src/db/invoices.ts, which a bench may not import). */
+interface InvoiceDoc {
+  _id: number;
+  companyId: string;
+  customerId: number;
+  customerName: string;
+  status: string;
+  number: string;
+  typeCode: string;
+  format: string;
+  grossCents: number;
+  positions: Array<Record<string, unknown>>;
+  attachmentsUploaded: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+const positionSchema = new Schema(
+  {
+    id: { type: Number, required: true },
+    title: { type: String, required: true },
+    description: String,
+    quantity: { type: String, required: true },
+    unitCode: { type: String, required: true },
+    unitPrice: { type: String, required: true },
+    taxRate: { type: String, required: true },
+    taxTreatmentId: { type: String, required: true },
+    discountType: String,
+    discountValue: String,
+    productId: Number,
+  },
+  { _id: false },
+);
+const invoiceSchema = new Schema<InvoiceDoc>(
+  {
+    _id: Number,
+    companyId: { type: String, required: true },
+    customerId: { type: Number, required: true },
+    customerName: String,
+    status: { type: String, required: true },
+    number: { type: String, required: true },
+    typeCode: { type: String, required: true },
+    format: { type: String, required: true },
+    grossCents: Number,
+    positions: [positionSchema],
+    attachmentsUploaded: Boolean,
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+invoiceSchema.index({ companyId: 1, number: 1 }, { unique: true });
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const mongo = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'libs/embedded-mongo/src/cli.ts'), '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const uri = await new Promise<string>((ok, fail) => {
+      mongo.stdout!.once('data', (d) => ok(String(d).trim()));
+      mongo.once('exit', () => fail(new Error('embedded MongoDB exited')));
+    });
+    const conn = await connectMongo(uri, `bench_calls_${process.pid}`);
+    const invoices = conn.model<InvoiceDoc>('Invoice', invoiceSchema, 'invoices');
+    const counters = conn.model<{ _id: string; seq: number }>(
+      'Counter',
+      new Schema<{ _id: string; seq: number }>({ _id: String, seq: Number }, { versionKey: false }),
+      'counters',
+    );
+    await invoices.init();
+    const at = new Date();
+    const position = (id: number) => ({
+      id,
+      title: `Consulting ${id}`,
+      quantity: '2.5',
+      unitCode: 'HUR',
+      unitPrice: '100.00',
+      taxRate: '0.19',
+      taxTreatmentId: 'standard',
+    });
+    const COUNT = 200;
+    await driverCollection(invoices).insertMany(
+      Array.from({ length: COUNT }, (_, i) => ({
+        _id: i + 1,
+        companyId: 'cmp_bench',
+        customerId: 7,
+        customerName: 'Buyer GmbH',
+        status: 'DRAFT',
+        number: `RE-${i + 1}`,
+        typeCode: '380',
+        format: 'ZUGFERD',
+        grossCents: 89250,
+        positions: [position(1), position(2), position(3)],
+        attachmentsUploaded: false,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    );
+
+    const id = (i: number) => (i % COUNT) + 1;
+    const calls: Array<[string, (i: number) => Promise<unknown>, (i: number) => Promise<unknown>]> = [
+      [
+        'read an invoice by id',
+        (i) => invoices.findOne({ _id: id(i), companyId: 'cmp_bench' }).lean(),
+        (i) => driverCollection(invoices).findOne({ _id: id(i), companyId: 'cmp_bench' }),
+      ],
+      [
+        'findOneAndUpdate an invoice',
+        (i) =>
+          invoices
+            .findOneAndUpdate({ _id: id(i), companyId: 'cmp_bench' }, { $set: { updatedAt: new Date() } }, { returnDocument: 'after' })
+            .lean(),
+        (i) =>
+          driverCollection(invoices).findOneAndUpdate(
+            { _id: id(i), companyId: 'cmp_bench' },
+            { $set: { updatedAt: new Date() } },
+            { returnDocument: 'after' },
+          ),
+      ],
+      [
+        'updateOne an invoice',
+        (i) => invoices.updateOne({ _id: id(i), companyId: 'cmp_bench' }, { $set: { updatedAt: new Date() } }),
+        (i) => driverCollection(invoices).updateOne({ _id: id(i), companyId: 'cmp_bench' }, { $set: { updatedAt: new Date() } }),
+      ],
+      [
+        'take a counter ($inc, upsert)',
+        () => counters.findOneAndUpdate({ _id: 'c' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after', lean: true }),
+        () => driverCollection(counters).findOneAndUpdate({ _id: 'c' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' }),
+      ],
+    ];
+
+    const measure = async (f: (i: number) => Promise<unknown>) => {
+      const c0 = cpuMs();
+      for (let i = 0; i < BATCH; i++) await f(i);
+      return ((cpuMs() - c0) / BATCH) * 1000; // µs per call
+    };
+    console.log(
+      `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, ${new Date().toISOString()}; ${PAIRS} pairs of ${BATCH} calls each way, client CPU µs per call (medians)`,
+    );
+    for (const [name, viaMongoose, viaDriver] of calls) {
+      for (let i = 0; i < 500; i++) {
+        await viaMongoose(i);
+        await viaDriver(i);
+      }
+      const m: number[] = [];
+      const d: number[] = [];
+      const saved: number[] = [];
+      for (let r = 0; r < PAIRS; r++) {
+        // adjacent batches, in alternating order, so that the VM's drift affects both ways of a pair alike
+        const [first, second] = r % 2 === 0 ? [viaMongoose, viaDriver] : [viaDriver, viaMongoose];
+        const a = await measure(first);
+        const b = await measure(second);
+        const [mm, dd] = r % 2 === 0 ? [a, b] : [b, a];
+        m.push(mm);
+        d.push(dd);
+        saved.push(mm - dd);
+      }
+      const [mm, dd, ss] = [median(m), median(d), median(saved)];
+      console.log(
+        `  ${name.padEnd(30)} mongoose ${mm.toFixed(0).padStart(4)}  driver ${dd.toFixed(0).padStart(4)}  saved ${ss.toFixed(0).padStart(4)} µs per call (${((ss / mm) * 100).toFixed(0)} %; pairs ${Math.min(...saved).toFixed(0)} to ${Math.max(...saved).toFixed(0)})`,
+      );
+    }
+    await conn.close();
+  } finally {
+    mongo.kill('SIGTERM');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
