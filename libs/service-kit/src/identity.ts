@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { errors as joseErrors, jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
@@ -79,7 +79,11 @@ export function resolveIdentityKeys(env: { NODE_ENV: string; IDENTITY_SIGNING_KE
 
 /** Key id in the JWS header: a short digest, so the verifier picks the right key without trying all. */
 const kidOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
-const encode = (key: string) => new TextEncoder().encode(key);
+/**
+ * The key as a KeyObject, made once: given bytes, jose imports them into a KeyObject on every sign and verify
+ * (`createSecretKey` was in the gateway's profile); ~5–10 µs per token less (docs/performance.md).
+ */
+const encode = (key: string): KeyObject => createSecretKey(Buffer.from(key, 'utf8'));
 
 export function createIdentitySigner(keys: string[], ttlSeconds = IDENTITY_TOKEN_TTL_SECONDS) {
   if (!keys.length) throw new Error('identity signer needs at least one key');
