@@ -1,4 +1,5 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { driverCollection } from '@inv/service-kit';
 
 /** A message this service has applied (the inbox side of exactly-once effects). */
 export interface ProcessedMessageDoc {
@@ -29,10 +30,10 @@ export function processedMessages(conn: Connection) {
      * with a duplicate key.
      */
     record: async (msgs: Array<{ id: string; companyId: string; type: string }>, at: Date, session: ClientSession) =>
-      // `lean`: as built, without mongoose documents (every field is set right here)
-      void (await model.insertMany(
+      // with the driver, as built (every field is set right here): once per received message in every consumer
+      void (await driverCollection(model).insertMany(
         msgs.map((m) => ({ _id: m.id, companyId: m.companyId, type: m.type, processedAt: at })),
-        { session, lean: true },
+        { session },
       )),
   };
 }

@@ -1,4 +1,5 @@
 import { context, propagation } from '@opentelemetry/api';
+import { driverCollection } from '@inv/service-kit';
 import type { Outbox, OutboxEntry, OutboxPublisher } from './outbox';
 
 interface RelayLogger {
@@ -20,7 +21,8 @@ export interface OutboxRelay {
 const BATCH = 100;
 
 /**
- * Publishes outbox entries in creation order and marks them published. Runs on every kick and on a poll
+ * Publishes outbox entries in creation order and marks them published. Its reads and marks go to the driver's
+ * collection: they run in every service all the time, and a mongoose query costs ~0.06 ms of CPU more per call. Runs on every kick and on a poll
  * interval, so entries written just before a crash are published after the restart. A message may be
  * published twice (crash between publish and mark); consumers dedupe by envelope id.
  *
@@ -60,7 +62,7 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
     const failed = outcomes.findIndex((o) => o.status === 'rejected');
     if (failed < 0) return sending.length === batch.length;
     const entry = batch[failed];
-    await outbox.model.updateOne({ _id: entry._id }, { $inc: { attempts: 1 } });
+    await driverCollection(outbox.model).updateOne({ _id: entry._id }, { $inc: { attempts: 1 } });
     logger.warn(
       { err: (outcomes[failed] as PromiseRejectedResult).reason, id: entry._id, type: entry.type },
       'outbox publish failed; will retry',
@@ -80,11 +82,11 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
       mustRead = false;
       handed = []; // committed, so the read below finds them (in creation order with anything older)
       await marks.settled(); // what was published is marked before the read looks for what is not
-      const batch = await outbox.model
+      const batch = await driverCollection(outbox.model)
         .find({ publishedAt: { $exists: false } })
         .sort({ createdAt: 1 })
         .limit(BATCH)
-        .lean<OutboxEntry[]>();
+        .toArray();
       if (batch.length === BATCH) mustRead = true;
       if (batch.length > 0 && !(await publishAll(batch))) {
         mustRead = true;
@@ -161,7 +163,7 @@ function publishedMarks(outbox: Outbox, logger: RelayLogger, lingerMs = 100) {
       const ids = pending;
       pending = [];
       try {
-        await outbox.model.updateMany({ _id: { $in: ids } }, { $set: { publishedAt: new Date() } });
+        await driverCollection(outbox.model).updateMany({ _id: { $in: ids } }, { $set: { publishedAt: new Date() } });
       } catch (err) {
         logger.warn({ err, entries: ids.length }, 'outbox: published entries could not be marked; they will be published again');
       }
