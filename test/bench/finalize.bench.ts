@@ -7,7 +7,8 @@
  * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
  * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
  * (utime+stime from /proc, child processes included) and of the load generator (this process), write system calls per invoice per process, each service's
- * GC pauses and V8 heap (its /metrics), and RSS. Point it at a running system with BASE and KEY (then CPU is
+ * GC pauses and V8 heap (its /metrics), and RSS; and the CPU per invoice in units of a calibration workload timed
+ * before and after each round (see calibrationMs: this VM's speed drifts). Point it at a running system with BASE and KEY (then CPU is
  * reported for the processes it can find by PIDS=name:pid,...).
  *
  * RabbitMQ is the machine's shared broker: other runs' traffic lands in its CPU, hence the total also without it
@@ -24,7 +25,7 @@
  * first invoices, the services alone are restarted and their first invoices measured again (RESTART=0: not).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -348,6 +349,42 @@ async function waitForApi(api: ReturnType<typeof client>): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------- main
+/**
+ * The machine's speed right now: the CPU time of a fixed piece of JavaScript work (JSON, SHA-256, a regular expression,
+ * a Map; the kinds of work the services do), in this process while the system is idle between rounds, the median of 3.
+ * This VM's speed drifts by 10-30 % within minutes (other tenants), so each round prints its CPU per invoice also in
+ * these units (CPU ms per invoice / calibration ms): runs minutes apart, or on two VMs, compare better that way.
+ */
+let calibrated = false;
+function calibrationMs(): number {
+  const invoice = {
+    id: 1234,
+    number: 'RE-2026-001234',
+    buyer: { name: 'Bench GmbH', address: 'Hauptstraße 5', city: 'München', vatId: 'DE123456789' },
+    positions: LINES.map(([title, quantity, price], i) => ({ id: i + 1, title, quantity: String(quantity), unitPrice: String(price) })),
+  };
+  const bytes = Buffer.alloc(2048, 7);
+  const once = () => {
+    const c0 = process.cpuUsage();
+    const seen = new Map<string, number>();
+    let n = 0;
+    for (let i = 0; i < 4000; i++) {
+      const text = JSON.stringify({ ...invoice, id: i });
+      n += (JSON.parse(text) as { positions: unknown[] }).positions.length;
+      n += createHash('sha256').update(bytes).update(text).digest()[0]!;
+      n += text.replace(/[aeiou]/g, '_').length;
+      seen.set(`k${i % 500}`, i);
+    }
+    const c = process.cpuUsage(c0);
+    if (n === 0 || seen.size !== 500) throw new Error('calibration: unexpected result');
+    return (c.user + c.system) / 1000;
+  };
+  for (let i = 0; i < (calibrated ? 1 : 12); i++) once(); // optimized by V8 before the first reading
+  calibrated = true;
+  const runs = [once(), once(), once()].sort((a, b) => a - b);
+  return runs[1]!;
+}
+
 async function main() {
   let base = process.env.BASE;
   let key = process.env.KEY ?? '';
@@ -474,7 +511,9 @@ async function main() {
     console.log(
       `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice`,
+        .join(
+          ' ',
+        )}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice; calibration ${calibrationMs().toFixed(1)} ms`,
     );
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     await coldStart('cold start');
@@ -491,6 +530,7 @@ async function main() {
     const peak: Record<string, number> = { ...rss0 };
     for (const clients of CLIENTS) {
       for (let round = 1; round <= ROUNDS; round++) {
+        const calibrationBefore = calibrationMs();
         const cpu0 = sample(procs, treeCpuMs);
         const self0 = loadGeneratorCpuMs();
         const writes0 = sample(procs, writeCalls);
@@ -501,6 +541,7 @@ async function main() {
         const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
         const loadGenerator = (loadGeneratorCpuMs() - self0) / Math.max(1, r.jobs.length);
         const writes = perInvoice(procs, writeCalls, writes0, r.jobs.length);
+        const calibration = (calibrationBefore + calibrationMs()) / 2;
         const total = cpu.reduce((a, [, ms]) => a + ms, 0);
         const standIns = (cpu.find(([n]) => n === 'embedded-mongo')?.[1] ?? 0) + (cpu.find(([n]) => n === 'embedded-s3')?.[1] ?? 0);
         const withoutStandIns = total - standIns;
@@ -513,6 +554,10 @@ async function main() {
         const withoutShared = withoutStandIns - (cpu.find(([n]) => n === 'rabbitmq')?.[1] ?? 0);
         console.log(
           `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutStandIns.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,
+        );
+        const unit = (ms: number) => (ms / calibration).toFixed(2);
+        console.log(
+          `  in calibration units (CPU ms per invoice / calibration ms ${calibrationBefore.toFixed(1)} before, ${(2 * calibration - calibrationBefore).toFixed(1)} after): total ${unit(total)}, our services alone ${unit(withoutShared)} = ${cpu.map(([n, ms]) => `${n} ${unit(ms)}`).join(', ')}`,
         );
         console.log(
           `  load generator (this process, not in the total): ${loadGenerator.toFixed(1)} CPU ms per invoice (LOADGEN=${env('LOADGEN', 'http')})`,
