@@ -4,4 +4,3 @@ export * from './commit';
 export * from './inbox';
 export * from './metrics';
 export * from './group-commit';
-export * from './pending';

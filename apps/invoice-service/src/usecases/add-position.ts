@@ -44,16 +44,17 @@ export async function addPosition(
     if (input.product_id !== undefined) added.productId = input.product_id;
     assertPositionAmounts(added, input.single_net_amount);
     added.id = await deps.positionIds();
-    // for the audit log, written with the change
-    const announced = eventMessage('invoice.changed.v1', companyId, {
+    return { positions: [...inv.positions, added], value: added };
+  });
+  await deps.publish(
+    eventMessage('invoice.changed.v1', companyId, {
       invoiceId,
       action: 'position_added',
-      positionId: added.id,
+      positionId: position.id,
       fields: Object.entries(input)
         .filter(([, v]) => v !== undefined)
         .map(([k]) => k),
-    });
-    return { positions: [...inv.positions, added], value: added, messages: [announced] };
-  });
+    }),
+  );
   return { id: position.id, invoice };
 }

@@ -25,14 +25,16 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
     assertPositionAmounts(merged, input.single_net_amount);
     const positions = [...inv.positions];
     positions[index] = merged;
-    const announced = eventMessage('invoice.changed.v1', companyId, {
+    return { positions, value: undefined };
+  });
+  await deps.publish(
+    eventMessage('invoice.changed.v1', companyId, {
       invoiceId,
       action: 'position_updated',
       positionId,
       fields: Object.entries(input)
         .filter(([, v]) => v !== undefined)
         .map(([k]) => k),
-    });
-    return { positions, value: undefined, messages: [announced] };
-  });
+    }),
+  );
 }
