@@ -62,7 +62,7 @@ export function auditLogRepo(conn: Connection) {
   const heads = conn.model<HeadDoc>('AuditHead', headSchema, 'audit_heads');
   return {
     init: () => Promise.all([entries.init(), heads.init()]),
-    // with the driver (once per appended batch, in its transaction): mongoose's query costs ~0.13 ms of CPU more
+    // with the driver (once per appended batch, in its transaction): mongoose's query costs 55–75 µs of CPU more
     head: (companyId: string, session: ClientSession): Promise<HeadDoc | null> =>
       driverCollection(heads).findOne({ _id: companyId }, { session }),
     /** Appends entries of one company (in seq order, continuing its head) and moves the head to the last. */

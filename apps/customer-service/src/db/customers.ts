@@ -168,7 +168,7 @@ export function customersRepo(conn: Connection) {
     /**
      * Every read is scoped by company: another company's id is simply not found. With the driver: every invoice
      * reads its customer twice (the billing snapshot at creation and at finalization), and mongoose's query costs
-     * ~0.13 ms of CPU more (docs/performance.md).
+     * 55–75 µs of CPU more (docs/performance.md).
      */
     get: (companyId: string, id: number): Promise<CustomerDoc | null> => driverCollection(model).findOne({ _id: id, companyId }),
     insert: async (doc: CustomerDoc, session?: ClientSession) => void (await model.create([doc], { session })),

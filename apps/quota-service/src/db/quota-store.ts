@@ -71,8 +71,8 @@ export function quotaStore(conn: Connection) {
       // or none of these because another reservation changed the document in between, e.g. created it:
       // then again, as a refusal there would be a spurious 402 at the first finalizations of every month.
       for (let attempt = 1; ; attempt++) {
-        // (the driver's calls, not mongoose's, for the read above and this one: they run at every finalization,
-        // and a mongoose query costs ~0.13 ms of CPU more; docs/performance.md)
+        // (the driver's call, not mongoose's, as for the plan's read: both run at every finalization, and a
+        // mongoose query costs 55–75 µs of CPU more; docs/performance.md)
         const counted = await driverCollection(usage).findOneAndUpdate(
           { _id, used: { $lt: limit }, reservations: { $ne: reservationId } },
           { $inc: { used: 1 }, $push: { reservations: reservationId } },
