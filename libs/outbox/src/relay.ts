@@ -24,7 +24,7 @@ const BATCH = 100;
  * Publishes outbox entries in creation order and marks them published. Runs on every kick and on a poll
  * interval, so entries written just before a crash are published after the restart. Its reads and marks go to
  * the driver's collection: they run in every service all the time, and a mongoose query costs 55–75 µs of CPU
- * more per call (test/bench/mongo-calls.bench.ts). A message may be
+ * more per call (apps/invoice-service/bench/mongo-calls.bench.ts). A message may be
  * published twice (crash between publish and mark); consumers dedupe by envelope id.
  *
  * A batch is published pipelined: every entry is handed to the broker in order, and then the confirms are

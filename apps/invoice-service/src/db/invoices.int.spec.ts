@@ -17,6 +17,7 @@ describe('invoice and job writes through the driver', () => {
   let repo: ReturnType<typeof invoicesRepo>;
   let jobs: ReturnType<typeof jobsRepo>;
   let viaMongoose: mongoose.Model<InvoiceDoc>;
+  let jobsViaMongoose: mongoose.Model<JobDoc>;
 
   beforeAll(async () => {
     mongo = await startEmbeddedMongo();
@@ -25,6 +26,7 @@ describe('invoice and job writes through the driver', () => {
     jobs = jobsRepo(conn);
     // the same schema and collection, written the mongoose way
     viaMongoose = conn.model<InvoiceDoc>('InvoiceViaMongoose', invoiceSchema, 'invoices');
+    jobsViaMongoose = conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs');
     await repo.init();
   });
   afterAll(async () => {
@@ -171,7 +173,6 @@ describe('invoice and job writes through the driver', () => {
   });
 
   it('moves a job through its states as mongoose did', async () => {
-    const Twin = conn.models.JobViaMongoose ?? conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs');
     const job = (id: string): JobDoc => ({
       _id: id,
       companyId: 'cmp_a',
@@ -185,7 +186,7 @@ describe('invoice and job writes through the driver', () => {
     await jobs.insert(job('job_m2'));
     const started = new Date(at.getTime() + 100);
     const moved = await jobs.markStarted('cmp_a', 'job_m1', started);
-    await Twin.findOneAndUpdate(
+    await jobsViaMongoose.findOneAndUpdate(
       { _id: 'job_m2', companyId: 'cmp_a', status: 'queued' },
       { $set: { status: 'started', startedAt: started } },
     );
@@ -195,13 +196,16 @@ describe('invoice and job writes through the driver', () => {
 
     const end = new Date(at.getTime() + 900);
     await jobs.markFinished('cmp_a', 'job_m1', end, started);
-    await Twin.updateOne({ _id: 'job_m2', companyId: 'cmp_a' }, { $set: { status: 'finished', finishedAt: end, startedAt: started } });
+    await jobsViaMongoose.updateOne(
+      { _id: 'job_m2', companyId: 'cmp_a' },
+      { $set: { status: 'finished', finishedAt: end, startedAt: started } },
+    );
     expect(await stored('jobs', 'job_m1')).toEqual(await stored('jobs', 'job_m2'));
 
     await jobs.insert(job('job_m3'));
     await jobs.insert(job('job_m4'));
     await jobs.markFailed('cmp_a', 'job_m3', 'render failed', end, undefined);
-    await Twin.updateOne(
+    await jobsViaMongoose.updateOne(
       { _id: 'job_m4', companyId: 'cmp_a' },
       { $set: { status: 'failed', finishedAt: end, errorMessage: 'render failed' } },
     );
@@ -226,7 +230,7 @@ describe('invoice and job writes through the driver', () => {
       createdAt: at,
     });
     await jobs.insert(job('job_a'));
-    await (conn.models.JobViaMongoose ?? conn.model<JobDoc>('JobViaMongoose', conn.models.Job.schema, 'jobs')).create([job('job_b')]);
+    await jobsViaMongoose.create([job('job_b')]);
     expect(await stored('jobs', 'job_a')).toEqual(await stored('jobs', 'job_b'));
     await expect(jobs.insert(job('job_a'))).rejects.toMatchObject({ code: 11000 });
   });

@@ -1,5 +1,5 @@
 /**
- * `npx tsx test/bench/mongo-calls.bench.ts`: the client-side CPU of one MongoDB call made through a mongoose
+ * `npx tsx apps/invoice-service/bench/mongo-calls.bench.ts`: the client-side CPU of one MongoDB call made through a mongoose
  * model (`findOne().lean()`, `findOneAndUpdate(..., { lean })`, `updateOne`) against the same call on the
  * driver's collection behind it (`driverCollection`, libs/service-kit), for the calls on an invoice's path. The
  * embedded MongoDB runs in a process of its own, so the figures are this process's CPU only: what a service
@@ -14,64 +14,14 @@
 import { spawn } from 'node:child_process';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { Schema } from 'mongoose';
+import type { Model } from 'mongoose';
+import { createCounters } from '@inv/runtime';
 import { connectMongo, driverCollection } from '@inv/service-kit';
+import { invoiceSchema, type InvoiceDoc, type PositionDoc } from '../src/db/invoices';
 
 const PAIRS = Number(process.env.PAIRS ?? 30);
 const BATCH = Number(process.env.BATCH ?? 200);
-const root = resolve(__dirname, '../..');
-
-/** The shape of invoice-service's invoices (apps/invoice-service/src/db/invoices.ts, which a bench may not import). */
-interface InvoiceDoc {
-  _id: number;
-  companyId: string;
-  customerId: number;
-  customerName: string;
-  status: string;
-  number: string;
-  typeCode: string;
-  format: string;
-  grossCents: number;
-  positions: Array<Record<string, unknown>>;
-  attachmentsUploaded: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-const positionSchema = new Schema(
-  {
-    id: { type: Number, required: true },
-    title: { type: String, required: true },
-    description: String,
-    quantity: { type: String, required: true },
-    unitCode: { type: String, required: true },
-    unitPrice: { type: String, required: true },
-    taxRate: { type: String, required: true },
-    taxTreatmentId: { type: String, required: true },
-    discountType: String,
-    discountValue: String,
-    productId: Number,
-  },
-  { _id: false },
-);
-const invoiceSchema = new Schema<InvoiceDoc>(
-  {
-    _id: Number,
-    companyId: { type: String, required: true },
-    customerId: { type: Number, required: true },
-    customerName: String,
-    status: { type: String, required: true },
-    number: { type: String, required: true },
-    typeCode: { type: String, required: true },
-    format: { type: String, required: true },
-    grossCents: Number,
-    positions: [positionSchema],
-    attachmentsUploaded: Boolean,
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  },
-  { versionKey: false },
-);
-invoiceSchema.index({ companyId: 1, number: 1 }, { unique: true });
+const root = resolve(__dirname, '../../..');
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -91,14 +41,11 @@ async function main(): Promise<void> {
     });
     const conn = await connectMongo(uri, `bench_calls_${process.pid}`);
     const invoices = conn.model<InvoiceDoc>('Invoice', invoiceSchema, 'invoices');
-    const counters = conn.model<{ _id: string; seq: number }>(
-      'Counter',
-      new Schema<{ _id: string; seq: number }>({ _id: String, seq: Number }, { versionKey: false }),
-      'counters',
-    );
+    createCounters(conn); // the id counters' model, as every service has it
+    const counters = conn.model('Counter') as unknown as Model<{ _id: string; seq: number }>;
     await invoices.init();
     const at = new Date();
-    const position = (id: number) => ({
+    const position = (id: number): PositionDoc => ({
       id,
       title: `Consulting ${id}`,
       quantity: '2.5',
