@@ -155,6 +155,32 @@ describe('embedded server on the wire', () => {
     expect(accepted).toEqual([]);
   });
 
+  it('answers a connection in order while one of its writes waits for a transaction', async () => {
+    const client = await new MongoClient(mongo.uri, { serverSelectionTimeoutMS: 3000 }).connect();
+    const session = client.startSession();
+    try {
+      const coll = client.db('wiretest').collection<{ _id: string; v: number }>('locked');
+      await coll.insertOne({ _id: 'w', v: 1 });
+      session.startTransaction();
+      await coll.updateOne({ _id: 'w' }, { $inc: { v: 1 } }, { session });
+      // One connection, two requests: the update waits for the transaction's lock, and the count
+      // behind it must be answered after it, not before.
+      const update = buildMsg({ update: 'locked', $db: 'wiretest', updates: [{ q: { _id: 'w' }, u: { $inc: { v: 10 } } }] });
+      const count = buildMsg({ count: 'locked', query: { v: 12 }, $db: 'wiretest' });
+      const answered = exchange(mongo.port, Buffer.concat([update, count]), 2);
+      const early = await Promise.race([answered, new Promise<'pending'>((r) => setTimeout(() => r('pending'), 300))]);
+      expect(early).toBe('pending');
+      await session.commitTransaction();
+      const { data } = await answered;
+      const first = data.readInt32LE(0);
+      expect(deserialize(data.subarray(21, first))).toEqual({ n: 1, nModified: 1, ok: 1 });
+      expect(deserialize(data.subarray(first + 21))).toEqual({ n: 1, ok: 1 });
+    } finally {
+      await session.endSession();
+      await client.close();
+    }
+  });
+
   it('returns cursor ids as BSON int64', async () => {
     await exchange(mongo.port, buildMsg({ insert: 'cur', $db: 'wiretest', documents: [{ a: 1 }, { a: 2 }, { a: 3 }] }));
     const { data } = await exchange(mongo.port, buildMsg({ find: 'cur', batchSize: 1, $db: 'wiretest' }));

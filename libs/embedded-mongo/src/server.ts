@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Document } from 'bson';
 import { CursorRegistry } from './cursors';
-import { dispatch } from './dispatcher';
+import { dispatchWaiting } from './dispatcher';
 import { CommandError, ErrorCodes } from './errors';
 import { Store } from './storage/store';
 import { sweepExpired } from './storage/ttl';
@@ -81,18 +81,42 @@ export class EmbeddedMongoServer {
     socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.sockets.delete(socket));
-    socket.on('data', (chunk: Buffer) => {
-      const { messages, error } = framer.push(chunk);
-      for (const message of messages) {
-        if (!this.handle(socket, message, connectionId)) return;
+    // Set while a message of this connection waits for a transaction's lock: the messages after it
+    // are answered after it, in order.
+    let waiting: Promise<boolean> | undefined;
+    const handleAll = (messages: Buffer[], error: boolean): void => {
+      for (let i = 0; i < messages.length; i++) {
+        const done = this.handle(socket, messages[i], connectionId);
+        if (done === false) return;
+        if (done !== true) {
+          const rest = messages.slice(i + 1);
+          waiting = done.then((open) => {
+            waiting = undefined;
+            if (open) handleAll(rest, error);
+            return open;
+          });
+          return;
+        }
       }
       // An impossible length means the stream cannot be resynchronised: hang up, as mongod does.
       if (error) socket.destroy();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      const { messages, error } = framer.push(chunk);
+      if (!waiting) return handleAll(messages, !!error);
+      const before = waiting;
+      waiting = before.then((open) => {
+        if (open) handleAll(messages, !!error);
+        return open;
+      });
     });
   }
 
-  /** Answers one message; returns false when the connection was closed because of it. */
-  private handle(socket: Socket, message: Buffer, connectionId: number): boolean {
+  /**
+   * Answers one message; returns false when the connection was closed because of it, and a promise
+   * of that when the command waits for a transaction's lock.
+   */
+  private handle(socket: Socket, message: Buffer, connectionId: number): boolean | Promise<boolean> {
     let parsed;
     try {
       parsed = parseMessage(message);
@@ -116,14 +140,20 @@ export class EmbeddedMongoServer {
         reply = new CommandError(ErrorCodes.CommandNotFound, 'legacy OP_QUERY is only supported for commands').toReply();
       } else {
         const body = (parsed.query.$query ?? parsed.query) as Document; // $query: legacy read-preference wrapper
-        reply = dispatch(body, db, ctx);
+        const pending = dispatchWaiting(body, db, ctx);
+        if (pending instanceof Promise) {
+          return pending.then((doc) => this.send(socket, doc, (d) => encodeReply(requestId, parsed.header.requestId, d)));
+        }
+        reply = pending;
       }
       return this.send(socket, reply, (doc) => encodeReply(requestId, parsed.header.requestId, doc));
     }
     const db = typeof parsed.body.$db === 'string' ? parsed.body.$db : 'admin';
-    const reply = dispatch(parsed.body, db, ctx);
-    if (parsed.flags & FLAG_MORE_TO_COME) return true; // the client asked for no reply
-    return this.send(socket, reply, (doc) => encodeMsg(requestId, parsed.header.requestId, doc));
+    const moreToCome = (parsed.flags & FLAG_MORE_TO_COME) !== 0; // the client asked for no reply
+    const answer = (reply: Document): boolean =>
+      moreToCome || this.send(socket, reply, (doc) => encodeMsg(requestId, parsed.header.requestId, doc));
+    const reply = dispatchWaiting(parsed.body, db, ctx);
+    return reply instanceof Promise ? reply.then(answer) : answer(reply);
   }
 
   /** Writes an encoded reply; a reply that cannot be encoded (e.g. too large) becomes an error reply. */

@@ -1,6 +1,7 @@
 import { ObjectId, type Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
 import type { Collection } from '../storage/collection';
+import { LockBusy, type DataAccess } from '../storage/store';
 import { isPlainObject, keyString } from '../util/values';
 import { collectionName, type CommandContext, type CommandHandler } from './context';
 import { matching, project, runFind } from './query';
@@ -23,23 +24,56 @@ function toWriteError(index: number, err: unknown): WriteError {
   return { index, code: ErrorCodes.BadValue, errmsg: err instanceof Error ? err.message : String(err) };
 }
 
+/**
+ * A write outside a transaction stopped at a statement whose first document an open transaction has written
+ * (LockBusy): the statements before it are applied and counted in the reply; the server waits for the lock and
+ * runs the command again from `index` on (see dispatchWaiting).
+ */
+export interface BlockedStatement {
+  /** The command's statement array: documents, updates or deletes. */
+  field: string;
+  index: number;
+  lockKey: string;
+}
+
+const blocked = new WeakMap<Document, BlockedStatement>();
+
+/** Where a write command's reply stopped for a transaction's lock, if it did. */
+export function blockedStatement(reply: Document): BlockedStatement | undefined {
+  return blocked.get(reply);
+}
+
+interface StatementsRun {
+  errors: WriteError[];
+  blocked?: BlockedStatement;
+}
+
 /** Runs each statement, collecting per-statement errors the way the server reports them. */
-function eachStatement<T>(items: T[], ordered: boolean, run: (item: T, index: number) => void): WriteError[] {
+function eachStatement<T>(
+  data: DataAccess,
+  field: string,
+  items: T[],
+  ordered: boolean,
+  run: (item: T, index: number) => void,
+): StatementsRun {
   const errors: WriteError[] = [];
   for (let i = 0; i < items.length; i++) {
+    data.beginStatement?.();
     try {
       run(items[i], i);
     } catch (err) {
+      if (err instanceof LockBusy) return { errors, blocked: { field, index: i, lockKey: err.lockKey } };
       if (isCommandLevel(err)) throw err;
       errors.push(toWriteError(i, err));
       if (ordered) break;
     }
   }
-  return errors;
+  return { errors };
 }
 
-function finish(reply: Document, errors: WriteError[]): Document {
-  if (errors.length) reply.writeErrors = errors;
+function finish(reply: Document, outcome: StatementsRun): Document {
+  if (outcome.errors.length) reply.writeErrors = outcome.errors;
+  if (outcome.blocked) blocked.set(reply, outcome.blocked);
   return reply;
 }
 
@@ -56,11 +90,11 @@ const insert: CommandHandler = (cmd, ctx) => {
   const coll = ctx.data.collectionForWrite(ctx.db, collectionName(cmd, 'insert'));
   const docs = Array.isArray(cmd.documents) ? cmd.documents : [];
   let n = 0;
-  const errors = eachStatement(docs, cmd.ordered !== false, (doc) => {
+  const outcome = eachStatement(ctx.data, 'documents', docs, cmd.ordered !== false, (doc) => {
     insertOne(ctx, coll, doc);
     n++;
   });
-  return finish({ n, ok: 1 }, errors);
+  return finish({ n, ok: 1 }, outcome);
 };
 
 interface UpdateOutcome {
@@ -118,7 +152,7 @@ const update: CommandHandler = (cmd, ctx) => {
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
-  const errors = eachStatement(stmts, cmd.ordered !== false, (s, index) => {
+  const outcome = eachStatement(ctx.data, 'updates', stmts, cmd.ordered !== false, (s, index) => {
     const r = updateDocs(ctx, coll, {
       q: s.q,
       u: s.u,
@@ -132,14 +166,14 @@ const update: CommandHandler = (cmd, ctx) => {
   });
   const reply: Document = { n, nModified, ok: 1 };
   if (upserted.length) reply.upserted = upserted;
-  return finish(reply, errors);
+  return finish(reply, outcome);
 };
 
 const del: CommandHandler = (cmd, ctx) => {
   const name = collectionName(cmd, 'delete');
   const stmts = Array.isArray(cmd.deletes) ? (cmd.deletes as Document[]) : [];
   let n = 0;
-  const errors = eachStatement(stmts, cmd.ordered !== false, (s) => {
+  const outcome = eachStatement(ctx.data, 'deletes', stmts, cmd.ordered !== false, (s) => {
     const coll = ctx.data.collection(ctx.db, name);
     if (!coll) return;
     let targets = matching(coll, s.q);
@@ -150,7 +184,7 @@ const del: CommandHandler = (cmd, ctx) => {
       if (coll.remove(id)) n++;
     }
   });
-  return finish({ n, ok: 1 }, errors);
+  return finish({ n, ok: 1 }, outcome);
 };
 
 const findAndModify: CommandHandler = (cmd, ctx) => {

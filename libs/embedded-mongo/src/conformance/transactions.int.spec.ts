@@ -165,6 +165,96 @@ describe('transactions through mongoose sessions', () => {
     expect(await balances()).toEqual({ a: 111, b: 0 });
   });
 
+  /** Settles to 'pending' if the promise has not settled within ms. */
+  const within = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([p.then(() => 'settled' as const), new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
+
+  it('makes a write outside a transaction wait for a document an open transaction wrote, then applies it after the commit', async () => {
+    const s1 = await h.conn().startSession();
+    try {
+      s1.startTransaction();
+      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: s1 });
+      const outside = Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 10 } }).exec();
+      expect(await within(outside, 300)).toBe('pending');
+      // Other documents are written at once meanwhile.
+      await Accounts.updateOne({ _id: 'b' }, { $inc: { balance: 5 } });
+      await s1.commitTransaction(); // no WriteConflict: the outside write waited instead of slipping in
+      expect((await outside).modifiedCount).toBe(1);
+    } finally {
+      await s1.endSession();
+    }
+    expect(await balances()).toEqual({ a: 111, b: 5 });
+  });
+
+  it('lets a waiting write outside a transaction run on the old version when the transaction aborts', async () => {
+    const s1 = await h.conn().startSession();
+    try {
+      s1.startTransaction();
+      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: s1 });
+      const outside = Accounts.findOneAndUpdate({ _id: 'a' }, { $inc: { balance: 10 } }, { returnDocument: 'after' })
+        .lean()
+        .exec();
+      expect(await within(outside, 300)).toBe('pending');
+      await s1.abortTransaction();
+      expect((await outside)?.balance).toBe(110);
+    } finally {
+      await s1.endSession();
+    }
+    expect(await balances()).toEqual({ a: 110, b: 0 });
+  });
+
+  it('makes the statement of a bulk write that meets a locked document wait, and counts the whole bulk write', async () => {
+    const s1 = await h.conn().startSession();
+    try {
+      s1.startTransaction();
+      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: s1 });
+      const outside = Accounts.bulkWrite(
+        [
+          { updateOne: { filter: { _id: 'b' }, update: { $inc: { balance: 1 } } } },
+          { updateOne: { filter: { _id: 'a' }, update: { $inc: { balance: 10 } } } },
+          { updateOne: { filter: { _id: 'z' }, update: { $inc: { balance: 7 } }, upsert: true } },
+        ],
+        { ordered: false },
+      );
+      expect(await within(outside, 300)).toBe('pending');
+      await s1.commitTransaction();
+      const result = await outside;
+      expect([result.matchedCount, result.modifiedCount, result.upsertedCount]).toEqual([2, 2, 1]);
+      expect(result.upsertedIds).toEqual({ 2: 'z' });
+    } finally {
+      await s1.endSession();
+    }
+    expect(await balances()).toEqual({ a: 111, b: 1, z: 7 });
+  });
+
+  it('reports the write errors of a waiting insert at their own positions', async () => {
+    const s1 = await h.conn().startSession();
+    const raw = h.conn().db!.collection<{ _id: string; balance: number }>('accounts');
+    try {
+      s1.startTransaction();
+      await raw.insertOne({ _id: 'd', balance: 1 }, { session: s1 });
+      const outside = raw.insertMany(
+        [
+          { _id: 'b', balance: 2 },
+          { _id: 'd', balance: 2 },
+          { _id: 'e', balance: 2 },
+        ],
+        { ordered: false },
+      );
+      expect(await within(outside, 300)).toBe('pending');
+      await s1.commitTransaction();
+      const err = (await rejection(outside)) as unknown as { insertedCount: number; writeErrors: Array<{ index: number; code: number }> };
+      expect(err.insertedCount).toBe(1);
+      expect(err.writeErrors.map((e) => [e.index, e.code])).toEqual([
+        [0, 11000],
+        [1, 11000],
+      ]);
+    } finally {
+      await s1.endSession();
+    }
+    expect(await balances()).toEqual({ a: 100, b: 0, d: 1, e: 2 });
+  });
+
   it('runs concurrent counter transactions without losing an increment', async () => {
     const Counters = h.conn().model('TxnCounter', new Schema({ _id: String, seq: Number }), 'txn_counters');
     await Counters.createCollection();

@@ -1,6 +1,18 @@
 import type { Document } from 'bson';
 import { Collection } from './collection';
 
+/**
+ * Thrown by a write outside a transaction whose statement's first document is locked by an open
+ * transaction: the statement has changed nothing yet, so the server waits for the lock and runs it
+ * (and the statements after it) again, as mongod makes such a write wait until the transaction
+ * commits or aborts.
+ */
+export class LockBusy extends Error {
+  constructor(readonly lockKey: string) {
+    super(`document ${lockKey} is locked by an open transaction`);
+  }
+}
+
 /** How commands reach collections: the shared store directly, or a transaction's snapshots. */
 export interface DataAccess {
   collection(db: string, name: string): Collection | undefined;
@@ -8,6 +20,8 @@ export interface DataAccess {
   collectionForWrite(db: string, name: string): Collection;
   /** Called before a document (by id key) is inserted, replaced or removed. */
   beforeWrite(coll: Collection, id: string): void;
+  /** Called before each statement of a write command (an insert's document, an update, a delete). */
+  beginStatement?(): void;
 }
 
 /** All databases of one server instance, kept in memory. */
@@ -15,6 +29,12 @@ export class Store implements DataAccess {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   /** Documents written by open transactions: `${ns}\0${idKey}` -> transaction key. */
   readonly locks = new Map<string, string>();
+  /** Writes outside transactions waiting for a lock to be released, by lock key. */
+  private readonly waiters = new Map<string, Array<() => void>>();
+  /** Documents the running statement outside a transaction has written so far (see beginStatement). */
+  private written = 0;
+  /** Whether the running command may wait for a lock: only the server's dispatch can wait. */
+  private mayWait = false;
 
   collection(db: string, name: string): Collection | undefined {
     return this.dbs.get(db)?.get(name);
@@ -24,9 +44,49 @@ export class Store implements DataAccess {
     return this.collection(db, name) ?? this.create(db, name);
   }
 
-  beforeWrite(): void {
-    // Writes outside transactions apply immediately; a transaction that read the old version
-    // notices at its own next write or at commit (its snapshot entry is no longer current).
+  /**
+   * A write outside a transaction. On a document an open transaction has written, mongod makes it
+   * wait until that transaction ends; so does this server, when the document is its statement's
+   * first (nothing of the statement is changed yet, so it can run again once the lock is released).
+   * A later document of a multi-document statement (`updateMany`) is written at once, and the
+   * transaction that holds it gets WriteConflict at commit. A transaction that read the old version of a document written here
+   * notices at its own next write of it or at commit (its snapshot entry is no longer current).
+   */
+  beforeWrite(coll: Collection, id: string): void {
+    if (this.mayWait && this.written === 0 && this.locks.size) {
+      const lockKey = `${coll.ns}\0${id}`;
+      if (this.locks.has(lockKey)) throw new LockBusy(lockKey);
+    }
+    this.written++;
+  }
+
+  /** Called before each command outside a transaction; `mayWait` when its caller handles LockBusy. */
+  beginCommand(mayWait: boolean): void {
+    this.written = 0;
+    this.mayWait = mayWait;
+  }
+
+  beginStatement(): void {
+    this.written = 0;
+  }
+
+  /** Resolves once the lock is released (at once when it is not held). */
+  whenUnlocked(lockKey: string): Promise<void> {
+    if (!this.locks.has(lockKey)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.waiters.get(lockKey);
+      if (list) list.push(resolve);
+      else this.waiters.set(lockKey, [resolve]);
+    });
+  }
+
+  /** Releases a transaction's lock and wakes the writes waiting for it. */
+  unlock(lockKey: string): void {
+    this.locks.delete(lockKey);
+    const list = this.waiters.get(lockKey);
+    if (!list) return;
+    this.waiters.delete(lockKey);
+    for (const wake of list) wake();
   }
 
   create(db: string, name: string, options: Document = {}): Collection {

@@ -107,7 +107,7 @@ export class Transaction implements DataAccess {
     for (const [ns, writes] of this.written) {
       for (const id of writes.keys()) {
         const lockKey = `${ns}\0${id}`;
-        if (this.store.locks.get(lockKey) === this.key) this.store.locks.delete(lockKey);
+        if (this.store.locks.get(lockKey) === this.key) this.store.unlock(lockKey);
       }
     }
     this.snapshots.clear();
