@@ -30,7 +30,7 @@ describe('applyUpdate', () => {
   });
 });
 
-describe('applyUpdate of top-level $set, $unset and $inc (applied without mingo)', () => {
+describe('applyUpdate of top-level $set, $unset, $inc, $push and $pull (applied without mingo)', () => {
   it('replaces fields, shares the untouched ones and leaves the stored document as it was', () => {
     const nested = { deep: [1, { x: 2 }] };
     const original = { _id: 1, keep: nested, n: 1, gone: 'x', list: [1] };
@@ -58,6 +58,42 @@ describe('applyUpdate of top-level $set, $unset and $inc (applied without mingo)
     expect(() => applyUpdate({ _id: 1 }, { $set: { _id: 2 } })).toThrow(expect.objectContaining({ code: 66 }));
     expect(applyUpdate({ _id: 1, a: { b: 1 } }, { $set: { 'a.c': 2 } })).toEqual({ _id: 1, a: { b: 1, c: 2 } });
     expect(applyUpdate({ _id: 1 }, { $push: { list: 1 } })).toEqual({ _id: 1, list: [1] });
+  });
+
+  it('applies $push of values and $each, and $pull of matching documents, as mingo does', () => {
+    const messages = [
+      { _id: 'm1', type: 'a' },
+      { _id: 'm2', type: 'b' },
+      { _id: 'm3', type: 'a' },
+    ];
+    const original = { _id: 1, pending: messages, tags: ['x'] };
+    const updates = [
+      { $push: { pending: { $each: [{ _id: 'm4', type: 'c' }] } }, $set: { at: 1 } },
+      { $push: { tags: 'y', fresh: { $each: [1, 2] }, one: { a: 1 } } },
+      { $pull: { pending: { _id: { $in: ['m1', 'm3', 'zz'] } } } },
+      { $pull: { pending: { type: 'b' }, absent: { _id: 'm1' } } },
+      { $pull: { pending: { _id: 'none' } } },
+    ];
+    for (const u of updates) {
+      // a dotted path sends the whole update to mingo; the same update without it is applied here
+      const viaMingo = applyUpdate(original, { ...u, $unset: { 'z.y': 1 } });
+      const direct = applyUpdate(original, u);
+      expect(direct).toEqual(viaMingo);
+      expect(Object.keys(direct)).toEqual(Object.keys(viaMingo));
+    }
+    expect(applyUpdate(original, updates[2]!).pending).toEqual([{ _id: 'm2', type: 'b' }]);
+    expect(original.pending).toBe(messages); // the stored document is left as it was
+    expect(messages).toHaveLength(3);
+    const pushed = { _id: 'm5' };
+    const next = applyUpdate(original, { $push: { pending: pushed } });
+    expect((next.pending as unknown[])[3]).not.toBe(pushed); // the command's value is copied
+  });
+
+  it('leaves other $push and $pull shapes to mingo', () => {
+    expect(applyUpdate({ _id: 1, l: [3, 1] }, { $push: { l: { $each: [2], $sort: 1 } } })).toEqual({ _id: 1, l: [1, 2, 3] });
+    expect(applyUpdate({ _id: 1, l: [1, 2, 1] }, { $pull: { l: 1 } })).toEqual({ _id: 1, l: [2] });
+    expect(applyUpdate({ _id: 1, l: [1, 5, 9] }, { $pull: { l: { $gte: 5 } } })).toEqual({ _id: 1, l: [1] });
+    expect(applyUpdate({ _id: 1, l: [{ a: 1 }, 2] }, { $pull: { l: { a: 1 } } })).toEqual({ _id: 1, l: [2] });
   });
 
   it('applies $setOnInsert with the update on an insert only', () => {

@@ -1,7 +1,7 @@
 import { ObjectId, type Document } from 'bson';
 import { Aggregator } from 'mingo';
 import { CommandError, ErrorCodes } from '../errors';
-import { mingoUpdate } from '../util/mingo';
+import { mingoQuery, mingoUpdate } from '../util/mingo';
 import { cloneDeep, isPlainObject, keyString, valueAtPath } from '../util/values';
 
 export type UpdateSpec = Document | Document[];
@@ -194,10 +194,28 @@ export function changed(a: Document, b: Document): boolean {
  * The update shapes nearly every write of the services has, applied here instead of by mingo: `$set`, `$unset`
  * and `$inc` of top-level fields. mingo's `update` builds a fresh operator context for each call, copying its
  * operator tables (hundreds of entries) five times; bench:finalize's profile of this server showed that as
- * 18 % of its CPU (issue 16). Every other shape (dotted or positional paths, array filters, other operators,
+ * 18 % of its CPU (issue 16). Also `$push` of values or `{ $each: [...] }` onto a top-level array and `$pull` of
+ * the elements (all documents) that match a document condition (a draft invoice's pending messages, written with
+ * each change and pulled by the outbox relay): through mingo, each also deep-copied the whole document twice.
+ * Every other shape (dotted or positional paths, array filters, other operators or modifiers, a non-array target,
  * a field named by two operators, `_id`) still goes to mingo, which also reports their errors.
  */
-const SIMPLE_OPERATORS = new Set(['$set', '$unset', '$inc']);
+const SIMPLE_OPERATORS = new Set(['$set', '$unset', '$inc', '$push', '$pull']);
+
+const hasOperatorKeys = (v: Document) => Object.keys(v).some((k) => k.startsWith('$'));
+
+/** The values a simple `$push` appends, or undefined when mingo must handle it ($position, $slice, $sort). */
+function pushedValues(arg: unknown): unknown[] | undefined {
+  if (!isPlainObject(arg) || !hasOperatorKeys(arg)) return [arg];
+  const keys = Object.keys(arg);
+  return keys.length === 1 && keys[0] === '$each' && Array.isArray(arg.$each) ? arg.$each : undefined;
+}
+
+/** A `$pull` condition this file applies: a document condition (no operator at its top) on document elements. */
+function simplePull(target: unknown, arg: unknown): boolean {
+  if (!isPlainObject(arg) || !Object.keys(arg).length || hasOperatorKeys(arg)) return false;
+  return target === undefined || (Array.isArray(target) && target.every((e) => isPlainObject(e)));
+}
 
 function isSimple(original: Document, updates: Document[]): boolean {
   const seen = new Set<string>();
@@ -209,6 +227,8 @@ function isSimple(original: Document, updates: Document[]): boolean {
         // a BSON-typed counter or increment (Long, Int32, Decimal128) is left to mingo's arithmetic
         if (op === '$inc' && (typeof arg !== 'number' || (original[path] !== undefined && typeof original[path] !== 'number')))
           return false;
+        if (op === '$push' && ((original[path] !== undefined && !Array.isArray(original[path])) || !pushedValues(arg))) return false;
+        if (op === '$pull' && !simplePull(original[path], arg)) return false;
         seen.add(path);
       }
     }
@@ -225,7 +245,13 @@ function applySimple(doc: Document, mods: Document): void {
     for (const [path, arg] of Object.entries(spec)) {
       if (op === '$set') doc[path] = cloneDeep(arg);
       else if (op === '$unset') delete doc[path];
-      else doc[path] = ((doc[path] as number | undefined) ?? 0) + (arg as number);
+      else if (op === '$push') doc[path] = [...((doc[path] as unknown[] | undefined) ?? []), ...cloneDeep(pushedValues(arg) ?? [])];
+      else if (op === '$pull') {
+        const list = doc[path] as Document[] | undefined;
+        if (!list) continue; // nothing to pull from: the field stays absent
+        const condition = mingoQuery(arg as Document);
+        doc[path] = list.filter((e) => !condition.test(e));
+      } else doc[path] = ((doc[path] as number | undefined) ?? 0) + (arg as number);
     }
   }
 }
