@@ -102,6 +102,28 @@ describe('Collection with secondary indexes', () => {
     expect(() => sparse.insert({ _id: 8, p: 'q', live: true })).toThrow(/index: p_1/);
   });
 
+  it("answers a filter that is exactly a partial index's filter expression from that index", () => {
+    const c = new Collection('db', 'drafts');
+    const holding = { 'pending._id': { $exists: true } };
+    c.addIndex({ v: 2, key: { 'pending._id': 1 }, name: 'pending', partialFilterExpression: holding });
+    c.insert({ _id: 1, pending: [{ _id: 'a' }, { _id: 'b' }] });
+    c.insert({ _id: 2, pending: [] });
+    c.insert({ _id: 3 });
+    c.insert({ _id: 4, pending: [{ _id: 'c' }] });
+    expect(c.candidates({ 'pending._id': { $exists: true } })).toEqual({
+      docs: [
+        { _id: 1, pending: [{ _id: 'a' }, { _id: 'b' }] },
+        { _id: 4, pending: [{ _id: 'c' }] },
+      ],
+      exact: true,
+    });
+    c.replace('n1', { _id: 1, pending: [] });
+    expect(c.candidates(holding).docs.map((d) => d._id)).toEqual([4]);
+    // any other filter is not the index's: every document is a candidate
+    expect(c.candidates({ 'pending.0': { $exists: true } })).toMatchObject({ exact: false });
+    expect(c.candidates({ 'pending.0': { $exists: true } }).docs).toHaveLength(4);
+  });
+
   it('uses an index only for equality filters and says when the lookup alone is the answer', () => {
     const c = users();
     for (let i = 0; i < 50; i++) c.insert({ _id: i, email: `u${i}`, n: i % 5 });

@@ -155,7 +155,29 @@ export class Collection {
       if (!ids) return { docs: [], exact: true };
       return { docs: [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined), exact };
     }
-    return this.inCandidates(filter) ?? { docs: this.all(), exact: filterKeys.length === 0 };
+    return this.inCandidates(filter) ?? this.partialCandidates(filter) ?? { docs: this.all(), exact: filterKeys.length === 0 };
+  }
+
+  /**
+   * For a filter that is exactly a partial index's filter expression, the documents in that index (only those
+   * match it): the outbox relay's poll for documents holding pending messages would otherwise scan the
+   * collection. mongod answers such a filter from the index too when it names the index's key
+   * (`{ 'list._id': { $exists: true } }` for a partial index on `list._id` with that filter).
+   */
+  private partialCandidates(filter: Document): { docs: Document[]; exact: boolean } | undefined {
+    if (!this.indexes.size) return undefined;
+    let wanted: string | undefined;
+    for (const ix of this.indexes.values()) {
+      const expr = ix.spec.partialFilterExpression;
+      if (!expr) continue;
+      wanted ??= keyString(filter);
+      if (keyString(expr) !== wanted) continue;
+      const ids = new Set<string>();
+      for (const set of ix.entries.values()) for (const id of set) ids.add(id);
+      const docs = [...ids].map((i) => this.docs.get(i)?.doc).filter((d): d is Document => d !== undefined);
+      return { docs, exact: true };
+    }
+    return undefined;
   }
 
   /** Candidates for `{ field: { $in: [...] } }` on `_id` or a single-field index (re-tested by mingo). */
