@@ -45,6 +45,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const numbering = numberingRepo(rt.conn);
   const products = productsRepo(rt.conn);
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init()]);
+  // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
+  rt.keepPendingIn(invoices.pendingSource);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
   const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
   const counters = createCounters(rt.conn);
@@ -63,6 +65,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     positionIds: counters.inBlocks('position', 50),
     commit: rt.commit,
     publish: rt.publish,
+    handOver: rt.handOver,
     bus: rt.bus,
     defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
     now: () => new Date(),

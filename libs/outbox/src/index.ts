@@ -4,3 +4,4 @@ export * from './commit';
 export * from './inbox';
 export * from './metrics';
 export * from './group-commit';
+export * from './pending';

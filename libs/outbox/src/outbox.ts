@@ -67,26 +67,31 @@ export interface Outbox {
   add(messages: OutboxMessage[], session?: ClientSession): Promise<OutboxEntry[]>;
 }
 
+/** Entries for messages written now: ids, the active trace, the time. */
+export function outboxEntries(messages: OutboxMessage[]): OutboxEntry[] {
+  const trace: Record<string, string> = {};
+  propagation.inject(context.active(), trace);
+  const now = new Date();
+  return messages.map((m): OutboxEntry => ({
+    _id: m.id ?? randomUUID(),
+    kind: m.kind,
+    type: m.type,
+    companyId: m.companyId,
+    data: m.data,
+    ...(m.correlationId !== undefined ? { correlationId: m.correlationId } : {}),
+    ...(m.actor ? { actor: m.actor } : {}),
+    trace,
+    createdAt: now,
+    attempts: 0,
+  }));
+}
+
 export function createOutbox(conn: Connection): Outbox {
   const model = conn.models.Outbox ?? conn.model<OutboxEntry>('Outbox', outboxSchema, 'outbox');
   return {
     model,
     async add(messages, session) {
-      const trace: Record<string, string> = {};
-      propagation.inject(context.active(), trace);
-      const now = new Date();
-      const docs = messages.map((m): OutboxEntry => ({
-        _id: m.id ?? randomUUID(),
-        kind: m.kind,
-        type: m.type,
-        companyId: m.companyId,
-        data: m.data,
-        ...(m.correlationId !== undefined ? { correlationId: m.correlationId } : {}),
-        ...(m.actor ? { actor: m.actor } : {}),
-        trace,
-        createdAt: now,
-        attempts: 0,
-      }));
+      const docs = outboxEntries(messages);
       // Written as built, without mongoose documents. Every entry is made right here, and casting and
       // validating each one (with its whole payload, which can be an invoice snapshot) cost more than the insert.
       // AS_BUILT: an absent optional field stays absent (as mongoose left it), never null; the relay

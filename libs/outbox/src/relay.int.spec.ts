@@ -1,8 +1,11 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type mongo } from 'mongoose';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createChanges } from './commit';
-import { createOutbox, type Outbox, type OutboxEntry, type OutboxMessage } from './outbox';
+import { createOutbox, outboxEntries, type Outbox, type OutboxEntry, type OutboxMessage } from './outbox';
+import { PENDING_INDEX, pushPending, type HeldEntry, type PendingHolder, type PendingSource } from './pending';
 import { startOutboxRelay, type OutboxRelay } from './relay';
+import { watchOutboxBacklog } from './metrics';
+import { register } from 'prom-client';
 
 jest.setTimeout(30_000);
 
@@ -138,5 +141,124 @@ describe('outbox relay', () => {
     await relay.flush();
     expect(published(sent)).toEqual([20, 21]);
     expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+});
+
+/** Messages kept inside the documents whose change they announce (pending.ts), beside the outbox. */
+describe('outbox relay with messages kept in documents', () => {
+  let mongo: Awaited<ReturnType<typeof startEmbeddedMongo>>;
+  let conn: Connection;
+  let outbox: Outbox;
+  let drafts: mongo.Collection<{ _id: number; title?: string; pendingMessages?: OutboxEntry[] }>;
+  let relay: OutboxRelay | undefined;
+
+  beforeAll(async () => {
+    mongo = await startEmbeddedMongo();
+    conn = await mongoose.createConnection(mongo.uri, { dbName: 'relay_pending_test' }).asPromise();
+    outbox = createOutbox(conn);
+    await outbox.model.init();
+    drafts = conn.db!.collection('drafts');
+    await drafts.createIndex(PENDING_INDEX.key, {
+      name: PENDING_INDEX.name,
+      partialFilterExpression: PENDING_INDEX.partialFilterExpression,
+    });
+  });
+  afterEach(async () => {
+    await relay?.stop();
+    relay = undefined;
+    await outbox.model.deleteMany({});
+    await drafts.deleteMany({});
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await mongo?.stop();
+  });
+
+  const source = (): PendingSource => ({ name: 'drafts', collection: drafts as unknown as mongo.Collection<PendingHolder> });
+  const held = (entries: OutboxEntry[], id: number): HeldEntry[] => entries.map((e) => ({ ...e, heldBy: { source: 'drafts', id } }));
+  const numbers = (entries: OutboxEntry[]) => entries.map((e) => (e.data as { n: number }).n);
+  const left = async () =>
+    (await drafts.find({}).toArray()).flatMap((d) => (d.pendingMessages ?? []).map((e) => (e.data as { n: number }).n));
+  const waitFor = async (cond: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 500 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await cond()).toBe(true);
+  };
+
+  it('publishes what the change handed over, then pulls it out of its document; the document is otherwise untouched', async () => {
+    const sent: OutboxEntry[] = [];
+    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000, [source()]);
+    await relay.flush();
+    const first = outboxEntries([msg(1)]);
+    await drafts.insertOne({ _id: 1, title: 'draft', pendingMessages: first });
+    relay.kick(held(first, 1));
+    const second = outboxEntries([msg(2), msg(3)]);
+    await drafts.updateOne({ _id: 1 }, { $set: { title: 'changed' }, ...pushPending(second) });
+    relay.kick(held(second, 1));
+    await waitFor(() => sent.length === 3);
+    await relay.flush();
+    expect(numbers(sent)).toEqual([1, 2, 3]);
+    expect(sent.every((e) => !('heldBy' in e))).toBe(true); // the bus gets the message, not where it was kept
+    expect(await left()).toEqual([]);
+    expect(await drafts.findOne({ _id: 1 })).toMatchObject({ title: 'changed', pendingMessages: [] });
+  });
+
+  it('publishes messages left in documents (a crash before their publish) on its first run, in creation order with the outbox', async () => {
+    const a = outboxEntries([msg(20)]);
+    await drafts.insertOne({ _id: 2, pendingMessages: a });
+    await new Promise((r) => setTimeout(r, 5));
+    await outbox.add([msg(21)]);
+    await new Promise((r) => setTimeout(r, 5));
+    await drafts.insertOne({ _id: 3, pendingMessages: outboxEntries([msg(22), msg(23)]) });
+    await drafts.insertOne({ _id: 4, title: 'nothing pending' });
+    const sent: OutboxEntry[] = [];
+    relay = startOutboxRelay(outbox, async (e) => void sent.push(e), quiet, 60_000, [source()]);
+    await relay.flush();
+    expect(numbers(sent)).toEqual([20, 21, 22, 23]);
+    expect(await left()).toEqual([]);
+    expect(await outbox.model.countDocuments({ publishedAt: { $exists: false } })).toBe(0);
+  });
+
+  it('counts the documents holding messages in the backlog gauges, with the outbox', async () => {
+    const watch = watchOutboxBacklog('relay-pending-test', outbox, () => [source()]);
+    try {
+      const old = outboxEntries([msg(40)]);
+      old[0]!.createdAt = new Date(Date.now() - 60_000);
+      await drafts.insertOne({ _id: 6, pendingMessages: old });
+      await drafts.insertOne({ _id: 7, pendingMessages: [] }); // emptied by the relay: not counted
+      await outbox.add([msg(41)]);
+      expect(await register.getSingleMetricAsString('outbox_pending_entries')).toMatch(/service="relay-pending-test"\} 2$/m);
+      const age = /service="relay-pending-test"\} ([0-9.]+)$/m.exec(
+        await register.getSingleMetricAsString('outbox_oldest_pending_age_seconds'),
+      );
+      expect(Number(age?.[1])).toBeGreaterThanOrEqual(59);
+    } finally {
+      watch.unwatch();
+    }
+  });
+
+  it('keeps a message whose publish failed in its document and publishes it on a later run', async () => {
+    let failed = false;
+    const sent: OutboxEntry[] = [];
+    relay = startOutboxRelay(
+      outbox,
+      async (e) => {
+        if ((e.data as { n: number }).n === 31 && !failed) {
+          failed = true;
+          throw new Error('broker away');
+        }
+        sent.push(e);
+      },
+      quiet,
+      60_000,
+      [source()],
+    );
+    await relay.flush();
+    const entries = outboxEntries([msg(30), msg(31)]);
+    await drafts.insertOne({ _id: 5, pendingMessages: entries });
+    relay.kick(held(entries, 5));
+    await waitFor(() => failed && sent.length === 1);
+    await relay.flush(); // the failure made it read the documents again
+    expect(numbers(sent)).toEqual([30, 31]);
+    expect(await left()).toEqual([]);
   });
 });

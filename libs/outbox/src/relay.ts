@@ -1,6 +1,7 @@
 import { context, propagation } from '@opentelemetry/api';
 import { driverCollection } from '@inv/service-kit';
-import type { Outbox, OutboxEntry, OutboxPublisher } from './outbox';
+import type { Outbox, OutboxPublisher } from './outbox';
+import type { HeldEntry, PendingHolder, PendingSource } from './pending';
 
 interface RelayLogger {
   warn(obj: Record<string, unknown>, msg?: string): void;
@@ -12,7 +13,7 @@ export interface OutboxRelay {
    * Publish pending entries soon (call after a transaction that added entries committed). Given the entries
    * just committed, the relay publishes them without reading them back, unless older entries are pending.
    */
-  kick(committed?: OutboxEntry[]): void;
+  kick(committed?: HeldEntry[]): void;
   /** Publish everything pending now; resolves when the outbox was drained once. */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -39,31 +40,39 @@ const BATCH = 100;
  * that was published already. The outbox is read at start, on the poll interval, after a
  * failed publish (which leaves older entries pending) and when a run was kicked without entries.
  */
-export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logger: RelayLogger, pollMs = 1000): OutboxRelay {
+export function startOutboxRelay(
+  outbox: Outbox,
+  publish: OutboxPublisher,
+  logger: RelayLogger,
+  pollMs = 1000,
+  /** Collections whose documents keep their messages inside (pending.ts): read and marked like the outbox. */
+  sources: PendingSource[] = [],
+): OutboxRelay {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
   /** Entries committed by this process and handed over, not yet published. */
-  let handed: OutboxEntry[] = [];
+  let handed: HeldEntry[] = [];
   /** Whether the outbox may hold unpublished entries this process was not handed (start, failures, kicks without entries). */
   let mustRead = true;
-  const marks = publishedMarks(outbox, logger);
+  const marks = publishedMarks(outbox, sources, logger);
 
   /** Publishes in order, pipelined; has the published ones marked. Answers false when any publish failed. */
-  const publishAll = async (batch: OutboxEntry[]): Promise<boolean> => {
+  const publishAll = async (batch: HeldEntry[]): Promise<boolean> => {
     const sending: Array<Promise<unknown>> = [];
     for (const entry of batch) {
       if (stopped) break;
       const parent = propagation.extract(context.active(), entry.trace ?? {});
-      sending.push(context.with(parent, () => publish(entry)));
+      const { heldBy: _heldBy, ...message } = entry;
+      sending.push(context.with(parent, () => publish(message)));
     }
     const outcomes = await Promise.allSettled(sending);
-    const published = batch.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((e) => e._id);
-    marks.add(published);
+    marks.add(batch.filter((_, i) => outcomes[i]?.status === 'fulfilled'));
     const failed = outcomes.findIndex((o) => o.status === 'rejected');
     if (failed < 0) return sending.length === batch.length;
     const entry = batch[failed];
-    await driverCollection(outbox.model).updateOne({ _id: entry._id }, { $inc: { attempts: 1 } });
+    // (an entry kept in its document counts no attempts: the log line below is its record)
+    if (!entry.heldBy) await driverCollection(outbox.model).updateOne({ _id: entry._id }, { $inc: { attempts: 1 } });
     logger.warn(
       { err: (outcomes[failed] as PromiseRejectedResult).reason, id: entry._id, type: entry.type },
       'outbox publish failed; will retry',
@@ -83,12 +92,19 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
       mustRead = false;
       handed = []; // committed, so the read below finds them (in creation order with anything older)
       await marks.settled(); // what was published is marked before the read looks for what is not
-      const batch = await driverCollection(outbox.model)
-        .find({ publishedAt: { $exists: false } })
-        .sort({ createdAt: 1 })
-        .limit(BATCH)
-        .toArray();
-      if (batch.length === BATCH) mustRead = true;
+      const [fromOutbox, ...held] = await Promise.all([
+        driverCollection(outbox.model)
+          .find({ publishedAt: { $exists: false } })
+          .sort({ createdAt: 1 })
+          .limit(BATCH)
+          .toArray(),
+        ...sources.map((source) => pendingIn(source)),
+      ]);
+      if (fromOutbox.length === BATCH || held.some((h) => h.full)) mustRead = true;
+      // in creation order across the outbox and the documents (a sort that keeps equal times in the order read)
+      const batch: HeldEntry[] = [...fromOutbox, ...held.flatMap((h) => h.entries)].sort(
+        (a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime(),
+      );
       if (batch.length > 0 && !(await publishAll(batch))) {
         mustRead = true;
         return;
@@ -149,24 +165,62 @@ export function startOutboxRelay(outbox: Outbox, publish: OutboxPublisher, logge
   };
 }
 
+/** The messages left in a source's documents (up to BATCH documents), each with the document that holds it. */
+async function pendingIn(source: PendingSource): Promise<{ entries: HeldEntry[]; full: boolean }> {
+  const docs = await source.collection
+    .find({ 'pendingMessages.0': { $exists: true } }, { projection: { pendingMessages: 1 } })
+    .limit(BATCH)
+    .toArray();
+  const entries = docs.flatMap((doc) =>
+    (doc.pendingMessages ?? []).map((e): HeldEntry => ({ ...e, heldBy: { source: source.name, id: doc._id } })),
+  );
+  return { entries, full: docs.length === BATCH };
+}
+
 /**
  * Marks published entries in few updates: ids published within `lingerMs` (or while an update runs) go into
  * one update. Marking late costs nothing but a longer window in which a crash makes the relay publish an
  * entry again (consumers dedupe); a read of the outbox asks for the marks first (`settled`). A failed mark is
  * logged and dropped: those entries are published once more by a later read, as after a crash.
  */
-function publishedMarks(outbox: Outbox, logger: RelayLogger, lingerMs = 100) {
-  let pending: string[] = [];
+function publishedMarks(outbox: Outbox, sources: PendingSource[], logger: RelayLogger, lingerMs = 100) {
+  let pending: HeldEntry[] = [];
   let marking: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const byName = new Map(sources.map((s) => [s.name, s]));
+  /** Outbox entries get their publishedAt (one update); entries kept in documents are pulled (one bulk write per source). */
+  const mark = async (entries: HeldEntry[]) => {
+    const ids = entries.filter((e) => !e.heldBy).map((e) => e._id);
+    if (ids.length) await driverCollection(outbox.model).updateMany({ _id: { $in: ids } }, { $set: { publishedAt: new Date() } });
+    const held = new Map<string, Map<PendingHolder['_id'], string[]>>();
+    for (const e of entries) {
+      if (!e.heldBy) continue;
+      const docs = held.get(e.heldBy.source) ?? new Map<PendingHolder['_id'], string[]>();
+      held.set(e.heldBy.source, docs);
+      docs.set(e.heldBy.id, [...(docs.get(e.heldBy.id) ?? []), e._id]);
+    }
+    for (const [name, docs] of held) {
+      const source = byName.get(name);
+      if (!source) continue;
+      await source.collection.bulkWrite(
+        [...docs].map(([id, entryIds]) => ({
+          updateOne: {
+            filter: { _id: id },
+            update: { $pull: { pendingMessages: { _id: { $in: entryIds } } } },
+          },
+        })),
+        { ordered: false },
+      );
+    }
+  };
   const loop = async () => {
     while (pending.length) {
-      const ids = pending;
+      const entries = pending;
       pending = [];
       try {
-        await driverCollection(outbox.model).updateMany({ _id: { $in: ids } }, { $set: { publishedAt: new Date() } });
+        await mark(entries);
       } catch (err) {
-        logger.warn({ err, entries: ids.length }, 'outbox: published entries could not be marked; they will be published again');
+        logger.warn({ err, entries: entries.length }, 'outbox: published entries could not be marked; they will be published again');
       }
     }
   };
@@ -185,8 +239,8 @@ function publishedMarks(outbox: Outbox, logger: RelayLogger, lingerMs = 100) {
     timer.unref();
   };
   return {
-    add(ids: string[]) {
-      pending.push(...ids);
+    add(entries: HeldEntry[]) {
+      pending.push(...entries);
       later();
     },
     /** Marks what is pending now and resolves when every id added so far is marked (or its mark failed). */

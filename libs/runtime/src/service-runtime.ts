@@ -9,8 +9,10 @@ import {
   startOutboxRelay,
   watchOutboxBacklog,
   type Changes,
+  type HeldEntry,
   type Outbox,
   type OutboxRelay,
+  type PendingSource,
 } from '@inv/outbox';
 import {
   connectMongo,
@@ -94,6 +96,13 @@ export interface ServiceRuntime {
   /** `commit` at most once per received message (its envelope id recorded with the change). */
   commitOnce: Changes['commitOnce'];
   commitAllOnce: Changes['commitAllOnce'];
+  /**
+   * A collection whose documents keep their own pending messages (libs/outbox pending.ts): the relay reads and
+   * marks them too. Register before start().
+   */
+  keepPendingIn(source: PendingSource): void;
+  /** Messages written inside their document (`pushPending`), handed to the relay once the write succeeded. */
+  handOver(entries: HeldEntry[]): void;
   app: Express;
   /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
   start(): Promise<Listening>;
@@ -130,6 +139,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   const outbox = createOutbox(conn);
   const backlog = watchOutboxBacklog(opts.service, outbox);
   let relay: OutboxRelay | undefined;
+  const pendingSources: PendingSource[] = [];
   // before start() nothing publishes yet; the relay picks the entries up when it starts
   const changes = createChanges(conn, outbox, (committed) => relay?.kick(committed));
   await changes.init();
@@ -158,6 +168,11 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     publish: changes.publish,
     commitOnce: changes.commitOnce,
     commitAllOnce: changes.commitAllOnce,
+    keepPendingIn(source) {
+      if (relay) throw new Error('keepPendingIn: register before start()');
+      pendingSources.push(source);
+    },
+    handOver: (entries) => relay?.kick(entries),
     get relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;
@@ -175,6 +190,8 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
           else await bus.sendCommand(entry.type as never, entry.companyId, entry.data as never, publishOpts);
         },
         logger,
+        undefined,
+        pendingSources,
       );
       http = await listen(app, opts.port, opts.env.HOST);
       logger.info({ url: http.url }, `${opts.service} listening`);

@@ -1,6 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import type { InvoiceSnapshot } from '@inv/contracts';
+import { outboxEntries, type OutboxEntry } from '@inv/outbox';
 import { invoiceSchema, invoicesRepo, type InvoiceDoc, type PositionDoc } from './invoices';
 import { jobsRepo, type JobDoc } from './jobs';
 
@@ -108,6 +109,26 @@ describe('invoice and job writes through the driver', () => {
     expect(await repo.setPositions('cmp_a', 4, { updatedAt: later, taxTreatmentId: 'reduced' }, set)).toBe(false);
     expect(await repo.claimForFinalize('cmp_a', 4, later, 'job_1', {})).toBe(true);
     expect(await repo.setPositions('cmp_a', 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
+  });
+
+  it('keeps the messages announcing a change in the draft with it, and only when the change is written', async () => {
+    await repo.insert({
+      ...draft(12),
+      pendingMessages: outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: 'cmp_a', data: { n: 1 } }]),
+    });
+    const later = new Date(at.getTime() + 1000);
+    const set = { positions: [position(1)], grossCents: 29750, updatedAt: later };
+    const announced = outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: 'cmp_a', data: { n: 2 } }]);
+    // a stale draft: neither the change nor its message is written
+    expect(await repo.setPositions('cmp_a', 12, { updatedAt: later, taxTreatmentId: undefined }, set, announced)).toBe(false);
+    expect((await stored('invoices', 12)).pendingMessages.map((e: OutboxEntry) => e.data)).toEqual([{ n: 1 }]);
+    expect(await repo.setPositions('cmp_a', 12, { updatedAt: at, taxTreatmentId: undefined }, set, announced)).toBe(true);
+    const mine = await stored('invoices', 12);
+    expect(mine.positions).toHaveLength(1);
+    expect(mine.pendingMessages.map((e: OutboxEntry) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(mine.pendingMessages[1]).toEqual(announced[0]);
+    // the relay finds it through the partial index's filter
+    expect(await conn.db!.collection('invoices').countDocuments({ 'pendingMessages.0': { $exists: true } })).toBe(1);
   });
 
   it('claims a draft for finalization as mongoose did, the frozen snapshot included', async () => {

@@ -1,6 +1,7 @@
 import { Schema, type Connection, type ClientSession, type mongo } from 'mongoose';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
+import { PENDING_INDEX, type OutboxEntry, type PendingHolder, type PendingSource } from '@inv/outbox';
 
 /** A position as stored: quantities, prices and rates as decimal strings (never floats, never Decimal128). */
 export interface PositionDoc {
@@ -61,6 +62,8 @@ export interface InvoiceDoc {
   snapshot?: InvoiceSnapshot;
   pdf?: StoredFile;
   xml?: StoredFile;
+  /** Messages announcing a change of this draft, written with it, until the relay has published them (libs/outbox pending.ts). */
+  pendingMessages?: OutboxEntry[];
   paidDate?: string;
   paymentMethod?: string;
   paymentReference?: string;
@@ -116,6 +119,7 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
     snapshot: Schema.Types.Mixed,
     pdf: file,
     xml: file,
+    pendingMessages: { type: [Schema.Types.Mixed], default: undefined },
     paidDate: String,
     paymentMethod: String,
     paymentReference: String,
@@ -137,6 +141,8 @@ invoiceSchema.index({ companyId: 1, dueDate: 1, status: 1 });
 invoiceSchema.index({ companyId: 1, grossCents: -1, _id: -1 });
 invoiceSchema.index({ companyId: 1, customerName: 1 });
 invoiceSchema.index({ companyId: 1, _id: -1 });
+// the drafts whose messages are not published yet (a crash between the write and the relay): only those are in it
+invoiceSchema.index(PENDING_INDEX.key, { name: PENDING_INDEX.name, partialFilterExpression: PENDING_INDEX.partialFilterExpression });
 
 export function invoicesRepo(conn: Connection) {
   const model = conn.model<InvoiceDoc>('Invoice', invoiceSchema, 'invoices');
@@ -155,6 +161,8 @@ export function invoicesRepo(conn: Connection) {
   const matched = (res: { matchedCount: number }) => res.matchedCount === 1;
   return {
     init: () => model.init(),
+    /** The drafts' pending messages, for the relay (service-runtime keepPendingIn). */
+    pendingSource: { name: 'invoices', collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: string, id: number): Promise<InvoiceDoc | null> => raw.findOne({ _id: id, companyId }),
     /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
@@ -173,12 +181,14 @@ export function invoicesRepo(conn: Connection) {
       id: number,
       seen: Pick<InvoiceDoc, 'updatedAt' | 'taxTreatmentId'>,
       set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>,
+      /** Messages announcing the change, kept in the draft with it (one atomic write); hand them to the relay after. */
+      pending: OutboxEntry[] = [],
     ) =>
       matched(
         await raw.updateOne(
           // null matches an invoice without a tax treatment too
           { ...draft(companyId, id), updatedAt: seen.updatedAt, taxTreatmentId: seen.taxTreatmentId ?? null } as mongo.Filter<InvoiceDoc>,
-          { $set: set },
+          pending.length ? { $set: set, $push: { pendingMessages: { $each: pending } } } : { $set: set },
           rawOpts(),
         ),
       ),

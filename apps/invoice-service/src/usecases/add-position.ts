@@ -44,17 +44,16 @@ export async function addPosition(
     if (input.product_id !== undefined) added.productId = input.product_id;
     assertPositionAmounts(added, input.single_net_amount);
     added.id = await deps.positionIds();
-    return { positions: [...inv.positions, added], value: added };
-  });
-  await deps.publish(
-    eventMessage('invoice.changed.v1', companyId, {
+    // for the audit log, written with the change
+    const announced = eventMessage('invoice.changed.v1', companyId, {
       invoiceId,
       action: 'position_added',
-      positionId: position.id,
+      positionId: added.id,
       fields: Object.entries(input)
         .filter(([, v]) => v !== undefined)
         .map(([k]) => k),
-    }),
-  );
+    });
+    return { positions: [...inv.positions, added], value: added, messages: [announced] };
+  });
   return { id: position.id, invoice };
 }

@@ -1,4 +1,5 @@
 import type { InvoiceCreate } from '@inv/contracts';
+import { outboxEntries } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
@@ -10,6 +11,16 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const id = await deps.counters.next('invoice');
   const now = deps.now();
+  // for the audit log, kept in the draft by its insert (one write: the draft and its event exist together or not at all)
+  const pending = outboxEntries([
+    eventMessage('invoice.changed.v1', companyId, {
+      invoiceId: id,
+      action: 'created',
+      fields: Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k),
+    }),
+  ]);
   const draft: Omit<InvoiceDoc, 'number'> = {
     _id: id,
     companyId,
@@ -30,20 +41,13 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
     attachmentsUploaded: false,
     createdAt: now,
     updatedAt: now,
+    pendingMessages: pending,
   };
   const number = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });
+  deps.handOver(pending.map((e) => ({ ...e, heldBy: { source: 'invoices', id } })));
   // the draft as stored (a read gives no key for an unset field), for the positions that usually follow
-  const stored = Object.fromEntries(Object.entries({ ...draft, number }).filter(([, v]) => v !== undefined));
+  const { pendingMessages: _pending, ...kept } = draft;
+  const stored = Object.fromEntries(Object.entries({ ...kept, number }).filter(([, v]) => v !== undefined));
   deps.drafts.remember(stored as unknown as InvoiceDoc);
-  // for the audit log (after the draft's commit: the outbox relays it)
-  await deps.publish(
-    eventMessage('invoice.changed.v1', companyId, {
-      invoiceId: id,
-      action: 'created',
-      fields: Object.entries(input)
-        .filter(([, v]) => v !== undefined)
-        .map(([k]) => k),
-    }),
-  );
   return id;
 }

@@ -6,7 +6,7 @@ import { changePositions } from './position-store';
 export async function deletePosition(deps: InvoiceDeps, companyId: string, invoiceId: number, positionId: number) {
   await changePositions(deps, companyId, invoiceId, async (inv) => {
     if (!inv.positions.some((p) => p.id === positionId)) throw notFound(`position ${positionId}`);
-    return { positions: inv.positions.filter((p) => p.id !== positionId), value: undefined };
+    const announced = eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_deleted', positionId, fields: [] });
+    return { positions: inv.positions.filter((p) => p.id !== positionId), value: undefined, messages: [announced] };
   });
-  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'position_deleted', positionId, fields: [] }));
 }

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { ObjectStore } from '@inv/objects';
-import type { Changes } from '@inv/outbox';
+import type { Changes, HeldEntry } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
 import type { Transporter } from 'nodemailer';
 import type { AttachmentsRepo } from '../db/attachments';
@@ -32,6 +32,8 @@ export interface InvoiceDeps {
   commit: Changes['commit'];
   /** Messages that follow no write of this service: outbox, then the relay. */
   publish: Changes['publish'];
+  /** Messages kept in a draft with its change (`setPositions`, `insert`), handed to the relay once written. */
+  handOver: (entries: HeldEntry[]) => void;
   bus: AppBus;
   defaultTemplateId: number;
   now: () => Date;

@@ -1,5 +1,6 @@
 /** How positions are built, checked and written (optimistically, only if the draft did not change meanwhile). */
 import { defaultRateOfTreatment, type PositionCreate } from '@inv/contracts';
+import { outboxEntries, type OutboxMessage } from '@inv/outbox';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { grossCentsOf, positionAmountErrors, totalsOf } from '../domain/totals';
@@ -39,20 +40,30 @@ export function assertComputable(positions: PositionDoc[]) {
 }
 
 /**
- * Writes the new position list only if nobody changed the invoice meanwhile (optimistic check on updatedAt).
+ * Writes the new position list only if nobody changed the invoice meanwhile (optimistic check on updatedAt), with
+ * the messages announcing the change kept in the draft by the same write (libs/outbox pending.ts: the change and its
+ * audit event are stored together or not at all), then hands them to the relay.
  * Answers the invoice as written: the write matched `inv` exactly, so it need not be read again.
  */
-export async function savePositions(deps: InvoiceDeps, inv: InvoiceDoc, positions: PositionDoc[]): Promise<InvoiceDoc> {
+export async function savePositions(
+  deps: InvoiceDeps,
+  inv: InvoiceDoc,
+  positions: PositionDoc[],
+  messages: OutboxMessage[] = [],
+): Promise<InvoiceDoc> {
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
-  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv, set)))
+  const pending = outboxEntries(messages);
+  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv, set, pending)))
     throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
-  return { ...inv, ...set };
+  if (pending.length) deps.handOver(pending.map((e) => ({ ...e, heldBy: { source: 'invoices', id: inv._id } })));
+  const { pendingMessages: _pending, ...written } = inv; // the copy kept and answered carries no messages
+  return { ...written, ...set };
 }
 
 /**
- * A change of a draft's positions: `change` gets the draft and answers the new list (and a value for the caller),
- * or throws (404, 422); the list is written only if the draft did not change meanwhile (`savePositions`).
+ * A change of a draft's positions: `change` gets the draft and answers the new list, a value for the caller and the
+ * messages announcing the change (written with it), or throws (404, 422); the list is written only if the draft did not change meanwhile (`savePositions`).
  * The draft is the copy this process wrote last (`deps.drafts`, see draft-cache.ts) when it has one, so adding
  * one position after the other costs no read each. Whatever fails on a copy (the conditional write missing it,
  * or an error decided on it) is done once more on the draft as stored: a stale copy never reaches the client.
@@ -61,11 +72,11 @@ export async function changePositions<T>(
   deps: InvoiceDeps,
   companyId: string,
   invoiceId: number,
-  change: (inv: InvoiceDoc) => Promise<{ positions: PositionDoc[]; value: T }>,
+  change: (inv: InvoiceDoc) => Promise<{ positions: PositionDoc[]; value: T; messages?: OutboxMessage[] }>,
 ): Promise<{ invoice: InvoiceDoc; value: T }> {
   const attempt = async (inv: InvoiceDoc) => {
-    const { positions, value } = await change(inv);
-    const invoice = await savePositions(deps, inv, positions);
+    const { positions, value, messages } = await change(inv);
+    const invoice = await savePositions(deps, inv, positions, messages);
     deps.drafts.remember(invoice);
     return { invoice, value };
   };

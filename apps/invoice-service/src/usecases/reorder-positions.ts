@@ -13,7 +13,7 @@ export async function reorderPositions(deps: InvoiceDeps, companyId: string, inv
       ]);
     }
     const byId = new Map(inv.positions.map((p) => [p.id, p]));
-    return { positions: order.map((id) => byId.get(id) as PositionDoc), value: undefined };
+    const announced = eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'positions_reordered', fields: ['order'] });
+    return { positions: order.map((id) => byId.get(id) as PositionDoc), value: undefined, messages: [announced] };
   });
-  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'positions_reordered', fields: ['order'] }));
 }

@@ -25,16 +25,14 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
     assertPositionAmounts(merged, input.single_net_amount);
     const positions = [...inv.positions];
     positions[index] = merged;
-    return { positions, value: undefined };
-  });
-  await deps.publish(
-    eventMessage('invoice.changed.v1', companyId, {
+    const announced = eventMessage('invoice.changed.v1', companyId, {
       invoiceId,
       action: 'position_updated',
       positionId,
       fields: Object.entries(input)
         .filter(([, v]) => v !== undefined)
         .map(([k]) => k),
-    }),
-  );
+    });
+    return { positions, value: undefined, messages: [announced] };
+  });
 }

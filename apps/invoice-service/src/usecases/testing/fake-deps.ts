@@ -1,5 +1,5 @@
 import type { Messages } from '@inv/contracts';
-import type { OutboxMessage } from '@inv/outbox';
+import type { HeldEntry, OutboxMessage } from '@inv/outbox';
 import type { ClientSession } from 'mongoose';
 import type { z } from 'zod';
 import type { InvoiceDoc } from '../../db/invoices';
@@ -196,6 +196,11 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
       return result;
     },
     publish: async (...m: OutboxMessage[]) => void messages.push(...m),
+    // messages kept in a draft with its change: recorded like the ones published, once the write succeeded
+    handOver: (entries: HeldEntry[]) =>
+      void messages.push(
+        ...entries.map(({ kind, type, companyId, data, actor }) => ({ kind, type, companyId, data, ...(actor ? { actor } : {}) })),
+      ),
     defaultTemplateId: 1,
     now: () => NOW,
   };

@@ -1,0 +1,40 @@
+import type { mongo } from 'mongoose';
+import type { OutboxEntry } from './outbox';
+
+/**
+ * Messages kept inside the document whose change they announce, in its `pendingMessages` array, until the relay
+ * has published them: the change and its messages are one atomic single-document write (`$push` with the change),
+ * where a separate outbox insert needs a transaction (two more round trips) or, written after the change, is lost
+ * when the process dies between the two. The relay publishes them like outbox entries and then `$pull`s them; it
+ * finds the ones left behind (a crash between the write and the publish) by a partial index of the collection.
+ * For changes of one document that announce messages often (a draft invoice's positions).
+ */
+export const PENDING_FIELD = 'pendingMessages';
+
+/** A document that may hold pending messages. */
+export interface PendingHolder {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any id type (an invoice's is a number)
+  _id: any;
+  pendingMessages?: OutboxEntry[];
+}
+
+/** A collection whose documents may hold pending messages. */
+export interface PendingSource {
+  name: string;
+  collection: mongo.Collection<PendingHolder>;
+}
+
+/** An entry handed to the relay, with the document that holds it when it is kept inside one. */
+export interface HeldEntry extends OutboxEntry {
+  heldBy?: { source: string; id: PendingHolder['_id'] };
+}
+
+/** The index that finds documents holding pending messages (only those are in it). Create it with the collection. */
+export const PENDING_INDEX = {
+  key: { [`${PENDING_FIELD}._id`]: 1 },
+  name: 'pending_messages',
+  partialFilterExpression: { [`${PENDING_FIELD}.0`]: { $exists: true } },
+} as const;
+
+/** The update that keeps `entries` in the document with the change: merge it into the change's update. */
+export const pushPending = (entries: OutboxEntry[]) => ({ $push: { [PENDING_FIELD]: { $each: entries } } });
