@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Outbox } from './outbox';
-import type { PendingSource } from './pending';
+import { HOLDING_PENDING as HOLDING, type PendingSource } from './pending';
 
 interface Watched {
   outbox: Outbox;
@@ -10,7 +10,6 @@ interface Watched {
 
 /** Outboxes of the services in this process, sampled when Prometheus scrapes. */
 const watched = new Map<string, Watched>();
-const HOLDING = { 'pendingMessages.0': { $exists: true } };
 
 const PENDING = { publishedAt: { $exists: false } };
 

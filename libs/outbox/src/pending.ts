@@ -29,11 +29,17 @@ export interface HeldEntry extends OutboxEntry {
   heldBy?: { source: string; id: PendingHolder['_id'] };
 }
 
+/**
+ * The filter of the documents holding pending messages. It names the index's key, so that MongoDB answers it from
+ * the partial index below (a filter on `pendingMessages.0` would scan the whole collection on every relay poll).
+ */
+export const HOLDING_PENDING = { [`${PENDING_FIELD}._id`]: { $exists: true } };
+
 /** The index that finds documents holding pending messages (only those are in it). Create it with the collection. */
 export const PENDING_INDEX = {
   key: { [`${PENDING_FIELD}._id`]: 1 },
   name: 'pending_messages',
-  partialFilterExpression: { [`${PENDING_FIELD}.0`]: { $exists: true } },
+  partialFilterExpression: HOLDING_PENDING,
 } as const;
 
 /** The update that keeps `entries` in the document with the change: merge it into the change's update. */

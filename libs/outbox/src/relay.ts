@@ -1,7 +1,7 @@
 import { context, propagation } from '@opentelemetry/api';
 import { driverCollection } from '@inv/service-kit';
 import type { Outbox, OutboxPublisher } from './outbox';
-import type { HeldEntry, PendingHolder, PendingSource } from './pending';
+import { HOLDING_PENDING, type HeldEntry, type PendingHolder, type PendingSource } from './pending';
 
 interface RelayLogger {
   warn(obj: Record<string, unknown>, msg?: string): void;
@@ -168,7 +168,7 @@ export function startOutboxRelay(
 /** The messages left in a source's documents (up to BATCH documents), each with the document that holds it. */
 async function pendingIn(source: PendingSource): Promise<{ entries: HeldEntry[]; full: boolean }> {
   const docs = await source.collection
-    .find({ 'pendingMessages.0': { $exists: true } }, { projection: { pendingMessages: 1 } })
+    .find(HOLDING_PENDING, { projection: { pendingMessages: 1 } })
     .limit(BATCH)
     .toArray();
   const entries = docs.flatMap((doc) =>
