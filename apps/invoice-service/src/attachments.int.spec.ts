@@ -41,6 +41,7 @@ describe('invoice attachments', () => {
   let url: string;
   let peer: Bus<Messages>;
   const renderCommands: Json[] = [];
+  const changes: Json[] = [];
 
   const call = async (method: string, path: string, body?: unknown, companyId = company) => {
     const res = await fetch(`${url}${path}`, {
@@ -78,6 +79,7 @@ describe('invoice attachments', () => {
         pdf: { key: `${msg.companyId}/invoices/${invoiceId}/i.pdf`, filename: 'i.pdf', contentType: 'application/pdf', size: 10 },
       });
     });
+    peer.onEvent('att-audit', ['invoice.changed.v1'], async (msg) => void changes.push(msg.data));
     await peer.start();
     service = await createInvoiceService(
       invoiceConfig.parse(testEnv(prefix, mongo.uri, { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'att-test' })),
@@ -233,5 +235,16 @@ describe('invoice attachments', () => {
     expect((await upload(id, pad(Buffer.from('%PDF-1.7\n')), 'late.pdf')).status).toBe(409);
     expect((await call('DELETE', `/invoice/${id}/attachments/${a.id}`)).status).toBe(409);
     expect((await call('GET', `/invoice/${id}/attachments`)).body.attachments).toHaveLength(1);
+    // the audit events, written with each change (the record and its event in one transaction), none for the refused ones
+    const ofThis = async () => {
+      const mine = changes.filter((c) => c.invoiceId === id && String(c.action).startsWith('attachment_'));
+      return mine.length >= 3 ? mine : undefined;
+    };
+    const events = await waitFor(ofThis, { what: 'attachment events' });
+    expect(events.map((c: Json) => [c.action, c.attachmentId])).toEqual([
+      ['attachment_added', a.id],
+      ['attachment_added', b.id],
+      ['attachment_deleted', b.id],
+    ]);
   });
 });

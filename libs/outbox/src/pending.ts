@@ -42,5 +42,5 @@ export const PENDING_INDEX = {
   partialFilterExpression: HOLDING_PENDING,
 } as const;
 
-/** The update that keeps `entries` in the document with the change: merge it into the change's update. */
-export const pushPending = (entries: OutboxEntry[]) => ({ $push: { [PENDING_FIELD]: { $each: entries } } });
+/** The update that keeps `entries` in the document with the change: merge it into the change's update (nothing for none). */
+export const pushPending = (entries: OutboxEntry[]) => (entries.length ? { $push: { [PENDING_FIELD]: { $each: entries } } } : {});

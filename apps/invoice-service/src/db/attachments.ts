@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
 
 export interface AttachmentDoc {
   _id: number; // public integer id
@@ -37,8 +37,10 @@ export function attachmentsRepo(conn: Connection) {
     init: () => model.init(),
     ofInvoice: (companyId: string, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ _id: 1 }).lean<AttachmentDoc[]>(),
     get: (companyId: string, invoiceId: number, id: number) => model.findOne({ _id: id, companyId, invoiceId }).lean<AttachmentDoc>(),
-    create: (doc: AttachmentDoc) => model.create(doc),
-    remove: (companyId: string, invoiceId: number, id: number) => model.deleteOne({ _id: id, companyId, invoiceId }),
+    /** In the transaction that also writes the audit event (session). */
+    create: async (doc: AttachmentDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    remove: (companyId: string, invoiceId: number, id: number, session?: ClientSession) =>
+      model.deleteOne({ _id: id, companyId, invoiceId }, { session }),
     /** Count and bytes already attached (the per-invoice limits). */
     async usage(companyId: string, invoiceId: number) {
       const docs = await model.find({ companyId, invoiceId }, { size: 1 }).lean<{ size: number }[]>();

@@ -131,6 +131,30 @@ describe('invoice and job writes through the driver', () => {
     expect(await conn.db!.collection('invoices').countDocuments(HOLDING_PENDING)).toBe(1);
   });
 
+  it('keeps the event of an update or a cancellation in the draft with it, and none when the draft is not one', async () => {
+    const event = (n: number) => outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: 'cmp_a', data: { n } }]);
+    await repo.insert(draft(13));
+    await repo.insert(draft(14));
+    const later = new Date(at.getTime() + 1000);
+    expect(await repo.updateDraft('cmp_a', 13, { note: 'changed', updatedAt: later }, event(1))).toBe(true);
+    expect(await repo.updateDraft('cmp_b', 13, { note: 'theirs' }, event(2))).toBe(false); // another company's
+    expect(await repo.cancelDraft('cmp_a', 14, later, event(3))).toBe(true);
+    expect(await repo.cancelDraft('cmp_a', 14, later, event(4))).toBe(false); // no longer a draft
+    expect(await repo.updateDraft('cmp_a', 14, { note: 'too late' }, event(5))).toBe(false);
+    const updated = await stored('invoices', 13);
+    expect([updated.note, updated.pendingMessages.map((e: OutboxEntry) => e.data)]).toEqual(['changed', [{ n: 1 }]]);
+    const cancelled = await stored('invoices', 14);
+    expect([cancelled.status, cancelled.note, cancelled.pendingMessages.map((e: OutboxEntry) => e.data)]).toEqual([
+      'CANCELLED',
+      'a note', // as inserted: the update after the cancellation was refused
+      [{ n: 3 }],
+    ]);
+    // without events, nothing is pushed (no empty array either)
+    await repo.insert(draft(15));
+    expect(await repo.updateDraft('cmp_a', 15, { note: 'quiet' })).toBe(true);
+    expect(await stored('invoices', 15)).not.toHaveProperty('pendingMessages');
+  });
+
   it('claims a draft for finalization as mongoose did, the frozen snapshot included', async () => {
     await repo.insert(draft(6, [position(1)]));
     await viaMongoose.create([draft(7, [position(1)])]);

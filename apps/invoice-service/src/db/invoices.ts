@@ -1,7 +1,7 @@
 import { Schema, type Connection, type ClientSession, type mongo } from 'mongoose';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
-import { PENDING_INDEX, type OutboxEntry, type PendingHolder, type PendingSource } from '@inv/outbox';
+import { PENDING_INDEX, pushPending, type OutboxEntry, type PendingHolder, type PendingSource } from '@inv/outbox';
 
 /** A position as stored: quantities, prices and rates as decimal strings (never floats, never Decimal128). */
 export interface PositionDoc {
@@ -144,6 +144,9 @@ invoiceSchema.index({ companyId: 1, _id: -1 });
 // the drafts whose messages are not published yet (a crash between the write and the relay): only those are in it
 invoiceSchema.index(PENDING_INDEX.key, { name: PENDING_INDEX.name, partialFilterExpression: PENDING_INDEX.partialFilterExpression });
 
+/** The relay's name for the invoices collection, whose drafts hold the events of their changes (pendingSource below). */
+export const INVOICES_SOURCE = 'invoices';
+
 export function invoicesRepo(conn: Connection) {
   const model = conn.model<InvoiceDoc>('Invoice', invoiceSchema, 'invoices');
   /**
@@ -162,16 +165,16 @@ export function invoicesRepo(conn: Connection) {
   return {
     init: () => model.init(),
     /** The drafts' pending messages, for the relay (service-runtime keepPendingIn). */
-    pendingSource: { name: 'invoices', collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
+    pendingSource: { name: INVOICES_SOURCE, collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: string, id: number): Promise<InvoiceDoc | null> => raw.findOne({ _id: id, companyId }),
     /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
     insert: async (doc: InvoiceDoc, session?: ClientSession) => void (await raw.insertOne(doc, rawOpts(session))),
     numberTaken: async (companyId: string, number: string, session?: ClientSession) =>
       (await model.exists({ companyId, number }).session(session ?? null)) !== null,
-    /** Changes fields of a draft nobody is finalizing; answers whether it was one. */
-    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>) =>
-      matched(await model.updateOne(draft(companyId, id), { $set: set })),
+    /** Changes fields of a draft nobody is finalizing, with the events announcing it kept in it; answers whether it was one. */
+    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>, pending: OutboxEntry[] = []) =>
+      matched(await model.updateOne(draft(companyId, id), { $set: set, ...pushPending(pending) })),
     /**
      * The positions of a draft, only if nobody changed it since `seen`: its updatedAt, and the invoice's tax treatment
      * (a new position's default), which an update of the invoice in the same millisecond would leave updatedAt equal.
@@ -188,15 +191,21 @@ export function invoicesRepo(conn: Connection) {
         await raw.updateOne(
           // null matches an invoice without a tax treatment too
           { ...draft(companyId, id), updatedAt: seen.updatedAt, taxTreatmentId: seen.taxTreatmentId ?? null } as mongo.Filter<InvoiceDoc>,
-          pending.length ? { $set: set, $push: { pendingMessages: { $each: pending } } } : { $set: set },
+          { $set: set, ...pushPending(pending) },
           rawOpts(),
         ),
       ),
     /** An attachment upload starts: finalization must look for the invoice's attachments from now on. */
     noteAttachmentUpload: async (companyId: string, id: number) =>
       void (await model.updateOne({ _id: id, companyId, attachmentsUploaded: false }, { $set: { attachmentsUploaded: true } })),
-    cancelDraft: async (companyId: string, id: number, now: Date) =>
-      matched(await model.updateOne(draft(companyId, id), { $set: { status: 'CANCELLED', cancelledAt: now, updatedAt: now } })),
+    /** Cancels a draft nobody is finalizing, with the events announcing it kept in it; answers whether it was one. */
+    cancelDraft: async (companyId: string, id: number, now: Date, pending: OutboxEntry[] = []) =>
+      matched(
+        await model.updateOne(draft(companyId, id), {
+          $set: { status: 'CANCELLED', cancelledAt: now, updatedAt: now },
+          ...pushPending(pending),
+        }),
+      ),
     /** A status move of a finalized document, only from the status it was read in. */
     moveStatus: async (companyId: string, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
       matched(await model.updateOne({ _id: id, companyId, status: from }, { $set: set }, { session })),

@@ -8,6 +8,10 @@ describe('cancelInvoice', () => {
     await cancelInvoice(f.deps, COMPANY, 1);
     expect(f.invoices.get(1)).toMatchObject({ status: 'CANCELLED', number: 'RE-2026-00001', cancelledAt: NOW });
     await expect(cancelInvoice(f.deps, COMPANY, 1)).resolves.toBeUndefined();
+    // one audit event, handed to the relay with the cancellation (none for the harmless repeat)
+    expect(f.messages).toEqual([
+      expect.objectContaining({ type: 'invoice.changed.v1', data: { invoiceId: 1, action: 'cancelled', fields: ['status'] } }),
+    ]);
   });
 
   it('refuses a finalized invoice or one being finalized (409: corrected with a credit note)', async () => {
@@ -23,6 +27,7 @@ describe('cancelInvoice', () => {
       options: { code: 'INVOICE_ALREADY_FINALIZED' },
     });
     expect([f.invoices.get(1)!.status, f.invoices.get(2)!.status]).toEqual(['OPEN', 'DRAFT']);
+    expect(f.messages).toEqual([]);
   });
 
   it('answers 404 for another company’s invoice and leaves it alone', async () => {

@@ -1,6 +1,7 @@
 import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
+import { handOverHeld, heldEvents } from './held-events';
 import { loadInvoice } from './load-invoice';
 
 export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: number) {
@@ -9,8 +10,10 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: nu
   if (inv.status !== 'DRAFT' || inv.finalizingJobId) {
     throw conflict(`invoice ${id} is ${inv.status}; a finalized invoice is corrected with a credit note`, 'INVOICE_ALREADY_FINALIZED');
   }
-  if (!(await deps.invoices.cancelDraft(companyId, id, deps.now())))
+  // for the audit log, kept in the draft by the same write (stored with the change or not at all)
+  const pending = heldEvents(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'cancelled', fields: ['status'] }));
+  if (!(await deps.invoices.cancelDraft(companyId, id, deps.now(), pending)))
     throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
   deps.drafts.forget(companyId, id);
-  await deps.publish(eventMessage('invoice.changed.v1', companyId, { invoiceId: id, action: 'cancelled', fields: ['status'] }));
+  handOverHeld(deps, id, pending);
 }

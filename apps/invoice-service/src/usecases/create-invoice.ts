@@ -1,9 +1,9 @@
 import type { InvoiceCreate } from '@inv/contracts';
-import { outboxEntries } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, metaFields } from './draft-rules';
+import { handOverHeld, heldEvents } from './held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
 export async function createInvoice(deps: InvoiceDeps, companyId: string, input: InvoiceCreate): Promise<number> {
@@ -12,7 +12,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
   const id = await deps.counters.next('invoice');
   const now = deps.now();
   // for the audit log, kept in the draft by its insert (one write: the draft and its event exist together or not at all)
-  const pending = outboxEntries([
+  const pending = heldEvents(
     eventMessage('invoice.changed.v1', companyId, {
       invoiceId: id,
       action: 'created',
@@ -20,7 +20,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
         .filter(([, v]) => v !== undefined)
         .map(([k]) => k),
     }),
-  ]);
+  );
   const draft: Omit<InvoiceDoc, 'number'> = {
     _id: id,
     companyId,
@@ -44,7 +44,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
     pendingMessages: pending,
   };
   const number = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });
-  deps.handOver(pending.map((e) => ({ ...e, heldBy: { source: 'invoices', id } })));
+  handOverHeld(deps, id, pending);
   // the draft as stored (a read gives no key for an unset field), for the positions that usually follow
   const { pendingMessages: _pending, ...kept } = draft;
   const stored = Object.fromEntries(Object.entries({ ...kept, number }).filter(([, v]) => v !== undefined));

@@ -8,9 +8,10 @@ export async function deleteAttachment(deps: InvoiceDeps, companyId: string, inv
   await loadDraft(deps, companyId, invoiceId);
   const a = await deps.attachments.get(companyId, invoiceId, id);
   if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
-  await deps.attachments.remove(companyId, invoiceId, id);
-  await deps.publish(
-    eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'attachment_deleted', attachmentId: id, fields: [] }),
-  );
+  // the removal and its audit event together (the outbox)
+  await deps.commit(async (session, emit) => {
+    await deps.attachments.remove(companyId, invoiceId, id, session);
+    emit(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'attachment_deleted', attachmentId: id, fields: [] }));
+  });
   await deps.objects.remove(a.key);
 }

@@ -1,10 +1,11 @@
 /** How positions are built, checked and written (optimistically, only if the draft did not change meanwhile). */
 import { defaultRateOfTreatment, type PositionCreate } from '@inv/contracts';
-import { outboxEntries, type OutboxMessage } from '@inv/outbox';
+import type { OutboxMessage } from '@inv/outbox';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { grossCentsOf, positionAmountErrors, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
+import { handOverHeld, heldEvents } from './held-events';
 import { loadDraft } from './load-invoice';
 
 export function toPosition(id: number, input: PositionCreate, invoiceTreatment: InvoiceDoc['taxTreatmentId']): PositionDoc {
@@ -53,10 +54,10 @@ export async function savePositions(
 ): Promise<InvoiceDoc> {
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
-  const pending = outboxEntries(messages);
+  const pending = heldEvents(...messages);
   if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv, set, pending)))
     throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
-  if (pending.length) deps.handOver(pending.map((e) => ({ ...e, heldBy: { source: 'invoices', id: inv._id } })));
+  handOverHeld(deps, inv._id, pending);
   const { pendingMessages: _pending, ...written } = inv; // the copy kept and answered carries no messages
   return { ...written, ...set };
 }

@@ -4,6 +4,7 @@ import type { InvoiceDoc } from '../db/invoices';
 import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from './draft-rules';
+import { handOverHeld, heldEvents } from './held-events';
 import { loadDraft } from './load-invoice';
 
 export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {
@@ -34,19 +35,22 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
     updatedAt: deps.now(),
   };
   for (const k of Object.keys(set) as (keyof InvoiceDoc)[]) if (set[k] === undefined) delete set[k];
+  // for the audit log, kept in the draft by the same write (stored with the change or not at all)
+  const pending = heldEvents(
+    eventMessage('invoice.changed.v1', companyId, {
+      invoiceId: id,
+      action: 'updated',
+      fields: Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k),
+    }),
+  );
   try {
-    if (!(await deps.invoices.updateDraft(companyId, id, set))) throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
+    if (!(await deps.invoices.updateDraft(companyId, id, set, pending)))
+      throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
     // the draft cache's copy would be caught by its older updatedAt; gone at once, even one written in the same ms
     deps.drafts.forget(companyId, id);
-    await deps.publish(
-      eventMessage('invoice.changed.v1', companyId, {
-        invoiceId: id,
-        action: 'updated',
-        fields: Object.entries(input)
-          .filter(([, v]) => v !== undefined)
-          .map(([k]) => k),
-      }),
-    );
+    handOverHeld(deps, id, pending);
   } catch (err) {
     if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
     throw err;

@@ -64,15 +64,18 @@ export async function uploadAttachment(
     // before the attachment is stored: a finalization from now on looks for it (validate-invoice.ts)
     if (inv.attachmentsUploaded === false) await deps.invoices.noteAttachmentUpload(companyId, invoiceId);
     deps.drafts.forget(companyId, invoiceId);
-    await deps.attachments.create(doc);
-    await deps.publish(
-      eventMessage('invoice.changed.v1', companyId, {
-        invoiceId,
-        action: 'attachment_added',
-        attachmentId: id,
-        fields: ['file', 'description'],
-      }),
-    );
+    // the record and its audit event together (the outbox)
+    await deps.commit(async (session, emit) => {
+      await deps.attachments.create(doc, session);
+      emit(
+        eventMessage('invoice.changed.v1', companyId, {
+          invoiceId,
+          action: 'attachment_added',
+          attachmentId: id,
+          fields: ['file', 'description'],
+        }),
+      );
+    });
     return doc;
   } finally {
     await file.cleanup();
