@@ -36,3 +36,9 @@ export function commandMessage<K extends keyof Commands & string>(
 ): OutboxMessage {
   return { kind: 'command', type, companyId, data: messages.commands[type].parse(data), id, ...actorField() };
 }
+
+/** The API fields a request gave, for an audit event (`fields`): their names, never their values. */
+export const givenFields = (input: object): string[] =>
+  Object.entries(input)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);

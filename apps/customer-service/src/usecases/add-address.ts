@@ -4,7 +4,7 @@ import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, MAX_ADDRESSES, saveAddresses } from './address-rules';
 import type { CustomerDeps } from './deps';
-import { givenFields } from './customer-rules';
+import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';
 
 export async function addAddress(deps: CustomerDeps, companyId: string, customerId: number, input: AddressCreate): Promise<number> {

@@ -1,6 +1,6 @@
 /** What the customer use cases share: references that must exist, numbers, stored fields, the VAT check. */
 import type { CustomerUpdate } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData, type FieldError } from '@inv/service-kit';
 import type { CustomerDoc } from '../db/customers';
 import { CHECKSUM_FAULT, CUSTOMER_NUMBER_FIRST, CUSTOMER_NUMBER_LAST, failsCheckDigits } from '../domain/customer';
@@ -73,12 +73,6 @@ export function checksumVerdict(c: Pick<CustomerDoc, 'contactType' | 'vatId' | '
 
 export const vatCheckEvent = (companyId: string, customerId: number, vatId: string, forceRefresh?: boolean) =>
   eventMessage('customer.vat-id-changed.v1', companyId, { customerId, vatId, ...(forceRefresh ? { forceRefresh } : {}) });
-
-/** The API fields a request gave (announced for the audit log; never their values). */
-export const givenFields = (input: object) =>
-  Object.entries(input)
-    .filter(([, v]) => v !== undefined)
-    .map(([k]) => k);
 
 /** A customer was created or changed: the audit log records which fields (customer.changed.v1). */
 export const customerChangedEvent = (companyId: string, customerId: number, action: 'created' | 'updated', input: object) =>

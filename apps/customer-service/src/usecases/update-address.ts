@@ -3,7 +3,7 @@ import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, findAddress, saveAddresses } from './address-rules';
 import type { CustomerDeps } from './deps';
-import { givenFields } from './customer-rules';
+import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';
 
 export async function updateAddress(

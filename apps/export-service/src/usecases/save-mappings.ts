@@ -1,5 +1,5 @@
 import type { AccountMappingsUpdate } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mapping-rules';
 import type { ExportDeps } from './deps';
@@ -30,9 +30,7 @@ export async function saveMappings(deps: ExportDeps, companyId: string, input: A
     emit(
       eventMessage('export.changed.v1', companyId, {
         action: 'mappings_saved',
-        fields: Object.entries(input)
-          .filter(([, v]) => v !== undefined)
-          .map(([k]) => k),
+        fields: givenFields(input),
       }),
     ),
   );

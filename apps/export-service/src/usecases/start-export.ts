@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_EXPORT_YEARS, type ExportRequest } from '@inv/contracts';
-import { commandMessage, eventMessage } from '@inv/runtime';
+import { commandMessage, eventMessage, givenFields } from '@inv/runtime';
 import { invalidData, type FieldError } from '@inv/service-kit';
 import type { ExportDeps } from './deps';
 
@@ -55,9 +55,7 @@ export async function startExport(deps: ExportDeps, companyId: string, input: Ex
       eventMessage('export.changed.v1', companyId, {
         action: 'started',
         jobId,
-        fields: Object.entries(input)
-          .filter(([, v]) => v !== undefined)
-          .map(([k]) => k),
+        fields: givenFields(input),
       }),
     );
   });

@@ -1,5 +1,5 @@
 import type { AcctExpConfigUpdate } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { mismatchedAccounts } from '../domain/mapping-rules';
 import type { ExportSettings } from '../db/export-config';
@@ -30,9 +30,7 @@ export async function updateConfig(deps: ExportDeps, companyId: string, input: A
     emit(
       eventMessage('export.changed.v1', companyId, {
         action: 'config_updated',
-        fields: Object.entries(input)
-          .filter(([, v]) => v !== undefined)
-          .map(([k]) => k),
+        fields: givenFields(input),
       }),
     ),
   );

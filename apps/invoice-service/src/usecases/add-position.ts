@@ -1,5 +1,5 @@
 import type { PositionCreate, PositionCreateInput } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
@@ -49,9 +49,7 @@ export async function addPosition(
       invoiceId,
       action: 'position_added',
       positionId: added.id,
-      fields: Object.entries(input)
-        .filter(([, v]) => v !== undefined)
-        .map(([k]) => k),
+      fields: givenFields(input),
     });
     return { positions: [...inv.positions, added], value: added, messages: [announced] };
   });

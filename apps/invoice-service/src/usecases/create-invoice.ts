@@ -1,5 +1,5 @@
 import type { InvoiceCreate } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, metaFields } from './draft-rules';
@@ -16,9 +16,7 @@ export async function createInvoice(deps: InvoiceDeps, companyId: string, input:
     eventMessage('invoice.changed.v1', companyId, {
       invoiceId: id,
       action: 'created',
-      fields: Object.entries(input)
-        .filter(([, v]) => v !== undefined)
-        .map(([k]) => k),
+      fields: givenFields(input),
     }),
   );
   const draft: Omit<InvoiceDoc, 'number'> = {

@@ -1,7 +1,7 @@
 import type { InvoiceUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from './draft-rules';
 import { handOverHeld, heldEvents } from './held-events';
@@ -40,9 +40,7 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: nu
     eventMessage('invoice.changed.v1', companyId, {
       invoiceId: id,
       action: 'updated',
-      fields: Object.entries(input)
-        .filter(([, v]) => v !== undefined)
-        .map(([k]) => k),
+      fields: givenFields(input),
     }),
   );
   try {

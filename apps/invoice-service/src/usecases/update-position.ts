@@ -1,7 +1,7 @@
 import { defaultRateOfTreatment, type PositionUpdate } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { assertPositionAmounts, changePositions } from './position-store';
 
@@ -29,9 +29,7 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
       invoiceId,
       action: 'position_updated',
       positionId,
-      fields: Object.entries(input)
-        .filter(([, v]) => v !== undefined)
-        .map(([k]) => k),
+      fields: givenFields(input),
     });
     return { positions, value: undefined, messages: [announced] };
   });
