@@ -52,113 +52,126 @@ async function main() {
     throw new StartError(`${err.message} (is the platform already running? PORT_OFFSET=10000 npm start runs a second copy beside it)`);
   });
   let stopMongo = async () => undefined as void;
-  if (!env.MONGO_URL) {
-    if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
-    const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0) });
-    env.MONGO_URL = mongo.uri;
-    stopMongo = mongo.stop;
-    console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data lives in memory)`);
-  }
-  // One embedded object store for all services (documents are written by one and exported by another).
   let stopS3 = async () => undefined as void;
-  if (!env.S3_ENDPOINT) {
-    if (env.NODE_ENV === 'production') throw new Error('set S3_ENDPOINT: the embedded S3 server is a development tool');
-    const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0) });
-    Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
-    // created once here, so the services starting together do not race to create it
-    await createObjectStore({
-      endpoint: s3.endpoint,
-      accessKey: s3.accessKey,
-      secretKey: s3.secretKey,
-      bucket: env.S3_BUCKET ?? 'invoicing-documents',
-      presignTtlSeconds: 60,
-    }).ensureBucket();
-    stopS3 = s3.stop;
-    console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
-  }
-  // The VIES simulator stands in for the EU service when VIES_URL is unset; its answers are never real.
   let stopVies = async () => undefined as void;
-  if (!env.VIES_URL && services.includes('vat')) {
-    if (env.NODE_ENV === 'production') throw new Error('set VIES_URL: the VIES simulator is a development tool');
-    const vies = await startViesSimulator();
-    env.VIES_URL = vies.url;
-    stopVies = vies.stop;
-    console.warn(
-      `[all] VIES_URL is unset: VAT IDs are checked against the VIES SIMULATOR at ${vies.url} (simulated answers, never real VIES answers)`,
-    );
-  }
   let stopMail = async () => undefined as void;
-  if (mailPorts) {
-    if (env.NODE_ENV === 'production') throw new Error('set SMTP_URL: maildev is a development tool');
-    // maildev runs as its own process: its library entry installs signal handlers that exit this one.
-    const maildev = spawn(
-      process.execPath,
-      [
-        require.resolve('maildev/bin/maildev'),
-        '--smtp',
-        String(mailPorts.smtp),
-        '--web',
-        String(mailPorts.web),
-        '--ip',
-        '127.0.0.1',
-        '--silent',
-      ],
-      { stdio: 'ignore' },
-    );
-    await waitForPort(mailPorts.smtp, 20_000);
-    env.SMTP_URL = `smtp://127.0.0.1:${mailPorts.smtp}`;
-    stopMail = async () => void maildev.kill('SIGTERM');
-    console.warn(
-      `[all] SMTP_URL is unset: e-mails go to maildev (SMTP 127.0.0.1:${mailPorts.smtp}, inbox http://127.0.0.1:${mailPorts.web})`,
-    );
-  }
-  // One HMAC key for this run, shared by the gateway (signs identity tokens) and every service (verifies).
-  if (!env.IDENTITY_SIGNING_KEYS) {
-    if (env.NODE_ENV === 'production')
-      throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
-    env.IDENTITY_SIGNING_KEYS = randomBytes(32).toString('hex');
-  }
-  // Local runs keep classic queues: a development broker holds the classic `inv.*` queues of earlier runs, and a
-  // queue's type cannot change on redeclaration. Production and the tests declare quorum queues.
-  env.BUS_QUEUE_TYPE ??= 'classic';
-  const generatedKey = !env.BOOTSTRAP_API_KEY;
-  env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
-
   let running: RunningService[] = [];
-  const shutdown = async (code: number) => {
+  /** Stops whatever this run has started so far: also when the start fails half-way (maildev is a process of its own). */
+  const stopAll = async () => {
     await stopServices(running);
     await stopMongo();
     await stopS3();
     await stopVies();
     await stopMail().catch(() => undefined);
-    process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
-
-  // invitation links in e-mails point at the web app behind this gateway
-  env.APP_URL ??= `http://127.0.0.1:${gatewayPort ?? SERVICES.gateway.port + portOffset}/app`;
-  running = await launchServices({ root, services, env, portOffset, gatewayPort, stdio: 'inherit', readyTimeoutMs: 90_000 });
-  for (const svc of running) {
-    svc.child.once('exit', (code, signal) => {
-      console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);
-      void shutdown(1);
-    });
+  try {
+    await startAll();
+  } catch (err) {
+    await stopAll().catch(() => undefined);
+    throw err;
   }
-  const gateway = running.find((s) => s.name === 'gateway');
-  console.log('');
-  console.log('  Invoicing platform is running.');
-  if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
-  if (gateway)
+
+  async function startAll() {
+    if (!env.MONGO_URL) {
+      if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
+      const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0) });
+      env.MONGO_URL = mongo.uri;
+      stopMongo = mongo.stop;
+      console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data lives in memory)`);
+    }
+    // One embedded object store for all services (documents are written by one and exported by another).
+    if (!env.S3_ENDPOINT) {
+      if (env.NODE_ENV === 'production') throw new Error('set S3_ENDPOINT: the embedded S3 server is a development tool');
+      const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0) });
+      Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
+      // created once here, so the services starting together do not race to create it
+      await createObjectStore({
+        endpoint: s3.endpoint,
+        accessKey: s3.accessKey,
+        secretKey: s3.secretKey,
+        bucket: env.S3_BUCKET ?? 'invoicing-documents',
+        presignTtlSeconds: 60,
+      }).ensureBucket();
+      stopS3 = s3.stop;
+      console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
+    }
+    // The VIES simulator stands in for the EU service when VIES_URL is unset; its answers are never real.
+    if (!env.VIES_URL && services.includes('vat')) {
+      if (env.NODE_ENV === 'production') throw new Error('set VIES_URL: the VIES simulator is a development tool');
+      const vies = await startViesSimulator();
+      env.VIES_URL = vies.url;
+      stopVies = vies.stop;
+      console.warn(
+        `[all] VIES_URL is unset: VAT IDs are checked against the VIES SIMULATOR at ${vies.url} (simulated answers, never real VIES answers)`,
+      );
+    }
+    if (mailPorts) {
+      if (env.NODE_ENV === 'production') throw new Error('set SMTP_URL: maildev is a development tool');
+      // maildev runs as its own process: its library entry installs signal handlers that exit this one.
+      const maildev = spawn(
+        process.execPath,
+        [
+          require.resolve('maildev/bin/maildev'),
+          '--smtp',
+          String(mailPorts.smtp),
+          '--web',
+          String(mailPorts.web),
+          '--ip',
+          '127.0.0.1',
+          '--silent',
+        ],
+        { stdio: 'ignore' },
+      );
+      stopMail = async () => void maildev.kill('SIGTERM');
+      await waitForPort(mailPorts.smtp, 20_000);
+      env.SMTP_URL = `smtp://127.0.0.1:${mailPorts.smtp}`;
+      console.warn(
+        `[all] SMTP_URL is unset: e-mails go to maildev (SMTP 127.0.0.1:${mailPorts.smtp}, inbox http://127.0.0.1:${mailPorts.web})`,
+      );
+    }
+    // One HMAC key for this run, shared by the gateway (signs identity tokens) and every service (verifies).
+    if (!env.IDENTITY_SIGNING_KEYS) {
+      if (env.NODE_ENV === 'production')
+        throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
+      env.IDENTITY_SIGNING_KEYS = randomBytes(32).toString('hex');
+    }
+    // Local runs keep classic queues: a development broker holds the classic `inv.*` queues of earlier runs, and a
+    // queue's type cannot change on redeclaration. Production and the tests declare quorum queues.
+    env.BUS_QUEUE_TYPE ??= 'classic';
+    const generatedKey = !env.BOOTSTRAP_API_KEY;
+    env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
+
+    const shutdown = async (code: number) => {
+      await stopAll();
+      process.exit(code);
+    };
+    process.once('SIGINT', () => void shutdown(0));
+    process.once('SIGTERM', () => void shutdown(0));
+
+    // invitation links in e-mails point at the web app behind this gateway
+    env.APP_URL ??= `http://127.0.0.1:${gatewayPort ?? SERVICES.gateway.port + portOffset}/app`;
+    running = await launchServices({ root, services, env, portOffset, gatewayPort, stdio: 'inherit', readyTimeoutMs: 90_000 });
+    for (const svc of running) {
+      svc.child.once('exit', (code, signal) => {
+        console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);
+        void shutdown(1);
+      });
+    }
+    const gateway = running.find((s) => s.name === 'gateway');
+    console.log('');
+    console.log('  Invoicing platform is running.');
+    if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
+    if (gateway)
+      console.log(
+        `  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`,
+      );
+    if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
     console.log(
-      `  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`,
+      `  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`,
     );
-  if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
-  console.log(
-    `  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`,
-  );
-  console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
-  console.log('');
+    console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
+    console.log('');
+  }
 }
 
 main().catch((err: unknown) => {
