@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+import { deleteBrokerObjects, uniquePrefix } from '@inv/testing';
+
+jest.setTimeout(120_000);
+
+const root = resolve(__dirname, '../../..');
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), done(true)));
+    socket.once('error', () => done(false));
+  });
+
+/** `npm start` (apps/all): what a run leaves behind when it cannot start. */
+describe('npm start', () => {
+  const prefix = uniquePrefix('start');
+  afterAll(() => deleteBrokerObjects(prefix));
+
+  it('stops what it had started when a service cannot start: no maildev is left on its ports', async () => {
+    // a port range of its own (other runs share the machine); the ports are checked free before anything starts
+    const offset = 30_000 + Math.floor(Math.random() * 15_000);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SERVICES: 'account,invoice', // invoice-service needs e-mail: maildev starts
+      PORT_OFFSET: String(offset),
+      BOOTSTRAP_API_KEY: 'not-a-key', // account-service refuses it and exits before it is ready
+      BUS_PREFIX: prefix,
+      REDIS_PREFIX: `${prefix}:`,
+      MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
+      LOG_LEVEL: 'silent',
+    };
+    for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT']) delete env[name];
+    const child = spawn(resolve(root, 'node_modules/.bin/tsx'), ['apps/all/src/main.ts'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+    expect(code).toBe(1);
+    expect(output).toContain('BOOTSTRAP_API_KEY'); // the reason, from account-service
+    expect(output).toMatch(/failed to start: .*account exited/);
+    expect(output).toContain('e-mails go to maildev'); // it had started
+    expect(await portOpen(1025 + offset)).toBe(false);
+    expect(await portOpen(1080 + offset)).toBe(false);
+  });
+});
