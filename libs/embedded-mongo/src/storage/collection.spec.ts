@@ -119,6 +119,11 @@ describe('Collection with secondary indexes', () => {
     });
     c.replace('n1', { _id: 1, pending: [] });
     expect(c.candidates(holding).docs.map((d) => d._id)).toEqual([4]);
+    // a sparse index with the same filter is not used: it leaves out documents without its key
+    const sparse = new Collection('db', 'sparse');
+    sparse.addIndex({ v: 2, key: { k: 1 }, name: 'k', sparse: true, partialFilterExpression: { live: true } });
+    sparse.insert({ _id: 1, live: true });
+    expect(sparse.candidates({ live: true })).toMatchObject({ exact: false, docs: [{ _id: 1, live: true }] });
     // any other filter is not the index's: every document is a candidate
     expect(c.candidates({ 'pending.0': { $exists: true } })).toMatchObject({ exact: false });
     expect(c.candidates({ 'pending.0': { $exists: true } }).docs).toHaveLength(4);

@@ -169,7 +169,9 @@ export class Collection {
     let wanted: string | undefined;
     for (const ix of this.indexes.values()) {
       const expr = ix.spec.partialFilterExpression;
-      if (!expr) continue;
+      // every document passing the filter has an entry (a missing field or an empty array indexes as null), unless
+      // the index is also sparse
+      if (!expr || ix.spec.sparse) continue;
       wanted ??= keyString(filter);
       if (keyString(expr) !== wanted) continue;
       const ids = new Set<string>();

@@ -49,8 +49,9 @@ export class Store implements DataAccess {
    * wait until that transaction ends; so does this server, when the document is its statement's
    * first (nothing of the statement is changed yet, so it can run again once the lock is released).
    * A later document of a multi-document statement (`updateMany`) is written at once, and the
-   * transaction that holds it gets WriteConflict at commit. A transaction that read the old version of a document written here
-   * notices at its own next write of it or at commit (its snapshot entry is no longer current).
+   * transaction that holds it gets WriteConflict at commit. A transaction that read the old version
+   * of a document written here notices at its own next write of it or at commit (its snapshot entry
+   * is no longer current).
    */
   beforeWrite(coll: Collection, id: string): void {
     if (this.mayWait && this.written === 0 && this.locks.size) {
