@@ -124,4 +124,21 @@ describe('/metrics of invoice-service', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
   });
+
+  it('counts drafts still holding audit events in the outbox backlog, with their age', async () => {
+    // the relay stopped (as if the broker were unreachable): a draft's event stays in it
+    await service.runtime.relay.stop();
+    const createdAt = new Date(Date.now() - 60_000);
+    await service.runtime.conn.db!.collection('invoices').insertOne({
+      _id: 999_001 as never,
+      companyId: company,
+      status: 'DRAFT',
+      pendingMessages: [
+        { _id: 'held-1', kind: 'event', type: 'invoice.changed.v1', companyId: company, data: {}, trace: {}, createdAt, attempts: 0 },
+      ],
+    });
+    const text = await scrape();
+    expect(sample(text, 'outbox_pending_entries', { service: 'invoice-service' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'outbox_oldest_pending_age_seconds', { service: 'invoice-service' })).toBeGreaterThanOrEqual(59);
+  });
 });

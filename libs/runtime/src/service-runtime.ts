@@ -137,9 +137,10 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     queueType: opts.env.BUS_QUEUE_TYPE,
   });
   const outbox = createOutbox(conn);
-  const backlog = watchOutboxBacklog(opts.service, outbox);
   let relay: OutboxRelay | undefined;
   const pendingSources: PendingSource[] = [];
+  // the backlog counts the messages kept in documents too (keepPendingIn)
+  const backlog = watchOutboxBacklog(opts.service, outbox, () => pendingSources);
   // before start() nothing publishes yet; the relay picks the entries up when it starts
   const changes = createChanges(conn, outbox, (committed) => relay?.kick(committed));
   await changes.init();
