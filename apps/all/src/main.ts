@@ -65,13 +65,6 @@ async function main() {
     await stopMail().catch(() => undefined);
   };
   try {
-    await startAll();
-  } catch (err) {
-    await stopAll().catch(() => undefined);
-    throw err;
-  }
-
-  async function startAll() {
     if (!env.MONGO_URL) {
       if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
       const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0) });
@@ -171,6 +164,9 @@ async function main() {
     );
     console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
     console.log('');
+  } catch (err) {
+    await stopAll().catch(() => undefined);
+    throw err;
   }
 }
 

@@ -197,7 +197,9 @@ function publishedMarks(outbox: Outbox, sources: PendingSource[], logger: RelayL
       if (!e.heldBy) continue;
       const docs = held.get(e.heldBy.source) ?? new Map<PendingHolder['_id'], string[]>();
       held.set(e.heldBy.source, docs);
-      docs.set(e.heldBy.id, [...(docs.get(e.heldBy.id) ?? []), e._id]);
+      const ids = docs.get(e.heldBy.id);
+      if (ids) ids.push(e._id);
+      else docs.set(e.heldBy.id, [e._id]);
     }
     for (const [name, docs] of held) {
       const source = byName.get(name);

@@ -55,6 +55,14 @@ describe('invoice and job writes through the driver', () => {
     ...extra,
   });
   const at = new Date('2026-11-26T06:00:00.123Z');
+  const jobDoc = (id: string, extra: Pick<JobDoc, 'invoiceId' | 'reservationId'> & Partial<JobDoc>): JobDoc => ({
+    _id: id,
+    companyId: 'cmp_a',
+    task: 'finalize',
+    status: 'queued',
+    createdAt: at,
+    ...extra,
+  });
   const draft = (id: number, positions: PositionDoc[] = []): InvoiceDoc => ({
     _id: id,
     companyId: 'cmp_a',
@@ -218,15 +226,7 @@ describe('invoice and job writes through the driver', () => {
   });
 
   it('moves a job through its states as mongoose did', async () => {
-    const job = (id: string): JobDoc => ({
-      _id: id,
-      companyId: 'cmp_a',
-      invoiceId: 8,
-      task: 'finalize',
-      status: 'queued',
-      reservationId: 'r',
-      createdAt: at,
-    });
+    const job = (id: string) => jobDoc(id, { invoiceId: 8, reservationId: 'r' });
     await jobs.insert(job('job_m1'));
     await jobs.insert(job('job_m2'));
     const started = new Date(at.getTime() + 100);
@@ -264,16 +264,8 @@ describe('invoice and job writes through the driver', () => {
   });
 
   it('inserts a job as mongoose did', async () => {
-    const job = (id: string): JobDoc => ({
-      _id: id,
-      companyId: 'cmp_a',
-      invoiceId: 6,
-      task: 'finalize',
-      status: 'queued',
-      reservationId: 'rsv_1',
-      errorMessage: undefined,
-      createdAt: at,
-    });
+    // an absent optional field (errorMessage) must stay absent, as mongoose left it
+    const job = (id: string) => jobDoc(id, { invoiceId: 6, reservationId: 'rsv_1', errorMessage: undefined });
     await jobs.insert(job('job_a'));
     await jobsViaMongoose.create([job('job_b')]);
     expect(await stored('jobs', 'job_a')).toEqual(await stored('jobs', 'job_b'));

@@ -32,7 +32,7 @@ export interface InvoiceDeps {
   commit: Changes['commit'];
   /** Messages that follow no write of this service: outbox, then the relay. */
   publish: Changes['publish'];
-  /** Messages kept in a draft with its change (`setPositions`, `insert`), handed to the relay once written. */
+  /** Messages kept in an invoice with its change (held-events.ts), handed to the relay once written. */
   handOver: (entries: HeldEntry[]) => void;
   bus: AppBus;
   defaultTemplateId: number;

@@ -50,7 +50,7 @@ export async function savePositions(
   deps: InvoiceDeps,
   inv: InvoiceDoc,
   positions: PositionDoc[],
-  messages: OutboxMessage[] = [],
+  messages: OutboxMessage[],
 ): Promise<InvoiceDoc> {
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
@@ -73,7 +73,8 @@ export async function changePositions<T>(
   deps: InvoiceDeps,
   companyId: string,
   invoiceId: number,
-  change: (inv: InvoiceDoc) => Promise<{ positions: PositionDoc[]; value: T; messages?: OutboxMessage[] }>,
+  /** Every change of the positions is announced for the audit log: `messages` are written with it. */
+  change: (inv: InvoiceDoc) => Promise<{ positions: PositionDoc[]; value: T; messages: OutboxMessage[] }>,
 ): Promise<{ invoice: InvoiceDoc; value: T }> {
   const attempt = async (inv: InvoiceDoc) => {
     const { positions, value, messages } = await change(inv);

@@ -1,4 +1,4 @@
-import { Schema, type Model } from 'mongoose';
+import { Schema, type ClientSession, type Model } from 'mongoose';
 import { rejection, useMongo } from './harness';
 
 interface Account {
@@ -169,45 +169,44 @@ describe('transactions through mongoose sessions', () => {
   const within = <T>(p: Promise<T>, ms: number) =>
     Promise.race([p.then(() => 'settled' as const), new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
 
-  it('makes a write outside a transaction wait for a document an open transaction wrote, then applies it after the commit', async () => {
-    const s1 = await h.conn().startSession();
+  /** Runs `work` while an open transaction has written account a (+1); `work` commits or aborts it. */
+  const whileLockingA = async (work: (txn: ClientSession) => Promise<void>) => {
+    const txn = await h.conn().startSession();
     try {
-      s1.startTransaction();
-      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: s1 });
+      txn.startTransaction();
+      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: txn });
+      await work(txn);
+    } finally {
+      await txn.endSession();
+    }
+  };
+
+  it('makes a write outside a transaction wait for a document an open transaction wrote, then applies it after the commit', async () => {
+    await whileLockingA(async (txn) => {
       const outside = Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 10 } }).exec();
       expect(await within(outside, 300)).toBe('pending');
       // Other documents are written at once meanwhile.
       await Accounts.updateOne({ _id: 'b' }, { $inc: { balance: 5 } });
-      await s1.commitTransaction(); // no WriteConflict: the outside write waited instead of slipping in
+      await txn.commitTransaction(); // no WriteConflict: the outside write waited instead of slipping in
       expect((await outside).modifiedCount).toBe(1);
-    } finally {
-      await s1.endSession();
-    }
+    });
     expect(await balances()).toEqual({ a: 111, b: 5 });
   });
 
   it('lets a waiting write outside a transaction run on the old version when the transaction aborts', async () => {
-    const s1 = await h.conn().startSession();
-    try {
-      s1.startTransaction();
-      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: s1 });
+    await whileLockingA(async (txn) => {
       const outside = Accounts.findOneAndUpdate({ _id: 'a' }, { $inc: { balance: 10 } }, { returnDocument: 'after' })
         .lean()
         .exec();
       expect(await within(outside, 300)).toBe('pending');
-      await s1.abortTransaction();
+      await txn.abortTransaction();
       expect((await outside)?.balance).toBe(110);
-    } finally {
-      await s1.endSession();
-    }
+    });
     expect(await balances()).toEqual({ a: 110, b: 0 });
   });
 
   it('makes the statement of a bulk write that meets a locked document wait, and counts the whole bulk write', async () => {
-    const s1 = await h.conn().startSession();
-    try {
-      s1.startTransaction();
-      await Accounts.updateOne({ _id: 'a' }, { $inc: { balance: 1 } }, { session: s1 });
+    await whileLockingA(async (txn) => {
       const outside = Accounts.bulkWrite(
         [
           { updateOne: { filter: { _id: 'b' }, update: { $inc: { balance: 1 } } } },
@@ -217,13 +216,11 @@ describe('transactions through mongoose sessions', () => {
         { ordered: false },
       );
       expect(await within(outside, 300)).toBe('pending');
-      await s1.commitTransaction();
+      await txn.commitTransaction();
       const result = await outside;
       expect([result.matchedCount, result.modifiedCount, result.upsertedCount]).toEqual([2, 2, 1]);
       expect(result.upsertedIds).toEqual({ 2: 'z' });
-    } finally {
-      await s1.endSession();
-    }
+    });
     expect(await balances()).toEqual({ a: 111, b: 1, z: 7 });
   });
 
