@@ -47,7 +47,7 @@ const result = await build({
   outdir: out,
   bundle: true,
   platform: 'node',
-  // the image runs Node 22; CI and development machines still have Node 20
+  // the image and CI run Node 24; development machines may still have Node 20 (npm start works there)
   target: 'node20',
   format: 'cjs',
   packages: 'external',

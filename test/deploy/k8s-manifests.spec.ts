@@ -793,8 +793,8 @@ describe('deploy/docker-compose.yml', () => {
 
 describe('deploy/Dockerfile', () => {
   const dockerfile = readFileSync(path.join(DEPLOY, 'Dockerfile'), 'utf8');
-  it('builds in stages from Node 22 pinned by digest, type-checks, compiles, prunes dev packages and runs compiled JavaScript as a non-root user', () => {
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:22-bookworm-slim@sha256:[0-9a-f]{64}$/m);
+  it('builds in stages from Node 24 pinned by digest, type-checks, compiles, prunes dev packages and runs compiled JavaScript as a non-root user', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim@sha256:[0-9a-f]{64}$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(3);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
     expect(dockerfile).toMatch(/^RUN npm run build:services$/m);
@@ -812,9 +812,9 @@ describe('deploy/Dockerfile', () => {
 
 describe('package.json', () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-  it('asks for Node 22 LTS, like .nvmrc and the image', () => {
-    expect(pkg.engines.node).toMatch(/^>=22\b/);
-    expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('22');
+  it('asks for Node 24 LTS, like .nvmrc and the image', () => {
+    expect(pkg.engines.node).toMatch(/^>=24\b/);
+    expect(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('24');
   });
 });
 

@@ -2,21 +2,22 @@ import { spawnSync } from 'node:child_process';
 import { nodeFlagsOf, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 describe('serviceNodeFlags', () => {
-  it('gives each flag to the Node versions that know it', () => {
-    expect(SERVICE_NODE_FLAGS).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
-    expect(serviceNodeFlags('22.23.3')).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('22.7.0')).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('23.11.1')).toEqual(SERVICE_NODE_FLAGS);
-    // the async context frame is Node 22.7+ and 23 only (24 does it by default); V8's semi-space size is everywhere
+  it("gives the image's flags to every Node version, and asks Node 22.7+ and 23 for the async context frame that 24 has by default", () => {
+    expect(SERVICE_NODE_FLAGS).toEqual(['--max-semi-space-size=8']);
+    expect(serviceNodeFlags('24.21.0')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('26.10.0')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('22.23.3')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
+    expect(serviceNodeFlags('22.7.0')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
+    expect(serviceNodeFlags('23.11.1')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
     expect(serviceNodeFlags('22.6.0')).toEqual(['--max-semi-space-size=8']);
     expect(serviceNodeFlags('20.20.2')).toEqual(['--max-semi-space-size=8']);
-    expect(serviceNodeFlags('24.1.0')).toEqual(['--max-semi-space-size=8']);
   });
 
   it("leaves V8's semi-space size out of document-service's flags (it would override its render worker's young generation)", () => {
     expect(nodeFlagsOf('invoice-service')).toEqual(SERVICE_NODE_FLAGS);
     expect(nodeFlagsOf('gateway')).toEqual(SERVICE_NODE_FLAGS);
-    expect(nodeFlagsOf('document-service')).toEqual(['--experimental-async-context-frame']);
+    expect(nodeFlagsOf('document-service')).toEqual([]);
+    expect(serviceNodeFlags('24.21.0', 'document-service')).toEqual([]);
     expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame']);
     expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual([]);
     expect(serviceNodeFlags('20.20.2', 'account-service')).toEqual(['--max-semi-space-size=8']);

@@ -4,13 +4,14 @@
  * launcher (npm start, the tests, the benchmarks) adds them where the running Node knows them, so that what is
  * measured is what runs.
  *
- * `--experimental-async-context-frame` (Node 22.7+; Node 24 does this by default and no longer needs it): the
- * AsyncLocalStorage stores (the bus's correlation id and actor, the request's actor, OpenTelemetry's active span)
- * are carried by V8 along with each promise continuation, instead of by async_hooks' promise hooks, which call into
- * JavaScript for every promise the process creates. bench:finalize, alternating A-B-B-A (docs/performance.md):
- * the first 100 invoices after a cold start 14.2-15.3 -> 15.6-18.7 invoices/s, 115-126 -> 95-114 CPU ms per invoice.
- * We use only `run` and `getStore`, whose behaviour is the same in both implementations; the whole test suite passes
- * with the flag on Node 22.
+ * AsyncLocalStorage (the bus's correlation id and actor, the request's actor, OpenTelemetry's active span) is carried
+ * by V8 along with each promise continuation on Node 24, the image's Node (AsyncContextFrame, its default since 24),
+ * instead of by async_hooks' promise hooks, which call into JavaScript for every promise the process creates. On
+ * Node 22.7+ and 23 the same needs `--experimental-async-context-frame` (Node 24 refuses that flag), which the
+ * launcher adds there, so a machine still on Node 22 runs the services as measured before the move to 24:
+ * bench:finalize, alternating A-B-B-A on Node 22 (docs/performance.md): the first 100 invoices after a cold start
+ * 14.2-15.3 -> 15.6-18.7 invoices/s, 115-126 -> 95-114 CPU ms per invoice. We use only `run` and `getStore`, whose
+ * behaviour is the same in both implementations.
  *
  * `--max-semi-space-size=8` (MB; V8's default is 16 on 64-bit machines): the young generation, where every
  * request's short-lived objects are allocated, at most 2 x 8 MB instead of 2 x 16. Under load V8 grows it to the
@@ -25,10 +26,11 @@
  * its idle RSS was 149-151 MB, but its event loop's GC pauses went from 0.1-0.3 to 0.5-0.8 ms per invoice and its CPU
  * per invoice up by 1-2 ms; without the flag it is 147-149 MB once V8's memory reducer has run (30-60 s idle).
  */
-/** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag). */
+/** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag): never in the image's commands. */
 const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
 const SEMI_SPACE = '--max-semi-space-size=8';
-export const SERVICE_NODE_FLAGS: readonly string[] = [ASYNC_CONTEXT_FRAME, SEMI_SPACE];
+/** The flags of the image's commands (Node 24). */
+export const SERVICE_NODE_FLAGS: readonly string[] = [SEMI_SPACE];
 
 /** The node flags of one service's command (its folder name, e.g. `document-service`): SERVICE_NODE_FLAGS but the semi-space size for document-service. */
 export function nodeFlagsOf(service: string): string[] {
@@ -36,11 +38,13 @@ export function nodeFlagsOf(service: string): string[] {
 }
 
 /**
- * The flags of `service` (nodeFlagsOf(service); all of SERVICE_NODE_FLAGS when no service is named) that this Node
- * version knows (Node 20 of development machines: all but the async context frame).
+ * The flags a service runs with on this Node version: those of `service`'s command (nodeFlagsOf(service); all of
+ * SERVICE_NODE_FLAGS when no service is named), with the async context frame asked for on Node 22.7+ and 23, where
+ * it is not yet the default (Node 20 of development machines has none).
  */
 export function serviceNodeFlags(version: string = process.versions.node, service?: string): string[] {
   const [major, minor] = version.split('.').map(Number);
-  const knowsFrame = (major === 22 && minor >= 7) || major === 23;
-  return (service ? nodeFlagsOf(service) : SERVICE_NODE_FLAGS).filter((flag) => knowsFrame || flag !== ASYNC_CONTEXT_FRAME);
+  const needsFrameFlag = (major === 22 && minor >= 7) || major === 23;
+  const flags = service ? nodeFlagsOf(service) : [...SERVICE_NODE_FLAGS];
+  return needsFrameFlag ? [ASYNC_CONTEXT_FRAME, ...flags] : flags;
 }
