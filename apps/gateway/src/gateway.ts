@@ -8,6 +8,7 @@ import {
   finalizeApp,
   listen,
   redisReady,
+  releaseStartupGarbage,
   resolveIdentityKeys,
 } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
@@ -102,6 +103,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     runtime: { logger },
     keyCache: cache,
     async start() {
+      releaseStartupGarbage(logger);
       http = await listen(app, config.PORT, config.HOST, {
         headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
         requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,

@@ -3,24 +3,24 @@ import { nodeFlagsOf, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags'
 
 describe('serviceNodeFlags', () => {
   it("gives the image's flags to every Node version, and asks Node 22.7+ and 23 for the async context frame that 24 has by default", () => {
-    expect(SERVICE_NODE_FLAGS).toEqual(['--max-semi-space-size=8']);
+    expect(SERVICE_NODE_FLAGS).toEqual(['--expose-gc', '--max-semi-space-size=8']);
     expect(serviceNodeFlags('24.21.0')).toEqual(SERVICE_NODE_FLAGS);
     expect(serviceNodeFlags('26.10.0')).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('22.23.3')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
-    expect(serviceNodeFlags('22.7.0')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
-    expect(serviceNodeFlags('23.11.1')).toEqual(['--experimental-async-context-frame', '--max-semi-space-size=8']);
-    expect(serviceNodeFlags('22.6.0')).toEqual(['--max-semi-space-size=8']);
-    expect(serviceNodeFlags('20.20.2')).toEqual(['--max-semi-space-size=8']);
+    expect(serviceNodeFlags('22.23.3')).toEqual(['--experimental-async-context-frame', '--expose-gc', '--max-semi-space-size=8']);
+    expect(serviceNodeFlags('22.7.0')).toEqual(['--experimental-async-context-frame', '--expose-gc', '--max-semi-space-size=8']);
+    expect(serviceNodeFlags('23.11.1')).toEqual(['--experimental-async-context-frame', '--expose-gc', '--max-semi-space-size=8']);
+    expect(serviceNodeFlags('22.6.0')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('20.20.2')).toEqual(SERVICE_NODE_FLAGS);
   });
 
   it("leaves V8's semi-space size out of document-service's flags (it would override its render worker's young generation)", () => {
     expect(nodeFlagsOf('invoice-service')).toEqual(SERVICE_NODE_FLAGS);
     expect(nodeFlagsOf('gateway')).toEqual(SERVICE_NODE_FLAGS);
-    expect(nodeFlagsOf('document-service')).toEqual([]);
-    expect(serviceNodeFlags('24.21.0', 'document-service')).toEqual([]);
-    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame']);
-    expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual([]);
-    expect(serviceNodeFlags('20.20.2', 'account-service')).toEqual(['--max-semi-space-size=8']);
+    expect(nodeFlagsOf('document-service')).toEqual(['--expose-gc']);
+    expect(serviceNodeFlags('24.21.0', 'document-service')).toEqual(['--expose-gc']);
+    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame', '--expose-gc']);
+    expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual(['--expose-gc']);
+    expect(serviceNodeFlags('20.20.2', 'account-service')).toEqual(SERVICE_NODE_FLAGS);
   });
 
   it('are flags this node starts with, and keep AsyncLocalStorage stores across awaits, timers and nested runs', () => {

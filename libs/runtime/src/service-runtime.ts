@@ -26,6 +26,7 @@ import {
   listen,
   mongoReady,
   redisReady,
+  releaseStartupGarbage,
   resolveIdentityKeys,
   type Listening,
   type Logger,
@@ -194,6 +195,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
         undefined,
         pendingSources,
       );
+      releaseStartupGarbage(logger);
       http = await listen(app, opts.port, opts.env.HOST);
       logger.info({ url: http.url }, `${opts.service} listening`);
       return http;

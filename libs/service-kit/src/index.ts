@@ -11,3 +11,4 @@ export * from './company-context';
 export * from './identity';
 export * from './pagination';
 export * from './request-actor';
+export * from './startup-garbage';

@@ -21,6 +21,17 @@ export type RenderResult =
   | { ok: true; invoice?: RenderedDocuments; statement?: Uint8Array; warmUpMs?: number; /** 0: the main thread */ thread: number }
   | { ok: false; message: string };
 
+/**
+ * After the warm-up, the worker gives back what loading the rendering code and the sample render left behind, as each
+ * service's main thread does after its start (libs/service-kit startup-garbage.ts, not imported here: the worker
+ * bundle stays free of the API's packages). V8's `gc()` exists where the process was started with `--expose-gc`
+ * (the services' flag, which piscina's workers inherit); elsewhere nothing happens.
+ */
+function collectWarmUpGarbage(): void {
+  const gc = (globalThis as { gc?: (options: object) => void }).gc;
+  if (typeof gc === 'function') gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
 /** Runs one task; used by the worker thread and, with RENDER_WORKERS=0, on the event loop. */
 export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
   try {
@@ -36,8 +47,11 @@ export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
       }
       case 'statement':
         return { ok: true, statement: await renderStatementPdf(task.statement, task.opts), thread: threadId };
-      case 'warm-up':
-        return { ok: true, warmUpMs: await warmUp(), thread: threadId };
+      case 'warm-up': {
+        const warmUpMs = await warmUp();
+        collectWarmUpGarbage();
+        return { ok: true, warmUpMs, thread: threadId };
+      }
     }
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
