@@ -8,8 +8,9 @@ type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; f
  * document, the render worker's warm-up. V8 keeps the pages that held it, and the young generation at the size the
  * start grew it to, until its memory reducer decides the process is idle; on Node 24 it did not within 90 s of idling
  * (account-service stayed at 150-153 MB), on Node 22 it did after 15-40 s, or never for some services. Collecting
- * once here gives those pages back at once: 5 s after the start, account-service 149 -> 123 MB, document-service
- * 187 -> 148, invoice-service 137 -> 112 (docs/performance.md).
+ * once here gives those pages back at once. Idle RSS on Node 24 (test/bench/idle.bench.ts): account-service
+ * 152 -> 125 MB, invoice-service 141 -> 114, document-service 185 -> 142 (with its render worker's own collection
+ * after the warm-up render; docs/performance.md).
  *
  * `gc` is V8's, exposed by `--expose-gc` (SERVICE_NODE_FLAGS, libs/runtime/src/node-flags.ts); where a process runs
  * without it (the tests' in-process services) nothing happens. It runs before the HTTP server listens, so no request
