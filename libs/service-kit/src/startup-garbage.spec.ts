@@ -26,6 +26,7 @@ describe('releaseStartupGarbage', () => {
     expect(lines[0]!.msg).toBe('start-up garbage collected');
     expect(lines[0]!.obj).toEqual({
       ms: expect.any(Number),
+      cpuMs: expect.any(Number),
       heapTotalMb: [expect.any(Number), expect.any(Number)],
       rssMb: [expect.any(Number), expect.any(Number)],
     });
