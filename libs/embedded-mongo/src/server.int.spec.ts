@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { deserialize, Long } from 'bson';
+import { deserialize, Long, type Document } from 'bson';
 import fc from 'fast-check';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from './api';
@@ -177,6 +177,59 @@ describe('embedded server on the wire', () => {
       expect(deserialize(data.subarray(first + 21))).toEqual({ n: 1, ok: 1 });
     } finally {
       await session.endSession();
+      await client.close();
+    }
+  });
+
+  it('keeps a connection in order when a waiting write is followed by another one that waits, and by more data', async () => {
+    const client = await new MongoClient(mongo.uri, { serverSelectionTimeoutMS: 3000 }).connect();
+    const first = client.startSession();
+    const second = client.startSession();
+    const socket: Socket = connect(mongo.port, '127.0.0.1');
+    const connected = new Promise<void>((r) => socket.once('connect', () => r()));
+    try {
+      const coll = client.db('wiretest').collection<{ _id: string; v: number }>('locked2');
+      await coll.insertMany([
+        { _id: 'w', v: 1 },
+        { _id: 'x', v: 1 },
+      ]);
+      first.startTransaction();
+      await coll.updateOne({ _id: 'w' }, { $inc: { v: 1 } }, { session: first });
+      second.startTransaction();
+      await coll.updateOne({ _id: 'x' }, { $inc: { v: 1 } }, { session: second });
+      const replies: Document[] = [];
+      let buffered = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        while (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
+          const len = buffered.readInt32LE(0);
+          replies.push(deserialize(buffered.subarray(21, len)));
+          buffered = buffered.subarray(len);
+        }
+      });
+      await connected;
+      const inc = (id: string) => buildMsg({ update: 'locked2', $db: 'wiretest', updates: [{ q: { _id: id }, u: { $inc: { v: 10 } } }] });
+      // w waits for the first transaction, x (behind it) for the second; the count comes in a later packet
+      socket.write(Buffer.concat([inc('w'), inc('x')]));
+      await new Promise((r) => setTimeout(r, 100));
+      socket.write(buildMsg({ count: 'locked2', query: { v: 12 }, $db: 'wiretest' }));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(replies).toEqual([]);
+      await first.commitTransaction();
+      await new Promise((r) => setTimeout(r, 300));
+      // x still waits: the count behind it is not answered yet
+      expect(replies).toEqual([{ n: 1, nModified: 1, ok: 1 }]);
+      await second.commitTransaction();
+      for (let i = 0; i < 50 && replies.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(replies).toEqual([
+        { n: 1, nModified: 1, ok: 1 },
+        { n: 1, nModified: 1, ok: 1 },
+        { n: 2, ok: 1 },
+      ]);
+    } finally {
+      socket.destroy();
+      await first.endSession();
+      await second.endSession();
       await client.close();
     }
   });

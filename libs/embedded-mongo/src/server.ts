@@ -81,34 +81,40 @@ export class EmbeddedMongoServer {
     socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.sockets.delete(socket));
-    // Set while a message of this connection waits for a transaction's lock: the messages after it
-    // are answered after it, in order.
-    let waiting: Promise<boolean> | undefined;
-    const handleAll = (messages: Buffer[], error: boolean): void => {
-      for (let i = 0; i < messages.length; i++) {
-        const done = this.handle(socket, messages[i], connectionId);
-        if (done === false) return;
+    // This connection's messages not yet answered, in order. While one of them waits for a transaction's lock
+    // (`waiting`), the ones behind it, and any that arrive meanwhile, wait in the queue.
+    const queue: Buffer[] = [];
+    let waiting = false;
+    let broken = false;
+    const pump = (): void => {
+      while (!waiting && queue.length > 0) {
+        const done = this.handle(socket, queue.shift()!, connectionId);
+        if (done === false) {
+          queue.length = 0;
+          return;
+        }
         if (done !== true) {
-          const rest = messages.slice(i + 1);
-          waiting = done.then((open) => {
-            waiting = undefined;
-            if (open) handleAll(rest, error);
-            return open;
-          });
+          waiting = true;
+          done.then(
+            (open) => {
+              waiting = false;
+              if (open) pump();
+              else queue.length = 0;
+            },
+            () => socket.destroy(),
+          );
           return;
         }
       }
-      // An impossible length means the stream cannot be resynchronised: hang up, as mongod does.
-      if (error) socket.destroy();
+      // An impossible length means the stream cannot be resynchronised: hang up, as mongod does, once the
+      // messages before it are answered.
+      if (broken && !waiting) socket.destroy();
     };
     socket.on('data', (chunk: Buffer) => {
       const { messages, error } = framer.push(chunk);
-      if (!waiting) return handleAll(messages, !!error);
-      const before = waiting;
-      waiting = before.then((open) => {
-        if (open) handleAll(messages, !!error);
-        return open;
-      });
+      queue.push(...messages);
+      if (error) broken = true;
+      pump();
     });
   }
 
