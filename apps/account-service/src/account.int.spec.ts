@@ -563,6 +563,10 @@ describe('account-service', () => {
     expect((await call('GET', `/company/payment-terms/${id}`, undefined, 'cmp_nobody')).status).toBe(404);
     await waitFor(() => termChanges.some((e) => e.changed?.id === id && e.changed.action === 'updated'), { what: 'payment-terms-changed' });
     expect(termChanges.at(-1).terms).toContainEqual({ id, name: '2 % Skonto', days: 21 });
+    // what customer-service asks when its copy does not know a term yet: the same list and rev the event carries
+    const owner = await peer.callRpc('account.payment-terms.v1', DEMO_COMPANY_ID, {});
+    expect(owner).toEqual({ found: true, rev: termChanges.at(-1).rev, terms: termChanges.at(-1).terms });
+    expect(await peer.callRpc('account.payment-terms.v1', 'cmp_nobody', {})).toEqual({ found: false });
 
     // the default term is chosen on the profile and goes into the seller profile with its discount
     expect((await call('PUT', '/company/', { default_payment_term_id: 99 })).status).toBe(400);

@@ -15,6 +15,13 @@ describe('customer-service customers and addresses', () => {
   let call: ReturnType<typeof http>;
   let baseUrl: string;
   const vatEvents: { customerId: number; vatId: string; forceRefresh?: boolean; companyId: string }[] = [];
+  /** What the peer, playing account-service, answers for account.payment-terms.v1 (the defaults unless set). */
+  const defaultTerms = [
+    { id: 1, name: '14 days', days: 14 },
+    { id: 2, name: '30 days', days: 30 },
+  ];
+  const ownerTerms = new Map<string, { found: boolean; rev?: number; terms?: { id: number; name: string; days: number }[] }>();
+  const ownerAsked: string[] = [];
 
   let mongo: Awaited<ReturnType<typeof testMongo>>;
 
@@ -25,6 +32,11 @@ describe('customer-service customers and addresses', () => {
     baseUrl = url;
     peer = testBus(prefixes.BUS_PREFIX);
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: [1, 2].includes(msg.data.templateId) }));
+    peer.serveRpc('account.payment-terms.v1', async (msg) => {
+      if (msg.companyId === 'company-owner-down') await new Promise((resolve) => setTimeout(resolve, 3_000));
+      ownerAsked.push(msg.companyId);
+      return ownerTerms.get(msg.companyId) ?? { found: true, rev: 0, terms: [...defaultTerms] };
+    });
     peer.onEvent('observer', ['customer.vat-id-changed.v1'], async (msg) => {
       vatEvents.push({ ...msg.data, companyId: msg.companyId });
     });
@@ -120,13 +132,12 @@ describe('customer-service customers and addresses', () => {
     it('takes the payment terms account-service announces (newest rev wins) and counts the customers using one', async () => {
       const company = 'company-terms';
       const terms = async () => (await call('GET', '/customer/payment-terms', { company })).body.payment_terms;
-      await peer.publishEvent('company.payment-terms-changed.v1', company, {
-        rev: 2,
-        terms: [
-          { id: 1, name: '14 days', days: 14 },
-          { id: 3, name: 'Skonto', days: 30 },
-        ],
-      });
+      const announced = [
+        { id: 1, name: '14 days', days: 14 },
+        { id: 3, name: 'Skonto', days: 30 },
+      ];
+      ownerTerms.set(company, { found: true, rev: 2, terms: announced }); // what account-service would answer
+      await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 2, terms: announced });
       await eventually(async () => (await terms()).some((t: { id: number }) => t.id === 3) || undefined, 10_000, 'terms announced');
       expect(await terms()).toContainEqual({ id: 3, name: 'Skonto', days: 30 });
       await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 1, terms: [{ id: 1, name: '14 days', days: 14 }] }); // late, older
@@ -139,6 +150,35 @@ describe('customer-service customers and addresses', () => {
       expect(await peer.callRpc('customer.payment-term-usage.v1', 'company-a', { paymentTermId: 3 })).toEqual({ customers: 0 });
       expect((await call('PUT', `/customer/${a}`, { body: { payment_term_id: 1 }, company })).status).toBe(200);
       expect(await peer.callRpc('customer.payment-term-usage.v1', company, { paymentTermId: 3 })).toEqual({ customers: 1 });
+    }, 30_000);
+    it('asks account-service for a term its copy does not know yet (created a moment ago) and keeps the answer', async () => {
+      const company = 'company-fresh-term';
+      const terms = async () => (await call('GET', '/customer/payment-terms', { company })).body.payment_terms;
+      ownerTerms.set(company, { found: true, rev: 4, terms: [...defaultTerms, { id: 3, name: 'Skonto', days: 30 }] });
+      const id = await create({ ...b2b, payment_term_id: 1 }, company);
+      expect(ownerAsked).not.toContain(company); // a known term needs no question
+      expect((await call('PUT', `/customer/${id}`, { body: { payment_term_id: 3 }, company })).status).toBe(200);
+      expect(ownerAsked.filter((c) => c === company)).toHaveLength(1);
+      expect(await terms()).toContainEqual({ id: 3, name: 'Skonto', days: 30 }); // the copy took the owner's answer
+      await create({ ...b2b, payment_term_id: 3 }, company);
+      expect(ownerAsked.filter((c) => c === company)).toHaveLength(1);
+      // the event of that change arrives late: same rev, nothing changes
+      await peer.publishEvent('company.payment-terms-changed.v1', company, { rev: 4, terms: [{ id: 1, name: '14 days', days: 14 }] });
+      // a term the owner does not have either is a 400 naming the field
+      const res = await call('PUT', `/customer/${id}`, { body: { payment_term_id: 9 }, company });
+      expect([res.status, res.body.errors?.[0]?.path]).toEqual([400, 'payment_term_id']);
+      expect(ownerAsked.filter((c) => c === company)).toHaveLength(2);
+      expect(await terms()).toContainEqual({ id: 3, name: 'Skonto', days: 30 });
+      // an unknown company at the owner: the term does not exist
+      ownerTerms.set('company-unknown', { found: false });
+      const unknown = await call('POST', '/customer/', { body: { ...b2b, payment_term_id: 3 }, company: 'company-unknown' });
+      expect(unknown.status).toBe(400);
+    }, 30_000);
+    it('answers 503 when the term is unknown here and account-service does not answer', async () => {
+      const res = await call('POST', '/customer/', { body: { ...b2b, payment_term_id: 3 }, company: 'company-owner-down' });
+      expect([res.status, res.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      // a term the copy knows needs no answer from account-service
+      expect((await call('POST', '/customer/', { body: { ...b2b, payment_term_id: 1 }, company: 'company-owner-down' })).status).toBe(201);
     }, 30_000);
     it('default_ftl_template_id must exist (asked from document-service)', async () => {
       await create({ ...b2b, default_ftl_template_id: 1 });

@@ -14,7 +14,7 @@ export async function assertReferences(
   input: { payment_term_id?: number; default_ftl_template_id?: number },
 ) {
   const errors: FieldError[] = [];
-  if (input.payment_term_id !== undefined && !(await deps.paymentTerms.exists(companyId, input.payment_term_id))) {
+  if (input.payment_term_id !== undefined && !(await paymentTermExists(deps, companyId, input.payment_term_id))) {
     errors.push({ path: 'payment_term_id', message: `payment term ${input.payment_term_id} does not exist` });
   }
   if (input.default_ftl_template_id !== undefined) {
@@ -25,6 +25,21 @@ export async function assertReferences(
     if (!exists) errors.push({ path: 'default_ftl_template_id', message: `template ${templateId} does not exist` });
   }
   if (errors.length) throw invalidData(`invalid request: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+}
+
+/**
+ * Whether the company has the payment term. Our copy (kept from account-service's events) answers most checks; a term
+ * it does not know may have been created a moment ago with its event still on the way, so then account-service, the
+ * owner, answers, and its answer refreshes the copy (an older answer than the copy changes nothing).
+ */
+async function paymentTermExists(deps: CustomerDeps, companyId: string, id: number): Promise<boolean> {
+  if (await deps.paymentTerms.exists(companyId, id)) return true;
+  const owner = await askOrUnavailable('the payment terms (account-service)', () =>
+    deps.bus.callRpc('account.payment-terms.v1', companyId, {}, { timeoutMs: deps.rpcTimeoutMs }),
+  );
+  if (!owner.found || !owner.terms) return false;
+  if (owner.rev) await deps.paymentTerms.apply(companyId, owner.rev, owner.terms);
+  return owner.terms.some((t) => t.id === id);
 }
 
 /** Customer numbers come from a per-company counter, so a number is never handed out twice, even after deletion. */

@@ -259,6 +259,19 @@ export const rpc = {
     request: z.object({}),
     response: z.object({ found: z.boolean(), plan: Plan.optional() }),
   },
+  /**
+   * The company's payment terms as account-service (their owner) holds them now: customer-service asks when a
+   * customer names a term its copy does not know yet (the term was created a moment ago and the event is on its way).
+   */
+  'account.payment-terms.v1': {
+    request: z.object({}),
+    response: z.object({
+      found: z.boolean(),
+      /** 0 while the company still has the default terms; grows with every change (as in company.payment-terms-changed.v1). */
+      rev: z.number().int().optional(),
+      terms: z.array(z.object({ id: z.number().int(), name: z.string(), days: z.number().int() })).optional(),
+    }),
+  },
   'account.seller-profile.v1': {
     request: z.object({}),
     response: z.object({
