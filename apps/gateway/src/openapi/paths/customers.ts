@@ -139,6 +139,10 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'listPaymentTerms',
         summary: 'Payment terms of the company',
+        description:
+          "customer-service's copy of the terms managed under /company/payment-terms (id, name, days). The copy follows " +
+          'a change within moments; a customer may name a term created a moment ago even before the copy shows it ' +
+          '(the term is then looked up at its owner).',
         responses: {
           200: json(z.object({ payment_terms: z.array(z.object({ id: z.number().int(), name: z.string(), days: z.number().int() })) })),
           ...commonErrors(),
