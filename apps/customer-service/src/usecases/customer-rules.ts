@@ -34,7 +34,7 @@ export async function assertReferences(
  */
 async function paymentTermExists(deps: CustomerDeps, companyId: string, id: number): Promise<boolean> {
   if (await deps.paymentTerms.exists(companyId, id)) return true;
-  const owner = await askOrUnavailable('the payment terms (account-service)', () =>
+  const owner = await askOrUnavailable('the payment-term directory (account-service)', () =>
     deps.bus.callRpc('account.payment-terms.v1', companyId, {}, { timeoutMs: deps.rpcTimeoutMs }),
   );
   if (!owner.found || !owner.terms) return false;
