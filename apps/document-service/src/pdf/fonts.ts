@@ -57,18 +57,25 @@ export function preloadFonts(): void {
  * per font before the first reset (issue 16: RSS flat after warm-up). At 2,000 the words every document has
  * are laid out again after each reset, which costs nothing measurable.
  */
-const LAYOUT_CACHE_LIMIT = 2_000;
-const layoutCaches = new Map<FontName, Record<string, unknown>>();
-let layoutChecks = 0;
+export const LAYOUT_CACHE_LIMIT = 2_000;
+/** How often a font's cache is counted: every LAYOUT_CACHE_CHECK_EVERY-th document that uses the font. */
+const LAYOUT_CACHE_CHECK_EVERY = 64;
+const layoutCaches = new Map<FontName, { entries: Record<string, unknown>; uses: number }>();
 
+/**
+ * The font's shared layout cache, a new one once the current holds more than LAYOUT_CACHE_LIMIT words. Each font
+ * counts its own uses: with one counter for all fonts, a document selecting its fonts in a fixed order (regular,
+ * then bold) made every 64th call fall on the same font, so only that font's cache was ever reset and the others
+ * grew without bound (~1.8 KB per render; fonts.spec.ts).
+ */
 export function sharedLayoutCache(name: FontName): Record<string, unknown> {
   let cache = layoutCaches.get(name);
-  // Counting the keys is O(n); doing it every 64th call keeps it negligible.
-  if (!cache || (++layoutChecks % 64 === 0 && Object.keys(cache).length > LAYOUT_CACHE_LIMIT)) {
-    cache = Object.create(null) as Record<string, unknown>;
+  // Counting the keys is O(n); doing it every 64th use keeps it negligible.
+  if (!cache || (++cache.uses % LAYOUT_CACHE_CHECK_EVERY === 0 && Object.keys(cache.entries).length > LAYOUT_CACHE_LIMIT)) {
+    cache = { entries: Object.create(null) as Record<string, unknown>, uses: 0 };
     layoutCaches.set(name, cache);
   }
-  return cache;
+  return cache.entries;
 }
 
 const coverage = new Map<FontName, Map<number, boolean>>();
