@@ -1,4 +1,5 @@
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
+import { amqpSocketOf, coalesceWrites } from './coalesce-writes';
 import { reconnectDelay } from './retry-policy';
 import type { BusLogger } from './types';
 
@@ -78,6 +79,9 @@ export class ConnectionManager {
   }
 
   private async setup(model: ChannelModel): Promise<void> {
+    // one write system call per tick for all the frames written in it (publishes, acks, RPC requests and replies)
+    const socket = amqpSocketOf(model);
+    if (socket) coalesceWrites(socket);
     const pub = await model.createConfirmChannel();
     const session: Session = { id: ++this.sessionCount, model, pub, channels: new Set([pub]), closed: false };
     model.on('error', (err: Error) => this.opts.logger.warn({ err }, 'bus: connection error'));
