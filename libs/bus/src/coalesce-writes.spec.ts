@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { coalesceWrites } from './coalesce-writes';
+import { amqpSocketOf, coalesceWrites } from './coalesce-writes';
 
 /** A stream that records each batch it is handed: what one system call would carry on a socket. */
 function recordingStream(highWaterMark = 16 * 1024) {
@@ -86,5 +86,19 @@ describe('coalesceWrites', () => {
     coalesceWrites(stream);
     const done = await new Promise<Error | null | undefined>((resolve) => stream.write('a', (err) => resolve(err)));
     expect(done == null).toBe(true);
+  });
+});
+
+describe('amqpSocketOf', () => {
+  it('finds nothing where an amqplib model keeps no socket (the connection then writes frame by frame, as before)', () => {
+    expect(amqpSocketOf(undefined)).toBeUndefined();
+    expect(amqpSocketOf({})).toBeUndefined();
+    expect(amqpSocketOf({ connection: {} })).toBeUndefined();
+    expect(amqpSocketOf({ connection: { stream: { write: () => true } } })).toBeUndefined();
+  });
+
+  it("finds the connection's stream when it is writable", () => {
+    const { stream } = recordingStream();
+    expect(amqpSocketOf({ connection: { stream } })).toBe(stream);
   });
 });
