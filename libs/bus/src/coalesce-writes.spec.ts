@@ -41,15 +41,6 @@ describe('coalesceWrites', () => {
     expect(batches).toEqual([['a'], ['b']]);
   });
 
-  it('without it, each write is a batch of its own (what it changes)', async () => {
-    const { stream, batches } = recordingStream();
-    stream.write('a');
-    stream.write('b');
-    await nextTurn();
-    expect(batches.length).toBeGreaterThanOrEqual(2);
-    expect(batches.flat()).toEqual(['a', 'b']);
-  });
-
   it('keeps back-pressure: write answers false past the high-water mark, and drain follows the flush', async () => {
     const { stream, batches } = recordingStream(4);
     coalesceWrites(stream);
