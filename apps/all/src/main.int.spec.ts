@@ -49,4 +49,42 @@ describe('npm start', () => {
     expect(await portOpen(1025 + offset)).toBe(false);
     expect(await portOpen(1080 + offset)).toBe(false);
   });
+
+  it('stops quietly with exit code 0 on Ctrl+C, which signals every process of its group', async () => {
+    const offset = 30_000 + Math.floor(Math.random() * 15_000);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SERVICES: 'account,customer',
+      PORT_OFFSET: String(offset),
+      BUS_PREFIX: prefix,
+      REDIS_PREFIX: `${prefix}:`,
+      MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
+      LOG_LEVEL: 'silent',
+    };
+    for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT', 'BOOTSTRAP_API_KEY']) delete env[name];
+    // a process group of its own, as a terminal gives a command
+    const child = spawn(resolve(root, 'node_modules/.bin/tsx'), ['apps/all/src/main.ts'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    const running = new Promise<void>((done) => {
+      const onData = (c: Buffer) => {
+        output += c.toString();
+        if (output.includes('Invoicing platform is running.')) done();
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+    await Promise.race([running, exited]);
+    expect(output).toContain('Invoicing platform is running.');
+    process.kill(-child.pid!, 'SIGINT'); // what Ctrl+C does
+    expect(await exited).toBe(0);
+    expect(output).not.toMatch(/exited \(code/);
+    expect(output).not.toContain('stopping the others');
+    expect(await portOpen(3001 + offset)).toBe(false);
+  });
 });

@@ -134,10 +134,17 @@ async function main() {
     const generatedKey = !env.BOOTSTRAP_API_KEY;
     env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
 
-    const shutdown = async (code: number) => {
-      await stopAll();
-      process.exit(code);
-    };
+    // Ctrl+C sends SIGINT to the whole process group: every service stops on its own while this process stops
+    // them too. Once a shutdown has begun, a service's exit is expected: no message, no second shutdown, exit 0.
+    let stopping: Promise<void> | undefined;
+    const shutdown = (code: number) =>
+      (stopping ??= stopAll().then(
+        () => process.exit(code),
+        (err: unknown) => {
+          console.error('[all] stopping failed:', err);
+          process.exit(1);
+        },
+      ));
     process.once('SIGINT', () => void shutdown(0));
     process.once('SIGTERM', () => void shutdown(0));
 
@@ -146,6 +153,7 @@ async function main() {
     running = await launchServices({ root, services, env, portOffset, gatewayPort, stdio: 'inherit', readyTimeoutMs: 90_000 });
     for (const svc of running) {
       svc.child.once('exit', (code, signal) => {
+        if (stopping) return;
         console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);
         void shutdown(1);
       });
