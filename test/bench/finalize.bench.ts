@@ -6,7 +6,8 @@
  * (the embedded MongoDB and the development S3 server each in a process of its own), on the demo company made unlimited by configuration
  * (QUOTA_UNLIMITED_COMPANIES), warms up, then runs ROUNDS rounds per client count. Prints throughput,
  * p50/p90/p99 of the job (POST job -> finished) and of the setup calls, CPU ms per invoice per process
- * (utime+stime from /proc, child processes included) and of the load generator (this process), write system calls per invoice per process, each service's
+ * (utime+stime from /proc, child processes included) and of the load generator (this process), our services' CPU per invoice by kind of thread
+ * (event loops, V8's compiler and GC helper threads, render workers), write system calls per invoice per process, each service's
  * GC pauses and V8 heap (its /metrics), and RSS; and the CPU per invoice in units of a calibration workload timed
  * before and after each round (see calibrationMs: this VM's speed drifts). Point it at a running system with BASE and KEY (then CPU is
  * reported for the processes it can find by PIDS=name:pid,...).
@@ -105,6 +106,53 @@ function treeCpuMs(pid: number): number {
   }
   return total;
 }
+/**
+ * CPU ms of one process's threads by kind, from the names Node 24 gives them (/proc/<pid>/task/<tid>/comm):
+ * `MainThread` (the event loop), `V8Worker` (V8's helper threads: the optimizing compilers Maglev and TurboFan, and
+ * the parallel and concurrent parts of garbage collection), `WorkerThread` (worker_threads: document-service's render
+ * workers); `other` is the rest (libuv's pool, the inspector's and the platform's delayed-task threads). A thread that
+ * ended within the interval is missing from the later sample, so that interval may undercount its kind.
+ */
+const THREAD_KINDS = ['main', 'v8', 'workers', 'other'] as const;
+type ThreadKind = (typeof THREAD_KINDS)[number];
+const threadKindOf = (comm: string): ThreadKind =>
+  comm === 'MainThread' ? 'main' : comm === 'V8Worker' ? 'v8' : comm === 'WorkerThread' ? 'workers' : 'other';
+function threadCpuMs(pid: number): Record<ThreadKind, number> {
+  const byKind: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, other: 0 };
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byKind; // gone
+  }
+  for (const tid of tids) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      byKind[threadKindOf(comm)] += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    } catch {
+      // the thread ended
+    }
+  }
+  return byKind;
+}
+/** Not our services: the broker and the development stand-ins (their threads are not Node's). */
+const NOT_OURS = new Set(['embedded-mongo', 'embedded-s3', 'rabbitmq']);
+/** Our services' threads by kind now, to be compared after some invoices with `threadLine`. */
+const threadSample = (procs: Record<string, number>) => {
+  const total: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, other: 0 };
+  for (const [name, pid] of Object.entries(procs)) {
+    if (NOT_OURS.has(name)) continue;
+    const t = threadCpuMs(pid);
+    for (const k of THREAD_KINDS) total[k] += t[k];
+  }
+  return total;
+};
+const threadLine = (before: Record<ThreadKind, number>, after: Record<ThreadKind, number>, invoices: number) => {
+  const per = (k: ThreadKind) => ((after[k] - before[k]) / Math.max(1, invoices)).toFixed(1);
+  return `main threads ${per('main')}, V8 helper threads (optimizing compilers, GC) ${per('v8')}, worker threads (render) ${per('workers')}, other ${per('other')}`;
+};
 function findPid(pattern: RegExp): number | undefined {
   for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
     try {
@@ -496,9 +544,11 @@ async function main() {
     /** The first (up to) 100 invoices of services that just started, with 10 clients: throughput, job latency, CPU. */
     const coldStart = async (label: string) => {
       const cpu0 = sample(procs, treeCpuMs);
+      const threads0 = threadSample(procs);
       const self0 = loadGeneratorCpuMs();
       const r = await run(api, customerId, 10, Math.min(WARMUP, 100));
       const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
+      const threads = threadSample(procs);
       const loadGenerator = (loadGeneratorCpuMs() - self0) / Math.max(1, r.jobs.length);
       console.log(
         `${label}: ${r.jobs.length} invoices with 10 clients in ${r.seconds.toFixed(1)} s = ${(r.jobs.length / r.seconds).toFixed(1)}/s, job p50 ${pct(r.jobs, 50).toFixed(0)} ms p99 ${pct(r.jobs, 99).toFixed(0)} ms`,
@@ -507,6 +557,7 @@ async function main() {
         console.log(
           `  CPU ms per invoice: total ${cpu.reduce((a, [, ms]) => a + ms, 0).toFixed(1)} = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}; load generator (not in the total) ${loadGenerator.toFixed(1)}`,
         );
+      if (r.jobs.length) console.log(`  our services' CPU ms per invoice by thread: ${threadLine(threads0, threads, r.jobs.length)}`);
     };
     console.log(
       `\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg()
@@ -532,6 +583,7 @@ async function main() {
       for (let round = 1; round <= ROUNDS; round++) {
         const calibrationBefore = calibrationMs();
         const cpu0 = sample(procs, treeCpuMs);
+        const threads0 = threadSample(procs);
         const self0 = loadGeneratorCpuMs();
         const writes0 = sample(procs, writeCalls);
         // only a system this harness started (`running`): a running one's /metrics may not be reachable from here
@@ -539,6 +591,7 @@ async function main() {
         const r = await run(api, customerId, clients, PER_ROUND);
         const metrics = await scrapeMetrics(running);
         const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
+        const threads = threadSample(procs);
         const loadGenerator = (loadGeneratorCpuMs() - self0) / Math.max(1, r.jobs.length);
         const writes = perInvoice(procs, writeCalls, writes0, r.jobs.length);
         // after the round's tail (projections, audit batches, relays) has settled: the calibration runs on an idle system
@@ -563,6 +616,7 @@ async function main() {
         console.log(
           `  in calibration units (CPU ms per invoice / calibration ms ${calibrationBefore.toFixed(1)} before, ${calibrationAfter.toFixed(1)} after${unsteady ? ': the VM changed speed during the round, compare with care' : ''}): total ${unit(total)}, our services alone ${unit(withoutShared)} = ${cpu.map(([n, ms]) => `${n} ${unit(ms)}`).join(', ')}`,
         );
+        console.log(`  our services' CPU ms per invoice by thread: ${threadLine(threads0, threads, r.jobs.length)}`);
         console.log(
           `  load generator (this process, not in the total): ${loadGenerator.toFixed(1)} CPU ms per invoice (LOADGEN=${env('LOADGEN', 'http')})`,
         );
