@@ -110,13 +110,15 @@ function treeCpuMs(pid: number): number {
  * CPU ms of one process's threads by kind, from the names Node 24 gives them (/proc/<pid>/task/<tid>/comm):
  * `MainThread` (the event loop), `V8Worker` (V8's helper threads: the optimizing compilers Maglev and TurboFan, and
  * the parallel and concurrent parts of garbage collection), `WorkerThread` (worker_threads: document-service's render
- * workers); `other` is the rest (libuv's pool, the inspector's and the platform's delayed-task threads). A thread that
- * ended within the interval is missing from the later sample, so that interval may undercount its kind.
+ * workers); `other` is the rest (libuv's pool, the inspector's and the platform's delayed-task threads). The main
+ * thread is also found by its id (the process's), so on a Node that does not name its threads (20) it is still told
+ * apart and everything else counts as `other`. A thread that ended within the interval is missing from the later
+ * sample, so that interval may undercount its kind.
  */
 const THREAD_KINDS = ['main', 'v8', 'workers', 'other'] as const;
 type ThreadKind = (typeof THREAD_KINDS)[number];
-const threadKindOf = (comm: string): ThreadKind =>
-  comm === 'MainThread' ? 'main' : comm === 'V8Worker' ? 'v8' : comm === 'WorkerThread' ? 'workers' : 'other';
+const threadKindOf = (comm: string, isMain: boolean): ThreadKind =>
+  isMain || comm === 'MainThread' ? 'main' : comm === 'V8Worker' ? 'v8' : comm === 'WorkerThread' ? 'workers' : 'other';
 function threadCpuMs(pid: number): Record<ThreadKind, number> {
   const byKind: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, other: 0 };
   let tids: string[] = [];
@@ -130,7 +132,7 @@ function threadCpuMs(pid: number): Record<ThreadKind, number> {
       const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      byKind[threadKindOf(comm)] += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      byKind[threadKindOf(comm, tid === String(pid))] += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
     } catch {
       // the thread ended
     }
