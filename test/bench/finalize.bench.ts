@@ -55,9 +55,10 @@ const root = resolve(__dirname, '../..');
 const TICK_MS = 1000 / 100; // USER_HZ
 
 // ---------------------------------------------------------------------------------------------- /proc
-function procStat(pid: number): { ppid: number; cpuMs: number } | undefined {
+/** A process's (`/proc/<pid>/stat`) or one thread's (`/proc/<pid>/task/<tid>/stat`) parent and CPU ms; undefined if gone. */
+function procStat(pid: number, tid?: string): { ppid: number; cpuMs: number } | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
   } catch {
@@ -117,10 +118,11 @@ function treeCpuMs(pid: number): number {
  */
 const THREAD_KINDS = ['main', 'v8', 'workers', 'other'] as const;
 type ThreadKind = (typeof THREAD_KINDS)[number];
+const noThreads = () => Object.fromEntries(THREAD_KINDS.map((k) => [k, 0])) as Record<ThreadKind, number>;
 const threadKindOf = (comm: string, isMain: boolean): ThreadKind =>
   isMain || comm === 'MainThread' ? 'main' : comm === 'V8Worker' ? 'v8' : comm === 'WorkerThread' ? 'workers' : 'other';
 function threadCpuMs(pid: number): Record<ThreadKind, number> {
-  const byKind: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, other: 0 };
+  const byKind = noThreads();
   let tids: string[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -130,9 +132,7 @@ function threadCpuMs(pid: number): Record<ThreadKind, number> {
   for (const tid of tids) {
     try {
       const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      byKind[threadKindOf(comm, tid === String(pid))] += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      byKind[threadKindOf(comm, tid === String(pid))] += procStat(pid, tid)?.cpuMs ?? 0;
     } catch {
       // the thread ended
     }
@@ -143,7 +143,7 @@ function threadCpuMs(pid: number): Record<ThreadKind, number> {
 const NOT_OURS = new Set(['embedded-mongo', 'embedded-s3', 'rabbitmq']);
 /** Our services' threads by kind now, to be compared after some invoices with `threadLine`. */
 const threadSample = (procs: Record<string, number>) => {
-  const total: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, other: 0 };
+  const total = noThreads();
   for (const [name, pid] of Object.entries(procs)) {
     if (NOT_OURS.has(name)) continue;
     const t = threadCpuMs(pid);

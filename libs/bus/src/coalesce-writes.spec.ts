@@ -61,10 +61,12 @@ describe('coalesceWrites', () => {
     expect(batches.flat()).toEqual(['a', 'b']);
   });
 
-  it('applied twice, still corks once per tick', async () => {
+  it('applied twice, wraps write once and still corks once per tick', async () => {
     const { stream, batches } = recordingStream();
     coalesceWrites(stream);
+    const wrapped = stream.write;
     coalesceWrites(stream);
+    expect(stream.write).toBe(wrapped);
     stream.write('a');
     stream.write('b');
     await nextTurn();

@@ -39,8 +39,8 @@ export function coalesceWrites(stream: Writable): void {
 
 /**
  * The socket under an amqplib connection (`ChannelModel.connection.stream`, amqplib 2.x), or undefined if a later
- * amqplib keeps it elsewhere: then the connection works as before, one write per frame (coalesce-writes.spec checks
- * that the installed amqplib still has it).
+ * amqplib keeps it elsewhere: then the connection works as before, one write per frame (coalesce-writes.int.spec
+ * checks that the installed amqplib still has it).
  */
 export function amqpSocketOf(model: unknown): Writable | undefined {
   const stream = (model as { connection?: { stream?: unknown } } | undefined)?.connection?.stream;
