@@ -18,7 +18,9 @@
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10), POSITIONS (3 per
  * invoice, each added by its own request),
  * LOADGEN=http|fetch (the load generator's HTTP client, see `client`), POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
- * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope).
+ * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope; after stopping the
+ * system the harness prints, for the cold starts and each round, every process's largest packages and functions by
+ * self time within that phase alone, PROFILE_TOP=n of each, default 6; see cpu-profiles.ts).
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
  * image's node flags, nodeFlagsOf(service) of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
  * starts every service with those node/V8 flags (to try one before it goes into the image's command). S3_TMPFS=0
@@ -35,8 +37,11 @@ import { resolve } from 'node:path';
 import { freeServicesPortOffset, launchServices, stopServices, type LaunchOptions, type RunningService } from '@inv/runtime';
 import { brokerObjectNames, deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 import { startViesSimulator } from '@inv/vies-simulator';
+import { profileReport, type ProfileWindow } from './cpu-profiles';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
+/** Now, in µs of the monotonic clock that V8 stamps a CPU profile's samples with. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 const WARMUP = Number(env('WARMUP', '30'));
 const PER_ROUND = Number(env('PER_ROUND', '60'));
 const ROUNDS = Number(env('ROUNDS', '3'));
@@ -398,6 +403,16 @@ async function waitForApi(api: ReturnType<typeof client>): Promise<void> {
   throw new Error(`the API did not answer within 30 s: ${last instanceof Error ? last.message : String(last)}`);
 }
 
+/** Stops a stand-in and waits for it to exit (it writes its CPU profile as it does), at most 10 s before SIGKILL. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 // ---------------------------------------------------------------------------------------------- main
 /**
  * The machine's speed right now: the CPU time of a fixed piece of JavaScript work (JSON, SHA-256, a regular expression,
@@ -445,6 +460,9 @@ async function main() {
   let stopVies = async () => undefined as void;
   /** Stops the services and starts them again (ports, database, broker objects and stand-ins stay): set when this harness started them. */
   let restartServices: (() => Promise<void>) | undefined;
+  /** With PROFILE: each measured phase, and the name of every process that wrote a profile (restarted services too). */
+  const profileWindows: ProfileWindow[] = [];
+  const profiled = new Map<number, string>();
   // the harness's process id is in its prefix, so that a later run can tell the objects of a killed one
   const prefix = uniquePrefix(`bench-${process.pid}`);
   if (!process.env.BASE) await deleteOrphanedBrokerObjects();
@@ -508,7 +526,10 @@ async function main() {
     };
     const launch = async () => {
       running = await launchServices(launchOptions);
-      for (const s of running) procs[s.name] = s.child.pid!;
+      for (const s of running) {
+        procs[s.name] = s.child.pid!;
+        profiled.set(s.child.pid!, s.name);
+      }
     };
     await launch();
     restartServices = async () => {
@@ -519,6 +540,7 @@ async function main() {
     base = `${running.find((s) => s.name === 'gateway')!.url}/api/v1`;
     procs['embedded-mongo'] = mongo.pid!;
     procs['embedded-s3'] = s3.pid!;
+    profiled.set(mongo.pid!, 'embedded-mongo').set(s3.pid!, 'embedded-s3');
   }
   for (const entry of (process.env.PIDS ?? '').split(',').filter(Boolean)) {
     const [name, pid] = entry.split(':');
@@ -548,7 +570,9 @@ async function main() {
       const cpu0 = sample(procs, treeCpuMs);
       const threads0 = threadSample(procs);
       const self0 = loadGeneratorCpuMs();
+      const fromUs = monotonicUs();
       const r = await run(api, customerId, 10, Math.min(WARMUP, 100));
+      profileWindows.push({ label, fromUs, toUs: monotonicUs() });
       const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
       const threads = threadSample(procs);
       const loadGenerator = (loadGeneratorCpuMs() - self0) / Math.max(1, r.jobs.length);
@@ -590,7 +614,9 @@ async function main() {
         const writes0 = sample(procs, writeCalls);
         // only a system this harness started (`running`): a running one's /metrics may not be reachable from here
         const metrics0 = await scrapeMetrics(running);
+        const fromUs = monotonicUs();
         const r = await run(api, customerId, clients, PER_ROUND);
+        profileWindows.push({ label: `${clients} client(s), round ${round}`, fromUs, toUs: monotonicUs() });
         const metrics = await scrapeMetrics(running);
         const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
         const threads = threadSample(procs);
@@ -649,14 +675,16 @@ async function main() {
     );
   } finally {
     await stopServices(running);
-    mongo?.kill('SIGTERM');
-    s3?.kill('SIGTERM');
+    await Promise.all([mongo, s3].map((c) => c && stopChild(c)));
     await stopVies();
     if (running.length) {
       await deleteBrokerObjects(prefix);
       await deleteRedisKeys(`${prefix}:`);
     }
   }
+  if (process.env.PROFILE && profileWindows.length)
+    for (const line of profileReport(resolve(process.env.PROFILE), profileWindows, profiled, Number(env('PROFILE_TOP', '6'))))
+      console.log(line);
 }
 
 main().then(
