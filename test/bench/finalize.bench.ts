@@ -598,7 +598,7 @@ async function main() {
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     const notOurs = new Set(['embedded-mongo', 'embedded-s3', 'rabbitmq']);
     const ours = (rss: Record<string, number>) => Object.fromEntries(Object.entries(rss).filter(([n]) => !notOurs.has(n)));
-    const targets: TargetInput = { rounds: [], idleRss: ours(rss0), peakRss: {} };
+    const targets: TargetInput = { rounds: [], idleRss: ours(rss0), peakRss: {}, profiled: !!process.env.PROFILE };
     targets.coldStart = await coldStart('cold start');
     // A deployment restarts the services, not the database, object store and broker. With RESTART=1 (default) the
     // services are stopped and started again, and their first 100 invoices are measured against the already warm

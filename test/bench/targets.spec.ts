@@ -41,4 +41,9 @@ describe('targetReport', () => {
     expect(lines).not.toContain('cold start');
     expect(lines).not.toContain('RSS ≤');
   });
+
+  it('says so when the run was profiled', () => {
+    const lines = targetReport({ rounds: [], idleRss: {}, peakRss: {}, profiled: true });
+    expect(lines[1]).toContain('a profiled run');
+  });
 });
