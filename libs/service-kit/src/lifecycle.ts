@@ -58,7 +58,10 @@ export function listen(app: Express, port: number, host = '127.0.0.1', limits: S
 
 /**
  * SIGTERM/SIGINT -> run `stop` once (stop consuming, finish in-flight work, close connections), then exit.
- * A stop that hangs longer than `timeoutMs` is cut short with exit code 1.
+ * A stop that hangs longer than `timeoutMs` is cut short with exit code 1. A signal that comes while stopping (Ctrl+C
+ * pressed twice, the terminal's SIGINT and a supervisor's SIGTERM, the tsx CLI relaying one the process already got)
+ * changes nothing: the handlers stay installed, since without one Node's default for the signal ends the process at
+ * once, in the middle of its stop.
  */
 export function exitOnSignals(logger: Logger, stop: () => Promise<void>, timeoutMs = 20_000): void {
   let stopping = false;
@@ -82,6 +85,6 @@ export function exitOnSignals(logger: Logger, stop: () => Promise<void>, timeout
       },
     );
   };
-  process.once('SIGTERM', handler);
-  process.once('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
 }
