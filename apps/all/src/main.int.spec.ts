@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { deleteBrokerObjects, uniquePrefix } from '@inv/testing';
@@ -54,7 +55,7 @@ describe('npm start', () => {
   });
 
   it('is what npm start runs', () => {
-    const scripts = (require(resolve(root, 'package.json')) as { scripts: Record<string, string> }).scripts;
+    const { scripts } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.start).toBe(`node ${START.join(' ')}`);
   });
 
