@@ -1,6 +1,6 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
 import { context, propagation } from '@opentelemetry/api';
 import { notFound, problem, type Logger } from '@inv/service-kit';
 
@@ -46,13 +46,39 @@ export function holdAnswer(res: Response, body: Buffer, maxBytes: number, onAnsw
   res.locals[HELD] = { body, maxBytes, onAnswer } satisfies Held;
 }
 
+/**
+ * A service's base URL in the shape http-proxy reads from a target (that of Node's legacy `url.parse`, which it calls
+ * on a string target), built with the WHATWG URL parser: `url.parse` warns (DEP0169) when called outside node_modules.
+ */
+export function proxyTarget(target: string) {
+  const u = new URL(target);
+  return {
+    protocol: u.protocol,
+    host: u.host,
+    hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'), // an IPv6 address without its brackets, as url.parse gives it
+    port: u.port || null,
+    path: `${u.pathname}${u.search}`,
+    pathname: u.pathname,
+  };
+}
+
 const heldOf = (req: IncomingMessage) => (req as Request).res?.locals[HELD] as Held | undefined;
 
 export function proxyToServices(table: { prefix: string; target: string }[], timeoutMs: number, logger: Logger) {
   const targetOf = targetFinder(table);
+  // each service's URL parsed once: given a string, http-proxy parses it again for every request it forwards
+  const unreachable = 'http://127.0.0.1:1';
+  const parsed = new Map([...table.map((r) => r.target), unreachable].map((t) => [t, proxyTarget(t)]));
   const proxy = createProxyMiddleware<Request, Response>({
     agent: upstreamAgent,
-    router: (req) => targetOf(req.path) ?? 'http://127.0.0.1:1',
+    router: (req) => parsed.get(targetOf(req.path) ?? unreachable)!,
+    // http-proxy-middleware's default plugins but its logger, which builds a `[HPM] GET … -> …` line (a URL parsed and
+    // printed) for every answer even when no logger is given; the gateway writes one summary line per request itself.
+    // Kept: the socket error handlers and stream fixes (debugProxyErrorsPlugin) and the `on` handlers below
+    // (proxyEventsPlugin); with `on.error` given, its error-response plugin is not used anyway.
+    ejectPlugins: true,
+    // (typed for plain Node requests, which express's extend)
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
     changeOrigin: true,
     xfwd: true,
     proxyTimeout: timeoutMs,
