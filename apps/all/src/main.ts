@@ -136,9 +136,9 @@ async function main() {
 
     // Ctrl+C sends SIGINT to the whole process group: every service stops on its own while this process stops
     // them too. Once a shutdown has begun, a service's exit is expected: no message, no second shutdown, exit 0.
-    // A second signal (Ctrl+C again, or the tsx CLI relaying the one this process already got when the process's
-    // report of it to the CLI took over 30 ms) joins the shutdown under way, which is bounded (stopService: SIGKILL
-    // after 10 s); without a handler, Node's default would end this process in the middle of it.
+    // A second signal (Ctrl+C pressed again, or one relayed by a wrapper such as the tsx CLI) joins the shutdown under
+    // way, which is bounded (stopService: SIGKILL after 10 s); without a handler, Node's default for the signal would
+    // end this process in the middle of it.
     let stopping: Promise<void> | undefined;
     const shutdown = (code: number) =>
       (stopping ??= stopAll().then(
