@@ -1,8 +1,8 @@
 /**
  * The performance targets of issue 16 (docs/performance.md), checked against what one run of bench:finalize
  * measured, so that a run ends with where it stands instead of leaving the reader to compare twenty numbers.
- * One run is not the verdict: this VM's speed drifts by 10–30 % within minutes, and the issue asks for the median
- * of three runs. The gateway's ratio to a direct call and RSS over 1,000 invoices are other benchmarks'
+ * One run is not the verdict: this VM's speed drifts by 10–30 % within minutes, and the issue reports its figures
+ * as the median of three runs. The gateway's ratio to a direct call and RSS over 1,000 invoices are other benchmarks'
  * (proxy-overhead.bench.ts, a long run of this one) and are named, not judged, here.
  */
 
@@ -58,7 +58,7 @@ export function targetReport(input: TargetInput): string[] {
     '',
     input.profiled
       ? 'targets of issue 16 (a profiled run: the profiler slows every process, so this says little of the targets):'
-      : 'targets of issue 16 (one run; the issue judges the median of three):',
+      : 'targets of issue 16 (one run; the issue reports the median of three runs):',
   ];
   const add = (target: string, measured: string, result: string) => lines.push(`  ${target}: ${measured}: ${result}`);
   const ten = input.rounds.filter((r) => r.clients === 10);
