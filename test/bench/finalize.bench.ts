@@ -34,7 +34,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { freeServicesPortOffset, launchServices, stopServices, type LaunchOptions, type RunningService } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, stopProcess, stopServices, type LaunchOptions, type RunningService } from '@inv/runtime';
 import { brokerObjectNames, deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 import { startViesSimulator } from '@inv/vies-simulator';
 import { profileReport, type ProfileWindow } from './cpu-profiles';
@@ -404,16 +404,6 @@ async function waitForApi(api: ReturnType<typeof client>): Promise<void> {
   throw new Error(`the API did not answer within 30 s: ${last instanceof Error ? last.message : String(last)}`);
 }
 
-/** Stops a stand-in and waits for it to exit (it writes its CPU profile as it does), at most 10 s before SIGKILL. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 // ---------------------------------------------------------------------------------------------- main
 /**
  * The machine's speed right now: the CPU time of a fixed piece of JavaScript work (JSON, SHA-256, a regular expression,
@@ -596,8 +586,7 @@ async function main() {
         )}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice; calibration ${calibrationMs().toFixed(1)} ms`,
     );
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
-    const notOurs = new Set(['embedded-mongo', 'embedded-s3', 'rabbitmq']);
-    const ours = (rss: Record<string, number>) => Object.fromEntries(Object.entries(rss).filter(([n]) => !notOurs.has(n)));
+    const ours = (rss: Record<string, number>) => Object.fromEntries(Object.entries(rss).filter(([n]) => !NOT_OURS.has(n)));
     const targets: TargetInput = { rounds: [], idleRss: ours(rss0), peakRss: {}, profiled: !!process.env.PROFILE };
     targets.coldStart = await coldStart('cold start');
     // A deployment restarts the services, not the database, object store and broker. With RESTART=1 (default) the
@@ -693,7 +682,8 @@ async function main() {
     for (const line of targetReport(targets)) console.log(line);
   } finally {
     await stopServices(running);
-    await Promise.all([mongo, s3].map((c) => c && stopChild(c)));
+    // the stand-ins write their CPU profiles as they exit: wait for that
+    await Promise.all([mongo, s3].map((c) => c && stopProcess(c)));
     await stopVies();
     if (running.length) {
       await deleteBrokerObjects(prefix);

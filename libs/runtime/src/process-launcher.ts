@@ -130,15 +130,18 @@ export async function launchServices(opts: LaunchOptions): Promise<RunningServic
   return running;
 }
 
-/** SIGTERM (graceful), then SIGKILL after `graceMs`. */
-export async function stopService(svc: RunningService, graceMs = 10_000): Promise<void> {
-  if (svc.child.exitCode !== null || svc.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => svc.child.once('exit', () => resolve()));
-  svc.child.kill('SIGTERM');
-  const timer = setTimeout(() => svc.child.kill('SIGKILL'), graceMs);
+/** SIGTERM (graceful), then SIGKILL after `graceMs`; resolves when the process has exited. */
+export async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }
+
+/** A service's process: SIGTERM (graceful), then SIGKILL after `graceMs`. */
+export const stopService = (svc: RunningService, graceMs = 10_000): Promise<void> => stopProcess(svc.child, graceMs);
 
 export async function stopServices(running: RunningService[]): Promise<void> {
   await Promise.all(running.map((svc) => stopService(svc)));
