@@ -108,8 +108,9 @@ describe('cpu-profiles', () => {
       expect(spin.busyMs).toBeGreaterThan(100);
       const inTest = spin.packages.find(([pkg]) => pkg === 'ours')?.[1] ?? 0;
       expect(inTest / spin.busyMs).toBeGreaterThan(0.5);
+      // before it, this test only waited: jest, the profiler or a GC may have been busy then, but not the loop
       const before = summarizeProfile(p as CpuProfile, { fromUs: idleBefore + 5_000, toUs: fromUs - 5_000 });
-      expect(before.busyMs).toBeLessThan(30);
+      expect(before.packages.find(([pkg]) => pkg === 'ours')?.[1] ?? 0).toBeLessThan(10);
     } finally {
       session.disconnect();
     }
