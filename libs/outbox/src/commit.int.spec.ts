@@ -24,7 +24,7 @@ describe('commit', () => {
   const setup = () => {
     const outbox = createOutbox(conn);
     const things = conn.models.Thing ?? conn.model('Thing', new Schema({ _id: String, n: Number }, { versionKey: false }), 'things');
-    return { outbox, things, changes: createChanges(conn, outbox, () => kicks++) };
+    return { outbox, things, changes: createChanges(conn, outbox, () => void kicks++) };
   };
 
   it('writes the change and its messages in one transaction and wakes the relay after the commit', async () => {

@@ -36,8 +36,12 @@ export interface Changes {
   init(): Promise<void>;
 }
 
-/** `kick` wakes the relay with the entries just committed (see OutboxRelay.kick). */
-export function createChanges(conn: Connection, outbox: Outbox, kick: (committed: OutboxEntry[]) => void): Changes {
+/**
+ * `kick` wakes the relay with the entries just committed (see OutboxRelay.kick). When it answers a promise, `commit`
+ * and `publish` return once it has settled (a service's own steps after a commit, such as announcing the change to
+ * other services' caches before the client is answered).
+ */
+export function createChanges(conn: Connection, outbox: Outbox, kick: (committed: OutboxEntry[]) => void | Promise<void>): Changes {
   const processed = processedMessages(conn);
   const changes: Changes = {
     async commit<T>(work: (session: ClientSession, emit: Emit) => Promise<T>): Promise<T> {
@@ -49,12 +53,12 @@ export function createChanges(conn: Connection, outbox: Outbox, kick: (committed
         result = await work(session, (...m) => void messages.push(...m));
         if (messages.length) written = await outbox.add(messages, session);
       });
-      if (written.length) kick(written);
+      if (written.length) await kick(written);
       return result as T;
     },
     async publish(...messages: OutboxMessage[]): Promise<void> {
       if (messages.length === 0) return;
-      kick(await outbox.add(messages));
+      await kick(await outbox.add(messages));
     },
     async init() {
       await Promise.all([outbox.model.init(), processed.init()]);

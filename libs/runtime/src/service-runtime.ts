@@ -11,6 +11,7 @@ import {
   type Changes,
   type HeldEntry,
   type Outbox,
+  type OutboxEntry,
   type OutboxRelay,
   type PendingSource,
 } from '@inv/outbox';
@@ -104,6 +105,12 @@ export interface ServiceRuntime {
   keepPendingIn(source: PendingSource): void;
   /** Messages written inside their document (`pushPending`), handed to the relay once the write succeeded. */
   handOver(entries: HeldEntry[]): void;
+  /**
+   * Registers a step that runs after every `commit` (and `publish`) with the messages it wrote, before the commit
+   * returns to its caller: what must happen after a change and before the client is answered (announcing it to
+   * other services' caches, libs/service-kit peer-data.ts). A step must not throw.
+   */
+  afterCommit(step: (committed: OutboxEntry[]) => Promise<void> | void): void;
   app: Express;
   /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
   start(): Promise<Listening>;
@@ -143,7 +150,12 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   // the backlog counts the messages kept in documents too (keepPendingIn)
   const backlog = watchOutboxBacklog(opts.service, outbox, () => pendingSources);
   // before start() nothing publishes yet; the relay picks the entries up when it starts
-  const changes = createChanges(conn, outbox, (committed) => relay?.kick(committed));
+  const afterCommit: Array<(committed: OutboxEntry[]) => Promise<void> | void> = [];
+  const changes = createChanges(conn, outbox, (committed) => {
+    relay?.kick(committed);
+    if (afterCommit.length === 0) return;
+    return Promise.all(afterCommit.map((step) => step(committed))).then(() => undefined);
+  });
   await changes.init();
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: () => mongoReady(conn) },
@@ -175,6 +187,7 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
       pendingSources.push(source);
     },
     handOver: (entries) => relay?.kick(entries),
+    afterCommit: (step) => void afterCommit.push(step),
     get relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;

@@ -7,6 +7,7 @@ export * from './parse';
 export * from './lifecycle';
 export * from './mongo';
 export * from './redis';
+export * from './peer-data';
 export * from './company-context';
 export * from './identity';
 export * from './pagination';

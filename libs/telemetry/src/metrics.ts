@@ -114,6 +114,14 @@ export const jobMetrics = {
   }),
 };
 
+export const peerDataMetrics = {
+  lookups: new Counter({
+    name: 'peer_data_lookups_total',
+    help: "Lookups of another service's data kept as copies (kind: seller, buyer) by outcome: hit (a current copy), miss (asked the owner, kept the answer), bypass (asked the owner: cache off or Redis not answering)",
+    labelNames: ['kind', 'outcome'] as const,
+  }),
+};
+
 export const viesMetrics = {
   requests: new Counter({
     name: 'vies_requests_total',
