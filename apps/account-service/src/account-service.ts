@@ -1,8 +1,9 @@
 import { openObjectStore } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
-import { apiKeyRevokedChannel } from '@inv/service-kit';
+import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
 import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
+import { sellerProfileTokens } from './domain/peer-data-changes';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { membersRepo } from './db/members';
@@ -38,6 +39,8 @@ export async function createAccountService(config: AccountConfig) {
   const storage = await openObjectStore(config, (endpoint) =>
     rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
   );
+  // invoice-service keeps copies of seller profiles: a change makes them stale before its request is answered
+  rt.afterCommit((committed) => invalidatePeerData(rt.redis!, sellerProfileTokens(committed), rt.logger));
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   const members = membersRepo(rt.conn);

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { apiKeyRevokedChannel } from '@inv/service-kit';
+import { apiKeyRevokedChannel, connectRedis, peerDataKeys } from '@inv/service-kit';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
@@ -528,6 +528,28 @@ describe('account-service', () => {
     expect((await call('GET', '/company/bank-accounts')).body.bank_accounts).toEqual([]);
     expect((await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).payment).toBeUndefined();
     expect((await call('GET', '/company/bank-accounts/1')).status).toBe(404);
+  });
+
+  it("deletes invoice-service's change token of the seller profile before it answers a change of it", async () => {
+    const redis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `${prefix}:`);
+    const token = peerDataKeys.seller(DEMO_COMPANY_ID);
+    /** Whether invoice-service would ask again after `change` was answered (its token gone). */
+    const tokenGoneAfter = async (change: () => Promise<{ status: number }>) => {
+      await redis.set(token, 'a copy was made');
+      expect((await change()).status).toBeLessThan(300);
+      return (await redis.get(token)) === null;
+    };
+    try {
+      expect(await tokenGoneAfter(() => call('PUT', '/company/', { phone: '+49 30 1234567' }))).toBe(true);
+      const account = await call('POST', '/company/bank-accounts', { iban: 'DE02120300000000202051' });
+      expect(await tokenGoneAfter(() => call('PUT', `/company/bank-accounts/${account.body.id}`, { bank_name: 'Neue Bank' }))).toBe(true);
+      expect(await tokenGoneAfter(() => call('DELETE', `/company/bank-accounts/${account.body.id}`))).toBe(true);
+      const term = await call('POST', '/company/payment-terms', { name: 'Sofort', days: 7 });
+      expect(await tokenGoneAfter(() => call('PUT', `/company/payment-terms/${term.body.id}`, { days: 8 }))).toBe(true);
+      expect(await tokenGoneAfter(() => call('DELETE', `/company/payment-terms/${term.body.id}`))).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('keeps payment terms with Skonto, announces every change, and refuses to delete one in use', async () => {

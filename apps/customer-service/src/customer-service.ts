@@ -1,4 +1,5 @@
 import { createCounters, createServiceRuntime } from '@inv/runtime';
+import { connectRedis, invalidatePeerData } from '@inv/service-kit';
 import { finalizedInvoiceBooker } from './consumers/invoice.finalized';
 import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
 import { onVatChecked } from './consumers/vat.checked';
@@ -13,12 +14,19 @@ import { onPaymentTermUsage } from './rpc/customer.payment-term-usage';
 import { onPaymentTermsChanged } from './consumers/company.payment-terms-changed';
 import type { CustomerConfig } from './config';
 import type { CustomerDeps } from './usecases/deps';
+import { billingDataTokens } from './domain/peer-data-changes';
 
 export { customerConfig, type CustomerConfig } from './config';
 
 /** Customers, addresses, VAT status, the customer ledger with statements and financial overview. */
 export async function createCustomerService(config: CustomerConfig) {
   const rt = await createServiceRuntime({ service: 'customer-service', database: 'invoicing_customer', port: config.PORT, env: config });
+  // invoice-service keeps copies of customers' billing data: a change makes them stale before its request is answered.
+  // Not a readiness condition: without Redis, invoice-service asks for billing data every time.
+  const redis = connectRedis(config.REDIS_URL, config.REDIS_PREFIX);
+  redis.on('error', () => undefined); // invalidatePeerData logs what failed
+  const invalidate = (keys: string[]) => invalidatePeerData(redis, keys, rt.logger);
+  rt.afterCommit((committed) => invalidate(billingDataTokens(committed)));
   const customers = customersRepo(rt.conn);
   const paymentTerms = paymentTermsRepo(rt.conn);
   const ledger = ledgerRepo(rt.conn);
@@ -34,6 +42,7 @@ export async function createCustomerService(config: CustomerConfig) {
     bus: rt.bus,
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     now: () => new Date(),
+    invalidateBillingData: invalidate,
   };
 
   rt.app.use(customerRoutes(deps));
@@ -54,5 +63,13 @@ export async function createCustomerService(config: CustomerConfig) {
     }
   });
 
-  return { runtime: rt, deps, start: () => rt.start(), stop: () => rt.stop() };
+  return {
+    runtime: rt,
+    deps,
+    start: () => rt.start(),
+    async stop() {
+      await rt.stop();
+      redis.disconnect();
+    },
+  };
 }

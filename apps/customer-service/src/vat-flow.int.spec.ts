@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { freeServicesPortOffset, spawnService, stopService, waitReady, type RunningService } from '@inv/runtime';
+import { peerDataKeys } from '@inv/service-kit';
 import { deleteBrokerObjects, testMongo } from '@inv/testing';
 import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createCustomerService, eventually, http, testBus, testConfig, testPrefixes, type CustomerService } from './testing/harness';
@@ -167,5 +168,34 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
     });
     await eventually(async () => ((await call('GET', `/customer/${id}`)).body.vat_check.fault === 'MARKER2' ? true : undefined));
     expect((await call('GET', `/customer/${id}`)).body.vat_check.status).toBe('invalid');
+  });
+
+  it("deletes invoice-service's change token of the customer's billing data: before a PUT is answered, and when a verdict is stored", async () => {
+    const id = (await call('POST', '/customer/', { body: { organization_name: 'Token KG', vat_id: SIMULATOR_SCENARIO_VAT_IDS.valid } }))
+      .body.id;
+    await statusOf(id, 'valid');
+    const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1, keyPrefix: prefixes.REDIS_PREFIX });
+    const token = peerDataKeys.buyer('company-vat-flow', id);
+    try {
+      await redis.set(token, 'a copy was made');
+      expect((await call('PUT', `/customer/${id}`, { body: { organization_name: 'Token Neu KG' } })).status).toBe(200);
+      expect(await redis.get(token)).toBeNull(); // invoice-service's next lookup asks customer-service
+      await redis.set(token, 'a copy was made');
+      await peer.publishEvent('vat.checked.v1', 'company-vat-flow', {
+        customerId: id,
+        vatId: SIMULATOR_SCENARIO_VAT_IDS.valid,
+        status: 'invalid',
+        checkedAt: new Date().toISOString(),
+      });
+      await statusOf(id, 'invalid');
+      await eventually(async () => ((await redis.get(token)) === null ? true : undefined), 5_000, 'the token deleted');
+      // another customer's token stays
+      const other = peerDataKeys.buyer('company-vat-flow', id + 1000);
+      await redis.set(other, 'a copy was made');
+      expect((await call('PUT', `/customer/${id}`, { body: { organization_name: 'Token Neuer KG' } })).status).toBe(200);
+      expect(await redis.get(other)).toBe('a copy was made');
+    } finally {
+      await redis.quit();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { Envelope } from '@inv/bus';
 import type { messages } from '@inv/contracts';
 import type { z } from 'zod';
+import { peerDataKeys } from '@inv/service-kit';
 import type { CustomerDeps } from '../usecases/deps';
 
 type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
@@ -9,12 +10,12 @@ type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
  * Stores a VIES verdict with its evidence on the customer, but only while the customer still has that
  * VAT ID (an answer for a replaced VAT ID is stale) and only if it is not older than the stored one
  * (answers can arrive out of order after retries). Idempotent by state: the same answer twice writes
- * the same values.
+ * the same values. A stored verdict changes the customer's VAT status in its billing data: the cached copies go.
  */
 export async function onVatChecked(deps: CustomerDeps, msg: Envelope<VatChecked>) {
   const d = msg.data;
   if (d.customerId === undefined) return; // a check someone else asked for
-  await deps.customers.storeVatVerdict(msg.companyId, d.customerId, {
+  const stored = await deps.customers.storeVatVerdict(msg.companyId, d.customerId, {
     status: d.status,
     vatId: d.vatId,
     checkedAt: d.checkedAt,
@@ -24,4 +25,5 @@ export async function onVatChecked(deps: CustomerDeps, msg: Envelope<VatChecked>
     consultationNumber: d.consultationNumber,
     fault: d.fault,
   });
+  if (stored.matchedCount > 0) await deps.invalidateBillingData([peerDataKeys.buyer(msg.companyId, d.customerId)]);
 }

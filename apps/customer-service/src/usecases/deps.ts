@@ -19,4 +19,6 @@ export interface CustomerDeps {
   /** Timeout of the RPCs this service makes (template existence, statement rendering). */
   rpcTimeoutMs: number;
   now: () => Date;
+  /** Deletes the change tokens of cached billing data (libs/service-kit peer-data.ts); never throws. */
+  invalidateBillingData: (keys: string[]) => Promise<void>;
 }
