@@ -314,4 +314,27 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       await api('PUT', '/company/', { legal_name: 'Neu Beratung GmbH' });
     }
   });
+
+  it("issues an invoice with the customer's data as changed right before it (invoice-service's copies are current)", async () => {
+    /** A finalized ZUGFeRD invoice of the customer, from a draft created and finalized at once; its XML. */
+    const issue = async () => {
+      const draft = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
+      await api('POST', `/invoice/${draft}/positions`, { product_id: productId, quantity: 1 });
+      const job = await api('POST', `/invoice/${draft}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+      await waitFor(async () => (await api('GET', `/invoice/${draft}/job/${job.body.job_id}`)).body.status === 'finished', {
+        timeoutMs: 60_000,
+        what: 'the job',
+      });
+      return (await fetch((await api('GET', `/invoice/${draft}/xml-link`)).body.url)).text();
+    };
+    const address = (await api('GET', `/customer/${customerId}/addresses`)).body[0] as { id: number };
+    expect(await issue()).toContain('Platz der Republik 1'); // the copies are made here, if not before
+    // each change is answered, and the next request (the draft's creation) already sees it
+    expect((await api('PUT', `/customer/${customerId}/addresses/${address.id}`, { address_line_1: 'Wilhelmstraße 54' })).status).toBe(200);
+    expect((await api('PUT', `/customer/${customerId}`, { organization_name: 'Bundesamt für Gegenbeispiele' })).status).toBe(200);
+    const after = await issue();
+    expect(after).toContain('Wilhelmstraße 54');
+    expect(after).toContain('Bundesamt für Gegenbeispiele');
+    expect(after).not.toContain('Platz der Republik 1');
+  });
 });

@@ -3,7 +3,7 @@ import archiver from 'archiver';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
-import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { ATTACHMENT_MAX_BYTES } from './domain/attachment-rules';
 import { createInvoiceService } from './invoice-service';
@@ -91,6 +91,7 @@ describe('invoice attachments', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await s3?.stop();
     await mongo?.stop();
   });

@@ -2,7 +2,7 @@ import { periodKeyOf } from './domain/number-patterns';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
-import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 
@@ -17,6 +17,8 @@ type Json = any;
  */
 describe('numbering, products and the seller profile', () => {
   const prefix = uniquePrefix('cat');
+  /** What account- and customer-service do after a change: the change tokens of invoice-service's copies go. */
+  const ownerChanged = () => deleteRedisKeys(`${prefix}:peer-data:`);
   const company = 'cmp_cat';
   let mongo: Awaited<ReturnType<typeof testMongo>>;
   let s3: EmbeddedS3;
@@ -76,6 +78,7 @@ describe('numbering, products and the seller profile', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await s3?.stop();
     await mongo?.stop();
   });
@@ -261,6 +264,7 @@ describe('numbering, products and the seller profile', () => {
 
     it('names each company field an invoice still lacks', async () => {
       seller = { ...fullSeller, missing: ['legal_name', 'address.city'] };
+      await ownerChanged();
       try {
         const res = await call('GET', `/invoice/${await draftWithPosition()}/validate`);
         expect(res.body.valid).toBe(false);
@@ -270,11 +274,13 @@ describe('numbering, products and the seller profile', () => {
         ]);
       } finally {
         seller = fullSeller;
+        await ownerChanged();
       }
     });
 
     it('issues a Kleinunternehmer invoice without VAT, with a warning naming the taxed positions', async () => {
       seller = { ...fullSeller, smallBusiness: true };
+      await ownerChanged();
       try {
         const inv = await draftWithPosition();
         const res = await call('GET', `/invoice/${inv}/validate`);
@@ -282,6 +288,7 @@ describe('numbering, products and the seller profile', () => {
         expect(res.body.warnings.map((w: Json) => w.rule)).toContain('SMALL_BUSINESS_NO_VAT');
       } finally {
         seller = fullSeller;
+        await ownerChanged();
       }
     });
   });

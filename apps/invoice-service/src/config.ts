@@ -16,5 +16,13 @@ export const invoiceConfig = baseEnv.extend({
    * again (ms; 0: always read). Safe at any value: the write is conditional on the draft being unchanged.
    */
   DRAFT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /**
+   * Longest a copy of a seller profile or a customer's billing data is used (ms; 0: ask account- and
+   * customer-service every time). A copy is used only while the owner's change token in Redis is unchanged, so
+   * this bounds staleness only when an owner could not reach Redis after a change (libs/service-kit peer-data.ts).
+   */
+  PEER_DATA_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** Most copies kept (seller profiles and customers together, least recently used dropped first). */
+  PEER_DATA_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 export type InvoiceConfig = z.output<typeof invoiceConfig>;

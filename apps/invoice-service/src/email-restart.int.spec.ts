@@ -6,7 +6,7 @@ import type { Messages } from '@inv/contracts';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
-import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
 import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
@@ -116,6 +116,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     await stopServices(running);
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
     await s3?.stop();
     await stopMongo?.();

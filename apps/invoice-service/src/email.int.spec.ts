@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
-import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { peerSellerProfile, servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -131,6 +131,7 @@ describe('invoice e-mail', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r()));
     await s3?.stop();
     await mongo?.stop();

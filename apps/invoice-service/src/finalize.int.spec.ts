@@ -1,6 +1,16 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, hostileRequests, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  hostileRequests,
+  identityHeaders,
+  peerBus,
+  testEnv,
+  testMongo,
+  uniquePrefix,
+  waitFor,
+} from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 
@@ -24,6 +34,8 @@ describe('finalize pipeline (invoice-service)', () => {
   let sellerHasAccount = true;
   const held: { jobId: string; invoiceId: number }[] = [];
   const finalizedEvents: string[] = [];
+  /** What account- and customer-service do after a change: the change tokens of invoice-service's copies go. */
+  const ownerChanged = () => deleteRedisKeys(`${prefix}:peer-data:`);
 
   const call = async (method: string, path: string, body?: unknown, companyId = company) => {
     const res = await fetch(`${url}${path}`, {
@@ -102,6 +114,7 @@ describe('finalize pipeline (invoice-service)', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await mongo?.stop();
   });
 
@@ -170,12 +183,14 @@ describe('finalize pipeline (invoice-service)', () => {
   it('asks for a bank account when the company has none (BANK_ACCOUNT_REQUIRED)', async () => {
     const id = await draftWithPosition();
     sellerHasAccount = false;
+    await ownerChanged();
     try {
       const v = await call('GET', `/invoice/${id}/validate`);
       expect(v.body.valid).toBe(false);
       expect(v.body.errors).toContainEqual(expect.objectContaining({ field: 'company.bank_accounts', rule: 'BANK_ACCOUNT_REQUIRED' }));
     } finally {
       sellerHasAccount = true;
+      await ownerChanged();
     }
     expect((await call('GET', `/invoice/${id}/validate`)).body.valid).toBe(true);
   });
@@ -303,6 +318,7 @@ describe('finalize pipeline (invoice-service)', () => {
 
   it('requires vat_override_confirmed when the VAT ID is not confirmed', async () => {
     vatStatus = 'invalid';
+    await ownerChanged();
     const id = await draftWithPosition();
     const res = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
     expect(res.status).toBe(422);
@@ -310,6 +326,7 @@ describe('finalize pipeline (invoice-service)', () => {
     const ok = await call('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job', vat_override_confirmed: true });
     expect(ok.status).toBe(201);
     vatStatus = 'not_checked';
+    await ownerChanged();
   });
 
   it('reports validation errors and refuses to finalize an invalid invoice', async () => {

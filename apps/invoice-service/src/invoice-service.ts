@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { openObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
+import { createPeerDataCache, openPeerDataRedis } from '@inv/service-kit';
+import { peerDataMetrics } from '@inv/telemetry';
 import type { InvoiceConfig } from './config';
 import { onRenderFailed } from './consumers/document.render-failed';
 import { onRenderStarted } from './consumers/document.render-started';
@@ -22,6 +24,7 @@ import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
 import { draftCache } from './usecases/draft-cache';
+import { peerData } from './usecases/peer-data';
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
@@ -50,6 +53,17 @@ export async function createInvoiceService(config: InvoiceConfig) {
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
   const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
   const counters = createCounters(rt.conn);
+  // copies of seller profiles and billing data, checked against their owners' change tokens (not a readiness
+  // condition: without Redis every lookup asks the owner)
+  const peerRedis = config.PEER_DATA_CACHE_TTL_MS > 0 ? openPeerDataRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
+  peerRedis?.on('error', () => undefined); // the cache logs when it has to ask the owners instead
+  const peerCache = createPeerDataCache({
+    redis: peerRedis,
+    ttlMs: config.PEER_DATA_CACHE_TTL_MS,
+    max: config.PEER_DATA_CACHE_MAX,
+    logger: rt.logger,
+    onLookup: (kind, outcome) => peerDataMetrics.lookups.inc({ kind, outcome }),
+  });
   const deps: InvoiceDeps = {
     invoices,
     drafts: draftCache({ ttlMs: config.DRAFT_CACHE_TTL_MS }),
@@ -67,6 +81,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     publish: rt.publish,
     handOver: rt.handOver,
     bus: rt.bus,
+    peers: peerData(rt.bus, peerCache),
     defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
     now: () => new Date(),
     jobSignals: new EventEmitter().setMaxListeners(0),
@@ -104,6 +119,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     start: () => rt.start(),
     async stop() {
       await rt.stop();
+      peerRedis?.disconnect();
       transport.close();
       await storage.stop();
     },

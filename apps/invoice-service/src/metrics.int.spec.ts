@@ -1,6 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -70,6 +70,7 @@ describe('/metrics of invoice-service', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await mongo?.stop();
   });
 

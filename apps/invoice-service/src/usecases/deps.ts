@@ -10,6 +10,7 @@ import type { JobsRepo } from '../db/jobs';
 import type { NumberingRepo } from '../db/numbering';
 import type { ProductsRepo } from '../db/products';
 import type { DraftCache } from './draft-cache';
+import type { PeerData } from './peer-data';
 
 export interface InvoiceDeps {
   invoices: InvoicesRepo;
@@ -35,6 +36,8 @@ export interface InvoiceDeps {
   /** Messages kept in an invoice with its change (held-events.ts), handed to the relay once written. */
   handOver: (entries: HeldEntry[]) => void;
   bus: AppBus;
+  /** The seller profile and customers' billing data, from copies while they are current (peer-data.ts). */
+  peers: PeerData;
   defaultTemplateId: number;
   now: () => Date;
   /**

@@ -13,7 +13,7 @@ export function metaFields(meta: InvoiceMeta | undefined): Pick<InvoiceDoc, 'met
 }
 
 export async function assertCustomer(deps: InvoiceDeps, companyId: string, customerId: number) {
-  const answer = await deps.bus.callRpc('customer.billing-snapshot.v1', companyId, { customerId });
+  const answer = await deps.peers.billingSnapshot(companyId, customerId);
   if (!answer.found) throw invalidData(`customer ${customerId} does not exist`, [{ path: 'customer_id', message: 'unknown customer' }]);
   return answer;
 }

@@ -21,8 +21,8 @@ export interface ValidationError {
 export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueDate: string) {
   assertComputableAmounts(inv);
   const [seller, buyer] = await Promise.all([
-    deps.bus.callRpc('account.seller-profile.v1', inv.companyId, {}),
-    deps.bus.callRpc('customer.billing-snapshot.v1', inv.companyId, { customerId: inv.customerId }),
+    deps.peers.sellerProfile(inv.companyId),
+    deps.peers.billingSnapshot(inv.companyId, inv.customerId),
   ]);
   const errors: ValidationError[] = [];
   const warningsOfProfile: ValidationError[] = [];

@@ -5,7 +5,9 @@ import type { z } from 'zod';
 import type { InvoiceDoc } from '../../db/invoices';
 import type { JobDoc } from '../../db/jobs';
 import type { InvoiceDeps } from '../deps';
+import { createLogger, createPeerDataCache } from '@inv/service-kit';
 import { draftCache } from '../draft-cache';
+import { peerData } from '../peer-data';
 
 /**
  * In-memory stand-ins for invoice-service's repositories and bus, for unit tests of the use cases (no
@@ -204,8 +206,10 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     defaultTemplateId: 1,
     now: () => NOW,
   };
+  // no Redis here: every lookup asks the fake RPCs (the cache itself: libs/service-kit peer-data.int.spec.ts)
+  const peers = peerData(deps.bus as never, createPeerDataCache({ ttlMs: 0, max: 1, logger: createLogger('test', 'silent') }));
   return {
-    deps: deps as unknown as InvoiceDeps,
+    deps: { ...deps, peers } as unknown as InvoiceDeps,
     invoices,
     jobs,
     messages,
