@@ -16,7 +16,9 @@
  * (and without the embedded MongoDB and S3 server, development stand-ins that production does not run).
  *
  * Env: WARMUP (default 30 invoices), PER_ROUND (default 60 invoices), ROUNDS (3), CLIENTS (1,10), POSITIONS (3 per
- * invoice, each added by its own request),
+ * invoice, each added by its own request), CUSTOMERS (1: every invoice is for the same customer; n: made before the
+ * measurements, the invoices take them in turn, so with n at least the run's invoices each one's customer is new to
+ * invoice-service's copies of billing data),
  * LOADGEN=http|fetch (the load generator's HTTP client, see `client`), POLL=wait|10ms (long polling with ?wait=25, default; or plain polling every 10 ms), PROFILE=dir (each
  * service writes a V8 CPU profile there when it stops: open it in Chrome DevTools or speedscope; after stopping the
  * system the harness prints, for the cold starts and each round, every process's largest packages and functions by
@@ -49,6 +51,7 @@ const ROUNDS = Number(env('ROUNDS', '3'));
 const CLIENTS = env('CLIENTS', '1,10').split(',').map(Number);
 const POLL = env('POLL', 'wait');
 const POSITIONS = Number(env('POSITIONS', '3'));
+const CUSTOMERS = Math.max(1, Number(env('CUSTOMERS', '1')));
 if (!Number.isInteger(POSITIONS) || POSITIONS < 1 || POSITIONS > 1000)
   throw new Error("POSITIONS: a whole number from 1 to 1000 (an invoice's limit)");
 /** The positions added to each invoice, one request each (repeated in this order when POSITIONS > 3). */
@@ -296,7 +299,8 @@ function gcSeconds(metrics: Map<string, string>): Record<string, number> {
 /**
  * Bus traffic so far, summed over the services by message type: events and commands published with a confirm,
  * deliveries handled, and RPC round trips (bus_rpc_client_duration_seconds_count). Two readings give the messages
- * per invoice of a round: every one of them costs the broker and both ends.
+ * per invoice of a round: every one of them costs the broker and both ends. Also invoice-service's lookups of its
+ * copies of seller profiles and billing data by outcome (a miss or bypass is an RPC).
  */
 function busCounts(metrics: Map<string, string>): Record<string, number> {
   const out: Record<string, number> = {};
@@ -312,13 +316,18 @@ function busCounts(metrics: Map<string, string>): Record<string, number> {
       const key = `${metric[m[1] as keyof typeof metric]} ${type}`;
       out[key] = (out[key] ?? 0) + Number(m[3]);
     }
+    // invoice-service's copies of seller profiles and billing data (libs/service-kit peer-data.ts)
+    for (const m of text.matchAll(/^peer_data_lookups_total\{([^}]*)\} (\S+)$/gm)) {
+      const key = `lookups ${/kind="([^"]+)"/.exec(m[1])?.[1] ?? '?'} ${/outcome="([^"]+)"/.exec(m[1])?.[1] ?? '?'}`;
+      out[key] = (out[key] ?? 0) + Number(m[2]);
+    }
   }
   return out;
 }
 
 function busLine(before: Record<string, number>, after: Record<string, number>, invoices: number): string {
   const parts: string[] = [];
-  for (const kind of ['published', 'consumed', 'rpc']) {
+  for (const kind of ['published', 'consumed', 'rpc', 'lookups']) {
     const rows = Object.entries(after)
       .filter(([k]) => k.startsWith(`${kind} `))
       .map(([k, v]) => [k.slice(kind.length + 1), (v - (before[k] ?? 0)) / Math.max(1, invoices)] as const)
@@ -352,7 +361,10 @@ function phaseLine(before: Record<string, { sum: number; count: number }>, after
     .join(', ');
 }
 
-async function run(api: ReturnType<typeof client>, customerId: number, clients: number, invoices: number) {
+/** Invoices so far, over every phase: the next invoice takes the next customer (CUSTOMERS). */
+let invoicesStarted = 0;
+
+async function run(api: ReturnType<typeof client>, customerIds: number[], clients: number, invoices: number) {
   const setup: number[] = [];
   const jobs: number[] = [];
   let next = 0;
@@ -361,7 +373,7 @@ async function run(api: ReturnType<typeof client>, customerId: number, clients: 
     Array.from({ length: clients }, async () => {
       while (next < invoices) {
         next++;
-        await oneInvoice(api, customerId, setup, jobs);
+        await oneInvoice(api, customerIds[invoicesStarted++ % customerIds.length]!, setup, jobs);
       }
     }),
   );
@@ -542,19 +554,28 @@ async function main() {
   const api = client(base, key);
   try {
     await waitForApi(api);
-    const customer = await api('POST', '/customer/', {
-      organization_name: 'Bench GmbH',
-      contact_type: 'B2B',
-      email: 'ap@bench.example',
-      language: 'German',
-    });
-    const customerId = customer.id as number;
-    await api('POST', `/customer/${customerId}/addresses`, {
-      address_line_1: 'Hauptstraße 5',
-      city: 'München',
-      postal_code: '80331',
-      country_code: 'DE',
-    });
+    const customerIds: number[] = [];
+    // before anything is measured, 10 at a time
+    await Promise.all(
+      Array.from({ length: Math.min(10, CUSTOMERS) }, async () => {
+        while (customerIds.length < CUSTOMERS) {
+          const n = customerIds.push(0);
+          const customer = await api('POST', '/customer/', {
+            organization_name: n === 1 ? 'Bench GmbH' : `Bench ${n} GmbH`,
+            contact_type: 'B2B',
+            email: 'ap@bench.example',
+            language: 'German',
+          });
+          customerIds[n - 1] = customer.id as number;
+          await api('POST', `/customer/${customer.id}/addresses`, {
+            address_line_1: 'Hauptstraße 5',
+            city: 'München',
+            postal_code: '80331',
+            country_code: 'DE',
+          });
+        }
+      }),
+    );
 
     /** The first (up to) 100 invoices of services that just started, with 10 clients: throughput, job latency, CPU. */
     const coldStart = async (label: string) => {
@@ -562,7 +583,7 @@ async function main() {
       const threads0 = threadSample(procs);
       const self0 = loadGeneratorCpuMs();
       const fromUs = monotonicUs();
-      const r = await run(api, customerId, 10, Math.min(WARMUP, 100));
+      const r = await run(api, customerIds, 10, Math.min(WARMUP, 100));
       profileWindows.push({ label, fromUs, toUs: monotonicUs() });
       const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
       const threads = threadSample(procs);
@@ -583,7 +604,7 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(
           ' ',
-        )}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice; calibration ${calibrationMs().toFixed(1)} ms`,
+        )}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice, ${CUSTOMERS} customer(s); calibration ${calibrationMs().toFixed(1)} ms`,
     );
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     const ours = (rss: Record<string, number>) => Object.fromEntries(Object.entries(rss).filter(([n]) => !NOT_OURS.has(n)));
@@ -610,7 +631,7 @@ async function main() {
         // only a system this harness started (`running`): a running one's /metrics may not be reachable from here
         const metrics0 = await scrapeMetrics(running);
         const fromUs = monotonicUs();
-        const r = await run(api, customerId, clients, PER_ROUND);
+        const r = await run(api, customerIds, clients, PER_ROUND);
         profileWindows.push({ label: `${clients} client(s), round ${round}`, fromUs, toUs: monotonicUs() });
         const metrics = await scrapeMetrics(running);
         const cpu = perInvoice(procs, treeCpuMs, cpu0, r.jobs.length);
