@@ -292,6 +292,18 @@ describe('e2e: a fresh company sets itself up through the API', () => {
     }
   });
 
+  /** The XML of a ZUGFeRD invoice of the customer for one unit of the product, created and finalized right away. */
+  const issueFromProduct = async () => {
+    const draft = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
+    await api('POST', `/invoice/${draft}/positions`, { product_id: productId, quantity: 1 });
+    const job = await api('POST', `/invoice/${draft}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    await waitFor(async () => (await api('GET', `/invoice/${draft}/job/${job.body.job_id}`)).body.status === 'finished', {
+      timeoutMs: 60_000,
+      what: `the job of invoice ${draft}`,
+    });
+    return (await fetch((await api('GET', `/invoice/${draft}/xml-link`)).body.url)).text();
+  };
+
   it('keeps the seller data an invoice was issued with when the company changes its profile afterwards', async () => {
     const id = issued.ZUGFERD;
     const before = await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text();
@@ -299,14 +311,7 @@ describe('e2e: a fresh company sets itself up through the API', () => {
     try {
       // the issued documents are the stored ones; nothing renders them again from today's profile
       expect(await (await fetch((await api('GET', `/invoice/${id}/xml-link`)).body.url)).text()).toBe(before);
-      const draft = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
-      await api('POST', `/invoice/${draft}/positions`, { product_id: productId, quantity: 1 });
-      const job = await api('POST', `/invoice/${draft}/job`, { task: 'process_invoice_flag_invoice_send_job' });
-      await waitFor(async () => (await api('GET', `/invoice/${draft}/job/${job.body.job_id}`)).body.status === 'finished', {
-        timeoutMs: 60_000,
-        what: 'job after the rename',
-      });
-      const after = await (await fetch((await api('GET', `/invoice/${draft}/xml-link`)).body.url)).text();
+      const after = await issueFromProduct();
       expect(after).toContain('Umbenannt Beratung GmbH');
       expect(before).toContain('Neu Beratung GmbH');
       expect(before).not.toContain('Umbenannt');
@@ -316,23 +321,12 @@ describe('e2e: a fresh company sets itself up through the API', () => {
   });
 
   it("issues an invoice with the customer's data as changed right before it (invoice-service's copies are current)", async () => {
-    /** A finalized ZUGFeRD invoice of the customer, from a draft created and finalized at once; its XML. */
-    const issue = async () => {
-      const draft = (await api('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
-      await api('POST', `/invoice/${draft}/positions`, { product_id: productId, quantity: 1 });
-      const job = await api('POST', `/invoice/${draft}/job`, { task: 'process_invoice_flag_invoice_send_job' });
-      await waitFor(async () => (await api('GET', `/invoice/${draft}/job/${job.body.job_id}`)).body.status === 'finished', {
-        timeoutMs: 60_000,
-        what: 'the job',
-      });
-      return (await fetch((await api('GET', `/invoice/${draft}/xml-link`)).body.url)).text();
-    };
     const address = (await api('GET', `/customer/${customerId}/addresses`)).body[0] as { id: number };
-    expect(await issue()).toContain('Platz der Republik 1'); // the copies are made here, if not before
+    expect(await issueFromProduct()).toContain('Platz der Republik 1'); // the copies are made here, if not before
     // each change is answered, and the next request (the draft's creation) already sees it
     expect((await api('PUT', `/customer/${customerId}/addresses/${address.id}`, { address_line_1: 'Wilhelmstraße 54' })).status).toBe(200);
     expect((await api('PUT', `/customer/${customerId}`, { organization_name: 'Bundesamt für Gegenbeispiele' })).status).toBe(200);
-    const after = await issue();
+    const after = await issueFromProduct();
     expect(after).toContain('Wilhelmstraße 54');
     expect(after).toContain('Bundesamt für Gegenbeispiele');
     expect(after).not.toContain('Platz der Republik 1');
