@@ -26,7 +26,8 @@
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
  * image's node flags, nodeFlagsOf(service) of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
  * starts every service with those node/V8 flags (to try one before it goes into the image's command). S3_TMPFS=0
- * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm. After the fresh system's
+ * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm. LOG_LEVEL (default warn) is
+ * the services' (info: the summary line of every request, as the deployment logs it; written to /dev/null here). After the fresh system's
  * first invoices, the services alone are restarted and their first invoices measured again (RESTART=0: not).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -504,7 +505,8 @@ async function main() {
       ...testEnv(prefix, uri, {
         BOOTSTRAP_API_KEY: key,
         QUOTA_UNLIMITED_COMPANIES: 'cmp_demo',
-        LOG_LEVEL: 'warn',
+        // warn: only failures are logged; LOG_LEVEL=info measures what production (k8s) writes, a line per request
+        LOG_LEVEL: env('LOG_LEVEL', 'warn'),
         RATE_LIMIT_PER_SECOND: '100000',
         VIES_URL: vies.url,
         S3_ENDPOINT: s3Env.endpoint,
@@ -604,7 +606,7 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(
           ' ',
-        )}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice, ${CUSTOMERS} customer(s); calibration ${calibrationMs().toFixed(1)} ms`,
+        )}, ${new Date().toISOString()}, poll=${POLL}, ${POSITIONS} positions per invoice, ${CUSTOMERS} customer(s), LOG_LEVEL=${env('LOG_LEVEL', 'warn')}; calibration ${calibrationMs().toFixed(1)} ms`,
     );
     const rss0 = Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]));
     const ours = (rss: Record<string, number>) => Object.fromEntries(Object.entries(rss).filter(([n]) => !NOT_OURS.has(n)));
