@@ -118,6 +118,20 @@ describe('peer data cache (real Redis)', () => {
     expect((await s.get(key)).name).toBe('changed without an invalidation');
   });
 
+  it('drops its copies when its connection to Redis is made again (changes may have missed their tokens meanwhile)', async () => {
+    const s = setup();
+    const key = peerDataKeys.seller('c-9');
+    await s.get(key);
+    await s.get(key);
+    expect(s.loads()).toBe(1);
+    const ready = new Promise((resolve) => reader.once('ready', resolve));
+    reader.disconnect(true); // and reconnect
+    await ready;
+    await s.get(key);
+    expect(s.loads()).toBe(2);
+    expect(s.outcomes).toEqual(['miss', 'hit', 'miss']);
+  });
+
   it('asks the owner every time without Redis, or with the cache off', async () => {
     const off = setup({ ttlMs: 0 });
     await off.get(peerDataKeys.seller('c-6'));

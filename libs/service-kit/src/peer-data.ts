@@ -14,8 +14,9 @@ import { openRedis } from './redis';
  *   the data beside that token, and uses the copy only while Redis still holds the same token. A change whose
  *   commit came before the token was read is in the data read after it; a later one deletes the token.
  * - Without an answer from Redis the reader asks the owner, as it would without a cache, and keeps nothing.
- * - A copy outlives a change only when the token could not be deleted after the commit (Redis unreachable, which
- *   the owner logs; the owner stopped in between) or a Redis failover lost the deletion: for at most `ttlMs`.
+ * - A copy outlives a change only when the token could not be deleted after the commit (Redis unreachable to the
+ *   owner but not to the reader, which the owner logs; the owner stopped in between) or a Redis failover lost the
+ *   deletion: for at most `ttlMs`. A reader drops its copies whenever its own connection is re-established.
  *
  * Keys carry the client's keyPrefix (REDIS_PREFIX, shared by the services of one deployment).
  */
@@ -87,6 +88,9 @@ export function createPeerDataCache(opts: PeerDataCacheOptions): PeerDataCache {
   const copies = new LRUCache<string, { token: string; value: object }>({ max: opts.max, ttl: Math.max(1, opts.ttlMs) });
   const enabled = opts.redis !== undefined && opts.ttlMs > 0;
   let lastWarning = 0;
+  // Whenever the connection is (re)established, the copies made before go: while Redis was unreachable, an owner may
+  // have failed to delete a token that Redis (restarted from its append-only file) still holds.
+  opts.redis?.on('ready', () => copies.clear());
 
   async function tokenOf(key: string): Promise<string | undefined> {
     const fresh = randomUUID();
