@@ -100,6 +100,9 @@ describe('peer data cache (real Redis)', () => {
     await s.get(key);
     await s.get(key);
     expect(s.loads()).toBe(2);
+    // and no token is left for it (made-up ids cannot fill Redis)
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await owner.exists(key)).toBe(0);
     s.change({ found: true });
     const copy = await s.get(key);
     expect(Object.isFrozen(copy)).toBe(true);

@@ -126,7 +126,12 @@ export function createPeerDataCache(opts: PeerDataCacheOptions): PeerDataCache {
       opts.onLookup?.(kind, 'miss');
       const value = await load();
       if (keep(value)) copies.set(key, { token, value: deepFreeze(value) });
-      else copies.delete(key);
+      else {
+        copies.delete(key);
+        // no token stays for what is not kept (an unknown customer id, say), so that requests for made-up ids cannot
+        // fill Redis; deleting a token is always safe: it only makes readers load again
+        opts.redis!.del(key).catch(() => undefined);
+      }
       return value;
     },
     clear: () => copies.clear(),
