@@ -167,13 +167,24 @@ describe('peer data cache (real Redis)', () => {
     }
   });
 
-  it('an owner that cannot reach Redis still answers (and logs), never throws', async () => {
-    const down = connectRedis('redis://127.0.0.1:1', prefix);
-    down.on('error', () => undefined);
+  it('an owner answers within waitMs (and logs) when Redis refuses or does not answer, and never throws', async () => {
+    const refused = connectRedis('redis://127.0.0.1:1', prefix);
+    refused.on('error', () => undefined);
+    // a port that accepts connections and never answers: ioredis queues the command until it is connected
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const stuck = connectRedis(`redis://127.0.0.1:${(silent.address() as { port: number }).port}`, prefix);
+    stuck.on('error', () => undefined);
     try {
-      await expect(invalidatePeerData(down, [peerDataKeys.seller('c-8')], logger)).resolves.toBeUndefined();
+      for (const client of [refused, stuck]) {
+        const started = Date.now();
+        await expect(invalidatePeerData(client, [peerDataKeys.seller('c-8')], logger, 200)).resolves.toBeUndefined();
+        expect(Date.now() - started).toBeLessThan(1_000);
+      }
     } finally {
-      down.disconnect();
+      refused.disconnect();
+      stuck.disconnect();
+      silent.close();
     }
   });
 });

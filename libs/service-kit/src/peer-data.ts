@@ -34,16 +34,29 @@ export const peerDataKeys = {
  */
 const TOKEN_TTL_SECONDS = 600;
 
-/** For an owner: deletes the tokens of what a committed change touched. Never throws. */
-export async function invalidatePeerData(redis: Redis, keys: string[], logger: Logger): Promise<void> {
+/**
+ * For an owner: deletes the tokens of what a committed change touched. Never throws, and waits at most `waitMs` (a
+ * request must not hang on Redis: ioredis retries a command while it reconnects, which took 6 s with Redis down).
+ */
+export async function invalidatePeerData(redis: Redis, keys: string[], logger: Logger, waitMs = 500): Promise<void> {
   if (keys.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await redis.del(...keys);
+    const deleted = redis.del(...keys);
+    deleted.catch(() => undefined); // when the timeout wins, its later failure is already reported
+    await Promise.race([
+      deleted,
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer from Redis within ${waitMs} ms`)), waitMs);
+      }),
+    ]);
   } catch (err) {
     logger.warn(
       { err: (err as Error).message, keys },
       'could not invalidate cached copies of changed data; readers use theirs for at most PEER_DATA_CACHE_TTL_MS',
     );
+  } finally {
+    clearTimeout(timer);
   }
 }
 
