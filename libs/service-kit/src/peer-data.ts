@@ -94,7 +94,6 @@ export interface PeerDataCache {
    * `found: false` answer, say, is better asked again). Copies are frozen: callers must not change them.
    */
   get<T extends object>(kind: string, key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
-  clear(): void;
 }
 
 export function createPeerDataCache(opts: PeerDataCacheOptions): PeerDataCache {
@@ -147,7 +146,6 @@ export function createPeerDataCache(opts: PeerDataCacheOptions): PeerDataCache {
       }
       return value;
     },
-    clear: () => copies.clear(),
   };
 }
 

@@ -5,7 +5,7 @@ import { peerDataKeys } from '@inv/service-kit';
  * payment terms, logo) is written. Each write of those fields emits one of them for the audit log, in the same
  * transaction, so they also say whose cached seller profile a commit made stale (libs/service-kit peer-data.ts).
  */
-export const SELLER_PROFILE_EVENTS: ReadonlySet<string> = new Set(['company.profile-changed.v1', 'company.payment-terms-changed.v1']);
+const SELLER_PROFILE_EVENTS: ReadonlySet<string> = new Set(['company.profile-changed.v1', 'company.payment-terms-changed.v1']);
 
 /** The change tokens to delete after a commit that wrote these messages. */
 export function sellerProfileTokens(committed: ReadonlyArray<{ type: string; companyId: string }>): string[] {

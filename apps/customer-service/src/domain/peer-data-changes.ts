@@ -6,7 +6,7 @@ import { peerDataKeys } from '@inv/service-kit';
  * commit made stale (libs/service-kit peer-data.ts). A VIES verdict is stored without one (consumers/vat.checked.ts
  * deletes the token itself).
  */
-export const BILLING_DATA_EVENTS: ReadonlySet<string> = new Set(['customer.changed.v1', 'customer.vat-id-changed.v1']);
+const BILLING_DATA_EVENTS: ReadonlySet<string> = new Set(['customer.changed.v1', 'customer.vat-id-changed.v1']);
 
 /** The change tokens to delete after a commit that wrote these messages. */
 export function billingDataTokens(committed: ReadonlyArray<{ type: string; companyId: string; data: unknown }>): string[] {
