@@ -60,14 +60,17 @@ describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : '
   });
 
   it('rejects a presigned link after its lifetime', async () => {
-    const objects = store(1);
+    // The signature's X-Amz-Date counts whole seconds, so a link lives between its lifetime and a second less: with 1 s,
+    // a link signed late in a second had expired before the first fetch (clean-clone CI failed once so). 2 s leaves
+    // at least 1 s for that fetch; 3.1 s after it, the link is past its lifetime whatever second it was signed in.
+    const objects = store(2);
     await objects.ensureBucket();
     await objects.put('k', Buffer.from('x'), 'text/plain');
     const url = await objects.presignGet('k');
     expect((await fetch(url)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     expect((await fetch(url)).status).toBe(403);
-  });
+  }, 15_000);
   it('streams an object of unknown size in and out (multipart above one part)', async () => {
     const { Readable } = await import('node:stream');
     const objects = store(300);
