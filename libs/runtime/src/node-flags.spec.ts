@@ -1,26 +1,65 @@
 import { spawnSync } from 'node:child_process';
-import { nodeFlagsOf, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
+import { nodeFlagsOf, RELEASED_YOUNG_GENERATION_FLAGS, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 describe('serviceNodeFlags', () => {
   it("gives the image's flags to every Node version, and asks Node 22.7+ and 23 for the async context frame that 24 has by default", () => {
-    expect(SERVICE_NODE_FLAGS).toEqual(['--expose-gc', '--max-semi-space-size=8']);
+    expect(SERVICE_NODE_FLAGS).toEqual(['--expose-gc', '--max-semi-space-size=8', '--min-semi-space-size=8']);
     expect(serviceNodeFlags('24.21.0')).toEqual(SERVICE_NODE_FLAGS);
     expect(serviceNodeFlags('26.10.0')).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('22.23.3')).toEqual(['--experimental-async-context-frame', '--expose-gc', '--max-semi-space-size=8']);
-    expect(serviceNodeFlags('22.7.0')).toEqual(['--experimental-async-context-frame', '--expose-gc', '--max-semi-space-size=8']);
-    expect(serviceNodeFlags('23.11.1')).toEqual(['--experimental-async-context-frame', '--expose-gc', '--max-semi-space-size=8']);
+    expect(serviceNodeFlags('22.23.3')).toEqual([
+      '--experimental-async-context-frame',
+      '--expose-gc',
+      '--max-semi-space-size=8',
+      '--min-semi-space-size=8',
+    ]);
+    expect(serviceNodeFlags('22.7.0')).toEqual([
+      '--experimental-async-context-frame',
+      '--expose-gc',
+      '--max-semi-space-size=8',
+      '--min-semi-space-size=8',
+    ]);
+    expect(serviceNodeFlags('23.11.1')).toEqual([
+      '--experimental-async-context-frame',
+      '--expose-gc',
+      '--max-semi-space-size=8',
+      '--min-semi-space-size=8',
+    ]);
     expect(serviceNodeFlags('22.6.0')).toEqual(SERVICE_NODE_FLAGS);
     expect(serviceNodeFlags('20.20.2')).toEqual(SERVICE_NODE_FLAGS);
   });
 
-  it("leaves V8's semi-space size out of document-service's flags (it would override its render worker's young generation)", () => {
-    expect(nodeFlagsOf('invoice-service')).toEqual(SERVICE_NODE_FLAGS);
-    expect(nodeFlagsOf('gateway')).toEqual(SERVICE_NODE_FLAGS);
-    expect(nodeFlagsOf('document-service')).toEqual(['--expose-gc']);
-    expect(serviceNodeFlags('24.21.0', 'document-service')).toEqual(['--expose-gc']);
-    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame', '--expose-gc']);
-    expect(serviceNodeFlags('20.20.2', 'document-service')).toEqual(['--expose-gc']);
-    expect(serviceNodeFlags('20.20.2', 'account-service')).toEqual(SERVICE_NODE_FLAGS);
+  it('are the same for every service', () => {
+    for (const service of ['invoice-service', 'gateway', 'document-service', 'account-service'])
+      expect(nodeFlagsOf(service)).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('24.21.0', 'document-service')).toEqual(SERVICE_NODE_FLAGS);
+    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame', ...SERVICE_NODE_FLAGS]);
+  });
+
+  // document-service's render workers have a young generation of their own (render-pool.ts); the process's flags
+  // would override it unless they are released before the workers start
+  it("once released, leave a worker's young generation to its resourceLimits", () => {
+    const newSpaceOfWorker = (release: boolean) => {
+      const script = `
+        const v8 = require('node:v8');
+        const { Worker } = require('node:worker_threads');
+        if (${release}) v8.setFlagsFromString(${JSON.stringify(RELEASED_YOUNG_GENERATION_FLAGS)});
+        const worker = new Worker(\`
+          const v8 = require('node:v8');
+          const kept = [];
+          for (let i = 0; i < 2e6; i++) { const o = { i, list: [i], text: 'x' + i }; if (i % 1000 === 0) kept.push(o); }
+          const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+          require('node:worker_threads').parentPort.postMessage(space.space_size + kept.length * 0);
+        \`, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+        worker.once('message', (size) => { console.log(size); worker.terminate(); });`;
+      const run = spawnSync(process.execPath, [...serviceNodeFlags(), '-e', script], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      expect(run.stderr).toBe('');
+      return Number(run.stdout) / 1024 ** 2;
+    };
+    expect(newSpaceOfWorker(false)).toBeGreaterThan(4);
+    expect(newSpaceOfWorker(true)).toBeLessThanOrEqual(4);
   });
 
   it('are flags this node starts with, and keep AsyncLocalStorage stores across awaits, timers and nested runs', () => {

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+
 /**
  * The node flags the service processes run with; `nodeFlagsOf(service)` gives one service's. The image's commands
  * (k8s/base/services, deploy/docker-compose.yml, deploy/Dockerfile) list exactly those (test/deploy checks it), and the
@@ -23,23 +25,43 @@
  * Alternating runs of bench:finalize (docs/performance.md): idle RSS 12-22 MB lower for every service (gateway
  * 137-142 -> 120 MB, account 150-151 -> 135-136), RSS under load as much lower, CPU per invoice within the noise;
  * the price is more frequent scavenges: invoice-service's GC pauses 1.2-1.8 -> 2.0-2.7 ms per invoice.
- * Not for document-service: a V8 flag holds for every isolate of the process and overrides a worker's
- * `resourceLimits`, so with 8 its render worker's young generation went from the 4 MB render-pool.ts gives it to
- * 3 x 8 MB, and the service's idle RSS from 148-149 to 164-165 MB. With 1 (3 MB young generations in both threads)
- * its idle RSS was 149-151 MB, but its event loop's GC pauses went from 0.1-0.3 to 0.5-0.8 ms per invoice and its CPU
- * per invoice up by 1-2 ms; without the flag it is 147-149 MB once V8's memory reducer has run (30-60 s idle).
+ * `--min-semi-space-size=8`: the young generation starts at that size instead of 1 MB. V8 grows it only after
+ * scavenges in which much survived, so a service with little traffic per invoice (export-, quota-, customer-service)
+ * grew it step by step over the first ~1,700 invoices, and its RSS with it: 9-13 % between the ends of the first and
+ * the fourth round of 400 invoices after warm-up, against the issue's "flat (±10 %)". Started at its size, the
+ * growth is 5-8 % (the gateway 9-10 %, its old generation settling); idle RSS is the same, because V8 commits the
+ * pages but the process only uses what it touches (docs/performance.md, 2026-11-27).
+ *
+ * Both hold for document-service too since 2026-11-27. V8 reads them again for each isolate it creates and lets them
+ * override a worker's `resourceLimits` (with 8, its render workers' young generations went from the 4 MB
+ * render-pool.ts gives them to 3 x 8 MB), so render-pool.ts unsets them (`releaseYoungGenerationFlags`) before it
+ * starts the workers. Without them its event loop's young generation grew to V8's 2 x 16 MB under load, the largest
+ * part of the service's RSS growth over 1,600 invoices.
  */
 /** Known to Node 22.7+ and 23 only (Node 24 does it by default and dropped the flag): never in the image's commands. */
 const ASYNC_CONTEXT_FRAME = '--experimental-async-context-frame';
 const SEMI_SPACE = '--max-semi-space-size=8';
+const MIN_SEMI_SPACE = '--min-semi-space-size=8';
 /** V8's `gc()`, for the one collection after the start (libs/service-kit startup-garbage.ts). */
 const EXPOSE_GC = '--expose-gc';
 /** The flags of the image's commands (Node 24). */
-export const SERVICE_NODE_FLAGS: readonly string[] = [EXPOSE_GC, SEMI_SPACE];
+export const SERVICE_NODE_FLAGS: readonly string[] = [EXPOSE_GC, SEMI_SPACE, MIN_SEMI_SPACE];
 
-/** The node flags of one service's command (its folder name, e.g. `document-service`): SERVICE_NODE_FLAGS but the semi-space size for document-service. */
-export function nodeFlagsOf(service: string): string[] {
-  return SERVICE_NODE_FLAGS.filter((flag) => !(service === 'document-service' && flag === SEMI_SPACE));
+/** V8's value for "not given" of both semi-space flags: isolates made after it get their size from their own limits. */
+export const RELEASED_YOUNG_GENERATION_FLAGS = '--max-semi-space-size=0 --min-semi-space-size=0';
+
+/**
+ * Unsets the young generation's flags for the isolates this process makes from now on (worker threads), so that a
+ * worker's `resourceLimits` decide its young generation again; the isolates made before keep theirs. Call it before
+ * starting workers that have limits of their own.
+ */
+export function releaseYoungGenerationFlags(): void {
+  setFlagsFromString(RELEASED_YOUNG_GENERATION_FLAGS);
+}
+
+/** The node flags of one service's command (its folder name, e.g. `document-service`): the same for every service. */
+export function nodeFlagsOf(_service: string): string[] {
+  return [...SERVICE_NODE_FLAGS];
 }
 
 /**

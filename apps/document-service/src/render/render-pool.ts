@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
+import { releaseYoungGenerationFlags } from '@inv/runtime';
 import type { InvoiceSnapshot } from '@inv/contracts';
 import type { AccountStatement, RenderStatementOptions } from '../pdf';
 import type { RenderedDocuments, RenderOptions } from '../usecases/render-invoice';
@@ -37,6 +38,8 @@ const RENDER_TIMEOUT_MS = 60_000;
  */
 export function createRenderer(workers: number, opts: { timeoutMs?: number } = {}): Renderer {
   const timeoutMs = opts.timeoutMs ?? RENDER_TIMEOUT_MS;
+  // the service's young generation flags (libs/runtime node-flags.ts) would override the workers' limits below
+  if (workers > 0) releaseYoungGenerationFlags();
   const pool =
     workers > 0
       ? new Piscina<RenderTask, RenderResult>({
@@ -47,8 +50,7 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
           // A worker is a V8 isolate with its own heap. Its young generation kept at 4 MB (instead of the default's
           // 3 x 16): at 8 MB bench:finalize measured document-service's peak RSS 309 -> 283 MB at the same CPU per
           // invoice; 8 -> 4 MB took its idle RSS 156 -> 148-149 MB (target 150), and 600 renders in a worker cost
-          // 4.1-6.9 ms of CPU each at either size (this VM's drift is larger than the difference). A --max-semi-space-size
-          // node flag would override it, hence none in document-service's command (libs/runtime node-flags.ts).
+          // 4.1-6.9 ms of CPU each at either size (this VM's drift is larger than the difference).
           resourceLimits: { maxYoungGenerationSizeMb: 4 },
         })
       : undefined;
