@@ -663,6 +663,8 @@ async function main() {
             jobP99: pct(r.jobs, 99),
             cpuTotal: total,
             cpuWithoutStandIns: withoutStandIns,
+            invoices: r.jobs.length,
+            rss: ours(Object.fromEntries(Object.entries(procs).map(([n, p]) => [n, rssMb(p)]))),
           });
         console.log(
           `  CPU ms per invoice: total ${total.toFixed(1)} (without the embedded MongoDB and S3 ${withoutStandIns.toFixed(1)}; our services alone ${withoutShared.toFixed(1)}) = ${cpu.map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`,

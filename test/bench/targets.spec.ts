@@ -42,6 +42,35 @@ describe('targetReport', () => {
     expect(lines).not.toContain('RSS ≤');
   });
 
+  it('judges RSS over 1,000 invoices when the 10-client rounds after the first span that many', () => {
+    const long = (rss: Record<string, number>): RoundResult => ({ ...round(10, 35, 150, 300, 50), invoices: 400, rss });
+    const lines = targetReport({
+      rounds: [
+        long({ account: 145, gateway: 140 }),
+        long({ account: 150, gateway: 150 }),
+        long({ account: 151, gateway: 152 }),
+        long({ account: 149, gateway: 156 }),
+      ],
+      idleRss: {},
+      peakRss: {},
+    }).join('\n');
+    expect(lines).toContain(
+      'RSS within ±10 % over 1,000 invoices: +3 % to +11 % from the end of the first 10-client round to the end of the last, 1,200 invoices (gateway the most): met in 1 of 2',
+    );
+    expect(lines).not.toContain('and RSS flat');
+  });
+
+  it('leaves RSS over 1,000 invoices unjudged when the rounds span fewer', () => {
+    const short = (rss: Record<string, number>): RoundResult => ({ ...round(10, 35, 150, 300, 50), invoices: 150, rss });
+    const lines = targetReport({
+      rounds: [short({ account: 145 }), short({ account: 150 }), short({ account: 170 })],
+      idleRss: {},
+      peakRss: {},
+    }).join('\n');
+    expect(lines).not.toContain('RSS within');
+    expect(lines).toContain('and RSS flat');
+  });
+
   it('says so when the run was profiled', () => {
     const lines = targetReport({ rounds: [], idleRss: {}, peakRss: {}, profiled: true });
     expect(lines[1]).toContain('a profiled run');
