@@ -50,7 +50,7 @@ describe('serviceNodeFlags', () => {
           const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
           require('node:worker_threads').parentPort.postMessage(space.space_size + kept.length * 0);
         \`, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-        worker.once('message', (size) => { console.log(size); worker.terminate(); });`;
+        worker.once('message', (size) => { process.stdout.write(String(size)); worker.terminate(); });`;
       const run = spawnSync(process.execPath, [...serviceNodeFlags(), '-e', script], {
         encoding: 'utf8',
         env: { ...process.env, NODE_OPTIONS: '' },
