@@ -126,7 +126,10 @@ export function targetReport(input: TargetInput): string[] {
   const drift = rssDrift(ten);
   if (drift) {
     const worst = drift.changes.reduce((a, b) => (Math.abs(b[1]) > Math.abs(a[1]) ? b : a));
-    const percent = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(0)} %`;
+    const percent = (x: number) => {
+      const whole = Math.round(x) || 0; // never "-0 %"
+      return `${whole > 0 ? '+' : ''}${whole} %`;
+    };
     add(
       `RSS within ±${TARGETS.rssDriftPercent} % over ${TARGETS.rssDriftInvoices.toLocaleString('en')} invoices`,
       `${percent(Math.min(...drift.changes.map(([, c]) => c)))} to ${percent(Math.max(...drift.changes.map(([, c]) => c)))} ` +

@@ -29,7 +29,7 @@ import { setFlagsFromString } from 'node:v8';
  * scavenges in which much survived, so a service with little traffic per invoice (export-, quota-, customer-service)
  * grew it step by step over the first ~1,700 invoices, and its RSS with it: 9-13 % between the ends of the first and
  * the fourth round of 400 invoices after warm-up, against the issue's "flat (±10 %)". Started at its size, the
- * growth is 5-8 % (the gateway 9-10 %, its old generation settling); idle RSS is the same, because V8 commits the
+ * growth is 4-8 % (the gateway 9-10 %, its old generation settling); idle RSS is the same, because V8 commits the
  * pages but the process only uses what it touches (docs/performance.md, 2026-11-27).
  *
  * Both hold for document-service too since 2026-11-27. V8 reads them again for each isolate it creates and lets them
