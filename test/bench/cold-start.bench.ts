@@ -56,7 +56,7 @@ async function coldStart(
   const port = await freePort();
   // with the services' node flags, as the image and the launcher start them
   const args = [
-    ...serviceNodeFlags(undefined, service),
+    ...serviceNodeFlags(),
     ...(mode === 'tsx' ? ['--import', 'tsx', `apps/${service}/src/main.ts`] : [`dist/${service}/main.js`]),
   ];
   const started = process.hrtime.bigint();

@@ -24,7 +24,7 @@
  * system the harness prints, for the cold starts and each round, every process's largest packages and functions by
  * self time within that phase alone, PROFILE_TOP=n of each, default 6; see cpu-profiles.ts).
  * COMPILED=1 runs the compiled services as the image does (`npm run build:services` first; every service gets the
- * image's node flags, nodeFlagsOf(service) of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
+ * image's node flags, SERVICE_NODE_FLAGS of libs/runtime, from the launcher where this Node knows them). NODE_FLAGS='--flag ...'
  * starts every service with those node/V8 flags (to try one before it goes into the image's command). S3_TMPFS=0
  * keeps the development S3 server's files on the disk's temporary folder instead of /dev/shm. LOG_LEVEL (default warn) is
  * the services' (info: the summary line of every request, as the deployment logs it; written to /dev/null here). After the fresh system's

