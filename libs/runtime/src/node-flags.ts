@@ -44,8 +44,15 @@ const SEMI_SPACE = '--max-semi-space-size=8';
 const MIN_SEMI_SPACE = '--min-semi-space-size=8';
 /** V8's `gc()`, for the one collection after the start (libs/service-kit startup-garbage.ts). */
 const EXPOSE_GC = '--expose-gc';
+/**
+ * Node's DeprecationWarning for `util._extend` (DEP0060, a runtime deprecation since Node 22), which http-proxy 1.18.1,
+ * the proxy under http-proxy-middleware 3 and no longer released, calls for every proxy it creates: without this flag
+ * the gateway wrote that warning to stderr at its first proxied request, in every pod and at every `npm start`. The
+ * call itself is harmless (a shallow copy, as Object.assign). Only this one warning is silenced (Node 20.11+).
+ */
+const QUIET_UTIL_EXTEND = '--disable-warning=DEP0060';
 /** The flags of the image's commands (Node 24). */
-export const SERVICE_NODE_FLAGS: readonly string[] = [EXPOSE_GC, SEMI_SPACE, MIN_SEMI_SPACE];
+export const SERVICE_NODE_FLAGS: readonly string[] = [EXPOSE_GC, SEMI_SPACE, MIN_SEMI_SPACE, QUIET_UTIL_EXTEND];
 
 /** V8's value for "not given" of both semi-space flags: isolates made after it get their size from their own limits. */
 export const RELEASED_YOUNG_GENERATION_FLAGS = '--max-semi-space-size=0 --min-semi-space-size=0';
