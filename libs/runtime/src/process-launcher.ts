@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { serviceNodeFlags } from './node-flags';
+import { SERVICE_ENV, serviceNodeFlags } from './node-flags';
 import { freePortOffset } from './ports';
 
 /** Every deployable service: folder under apps/, default port. */
@@ -79,7 +79,7 @@ export function spawnService(name: ServiceName, opts: LaunchOptions): RunningSer
   const nodeArgs = [...serviceNodeFlags(), ...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx'])];
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: opts.root,
-    env: { ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
+    env: { ...SERVICE_ENV, ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
     stdio: stdio === 'ignore' ? ['ignore', 'pipe', 'pipe'] : stdio,
   });
   if (stdio !== 'ignore') return { name, url: `http://127.0.0.1:${port}`, child };
