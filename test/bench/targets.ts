@@ -126,25 +126,26 @@ export function targetReport(input: TargetInput): string[] {
   const drift = rssDrift(ten);
   if (drift) {
     const worst = drift.changes.reduce((a, b) => (Math.abs(b[1]) > Math.abs(a[1]) ? b : a));
+    const percents = drift.changes.map(([, c]) => c);
     const percent = (x: number) => {
       const whole = Math.round(x) || 0; // never "-0 %"
       return `${whole > 0 ? '+' : ''}${whole} %`;
     };
     add(
       `RSS within ±${TARGETS.rssDriftPercent} % over ${TARGETS.rssDriftInvoices.toLocaleString('en')} invoices`,
-      `${percent(Math.min(...drift.changes.map(([, c]) => c)))} to ${percent(Math.max(...drift.changes.map(([, c]) => c)))} ` +
+      `${percent(Math.min(...percents))} to ${percent(Math.max(...percents))} ` +
         `from the end of the first 10-client round to the end of the last, ${drift.invoices.toLocaleString('en')} invoices (${worst[0]} the most)`,
-      verdict(
-        drift.changes.map(([, c]) => c),
-        (x) => Math.abs(x) <= TARGETS.rssDriftPercent,
-      ),
+      verdict(percents, (x) => Math.abs(x) <= TARGETS.rssDriftPercent),
     );
   }
+  const gateway = '  not judged here: the gateway at ≥ 0.5× a direct call (npx tsx test/bench/proxy-overhead.bench.ts)';
   lines.push(
-    drift
-      ? '  not judged here: the gateway at ≥ 0.5× a direct call (npx tsx test/bench/proxy-overhead.bench.ts)'
-      : '  not judged here: the gateway at ≥ 0.5× a direct call (npx tsx test/bench/proxy-overhead.bench.ts) and RSS flat',
-    ...(drift ? [] : ['  within ±10 % over 1,000 invoices (this harness with PER_ROUND=400 ROUNDS=4 CLIENTS=10: RSS after each round)']),
+    ...(drift
+      ? [gateway]
+      : [
+          `${gateway} and RSS flat`,
+          '  within ±10 % over 1,000 invoices (this harness with PER_ROUND=400 ROUNDS=4 CLIENTS=10: RSS after each round)',
+        ]),
   );
   return lines;
 }

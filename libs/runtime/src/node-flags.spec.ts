@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { RELEASED_YOUNG_GENERATION_FLAGS, SERVICE_ENV, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
+import { RELEASED_YOUNG_GENERATION_FLAGS, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 describe('serviceNodeFlags', () => {
   it("gives the image's flags to every Node version, and asks Node 22.7+ and 23 for the async context frame that 24 has by default", () => {
@@ -56,10 +56,6 @@ describe('serviceNodeFlags', () => {
     };
     expect(newSpaceOfWorker(false)).toBeGreaterThan(4);
     expect(newSpaceOfWorker(true)).toBeLessThanOrEqual(4);
-  });
-
-  it("come with glibc's malloc at 2 arenas in the services' environment", () => {
-    expect(SERVICE_ENV).toEqual({ MALLOC_ARENA_MAX: '2' });
   });
 
   it("silence only util._extend's deprecation (http-proxy calls it for every proxy the gateway makes)", () => {
