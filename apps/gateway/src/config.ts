@@ -61,6 +61,20 @@ export const gatewayConfig = z.object({
   /** Idle keep-alive connections are closed after this. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   /** Concurrent client connections per gateway process; more are refused. */
-  HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().default(1_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().default(4_000),
+  /** A request body must be through within this after the request's head (408 beyond). */
+  BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Requests forwarded to one service at once (its sockets); more wait in a queue ... */
+  UPSTREAM_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(256),
+  /** ... of at most this many per service (503 SERVICE_BUSY + Retry-After beyond) ... */
+  UPSTREAM_MAX_QUEUE: z.coerce.number().int().min(0).default(1_024),
+  /** ... for at most this long (503 SERVICE_BUSY beyond). */
+  UPSTREAM_QUEUE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /** Requests of one company in progress at once on a gateway replica (429 TOO_MANY_CONCURRENT_REQUESTS beyond); long polls not counted. */
+  CONCURRENT_REQUESTS_PER_COMPANY: z.coerce.number().int().positive().default(64),
+  /** Long polls (`?wait=`) of one company open at once on a replica; more are answered at once, as without `wait`. */
+  LONG_POLLS_PER_COMPANY: z.coerce.number().int().positive().default(25),
+  /** Long polls open at once per service on a replica, on sockets of their own; more are answered at once. */
+  LONG_POLLS_PER_SERVICE: z.coerce.number().int().positive().default(512),
 });
 export type GatewayConfig = z.output<typeof gatewayConfig>;

@@ -21,6 +21,8 @@ import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
 import { proxyToServices, targetFinder } from './http/proxy';
 import { bodyLimit } from './http/body-limit';
+import { bodyTimeout } from './http/body-timeout';
+import { companyConcurrency } from './http/company-concurrency';
 import { createRateLimiter } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
@@ -57,6 +59,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
 
   const api = express.Router();
   api.use(rejectDotSegments);
+  api.use(bodyTimeout(config.BODY_TIMEOUT_MS));
   api.use(
     bodyLimit(config.MAX_BODY_BYTES, [
       { method: 'POST', path: /^\/invoice\/[^/]+\/attachments\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
@@ -71,13 +74,17 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica'),
   });
   api.use(rateLimiter.middleware);
+  api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY));
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
-  // one proxy per upstream timeout (same routing), chosen per route
-  const timeoutOf = upstreamTimeoutOf(config);
-  const proxies = new Map(
-    [config.UPSTREAM_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_SLOW_MS].map((ms) => [ms, proxyToServices(table, ms, logger)]),
+  api.use(
+    proxyToServices(table, upstreamTimeoutOf(config), logger, {
+      maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
+      maxQueue: config.UPSTREAM_MAX_QUEUE,
+      queueTimeoutMs: config.UPSTREAM_QUEUE_TIMEOUT_MS,
+      maxLongPollsPerCompany: config.LONG_POLLS_PER_COMPANY,
+      maxLongPolls: config.LONG_POLLS_PER_SERVICE,
+    }),
   );
-  api.use((req, res, next) => proxies.get(timeoutOf(req.path))!(req, res, next));
   app.use('/api/v1', api);
   // the web app's account settings (sign-in, API keys, members): server-rendered pages under /app/
   const loginLimiter = createFailedAuthLimiter(

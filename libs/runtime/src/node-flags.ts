@@ -46,7 +46,7 @@ const MIN_SEMI_SPACE = '--min-semi-space-size=8';
 const EXPOSE_GC = '--expose-gc';
 /**
  * Node's DeprecationWarning for `util._extend` (DEP0060, a runtime deprecation since Node 22), which http-proxy 1.18.1,
- * the proxy under http-proxy-middleware 3 and no longer released, calls for every proxy it creates: without this flag
+ * the gateway's proxy (also the one under http-proxy-middleware 3), calls for every request it forwards: without this flag
  * the gateway wrote that warning to stderr at its first proxied request, in every pod and at every `npm start`. The
  * call itself is harmless (a shallow copy, as Object.assign). Only this one warning is silenced (Node 20.11+).
  */

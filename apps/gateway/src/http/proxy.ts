@@ -1,25 +1,26 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
-import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, type Plugin } from 'http-proxy-middleware';
+import httpProxy from 'http-proxy';
 import { context, propagation } from '@opentelemetry/api';
 import { notFound, problem, type Logger } from '@inv/service-kit';
+import { PerKeyCounter, UpstreamGate, type GateOptions } from './upstream-gate';
 
 /**
  * Forwards an authenticated request to the service owning its path prefix, streaming bodies both ways
- * (http-proxy-middleware). The W3C trace context of the gateway's span goes along, so the service
- * continues the same trace; the company id header was set by authentication.
+ * (http-proxy). The W3C trace context of the gateway's span goes along, so the service continues the same
+ * trace; the identity token was set by authentication.
+ *
+ * Nothing here may throw outside a request: every outgoing header is set on the incoming request before it is
+ * forwarded (http-proxy copies them), never in http-proxy's `proxyReq` event, which fires when a socket is
+ * assigned and, for a request that had waited for one, after its headers were flushed (ERR_HTTP_HEADERS_SENT,
+ * uncaught: the gateway exited). Each upstream admits a bounded number of requests (UpstreamGate); the rest
+ * wait in a bounded queue or get 503 + Retry-After.
  */
 /** The base URL of the service owning a path (below /api/v1), or undefined. */
 export function targetFinder(table: { prefix: string; target: string }[]) {
   return (path: string) => table.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
 }
-
-/**
- * Keep-alive connections to the services. Without an agent http-proxy sends `connection: close` upstream,
- * the service echoes it, and every client connection was closed after one request. Idle sockets are
- * dropped after 4 s, before the services' 5 s keep-alive timeout closes them under a request.
- */
-const upstreamAgent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: 4_000 });
 
 /** A service's answer as the proxy passed it on to the client. */
 export interface UpstreamAnswer {
@@ -64,73 +65,151 @@ export function proxyTarget(target: string) {
 
 const heldOf = (req: IncomingMessage) => (req as Request).res?.locals[HELD] as Held | undefined;
 
-export function proxyToServices(table: { prefix: string; target: string }[], timeoutMs: number, logger: Logger) {
+export interface ProxyLimits extends GateOptions {
+  /** Long polls (`GET …?wait=N`) open at once per company on this replica; more are answered at once (`wait` dropped). */
+  maxLongPollsPerCompany: number;
+  /** Long polls open at once per upstream, on their own sockets so they never take the other requests' slots. */
+  maxLongPolls: number;
+}
+
+/** `?wait=N` with N > 0 on a GET: a long poll (job status). */
+const WAIT_PARAM = /([?&])wait=([^&]*)(&|$)/;
+const isLongPoll = (req: Request) => req.method === 'GET' && Number(WAIT_PARAM.exec(req.url)?.[2] ?? 0) > 0;
+/** The URL without its `wait` parameter: the service answers the current state at once. */
+const withoutWait = (url: string) => url.replace(WAIT_PARAM, (_m, lead: string, _v, tail: string) => (tail ? lead : '')).replace(/\?$/, '');
+
+function busy(res: Response, reason: string) {
+  const body = problem(503, 'SERVICE_BUSY', `the service is busy (${reason}); retry in a second`);
+  res.setHeader('Retry-After', '1');
+  res.status(503).type('application/problem+json').json(body);
+}
+
+export function proxyToServices(
+  table: { prefix: string; target: string }[],
+  timeoutOf: (path: string) => number,
+  logger: Logger,
+  limits: ProxyLimits,
+) {
   const targetOf = targetFinder(table);
   // each service's URL parsed once: given a string, http-proxy parses it again for every request it forwards
-  const unreachable = 'http://127.0.0.1:1';
-  const parsed = new Map([...table.map((r) => r.target), unreachable].map((t) => [t, proxyTarget(t)]));
-  const proxy = createProxyMiddleware<Request, Response>({
-    agent: upstreamAgent,
-    router: (req) => parsed.get(targetOf(req.path) ?? unreachable)!,
-    // http-proxy-middleware's default plugins but its logger, which builds a `[HPM] GET … -> …` line (a URL parsed and
-    // printed) for every answer even when no logger is given; the gateway writes one summary line per request itself.
-    // Kept: the socket error handlers and stream fixes (debugProxyErrorsPlugin) and the `on` handlers below
-    // (proxyEventsPlugin); with `on.error` given, its error-response plugin is not used anyway.
-    ejectPlugins: true,
-    // (typed for plain Node requests, which express's extend)
-    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin] as unknown as Plugin<Request, Response>[],
-    changeOrigin: true,
-    xfwd: true,
-    proxyTimeout: timeoutMs,
-    on: {
-      proxyReq: (proxyReq, req) => {
-        const carrier: Record<string, string> = {};
-        propagation.inject((req as Request).res?.locals.otelContext ?? context.active(), carrier);
-        for (const [k, v] of Object.entries(carrier)) proxyReq.setHeader(k, v);
-        proxyReq.setHeader('x-request-id', String((req as Request).res?.locals.requestId ?? ''));
-        const held = heldOf(req);
-        if (held) {
-          // the body was read (and inflated) before: send exactly these bytes; the ended request stream then ends the upstream request
-          proxyReq.removeHeader('content-encoding');
-          proxyReq.removeHeader('transfer-encoding');
-          proxyReq.setHeader('content-length', held.body.length);
-          proxyReq.write(held.body);
-        }
+  const parsed = new Map(table.map((r) => [r.target, proxyTarget(r.target)]));
+  /**
+   * Keep-alive connections to the services. Without an agent http-proxy sends `connection: close` upstream, the
+   * service echoes it, and every client connection was closed after one request. Idle sockets are dropped after
+   * 4 s, before the services' 5 s keep-alive timeout closes them under a request. The gates keep the number of
+   * requests below `maxSockets`, so the agent never queues (twice the gate: a socket is freed a moment after the
+   * gate's slot).
+   */
+  const agentOf = (max: number) => new Agent({ keepAlive: true, maxSockets: max * 2, maxFreeSockets: 64, timeout: 4_000 });
+  const pools = new Map(
+    [...parsed.keys()].map((t) => [
+      t,
+      {
+        normal: { gate: new UpstreamGate(limits), agent: agentOf(limits.maxInFlight) },
+        long: {
+          gate: new UpstreamGate({ ...limits, maxInFlight: limits.maxLongPolls, maxQueue: 0 }),
+          agent: agentOf(limits.maxLongPolls),
+        },
       },
-      proxyRes: (proxyRes, req) => {
-        const held = heldOf(req);
-        if (!held) return;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        proxyRes.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= held.maxBytes) chunks.push(chunk);
-        });
-        proxyRes.on('end', () => {
-          if (size <= held.maxBytes && proxyRes.complete)
-            held.onAnswer({
-              status: proxyRes.statusCode ?? 502,
-              contentType: proxyRes.headers['content-type'],
-              body: Buffer.concat(chunks),
-            });
-        });
-      },
-      error: (err, _req: IncomingMessage, res: ServerResponse | unknown) => {
-        logger.warn({ err }, 'upstream service unreachable');
-        const out = res as ServerResponse;
-        if (typeof out.headersSent !== 'boolean' || out.headersSent) return;
-        const timedOut = (err as { code?: string }).code === 'ECONNRESET' || /timeout/i.test(err.message);
-        const body = timedOut
-          ? problem(504, 'UPSTREAM_TIMEOUT', 'the service did not answer in time; retry later')
-          : problem(503, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry later');
-        out.writeHead(body.status, { 'content-type': 'application/problem+json' });
-        out.end(JSON.stringify(body));
-      },
-    },
+    ]),
+  );
+  const longPolls = new PerKeyCounter(limits.maxLongPollsPerCompany);
+
+  const proxy = httpProxy.createProxyServer({ changeOrigin: true, xfwd: true });
+  // errors without a per-request callback (none expected) are logged, never thrown
+  proxy.on('error', (err) => logger.warn({ err }, 'proxy error'));
+  proxy.on('econnreset', () => undefined);
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    // the client went away before the answer was through: stop reading it
+    res.on('close', () => {
+      if (!res.writableEnded) proxyRes.destroy();
+    });
+    const held = heldOf(req);
+    if (!held) return;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    proxyRes.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= held.maxBytes) chunks.push(chunk);
+    });
+    proxyRes.on('end', () => {
+      if (size <= held.maxBytes && proxyRes.complete)
+        held.onAnswer({ status: proxyRes.statusCode ?? 502, contentType: proxyRes.headers['content-type'], body: Buffer.concat(chunks) });
+    });
   });
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (!targetOf(req.path)) throw notFound(`resource ${req.path}`);
-    res.locals.otelContext = context.active();
-    return proxy(req, res, next);
+
+  const onError = (err: Error, _req: IncomingMessage, res: ServerResponse | unknown) => {
+    const out = res as ServerResponse;
+    if (typeof out.headersSent !== 'boolean' || out.headersSent || out.destroyed) return;
+    logger.warn({ err }, 'upstream service unreachable');
+    const timedOut = (err as { code?: string }).code === 'ECONNRESET' || /timeout|socket hang up/i.test(err.message);
+    const body = timedOut
+      ? problem(504, 'UPSTREAM_TIMEOUT', 'the service did not answer in time; retry later')
+      : problem(503, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry later');
+    out.writeHead(body.status, { 'content-type': 'application/problem+json' });
+    out.end(JSON.stringify(body));
+  };
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const otelContext = context.active();
+      const target = targetOf(req.path);
+      if (!target) throw notFound(`resource ${req.path}`);
+      const pool = pools.get(target)!;
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+
+      let lane = pool.normal;
+      let releaseLongPoll: (() => void) | undefined;
+      if (isLongPoll(req)) {
+        releaseLongPoll = longPolls.tryEnter(String(res.locals.companyId));
+        if (releaseLongPoll) lane = pool.long;
+        else req.url = withoutWait(req.url); // the company's long polls are all open: answered at once instead
+      }
+      let admission = await lane.gate.acquire(gone.signal);
+      if (!admission.ok && lane === pool.long) {
+        // every long-poll socket of this service is open: answered at once on the ordinary lane
+        releaseLongPoll?.();
+        releaseLongPoll = undefined;
+        req.url = withoutWait(req.url);
+        lane = pool.normal;
+        admission = await lane.gate.acquire(gone.signal);
+      }
+      if (!admission.ok) {
+        releaseLongPoll?.();
+        if (admission.reason !== 'gone') busy(res, admission.reason === 'queue_full' ? 'too many requests waiting' : 'no slot in time');
+        return;
+      }
+      const release = () => {
+        admission.release();
+        releaseLongPoll?.();
+      };
+      res.once('close', release);
+      if (res.destroyed || gone.signal.aborted) return release();
+
+      const carrier: Record<string, string> = {};
+      propagation.inject(otelContext, carrier);
+      Object.assign(req.headers, carrier, { 'x-request-id': String(res.locals.requestId ?? '') });
+      const held = heldOf(req);
+      if (held) {
+        // the body was read (and inflated) before: send exactly these bytes
+        delete req.headers['content-encoding'];
+        delete req.headers['transfer-encoding'];
+        req.headers['content-length'] = String(held.body.length);
+      }
+      proxy.web(
+        req,
+        res,
+        {
+          target: parsed.get(target)!,
+          agent: lane.agent,
+          proxyTimeout: timeoutOf(req.path),
+          buffer: held ? Readable.from([held.body]) : undefined,
+        },
+        onError,
+      );
+    } catch (err) {
+      next(err);
+    }
   };
 }

@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   API_KEY_LIMIT_REACHED: [409, 'The company already has 10 active API keys.'],
   CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],
+  BODY_TIMEOUT: [408, 'The request body did not arrive within BODY_TIMEOUT_MS (30 s) of its head; the connection is closed.'],
   PAYLOAD_TOO_LARGE: [413, 'The body exceeds the limit (1 MiB for JSON).'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json.'],
   IDEMPOTENCY_KEY_REUSED: [422, 'The Idempotency-Key was used before with another request body.'],
@@ -59,9 +60,18 @@ export const ERROR_CODES = {
   COMPANY_PROFILE_MISSING: [422, 'The company profile lacks data the document needs.'],
   RATE_LIMITED: [429, 'Too many requests for the company; wait Retry-After seconds.'],
   TOO_MANY_FAILED_AUTHENTICATIONS: [429, 'Too many failed authentications from this address; wait Retry-After seconds.'],
+  EMAIL_LIMIT_EXCEEDED: [
+    429,
+    'The daily e-mail limit of the company (messages) or of the invoice (sends) is reached; `scope` says which; wait Retry-After seconds (the next UTC day).',
+  ],
+  TOO_MANY_CONCURRENT_REQUESTS: [
+    429,
+    'The company has 64 requests in progress at once on a gateway (long polls not counted); wait Retry-After seconds.',
+  ],
   INTERNAL_ERROR: [500, 'A bug on our side; quote `error_id` when reporting it.'],
   NOT_IMPLEMENTED: [503, 'The operation is not available yet.'],
   SERVICE_UNAVAILABLE: [503, 'A service the request needs is temporarily unavailable; retry later.'],
+  SERVICE_BUSY: [503, 'The service has every slot in use and its queue is full or was waited on too long; wait Retry-After seconds.'],
   UPSTREAM_TIMEOUT: [504, 'A service did not answer in time; retry later.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
