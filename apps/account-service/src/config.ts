@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { objectStorageEnv } from '@inv/objects';
+import { safeText } from '@inv/contracts';
 import { baseEnv } from '@inv/runtime';
 import { envVars } from '@inv/service-kit';
 
@@ -19,6 +20,6 @@ export const accountConfig = baseEnv.extend({
   MAIL_FROM: z.string().default('Invoicing <accounts@invoicing.localhost>'),
   /** Public base URL of the web app (links in invitation e-mails). */
   APP_URL: z.string().url().default('http://127.0.0.1:8080/app'),
-  BOOTSTRAP_COMPANY_NAME: z.string().trim().min(1).max(200).optional(),
+  BOOTSTRAP_COMPANY_NAME: safeText(z.string().trim().min(1).max(200)).optional(),
 });
 export type AccountConfig = z.output<typeof accountConfig>;

@@ -1,4 +1,5 @@
 export * from './api/common';
+export * from './api/safe-text';
 export * from './api/customers';
 export * from './api/invoices';
 export * from './api/tax';
@@ -15,3 +16,4 @@ export * from './api/unit-codes';
 export * from './api/catalog';
 export * from './vies';
 export * from './api/roles';
+export * from './api/permissions';

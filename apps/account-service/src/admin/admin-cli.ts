@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createBus, RpcRemoteError, RpcTimeoutError, type Bus } from '@inv/bus';
-import { messages, type Messages } from '@inv/contracts';
+import { messages, safeText, type Messages } from '@inv/contracts';
 import { envVars } from '@inv/service-kit';
 import { newCompanyId } from '../usecases/create-company';
 
@@ -38,7 +38,7 @@ export class UsageError extends Error {}
 type Out = { log: (line: string) => void };
 const Plan = z.enum(['free', 'pro']);
 const Email = z.string().trim().toLowerCase().email().max(254);
-const Name = z.string().trim().min(1).max(200);
+const Name = safeText(z.string().trim().min(1).max(200));
 
 function need<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (value === undefined || value === '') throw new UsageError(`missing ${what}`);

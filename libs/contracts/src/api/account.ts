@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { Role } from './roles';
+import { safeText } from './safe-text';
 
 export const ApiKeyCreate = z
   .object({
-    name: z.string().trim().min(1).max(100).meta({ description: 'what the key is for, e.g. "ERP production"' }),
+    name: safeText(z.string().trim().min(1).max(100)).meta({ description: 'what the key is for, e.g. "ERP production"' }),
     role: Role.optional().meta({ description: 'the permission set the key carries (default admin; owner only by an owner)' }),
   })
   .meta({ id: 'ApiKeyCreate' });

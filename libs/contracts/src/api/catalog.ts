@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DecimalInput, NUMBER_BOUNDS, Pagination } from './common';
 import { TaxTreatmentId } from './invoices';
+import { safeText } from './safe-text';
 import { UNIT_CODES } from './unit-codes';
 
 /** A UN/ECE Rec 20 unit code (upper-cased), e.g. C62 piece, HUR hour, DAY day, MON month. */
@@ -15,8 +16,8 @@ export const UnitCode = z
   });
 
 const productFields = {
-  name: z.string().trim().min(1).max(500),
-  description: z.string().max(2000).nullable().optional(),
+  name: safeText(z.string().trim().min(1).max(500)),
+  description: safeText(z.string().max(2000), { multiLine: true }).nullable().optional(),
   unit_id: UnitCode,
   unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxUnitPrice, description: 'net price per unit' }),
   tax_rate: DecimalInput({
@@ -26,7 +27,10 @@ const productFields = {
     description: 'decimal fraction: 0.19 = 19 %; default from the tax treatment',
   }).optional(),
   tax_treatment_id: TaxTreatmentId.optional().meta({ description: 'default standard' }),
-  sku: z.string().trim().min(1).max(64).nullable().optional().meta({ description: 'your article number, unique within the company' }),
+  sku: safeText(z.string().trim().min(1).max(64))
+    .nullable()
+    .optional()
+    .meta({ description: 'your article number, unique within the company' }),
   active: z
     .boolean()
     .optional()

@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 /** Company data a real company enters about itself (the seller on every invoice). */
-const Text = (max: number) => z.string().trim().min(1).max(max);
+const Text = (max: number) => safeText(z.string().trim().min(1).max(max));
+/** Optional single-line text: no control characters, no bidirectional overrides (safe-text.ts). */
+const Line = (max: number) => safeText(z.string().trim().max(max));
 
 export const CompanyAddressInput = z.object({
   line1: Text(200),
-  line2: z.string().trim().max(200).optional(),
+  line2: Line(200).optional(),
   postal_code: Text(20),
   city: Text(100),
   country_code: z
@@ -21,19 +24,16 @@ export const CompanyProfileUpdate = z
     legal_name: Text(200).optional().meta({ description: 'the seller name on invoices (BT-27)' }),
     trading_name: Text(200).optional(),
     address: CompanyAddressInput.optional(),
-    vat_id: z.string().trim().max(20).optional().meta({ description: 'USt-IdNr. (BT-31)' }),
-    tax_number: z.string().trim().max(30).optional().meta({ description: 'Steuernummer (BT-32)' }),
-    registration_court: z.string().trim().max(100).optional(),
-    registration_id: z.string().trim().max(50).optional().meta({ description: 'e.g. HRB 12345' }),
+    vat_id: Line(20).optional().meta({ description: 'USt-IdNr. (BT-31)' }),
+    tax_number: Line(30).optional().meta({ description: 'Steuernummer (BT-32)' }),
+    registration_court: Line(100).optional(),
+    registration_id: Line(50).optional().meta({ description: 'e.g. HRB 12345' }),
     managing_directors: z.array(Text(100)).max(10).optional(),
-    contact_name: z
-      .string()
-      .trim()
-      .max(100)
+    contact_name: Line(100)
       .optional()
       .meta({ description: 'the seller contact on invoices (BT-41; XRechnung requires it with phone and email)' }),
     email: z.email().max(254).optional(),
-    phone: z.string().trim().max(40).optional(),
+    phone: Line(40).optional(),
     website: z.url().max(200).optional(),
     default_language: z.enum(['de', 'en']).optional(),
     payment_term_days: z
@@ -67,8 +67,8 @@ export const BankAccountInput = z
   .object({
     iban: z.string().trim().max(50).meta({ description: 'checked: country length and checksum; spaces and lower case are normalised' }),
     bic: z.string().trim().max(11).optional(),
-    bank_name: z.string().trim().max(100).optional(),
-    account_holder: z.string().trim().max(200).optional().meta({ description: 'default: the legal name' }),
+    bank_name: Line(100).optional(),
+    account_holder: Line(200).optional().meta({ description: 'default: the legal name' }),
     is_default: z.boolean().optional().meta({ description: 'the account printed on invoices (the first account is the default)' }),
   })
   .meta({ id: 'BankAccountInput' });
@@ -97,14 +97,17 @@ export const EarlyPaymentDiscount = z.object({
 });
 
 const termFields = {
-  name: z.string().trim().min(1).max(100),
+  name: Text(100),
   days: z.number().int().min(0).max(365).meta({ description: 'days from the invoice date to the due date (BT-9)' }),
   discount: EarlyPaymentDiscount.nullable().optional().meta({ description: 'early-payment discount (Skonto); null removes it' }),
-  text_de: z.string().trim().max(500).nullable().optional().meta({
+  text_de: safeText(z.string().trim().max(500), { multiLine: true }).nullable().optional().meta({
     description:
       'BT-20 in German; placeholders {due_date}, {discount_date}, {discount_percent}, {discount_amount}, {days}; generated when absent',
   }),
-  text_en: z.string().trim().max(500).nullable().optional().meta({ description: 'BT-20 in English; same placeholders' }),
+  text_en: safeText(z.string().trim().max(500), { multiLine: true })
+    .nullable()
+    .optional()
+    .meta({ description: 'BT-20 in English; same placeholders' }),
 };
 const discountWithinTerm = (t: { days?: number; discount?: { days: number } | null }, ctx: z.RefinementCtx) => {
   if (t.discount && t.days !== undefined && t.discount.days >= t.days)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkVatIdSyntax } from '../vat-id';
 import { IntId, IsoDate, Pagination } from './common';
+import { safeText } from './safe-text';
 
 export const Salutation = z.enum(['MR', 'MRS', 'MS', 'OTHER']).meta({ description: 'uppercase only' });
 export const ContactType = z.enum(['B2B', 'B2C']);
@@ -29,9 +30,9 @@ export const VatIdInput = z
   .meta({ description: 'EU VAT ID with country prefix; validated against VIES for B2B customers' });
 
 const customerFields = {
-  organization_name: z.string().trim().min(1).max(200).optional(),
-  first_name: z.string().trim().min(1).max(100).optional(),
-  last_name: z.string().trim().min(1).max(100).optional(),
+  organization_name: safeText(z.string().trim().min(1).max(200)).optional(),
+  first_name: safeText(z.string().trim().min(1).max(100)).optional(),
+  last_name: safeText(z.string().trim().min(1).max(100)).optional(),
   email: z.email().max(254).optional(),
   contact_type: ContactType.optional(),
   vat_id: VatIdInput.optional(),
@@ -40,8 +41,10 @@ const customerFields = {
   default_ftl_template_id: IntId.optional(),
   salutation: Salutation.optional(),
   is_active: z.boolean().optional(),
-  phone: z.string().max(50).optional(),
-  buyer_reference: z.string().max(200).optional().meta({ description: 'default buyer reference / Leitweg-ID copied to new invoices' }),
+  phone: safeText(z.string().max(50)).optional(),
+  buyer_reference: safeText(z.string().max(200))
+    .optional()
+    .meta({ description: 'default buyer reference / Leitweg-ID copied to new invoices' }),
 };
 
 /** The name rules of a customer as a whole (after a partial update too): B2B needs a company name, B2C a first and last name. */
@@ -106,13 +109,13 @@ export const CountryCode = z
   .refine(isIsoCountryCode, 'not an ISO 3166-1 alpha-2 country code');
 
 const addressFields = {
-  address_line_1: z.string().trim().min(1).max(200),
-  city: z.string().trim().min(1).max(100),
+  address_line_1: safeText(z.string().trim().min(1).max(200)),
+  city: safeText(z.string().trim().min(1).max(100)),
   country_code: CountryCode,
-  company: z.string().max(200).optional(),
-  address_line_2: z.string().max(200).optional(),
-  postal_code: z.string().trim().max(20).optional(),
-  state_province: z.string().max(100).optional(),
+  company: safeText(z.string().max(200)).optional(),
+  address_line_2: safeText(z.string().max(200)).optional(),
+  postal_code: safeText(z.string().trim().max(20)).optional(),
+  state_province: safeText(z.string().max(100)).optional(),
   is_default: z.boolean().optional(),
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS, Pagination } from './common';
+import { safeText } from './safe-text';
 
 export const InvoiceFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
 export type InvoiceFormat = z.output<typeof InvoiceFormat>;
@@ -36,16 +37,14 @@ const invoiceFields = {
   benefit_period_start: IsoDate.optional(),
   benefit_period_end: IsoDate.optional(),
   invoice_format: InvoiceFormat.optional(),
-  invoice_number: z.string().trim().min(1).max(50).optional(),
+  invoice_number: safeText(z.string().trim().min(1).max(50)).optional(),
   meta: InvoiceMeta.optional(),
   ftl_template_id: IntId.optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
-  buyer_reference: z
-    .string()
-    .max(200)
+  buyer_reference: safeText(z.string().max(200))
     .optional()
     .meta({ description: 'BT-10; the Leitweg-ID for German public-sector buyers (XRechnung)' }),
-  note: z.string().max(2000).optional(),
+  note: safeText(z.string().max(2000), { multiLine: true }).optional(),
 };
 
 const periodOrder = (v: { benefit_period_start?: string; benefit_period_end?: string }, ctx: z.RefinementCtx) => {
@@ -62,7 +61,7 @@ export type InvoiceUpdate = z.output<typeof InvoiceUpdate>;
 export const DiscountType = z.enum(['PERCENTAGE', 'FIXED_AMOUNT']);
 
 const positionFields = {
-  title: z.string().trim().min(1).max(500),
+  title: safeText(z.string().trim().min(1).max(500)),
   quantity: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxQuantity, description: 'quantity' }),
   /** One reference example sends an integer. */
   unit_id: z.union([z.string().trim().min(1).max(3), z.number().int()]).transform(String),
@@ -80,7 +79,7 @@ const positionFields = {
   }).optional(),
   tax_rate: DecimalInput({ maxDecimals: 4, min: 0, max: '0.9999', description: 'decimal fraction: 0.19 = 19 %' }).optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
-  description: z.string().max(2000).optional(),
+  description: safeText(z.string().max(2000), { multiLine: true }).optional(),
   discount_type: DiscountType.optional(),
   discount_value: DecimalInput({
     maxDecimals: 2,
@@ -149,7 +148,7 @@ export const StatusUpdate = z.discriminatedUnion('status', [
     status: z.literal('PAID'),
     paid_date: IsoDate,
     payment_method: z.enum(['BANK_TRANSFER', 'CASH', 'CARD', 'DIRECT_DEBIT', 'PAYPAL', 'OTHER']),
-    payment_reference: z.string().max(200).optional(),
+    payment_reference: safeText(z.string().max(200)).optional(),
   }),
 ]);
 export type StatusUpdate = z.output<typeof StatusUpdate>;
