@@ -193,6 +193,90 @@ describe('invoice attachments', () => {
     expect([over.status, over.body.code]).toEqual([409, 'ATTACHMENT_LIMIT_REACHED']);
   });
 
+  it('holds 20 attachments per invoice under 30 parallel uploads: exactly 20 stored, 10 answered 409; a delete frees a place', async () => {
+    const id = await draft();
+    const small = pad(Buffer.from('%PDF-1.7\n'), 1000);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => upload(id, small, `race-${i}.pdf`)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+    expect(answers.filter((a) => a.status !== 201).map((a) => [a.status, a.body.code])).toEqual(
+      Array.from({ length: 10 }, () => [409, 'ATTACHMENT_LIMIT_REACHED']),
+    );
+    const listed = (await call('GET', `/invoice/${id}/attachments`)).body.attachments;
+    expect(listed).toHaveLength(20);
+    const usage = await service.runtime.conn.collection('attachment_usage').findOne({ _id: `${company}:${id}` as never });
+    expect([usage?.count, usage?.bytes]).toEqual([20, 20 * 1000]);
+    expect((await call('DELETE', `/invoice/${id}/attachments/${listed[0].id}`)).status).toBe(200);
+    const again = await Promise.all([upload(id, small, 'again-1.pdf'), upload(id, small, 'again-2.pdf')]);
+    expect(again.map((a) => a.status).sort()).toEqual([201, 409]);
+  });
+
+  it('holds 25 MiB per invoice under 8 parallel 5 MiB uploads: 5 stored (25 MiB), 3 answered 413', async () => {
+    const id = await draft();
+    const five = pad(Buffer.from('%PDF-1.7\n'), ATTACHMENT_MAX_BYTES);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => upload(id, five, `big-${i}.pdf`)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
+    expect(answers.filter((a) => a.status !== 201).map((a) => [a.status, a.body.code])).toEqual(
+      Array.from({ length: 3 }, () => [413, 'ATTACHMENT_QUOTA_EXCEEDED']),
+    );
+    const listed = (await call('GET', `/invoice/${id}/attachments`)).body.attachments as { size: number }[];
+    const total = listed.reduce((sum, a) => sum + a.size, 0);
+    expect(total).toBe(5 * ATTACHMENT_MAX_BYTES);
+    expect(total).toBeLessThanOrEqual(25 * 1024 * 1024);
+  });
+
+  it('counts the attachments an invoice had before the usage document existed', async () => {
+    const id = await draft();
+    const records = service.runtime.conn.collection('attachments');
+    const base = 900_000 + id * 100;
+    await records.insertMany(
+      Array.from({ length: 19 }, (_, i) => ({
+        _id: (base + i) as never,
+        companyId: company,
+        invoiceId: id,
+        filename: `old-${i}.pdf`,
+        contentType: 'application/pdf',
+        size: 10,
+        sha256: 'x',
+        key: `old/${i}`,
+        createdAt: new Date(),
+      })),
+    );
+    const small = pad(Buffer.from('%PDF-1.7\n'), 100);
+    const both = await Promise.all([upload(id, small, 'one.pdf'), upload(id, small, 'two.pdf'), upload(id, small, 'three.pdf')]);
+    expect(both.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    expect(await records.countDocuments({ companyId: company, invoiceId: id })).toBe(20);
+  });
+
+  it('strips bidirectional overrides and controls from file names and serves a link for any name (no 500)', async () => {
+    const id = await draft();
+    const pdf = pad(Buffer.from('%PDF-1.7\n'));
+    const spoof = await upload(id, pdf, 'rechnung\u202Egpj.pdf');
+    expect(spoof.status).toBe(201);
+    expect(spoof.body.filename).toBe('rechnunggpj.pdf');
+    const isolates = await upload(id, pdf, '\u2066Angebot\u2069\u200f.pdf');
+    expect(isolates.body.filename).toBe('Angebot\u200f.pdf');
+    for (const [a, name] of [
+      [spoof.body, 'rechnunggpj.pdf'],
+      [(await upload(id, pdf, '請求書 März €.pdf')).body, '請求書 März €.pdf'],
+    ] as const) {
+      const link = await call('GET', `/invoice/${id}/attachments/${a.id}`);
+      expect([link.status, link.body.filename]).toEqual([200, name]);
+      const got = await fetch(link.body.url);
+      expect(got.status).toBe(200);
+      const disposition = got.headers.get('content-disposition')!;
+      expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"/);
+      if (!/^[\x20-\x7e]+$/.test(name)) expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
+      await got.arrayBuffer();
+    }
+    const badDescription = await upload(id, pdf, 'ok.pdf', 'Terms\u202Esmret');
+    expect([badDescription.status, badDescription.body.errors]).toEqual([
+      400,
+      [{ path: 'description', message: expect.stringContaining('U+202E') }],
+    ]);
+    expect((await upload(id, pdf, 'ok.pdf', 'line 1\r\nline 2')).body.description).toBe('line 1\nline 2');
+  });
+
   it('says in the validation result which attachments the e-invoice XML cannot carry', async () => {
     const created = await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'PEPPOL' });
     const id = created.body.invoice_id as number;

@@ -34,6 +34,26 @@ export interface ObjectStore {
 }
 
 /**
+ * `Content-Disposition: attachment` for a download name, in ASCII only (RFC 6266): an ASCII fallback in
+ * `filename` and the exact name percent-encoded as UTF-8 in `filename*` (RFC 8187). A name outside Latin-1
+ * in a header value made the storage server answer 500 (Node refuses such header values), and a Latin-1
+ * name reached browsers as mojibake. Control characters, bidirectional overrides and lone surrogates are dropped.
+ */
+export function attachmentDisposition(name: string): string {
+  const clean = Array.from(name)
+    .filter((c) => !/^[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]$/.test(c)) // a pair is two units: not matched
+    .join('');
+  let ascii = clean
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\%]/g, '_')
+    .trim();
+  if (!ascii || ascii.startsWith('.')) ascii = `download${ascii}`;
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return ascii === clean ? `attachment; filename="${ascii}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
  * Idle keep-alive sockets are dropped after 4 s, before a Node server's default 5 s keepAliveTimeout
  * closes them: otherwise a request can be written onto a socket the server is closing at that moment
  * and fail with ECONNRESET (seen on a loaded machine). minio's default is Node's global agent.
@@ -186,9 +206,7 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
       await onceMoreIfReset(() => client.removeObject(opts.bucket, key));
     },
     async presignGet(key, downloadName) {
-      const headers = downloadName
-        ? { 'response-content-disposition': `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"` }
-        : undefined;
+      const headers = downloadName ? { 'response-content-disposition': attachmentDisposition(downloadName) } : undefined;
       return signer.presignedGetObject(opts.bucket, key, opts.presignTtlSeconds, headers);
     },
   };

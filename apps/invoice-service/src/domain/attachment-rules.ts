@@ -1,3 +1,5 @@
+import { stripUnsafeChars } from '@inv/contracts';
+
 /** Limits and accepted types of invoice attachments (the spec: PDF, DOCX, XLSX, images, at most 5 MB). */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 export const ATTACHMENTS_PER_INVOICE = 20;
@@ -27,17 +29,21 @@ export function acceptType(
 
 /**
  * A file name safe to store and to send in Content-Disposition: no path, no control characters, no
- * characters file systems or headers choke on; at most 120 characters; the sniffed extension wins.
+ * bidirectional overrides or isolates (`rechnung\u202Egpj.pdf` would show as `rechnungfdp.jpg`; see
+ * libs/contracts safe-text.ts), no characters file systems or headers choke on; at most 120 characters;
+ * the sniffed extension wins.
  */
 export function sanitizeFilename(name: string | undefined, ext: string): string {
-  const base = (name ?? '')
-    .split(/[\\/]/)
-    .pop()!
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f"*:<>?|]/g, '')
+  const base = stripUnsafeChars((name ?? '').split(/[\\/]/).pop()!.normalize('NFC'))
+    .replace(/["*:<>?|]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');
-  const stem = base.replace(/\.[A-Za-z0-9]{1,5}$/, '').slice(0, 110) || 'attachment';
+  // cut by code points, never inside a surrogate pair
+  const stem =
+    Array.from(base.replace(/\.[A-Za-z0-9]{1,5}$/, ''))
+      .slice(0, 110)
+      .join('')
+      .trim() || 'attachment';
   return `${stem}.${ext === 'jpg' ? 'jpg' : ext}`;
 }

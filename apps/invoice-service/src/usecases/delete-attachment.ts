@@ -8,9 +8,12 @@ export async function deleteAttachment(deps: InvoiceDeps, companyId: string, inv
   await loadDraft(deps, companyId, invoiceId);
   const a = await deps.attachments.get(companyId, invoiceId, id);
   if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
-  // the removal and its audit event together (the outbox)
+  await deps.attachments.ensureUsage(companyId, invoiceId);
+  // the removal, the count and bytes it gives back and its audit event together (the outbox)
   await deps.commit(async (session, emit) => {
-    await deps.attachments.remove(companyId, invoiceId, id, session);
+    const removed = await deps.attachments.remove(companyId, invoiceId, id, session);
+    if (removed.deletedCount !== 1) throw notFound(`attachment ${id} of invoice ${invoiceId}`); // a concurrent delete took it
+    await deps.attachments.release(companyId, invoiceId, a.size, session);
     emit(eventMessage('invoice.changed.v1', companyId, { invoiceId, action: 'attachment_deleted', attachmentId: id, fields: [] }));
   });
   await deps.objects.remove(a.key);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
+import { unsafeCharIn } from '@inv/contracts';
 import { AppError, invalidData } from '@inv/service-kit';
 import { ATTACHMENT_DESCRIPTION_MAX, ATTACHMENT_MAX_BYTES } from '../domain/attachment-rules';
 
@@ -67,7 +68,13 @@ export async function receiveUpload(headers: IncomingHttpHeaders, body: Readable
             ]),
           );
         }
-        description = value.trim() || undefined;
+        const text = value.replace(/\r\n?/g, '\n');
+        const unsafe = unsafeCharIn(text, true);
+        if (unsafe) {
+          const message = `must not contain control characters or bidirectional overrides (${unsafe.codePoint} at position ${unsafe.index + 1})`;
+          fail(invalidData(`description ${message}`, [{ path: 'description', message }]));
+        }
+        description = text.trim() || undefined;
       });
       bb.on('file', (name, stream, info) => {
         if (name !== 'file' || file) {
