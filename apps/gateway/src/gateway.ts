@@ -15,7 +15,7 @@ import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
 import { createFailedAuthLimiter } from './auth/failed-auth-limiter';
 import { createKeyCache } from './auth/key-cache';
-import { requirePermission } from './auth/permissions';
+import { collapseSlashes, requirePermission } from './auth/permissions';
 import { subscribeToRevocations } from './auth/revocations';
 import type { GatewayConfig } from './config';
 import { idempotency } from './http/idempotency';
@@ -59,6 +59,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
 
   const api = express.Router();
   api.use(rejectDotSegments);
+  api.use(collapseSlashes);
   api.use(bodyTimeout(config.BODY_TIMEOUT_MS));
   api.use(
     bodyLimit(config.MAX_BODY_BYTES, [

@@ -2,6 +2,7 @@ import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import type { NextFunction, Request, Response } from 'express';
 import { errors as joseErrors, jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
+import { missingPermission } from '@inv/contracts';
 import { ConfigError } from './config';
 import type { Logger } from './logger';
 import { problem } from './problem';
@@ -178,6 +179,22 @@ export function requireIdentity(verifier: IdentityVerifier, logger: Logger) {
       const identity = await verifier.verify(req.header(IDENTITY_HEADER));
       if (req.path.startsWith('/internal/') && identity.scope !== 'internal')
         throw new IdentityRejected('internal endpoint needs the gateway identity');
+      // the permission again, from the signed role and the path exactly as this service routes it: a spelling the
+      // gateway judged otherwise, or a caller other than the API (the web app), cannot get around it
+      const missing =
+        identity.scope === 'company' && identity.role !== undefined ? missingPermission(identity.role, req.method, req.path) : undefined;
+      if (missing) {
+        res
+          .status(403)
+          .type('application/problem+json')
+          .json(
+            problem(403, 'FORBIDDEN', `the role ${identity.role} lacks the permission ${missing}`, {
+              missing_permission: missing,
+              role: identity.role,
+            }),
+          );
+        return;
+      }
       res.locals.identity = identity;
       // messages built while handling this request name its caller (libs/runtime eventMessage)
       const actor = actorOf(identity);

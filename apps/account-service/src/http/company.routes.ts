@@ -68,7 +68,7 @@ export function companyRoutes(
     res.status(201).json({ message: 'API key created; it is shown only once', ...created });
   });
   router.delete('/company/api-keys/:id', async (req, res) => {
-    await revokeApiKey(deps, companyIdOf(req), req.params.id);
+    await revokeApiKey(deps, companyIdOf(req), req.params.id, identityOf(req)?.role);
     res.json({ message: 'API key revoked' });
   });
   return router;

@@ -1,4 +1,4 @@
-import { roleAllows } from '@inv/contracts';
+import { canonicalPaths, missingPermission, roleAllows } from '@inv/contracts';
 import { permissionOf } from './permissions';
 
 describe('route permissions', () => {
@@ -16,6 +16,8 @@ describe('route permissions', () => {
     ['GET', '/audit-log/', 'members:manage'],
     ['GET', '/downloads/4', 'export'],
     ['POST', '/exports/job', 'export'],
+    ['PUT', '/invoice/email-texts', 'company:write'],
+    ['DELETE', '/invoice/email-texts', 'company:write'],
   ])('%s %s needs %s', (method, path, permission) => {
     expect(permissionOf(method, path)).toBe(permission);
   });
@@ -28,5 +30,23 @@ describe('route permissions', () => {
     expect(roleAllows('admin', 'members:manage')).toBe(true);
     expect(roleAllows(undefined, 'read')).toBe(false);
     expect(roleAllows('root', 'read')).toBe(false);
+  });
+
+  it.each([
+    ['/company/API-KEYS', ['/company/api-keys']],
+    ['/company//api-keys/', ['/company/api-keys']],
+    ['/Company/%61pi-keys', ['/company/%61pi-keys', '/company/api-keys']],
+    ['/company/%E0%A4%A', ['/company/%e0%a4%a']],
+    ['/', ['/']],
+  ])('reads %s as %j', (path, expected) => {
+    expect(canonicalPaths(path)).toEqual(expected);
+  });
+
+  it('judges every spelling: the strictest permission wins', () => {
+    expect(missingPermission('viewer', 'GET', '/company/API-KEYS')).toBe('keys:manage');
+    expect(missingPermission('viewer', 'GET', '/company//api-keys')).toBe('keys:manage');
+    expect(missingPermission('viewer', 'GET', '/company/%61pi-keys')).toBe('keys:manage');
+    expect(missingPermission('member', 'PUT', '/invoice/Email-Texts')).toBe('company:write');
+    expect(missingPermission('admin', 'GET', '/company/api-keys')).toBeUndefined();
   });
 });

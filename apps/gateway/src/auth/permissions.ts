@@ -1,39 +1,33 @@
 import type { NextFunction, Request, Response } from 'express';
-import { roleAllows, type Permission } from '@inv/contracts';
+import { missingPermission, permissionOf } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 
-const under = (...prefixes: string[]) => new RegExp(`^/(${prefixes.join('|')})(/|$)`);
-const KEYS = under('company/api-keys');
-const MEMBERS = under('members');
-const AUDIT = under('audit-log');
-const EXPORT = under('exports', 'acctexp', 'datev', 'downloads');
-const COMPANY_DATA = under('company', 'numbering', 'template', 'customer/payment-terms');
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The permission table lives in libs/contracts (permissions.ts), shared with the services, which check it again. */
+export { permissionOf };
 
 /**
- * The one place that says which permission a public route needs (the table of roles is in
- * libs/contracts roles.ts): keys and members need their own, exports theirs, other reads `read`,
- * writes of company data `company:write`, every other write `invoices:write`.
+ * Repeated slashes in the path collapsed once at the edge, before routing and the permission check: the service
+ * then routes exactly the path the gateway judged.
  */
-export function permissionOf(method: string, path: string): Permission {
-  if (KEYS.test(path)) return 'keys:manage';
-  if (AUDIT.test(path)) return 'members:manage';
-  if (MEMBERS.test(path)) return READ_METHODS.has(method) ? 'read' : 'members:manage';
-  if (EXPORT.test(path)) return 'export';
-  if (READ_METHODS.has(method)) return 'read';
-  if (COMPANY_DATA.test(path)) return 'company:write';
-  return 'invoices:write';
+export function collapseSlashes(req: Request, _res: Response, next: NextFunction) {
+  const q = req.url.indexOf('?');
+  const path = q < 0 ? req.url : req.url.slice(0, q);
+  if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (q < 0 ? '' : req.url.slice(q));
+  next();
 }
 
-/** 403 FORBIDDEN naming the missing permission when the authenticated key's (or member's) role lacks it. */
+/**
+ * 403 FORBIDDEN naming the missing permission when the authenticated key's (or member's) role lacks it, under
+ * any spelling of the path (case, slashes, percent-escapes: contracts `canonicalPaths`).
+ */
 export function requirePermission() {
   return (req: Request, res: Response, next: NextFunction) => {
     const role = String(res.locals.role ?? '');
-    const needed = permissionOf(req.method, req.path);
-    if (!roleAllows(role, needed)) {
-      throw new AppError('forbidden', `the role ${role || 'unknown'} lacks the permission ${needed}`, {
+    const missing = missingPermission(role, req.method, req.path);
+    if (missing) {
+      throw new AppError('forbidden', `the role ${role || 'unknown'} lacks the permission ${missing}`, {
         code: 'FORBIDDEN',
-        extra: { missing_permission: needed, role },
+        extra: { missing_permission: missing, role },
       });
     }
     next();

@@ -1,5 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
-import { roleAllows } from '@inv/contracts';
+import { missingPermission, roleAllows } from '@inv/contracts';
 import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_JS, esc, fill, page } from './html';
@@ -273,6 +273,8 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   router.post('/keys', async (req, res) => {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
+    // the API's permission check for the API call this form makes (account-service checks it again)
+    if (missingPermission(ctx.s.role, 'POST', '/company/api-keys')) return keysPage(req, res, ctx, 403);
     const created = await account(
       'POST',
       '/company/api-keys',
@@ -306,6 +308,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   router.post('/keys/:id/revoke', async (req, res) => {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
+    if (missingPermission(ctx.s.role, 'DELETE', '/company/api-keys/x')) return keysPage(req, res, ctx, 403);
     const revoked = await account('DELETE', `/company/api-keys/${encodeURIComponent(req.params.id)}`, undefined, asMember(req, res, ctx.s));
     if (revoked.status === 200) return res.redirect(303, '/app/keys?done=revoked');
     await keysPage(req, res, ctx, revoked.status >= 500 ? 502 : revoked.status, { kind: 'error', text: problemText(ctx.t, revoked.body) });
