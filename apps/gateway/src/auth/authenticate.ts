@@ -24,12 +24,12 @@ const unavailable = () =>
 /**
  * X-API-Key -> identity. A key verified within the cache TTL is answered from memory; otherwise, unless
  * the client address has used up its failed-authentication budget (429 + Retry-After, no lookup) or the
- * key is known to be unknown (negative cache), account-service is asked. The key never leaves the
+ * key is known to be unknown (negative cache), account-service is asked. Only failures count against that
+ * budget, and a key this replica verified before is never held up by it (verifyOnce). The key never leaves the
  * gateway: the header is removed, and the service gets a signed identity token instead (any
  * X-Company-Id or identity header sent by the client is dropped). Malformed keys are refused here.
  */
 export function authenticate(deps: AuthDeps) {
-  const inflight = new Map<string, Promise<VerifiedKey | undefined>>();
   /** Addresses Redis said are blocked, until when: further attempts are answered 429 without a Redis round trip. */
   const blockedUntil = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
   const tooMany = (res: Response, waitMs: number) => {
@@ -65,15 +65,58 @@ export function authenticate(deps: AuthDeps) {
     return { companyId: body.companyId, keyId: body.keyId, role: body.role ?? 'admin', plan: body.plan ?? 'pro' };
   }
 
-  /** One lookup per key at a time: a burst of requests with the same uncached key waits for the first. */
-  function lookupOnce(hash: string, key: string, requestId: string) {
-    let pending = inflight.get(hash);
-    if (!pending) {
-      pending = lookup(key, requestId).finally(() => inflight.delete(hash));
-      inflight.set(hash, pending);
-    }
-    return pending;
+  /** Keys this replica verified within the last day (by hash): their lookups are never held up by the failure limit. */
+  const verifiedBefore = new LRUCache<string, true>({ max: 100_000, ttl: 24 * 3600_000 });
+  interface Outcome {
+    identity?: VerifiedKey;
+    /** > 0: the address has used up its failure budget; wait this long. */
+    waitMs?: number;
   }
+  const pending = new Map<string, Promise<Outcome>>();
+
+  /**
+   * One verification per key at a time: a burst of requests with the same uncached key waits for the first, which
+   * alone takes a token from the address's failure budget (given back when the key is valid). A key verified before
+   * takes none: a company behind the same address as a key-guesser is never throttled by the guesser's failures.
+   */
+  function verifyOnce(hash: string, key: string, client: string, requestId: string): Promise<Outcome> {
+    let outcome = pending.get(hash);
+    if (!outcome) {
+      outcome = (async (): Promise<Outcome> => {
+        const charged = !verifiedBefore.has(hash);
+        if (charged) {
+          const waitMs = await deps.limiter.take(client);
+          if (waitMs > 0) return { waitMs };
+        }
+        let identity: VerifiedKey | undefined;
+        try {
+          identity = await lookup(key, requestId);
+        } catch (err) {
+          if (charged) await deps.limiter.refund(client); // our failure, not the client's
+          throw err;
+        }
+        if (identity) {
+          verifiedBefore.set(hash, true);
+          if (charged) await deps.limiter.refund(client);
+        } else verifiedBefore.delete(hash);
+        return { identity };
+      })().finally(() => pending.delete(hash));
+      pending.set(hash, outcome);
+    }
+    return outcome;
+  }
+
+  const checkBlocked = (res: Response, client: string) => {
+    const until = blockedUntil.get(client);
+    if (until !== undefined && until > Date.now()) throw tooMany(res, until - Date.now());
+  };
+  const charge = async (res: Response, client: string) => {
+    const waitMs = await deps.limiter.take(client);
+    if (waitMs > 0) {
+      blockedUntil.set(client, Date.now() + waitMs, { ttl: waitMs });
+      throw tooMany(res, waitMs);
+    }
+  };
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.header('x-api-key');
@@ -86,23 +129,31 @@ export function authenticate(deps: AuthDeps) {
     const hash = key && KEY_PATTERN.test(key) ? createHash('sha256').update(key).digest('hex') : undefined;
     let identity = hash ? deps.cache.get(hash) : undefined;
     if (!identity) {
-      const until = blockedUntil.get(client);
-      if (until !== undefined && until > Date.now()) throw tooMany(res, until - Date.now());
-      const waitMs = await deps.limiter.take(client);
-      if (waitMs > 0) {
-        blockedUntil.set(client, Date.now() + waitMs, { ttl: waitMs });
-        throw tooMany(res, waitMs);
+      // only failures count: a missing, malformed or known-unknown key is one; a lookup takes a token and a valid key gives it back
+      if (!hash || !verifiedBefore.has(hash)) checkBlocked(res, client);
+      if (!key) {
+        await charge(res, client);
+        throw unauthenticated('missing X-API-Key header');
       }
-      if (!key) throw unauthenticated('missing X-API-Key header');
-      if (!hash) throw unauthenticated('malformed API key: expected ak_live_ followed by 32 hexadecimal characters');
-      if (deps.cache.isKnownUnknown(hash)) throw unauthenticated();
-      identity = await lookupOnce(hash, key, requestId);
-      if (!identity) {
+      if (!hash) {
+        await charge(res, client);
+        throw unauthenticated('malformed API key: expected ak_live_ followed by 32 hexadecimal characters');
+      }
+      if (deps.cache.isKnownUnknown(hash)) {
+        await charge(res, client);
+        throw unauthenticated();
+      }
+      const outcome = await verifyOnce(hash, key, client, requestId);
+      if (outcome.waitMs) {
+        blockedUntil.set(client, Date.now() + outcome.waitMs, { ttl: outcome.waitMs });
+        throw tooMany(res, outcome.waitMs);
+      }
+      if (!outcome.identity) {
         deps.cache.markUnknown(hash);
         throw unauthenticated();
       }
+      identity = outcome.identity;
       deps.cache.set(hash, identity);
-      await deps.limiter.refund(client);
     }
 
     // a revocation through this replica takes effect here at once (other replicas: revocation event)
