@@ -72,7 +72,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   api.use(requirePermission());
   const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, {
-    onSyncError: (err) => logger.warn({ err }, 'rate limit sync with Redis failed; limiting per replica'),
+    onRedisError: (err) => logger.warn({ err }, 'rate limit in Redis failed; limiting per replica'),
   });
   api.use(rateLimiter.middleware);
   api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY));
@@ -93,6 +93,11 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     { burst: config.LOGIN_FAILURES_BURST, perMinute: config.LOGIN_FAILURES_PER_MINUTE },
     (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'),
   );
+  const loginAddressLimiter = createFailedAuthLimiter(
+    redis,
+    { burst: config.LOGIN_FAILURES_BURST * 5, perMinute: config.LOGIN_FAILURES_PER_MINUTE * 5 },
+    (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'),
+  );
   app.use(
     '/app',
     webAppRoutes({
@@ -100,6 +105,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
       signer,
       redis,
       limiter: loginLimiter,
+      addressLimiter: loginAddressLimiter,
       logger,
       production: config.NODE_ENV === 'production',
     }),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { AppError, COMPANY_HEADER, IDENTITY_HEADER, unauthenticated, type IdentitySigner, type Logger } from '@inv/service-kit';
+import { setRateLimitHeaders } from '../http/rate-limit';
 import type { FailedAuthLimiter } from './failed-auth-limiter';
 import type { KeyCache, VerifiedKey } from './key-cache';
 
@@ -32,8 +33,12 @@ const unavailable = () =>
 export function authenticate(deps: AuthDeps) {
   /** Addresses Redis said are blocked, until when: further attempts are answered 429 without a Redis round trip. */
   const blockedUntil = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
+  const { burst, perMinute } = deps.limiter.policy;
   const tooMany = (res: Response, waitMs: number) => {
-    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+    const waitS = Math.max(1, Math.ceil(waitMs / 1000));
+    res.setHeader('Retry-After', String(waitS));
+    // the failure budget as a RateLimit policy: `burst` failures per the time it takes to regain them all
+    setRateLimitHeaders(res, 'failed-auth', burst, Math.ceil((burst / perMinute) * 60), 0, waitS);
     return new AppError('rate_limited', 'too many failed authentications from this address; retry later', {
       code: 'TOO_MANY_FAILED_AUTHENTICATIONS',
     });

@@ -48,6 +48,8 @@ export function createFailedAuthLimiter(redis: Redis, opts: FailedAuthLimiterOpt
     }
   };
   return {
+    /** The budget: `burst` failures, regained at `perMinute`. */
+    policy: { burst: opts.burst, perMinute: opts.perMinute },
     /** Takes a token for an authentication attempt: 0 if it may go ahead, else milliseconds to wait. */
     take: (client: string) => run(client, 1),
     /** Gives the token back after a successful authentication. */

@@ -3,74 +3,81 @@ import { connectRedis, type Redis } from '@inv/service-kit';
 import { deleteRedisKeys, uniquePrefix } from '@inv/testing';
 import { createRateLimiter } from './rate-limit';
 
-/** The local count with periodic Redis sync keeps one limit per company and second across gateway replicas. */
+/** A sliding one-second window per company, exact across gateway replicas (one Redis script call per request). */
 describe('rate limit', () => {
   const prefix = `${uniquePrefix('rl')}:`;
   let redis: Redis;
-  let clock = 1_700_000_000_000; // the start of a second
-  const now = () => clock;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
+    await new Promise((r) => (redis.status === 'ready' ? r(undefined) : redis.once('ready', r)));
   });
   afterAll(async () => {
     await deleteRedisKeys(prefix);
     redis.disconnect();
   });
 
-  /** Sends `n` requests of a company through the limiter; answers how many were let through. */
-  const send = (limiter: ReturnType<typeof createRateLimiter>, companyId: string, n: number) => {
-    let passed = 0;
-    let limited = 0;
-    for (let i = 0; i < n; i++) {
-      const headers: Record<string, string> = {};
-      const res = { locals: { companyId }, setHeader: (k: string, v: string) => void (headers[k] = v) } as unknown as Response;
-      try {
-        limiter.middleware({} as Request, res, (() => void passed++) as NextFunction);
-      } catch (err) {
-        expect((err as { code?: string }).code).toBe('RATE_LIMITED');
-        expect(headers['Retry-After']).toBe('1');
-        limited++;
-      }
+  /** One request of a company through the limiter: admitted or not, and the headers it set. */
+  const one = async (limiter: ReturnType<typeof createRateLimiter>, companyId: string) => {
+    const headers: Record<string, string> = {};
+    const res = { locals: { companyId }, setHeader: (k: string, v: string) => void (headers[k] = v) } as unknown as Response;
+    let admitted = false;
+    try {
+      await limiter.middleware({} as Request, res, (() => void (admitted = true)) as NextFunction);
+    } catch (err) {
+      expect((err as { code?: string }).code).toBe('RATE_LIMITED');
+      expect(Number(headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     }
-    return { passed, limited };
+    return { admitted, headers };
   };
+  const burst = async (limiter: ReturnType<typeof createRateLimiter>, companyId: string, n: number) =>
+    (await Promise.all(Array.from({ length: n }, () => one(limiter, companyId)))).filter((r) => r.admitted).length;
 
-  it('is exact on one replica without waiting for Redis', () => {
-    const limiter = createRateLimiter(redis, 20, { now, syncMs: 60_000 });
-    expect(send(limiter, 'cmp_one', 30)).toEqual({ passed: 20, limited: 10 });
-    expect(send(limiter, 'cmp_other', 5)).toEqual({ passed: 5, limited: 0 }); // other companies are not affected
-    clock += 1000; // the next second starts afresh
-    expect(send(limiter, 'cmp_one', 20)).toEqual({ passed: 20, limited: 0 });
-    limiter.stop();
-  });
-
-  it('shares the count between replicas through Redis after a sync', async () => {
-    clock += 1000;
-    const a = createRateLimiter(redis, 20, { now, syncMs: 60_000 });
-    const b = createRateLimiter(redis, 20, { now, syncMs: 60_000 });
-    expect(send(a, 'cmp_shared', 15)).toEqual({ passed: 15, limited: 0 });
-    await a.sync();
-    expect(send(b, 'cmp_shared', 1)).toEqual({ passed: 1, limited: 0 }); // b has not heard of a's 15 yet
-    await b.sync(); // b learns the window's total (16)
-    expect(send(b, 'cmp_shared', 10)).toEqual({ passed: 4, limited: 6 });
-    await b.sync();
-    // a learns of b's requests with its own next sync: until then it may admit what falls into one interval
-    expect(send(a, 'cmp_shared', 1)).toEqual({ passed: 1, limited: 0 });
-    await a.sync();
-    expect(send(a, 'cmp_shared', 1)).toEqual({ passed: 0, limited: 1 });
-    expect(Number(await redis.get(`rl:cmp_shared:${Math.floor(clock / 1000)}`))).toBe(27);
+  it('admits the limit and no more, concurrently, across two replicas; other companies are not affected', async () => {
+    const a = createRateLimiter(redis, 20);
+    const b = createRateLimiter(redis, 20);
+    const [onA, onB] = await Promise.all([burst(a, 'cmp_shared', 25), burst(b, 'cmp_shared', 25)]);
+    expect(onA + onB).toBe(20);
+    expect(await burst(a, 'cmp_other', 5)).toBe(5);
     a.stop();
     b.stop();
   });
 
-  it('syncs on its own shortly after the first unsynced request', async () => {
-    clock += 1000;
-    const limiter = createRateLimiter(redis, 20, { now, syncMs: 10 });
-    send(limiter, 'cmp_auto', 3);
-    const key = `rl:cmp_auto:${Math.floor(clock / 1000)}`;
-    for (let i = 0; i < 100 && (await redis.get(key)) !== '3'; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(await redis.get(key)).toBe('3');
+  it('is a sliding window: no more than the limit in any second, also across a second boundary', async () => {
+    const limiter = createRateLimiter(redis, 10);
+    const admittedAt: number[] = [];
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      if ((await one(limiter, 'cmp_slide')).admitted) admittedAt.push(Date.now());
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // in any window of one second (from each admission on), at most 10 admissions
+    const worst = Math.max(...admittedAt.map((t) => admittedAt.filter((u) => u >= t && u < t + 1000).length));
+    expect(worst).toBeLessThanOrEqual(10);
+    expect(admittedAt.length).toBeGreaterThanOrEqual(20); // and it keeps admitting as the window slides
     limiter.stop();
+  });
+
+  it('sets the IETF RateLimit fields and the older trio on every answer', async () => {
+    const limiter = createRateLimiter(redis, 3);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await one(limiter, 'cmp_headers'));
+    expect(answers[0].headers['RateLimit-Policy']).toBe('"company";q=3;w=1');
+    expect(answers[0].headers.RateLimit).toBe('"company";r=2;t=1');
+    expect(answers[2].headers['RateLimit-Remaining']).toBe('0');
+    expect(answers[3].admitted).toBe(false);
+    expect(answers[3].headers.RateLimit).toMatch(/^"company";r=0;t=1$/);
+    expect(answers[3].headers['RateLimit-Limit']).toBe('3');
+    limiter.stop();
+  });
+
+  it('limits per replica in memory when Redis does not answer', async () => {
+    const broken = connectRedis('redis://127.0.0.1:1', prefix);
+    const errors: unknown[] = [];
+    const limiter = createRateLimiter(broken, 5, { onRedisError: (err) => errors.push(err) });
+    expect(await burst(limiter, 'cmp_down', 8)).toBe(5);
+    expect(errors.length).toBeGreaterThan(0);
+    limiter.stop();
+    broken.disconnect();
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { missingPermission, roleAllows } from '@inv/contracts';
 import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
@@ -11,8 +12,10 @@ export interface WebAppDeps {
   accountUrl: string;
   signer: IdentitySigner;
   redis: Redis;
-  /** Failed sign-ins per client address (the failed-authentication limiter, its own keys). */
+  /** Failed sign-ins per account and client address (the failed-authentication limiter, its own keys) ... */
   limiter: FailedAuthLimiter;
+  /** ... and per client address, with a larger budget. */
+  addressLimiter: FailedAuthLimiter;
   logger: Logger;
   production: boolean;
 }
@@ -112,8 +115,17 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const lang = langOf(req, res);
     const t = texts[lang];
     if (!preFormOk(req)) return signInPage(req, res, t, lang, 403, t.csrf);
-    const client = `login:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    // failures count per account and address (one person's mistakes lock out neither their colleagues behind the
+    // same address nor the account elsewhere), and, more loosely, per address (one address trying many accounts)
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const accountKey = createHash('sha256').update(field(req, 'email').trim().toLowerCase()).digest('hex').slice(0, 32);
+    const client = `login:${address}:${accountKey}`;
+    const wide = `login-address:${address}`;
     if ((await deps.limiter.take(client)) > 0) return signInPage(req, res, t, lang, 429, t.tooManyAttempts);
+    if ((await deps.addressLimiter.take(wide)) > 0) {
+      await deps.limiter.refund(client);
+      return signInPage(req, res, t, lang, 429, t.tooManyAttempts);
+    }
     const answer = await account(
       'POST',
       '/internal/members/sign-in',
@@ -130,6 +142,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         answer.status === 400 || answer.status === 401 ? t.wrongCredentials : t.error,
       );
     await deps.limiter.refund(client);
+    await deps.addressLimiter.refund(wide);
     const m = answer.body.memberships?.[0];
     if (!m) return signInPage(req, res, t, lang, 401, t.wrongCredentials);
     await sessions.create(req, res, {
