@@ -5,12 +5,21 @@ import { bankAccountsOf } from '../domain/profile-rules';
 import { checkAccount, MAX_BANK_ACCOUNTS, saveAccounts } from './bank-account-rules';
 import type { CompanyDeps } from './deps';
 import { loadCompany } from './load-company';
+import { retryOnConcurrentChange } from './retry-concurrent-change';
 
+/**
+ * Adds an account: at most MAX_BANK_ACCOUNTS, checked on the list the conditional write replaces (its revision), so
+ * the limit holds under concurrency; a lost race re-reads and checks again (retry-concurrent-change.ts).
+ */
 export async function addBankAccount(deps: CompanyDeps, companyId: string, input: BankAccountInput): Promise<BankAccountDoc> {
-  const c = await loadCompany(deps, companyId);
   const errors: FieldError[] = [];
   const { iban, bic } = checkAccount(input, errors);
   if (errors.length) throw invalidData('the bank account is invalid', errors);
+  return retryOnConcurrentChange(() => addOnce(deps, companyId, input, iban!, bic));
+}
+
+async function addOnce(deps: CompanyDeps, companyId: string, input: BankAccountInput, iban: string, bic: string | undefined) {
+  const c = await loadCompany(deps, companyId);
   const accounts = bankAccountsOf(c).map((a) => ({ ...a }));
   if (accounts.length >= MAX_BANK_ACCOUNTS)
     throw conflict(`a company keeps at most ${MAX_BANK_ACCOUNTS} bank accounts`, 'BANK_ACCOUNT_LIMIT_REACHED');
@@ -18,7 +27,7 @@ export async function addBankAccount(deps: CompanyDeps, companyId: string, input
     throw conflict(`the IBAN ${iban} is already one of the company's accounts`, 'DUPLICATE_BANK_ACCOUNT');
   const account: BankAccountDoc = {
     id: Math.max(0, ...accounts.map((a) => a.id)) + 1,
-    iban: iban!,
+    iban,
     bic,
     bankName: input.bank_name,
     accountHolder: input.account_holder,

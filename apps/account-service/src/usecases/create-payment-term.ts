@@ -4,8 +4,13 @@ import { paymentTermsOf } from '../domain/payment-term-rules';
 import type { CompanyDeps } from './deps';
 import { loadCompany } from './load-company';
 import { applyPaymentTermUpdate, savePaymentTerms } from './payment-term-changes';
+import { retryOnConcurrentChange } from './retry-concurrent-change';
 
-export async function createPaymentTerm(deps: CompanyDeps, companyId: string, input: PaymentTermInput) {
+/** At most MAX_PAYMENT_TERMS, checked on the list the conditional write replaces; a lost race checks again. */
+export const createPaymentTerm = (deps: CompanyDeps, companyId: string, input: PaymentTermInput) =>
+  retryOnConcurrentChange(() => createOnce(deps, companyId, input));
+
+async function createOnce(deps: CompanyDeps, companyId: string, input: PaymentTermInput) {
   const c = await loadCompany(deps, companyId);
   const terms = paymentTermsOf(c);
   if (terms.length >= MAX_PAYMENT_TERMS)
