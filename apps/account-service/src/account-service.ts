@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { openObjectStore } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
 import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
@@ -21,10 +23,13 @@ import { onCompanyPlan } from './rpc/account.company-plan';
 import { onPaymentTerms } from './rpc/account.payment-terms';
 import { onSellerProfile } from './rpc/account.seller-profile';
 import { onVatChecked } from './consumers/vat.checked';
+import { onInvitationEvent } from './consumers/invitation-mail';
+import { scrubPublishedInvitationMails } from './db/legacy-invitation-mails';
 import { onPlanChanged } from './consumers/company.plan-changed';
 import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
 import { memberRoutes } from './http/members.routes';
+import { boundedQueue } from './usecases/bounded-queue';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -47,7 +52,10 @@ export async function createAccountService(config: AccountConfig) {
   const audit = auditLogRepo(rt.conn);
   await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init()]);
   const appUrl = config.APP_URL.replace(/\/$/, '');
-  const createDeps = { commit: rt.commit, companies, apiKeys, members, invite: { mailFrom: config.MAIL_FROM, appUrl } };
+  // invitation tokens are derived from a nonce with these keys when the e-mail is sent, never stored (domain/invitation.ts);
+  // without IDENTITY_SIGNING_KEYS (development only) a key of this process, as the identity check does
+  const linkKeys = config.IDENTITY_SIGNING_KEYS?.length ? config.IDENTITY_SIGNING_KEYS : [randomBytes(32).toString('hex')];
+  const createDeps = { commit: rt.commit, companies, apiKeys, members, invite: { linkKeys } };
   await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
@@ -65,10 +73,31 @@ export async function createAccountService(config: AccountConfig) {
     (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
-  rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS }));
-  rt.app.use(memberRoutes({ commit: rt.commit, members, companies, mailFrom: config.MAIL_FROM, appUrl, now: () => new Date() }));
+  // logos cost a core while they are scaled: one libvips thread each, LOGO_CONCURRENCY at once, a bounded queue, then 503
+  sharp.concurrency(1);
+  const logoQueue = boundedQueue({
+    concurrency: config.LOGO_CONCURRENCY,
+    maxQueued: config.LOGO_QUEUE_MAX,
+    busyCode: 'LOGO_BUSY',
+    what: 'logos',
+    retryAfterSeconds: 2,
+  });
+  rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS, logoQueue }));
+  rt.app.use(memberRoutes({ commit: rt.commit, members, companies, linkKeys, now: () => new Date() }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
+  // invitation e-mails are rendered here, when sent: the link's token is in no document (consumers/invitation-mail.ts)
+  const invitationDeps = {
+    members,
+    companies,
+    bus: rt.bus,
+    logger: rt.logger,
+    linkKeys,
+    mailFrom: config.MAIL_FROM,
+    appUrl,
+    now: () => new Date(),
+  };
+  rt.bus.onEvent('invitation-mails', ['member.invited.v1', 'company.created.v1'], (msg) => onInvitationEvent(invitationDeps, msg as never));
   rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) =>
     onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never),
   );
@@ -86,6 +115,8 @@ export async function createAccountService(config: AccountConfig) {
     runtime: rt,
     objects: storage.objects,
     async start() {
+      const scrubbed = await scrubPublishedInvitationMails(rt.conn);
+      if (scrubbed) rt.logger.info({ scrubbed }, 'removed invitation links from published outbox entries');
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {
         const result = await bootstrapDemoCompany(createDeps, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);

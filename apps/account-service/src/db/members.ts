@@ -12,6 +12,11 @@ export interface MemberDoc {
   passwordHash?: string;
   /** SHA-256 of the single-use invitation token, while the invitation is open. */
   invitationHash?: string;
+  /**
+   * What the token is derived from with the configured key when the e-mail is sent (domain/invitation.ts); not a
+   * secret without the key. Absent for invitations made before tokens were derived (their e-mail went out then).
+   */
+  invitationNonce?: string;
   invitationExpiresAt?: Date;
   createdAt: Date;
   updatedAt?: Date;
@@ -25,6 +30,7 @@ const schema = new Schema<MemberDoc>(
     status: { type: String, enum: ['invited', 'active'], required: true },
     passwordHash: String,
     invitationHash: String,
+    invitationNonce: String,
     invitationExpiresAt: Date,
     createdAt: { type: Date, required: true },
     updatedAt: Date,
@@ -58,6 +64,11 @@ export function membersRepo(conn: Connection) {
         .findOne({ companyId, email })
         .session(session ?? null)
         .lean<MemberDoc>(),
+    /** Open invitations of the company whose e-mail is still to be rendered (the owner's, at the company's creation). */
+    openInvitations: (companyId: string, now: Date) =>
+      model
+        .find({ companyId, status: 'invited', invitationNonce: { $type: 'string' }, invitationExpiresAt: { $gt: now } })
+        .lean<MemberDoc[]>(),
     /** Every membership of an e-mail address (sign-in picks the company). */
     allByEmail: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
     byInvitationHash: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
@@ -75,7 +86,10 @@ export function membersRepo(conn: Connection) {
       model
         .findOneAndUpdate(
           { invitationHash: hash, invitationExpiresAt: { $gt: now } },
-          { $set: { status: 'active', passwordHash, updatedAt: now }, $unset: { invitationHash: '', invitationExpiresAt: '' } },
+          {
+            $set: { status: 'active', passwordHash, updatedAt: now },
+            $unset: { invitationHash: '', invitationNonce: '', invitationExpiresAt: '' },
+          },
           { returnDocument: 'after', session },
         )
         .lean<MemberDoc>(),

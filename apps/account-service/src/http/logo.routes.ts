@@ -49,7 +49,11 @@ function readBody(req: Readable & { headers: Record<string, unknown> }, max: num
 export function logoRoutes(deps: LogoDeps): Router {
   const router = Router();
   router.put('/company/logo', async (req, res) => {
-    const company = await putCompanyLogo(deps, companyIdOf(req), await readBody(req, LOGO_MAX_BYTES));
+    const company = await putCompanyLogo(deps, companyIdOf(req), await readBody(req, LOGO_MAX_BYTES)).catch((err: unknown) => {
+      const retryAfter = err instanceof AppError ? err.options.extra?.retry_after : undefined;
+      if (typeof retryAfter === 'number') res.setHeader('retry-after', String(retryAfter));
+      throw err;
+    });
     const logo = company.logo!;
     res.json({
       message: 'logo saved',

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Changes } from '@inv/outbox';
-import { commandMessage, eventMessage } from '@inv/runtime';
-import { INVITATION_TTL_MS, invitationMail, newInvitationToken } from '../domain/invitation';
-import { AppError } from '@inv/service-kit';
+import { eventMessage } from '@inv/runtime';
+import { INVITATION_TTL_MS, newInvitation } from '../domain/invitation';
+import { unsafeCharIn } from '@inv/contracts';
+import { AppError, invalidData } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
 import type { MembersRepo } from '../db/members';
@@ -13,8 +14,11 @@ export interface CreateCompanyDeps {
   companies: CompaniesRepo;
   apiKeys: ApiKeysRepo;
   members: MembersRepo;
-  /** When set, the owner gets an invitation e-mail (a single-use link to set the password, valid 7 days). */
-  invite?: { mailFrom: string; appUrl: string };
+  /**
+   * When set, the owner gets an invitation (a single-use link to set the password, valid 7 days), derived with the
+   * first key; the e-mail is rendered and sent when company.created.v1 arrives (consumers/invitation-mail.ts).
+   */
+  invite?: { linkKeys: readonly string[] };
 }
 
 export interface CreateCompanyInput {
@@ -42,6 +46,12 @@ export const COMPANY_ID_PATTERN = /^cmp_[a-z0-9_]{3,60}$/;
 export async function createCompany(deps: CreateCompanyDeps, input: CreateCompanyInput) {
   if (!COMPANY_ID_PATTERN.test(input.companyId))
     throw new AppError('invalid_data', 'company id: cmp_ followed by 3 to 60 lowercase letters, digits or _');
+  // the name reaches the owner's invitation e-mail and every invoice: no line breaks, controls or bidi overrides
+  const unsafe = unsafeCharIn(input.name);
+  if (unsafe) {
+    const message = `must not contain control characters or bidirectional overrides (${unsafe.codePoint} at position ${unsafe.index + 1})`;
+    throw invalidData(`name ${message}`, [{ path: 'name', message }]);
+  }
   if (input.apiKey && input.plan !== 'pro') throw new AppError('invalid_data', 'API keys need the Pro plan', { code: 'PLAN_REQUIRED' });
   const key = input.plan === 'pro' ? (input.apiKey ?? generateApiKey()) : undefined;
   return deps.commit(async (session, emit) => {
@@ -64,38 +74,20 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
         },
         session,
       );
-      const invitation = deps.invite ? newInvitationToken() : undefined;
+      const invitation = deps.invite ? newInvitation(deps.invite.linkKeys[0]!) : undefined;
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
-      const owner = await deps.members.insert(
+      await deps.members.insert(
         {
           companyId: input.companyId,
           email: input.ownerEmail,
           role: 'owner',
           status: 'invited',
           createdAt: now,
-          ...(invitation ? { invitationHash: invitation.hash, invitationExpiresAt: expiresAt } : {}),
+          ...(invitation ? { invitationHash: invitation.hash, invitationNonce: invitation.nonce, invitationExpiresAt: expiresAt } : {}),
         },
         session,
       );
-      if (invitation && deps.invite) {
-        const id = String(owner._id);
-        const mail = invitationMail({
-          companyName: input.name,
-          role: 'owner',
-          link: `${deps.invite.appUrl}/accept-invitation#token=${invitation.token}`,
-          expiresAt,
-        });
-        emit(
-          commandMessage('mail.send.v1', input.companyId, {
-            emailId: `invitation-${id}`,
-            subjectRef: `member:${id}`,
-            from: deps.invite.mailFrom,
-            to: [input.ownerEmail],
-            subject: mail.subject,
-            text: mail.text,
-          }),
-        );
-      }
+      // the owner's invitation e-mail follows company.created.v1 (rendered then: the token is in no document)
       emit(
         eventMessage('company.created.v1', input.companyId, { name: input.name, plan: input.plan }, `company-created-${input.companyId}`),
       );

@@ -1,18 +1,19 @@
 import type { MemberInvite, Role } from '@inv/contracts';
-import { commandMessage, eventMessage } from '@inv/runtime';
+import { eventMessage } from '@inv/runtime';
 import { conflict, notFound } from '@inv/service-kit';
-import { INVITATION_TTL_MS, invitationMail, newInvitationToken } from '../domain/invitation';
+import { INVITATION_TTL_MS, newInvitation } from '../domain/invitation';
 import { type MemberDeps, ownersOnly, presentMember } from './member-rules';
 
 /**
- * Invites `email` with `role`: the member is listed as invited, and an e-mail with a single-use link valid
- * for 7 days goes out through the mail module (mail.send.v1, in the same transaction as the member: outbox).
+ * Invites `email` with `role`: the member is listed as invited, and member.invited.v1 is written with it (outbox).
+ * account-service's own consumer of that event renders the e-mail with its single-use link (valid 7 days) and
+ * sends it through the mail module (consumers/invitation-mail.ts): the token is in no document, the outbox included.
  */
 export async function inviteMember(deps: MemberDeps, companyId: string, input: MemberInvite, callerRole: Role) {
   if (input.role === 'owner' && callerRole !== 'owner') throw ownersOnly('invite an owner');
   const company = await deps.companies.byId(companyId);
   if (!company) throw notFound('company');
-  const { token, hash } = newInvitationToken();
+  const { nonce, hash } = newInvitation(deps.linkKeys[0]!);
   const now = deps.now();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
   try {
@@ -24,29 +25,13 @@ export async function inviteMember(deps: MemberDeps, companyId: string, input: M
           role: input.role,
           status: 'invited',
           invitationHash: hash,
+          invitationNonce: nonce,
           invitationExpiresAt: expiresAt,
           createdAt: now,
         },
         session,
       );
-      const id = String(member._id);
-      const mail = invitationMail({
-        companyName: company.name,
-        role: input.role,
-        link: `${deps.appUrl}/accept-invitation#token=${token}`,
-        expiresAt,
-      });
-      emit(
-        eventMessage('member.invited.v1', companyId, { memberId: id, role: input.role }),
-        commandMessage('mail.send.v1', companyId, {
-          emailId: `invitation-${id}`,
-          subjectRef: `member:${id}`,
-          from: deps.mailFrom,
-          to: [input.email],
-          subject: mail.subject,
-          text: mail.text,
-        }),
-      );
+      emit(eventMessage('member.invited.v1', companyId, { memberId: String(member._id), role: input.role }));
       return presentMember(member);
     });
   } catch (err) {

@@ -2,9 +2,15 @@ import type { ObjectStore } from '@inv/objects';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
+import type { BoundedQueue } from './bounded-queue';
 import type { CompanyDeps } from './deps';
 
-export type LogoDeps = CompanyDeps & { objects: ObjectStore; presignTtlSeconds: number };
+export type LogoDeps = CompanyDeps & {
+  objects: ObjectStore;
+  presignTtlSeconds: number;
+  /** Where logos wait to be processed (LOGO_CONCURRENCY at once, LOGO_QUEUE_MAX waiting, 503 beyond). */
+  logoQueue: BoundedQueue;
+};
 
 /** Sets or removes the logo record and announces it; answers the company as it was before. */
 export function swapLogo(deps: LogoDeps, companyId: string, logo: CompanyDoc['logo'], mustExist = false): Promise<CompanyDoc> {

@@ -8,10 +8,8 @@ export interface MemberDeps {
   commit: Changes['commit'];
   members: MembersRepo;
   companies: CompaniesRepo;
-  /** Sender of the invitation e-mails. */
-  mailFrom: string;
-  /** Base URL of the web app (invitation links point to `${appUrl}/accept-invitation`). */
-  appUrl: string;
+  /** Keys invitation tokens are derived with (the first makes new ones; domain/invitation.ts). */
+  linkKeys: readonly string[];
   now: () => Date;
 }
 

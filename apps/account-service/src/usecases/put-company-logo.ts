@@ -3,7 +3,7 @@ import { fromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { AppError, notFound } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
-import { LOGO_BOX, LOGO_MAX_INPUT_PIXELS, LOGO_TYPES } from '../domain/logo';
+import { LOGO_BOX, LOGO_MAX_INPUT_PIXELS, LOGO_TYPES, logoPixelsAllowed } from '../domain/logo';
 import { swapLogo, type LogoDeps } from './logo-store';
 
 const unsupported = (found: string) =>
@@ -37,7 +37,24 @@ export async function putCompanyLogo(deps: LogoDeps, companyId: string, bytes: B
   const sniffed = await fromBuffer(bytes);
   const type = sniffed ? LOGO_TYPES[sniffed.mime] : undefined;
   if (!type) throw unsupported(sniffed ? `${sniffed.mime} (.${sniffed.ext})` : 'of unknown type');
-  const { data, info } = await letterheadImage(bytes, type);
+  // the dimensions from the header (nothing decoded yet): a decompression bomb or an image far beyond the box is refused here
+  const header = await sharp(bytes)
+    .metadata()
+    .catch((err: Error) => {
+      throw unsupported(`not a readable ${type === 'image/png' ? 'PNG' : 'JPEG'} (${err.message})`);
+    });
+  if (!header.width || !header.height) throw unsupported('an image without dimensions');
+  if (!logoPixelsAllowed(header.width, header.height))
+    throw new AppError(
+      'unprocessable',
+      `a logo may have at most ${LOGO_MAX_INPUT_PIXELS / 1_000_000} megapixels; this one is ${header.width} x ${header.height} (${(
+        (header.width * header.height) /
+        1_000_000
+      ).toFixed(1)} megapixels). It is scaled into ${LOGO_BOX.width} x ${LOGO_BOX.height} px anyway: send a smaller image`,
+      { code: 'LOGO_DIMENSIONS_TOO_LARGE', extra: { width: header.width, height: header.height, max_pixels: LOGO_MAX_INPUT_PIXELS } },
+    );
+  // one or two at a time for the whole process (LOGO_CONCURRENCY), a bounded queue behind them, 503 beyond it
+  const { data, info } = await deps.logoQueue.run(() => letterheadImage(bytes, type));
   const sha256 = createHash('sha256').update(data).digest('hex');
   // a new key per content: invoices being rendered while the logo changes read the one they were given
   const key = `${companyId}/company/logo-${sha256.slice(0, 16)}.${type === 'image/png' ? 'png' : 'jpg'}`;

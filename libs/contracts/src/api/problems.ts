@@ -29,6 +29,11 @@ export const ERROR_CODES = {
   ATTACHMENT_QUOTA_EXCEEDED: [413, 'The attachments of an invoice may total at most 25 MiB.'],
   LOGO_TOO_LARGE: [413, 'A logo may have at most 1 MiB; the upload was cut and nothing stored.'],
   UNSUPPORTED_LOGO_TYPE: [415, 'The logo is not a PNG or JPEG image (typed by its content); the message names what was found.'],
+  LOGO_DIMENSIONS_TOO_LARGE: [
+    422,
+    'The logo has more than 25 megapixels (read from its header, nothing decoded); `width`, `height` and `max_pixels` say by how much.',
+  ],
+  LOGO_BUSY: [503, 'Too many logos are being processed at once; wait Retry-After seconds and send it again.'],
   DUPLICATE_BANK_ACCOUNT: [409, "The IBAN is already one of the company's bank accounts."],
   BANK_ACCOUNT_LIMIT_REACHED: [409, 'A company keeps at most 10 bank accounts.'],
   PAYMENT_TERM_IN_USE: [409, "The payment term is used by customers (`customers` counts them) or is the company's default."],
