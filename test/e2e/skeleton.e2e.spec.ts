@@ -482,7 +482,13 @@ describe('e2e: finalize an invoice through the gateway', () => {
   });
 
   it('uploads an attachment through the gateway, embeds it in the PDF/A-3 and sends the invoice by e-mail', async () => {
-    const customer = await api('POST', '/customer/', { organization_name: 'Mail AG', language: 'English', contact_type: 'B2B' });
+    // the customer's address: send_email goes only to the customer's (or the seller's) addresses by default
+    const customer = await api('POST', '/customer/', {
+      organization_name: 'Mail AG',
+      language: 'English',
+      contact_type: 'B2B',
+      email: 'ap@mail.example',
+    });
     await api('POST', `/customer/${customer.body.id}/addresses`, {
       address_line_1: 'Weg 1',
       city: 'Köln',

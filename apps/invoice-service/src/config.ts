@@ -24,5 +24,22 @@ export const invoiceConfig = baseEnv.extend({
   PEER_DATA_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /** Most copies kept (seller profiles and customers together, least recently used dropped first). */
   PEER_DATA_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * Messages a company may send per UTC day: every recipient (to, cc and bcc) of every accepted `send_email` counts
+   * one. Beyond it 429 EMAIL_LIMIT_EXCEEDED with Retry-After (the next UTC day).
+   */
+  EMAIL_DAILY_LIMIT_COMPANY: z.coerce.number().int().min(1).max(10_000_000).default(200),
+  /** `send_email` requests accepted per invoice and UTC day (429 EMAIL_LIMIT_EXCEEDED beyond). */
+  EMAIL_DAILY_LIMIT_INVOICE: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * Whose invoice e-mails may go to any address: `false` (default: only the customer's addresses on the invoice or in
+   * its current customer record, and the seller's contact address), `true` (every company) or company ids, comma-separated.
+   */
+  EMAIL_FREE_RECIPIENTS: z
+    .string()
+    .trim()
+    .regex(/^(|true|false|[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*)$/, '`true`, `false` or company ids separated by commas')
+    .default('false')
+    .transform((v): boolean | string[] => (v === 'true' ? true : v === 'false' || v === '' ? false : v.split(','))),
 });
 export type InvoiceConfig = z.output<typeof invoiceConfig>;

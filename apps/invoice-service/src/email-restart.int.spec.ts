@@ -12,8 +12,11 @@ import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs
 jest.setTimeout(180_000);
 
 /**
- * invoice-service as its own process is killed while its SMTP session is open (the server holds the
- * message): the send command comes back after the restart and the e-mail is delivered exactly once.
+ * invoice-service as its own process is killed while its SMTP session is open:
+ * - before the end of the message (the server holds the RCPT answer): the send command comes back after the restart
+ *   and the e-mail is delivered exactly once;
+ * - after the complete message went out (the server holds its answer to the end of data, having possibly delivered
+ *   it): after the restart the e-mail is not sent again and is recorded `unconfirmed` (at most once).
  */
 describe('invoice e-mail across a crash of invoice-service', () => {
   const prefix = uniquePrefix('mailkill');
@@ -27,8 +30,9 @@ describe('invoice e-mail across a crash of invoice-service', () => {
   let env: NodeJS.ProcessEnv;
   let running: RunningService[] = [];
   let base = '';
-  let hold = false;
+  let hold: 'no' | 'rcpt' | 'data-end' = 'no';
   let heldSessions = 0;
+  let messagesReceived = 0; // complete messages the server got (answered or not)
   const delivered: string[][] = [];
 
   const launch = async () => {
@@ -68,10 +72,18 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     smtp = new SMTPServer({
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onRcptTo(_address, _session, callback) {
+        if (hold === 'rcpt') {
+          heldSessions++;
+          return; // never answered: the sender waits until it dies, before sending a byte of the message
+        }
+        callback();
+      },
       onData(stream, session, callback) {
         stream.resume();
         stream.on('end', () => {
-          if (hold) {
+          messagesReceived++;
+          if (hold === 'data-end') {
             heldSessions++;
             return; // never answered: the sender waits until it dies
           }
@@ -80,12 +92,17 @@ describe('invoice e-mail across a crash of invoice-service', () => {
         });
       },
     });
+    smtp.on('error', () => undefined); // a killed sender's connection resets (ECONNRESET): expected here
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
     const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
     peer = peerBus(prefix);
     servePeerRpcs(peer, {
-      // an English-speaking buyer: the mail's texts are the English ones
-      'customer.billing-snapshot.v1': () => ({ ...peerBillingSnapshot, language: 'en' }),
+      // an English-speaking buyer: the mail's texts are the English ones; its address is a recipient it may get
+      'customer.billing-snapshot.v1': () => ({
+        ...peerBillingSnapshot,
+        buyer: { ...peerBillingSnapshot.buyer, contact: { email: 'ap@buyer.example' } },
+        language: 'en',
+      }),
     });
     peer.onCommand('document.render-invoice.v1', async (msg) => {
       const { jobId, invoiceId } = msg.data;
@@ -122,7 +139,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     await stopMongo?.();
   });
 
-  it('delivers once after the service died mid-send', async () => {
+  const finalizedInvoice = async () => {
     const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
     await call('POST', `/invoice/${id}/positions`, {
       title: 'Consulting',
@@ -136,25 +153,47 @@ describe('invoice e-mail across a crash of invoice-service', () => {
       timeoutMs: 30_000,
       what: 'finalized',
     });
-
-    hold = true;
+    return id;
+  };
+  /** Sends with the server holding at `where`, kills the service (SIGKILL) while it waits, lets go and restarts it. */
+  const sendAndKill = async (id: number, where: 'rcpt' | 'data-end') => {
+    hold = where;
+    heldSessions = 0;
     const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example' });
     expect(sent.status).toBe(202);
     await waitFor(() => (heldSessions > 0 ? true : undefined), { timeoutMs: 20_000, what: 'the SMTP session to hang' });
     running[0]!.child.kill('SIGKILL');
     await new Promise((r) => running[0]!.child.once('exit', r));
-    hold = false;
+    hold = 'no';
     await launch();
-
-    const email = await waitFor(
+    return waitFor(
       async () => {
-        const e = (await call('GET', `/invoice/${id}/emails`)).body.emails[0];
+        const e = (await call('GET', `/invoice/${id}/emails`)).body.emails.find((x: { id: string }) => x.id === sent.body.email_id);
         return e && e.status !== 'queued' ? e : undefined;
       },
       { timeoutMs: 30_000, what: 'the e-mail after the restart' },
     );
+  };
+
+  it('delivers once after the service died before the end of the message', async () => {
+    const id = await finalizedInvoice();
+    const email = await sendAndKill(id, 'rcpt');
     expect(email.status).toBe('sent');
     expect(delivered).toEqual([['ap@buyer.example']]);
+    expect(messagesReceived).toBe(1);
     expect((await call('GET', `/invoice/${id}`)).body.status).toBe('SENT');
+  });
+
+  it('does not send again after the service died waiting for the answer to the complete message: unconfirmed', async () => {
+    const id = await finalizedInvoice();
+    delivered.length = 0;
+    messagesReceived = 0;
+    const email = await sendAndKill(id, 'data-end');
+    expect(email).toMatchObject({ status: 'unconfirmed', error: expect.stringMatching(/^not confirmed: .*not sent again/) });
+    // settle time for a wrong second attempt (the command was redelivered and handled: the record says so)
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(messagesReceived).toBe(1); // the one the server holds; no second copy came
+    expect(delivered).toEqual([]); // this server never answered it; a real one may have delivered it
+    expect((await call('GET', `/invoice/${id}`)).body.status).toBe('OPEN'); // nobody knows whether it arrived
   });
 });

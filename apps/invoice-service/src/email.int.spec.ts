@@ -121,6 +121,8 @@ describe('invoice e-mail', () => {
           S3_BUCKET: bucket,
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           MAIL_FROM: 'Seller GmbH <invoices@seller.example>',
+          // these tests are about SMTP, not about who may be a recipient (email-limits.int.spec.ts)
+          EMAIL_FREE_RECIPIENTS: company,
         }),
       ),
     );
@@ -212,7 +214,7 @@ describe('invoice e-mail', () => {
     behaviour = 'ok';
   });
 
-  it('never sends twice when the send command is delivered again', async () => {
+  it('never sends twice when the send command is delivered again, and the repeated report parks nothing', async () => {
     behaviour = 'ok';
     const id = await finalized();
     const sent = await call('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example', subject: 'Your invoice', message: 'Hello' });
@@ -247,6 +249,10 @@ describe('invoice e-mail', () => {
     expect(inbox.slice(before).map((m) => m.rcpt[0])).toEqual(['probe@buyer.example']);
     const parsed = await simpleParser(inbox[before - 1]!.raw);
     expect([parsed.subject, parsed.text?.trim()]).toEqual(['Your invoice', 'Hello']);
+    // the repeat reported mail-sent-<id> again: already in the outbox (E11000), i.e. already recorded; before, every
+    // repeat failed on it through the retries (50 + 100 ms here) into the parking queue
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await service.runtime.bus.parkedMessages('mail.send.v1')).toEqual([]);
   });
 
   it("uses the company's own texts, refuses unknown placeholders and resets to the defaults", async () => {

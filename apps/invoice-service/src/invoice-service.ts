@@ -7,7 +7,6 @@ import type { InvoiceConfig } from './config';
 import { onRenderFailed } from './consumers/document.render-failed';
 import { onRenderStarted } from './consumers/document.render-started';
 import { onRendered } from './consumers/document.rendered';
-import nodemailer from 'nodemailer';
 import { handleSendMail } from './consumers/mail.send';
 import { onMailFailed } from './consumers/mail.failed';
 import { onMailSent } from './consumers/mail.sent';
@@ -17,6 +16,7 @@ import { invoicesRepo } from './db/invoices';
 import { jobsRepo, type JobDoc } from './db/jobs';
 import { numberingRepo } from './db/numbering';
 import { productsRepo } from './db/products';
+import { createMailSender } from './mail/sender';
 import { numberingRoutes } from './http/numbering.routes';
 import { productRoutes } from './http/products.routes';
 import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
@@ -51,7 +51,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
   rt.keepPendingIn(invoices.pendingSource);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
-  const transport = config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : nodemailer.createTransport({ jsonTransport: true });
+  const sender = createMailSender(config.SMTP_URL);
   const counters = createCounters(rt.conn);
   // copies of seller profiles and billing data, checked against their owners' change tokens (not a readiness
   // condition: without Redis every lookup asks the owner)
@@ -72,7 +72,14 @@ export async function createInvoiceService(config: InvoiceConfig) {
     emails,
     numbering,
     products,
-    mail: { transport, from: config.MAIL_FROM, maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1 },
+    mail: {
+      sender,
+      from: config.MAIL_FROM,
+      maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
+      inFlight: new Set(),
+      limits: { companyPerDay: config.EMAIL_DAILY_LIMIT_COMPANY, invoicePerDay: config.EMAIL_DAILY_LIMIT_INVOICE },
+      freeRecipients: config.EMAIL_FREE_RECIPIENTS,
+    },
     objects: storage.objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     counters,
@@ -120,7 +127,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     async stop() {
       await rt.stop();
       peerRedis?.disconnect();
-      transport.close();
+      sender.close();
       await storage.stop();
     },
   };

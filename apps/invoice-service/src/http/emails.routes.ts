@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { EmailTextsUpdate, IntId, SendEmailRequest } from '@inv/contracts';
-import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
+import { AppError, companyIdOf, parseInput, parsePath } from '@inv/service-kit';
 import type { EmailDoc } from '../db/emails';
 import type { InvoiceDeps } from '../usecases/deps';
 import { loadInvoice } from '../usecases/load-invoice';
@@ -36,7 +36,12 @@ export function emailRoutes(deps: InvoiceDeps): Router {
   });
   r.post('/invoice/:id/send_email', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');
-    const emailId = await sendInvoiceEmail(deps, companyIdOf(req), id, parseInput(SendEmailRequest, req.body));
+    const emailId = await sendInvoiceEmail(deps, companyIdOf(req), id, parseInput(SendEmailRequest, req.body)).catch((err: unknown) => {
+      // 429 EMAIL_LIMIT_EXCEEDED: when the day's count resets
+      const retryAfter = err instanceof AppError ? err.options.extra?.retry_after : undefined;
+      if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
+      throw err;
+    });
     res.status(202).location(`${req.baseUrl}/invoice/${id}/emails`).json({ message: 'e-mail queued', email_id: emailId });
   });
   r.get('/invoice/:id/emails', async (req, res) => {

@@ -2,13 +2,14 @@ import type { EventEmitter } from 'node:events';
 import type { ObjectStore } from '@inv/objects';
 import type { Changes, HeldEntry } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
-import type { Transporter } from 'nodemailer';
 import type { AttachmentsRepo } from '../db/attachments';
 import type { EmailsRepo } from '../db/emails';
 import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
 import type { NumberingRepo } from '../db/numbering';
 import type { ProductsRepo } from '../db/products';
+import type { FreeRecipients } from '../domain/email-rules';
+import type { MailSender } from '../mail/sender';
 import type { DraftCache } from './draft-cache';
 import type { PeerData } from './peer-data';
 
@@ -21,8 +22,18 @@ export interface InvoiceDeps {
   emails: EmailsRepo;
   numbering: NumberingRepo;
   products: ProductsRepo;
-  /** The mail module's SMTP transport (nodemailer), sender address and attempts before a send fails. */
-  mail: { transport: Transporter; from: string; maxAttempts: number };
+  /**
+   * The mail module: its SMTP sender, sender address, attempts before a send fails and the e-mail ids this process is
+   * sending right now; and the abuse limits of `send_email` (per UTC day, EMAIL_DAILY_LIMIT_*; EMAIL_FREE_RECIPIENTS).
+   */
+  mail: {
+    sender: MailSender;
+    from: string;
+    maxAttempts: number;
+    inFlight: Set<string>;
+    limits: { companyPerDay: number; invoicePerDay: number };
+    freeRecipients: FreeRecipients;
+  };
   /** Attachment bytes (and, for e-mail, the rendered documents). */
   objects: ObjectStore;
   presignTtlSeconds: number;

@@ -11,8 +11,9 @@ type Failed = z.output<(typeof messages.events)['mail.failed.v1']>;
 const invoiceOf = (ref: string) => (/^invoice:(\d+)$/.exec(ref) ? Number(ref.slice(8)) : undefined);
 
 /**
- * The outcome of an invoice e-mail: the record becomes sent or failed (once), and an OPEN invoice becomes
- * SENT when its e-mail was accepted, with the status event in the same transaction. Idempotent by state.
+ * The outcome of an invoice e-mail: the record becomes sent, failed or unconfirmed (once; unconfirmed can still
+ * become sent or failed), and an OPEN invoice becomes SENT when its e-mail was accepted, with the status event in
+ * the same transaction (not when unconfirmed: nobody knows). Idempotent by state.
  */
 export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
   const invoiceId = invoiceOf(msg.data.subjectRef);
@@ -42,6 +43,8 @@ export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
 export async function recordMailFailed(deps: InvoiceDeps, msg: Envelope<Failed>) {
   if (invoiceOf(msg.data.subjectRef) === undefined) return;
   await deps.commit((session) =>
-    deps.emails.settle(msg.companyId, msg.data.emailId, { status: 'failed', error: msg.data.reason }, session).then(() => undefined),
+    deps.emails
+      .settle(msg.companyId, msg.data.emailId, { status: msg.data.unconfirmed ? 'unconfirmed' : 'failed', error: msg.data.reason }, session)
+      .then(() => undefined),
   );
 }

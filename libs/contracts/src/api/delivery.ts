@@ -79,14 +79,17 @@ export type SendEmailRequest = z.output<typeof SendEmailRequest>;
 export const EmailRecord = z
   .object({
     id: z.string(),
-    status: z.enum(['queued', 'sent', 'failed']),
+    status: z.enum(['queued', 'sent', 'failed', 'unconfirmed']).meta({
+      description:
+        'unconfirmed: the service stopped after handing the complete message to the SMTP server and before its answer; it may have been delivered and is not sent again (at most once)',
+    }),
     to: z.array(z.string()),
     cc: z.array(z.string()),
     bcc: z.array(z.string()),
     subject: z.string(),
     attachments: z.array(z.string()).meta({ description: 'file names' }),
     message_id: z.string().nullable().meta({ description: 'the Message-ID header' }),
-    error: z.string().nullable().meta({ description: "when failed: the reason, with the SMTP server's answer" }),
+    error: z.string().nullable().meta({ description: "when failed or unconfirmed: the reason, with the SMTP server's answer" }),
     created_at: z.string(),
     sent_at: z.string().nullable(),
   })

@@ -139,6 +139,11 @@ export const events = {
     reason: z.string(),
     permanent: z.boolean(),
     smtpCode: z.number().int().optional(),
+    /**
+     * The mail module stopped after the complete message went to the SMTP server and before its answer: it may have
+     * been delivered; it is not sent again (at most once). Absent: a plain failure.
+     */
+    unconfirmed: z.boolean().optional(),
   }),
   'invoice.finalize-failed.v1': z.object({ invoiceId: z.number().int(), jobId: z.string(), reservationId: z.string(), reason: z.string() }),
   'invoice.status-changed.v1': z.object({
