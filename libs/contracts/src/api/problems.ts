@@ -69,10 +69,6 @@ export const ERROR_CODES = {
     429,
     'The daily e-mail limit of the company (messages) or of the invoice (sends) is reached; `scope` says which; wait Retry-After seconds (the next UTC day).',
   ],
-  EMAIL_LIMIT_EXCEEDED: [
-    429,
-    'The daily e-mail limit of the company (messages) or of the invoice (sends) is reached; `scope` says which; wait Retry-After seconds (the next UTC day).',
-  ],
   TOO_MANY_CONCURRENT_REQUESTS: [
     429,
     'The company has 64 requests in progress at once on a gateway (long polls not counted); wait Retry-After seconds.',
