@@ -75,14 +75,13 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     onRedisError: (err) => logger.warn({ err }, 'rate limit in Redis failed; limiting per replica'),
   });
   api.use(rateLimiter.middleware);
-  api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY));
+  api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY, config.LONG_POLLS_PER_COMPANY));
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
   api.use(
     proxyToServices(table, upstreamTimeoutOf(config), logger, {
       maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
       maxQueue: config.UPSTREAM_MAX_QUEUE,
       queueTimeoutMs: config.UPSTREAM_QUEUE_TIMEOUT_MS,
-      maxLongPollsPerCompany: config.LONG_POLLS_PER_COMPANY,
       maxLongPolls: config.LONG_POLLS_PER_SERVICE,
     }),
   );

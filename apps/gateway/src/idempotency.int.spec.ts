@@ -30,6 +30,7 @@ describe('gateway: Idempotency-Key requests take the one forwarding path', () =>
       else res.status(401).json({ message: 'missing, invalid or revoked API key' });
     });
     app.post('/customer/slow', (_req, _res) => undefined); // never answers
+    app.post('/company/api-keys', (_req, res) => void res.status(201).json({ id: 'k1', key: `ak_live_${'f'.repeat(32)}` }));
     app.all('/{*rest}', (req, res) => {
       seen.push({ path: req.path, headers: req.headers, body: req.body });
       if (failNext > 0) {
@@ -120,5 +121,20 @@ describe('gateway: Idempotency-Key requests take the one forwarding path', () =>
   it('answers 404 for a path no service owns, before reading the body', async () => {
     const res = await post('/no-such-prefix/', { n: 1 }, `none-${Date.now()}`);
     expect(res.status).toBe(404);
+  });
+
+  it('keeps no secret: a created API key is answered once and replayed masked, and never written to Redis', async () => {
+    const idem = `key-${Date.now()}`;
+    const first = (await (await post('/company/api-keys', { name: 'ci' }, idem)).json()) as { key: string };
+    expect(first.key).toBe(`ak_live_${'f'.repeat(32)}`);
+    const replay = await post('/company/api-keys', { name: 'ci' }, idem);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await replay.json()) as { key: string }).key).toBe(`ak_live_${'*'.repeat(32)}`);
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const stored = await Promise.all(
+      (await redis.keys(`${redisPrefix}*`)).map((k) => redis.type(k).then((t) => (t === 'string' ? redis.get(k) : ''))),
+    );
+    redis.disconnect();
+    expect(stored.join('\n')).not.toContain('ak_live_ffff');
   });
 });

@@ -13,6 +13,9 @@ interface Stored {
 
 const KEY_PATTERN = /^[\w.:-]{1,255}$/;
 
+/** Secret material in an answer (an API key created by the request): never kept in Redis. */
+const SECRET = /ak_live_[0-9a-f]{32}/g;
+
 /** Answers larger than this are passed on but not kept (the key is released: a retry runs again). */
 const MAX_KEPT_ANSWER_BYTES = 1024 * 1024;
 
@@ -67,7 +70,8 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
             fingerprint,
             status: answer.status,
             contentType: answer.contentType ?? 'application/json',
-            body: answer.body.toString('utf8'),
+            // a secret in the answer (a new API key) is shown once: the replay names the key but not its secret
+            body: answer.body.toString('utf8').replace(SECRET, 'ak_live_********************************'),
           };
           void redis.set(key, JSON.stringify(done), 'EX', ttlSeconds).catch(() => undefined);
         });

@@ -4,7 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import httpProxy from 'http-proxy';
 import { context, propagation } from '@opentelemetry/api';
 import { notFound, problem, type Logger } from '@inv/service-kit';
-import { PerKeyCounter, UpstreamGate, type GateOptions } from './upstream-gate';
+import { LONG_POLL, withoutWait } from './company-concurrency';
+import { UpstreamGate, type GateOptions } from './upstream-gate';
 
 /**
  * Forwards an authenticated request to the service owning its path prefix, streaming bodies both ways
@@ -66,17 +67,9 @@ export function proxyTarget(target: string) {
 const heldOf = (req: IncomingMessage) => (req as Request).res?.locals[HELD] as Held | undefined;
 
 export interface ProxyLimits extends GateOptions {
-  /** Long polls (`GET …?wait=N`) open at once per company on this replica; more are answered at once (`wait` dropped). */
-  maxLongPollsPerCompany: number;
   /** Long polls open at once per upstream, on their own sockets so they never take the other requests' slots. */
   maxLongPolls: number;
 }
-
-/** `?wait=N` with N > 0 on a GET: a long poll (job status). */
-const WAIT_PARAM = /([?&])wait=([^&]*)(&|$)/;
-const isLongPoll = (req: Request) => req.method === 'GET' && Number(WAIT_PARAM.exec(req.url)?.[2] ?? 0) > 0;
-/** The URL without its `wait` parameter: the service answers the current state at once. */
-const withoutWait = (url: string) => url.replace(WAIT_PARAM, (_m, lead: string, _v, tail: string) => (tail ? lead : '')).replace(/\?$/, '');
 
 function busy(res: Response, reason: string) {
   const body = problem(503, 'SERVICE_BUSY', `the service is busy (${reason}); retry in a second`);
@@ -113,7 +106,6 @@ export function proxyToServices(
       },
     ]),
   );
-  const longPolls = new PerKeyCounter(limits.maxLongPollsPerCompany);
 
   const proxy = httpProxy.createProxyServer({ changeOrigin: true, xfwd: true });
   // errors without a per-request callback (none expected) are logged, never thrown
@@ -159,31 +151,20 @@ export function proxyToServices(
       const gone = new AbortController();
       res.once('close', () => gone.abort());
 
-      let lane = pool.normal;
-      let releaseLongPoll: (() => void) | undefined;
-      if (isLongPoll(req)) {
-        releaseLongPoll = longPolls.tryEnter(String(res.locals.companyId));
-        if (releaseLongPoll) lane = pool.long;
-        else req.url = withoutWait(req.url); // the company's long polls are all open: answered at once instead
-      }
+      // a long poll admitted by the company's cap (company-concurrency.ts) is held on the long-poll sockets
+      let lane = res.locals[LONG_POLL] ? pool.long : pool.normal;
       let admission = await lane.gate.acquire(gone.signal);
       if (!admission.ok && lane === pool.long) {
         // every long-poll socket of this service is open: answered at once on the ordinary lane
-        releaseLongPoll?.();
-        releaseLongPoll = undefined;
         req.url = withoutWait(req.url);
         lane = pool.normal;
         admission = await lane.gate.acquire(gone.signal);
       }
       if (!admission.ok) {
-        releaseLongPoll?.();
         if (admission.reason !== 'gone') busy(res, admission.reason === 'queue_full' ? 'too many requests waiting' : 'no slot in time');
         return;
       }
-      const release = () => {
-        admission.release();
-        releaseLongPoll?.();
-      };
+      const release = admission.release;
       res.once('close', release);
       if (res.destroyed || gone.signal.aborted) return release();
 
