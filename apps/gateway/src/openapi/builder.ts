@@ -47,9 +47,12 @@ export const commonErrors = () => ({
   400: problem('invalid path or query parameter, or body (VALIDATION_ERROR, MALFORMED_PATH, MALFORMED_JSON, NESTING_TOO_DEEP)'),
   401: problem('missing, unknown or revoked API key (UNAUTHENTICATED)'),
   403: problem('the role of the key lacks the permission this route needs (FORBIDDEN; `missing_permission` names it)'),
-  429: problem('rate limit (RATE_LIMITED) or too many failed authentications; see Retry-After'),
+  408: problem('the request body did not arrive within 30 s (BODY_TIMEOUT)'),
+  429: problem(
+    'rate limit (RATE_LIMITED), too many requests of the company in progress (TOO_MANY_CONCURRENT_REQUESTS) or too many failed authentications; see Retry-After and the RateLimit headers',
+  ),
   500: problem('a bug on our side; quote error_id'),
-  503: problem('a service is temporarily unavailable; retry later'),
+  503: problem('a service is temporarily unavailable (SERVICE_UNAVAILABLE) or busy (SERVICE_BUSY); retry after Retry-After'),
 });
 export const notFound = () => ({ 404: problem("no such resource (another company's ids too)") });
 export const conflict = (what: string) => ({ 409: problem(what) });

@@ -278,8 +278,10 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         description:
           'Queues the e-mail (202) and sends it through SMTP in the background: the PDF (attach_pdf, default true), the XML (attach_xml, default for XML formats) and chosen attachments. ' +
           'Subject and text come from the German or English template (invoice number, total, due date) unless given. Temporary SMTP failures are retried with backoff; ' +
-          'the outcome is in GET /invoice/{id}/emails. An OPEN invoice becomes SENT when the server accepts the e-mail. At most 10 recipients and 20 MiB.',
-        requestBody: body(SendEmailRequest, { to: ['ap@buyer.example'], bcc: ['archive@seller.example'], attachment_ids: [12] }),
+          'the outcome is in GET /invoice/{id}/emails. An OPEN invoice becomes SENT when the server accepts the e-mail. At most 10 recipients and 20 MiB. ' +
+          "Recipients must be the customer's addresses (its e-mail, EM electronic address or PEC) or the seller's contact address. " +
+          'At most 10 sends per invoice and 200 messages per company (one per recipient) per UTC day: 429 EMAIL_LIMIT_EXCEEDED with Retry-After beyond.',
+        requestBody: body(SendEmailRequest, { to: ['ap@buyer.example'], attachment_ids: [12] }),
         responses: {
           202: json(z.object({ message: z.string(), email_id: z.string() }), 'queued (Location: the e-mail list)'),
           ...notFound(),
@@ -287,6 +289,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
           ...bodyErrors(),
           413: problem('attachments over 20 MiB (EMAIL_TOO_LARGE), or a body over 1 MiB (PAYLOAD_TOO_LARGE)'),
           ...commonErrors(),
+          429: problem(
+            'a daily e-mail limit of the invoice or the company (EMAIL_LIMIT_EXCEEDED; `scope`, `limit`, `retry_after`), or the rate limit',
+          ),
         },
       }),
     },
