@@ -1,5 +1,5 @@
 /**
- * `npx tsx test/bench/gateway-abuse.bench.ts`: one company floods the gateway with long polls and slow bodies while
+ * `npm run -s bench:gateway-abuse`: one company floods the gateway with long polls and slow bodies while
  * a second company works normally; prints the second company's latencies during the flood, what the flood got,
  * and whether the gateway stayed up. Loopback only, bounded in count and time.
  *
