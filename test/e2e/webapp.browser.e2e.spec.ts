@@ -132,6 +132,49 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await context.close();
   });
 
+  it("refuses a viewer's forged key forms as the API would: no key is created, none revoked", async () => {
+    const owner = await (await browser.newContext()).newPage();
+    await owner.goto(`${app()}/?lang=en`);
+    await owner.getByLabel('E-mail address').fill('owner@alpha.example');
+    await owner.getByLabel('Password').fill('a long enough password');
+    await owner.getByRole('button', { name: 'Sign in' }).click();
+    await owner.waitForURL(/\/app\/keys$/);
+    await owner.getByLabel('Name (what the key is for)').fill('owner tool');
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    await owner.goto(`${app()}/members`);
+    await owner.getByLabel('E-mail address').fill('viewer@alpha.example');
+    await owner.getByLabel('Role').selectOption('viewer');
+    await owner.getByRole('button', { name: 'Invite' }).click();
+    const ownerKeyId = /\/app\/keys\/([0-9a-f]{24})\/revoke/.exec(await (await owner.goto(`${app()}/keys`))!.text())![1];
+
+    const viewerContext = await browser.newContext();
+    const viewer = await viewerContext.newPage();
+    await acceptAndSignIn(viewer, 'viewer@alpha.example');
+    const csrf = (await viewer.locator('input[name=csrf]').first().getAttribute('value'))!;
+    // what the page would post if it offered the forms: the session cookie and a valid CSRF token
+    const forged = await viewer.evaluate(
+      async ({ csrf, ownerKeyId }) => {
+        const form = (fields: Record<string, string>) => ({
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields).toString(),
+          redirect: 'manual' as const,
+        });
+        const created = await fetch('/app/keys', form({ csrf, name: 'sneaky', role: 'admin' }));
+        const revoked = await fetch(`/app/keys/${ownerKeyId}/revoke`, form({ csrf }));
+        return [created.status, revoked.status, await created.text()];
+      },
+      { csrf, ownerKeyId },
+    );
+    expect(forged.slice(0, 2)).toEqual([403, 403]);
+    expect(forged[2]).not.toMatch(/ak_live_[0-9a-f]{32}/);
+    const keysPage = await (await owner.goto(`${app()}/keys`))!.text();
+    expect(keysPage).not.toContain('sneaky');
+    expect(keysPage).toContain(`/app/keys/${ownerKeyId}/revoke`); // still active
+    await viewerContext.close();
+    await owner.context().close();
+  });
+
   it('signs in with the password and shows the Pro requirement as a message on the Free plan', async () => {
     await peer.callRpc('quota.set-plan.v1', companyA, { plan: 'free' });
     const context = await browser.newContext();
