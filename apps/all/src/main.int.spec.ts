@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
+import { freeServicesPortOffset, httpStatus } from '@inv/runtime';
 import { deleteBrokerObjects, uniquePrefix } from '@inv/testing';
 
 jest.setTimeout(120_000);
@@ -56,7 +57,8 @@ describe('npm start', () => {
 
   it('is what npm start runs', () => {
     const { scripts } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts.start).toBe(`node ${START.join(' ')}`);
+    // `exec` makes npm's script shell (dash) become the launcher: see 'through npm start' below
+    expect([`node ${START.join(' ')}`, `exec node ${START.join(' ')}`]).toContain(scripts.start);
   });
 
   it('stops quietly with exit code 0 on Ctrl+C, which signals every process of its group, even when pressed twice', async () => {
@@ -96,5 +98,137 @@ describe('npm start', () => {
     expect(output).not.toMatch(/exited \(code/);
     expect(output).not.toContain('stopping the others');
     expect(await portOpen(3001 + offset)).toBe(false);
+  });
+});
+
+/** The launcher in a process group of its own (as a terminal runs a command), its output kept for the assertions. */
+function startLauncher(env: NodeJS.ProcessEnv, args: string[] = [], command = [process.execPath, ...START]) {
+  const child = spawn(command[0], [...command.slice(1), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  const waiters: { pattern: RegExp; done: (m: RegExpMatchArray) => void }[] = [];
+  const onData = (c: Buffer) => {
+    output += c.toString();
+    for (const w of [...waiters]) {
+      const m = output.match(w.pattern);
+      if (!m) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.done(m);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  // the exit code, or the signal that ended it (a shell reports SIGINT as 130)
+  const exited = new Promise<number | NodeJS.Signals | null>((done) => child.once('exit', (c, signal) => done(c ?? signal)));
+  /** Resolves with the first match of `pattern` in the output; rejects when the launcher exits or after `timeoutMs`. */
+  const waitFor = (pattern: RegExp, timeoutMs = 90_000) =>
+    new Promise<RegExpMatchArray>((done, fail) => {
+      const m = output.match(pattern);
+      if (m) return done(m);
+      const timer = setTimeout(() => fail(new Error(`no ${pattern} in ${timeoutMs} ms; output:\n${output}`)), timeoutMs);
+      waiters.push({ pattern, done: (match) => (clearTimeout(timer), done(match)) });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        fail(new Error(`the launcher exited (${code}) before ${pattern}; output:\n${output}`));
+      });
+    });
+  const pidOf = async (service: string, again = false) =>
+    Number((await waitFor(new RegExp(`starting ${service}${again ? ' again' : ''} \\(pid (\\d+)\\)`)))[1]);
+  return { child, exited, waitFor, pidOf, output: () => output, ctrlC: () => process.kill(-child.pid!, 'SIGINT') };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Fault tests on a local run: a service's death does not stop the others (KEEP_GOING=1, RESTART=1). */
+describe('npm start with KEEP_GOING / RESTART', () => {
+  const prefix = uniquePrefix('keep');
+  afterAll(() => deleteBrokerObjects(prefix));
+
+  const launcherEnv = (offset: number, extra: NodeJS.ProcessEnv) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SERVICES: 'account,customer',
+      PORT_OFFSET: String(offset),
+      BUS_PREFIX: prefix,
+      REDIS_PREFIX: `${prefix}:`,
+      MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
+      LOG_LEVEL: 'silent',
+      ...extra,
+    };
+    for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT', 'BOOTSTRAP_API_KEY', 'KEEP_GOING', 'RESTART'])
+      if (!(name in extra)) delete env[name];
+    return env;
+  };
+
+  it('KEEP_GOING=1: a service killed with SIGKILL is logged, the launcher and the others keep running; Ctrl+C exits 0', async () => {
+    const offset = await freeServicesPortOffset(); // below the ephemeral ports, free now
+    const run = startLauncher(launcherEnv(offset, { KEEP_GOING: '1' }));
+    try {
+      await run.waitFor(/Invoicing platform is running\./);
+      const account = await run.pidOf('account-service');
+      const customer = await run.pidOf('customer-service');
+      process.kill(customer, 'SIGKILL');
+      await run.waitFor(new RegExp(`customer-service \\(pid ${customer}\\) died: signal SIGKILL; still running: account-service`), 10_000);
+      await new Promise((r) => setTimeout(r, 2500)); // longer than a restart's first backoff: none comes
+      expect(run.child.exitCode).toBeNull();
+      expect(alive(account)).toBe(true);
+      expect(await httpStatus(`http://127.0.0.1:${3001 + offset}/readyz`)).toBe(200);
+      expect(await portOpen(3002 + offset)).toBe(false);
+      expect(run.output()).not.toContain('starting customer-service again');
+      expect(run.output()).not.toContain('stopping the others');
+      run.ctrlC();
+      expect(await run.exited).toBe(0);
+      expect(alive(account)).toBe(false);
+    } finally {
+      if (run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, 'SIGKILL');
+    }
+  });
+
+  it('--restart: a service killed with SIGKILL is started again after a backoff and is ready; Ctrl+C exits 0', async () => {
+    const offset = await freeServicesPortOffset(); // below the ephemeral ports, free now
+    const run = startLauncher(launcherEnv(offset, {}), ['--restart']);
+    try {
+      await run.waitFor(/Invoicing platform is running\./);
+      const account = await run.pidOf('account-service');
+      const customer = await run.pidOf('customer-service');
+      process.kill(customer, 'SIGKILL');
+      await run.waitFor(/restarting customer-service in 1\.0 s \(restart 1 of at most 5 in a row\)/, 10_000);
+      const restarted = await run.pidOf('customer-service', true);
+      expect(restarted).not.toBe(customer);
+      await run.waitFor(/customer-service ready in [\d.]+ s \(restarted\)/, 60_000);
+      expect(alive(restarted)).toBe(true);
+      expect(alive(account)).toBe(true);
+      expect(await httpStatus(`http://127.0.0.1:${3002 + offset}/readyz`)).toBe(200);
+      run.ctrlC();
+      expect(await run.exited).toBe(0);
+      expect(alive(restarted)).toBe(false);
+      expect(await portOpen(3002 + offset)).toBe(false);
+    } finally {
+      if (run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, 'SIGKILL');
+    }
+  });
+
+  /**
+   * npm runs the script through `sh -c`. On Ctrl+C, dash (Debian's sh) gets SIGINT too and, once the launcher has exited
+   * 0, kills itself with SIGINT; npm sees its child killed by SIGINT, sends itself SIGINT and the shell reports 130.
+   * With `exec node ...` the launcher is npm's child and npm exits with its code, 0. Runs once the script has `exec`.
+   */
+  const { scripts } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  (scripts.start.startsWith('exec ') ? it : it.skip)('through npm start: Ctrl+C to the process group exits 0', async () => {
+    const offset = await freeServicesPortOffset();
+    const run = startLauncher(launcherEnv(offset, {}), [], ['npm', 'start']);
+    try {
+      await run.waitFor(/Invoicing platform is running\./);
+      run.ctrlC();
+      expect(await run.exited).toBe(0);
+    } finally {
+      if (run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, 'SIGKILL');
+    }
   });
 });

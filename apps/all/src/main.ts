@@ -4,11 +4,21 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
-import { assertPortsFree, launchServices, parseServiceList, SERVICES, stopServices, type RunningService } from '@inv/runtime';
+import {
+  assertPortsFree,
+  launchServices,
+  parseServiceList,
+  SERVICES,
+  spawnService,
+  stopService,
+  stopServices,
+  waitReady,
+  type LaunchOptions,
+  type RunningService,
+  type ServiceName,
+} from '@inv/runtime';
 import { startViesSimulator } from '@inv/vies-simulator';
-
-/** A reason not to start that the caller can fix. */
-class StartError extends Error {}
+import { RESTART_LIMIT, RESTART_STABLE_MS, restartBackoffMs, StartError, supervision } from './supervision';
 
 /**
  * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
@@ -17,6 +27,10 @@ class StartError extends Error {}
  * development stand-in themselves), creates a demo API key when BOOTSTRAP_API_KEY is unset, and a random
  * identity-token key for the run when IDENTITY_SIGNING_KEYS is unset.
  */
+const label = (name: ServiceName) => SERVICES[name].dir;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const portOf = (svc: RunningService) => new URL(svc.url).port;
+
 /** Resolves once something accepts TCP connections on 127.0.0.1:port. */
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -34,8 +48,10 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 
 async function main() {
   const root = resolve(__dirname, '../../..');
+  const launchStarted = Date.now();
   const services = parseServiceList(process.env.SERVICES ?? 'all');
   const env: NodeJS.ProcessEnv = { ...process.env };
+  const mode = supervision(env, process.argv.slice(2));
   // PORT_OFFSET shifts every service port (two copies side by side); every port is checked before anything starts.
   const portOffset = Number(env.PORT_OFFSET ?? 0);
   if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000)
@@ -55,15 +71,41 @@ async function main() {
   let stopS3 = async () => undefined as void;
   let stopVies = async () => undefined as void;
   let stopMail = async () => undefined as void;
-  let running: RunningService[] = [];
-  /** Stops whatever this run has started so far: also when the start fails half-way (maildev is a process of its own). */
-  const stopAll = async () => {
-    await stopServices(running);
-    await stopMongo();
-    await stopS3();
-    await stopVies();
-    await stopMail().catch(() => undefined);
-  };
+  /** Every service process of this run, filled as each is spawned (a Ctrl+C during the start stops them too). */
+  const running: RunningService[] = [];
+  const restartTimers = new Set<NodeJS.Timeout>();
+  let stopped: Promise<void> | undefined;
+  /**
+   * Stops whatever this run has started so far: also when the start fails half-way (maildev is a process of its own).
+   * Once only: a failed start and a Ctrl+C can both ask for it.
+   */
+  const stopAll = () =>
+    (stopped ??= (async () => {
+      for (const timer of restartTimers) clearTimeout(timer);
+      await stopServices(running);
+      await stopMongo();
+      await stopS3();
+      await stopVies();
+      await stopMail().catch(() => undefined);
+    })());
+  let stopping: Promise<void> | undefined;
+  // Ctrl+C sends SIGINT to the whole process group: every service stops on its own while this process stops
+  // them too. Once a shutdown has begun, a service's exit is expected: no message, no second shutdown, exit 0.
+  // A second signal (Ctrl+C pressed again, or one relayed by a wrapper such as the tsx CLI) joins the shutdown under
+  // way, which is bounded (stopService: SIGKILL after 10 s); without a handler, Node's default for the signal would
+  // end this process in the middle of it. Installed before anything starts: a Ctrl+C during the start stops what has
+  // started so far and exits 0 as well.
+  const shutdown = (code: number) =>
+    (stopping ??= stopAll().then(
+      () => process.exit(code),
+      (err: unknown) => {
+        console.error('[all] stopping failed:', err);
+        process.exit(1);
+      },
+    ));
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
   try {
     if (!env.MONGO_URL) {
       if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
@@ -134,33 +176,112 @@ async function main() {
     const generatedKey = !env.BOOTSTRAP_API_KEY;
     env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
 
-    // Ctrl+C sends SIGINT to the whole process group: every service stops on its own while this process stops
-    // them too. Once a shutdown has begun, a service's exit is expected: no message, no second shutdown, exit 0.
-    // A second signal (Ctrl+C pressed again, or one relayed by a wrapper such as the tsx CLI) joins the shutdown under
-    // way, which is bounded (stopService: SIGKILL after 10 s); without a handler, Node's default for the signal would
-    // end this process in the middle of it.
-    let stopping: Promise<void> | undefined;
-    const shutdown = (code: number) =>
-      (stopping ??= stopAll().then(
-        () => process.exit(code),
-        (err: unknown) => {
-          console.error('[all] stopping failed:', err);
-          process.exit(1);
-        },
-      ));
-    process.on('SIGINT', () => void shutdown(0));
-    process.on('SIGTERM', () => void shutdown(0));
-
     // invitation links in e-mails point at the web app behind this gateway
     env.APP_URL ??= `http://127.0.0.1:${gatewayPort ?? SERVICES.gateway.port + portOffset}/app`;
-    running = await launchServices({ root, services, env, portOffset, gatewayPort, stdio: 'inherit', readyTimeoutMs: 90_000 });
-    for (const svc of running) {
+    /** When each service was last ready (the progress line lists the others; a restart series ends after a stable run). */
+    const readyAt = new Map<ServiceName, number>();
+    /** Restarts in a row of each service (RESTART). */
+    const restarts = new Map<ServiceName, number>();
+    let launched = false;
+    /** Exits of services that were ready before the others were: handled once the platform is up. */
+    const early: (() => void)[] = [];
+    const launchOptions: LaunchOptions = {
+      root,
+      services,
+      env,
+      portOffset,
+      gatewayPort,
+      stdio: 'inherit',
+      readyTimeoutMs: 90_000,
+      onStarting: (svc) => {
+        running.push(svc);
+        watch(svc);
+        console.log(`[all] starting ${label(svc.name)} (pid ${svc.child.pid})… waiting for /readyz on :${portOf(svc)}`);
+      },
+      onReady: (svc, ms) => {
+        readyAt.set(svc.name, Date.now());
+        console.log(`[all] ${label(svc.name)} ready in ${seconds(ms)}`);
+      },
+    };
+
+    /** What happens when a service's process exits: by the mode, and nothing once a shutdown has begun. */
+    const watch = (svc: RunningService) => {
       svc.child.once('exit', (code, signal) => {
-        if (stopping) return;
-        console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);
-        void shutdown(1);
+        const onExit = () => {
+          if (stopping || !running.includes(svc)) return; // a restarted service replaced it
+          if (mode === 'stop') {
+            console.error(`[all] ${svc.name} exited (code ${code}, signal ${signal}); stopping the others`);
+            void shutdown(1);
+            return;
+          }
+          const how = signal ? `signal ${signal}` : `code ${code}`;
+          const alive = running.filter((s) => s !== svc && s.child.exitCode === null && s.child.signalCode === null);
+          console.error(
+            `[all] ${label(svc.name)} (pid ${svc.child.pid}) died: ${how}; still running: ${alive.map((s) => label(s.name)).join(', ') || 'none'}`,
+          );
+          if (mode === 'restart') scheduleRestart(svc);
+        };
+        if (launched) onExit();
+        else early.push(onExit); // launchServices reports a service that dies before it is ready
       });
+    };
+
+    const scheduleRestart = (svc: RunningService) => {
+      const ready = readyAt.get(svc.name);
+      if (ready !== undefined && Date.now() - ready >= RESTART_STABLE_MS) restarts.set(svc.name, 0);
+      readyAt.delete(svc.name);
+      const attempt = (restarts.get(svc.name) ?? 0) + 1;
+      restarts.set(svc.name, attempt);
+      if (attempt > RESTART_LIMIT) {
+        console.error(`[all] ${label(svc.name)} died ${RESTART_LIMIT + 1} times in a row: not restarting it (Ctrl+C stops the rest)`);
+        return;
+      }
+      const backoff = restartBackoffMs(attempt);
+      console.error(`[all] restarting ${label(svc.name)} in ${seconds(backoff)} (restart ${attempt} of at most ${RESTART_LIMIT} in a row)`);
+      const timer = setTimeout(() => {
+        restartTimers.delete(timer);
+        if (stopping) return;
+        const next = spawnService(svc.name, launchOptions);
+        running[running.indexOf(svc)] = next;
+        watch(next);
+        console.log(`[all] starting ${label(next.name)} again (pid ${next.child.pid})… waiting for /readyz on :${portOf(next)}`);
+        const started = Date.now();
+        waitReady(next, launchOptions.readyTimeoutMs).then(
+          () => {
+            if (stopping || next.child.exitCode !== null || next.child.signalCode !== null) return;
+            readyAt.set(next.name, Date.now());
+            console.log(`[all] ${label(next.name)} ready in ${seconds(Date.now() - started)} (restarted)`);
+          },
+          (err: Error) => {
+            if (stopping || next.child.exitCode !== null || next.child.signalCode !== null) return; // its exit is handled
+            console.error(`[all] ${err.message}: stopping it`); // its exit then counts as the next failure
+            void stopService(next);
+          },
+        );
+      }, backoff);
+      restartTimers.add(timer);
+    };
+
+    // Progress while the services start: which ones the platform still waits for.
+    const waiting = setInterval(() => {
+      const pending = running.filter((s) => !readyAt.has(s.name)).map((s) => label(s.name));
+      if (pending.length) console.log(`[all] ${seconds(Date.now() - launchStarted)}: waiting for ${pending.join(', ')}`);
+    }, 15_000);
+    try {
+      await launchServices(launchOptions);
+    } finally {
+      clearInterval(waiting);
     }
+    launched = true;
+    for (const onExit of early.splice(0)) onExit();
+    if (stopping) return;
+    console.log(`[all] ${running.length} service(s) ready in ${seconds(Date.now() - launchStarted)}`);
+    if (mode === 'keep-going')
+      console.warn('[all] KEEP_GOING: a service that exits is logged and the others keep running; Ctrl+C stops everything');
+    if (mode === 'restart')
+      console.warn(
+        `[all] RESTART: a service that exits is started again after 1 s, 2 s, 4 s, ... (at most ${RESTART_LIMIT} in a row); Ctrl+C stops everything`,
+      );
     const gateway = running.find((s) => s.name === 'gateway');
     console.log('');
     console.log('  Invoicing platform is running.');
@@ -176,6 +297,8 @@ async function main() {
     console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
     console.log('');
   } catch (err) {
+    // a Ctrl+C during the start: the services it stops fail the start, which is no error; the shutdown exits 0
+    if (stopping) return void (await stopping);
     await stopAll().catch(() => undefined);
     throw err;
   }

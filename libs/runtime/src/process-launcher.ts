@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { SERVICE_ENV, serviceNodeFlags } from './node-flags';
 import { freePortOffset } from './ports';
@@ -50,6 +51,10 @@ export interface LaunchOptions {
   nodeArgs?: string[];
   /** Run the compiled build (`dist/<service>/main.js`, `npm run build:services`) instead of the TypeScript through tsx. */
   compiled?: boolean;
+  /** Called as each service's process is spawned, before it is ready (progress output; tracking it for a stop). */
+  onStarting?: (svc: RunningService) => void;
+  /** Called as each service answers its readiness probe, with the milliseconds since it was spawned. */
+  onReady?: (svc: RunningService, ms: number) => void;
 }
 
 export function serviceUrls(offset = 0): Record<string, string> {
@@ -96,29 +101,59 @@ const OUTPUT_TAIL_CHARS = 4096;
 
 function exitedError(svc: RunningService): Error {
   const tail = svc.outputTail?.().trim();
-  return new Error(`${svc.name} exited with code ${svc.child.exitCode} before it was ready${tail ? `; its last output:\n${tail}` : ''}`);
+  const how = svc.child.signalCode ? `signal ${svc.child.signalCode}` : `code ${svc.child.exitCode}`;
+  return new Error(`${svc.name} exited with ${how} before it was ready${tail ? `; its last output:\n${tail}` : ''}`);
+}
+
+/**
+ * One GET of `url` through node:http; resolves the status code, or undefined when nothing answers within
+ * `timeoutMs` (not listening yet, reset, timeout). Not `fetch()`: undici refuses the ports of its "bad ports" list
+ * (6000, 6665-6669, 10080 = the gateway's 8080 + PORT_OFFSET=2000, ...) with a TypeError before connecting, so a
+ * readiness check through fetch never succeeds on them.
+ */
+export function httpStatus(url: string, timeoutMs = 1000): Promise<number | undefined> {
+  return new Promise((resolvePromise) => {
+    const req = request(url, { method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
+      res.resume(); // the body is not needed; reading it lets the socket close
+      resolvePromise(res.statusCode);
+    });
+    req.once('timeout', () => req.destroy(new Error('timeout')));
+    req.once('error', () => resolvePromise(undefined));
+    req.end();
+  });
+}
+
+/** True when `url` answers 2xx within `timeoutMs` (a service's /readyz). */
+export async function probeReady(url: string, timeoutMs = 1000): Promise<boolean> {
+  const status = await httpStatus(url, timeoutMs);
+  return status !== undefined && status >= 200 && status < 300;
 }
 
 /** Polls /readyz until the service answers 200 (no fixed sleeps). */
 export async function waitReady(svc: RunningService, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (svc.child.exitCode !== null) throw exitedError(svc);
-    try {
-      const res = await fetch(`${svc.url}/readyz`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (svc.child.exitCode !== null || svc.child.signalCode !== null) throw exitedError(svc);
+    if (await probeReady(`${svc.url}/readyz`, 1000)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${svc.name} not ready after ${timeoutMs} ms`);
 }
 
 export async function launchServices(opts: LaunchOptions): Promise<RunningService[]> {
-  const running = opts.services.map((name) => spawnService(name, opts));
+  const running = opts.services.map((name) => {
+    const svc = spawnService(name, opts);
+    opts.onStarting?.(svc);
+    return svc;
+  });
   try {
-    await Promise.all(running.map((svc) => waitReady(svc, opts.readyTimeoutMs)));
+    await Promise.all(
+      running.map(async (svc) => {
+        const started = Date.now();
+        await waitReady(svc, opts.readyTimeoutMs);
+        opts.onReady?.(svc, Date.now() - started);
+      }),
+    );
   } catch (err) {
     await stopServices(running);
     throw err;
