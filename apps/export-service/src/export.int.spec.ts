@@ -489,6 +489,10 @@ describe('export-service: DATEV export end to end', () => {
         expect(r[9]).toBe(`${inv.invoiceDate.slice(8, 10)}${inv.invoiceDate.slice(5, 7)}`);
         expect(r[10]).toBe(inv.number);
         expect(r[13]).toContain(inv.number);
+        // a credit note names its invoice in full: Belegfeld 2 (it fits 12 characters) and Beleginfo - Art/Inhalt 1
+        expect([r[11], r[20], r[21]]).toEqual(
+          inv.typeCode === '381' ? [inv.precedingInvoiceNumber, 'Rechnung', inv.precedingInvoiceNumber] : ['', '', ''],
+        );
         expect(r[39]).toBe(g.category === 'K' ? 'EL094014201' : '');
         expect(r[114]).toBe(`${inv.invoiceDate.slice(8, 10)}${inv.invoiceDate.slice(5, 7)}${inv.invoiceDate.slice(0, 4)}`);
         const link = /^BEDI "([0-9a-f-]{36})"$/.exec(r[19]!);
@@ -511,6 +515,19 @@ describe('export-service: DATEV export end to end', () => {
     expect(raw.includes(Buffer.from([0xc3, 0xbc]))).toBe(false);
     // The Greek name has no Windows-1252 form: question marks, as DATEV expects
     expect(new TextDecoder('windows-1252').decode(raw)).toContain('"???????? ????????"');
+  });
+
+  it('does not split a period across a fiscal-year boundary when all its documents fall into one year (is_split false)', async () => {
+    // 2026-04-01 to 2027-01-31 crosses 2027-01-01; its only document is RE-2026-0003 of 2026-04-01
+    const job = await runJob({ start_date: '2026-04-01', end_date: '2027-01-31' });
+    expect(job).toMatchObject({ status: 'finished', result: { is_split: false, split_reason: null, total_invoice_count: 1 } });
+    expect(job.result.download_ids).toHaveLength(1);
+    const zip = await fetchZip(job.result.download_ids[0]);
+    // one file set for the fiscal year the documents fall in, dated within it
+    expect(zip.name).toBe('DATEV_EXTF_29098_55003_20260401_20261231.zip');
+    const b = readExtf(zip.files['EXTF_Buchungsstapel_20260401_20261231.csv']!);
+    expect([b.header[12], b.header[14], b.header[15]]).toEqual(['20260101', '20260401', '20261231']);
+    expect(b.rows.map((r) => r[10])).toEqual(['RE-2026-0003']);
   });
 
   it('exports only what no earlier export contained with only_new; two concurrent only_new exports never share an invoice', async () => {

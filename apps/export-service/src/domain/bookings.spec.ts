@@ -65,6 +65,46 @@ describe('booking rows', () => {
     expect(rows[0]!.fields[c('Fälligkeit')]).toBe('');
   });
 
+  it('names the credited invoice in full: Beleginfo always, Belegfeld 2 only when the whole number fits in 12 characters', () => {
+    const refs = (precedingInvoiceNumber: string) =>
+      bookingLinesOf(invoice({ typeCode: '381', number: 'GS-2026-00007', precedingInvoiceNumber }), skr03, opts).map((r) => [
+        r.fields[c('Belegfeld 1')],
+        r.fields[c('Belegfeld 2')],
+        r.fields[c('Beleginfo - Art 1')],
+        r.fields[c('Beleginfo - Inhalt 1')],
+      ]);
+    // 13 characters: cut to 12 both would read RE-2026-0004; they stay apart, and Belegfeld 2 is left empty
+    const [a, b] = [refs('RE-2026-00042'), refs('RE-2026-00045')];
+    expect(a).toEqual([
+      ['"GS-2026-00007"', '', '"Rechnung"', '"RE-2026-00042"'],
+      ['"GS-2026-00007"', '', '"Rechnung"', '"RE-2026-00042"'],
+    ]);
+    expect(b[0]).toEqual(['"GS-2026-00007"', '', '"Rechnung"', '"RE-2026-00045"']);
+    expect(a[0]![3]).not.toBe(b[0]![3]);
+    // 12 characters fit Belegfeld 2 whole
+    expect(refs('RE-2026-0042')[0]).toEqual(['"GS-2026-00007"', '"RE-2026-0042"', '"Rechnung"', '"RE-2026-0042"']);
+    // characters Belegfeld 2 cannot hold would merge numbers (RE 1/2 and RE1/2): only in Beleginfo, as issued
+    expect(refs('RE 1/2')[0]).toEqual(['"GS-2026-00007"', '', '"Rechnung"', '"RE 1/2"']);
+    // an invoice's own rows carry no reference
+    const own = bookingLinesOf(invoice(), skr03, opts)[0]!.fields;
+    expect([own[c('Belegfeld 2')], own[c('Beleginfo - Art 1')], own[c('Beleginfo - Inhalt 1')]]).toEqual(['', '', '']);
+  });
+
+  it('never writes two different credited invoices as the same reference (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z]{2}-\d{4}-\d{1,10}$/), fc.stringMatching(/^[A-Z]{2}-\d{4}-\d{1,10}$/), (x, y) => {
+        fc.pre(x !== y);
+        const ref = (n: string) => {
+          const f = bookingLinesOf(invoice({ typeCode: '381', number: 'GS-1', precedingInvoiceNumber: n }), skr03, opts)[0]!.fields;
+          return [f[c('Belegfeld 2')], f[c('Beleginfo - Inhalt 1')]];
+        };
+        const [rx, ry] = [ref(x), ref(y)];
+        expect(rx[1]).not.toBe(ry[1]);
+        if (rx[0] && ry[0]) expect(rx[0]).not.toBe(ry[0]);
+      }),
+    );
+  });
+
   it('puts the VAT ID on intra-community and reverse-charge rows (EL for Greece), never on domestic ones', () => {
     const eu = invoice({
       buyer: { name: 'Ελληνική ΑΕ', vatId: 'GR 123456789', address: { line1: 'Odos 1', city: 'Athens', countryCode: 'GR' } },

@@ -16,6 +16,8 @@ const C = {
   belegfeld1: col('Belegfeld 1'),
   belegfeld2: col('Belegfeld 2'),
   buchungstext: col('Buchungstext'),
+  beleginfoArt1: col('Beleginfo - Art 1'),
+  beleginfoInhalt1: col('Beleginfo - Inhalt 1'),
   beleglink: col('Beleglink'),
   euUstId: col('EU-Land u. UStID (Bestimmung)'),
   leistungsdatum: col('Leistungsdatum'),
@@ -41,6 +43,24 @@ export function datevVatId(vatId: string | undefined): string {
 export function documentGuid(companyId: string, invoiceId: number): string {
   const h = createHash('sha256').update(`export-document:${companyId}:${invoiceId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Belegfeld 2 holds at most 12 characters (Belegfeld 1: 36). */
+export const BELEGFELD2_LENGTH = 12;
+
+/**
+ * How a credit note's rows name the invoice it corrects, never ambiguously: the full invoice number always in
+ * Beleginfo - Art 1 / Inhalt 1 ("Rechnung" / the number as issued, up to 210 characters), and in Belegfeld 2
+ * only when it fits there whole. A number cut to 12 characters could name another invoice (RE-2026-00042 and
+ * RE-2026-00045 would both be RE-2026-0004), so a longer one leaves Belegfeld 2 empty.
+ */
+export function creditedInvoiceRef(invoiceNumber: string): { belegfeld2?: string; art: string; inhalt: string } {
+  const key = belegfeld(invoiceNumber);
+  return {
+    belegfeld2: key.length > 0 && key.length <= BELEGFELD2_LENGTH && key === invoiceNumber ? key : undefined,
+    art: 'Rechnung',
+    inhalt: invoiceNumber,
+  };
 }
 
 export interface BookingLine {
@@ -82,8 +102,12 @@ export function bookingLinesOf(
     f[C.gegenkonto] = String(account);
     f[C.belegdatum] = ddmm(inv.invoiceDate);
     f[C.belegfeld1] = text(belegfeld(inv.number), 36);
-    if (inv.typeCode === '381' && inv.precedingInvoiceNumber)
-      f[C.belegfeld2] = text(belegfeld(inv.precedingInvoiceNumber).slice(0, 12), 12);
+    if (inv.typeCode === '381' && inv.precedingInvoiceNumber) {
+      const ref = creditedInvoiceRef(inv.precedingInvoiceNumber);
+      if (ref.belegfeld2) f[C.belegfeld2] = text(ref.belegfeld2, BELEGFELD2_LENGTH);
+      f[C.beleginfoArt1] = text(ref.art, 20);
+      f[C.beleginfoInhalt1] = text(ref.inhalt, 210);
+    }
     f[C.buchungstext] = text(`${inv.typeCode === '381' ? 'Gutschrift' : 'Rechnung'} ${inv.number} ${inv.buyer?.name ?? ''}`.trim(), 60);
     if (opts.withDocuments && inv.pdfKey) f[C.beleglink] = text(`BEDI "${documentGuid(opts.companyId, inv.invoiceId)}"`, 210);
     if (EU_ID_CATEGORIES.has(g.category)) f[C.euUstId] = text(datevVatId(inv.buyer?.vatId), 15);

@@ -48,8 +48,11 @@ export type ExportRequest = z.output<typeof ExportRequest>;
 export const ExportResult = z
   .object({
     download_ids: z.array(z.number().int()).meta({ description: 'one download (ZIP) per fiscal year' }),
-    is_split: z.boolean(),
-    split_reason: z.string().nullable().meta({ description: '`year_boundary` when the period crosses a fiscal-year boundary' }),
+    is_split: z.boolean().meta({
+      description:
+        'true when the documents fall into more than one fiscal year (one download each); a period across a boundary whose documents all fall into one year gives one download and false',
+    }),
+    split_reason: z.string().nullable().meta({ description: '`year_boundary` when is_split is true, else null' }),
     total_invoice_count: z.number().int().meta({ description: 'invoices and credit notes in the export' }),
     error: z
       .object({ message: z.string(), error_code: z.literal('no_invoices_found') })
