@@ -259,6 +259,15 @@ describe('gateway', () => {
     expect((await get('/customer/', `ak_live_${'e'.repeat(32)}`, '198.51.100.1')).status).toBe(401);
   });
 
+  it('answers a plural spelling of a path with a problem naming the path', async () => {
+    const res = await get('/invoices/');
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { code: string; suggested_path: string; detail: string };
+    expect(body).toMatchObject({ code: 'NOT_FOUND', suggested_path: '/api/v1/invoice/' });
+    expect(body.detail).toContain('/api/v1/invoice/');
+    expect(((await (await get('/customers/')).json()) as { suggested_path: string }).suggested_path).toBe('/api/v1/customer/');
+  });
+
   it('caches verified keys and unknown keys (no account-service round trip on repeats)', async () => {
     await get('/customer/');
     const before = lookups;

@@ -1,4 +1,4 @@
-import { metricsRouteOf } from './routes-table';
+import { metricsRouteOf, suggestedPath } from './routes-table';
 
 describe('metric route label of proxied requests', () => {
   const table = [{ prefix: '/invoice/tax-treatments' }, { prefix: '/invoice' }, { prefix: '/customer' }];
@@ -11,5 +11,22 @@ describe('metric route label of proxied requests', () => {
     expect(metricsRouteOf(table, '/api/v1/invoices-are-not-this')).toBeUndefined();
     expect(metricsRouteOf(table, '/metrics')).toBeUndefined();
     expect(metricsRouteOf(table, '/api/v1/%2e%2e/secret')).toBeUndefined();
+  });
+});
+
+describe('the path a client probably meant', () => {
+  const table = [{ prefix: '/invoice/tax-treatments' }, { prefix: '/invoice' }, { prefix: '/customer' }, { prefix: '/products' }];
+  it.each([
+    ['/invoices/', '/invoice/'],
+    ['/invoices', '/invoice'],
+    ['/customers/5/addresses', '/customer/5/addresses'],
+    ['/Invoices/', '/invoice/'],
+    ['/product/3', '/products/3'],
+  ])('%s -> %s', (path, meant) => {
+    expect(suggestedPath(table, path)).toBe(meant);
+  });
+  it('is undefined for paths that resemble nothing', () => {
+    expect(suggestedPath(table, '/internal/auth/verify')).toBeUndefined();
+    expect(suggestedPath(table, '/')).toBeUndefined();
   });
 });

@@ -38,3 +38,15 @@ export function metricsRouteOf(table: { prefix: string }[], originalUrl: string)
   const entry = table.find((r) => rest === r.prefix || rest.startsWith(`${r.prefix}/`));
   return entry ? `/api/v1${entry.prefix}/*` : undefined;
 }
+
+/**
+ * For a path no service owns, the path the client probably meant: the plural or singular of a known first
+ * segment (`/invoices/` → `/invoice/`, `/customers/5` → `/customer/5`, `/product/` → `/products/`), else undefined.
+ */
+export function suggestedPath(table: { prefix: string }[], path: string): string | undefined {
+  const [, first = '', ...rest] = path.split('/');
+  const known = new Set(table.map((r) => r.prefix.split('/')[1]!));
+  const lower = first.toLowerCase();
+  const match = [...known].find((k) => k === lower.replace(/s$/, '') || k === `${lower}s`);
+  return match && match !== first ? ['', match, ...rest].join('/') : undefined;
+}

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import httpProxy from 'http-proxy';
 import { context, propagation } from '@opentelemetry/api';
-import { notFound, problem, type Logger } from '@inv/service-kit';
+import { AppError, notFound, problem, type Logger } from '@inv/service-kit';
+import { suggestedPath } from '../routes-table';
 import { LONG_POLL, withoutWait } from './company-concurrency';
 import { UpstreamGate, type GateOptions } from './upstream-gate';
 
@@ -146,7 +147,14 @@ export function proxyToServices(
     try {
       const otelContext = context.active();
       const target = targetOf(req.path);
-      if (!target) throw notFound(`resource ${req.path}`);
+      if (!target) {
+        const meant = suggestedPath(table, req.path);
+        if (!meant) throw notFound(`resource ${req.path}`);
+        throw new AppError('not_found', `resource ${req.path} not found: the path is /api/v1${meant}`, {
+          code: 'NOT_FOUND',
+          extra: { suggested_path: `/api/v1${meant}` },
+        });
+      }
       const pool = pools.get(target)!;
       const gone = new AbortController();
       res.once('close', () => gone.abort());

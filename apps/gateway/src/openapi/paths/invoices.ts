@@ -19,6 +19,7 @@ import {
   SendEmailRequest,
   MessageBody,
   PositionAdded,
+  PositionUpdated,
   PositionCreateInput,
   PositionReorder,
   PositionUpdate,
@@ -138,11 +139,31 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         operationId: 'updatePosition',
         summary: 'Update a position (only the fields sent change)',
         requestBody: body(PositionUpdate),
-        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+        responses: { 200: json(PositionUpdated), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
       }),
       delete: op({
         operationId: 'deletePosition',
         summary: 'Delete a position',
+        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() },
+      }),
+    },
+    // the plural spelling, as POST /invoice/{id}/positions has it: the same operations
+    '/invoice/{id}/positions/{position_id}': {
+      parameters: [id, intId('position_id', 'position id')],
+      get: op({
+        operationId: 'getPositionPlural',
+        summary: 'Get a position (alias of /position/{position_id})',
+        responses: { 200: json(Position), ...notFound(), ...commonErrors() },
+      }),
+      put: op({
+        operationId: 'updatePositionPlural',
+        summary: 'Update a position (alias of /position/{position_id})',
+        requestBody: body(PositionUpdate),
+        responses: { 200: json(PositionUpdated), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op({
+        operationId: 'deletePositionPlural',
+        summary: 'Delete a position (alias of /position/{position_id})',
         responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() },
       }),
     },
