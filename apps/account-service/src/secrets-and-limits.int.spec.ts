@@ -343,10 +343,11 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
         `GET /company/ while 24 logos arrive: 49 MP (refused) p50 ${bombs.p50.toFixed(0)} ms p99 ${bombs.p99.toFixed(0)} ms (${bombs.n} requests); ` +
           `24.5 MP (queued, 1 at a time) p50 ${allowed.p50.toFixed(0)} ms p99 ${allowed.p99.toFixed(0)} ms (${allowed.n} requests)`,
       );
-      // the red-team run measured p99 697 ms (51 ms idle) with 24 parallel 49-megapixel logos; on a shared 2-core
-      // machine only the order of magnitude is asserted
-      expect(bombs.p99).toBeLessThan(697);
-      expect(allowed.p99).toBeLessThan(697);
+      // the red-team run measured p99 697 ms (51 ms idle) with 24 parallel 49-megapixel logos. A test shares two cores
+      // with the rest of the suite (CI measured 763 ms once while other projects' tests ran), so only the order of
+      // magnitude is asserted: an unbounded decode of 24 bombs took seconds.
+      expect(bombs.p99).toBeLessThan(2000);
+      expect(allowed.p99).toBeLessThan(2000);
     });
   });
 });
