@@ -641,6 +641,114 @@ describe('account-service', () => {
     await waitFor(async () => (await call('GET', '/company/')).body.vat_check?.status === 'valid', { what: 'vat verdict on the company' });
   });
 
+  describe('unknown fields are refused (400 UNKNOWN_FIELD naming each, with a suggestion); nothing changes', () => {
+    it.each([
+      ['PUT', '/company/', { emial: 'billing@beispiel.example' }, 'emial', 'email'],
+      ['PUT', '/company/', { legalName: 'X GmbH' }, 'legalName', 'legal_name'],
+      [
+        'PUT',
+        '/company/',
+        { address: { line1: 'Weg 1', postcode: '50667', postal_code: '50667', city: 'Köln', country_code: 'DE' } },
+        'address.postcode',
+        'postal_code',
+      ],
+      ['POST', '/company/bank-accounts', { iban: 'DE89 3704 0044 0532 0130 00', bank_nmae: 'Commerzbank' }, 'bank_nmae', 'bank_name'],
+      ['PUT', '/company/bank-accounts/1', { is_defualt: true }, 'is_defualt', 'is_default'],
+      ['POST', '/company/payment-terms', { name: 'Skonto', days: 30, discount_percent: 2 }, 'discount_percent', 'discount.percent'],
+      ['POST', '/company/payment-terms', { name: 'Skonto', days: 30, discount_days: 10 }, 'discount_days', 'discount.days'],
+      ['PUT', '/company/payment-terms/1', { name: 'x', dayz: 10 }, 'dayz', 'days'],
+      ['POST', '/company/payment-terms', { name: 'x', days: 30, discount: { percent: 2, day: 10 } }, 'discount.day', 'days'],
+      ['POST', '/company/api-keys', { name: 'ERP', rol: 'admin' }, 'rol', 'role'],
+      ['POST', '/members/', { email: 'new@beispiel.example', roel: 'member' }, 'roel', 'role'],
+    ])('%s %s', async (method, path, body, field, suggestion) => {
+      const before = await call('GET', '/company/');
+      const res = await call(method, path, body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('UNKNOWN_FIELD');
+      expect(res.body.errors[0]).toEqual({ path: field, in: 'body', message: `unknown field; did you mean ${suggestion}?` });
+      const after = await call('GET', '/company/');
+      expect({ ...after.body, updated_at: 0 }).toEqual({ ...before.body, updated_at: 0 });
+      expect(after.body.updated_at).toBe(before.body.updated_at);
+    });
+
+    it('names both flattened Skonto fields of a payment term at once', async () => {
+      const res = await call('POST', '/company/payment-terms', { name: 'Skonto', days: 30, discount_percent: 2, discount_days: 10 });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        { path: 'discount_percent', in: 'body', message: 'unknown field; did you mean discount.percent?' },
+        { path: 'discount_days', in: 'body', message: 'unknown field; did you mean discount.days?' },
+      ]);
+      expect(res.body.detail).toContain('discount_percent (did you mean discount.percent?)');
+    });
+  });
+
+  it('follows JSON Merge Patch on PUT /company/: null removes vat_id, tax_number, website, the default payment term, …', async () => {
+    const filled = await call('PUT', '/company/', {
+      vat_id: 'DE 811 569 869',
+      tax_number: '143/123/45678',
+      website: 'https://beispiel.example',
+      phone: '+49 89 123',
+      registration_court: 'Amtsgericht München',
+      default_payment_term_id: 2,
+    });
+    expect(filled.status).toBe(200);
+    expect(filled.body).toMatchObject({
+      vat_id: 'DE811569869',
+      tax_number: '143/123/45678',
+      website: 'https://beispiel.example',
+      default_payment_term_id: 2,
+    });
+    const removed = await call('PUT', '/company/', { vat_id: null, tax_number: null, website: null, default_payment_term_id: null });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({
+      vat_id: null,
+      vat_check: null,
+      tax_number: null,
+      website: null,
+      default_payment_term_id: null,
+      // absent fields stay
+      phone: '+49 89 123',
+      registration_court: 'Amtsgericht München',
+    });
+    const got = (await call('GET', '/company/')).body;
+    expect(got).toMatchObject({ vat_id: null, tax_number: null, website: null, default_payment_term_id: null, phone: '+49 89 123' });
+    expect((await call('GET', '/company/payment-terms')).body.payment_terms.map((t: any) => t.is_default)).toEqual(
+      expect.not.arrayContaining([true]),
+    );
+    const seller = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
+    expect(seller.defaultPaymentTermId).toBeUndefined();
+    // required data and settings with a default cannot be removed: 400 naming each
+    const refused = await call('PUT', '/company/', { legal_name: null, address: null, small_business: null });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('VALIDATION_ERROR');
+    expect(refused.body.errors.map((e: any) => e.path).sort()).toEqual(['address', 'legal_name', 'small_business']);
+    expect(refused.body.errors[0].message).toMatch(/cannot be removed/);
+    // the default comes back when chosen again
+    expect((await call('PUT', '/company/', { default_payment_term_id: 1, phone: null })).body).toMatchObject({
+      default_payment_term_id: 1,
+      phone: null,
+    });
+  });
+
+  it('payment terms follow JSON Merge Patch too: null removes the Skonto and the own texts, not the name or days', async () => {
+    const created = await call('POST', '/company/payment-terms', {
+      name: 'Patch',
+      days: 30,
+      discount: { percent: 2, days: 10 },
+      text_de: 'Bis {due_date}',
+      text_en: null,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    const cleared = await call('PUT', `/company/payment-terms/${id}`, { discount: null, text_de: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ discount: null, name: 'Patch', days: 30 });
+    const refused = await call('PUT', `/company/payment-terms/${id}`, { days: null });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path: 'days', message: expect.stringMatching(/cannot be removed/) }]);
+    expect((await call('DELETE', `/company/payment-terms/${id}`)).status).toBe(200);
+  });
+
   describe('logo', () => {
     const put = async (body: Buffer, type = 'image/png', company = DEMO_COMPANY_ID) => {
       const res = await fetch(`${url}/company/logo`, {

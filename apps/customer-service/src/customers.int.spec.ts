@@ -189,7 +189,7 @@ describe('customer-service customers and addresses', () => {
       expect((await call('GET', `/customer/${id}`)).body.is_active).toBe(false);
       await expect400({ ...b2b, is_active: 'yes' }, 'is_active');
     });
-    it('null means "not given" and unknown fields are ignored (what the SDK sends)', async () => {
+    it('null means "not given", also for a field the contract does not know (what the SDK sends)', async () => {
       const id = await create({
         ...b2b,
         first_name: null,
@@ -202,11 +202,90 @@ describe('customer-service customers and addresses', () => {
         default_ftl_template_id: null,
         salutation: null,
         is_active: null,
-        favourite_colour: 'teal',
+        favourite_colour: null,
       });
       const got = await call('GET', `/customer/${id}`);
       expect(got.body).toMatchObject({ contact_type: 'B2B', email: null, is_active: true });
       expect(got.body.favourite_colour).toBeUndefined();
+    });
+  });
+
+  describe('unknown fields are refused (400 UNKNOWN_FIELD naming each, with a suggestion)', () => {
+    it.each([
+      ['POST', '/customer/', { ...b2b, organisation_name: 'Acme' }, 'organisation_name', 'organization_name'],
+      ['POST', '/customer/', { ...b2b, emial: 'a@b.example' }, 'emial', 'email'],
+      ['POST', '/customer/', { ...b2b, vatId: 'DE123456789' }, 'vatId', 'vat_id'],
+      ['POST', '/customer/', { ...b2b, favourite_colour: 'teal' }, 'favourite_colour', undefined],
+      ['PUT', '/customer/{id}', { is_activ: false }, 'is_activ', 'is_active'],
+      [
+        'POST',
+        '/customer/{id}/addresses',
+        { address_line_1: 'Weg 1', city: 'Köln', country_code: 'DE', postcode: '50667' },
+        'postcode',
+        'postal_code',
+      ],
+      ['PUT', '/customer/{id}/addresses/{aid}', { cty: 'Bonn' }, 'cty', 'city'],
+    ])('%s %s with a misspelt field', async (method, template, body, field, suggestion) => {
+      const id = await create(b2b);
+      const aid = (await call('POST', `/customer/${id}/addresses`, { body: { address_line_1: 'Weg 1', city: 'Köln', country_code: 'DE' } }))
+        .body.id as number;
+      const path = template.replace('{id}', String(id)).replace('{aid}', String(aid));
+      const before = await call('GET', path.replace(/\/addresses\/\d+$/, '/addresses'));
+      const res = await call(method, path, { body });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('UNKNOWN_FIELD');
+      expect(res.body.errors[0]).toEqual({
+        path: field,
+        in: 'body',
+        message: suggestion
+          ? `unknown field; did you mean ${suggestion}?`
+          : expect.stringMatching(/^unknown field; known fields: .*organization_name/),
+      });
+      expect(res.body.message).toContain(field);
+      // nothing changed
+      expect((await call('GET', path.replace(/\/addresses\/\d+$/, '/addresses'))).body).toEqual(before.body);
+    });
+
+    it('names every unknown field at once, and the other invalid fields after them', async () => {
+      const res = await call('POST', '/customer/', { body: { contact_type: 'B2B', organisation_name: 'x', is_active: 'yes', colour: 1 } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('UNKNOWN_FIELD');
+      const paths = res.body.errors.map((e: { path: string }) => e.path);
+      expect(paths.slice(0, 2)).toEqual(['organisation_name', 'colour']);
+      expect(paths.slice(2).sort()).toEqual(['is_active', 'organization_name']);
+    });
+
+    it('keeps every field the published SDK sends known (its nulls stay "not given")', async () => {
+      const res = await call('POST', '/customer/', {
+        body: {
+          organization_name: 'Quick Start GmbH',
+          first_name: null,
+          last_name: null,
+          salutation: null,
+          email: 'ap@quick.example',
+          phone: null,
+          contact_type: 'B2B',
+          vat_id: 'DE123456789',
+          language: 'German',
+          payment_term_id: null,
+          default_ftl_template_id: null,
+          is_active: true,
+        },
+      });
+      expect(res.status).toBe(201);
+      const address = await call('POST', `/customer/${res.body.id}/addresses`, {
+        body: {
+          address_line_1: 'Musterweg 1',
+          address_line_2: null,
+          city: 'Köln',
+          postal_code: '50667',
+          country_code: 'DE',
+          is_default: true,
+          type: null,
+        },
+      });
+      expect(address.status).toBe(201);
     });
   });
 
@@ -236,7 +315,10 @@ describe('customer-service customers and addresses', () => {
   describe('GET and PUT', () => {
     it('PUT changes only the fields sent', async () => {
       const id = await create({ ...b2b, email: 'a@acme.example', language: 'German', phone: '+49 30 1234' });
-      const res = await call('PUT', `/customer/${id}`, { body: { email: 'b@acme.example', language: null, unknown: 1 } });
+      const refused = await call('PUT', `/customer/${id}`, { body: { email: 'b@acme.example', unknown: 1 } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('UNKNOWN_FIELD');
+      const res = await call('PUT', `/customer/${id}`, { body: { email: 'b@acme.example', language: null, unknown: null } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         message: expect.any(String),

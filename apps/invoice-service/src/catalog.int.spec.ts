@@ -249,6 +249,88 @@ describe('numbering, products and the seller profile', () => {
     });
   });
 
+  describe('unknown fields are refused (400 UNKNOWN_FIELD naming each, with a suggestion); nothing changes', () => {
+    const pos = { title: 'Beratung', quantity: 1, unit_id: 'HUR', unit_net_amount: 100 };
+    it.each([
+      ['POST', '/invoice/', { customer_id: 1, invoice_formt: 'PDF' }, 'invoice_formt', 'invoice_format'],
+      ['PUT', '/invoice/{id}', { benefit_period_strat: '2026-01-01' }, 'benefit_period_strat', 'benefit_period_start'],
+      ['POST', '/invoice/{id}/positions', { ...pos, tax_rat: 0.19 }, 'tax_rat', 'tax_rate'],
+      ['POST', '/invoice/{id}/positions', { ...pos, unitNetAmount: 100 }, 'unitNetAmount', 'unit_net_amount'],
+      ['PUT', '/invoice/{id}/position/{pid}', { discount_vaule: 5 }, 'discount_vaule', 'discount_value'],
+      ['PUT', '/invoice/{id}/positions/reorder', { position_id: [1] }, 'position_id', 'position_ids'],
+      [
+        'POST',
+        '/invoice/{id}/job',
+        { task: 'process_invoice_flag_invoice_send_job', vat_override: true },
+        'vat_override',
+        'vat_override_confirmed',
+      ],
+      [
+        'PUT',
+        '/invoice/{id}/status',
+        { status: 'PAID', paid_date: '2026-01-02', payment_method: 'CASH', payment_refrence: 'x' },
+        'payment_refrence',
+        'payment_reference',
+      ],
+      ['POST', '/invoice/{id}/send_email', { to: 'ap@customer.example', attach_pfd: false }, 'attach_pfd', 'attach_pdf'],
+      ['PUT', '/invoice/email-texts', { de: { subject: 'Rechnung {number}', bdy: 'x' } }, 'de.bdy', 'body'],
+      ['POST', '/products/', { name: 'P', unit_id: 'C62', unit_net_amount: 1, skU: 'X' }, 'skU', 'sku'],
+      ['PUT', '/products/{product}', { actve: false }, 'actve', 'active'],
+      ['PUT', '/numbering/invoice', { patern: 'RE-{SEQ}' }, 'patern', 'pattern'],
+    ])('%s %s', async (method, template, body, field, suggestion) => {
+      const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+      const pid = (await call('POST', `/invoice/${id}/positions`, pos)).body.id as number;
+      const product = (await call('POST', '/products/', { name: 'Unknown-field product', unit_id: 'C62', unit_net_amount: 1 })).body.id;
+      const before = [
+        (await call('GET', `/invoice/${id}`)).body,
+        (await call('GET', `/products/${product}`)).body,
+        (await call('GET', '/numbering/invoice')).body,
+      ];
+      const path = template.replace('{id}', String(id)).replace('{pid}', String(pid)).replace('{product}', String(product));
+      const res = await call(method, path, body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('UNKNOWN_FIELD');
+      expect(res.body.errors[0]).toEqual({ path: field, in: 'body', message: `unknown field; did you mean ${suggestion}?` });
+      const after = [
+        (await call('GET', `/invoice/${id}`)).body,
+        (await call('GET', `/products/${product}`)).body,
+        (await call('GET', '/numbering/invoice')).body,
+      ];
+      expect(after).toEqual(before);
+    });
+
+    it('names nested unknown fields and keeps free meta objects open', async () => {
+      const open = await call('POST', '/invoice/', {
+        customer_id: 1,
+        meta: { anything: { goes: [1, { here: true }] } },
+        invoice_date: '2026-01-01',
+      });
+      expect(open.status).toBe(201);
+      const res = await call('POST', '/invoice/', { customer_id: 1, meta: { free: 1 }, colour: 'red', invoice_formt: 'PDF' });
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: Json) => e.path)).toEqual(['colour', 'invoice_formt']);
+      const mail = await call('POST', `/invoice/${open.body.invoice_id}/send_email`, {
+        to: ['ap@customer.example'],
+        language: 'de',
+        lang: 'de',
+      });
+      expect(mail.body.errors).toEqual([{ path: 'lang', in: 'body', message: 'unknown field; did you mean language?' }]);
+    });
+
+    it('products follow JSON Merge Patch: null removes description and sku, not the name or price', async () => {
+      const id = (await call('POST', '/products/', { name: 'Patch', unit_id: 'C62', unit_net_amount: 1, sku: 'PATCH-1', description: 'd' }))
+        .body.id;
+      expect((await call('PUT', `/products/${id}`, { sku: null, description: null })).body).toMatchObject({
+        sku: null,
+        description: null,
+        name: 'Patch',
+      });
+      const refused = await call('PUT', `/products/${id}`, { unit_net_amount: null, name: null });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors.map((e: Json) => e.path).sort()).toEqual(['name', 'unit_net_amount']);
+    });
+  });
+
   describe('validation from the company profile', () => {
     const draftWithPosition = async () => {
       const inv = (await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' })).body.invoice_id;

@@ -491,12 +491,16 @@ describe('finalize pipeline (invoice-service)', () => {
   describe('amounts at the edge', () => {
     const position = { title: 'Item', unit_id: 'C62', tax_rate: 0.19 };
 
-    it('accepts float noise and 3-decimal prices in single_net_amount, refuses more than a cent off with both values', async () => {
+    it("accepts float noise and 3-decimal prices in single_net_amount; more than a cent off still succeeds with the service's value and a warning", async () => {
       const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
-      expect(
-        (await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 12, unit_net_amount: 33.333, single_net_amount: 399.996 }))
-          .status,
-      ).toBe(201);
+      const noise = await call('POST', `/invoice/${id}/positions`, {
+        ...position,
+        quantity: 12,
+        unit_net_amount: 33.333,
+        single_net_amount: 399.996,
+      });
+      expect(noise.status).toBe(201);
+      expect(noise.body.warnings).toBeUndefined();
       expect(
         (await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 3, unit_net_amount: 0.1, single_net_amount: 3 * 0.1 }))
           .status,
@@ -507,10 +511,30 @@ describe('finalize pipeline (invoice-service)', () => {
         unit_net_amount: 0.1,
         single_net_amount: 0.32,
       });
-      expect(off.status).toBe(400);
-      expect(off.body.errors).toEqual([{ path: 'single_net_amount', message: expect.stringMatching(/0\.32 .*0\.30/) }]);
+      expect(off.status).toBe(201);
+      expect(off.body.warnings).toEqual([
+        { field: 'single_net_amount', code: 'DERIVED_VALUE_REPLACED', message: expect.stringMatching(/0\.32 .*0\.30/) },
+      ]);
+      // the published SDK's bulk example: single_net_amount equal to the unit price for quantity 3
+      const sdkBulk = await call('POST', `/invoice/${id}/positions`, {
+        ...position,
+        quantity: 3,
+        unit_net_amount: 49.9,
+        single_net_amount: 49.9,
+      });
+      expect(sdkBulk.status).toBe(201);
+      expect(sdkBulk.body.warnings).toEqual([expect.objectContaining({ field: 'single_net_amount', code: 'DERIVED_VALUE_REPLACED' })]);
+      const updated = await call('PUT', `/invoice/${id}/position/${sdkBulk.body.id}`, { quantity: 2, single_net_amount: 1 });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toEqual({
+        message: 'position updated',
+        warnings: [{ field: 'single_net_amount', code: 'DERIVED_VALUE_REPLACED', message: expect.stringContaining('99.80') }],
+      });
+      expect((await call('PUT', `/invoice/${id}/position/${sdkBulk.body.id}`, { quantity: 2 })).body).toEqual({
+        message: 'position updated',
+      });
       const inv = await call('GET', `/invoice/${id}`);
-      expect(inv.body.positions.map((p: { single_net_amount: number }) => p.single_net_amount)).toEqual([400, 0.3]);
+      expect(inv.body.positions.map((p: { single_net_amount: number }) => p.single_net_amount)).toEqual([400, 0.3, 0.3, 99.8]);
     });
 
     it.each([

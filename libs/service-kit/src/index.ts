@@ -4,6 +4,7 @@ export * from './errors';
 export * from './problem';
 export * from './http-app';
 export * from './parse';
+export * from './unknown-fields';
 export * from './lifecycle';
 export * from './mongo';
 export * from './redis';

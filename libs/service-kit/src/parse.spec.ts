@@ -9,8 +9,22 @@ describe('parseInput', () => {
     nested: z.object({ a: z.number().optional() }).optional(),
   });
 
-  it('treats null as not given and ignores unknown keys', () => {
-    expect(parseInput(schema, { name: 'x', email: null, is_active: true, nested: { a: null } })).toEqual({ name: 'x', nested: {} });
+  it('treats null as not given (also for a key the schema does not know)', () => {
+    expect(parseInput(schema, { name: 'x', email: null, is_active: null, nested: { a: null } })).toEqual({ name: 'x', nested: {} });
+  });
+
+  it('refuses unknown keys with 400 UNKNOWN_FIELD naming each (nested too) and the other problems after them', () => {
+    try {
+      parseInput(schema, { emial: 'a@b.example', nested: { b: 1 } });
+      throw new Error('expected a 400');
+    } catch (err) {
+      expect(err).toMatchObject({ kind: 'invalid_data', options: { code: 'UNKNOWN_FIELD' } });
+      expect((err as { options: { errors: unknown[] } }).options.errors).toEqual([
+        { path: 'emial', in: 'body', message: 'unknown field; did you mean email?' },
+        { path: 'nested.b', in: 'body', message: 'unknown field; known fields: a' },
+        { path: 'name', in: 'body', message: 'required' },
+      ]);
+    }
   });
 
   it('keeps nulls inside arrays', () => {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AppError, type FieldError } from './errors';
 import { zodFieldErrors } from './problem';
+import { unknownFieldError, unknownFields } from './unknown-fields';
 
 /**
  * Existing client SDKs send every optional field, as JSON null when unset: null means "not given".
@@ -50,12 +51,45 @@ export function jsonDepthExceeds(buf: Uint8Array, limit = MAX_JSON_DEPTH): boole
  * nullable (a null for any other field is a 400 naming it). Throws ZodError (-> 400 with `errors`).
  */
 export function parsePatch<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  return schema.parse(input ?? {});
+  const body = input ?? {};
+  refuseUnknownFields(schema, body, () =>
+    schema.safeParse(body, { error: (iss) => (iss.code === 'invalid_type' && iss.input === null ? NOT_REMOVABLE : undefined) }),
+  );
+  return schema.parse(body, { error: (iss) => (iss.code === 'invalid_type' && iss.input === null ? NOT_REMOVABLE : undefined) });
 }
 
-/** Parses a request payload with its contract schema; throws ZodError (-> 400 with `errors`). */
+/** A merge-patch null for a field that cannot be removed (required, or no "unset" state). */
+const NOT_REMOVABLE = 'cannot be removed (null); send a value or leave the field out';
+
+/**
+ * Parses a request payload with its contract schema; throws ZodError (-> 400 with `errors`). A member the
+ * contract does not know answers 400 UNKNOWN_FIELD (see refuseUnknownFields); a null member counts as absent.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  return schema.parse(dropNulls(input ?? {}));
+  const body = dropNulls(input ?? {});
+  refuseUnknownFields(schema, body, () => schema.safeParse(body));
+  return schema.parse(body);
+}
+
+/**
+ * Throws 400 UNKNOWN_FIELD when the body has members its contract does not know (nested too), each named in
+ * `errors` with a suggestion where a known field is close; the body's other problems (from `check`) follow,
+ * so one answer lists everything. Records and passthrough objects of a contract stay open.
+ */
+export function refuseUnknownFields(schema: z.ZodType, body: unknown, check?: () => { success: boolean; error?: z.ZodError }): void {
+  const unknown = unknownFields(schema, body);
+  if (!unknown.length) return;
+  const errors: FieldError[] = unknown.map(unknownFieldError);
+  const result = check?.();
+  if (result && !result.success && result.error) {
+    const named = new Set(errors.map((e) => e.path));
+    for (const e of zodFieldErrors(result.error)) if (!named.has(e.path)) errors.push({ ...e, in: 'body' });
+  }
+  const names = unknown.map((f) => (f.suggestion ? `${f.path} (did you mean ${f.suggestion}?)` : f.path));
+  throw new AppError('invalid_data', `unknown field${unknown.length > 1 ? 's' : ''} in the request body: ${names.join(', ')}`, {
+    code: 'UNKNOWN_FIELD',
+    errors,
+  });
 }
 
 type Location = 'path' | 'query' | 'body';

@@ -34,7 +34,8 @@ export interface CompanyDoc {
   paymentTerms?: PaymentTermDoc[];
   /** Bumped on every payment-term change (optimistic check; orders the announcements). */
   paymentTermsRev?: number;
-  defaultPaymentTermId?: number;
+  /** null: the company chose no default term (PUT /company/ {"default_payment_term_id": null}). */
+  defaultPaymentTermId?: number | null;
   defaultTemplateId?: number;
   smallBusiness?: boolean;
   /** The letterhead logo as stored (resized), its object under `${companyId}/company/`. */

@@ -23,7 +23,8 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   }
   if (errors.length) throw invalidData('the company profile is invalid', errors);
   if (input.small_business !== undefined) set.smallBusiness = input.small_business;
-  if (input.default_payment_term_id === null) unset.defaultPaymentTermId = 1;
+  // null: no default term (stored as null, so the legacy match on payment_term_days does not bring one back)
+  if (input.default_payment_term_id === null) set.defaultPaymentTermId = null;
   else if (input.default_payment_term_id !== undefined) set.defaultPaymentTermId = input.default_payment_term_id;
   if (input.default_template_id === null) unset.defaultTemplateId = 1;
   else if (input.default_template_id !== undefined) set.defaultTemplateId = input.default_template_id;
@@ -32,26 +33,31 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   if (input.address)
     set.address = {
       line1: input.address.line1,
-      line2: input.address.line2,
+      line2: input.address.line2 ?? undefined,
       postalCode: input.address.postal_code,
       city: input.address.city,
       countryCode: input.address.country_code,
     };
-  if (input.vat_id !== undefined) set.vatId = input.vat_id.replace(/[\s.-]/g, '').toUpperCase();
-  if (input.tax_number !== undefined) set.taxNumber = input.tax_number;
-  if (input.registration_court !== undefined) set.registrationCourt = input.registration_court;
-  if (input.registration_id !== undefined) set.registrationId = input.registration_id;
-  if (input.managing_directors !== undefined) set.managingDirectors = input.managing_directors;
-  if (input.contact_name !== undefined) set.contactName = input.contact_name;
-  if (input.email !== undefined) set.email = input.email;
-  if (input.phone !== undefined) set.phone = input.phone;
-  if (input.website !== undefined) set.website = input.website;
+  // JSON Merge Patch: null removes the value (the contract lets null through only for removable fields)
+  const patch = (field: keyof CompanyDoc, value: unknown) => {
+    if (value === null) unset[field] = 1;
+    else if (value !== undefined) set[field] = value;
+  };
+  patch('vatId', typeof input.vat_id === 'string' ? input.vat_id.replace(/[\s.-]/g, '').toUpperCase() : input.vat_id);
+  patch('taxNumber', input.tax_number);
+  patch('registrationCourt', input.registration_court);
+  patch('registrationId', input.registration_id);
+  patch('managingDirectors', input.managing_directors);
+  patch('contactName', input.contact_name);
+  patch('email', input.email);
+  patch('phone', input.phone);
+  patch('website', input.website);
   if (input.default_language !== undefined) set.defaultLanguage = input.default_language;
   if (input.payment_term_days !== undefined) set.paymentTermDays = input.payment_term_days;
   const fields = [...Object.keys(set), ...Object.keys(unset)];
   if (fields.length === 0) return current;
   const vatChanged = typeof set.vatId === 'string' && set.vatId !== current.vatId;
-  if (vatChanged) unset.vatCheck = 1;
+  if (vatChanged || unset.vatId) unset.vatCheck = 1;
   return deps.commit(async (session, emit) => {
     const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset, session);
     if (!updated) throw notFound('company');

@@ -91,11 +91,10 @@ export function lineAmountOf(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>) {
 }
 
 /**
- * Amount rules of one position: its line amount stays within the documented bound (so totals of up to
- * MAX_POSITIONS lines stay exact JSON numbers), and a client's single_net_amount may differ from the
- * service's own value by at most one cent (binary-float clients); beyond that both values are named.
+ * Amount rule of one position: its line amount stays within the documented bound (so totals of up to
+ * MAX_POSITIONS lines stay exact JSON numbers).
  */
-export function positionAmountErrors(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>, clientLineAmount?: string): FieldError[] {
+export function positionAmountErrors(p: Pick<PositionDoc, 'quantity' | 'unitPrice'>): FieldError[] {
   const own = lineAmountOf(p);
   if (own.abs().greaterThan(NUMBER_BOUNDS.maxAmount)) {
     return [
@@ -105,13 +104,33 @@ export function positionAmountErrors(p: Pick<PositionDoc, 'quantity' | 'unitPric
       },
     ];
   }
-  if (clientLineAmount !== undefined && toDecimal(clientLineAmount).minus(own).abs().greaterThan('0.01')) {
-    return [
-      {
-        path: 'single_net_amount',
-        message: `single_net_amount ${clientLineAmount} differs from quantity x unit_net_amount = ${own.toFixed(2)} by more than 0.01`,
-      },
-    ];
-  }
   return [];
+}
+
+/** A value the service derives itself and replaced; answered next to the 201/200 (never a failed request). */
+export interface DerivedValueWarning {
+  field: string;
+  code: 'DERIVED_VALUE_REPLACED';
+  message: string;
+}
+
+/**
+ * single_net_amount is derived (quantity x unit_net_amount, rounded half up to the cent): whatever the client
+ * sends, the service's value wins. A client value within a cent is float noise and passes silently; beyond
+ * that the request still succeeds and the answer carries a warning naming both values.
+ */
+export function derivedValueWarnings(
+  p: Pick<PositionDoc, 'quantity' | 'unitPrice'>,
+  clientLineAmount: string | undefined,
+): DerivedValueWarning[] {
+  if (clientLineAmount === undefined) return [];
+  const own = lineAmountOf(p);
+  if (!toDecimal(clientLineAmount).minus(own).abs().greaterThan('0.01')) return [];
+  return [
+    {
+      field: 'single_net_amount',
+      code: 'DERIVED_VALUE_REPLACED',
+      message: `single_net_amount ${clientLineAmount} replaced by quantity x unit_net_amount = ${own.toFixed(2)} (the service derives it)`,
+    },
+  ];
 }

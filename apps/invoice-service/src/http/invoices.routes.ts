@@ -65,8 +65,14 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
   r.post('/invoice/:id/positions', async (req, res) => {
     const companyId = companyIdOf(req);
     const invoiceId = idOf(req, 'id');
-    const { id, invoice: inv } = await addPosition(deps, companyId, invoiceId, parseInput(PositionCreateInput, req.body));
-    res.status(201).json({ message: 'position added', id, position_id: id, invoice: presentInvoice(inv, { positions: false }) });
+    const { id, invoice: inv, warnings } = await addPosition(deps, companyId, invoiceId, parseInput(PositionCreateInput, req.body));
+    res.status(201).json({
+      message: 'position added',
+      id,
+      position_id: id,
+      invoice: presentInvoice(inv, { positions: false }),
+      ...(warnings.length ? { warnings } : {}),
+    });
   });
   r.put('/invoice/:id/positions/reorder', async (req, res) => {
     await reorderPositions(deps, companyIdOf(req), idOf(req, 'id'), parseInput(PositionReorder, req.body));
@@ -79,8 +85,8 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.json(presentPositions(inv.positions)[index]);
   });
   r.put('/invoice/:id/position/:pid', async (req, res) => {
-    await updatePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'), parseInput(PositionUpdate, req.body));
-    res.json({ message: 'position updated' });
+    const warnings = await updatePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'), parseInput(PositionUpdate, req.body));
+    res.json({ message: 'position updated', ...(warnings.length ? { warnings } : {}) });
   });
   r.delete('/invoice/:id/position/:pid', async (req, res) => {
     await deletePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'));

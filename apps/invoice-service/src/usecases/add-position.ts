@@ -2,6 +2,7 @@ import type { PositionCreate, PositionCreateInput } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
+import type { DerivedValueWarning } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 import { MAX_POSITIONS } from './draft-rules';
 import { assertPositionAmounts, changePositions, toPosition } from './position-store';
@@ -31,18 +32,18 @@ async function withProduct(deps: InvoiceDeps, companyId: string, input: Position
   };
 }
 
-/** Adds a position; answers its id and the invoice as written (no second read). */
+/** Adds a position; answers its id, the invoice as written (no second read) and the derived values replaced. */
 export async function addPosition(
   deps: InvoiceDeps,
   companyId: string,
   invoiceId: number,
   input: PositionCreateInput,
-): Promise<{ id: number; invoice: InvoiceDoc }> {
+): Promise<{ id: number; invoice: InvoiceDoc; warnings: DerivedValueWarning[] }> {
   const { invoice, value: position } = await changePositions(deps, companyId, invoiceId, async (inv) => {
     if (inv.positions.length >= MAX_POSITIONS) throw invalidData(`an invoice has at most ${MAX_POSITIONS} positions`);
     const added = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
     if (input.product_id !== undefined) added.productId = input.product_id;
-    assertPositionAmounts(added, input.single_net_amount);
+    const warnings = assertPositionAmounts(added, input.single_net_amount);
     added.id = await deps.positionIds();
     // for the audit log, written with the change
     const announced = eventMessage('invoice.changed.v1', companyId, {
@@ -51,7 +52,7 @@ export async function addPosition(
       positionId: added.id,
       fields: givenFields(input),
     });
-    return { positions: [...inv.positions, added], value: added, messages: [announced] };
+    return { positions: [...inv.positions, added], value: { added, warnings }, messages: [announced] };
   });
-  return { id: position.id, invoice };
+  return { id: position.added.id, invoice, warnings: position.warnings };
 }

@@ -3,7 +3,7 @@ import { defaultRateOfTreatment, type PositionCreate } from '@inv/contracts';
 import type { OutboxMessage } from '@inv/outbox';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
-import { grossCentsOf, positionAmountErrors, totalsOf } from '../domain/totals';
+import { derivedValueWarnings, grossCentsOf, positionAmountErrors, totalsOf, type DerivedValueWarning } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
 import { handOverHeld, heldEvents } from './held-events';
 import { loadDraft } from './load-invoice';
@@ -24,9 +24,11 @@ export function toPosition(id: number, input: PositionCreate, invoiceTreatment: 
   };
 }
 
-export function assertPositionAmounts(p: PositionDoc, clientLineAmount: string | undefined) {
-  const errors = positionAmountErrors(p, clientLineAmount);
+/** Refuses a line amount beyond the bound; answers the warnings about derived values the service replaced. */
+export function assertPositionAmounts(p: PositionDoc, clientLineAmount: string | undefined): DerivedValueWarning[] {
+  const errors = positionAmountErrors(p);
   if (errors.length > 0) throw invalidData(errors[0].message, errors);
+  return derivedValueWarnings(p, clientLineAmount);
 }
 
 /** Checks the positions still add up (e.g. a fixed discount above its line amount is refused). */

@@ -38,12 +38,19 @@ describe('updatePosition', () => {
     expect(f.invoices.get(2)!.positions[0].title).toBe('Position 20');
   });
 
-  it('refuses a client line amount that disagrees with quantity x price (400) and a change made meanwhile (409)', async () => {
+  it('replaces a client line amount that disagrees with quantity x price (a warning, not a 400) and refuses a change made meanwhile (409)', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { positions: [position(10)] });
-    await expect(
-      updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3', single_net_amount: '250' })),
-    ).rejects.toMatchObject({ kind: 'invalid_data' });
+    const warnings = await updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3', single_net_amount: '250' }));
+    expect(warnings).toEqual([
+      {
+        field: 'single_net_amount',
+        code: 'DERIVED_VALUE_REPLACED',
+        message: expect.stringMatching(/^single_net_amount 250 replaced by quantity x unit_net_amount = /),
+      },
+    ]);
+    expect(f.invoices.get(1)!.positions[0].quantity).toBe('3');
+    expect(await updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '2', single_net_amount: '250' }))).toHaveLength(1);
     f.interfere();
     await expect(updatePosition(f.deps, COMPANY, 1, 10, PositionUpdate.parse({ quantity: '3' }))).rejects.toMatchObject({
       kind: 'conflict',

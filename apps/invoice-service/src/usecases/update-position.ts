@@ -1,12 +1,20 @@
 import { defaultRateOfTreatment, type PositionUpdate } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
+import type { DerivedValueWarning } from '../domain/totals';
 import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
 import { assertPositionAmounts, changePositions } from './position-store';
 
-export async function updatePosition(deps: InvoiceDeps, companyId: string, invoiceId: number, positionId: number, input: PositionUpdate) {
-  await changePositions(deps, companyId, invoiceId, async (inv) => {
+/** Changes the fields sent; answers the derived values the service replaced (warnings, never a failure). */
+export async function updatePosition(
+  deps: InvoiceDeps,
+  companyId: string,
+  invoiceId: number,
+  positionId: number,
+  input: PositionUpdate,
+): Promise<DerivedValueWarning[]> {
+  const { value: warnings } = await changePositions(deps, companyId, invoiceId, async (inv) => {
     const index = inv.positions.findIndex((p) => p.id === positionId);
     if (index < 0) throw notFound(`position ${positionId}`);
     const old = inv.positions[index];
@@ -22,7 +30,7 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
       discountType: input.discount_type ?? old.discountType,
       discountValue: input.discount_value ?? old.discountValue,
     };
-    assertPositionAmounts(merged, input.single_net_amount);
+    const warnings = assertPositionAmounts(merged, input.single_net_amount);
     const positions = [...inv.positions];
     positions[index] = merged;
     const announced = eventMessage('invoice.changed.v1', companyId, {
@@ -31,6 +39,7 @@ export async function updatePosition(deps: InvoiceDeps, companyId: string, invoi
       positionId,
       fields: givenFields(input),
     });
-    return { positions, value: undefined, messages: [announced] };
+    return { positions, value: warnings, messages: [announced] };
   });
+  return warnings;
 }

@@ -8,7 +8,7 @@ const Line = (max: number) => safeText(z.string().trim().max(max));
 
 export const CompanyAddressInput = z.object({
   line1: Text(200),
-  line2: Line(200).optional(),
+  line2: Line(200).nullable().optional(),
   postal_code: Text(20),
   city: Text(100),
   country_code: z
@@ -18,23 +18,28 @@ export const CompanyAddressInput = z.object({
     .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as DE'),
 });
 
-/** PUT /company/: only the fields sent change. */
+/**
+ * PUT /company/: JSON Merge Patch, only the fields sent change; `null` removes an optional value (vat_id,
+ * tax_number, website, contact data, defaults). Required data (legal_name, trading_name, address) and the
+ * settings with a default cannot be removed: null for them is a 400 naming the field.
+ */
 export const CompanyProfileUpdate = z
   .object({
     legal_name: Text(200).optional().meta({ description: 'the seller name on invoices (BT-27)' }),
     trading_name: Text(200).optional(),
     address: CompanyAddressInput.optional(),
-    vat_id: Line(20).optional().meta({ description: 'USt-IdNr. (BT-31)' }),
-    tax_number: Line(30).optional().meta({ description: 'Steuernummer (BT-32)' }),
-    registration_court: Line(100).optional(),
-    registration_id: Line(50).optional().meta({ description: 'e.g. HRB 12345' }),
-    managing_directors: z.array(Text(100)).max(10).optional(),
+    vat_id: Line(20).nullable().optional().meta({ description: 'USt-IdNr. (BT-31); null removes it' }),
+    tax_number: Line(30).nullable().optional().meta({ description: 'Steuernummer (BT-32); null removes it' }),
+    registration_court: Line(100).nullable().optional(),
+    registration_id: Line(50).nullable().optional().meta({ description: 'e.g. HRB 12345' }),
+    managing_directors: z.array(Text(100)).max(10).nullable().optional().meta({ description: 'null removes them all' }),
     contact_name: Line(100)
+      .nullable()
       .optional()
       .meta({ description: 'the seller contact on invoices (BT-41; XRechnung requires it with phone and email)' }),
-    email: z.email().max(254).optional(),
-    phone: Line(40).optional(),
-    website: z.url().max(200).optional(),
+    email: z.email().max(254).nullable().optional(),
+    phone: Line(40).nullable().optional(),
+    website: z.url().max(200).nullable().optional(),
     default_language: z.enum(['de', 'en']).optional(),
     payment_term_days: z
       .number()

@@ -53,7 +53,15 @@ const periodOrder = (v: { benefit_period_start?: string; benefit_period_end?: st
   }
 };
 
-export const InvoiceCreate = z.object(invoiceFields).superRefine(periodOrder).meta({ id: 'InvoiceCreate' });
+export const InvoiceCreate = z
+  .object({
+    ...invoiceFields,
+    invoice_date: IsoDate.optional().meta({
+      description: 'ignored: the service sets the invoice date at finalization (known because a reference example sends it)',
+    }),
+  })
+  .superRefine(periodOrder)
+  .meta({ id: 'InvoiceCreate' });
 export type InvoiceCreate = z.output<typeof InvoiceCreate>;
 export const InvoiceUpdate = z.object(invoiceFields).partial().superRefine(periodOrder).meta({ id: 'InvoiceUpdate' });
 export type InvoiceUpdate = z.output<typeof InvoiceUpdate>;
@@ -68,14 +76,16 @@ const positionFields = {
   unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxUnitPrice, description: 'net price per unit' }),
   /**
    * What the client computed as quantity x unit price. Clients compute it with binary floats
-   * (0.30000000000000004), so any number of decimals is accepted; the service recomputes it, accepts a
-   * difference of at most 0.01 (its own value wins) and answers 400 with both values beyond that.
+   * (0.30000000000000004), so any number of decimals is accepted. The service derives it itself and its
+   * own value always wins: a difference of at most 0.01 passes silently, beyond that the answer (still
+   * 201/200) carries `warnings` with code DERIVED_VALUE_REPLACED naming both values.
    */
   single_net_amount: DecimalInput({
     maxDecimals: 20,
     min: -Number(NUMBER_BOUNDS.maxAmount),
     max: NUMBER_BOUNDS.maxAmount,
-    description: 'quantity x unit price as the client computed it; recomputed by the service, a difference above 0.01 answers 400',
+    description:
+      'quantity x unit price as the client computed it; derived by the service, whose value wins (a difference above 0.01 adds a DERIVED_VALUE_REPLACED warning to the answer)',
   }).optional(),
   tax_rate: DecimalInput({ maxDecimals: 4, min: 0, max: '0.9999', description: 'decimal fraction: 0.19 = 19 %' }).optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
@@ -135,7 +145,7 @@ export const PositionReorder = z.union([z.array(IntId), z.object({ position_ids:
 
 export const FINALIZE_TASK = 'process_invoice_flag_invoice_send_job';
 /** A job request names a task; any string, so that an unknown task gets its own answer (then JobRequest applies). */
-export const JobTask = z.object({ task: z.string() }).passthrough();
+export const JobTask = z.object({ task: z.string(), vat_override_confirmed: z.boolean().optional() });
 
 export const JobRequest = z.object({
   task: z.literal(FINALIZE_TASK),

@@ -6,6 +6,10 @@ import { z } from 'zod';
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: [400, 'A path parameter, query parameter or body field is invalid; `errors` names each one (`path`, `in`, `message`).'],
+  UNKNOWN_FIELD: [
+    400,
+    'The body has a field its contract does not know (nested too); `errors` names each one (`path`, `in: body`) with "did you mean …?" where a known field is close, then any other invalid field. Nothing is stored.',
+  ],
   MALFORMED_JSON: [400, 'The body is not valid JSON.'],
   MALFORMED_PATH: [400, 'The path is not valid percent-encoding.'],
   NESTING_TOO_DEEP: [400, 'The JSON body is nested deeper than 64 levels.'],

@@ -207,9 +207,22 @@ export const Validation = z
   .meta({ id: 'Validation' });
 
 export const StatusChanged = z.object({ message: z.string(), status: InvoiceStatus }).meta({ id: 'StatusChanged' });
+/** A value the service derives itself and replaced in a successful answer (e.g. single_net_amount). */
+export const DerivedValueWarning = z
+  .object({
+    field: z.string().meta({ description: 'the request field whose value was replaced, e.g. single_net_amount' }),
+    code: z.enum(['DERIVED_VALUE_REPLACED']),
+    message: z.string().meta({ description: "both values: the client's and the service's" }),
+  })
+  .meta({ id: 'DerivedValueWarning' });
+const derivedWarnings = z.array(DerivedValueWarning).optional().meta({
+  description:
+    "present when the service replaced a value it derives (single_net_amount differing from quantity x unit_net_amount by more than 0.01); the request still succeeded with the service's value",
+});
 export const PositionAdded = z
-  .object({ message: z.string(), id: z.number().int(), position_id: z.number().int(), invoice: Invoice })
+  .object({ message: z.string(), id: z.number().int(), position_id: z.number().int(), invoice: Invoice, warnings: derivedWarnings })
   .meta({ id: 'PositionAdded' });
+export const PositionUpdated = z.object({ message: z.string(), warnings: derivedWarnings }).meta({ id: 'PositionUpdated' });
 export const Positions = z.object({ positions: z.array(Position) }).meta({ id: 'Positions' });
 export const TaxTreatmentLabel = z.object({ id: TaxTreatmentId, label: z.string() }).loose().meta({ id: 'TaxTreatment' });
 export const Template = z.object({ id: z.number().int(), name: z.string() }).loose().meta({ id: 'Template' });
