@@ -47,8 +47,10 @@ function anagrafica(parent: XMLBuilder, p: Party): void {
 }
 
 /**
- * FatturaPA 1.2.2, FPR12 (B2B between private parties). Invoices are TD01, credit notes TD04 with the
- * preceding invoice in DatiFattureCollegate. Non-S categories carry a Natura code (N1..N7 family) and the
+ * FatturaPA 1.2.2, FPR12 (B2B between private parties), or FPA12 when the buyer's recipient code has the 6
+ * characters of a public administration's Codice Ufficio. Invoices are TD01, credit notes TD04 with the
+ * preceding invoice in DatiFattureCollegate. A Skonto of the payment term becomes ScontoPagamentoAnticipato /
+ * DataLimitePagamentoAnticipato of the payment detail. Non-S categories carry a Natura code (N1..N7 family) and the
  * exemption text as RiferimentoNormativo. Unsigned: the SdI accepts unsigned FPR12 files.
  */
 export function toFatturaPA(invoice: EInvoice): string {
@@ -57,15 +59,17 @@ export function toFatturaPA(invoice: EInvoice): string {
   const buyer = invoice.buyer;
   if (!seller.vatId) throw new RangeError('FatturaPA needs the seller VAT ID (IdFiscaleIVA)');
 
+  // a 6-character CodiceDestinatario is a public administration's Codice Ufficio: FPA12
+  const formato = buyer.sdiCode?.length === 6 ? 'FPA12' : 'FPR12';
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS_P, 'p:FatturaElettronica', {
-    versione: 'FPR12',
+    versione: formato,
     'xmlns:ds': NS_DS,
   });
   const header = root.ele('FatturaElettronicaHeader');
   const trasm = header.ele('DatiTrasmissione');
   idFiscale(trasm, 'IdTrasmittente', seller.vatId);
   trasm.ele('ProgressivoInvio').txt(invoice.number.replace(/[^A-Za-z0-9]/g, '').slice(-10) || '1');
-  trasm.ele('FormatoTrasmissione').txt('FPR12');
+  trasm.ele('FormatoTrasmissione').txt(formato);
   const foreignBuyer = buyer.address.countryCode !== 'IT';
   // SdI conventions: "XXXXXXX" for foreign buyers, "0000000" when delivering to a PEC mailbox
   const code = buyer.sdiCode ?? (foreignBuyer ? 'XXXXXXX' : '0000000');
@@ -83,6 +87,7 @@ export function toFatturaPA(invoice: EInvoice): string {
   const ces = header.ele('CessionarioCommittente');
   const cesAna = ces.ele('DatiAnagrafici');
   if (buyer.vatId) idFiscale(cesAna, 'IdFiscaleIVA', buyer.vatId);
+  else if (buyer.partitaIva) idFiscale(cesAna, 'IdFiscaleIVA', `IT${buyer.partitaIva}`);
   else if (foreignBuyer) {
     // foreign buyer without VAT ID: IdPaese = country, IdCodice = its own tax id or the SdI placeholder
     const el = cesAna.ele('IdFiscaleIVA');
@@ -158,10 +163,24 @@ export function toFatturaPA(invoice: EInvoice): string {
     const det = dp.ele('DettaglioPagamento');
     if (pay.accountName) det.ele('Beneficiario').txt(toLatin1(pay.accountName, 200));
     det.ele('ModalitaPagamento').txt('MP05'); // bank transfer
-    if (invoice.dueDate) det.ele('DataScadenzaPagamento').txt(invoice.dueDate);
+    if (invoice.dueDate) {
+      // the term: so many days from the invoice date (0..999), ending on the due date
+      const days = Math.round((Date.parse(invoice.dueDate) - Date.parse(invoice.issueDate)) / 86_400_000);
+      if (days >= 0 && days <= 999) {
+        det.ele('DataRiferimentoTerminiPagamento').txt(invoice.issueDate);
+        det.ele('GiorniTerminiPagamento').txt(String(days));
+      }
+      det.ele('DataScadenzaPagamento').txt(invoice.dueDate);
+    }
     det.ele('ImportoPagamento').txt(totals.amountDue);
     if (pay.iban) det.ele('IBAN').txt(pay.iban.replace(/\s/g, ''));
     if (pay.bic) det.ele('BIC').txt(pay.bic);
+    // Skonto: the discount amount for payment by the given date
+    const skonto = invoice.earlyPaymentDiscount;
+    if (skonto && new Dec(skonto.amount).greaterThan(0)) {
+      det.ele('ScontoPagamentoAnticipato').txt(dec2(skonto.amount));
+      det.ele('DataLimitePagamentoAnticipato').txt(skonto.untilDate);
+    }
   }
   return root.end({ prettyPrint: true });
 }

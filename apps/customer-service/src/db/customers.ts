@@ -53,6 +53,13 @@ export interface CustomerDoc {
   isActive: boolean;
   phone?: string;
   buyerReference?: string;
+  /** Peppol participant id `EAS:identifier` (BT-49), checked on input. */
+  peppolId?: string;
+  /** Italian buyers (FatturaPA): SdI recipient code, certified e-mail, Codice Fiscale, Partita IVA (11 digits). */
+  codiceDestinatario?: string;
+  pec?: string;
+  codiceFiscale?: string;
+  partitaIva?: string;
   addresses: AddressDoc[];
   vat: VatCheckDoc;
   /** Bumped by every change of the customer's own fields or addresses: the optimistic concurrency check. */
@@ -112,6 +119,11 @@ const schema = new Schema<CustomerDoc>(
     isActive: { type: Boolean, required: true },
     phone: String,
     buyerReference: String,
+    peppolId: String,
+    codiceDestinatario: String,
+    pec: String,
+    codiceFiscale: String,
+    partitaIva: String,
     addresses: [addressSchema],
     vat: { type: vatSchema, required: true },
     rev: { type: Number, required: true },

@@ -1,4 +1,4 @@
-import { checkVatIdSyntax, electronicAddressOf, type messages } from '@inv/contracts';
+import { checkVatIdSyntax, electronicAddressOf, peppolEndpoint, type messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { AddressDoc, AddressType, CustomerDoc, VatStatus } from '../db/customers';
 
@@ -69,7 +69,12 @@ export function billingSnapshotOf(c: CustomerDoc): BillingSnapshot {
       firstName: c.contactType === 'B2C' ? c.firstName : undefined,
       lastName: c.contactType === 'B2C' ? c.lastName : undefined,
       vatId: c.contactType === 'B2B' ? c.vatId : undefined,
-      electronicAddress: electronicAddressOf({ vatId: c.vatId, email: c.email }),
+      // BT-49: the Peppol participant id the customer gave, before any address derived from the VAT ID or e-mail
+      electronicAddress: c.peppolId ? peppolEndpoint(c.peppolId) : electronicAddressOf({ vatId: c.vatId, email: c.email }),
+      fiscalCode: c.codiceFiscale,
+      partitaIva: c.partitaIva,
+      sdiCode: c.codiceDestinatario,
+      pec: c.pec,
       // Without a billing address the party is still sent (with an empty address) so that validation names the gap.
       address: address
         ? {
@@ -141,6 +146,11 @@ export function presentCustomer(c: CustomerDoc, opts: { addresses: boolean }) {
     payment_term_id: c.paymentTermId ?? null,
     default_ftl_template_id: c.defaultTemplateId ?? null,
     buyer_reference: c.buyerReference ?? null,
+    peppol_id: c.peppolId ?? null,
+    codice_destinatario: c.codiceDestinatario ?? null,
+    pec: c.pec ?? null,
+    codice_fiscale: c.codiceFiscale ?? null,
+    partita_iva: c.partitaIva ?? null,
     is_active: c.isActive,
     vat_check: presentVatCheck(c),
     ...(opts.addresses ? { addresses: c.addresses.map(presentAddress) } : {}),

@@ -70,6 +70,11 @@ export function fieldsOf(input: CustomerUpdate): Partial<CustomerDoc> {
     isActive: input.is_active,
     phone: input.phone,
     buyerReference: input.buyer_reference,
+    peppolId: input.peppol_id,
+    codiceDestinatario: input.codice_destinatario,
+    pec: input.pec,
+    codiceFiscale: input.codice_fiscale,
+    partitaIva: input.partita_iva,
   };
   for (const k of Object.keys(set) as (keyof CustomerDoc)[]) if (set[k] === undefined) delete set[k];
   return set;

@@ -1,7 +1,8 @@
 import type { InvoiceSnapshot, messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { InvoiceDoc } from '../db/invoices';
-import { applicableTerm, paymentTermsOf } from './payment-terms';
+import { addDays, applicableTerm, paymentTermsOf } from './payment-terms';
+import { formatAmount, toDecimal } from '@inv/money';
 import { totalsOf, vatOf } from './totals';
 
 type SellerProfile = z.output<(typeof messages.rpc)['account.seller-profile.v1']['response']>;
@@ -36,6 +37,7 @@ export function buildSnapshot(
   const smallBusiness = seller.smallBusiness === true;
   const notes = [inv.note, smallBusiness ? SMALL_BUSINESS_NOTE[language] : undefined].filter((n): n is string => Boolean(n));
   let terms: { dueDate?: string; text: string };
+  let earlyPaymentDiscount: InvoiceSnapshot['earlyPaymentDiscount'];
   if (isCredit) {
     // A credit note's amount is owed to the buyer: the terms state how it is settled (BR-CO-25 needs terms
     // or a due date for a positive amount due, and a due date would read as a demand for payment).
@@ -52,7 +54,16 @@ export function buildSnapshot(
     } catch {
       // amounts out of bounds are refused by validation before a snapshot is used
     }
-    terms = paymentTermsOf(applicableTerm(seller, buyer.paymentTermId), issueDate, gross, language, inv.format);
+    const term = applicableTerm(seller, buyer.paymentTermId);
+    terms = paymentTermsOf(term, issueDate, gross, language, inv.format);
+    // the Skonto as data, for the formats with elements for it (FatturaPA ScontoPagamentoAnticipato)
+    if (term.discount)
+      earlyPaymentDiscount = {
+        percent: String(term.discount.percent),
+        days: term.discount.days,
+        untilDate: addDays(issueDate, term.discount.days),
+        amount: formatAmount(toDecimal(gross).times(term.discount.percent).dividedBy(100)),
+      };
   }
   return {
     number: inv.number,
@@ -66,6 +77,7 @@ export function buildSnapshot(
     deliveryDate: inv.benefitPeriodStart ? undefined : issueDate,
     notes: notes.length ? notes : undefined,
     paymentTerms: terms.text,
+    earlyPaymentDiscount,
     seller: seller.seller ?? emptyParty,
     buyer: buyer.buyer ?? emptyParty,
     lines: inv.positions.map((p) => ({

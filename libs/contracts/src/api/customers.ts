@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { checkVatIdSyntax } from '../vat-id';
+import { checkCodiceDestinatario, checkCodiceFiscale, checkPartitaIva, checkPeppolId, type IdCheck } from '../participant-ids';
+
+export {
+  checkCodiceDestinatario,
+  checkCodiceFiscale,
+  checkPartitaIva,
+  checkPeppolId,
+  peppolEndpoint,
+  PEPPOL_EAS_CODES,
+} from '../participant-ids';
 import { IntId, IsoDate, Pagination } from './common';
 import { safeText } from './safe-text';
 
@@ -29,6 +39,53 @@ export const VatIdInput = z
   })
   .meta({ description: 'EU VAT ID with country prefix; validated against VIES for B2B customers' });
 
+/** A string checked (and normalised) by one of the identifier checks of participant-ids.ts: 400 naming the field with the reason. */
+const checkedId = (check: (v: string) => IdCheck, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .transform((v, ctx) => {
+      const r = check(v);
+      if (!r.ok) {
+        ctx.addIssue({ code: 'custom', message: r.reason });
+        return z.NEVER;
+      }
+      return r.value;
+    });
+
+/**
+ * Peppol participant id `EAS:identifier` (BT-49 / BT-34 EndpointID with schemeID = EAS): the scheme from the Peppol
+ * EAS code list; GLN (0088), Norwegian organisation number (0192) and Belgian enterprise number (0208) with their
+ * check digits. Shared by customers and the company profile.
+ */
+export const PeppolIdInput = checkedId(checkPeppolId, 60).meta({
+  description:
+    'Peppol participant id EAS:identifier (electronic address BT-49 / BT-34): scheme from the Peppol EAS code list, check digits of 0088 (GLN), 0192 (NO org. number), 0208 (BE enterprise number) checked; used as the Peppol endpoint before any endpoint derived from the VAT ID',
+  example: '0192:987654325',
+});
+
+/** Italian buyers (FatturaPA): SdI routing and tax identifiers. */
+const italianFields = {
+  codice_destinatario: checkedId(checkCodiceDestinatario, 7).optional().meta({
+    description: 'SdI recipient code (FatturaPA CodiceDestinatario): 7 characters for companies, 6 for public administrations',
+    example: 'M5UXCR1',
+  }),
+  pec: z.email().max(254).optional().meta({
+    description: 'certified e-mail (PEC) for SdI delivery when there is no recipient code (FatturaPA PECDestinatario)',
+    example: 'fatture@pec.rossi.it',
+  }),
+  codice_fiscale: checkedId(checkCodiceFiscale, 16).optional().meta({
+    description: 'Italian tax code: 16 characters with check character (a person) or 11 digits with check digit (a company)',
+    example: 'RSSMRA85T10A562S',
+  }),
+  partita_iva: checkedId(checkPartitaIva, 13).optional().meta({
+    description: 'Italian VAT number, 11 digits with check digit (the buyer IdFiscaleIVA when vat_id is not set)',
+    example: '01234567897',
+  }),
+};
+
 const customerFields = {
   organization_name: safeText(z.string().trim().min(1).max(200)).optional(),
   first_name: safeText(z.string().trim().min(1).max(100)).optional(),
@@ -45,6 +102,8 @@ const customerFields = {
   buyer_reference: safeText(z.string().max(200))
     .optional()
     .meta({ description: 'default buyer reference / Leitweg-ID copied to new invoices' }),
+  peppol_id: PeppolIdInput.optional(),
+  ...italianFields,
 };
 
 /** The name rules of a customer as a whole (after a partial update too): B2B needs a company name, B2C a first and last name. */

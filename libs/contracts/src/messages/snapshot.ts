@@ -28,6 +28,8 @@ const SnapshotParty = z.object({
   contact: z.object({ name: z.string().optional(), phone: z.string().optional(), email: z.string().optional() }).optional(),
   sdiCode: z.string().optional(),
   pec: z.string().optional(),
+  /** Italian VAT number without the IT prefix (FatturaPA IdFiscaleIVA of a buyer that gave no vat_id). */
+  partitaIva: z.string().optional(),
 });
 const VatCategory = z.enum(['S', 'Z', 'AE', 'K', 'G', 'E', 'O']);
 const Treatment = z.enum(['standard', 'reduced', 'reverse_charge', 'intra_community', 'export_outside_eu', 'exempt', 'outside_scope']);
@@ -46,6 +48,8 @@ export const InvoiceSnapshot = z.object({
   deliveryDate: z.string().optional(),
   notes: z.array(z.string()).optional(),
   paymentTerms: z.string().optional(),
+  /** Skonto of the payment term: percent, the last day it applies and its amount (of the gross total). */
+  earlyPaymentDiscount: z.object({ percent: Dec, untilDate: z.string(), amount: Dec, days: z.number().int() }).optional(),
   seller: SnapshotParty,
   buyer: SnapshotParty,
   deliverTo: z.object({ name: z.string().optional(), address: SnapshotAddress }).optional(),
