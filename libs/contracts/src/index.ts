@@ -2,6 +2,7 @@ export * from './api/common';
 export * from './api/safe-text';
 export * from './api/customers';
 export * from './api/invoices';
+export * from './api/credit-notes';
 export * from './api/tax';
 export * from './vat-id';
 export * from './messages/snapshot';

@@ -6,6 +6,7 @@ import {
   publicSectorBuyer,
   reverseChargeServices,
   italianDomestic,
+  exemptInvoice,
 } from './fixtures';
 import { einvoiceFormats } from './formats';
 import type { EInvoice } from './model';
@@ -42,6 +43,19 @@ describe('requirementsFor', () => {
     ]);
     // the same invoice is fine as Factur-X, which needs none of these
     expect(rules('cii-en16931', inv)).toEqual([]);
+  });
+
+  it('needs a seller VAT ID or register entry in EN 16931 formats: a tax number is not enough (BR-CO-26)', () => {
+    const taxNumberOnly = exemptInvoice();
+    delete taxNumberOnly.seller.vatId;
+    delete taxNumberOnly.seller.registrationId;
+    for (const f of ['cii-en16931', 'xrechnung-cii', 'xrechnung-ubl', 'peppol-ubl', 'ubl-en16931'] as const)
+      expect([f, rules(f, taxNumberOnly)]).toEqual([f, expect.arrayContaining(['BR-CO-26 seller.vatId'])]);
+    expect(rules('fatturapa', taxNumberOnly)).not.toContain('BR-CO-26 seller.vatId');
+    const registered = exemptInvoice();
+    delete registered.seller.vatId;
+    expect(rules('cii-en16931', registered)).toEqual([]);
+    expect(rules('xrechnung-ubl', { ...registered, buyerReference: '04011000-12345-34' })).not.toContain('BR-CO-26 seller.vatId');
   });
 
   it('reports missing payment data for XRechnung and the IBAN for SEPA credit transfer', () => {

@@ -161,7 +161,16 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
     need(blank(pay.iban), 'payment.iban', 'BR-61', 'A credit transfer needs the payee IBAN / account identifier.');
   }
 
-  if (isEn16931(format)) need(invoice.currency !== 'EUR', 'currency', 'BR-05', 'Only EUR is supported.');
+  if (isEn16931(format)) {
+    need(invoice.currency !== 'EUR', 'currency', 'BR-05', 'Only EUR is supported.');
+    // BR-CO-26: BT-29, BT-30 or BT-31 (the writers emit registrationId as BT-30); the tax number BT-32 does not count
+    need(
+      !!seller && blank(seller.vatId) && blank(seller.registrationId),
+      'seller.vatId',
+      'BR-CO-26',
+      'The seller needs a VAT ID (BT-31) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough.',
+    );
+  }
 
   // --- Peppol: routing addresses and a reference the buyer can match
   if (format === 'peppol-ubl') {
@@ -223,7 +232,7 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
     need(blank(seller?.vatId), 'seller.vatId', 'FatturaPA:CedentePrestatore/IdFiscaleIVA', 'FatturaPA needs the seller VAT ID.');
     if (buyer?.address?.countryCode === 'IT') {
       need(
-        blank(buyer.vatId) && blank(buyer.fiscalCode),
+        blank(buyer.vatId) && blank(buyer.fiscalCode) && blank(buyer.partitaIva),
         'buyer.fiscalCode',
         'FatturaPA:CessionarioCommittente/CodiceFiscale',
         'An Italian buyer needs a VAT ID (Partita IVA) or Codice Fiscale.',
@@ -243,10 +252,10 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
     }
     if (!blank(buyer?.sdiCode))
       need(
-        !/^[A-Z0-9]{7}$/.test(buyer!.sdiCode!),
+        !/^[A-Z0-9]{6,7}$/.test(buyer!.sdiCode!),
         'buyer.sdiCode',
         'FatturaPA:CodiceDestinatario',
-        'The SdI recipient code has 7 characters (A-Z, 0-9).',
+        'The SdI recipient code has 7 characters (A-Z, 0-9), 6 for a public administration.',
       );
   }
 

@@ -68,6 +68,13 @@ export interface InvoiceDoc {
   paymentMethod?: string;
   paymentReference?: string;
   precedingInvoiceId?: number;
+  /**
+   * An invoice: the gross cents its credit notes have taken (finalized or being finalized), never above its
+   * grossCents (reserveCredit). Absent until its first credit note is finalized.
+   */
+  creditedCents?: number;
+  /** A credit note: the gross cents it took from its invoice's creditedCents at finalization (given back if that fails). */
+  creditReservedCents?: number;
   createdAt: Date;
   updatedAt: Date;
   finalizedAt?: Date;
@@ -124,6 +131,8 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
     paymentMethod: String,
     paymentReference: String,
     precedingInvoiceId: Number,
+    creditedCents: Number,
+    creditReservedCents: Number,
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     finalizedAt: Date,
@@ -167,7 +176,8 @@ export function invoicesRepo(conn: Connection) {
     /** The drafts' pending messages, for the relay (service-runtime keepPendingIn). */
     pendingSource: { name: INVOICES_SOURCE, collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
     /** Every read is scoped by company: another company's id is simply not found. */
-    get: (companyId: string, id: number): Promise<InvoiceDoc | null> => raw.findOne({ _id: id, companyId }),
+    get: (companyId: string, id: number, session?: ClientSession): Promise<InvoiceDoc | null> =>
+      raw.findOne({ _id: id, companyId }, session ? { session } : undefined),
     /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
     insert: async (doc: InvoiceDoc, session?: ClientSession) => void (await raw.insertOne(doc, rawOpts(session))),
     numberTaken: async (companyId: string, number: string, session?: ClientSession) =>
@@ -248,6 +258,44 @@ export function invoicesRepo(conn: Connection) {
         { $set: { status: 'OPEN', ...files, finalizedAt: now, updatedAt: now }, $unset: { finalizingJobId: 1 } },
         { ...rawOpts(session), returnDocument: 'after' },
       ),
+    /**
+     * Takes `cents` of a finalized invoice's creditable gross (`limitCents`, its gross total) for a credit note,
+     * atomically: only if what its credit notes took so far plus `cents` stays within the limit. Answers whether
+     * it did. Two transactions taking from one invoice conflict on its document; the retry sees the other's take.
+     */
+    reserveCredit: async (companyId: string, id: number, cents: number, limitCents: number, session?: ClientSession) =>
+      cents <= limitCents &&
+      matched(
+        await raw.updateOne(
+          {
+            _id: id,
+            companyId,
+            typeCode: '380',
+            status: { $in: ['OPEN', 'SENT', 'PAID'] },
+            $or: [{ creditedCents: { $exists: false } }, { creditedCents: { $lte: limitCents - cents } }],
+          } as mongo.Filter<InvoiceDoc>,
+          { $inc: { creditedCents: cents } },
+          rawOpts(session),
+        ),
+      ),
+    /**
+     * Finalization of credit note `id` by `jobId` failed: what it took from its invoice goes back (once: the
+     * credit note forgets its reservation in the same transaction). Answers the cents given back.
+     */
+    releaseCredit: async (companyId: string, id: number, jobId: string, session?: ClientSession) => {
+      const before = await raw.findOneAndUpdate(
+        { _id: id, companyId, finalizingJobId: jobId, creditReservedCents: { $gt: 0 } },
+        { $unset: { creditReservedCents: 1 } },
+        { ...rawOpts(session), returnDocument: 'before' },
+      );
+      if (!before?.creditReservedCents || before.precedingInvoiceId === undefined) return 0;
+      await raw.updateOne(
+        { _id: before.precedingInvoiceId, companyId },
+        { $inc: { creditedCents: -before.creditReservedCents } },
+        rawOpts(session),
+      );
+      return before.creditReservedCents;
+    },
     /** Finalization failed: the draft is editable again, without the data frozen for it. */
     releaseFinalize: (companyId: string, id: number, jobId: string, session?: ClientSession) =>
       model.updateOne(

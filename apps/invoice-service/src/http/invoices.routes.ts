@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  CreditNoteCreate,
   IntId,
   InvoiceCreate,
   InvoiceListQuery,
@@ -30,7 +31,7 @@ import { updateInvoice } from '../usecases/update-invoice';
 import { updatePosition } from '../usecases/update-position';
 import { listInvoices } from '../usecases/list-invoices';
 import { loadInvoice } from '../usecases/load-invoice';
-import { validateInvoice } from '../usecases/validate-invoice';
+import { presentValidation, validateInvoice } from '../usecases/validate-invoice';
 import { waitForJob } from '../usecases/wait-for-job';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
@@ -78,31 +79,24 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     await reorderPositions(deps, companyIdOf(req), idOf(req, 'id'), parseInput(PositionReorder, req.body));
     res.json({ message: 'positions reordered' });
   });
-  r.get('/invoice/:id/position/:pid', async (req, res) => {
+  r.get(['/invoice/:id/position/:pid', '/invoice/:id/positions/:pid'], async (req, res) => {
     const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
     const index = inv.positions.findIndex((p) => p.id === idOf(req, 'pid'));
     if (index < 0) throw notFound(`position ${req.params.pid}`);
     res.json(presentPositions(inv.positions)[index]);
   });
-  r.put('/invoice/:id/position/:pid', async (req, res) => {
+  r.put(['/invoice/:id/position/:pid', '/invoice/:id/positions/:pid'], async (req, res) => {
     const warnings = await updatePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'), parseInput(PositionUpdate, req.body));
     res.json({ message: 'position updated', ...(warnings.length ? { warnings } : {}) });
   });
-  r.delete('/invoice/:id/position/:pid', async (req, res) => {
+  r.delete(['/invoice/:id/position/:pid', '/invoice/:id/positions/:pid'], async (req, res) => {
     await deletePosition(deps, companyIdOf(req), idOf(req, 'id'), idOf(req, 'pid'));
     res.json({ message: 'position deleted' });
   });
 
   r.get('/invoice/:id/validate', async (req, res) => {
     const inv = await loadInvoice(deps, companyIdOf(req), idOf(req, 'id'));
-    const result = await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10));
-    res.json({
-      valid: result.valid,
-      errors: result.errors,
-      warnings: result.warnings,
-      checks: result.checks,
-      vat_check: { status: result.vatStatus },
-    });
+    res.json(presentValidation(await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10))));
   });
   r.post('/invoice/:id/job', async (req, res) => {
     const body = parseInput(JobTask, req.body);
@@ -136,7 +130,9 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
     res.status(201).json({ message: 'invoice duplicated', invoice_id: id });
   });
   r.post('/invoice/:id/credit-note', async (req, res) => {
-    const id = await createCreditNote(deps, companyIdOf(req), idOf(req, 'id'));
+    // no body (as before) is a full credit note
+    const body = parseInput(CreditNoteCreate, req.body ?? {});
+    const id = await createCreditNote(deps, companyIdOf(req), idOf(req, 'id'), body);
     res.status(201).json({ message: 'credit note created as a draft; finalize it like an invoice', invoice_id: id });
   });
   r.get('/invoice/:id/pdf-link', async (req, res) => {

@@ -19,6 +19,8 @@ export async function failFinalization(
     const startedAt = job.startedAt || failure.startedAt ? startedAtOf(job, failure.startedAt, now) : undefined;
     await deps.jobs.markFailed(companyId, jobId, reason, now, startedAt, session);
     written = { ...job, status: 'failed', finishedAt: now, startedAt, errorMessage: reason };
+    // a credit note gives back what it took from its invoice's creditable gross
+    await deps.invoices.releaseCredit(companyId, invoiceId, jobId, session);
     await deps.invoices.releaseFinalize(companyId, invoiceId, jobId, session);
     emit(
       eventMessage(

@@ -2,9 +2,11 @@ import { FINALIZE_TASK } from '@inv/contracts';
 import { startFinalizeJob } from './finalize-invoice';
 import { billingSnapshot, COMPANY, fakeDeps, NOW, position, sellerProfile, storedDraft } from './testing/fake-deps';
 
-/** The error's field errors as "path: message" (what a client reads in `errors`). */
+/** The error's field errors as "path: rule: message" (what a client reads in `errors`). */
 const fieldErrors = (err: unknown) =>
-  ((err as { options: { errors?: { path: string; message: string }[] } }).options.errors ?? []).map((e) => `${e.path}: ${e.message}`);
+  ((err as { options: { errors?: { path: string; rule: string; message: string }[] } }).options.errors ?? []).map(
+    (e) => `${e.path}: ${e.rule}: ${e.message}`,
+  );
 
 describe("startFinalizeJob's checks", () => {
   it('looks for attachments unless the draft never had an upload (attachmentsUploaded false)', async () => {
@@ -113,7 +115,11 @@ describe("startFinalizeJob's checks", () => {
     storedDraft(f, 1, { positions: [position(10)] });
     await expect(startFinalizeJob(f.deps, COMPANY, 1, false)).rejects.toMatchObject({
       kind: 'unprocessable',
-      options: { code: 'VAT_OVERRIDE_REQUIRED', extra: { vat_check: { status: 'unavailable' } } },
+      options: {
+        code: 'VAT_OVERRIDE_REQUIRED',
+        errors: [expect.objectContaining({ path: 'customer.vat_id', field: 'customer.vat_id', rule: 'VAT_OVERRIDE_REQUIRED' })],
+        extra: { vat_check: { status: 'unavailable' }, vat_override_required: true },
+      },
     });
     expect(f.jobs.size).toBe(0);
     await expect(startFinalizeJob(f.deps, COMPANY, 1, true)).resolves.toEqual(expect.any(String));

@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { FINALIZE_TASK } from '@inv/contracts';
 import { commandMessage, eventMessage } from '@inv/runtime';
 import { AppError, conflict } from '@inv/service-kit';
+import type { ClientSession } from 'mongoose';
+import type { InvoiceDoc } from '../db/invoices';
+import { creditLimitCents } from '../domain/credit-note';
 import { grossCentsOf } from '../domain/totals';
+import { creditExceeds } from './create-credit-note';
 import type { InvoiceDeps } from './deps';
 import { loadInvoice } from './load-invoice';
-import { assertValid, validateInvoice } from './validate-invoice';
+import { assertFinalizable, validateInvoice } from './validate-invoice';
 
 /** The calendar date of finalization (UTC), which becomes invoice_date. */
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -24,18 +28,8 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
   const now = deps.now();
   const issueDate = today(now);
   const validation = await validateInvoice(deps, inv, issueDate);
-  assertValid(validation);
-  const vatStatus = validation.vatStatus;
-  if (validation.buyer.buyer?.vatId && vatStatus !== 'valid' && !vatOverrideConfirmed) {
-    throw new AppError(
-      'unprocessable',
-      `the customer's VAT ID could not be confirmed (status ${vatStatus}); resend with vat_override_confirmed: true to finalize anyway`,
-      {
-        code: 'VAT_OVERRIDE_REQUIRED',
-        extra: { vat_check: { status: vatStatus } },
-      },
-    );
-  }
+  // the same findings GET /invoice/{id}/validate answers; the VAT one is cleared by vat_override_confirmed
+  assertFinalizable(validation, vatOverrideConfirmed);
 
   const jobId = randomUUID();
   const month = now.toISOString().slice(0, 7);
@@ -59,6 +53,7 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
     description: a.description,
   }));
 
+  const grossCents = grossCentsOf(validation.positions);
   let claimed = false;
   try {
     await deps.commit(async (session, emit) => {
@@ -74,11 +69,14 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
           customerName: validation.snapshot.buyer.name,
           // as issued: a Kleinunternehmer's positions become VAT-exempt (the totals must match the e-invoice)
           positions: validation.positions,
-          grossCents: grossCentsOf(validation.positions),
+          grossCents,
+          // a credit note takes its gross from its invoice's creditable gross in this transaction (reserveCredit)
+          ...(inv.typeCode === '381' && inv.precedingInvoiceId !== undefined ? { creditReservedCents: grossCents } : {}),
         },
         session,
       );
       if (!claimed) return;
+      if (inv.typeCode === '381' && inv.precedingInvoiceId !== undefined) await reserveCredit(deps, companyId, inv, grossCents, session);
       await deps.jobs.insert(
         { _id: jobId, companyId, invoiceId, task: FINALIZE_TASK, status: 'queued', reservationId, createdAt: now },
         session,
@@ -110,6 +108,19 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: string, inv
     throw conflict(`invoice ${invoiceId} changed while it was being finalized; retry`, 'CONCURRENT_MODIFICATION');
   }
   return jobId;
+}
+
+/**
+ * A credit note takes its gross from what its invoice can still be credited, atomically (a conditional $inc in the
+ * finalization's transaction): credit notes finalized at the same time never take more than the invoice's gross
+ * together. Beyond it the transaction is undone (the claim too) and the answer is 409 CREDIT_EXCEEDS_INVOICE.
+ */
+async function reserveCredit(deps: InvoiceDeps, companyId: string, note: InvoiceDoc, cents: number, session: ClientSession) {
+  const invoiceId = note.precedingInvoiceId as number;
+  const invoice = await deps.invoices.get(companyId, invoiceId, session);
+  if (!invoice) throw conflict(`the credited invoice ${invoiceId} does not exist`, 'INVALID_CREDIT_NOTE');
+  if (!(await deps.invoices.reserveCredit(companyId, invoiceId, cents, creditLimitCents(invoice), session)))
+    throw creditExceeds(invoice, cents);
 }
 
 async function releaseReservation(

@@ -6,10 +6,29 @@ import { attachmentsNotInXml } from '@inv/contracts';
 import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice/rules';
 import type { InvoiceDeps } from './deps';
 
+/** One rule finding, the same in GET /invoice/{id}/validate (`errors`, `warnings`) and in finalization's 422 (`errors`). */
 export interface ValidationError {
   field: string;
   rule: string;
   message: string;
+}
+
+/** The rule of the one finding the caller's confirmation clears (vat_override_confirmed: true) instead of a fix. */
+export const VAT_OVERRIDE_RULE = 'VAT_OVERRIDE_REQUIRED';
+
+type VatStatus = 'valid' | 'invalid' | 'unavailable' | 'pending' | 'not_checked';
+
+/**
+ * A customer VAT ID that is not confirmed (VIES said invalid, its check digits fail, VIES was unavailable, the
+ * check is pending): finalization needs vat_override_confirmed: true. No VAT ID (B2C, or none given): nothing.
+ */
+export function vatConfirmationFinding(customerId: number, vatId: string | undefined, status: VatStatus): ValidationError | undefined {
+  if (!vatId || status === 'valid') return undefined;
+  return {
+    field: 'customer.vat_id',
+    rule: VAT_OVERRIDE_RULE,
+    message: `the customer's VAT ID ${vatId} is not confirmed (VAT check status ${status}; see GET /customer/${customerId}/vat-check): correct it, or finalize with vat_override_confirmed: true to issue the invoice anyway`,
+  };
 }
 
 /**
@@ -75,9 +94,12 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
       if (!field) errors.push(e);
       // the seller profile already named it (company.address covers company.address.city and the reverse)
       else if (!errors.some((known) => known.field.startsWith(field) || field.startsWith(known.field)))
-        errors.push({ field, rule: e.rule, message: `${e.message} Set company ${field.slice('company.'.length)} with PUT /company/.` });
+        errors.push({ field, rule: e.rule, message: `${e.message} Set company ${companyFieldsToSet(e.rule, field)} with PUT /company/.` });
     }
   }
+  // Last, as finalization weighs it last: what only needs the caller's confirmation, not a fix.
+  const vatFinding = buyer.found ? vatConfirmationFinding(inv.customerId, buyer.buyer?.vatId, buyer.vatStatus) : undefined;
+  if (vatFinding) errors.push(vatFinding);
   // Attachments the e-invoice syntax cannot carry are no error, but the caller should know where they go.
   // a draft that never had an attachment upload has none (one less query per finalization)
   const attachments = inv.attachmentsUploaded === false ? [] : await deps.attachments.ofInvoice(inv.companyId, inv._id);
@@ -96,6 +118,8 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
     warnings,
     checks,
     vatStatus: buyer.vatStatus,
+    /** Finalization needs vat_override_confirmed: true (the VAT_OVERRIDE_REQUIRED finding is among `errors`). */
+    vatOverrideRequired: vatFinding !== undefined,
     snapshot,
     buyer,
     seller,
@@ -126,19 +150,23 @@ const SELLER_FIELDS: Record<string, string> = {
 };
 export const companyFieldOf = (field: string): string | undefined => SELLER_FIELDS[field];
 
+/** BR-CO-26 is met by a VAT ID or a register entry (BT-30, written from registration_id): the finding names both. */
+const companyFieldsToSet = (rule: string, field: string) =>
+  rule === 'BR-CO-26' ? 'vat_id or registration_id' : field.slice('company.'.length);
+
 /**
  * Positions stored before the input bounds existed may hold amounts no e-invoice can carry: such an invoice
  * is refused with the positions named (422) instead of failing somewhere in the snapshot or the renderer.
  */
+const amountFinding = (path: string, message: string) => ({ path, field: path, rule: 'AMOUNT_BOUNDS', message });
+
 function assertComputableAmounts(inv: InvoiceDoc) {
-  const errors = inv.positions.flatMap((p) =>
-    positionAmountErrors(p).map((e) => ({ path: `positions[${p.id}].${e.path}`, message: e.message })),
-  );
+  const errors = inv.positions.flatMap((p) => positionAmountErrors(p).map((e) => amountFinding(`positions[${p.id}].${e.path}`, e.message)));
   if (errors.length === 0) {
     try {
       totalsOf(inv.positions);
     } catch (err) {
-      errors.push({ path: 'positions', message: (err as Error).message });
+      errors.push(amountFinding('positions', (err as Error).message));
     }
   }
   if (errors.length > 0) {
@@ -149,11 +177,44 @@ function assertComputableAmounts(inv: InvoiceDoc) {
   }
 }
 
-export function assertValid(result: { valid: boolean; errors: ValidationError[] }) {
-  if (!result.valid) {
-    throw new AppError('unprocessable', `the invoice cannot be finalized: ${result.errors.map((e) => e.message).join('; ')}`, {
-      code: 'INVOICE_NOT_VALID',
-      errors: result.errors.map((e) => ({ path: e.field, message: `${e.rule}: ${e.message}` })),
-    });
+/** A finding as an entry of the problem's `errors`: `path` (what every 400/422 entry has) beside field, rule, message. */
+const problemEntry = (e: ValidationError) => ({ path: e.field, field: e.field, rule: e.rule, message: e.message });
+
+/**
+ * Finalization's verdict on a validation: it refuses exactly what GET /invoice/{id}/validate reports in `errors`,
+ * with the same findings, except the VAT_OVERRIDE_REQUIRED finding once the caller confirmed it. Only that
+ * finding left: 422 VAT_OVERRIDE_REQUIRED; anything else: 422 INVOICE_NOT_VALID listing all of them.
+ */
+export function assertFinalizable(
+  result: { errors: ValidationError[]; vatStatus: VatStatus; vatOverrideRequired: boolean },
+  vatOverrideConfirmed: boolean,
+) {
+  const blocking = result.errors.filter((e) => !(vatOverrideConfirmed && e.rule === VAT_OVERRIDE_RULE));
+  if (blocking.length === 0) return;
+  const overrideRequired = result.vatOverrideRequired && !vatOverrideConfirmed;
+  const extra = { vat_check: { status: result.vatStatus }, vat_override_required: overrideRequired };
+  if (blocking.every((e) => e.rule === VAT_OVERRIDE_RULE)) {
+    throw new AppError(
+      'unprocessable',
+      `the customer's VAT ID could not be confirmed (status ${result.vatStatus}); resend with vat_override_confirmed: true to finalize anyway`,
+      { code: 'VAT_OVERRIDE_REQUIRED', errors: blocking.map(problemEntry), extra },
+    );
   }
+  throw new AppError('unprocessable', `the invoice cannot be finalized: ${blocking.map((e) => e.message).join('; ')}`, {
+    code: 'INVOICE_NOT_VALID',
+    errors: blocking.map(problemEntry),
+    extra,
+  });
+}
+
+/** The body of GET /invoice/{id}/validate. */
+export function presentValidation(result: Awaited<ReturnType<typeof validateInvoice>>) {
+  return {
+    valid: result.valid,
+    errors: result.errors,
+    warnings: result.warnings,
+    checks: result.checks,
+    vat_check: { status: result.vatStatus },
+    vat_override_required: result.vatOverrideRequired,
+  };
 }

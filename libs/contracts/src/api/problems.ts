@@ -53,6 +53,10 @@ export const ERROR_CODES = {
   INVOICE_ALREADY_FINALIZED: [409, 'A finalized invoice cannot be cancelled; issue a credit note.'],
   INVOICE_NOT_FINALIZED: [409, 'Only finalized invoices can be credited or marked SENT/PAID.'],
   INVALID_CREDIT_NOTE: [409, 'A credit note cannot be credited again.'],
+  CREDIT_EXCEEDS_INVOICE: [
+    409,
+    "The invoice's credit notes would together credit more than its gross total; `remaining_gross` says how much can still be credited.",
+  ],
   INVALID_STATUS_TRANSITION: [409, 'The status change is not allowed from the current status.'],
   JOB_IN_PROGRESS: [409, 'A finalization job for the invoice is already queued or running.'],
   LAST_OWNER: [409, 'A company always keeps at least one owner: the last owner cannot be removed or given another role.'],
@@ -139,8 +143,49 @@ export const QuotaProblem = ProblemBody.extend({ usage: Usage, ...Usage.shape })
 
 /** 422 at finalization: the VAT status, or the validation errors. */
 export const UnprocessableProblem = ProblemBody.extend({
+  errors: z
+    .array(
+      z.object({
+        path: z.string(),
+        in: z.enum(['path', 'query', 'body']).optional(),
+        field: z
+          .string()
+          .optional()
+          .meta({ description: 'at finalization: the finding as GET /invoice/{id}/validate reports it (= path)' }),
+        rule: z.string().optional().meta({ description: 'at finalization: e.g. BANK_ACCOUNT_REQUIRED, BR-CO-26, VAT_OVERRIDE_REQUIRED' }),
+        message: z.string(),
+      }),
+    )
+    .optional()
+    .meta({ description: "at finalization: the findings of GET /invoice/{id}/validate's `errors`, each also with `path`" }),
   vat_check: z
     .object({ status: z.enum(['not_checked', 'pending', 'valid', 'invalid', 'unavailable']) })
     .optional()
-    .meta({ description: 'with VAT_OVERRIDE_REQUIRED' }),
-}).meta({ id: 'UnprocessableProblem' });
+    .meta({ description: 'at finalization (VAT_OVERRIDE_REQUIRED and INVOICE_NOT_VALID): the customer VAT status' }),
+  vat_override_required: z
+    .boolean()
+    .optional()
+    .meta({ description: "at finalization: the customer's VAT ID needs vat_override_confirmed: true (as the validation says)" }),
+}).meta({
+  id: 'UnprocessableProblem',
+  example: {
+    type: 'https://docs.invoicing.example/problems/vat-override-required',
+    title: 'Unprocessable Content',
+    status: 422,
+    detail: "the customer's VAT ID could not be confirmed (status invalid); resend with vat_override_confirmed: true to finalize anyway",
+    message: "the customer's VAT ID could not be confirmed (status invalid); resend with vat_override_confirmed: true to finalize anyway",
+    error_code: 'VAT_OVERRIDE_REQUIRED',
+    code: 'VAT_OVERRIDE_REQUIRED',
+    errors: [
+      {
+        path: 'customer.vat_id',
+        field: 'customer.vat_id',
+        rule: 'VAT_OVERRIDE_REQUIRED',
+        message:
+          "the customer's VAT ID DE136695970 is not confirmed (VAT check status invalid; see GET /customer/1/vat-check): correct it, or finalize with vat_override_confirmed: true to issue the invoice anyway",
+      },
+    ],
+    vat_check: { status: 'invalid' },
+    vat_override_required: true,
+  },
+});

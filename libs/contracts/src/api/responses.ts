@@ -70,6 +70,11 @@ export const Customer = z
     payment_term_id: z.number().int().nullable(),
     default_ftl_template_id: z.number().int().nullable(),
     buyer_reference: z.string().nullable(),
+    peppol_id: z.string().nullable().meta({ description: 'Peppol participant id EAS:identifier (BT-49)', example: '0192:987654325' }),
+    codice_destinatario: z.string().nullable(),
+    pec: z.string().nullable(),
+    codice_fiscale: z.string().nullable(),
+    partita_iva: z.string().nullable(),
     is_active: z.boolean(),
     vat_check: VatCheck,
     addresses: z.array(Address).optional().meta({ description: 'on GET /customer/{id} only' }),
@@ -194,17 +199,61 @@ export const CompanyLogo = z
   })
   .meta({ id: 'CompanyLogo' });
 
+/** One rule finding: the same shape in the validation's `errors`/`warnings` and in finalization's 422 `errors`. */
+export const RuleFinding = z
+  .object({
+    field: z
+      .string()
+      .meta({ description: 'what to fix: an invoice field, `positions[…]`, `customer.…` or `company.…` (set with PUT /company/)' }),
+    rule: z.string().meta({ description: 'our rule (e.g. BANK_ACCOUNT_REQUIRED) or the official one (e.g. BR-CO-26, BR-DE-15)' }),
+    message: z.string(),
+  })
+  .meta({ id: 'RuleFinding' });
+
 export const Validation = z
   .object({
-    valid: z.boolean(),
-    errors: z.array(z.object({ field: z.string(), rule: z.string(), message: z.string() })),
+    valid: z.boolean().meta({
+      description:
+        'true exactly when POST /invoice/{id}/job (without vat_override_confirmed) would accept the invoice; its e-invoice then passes the official validators',
+    }),
+    errors: z.array(RuleFinding).meta({
+      description:
+        'everything finalization would refuse, with the same findings as its 422 (a VAT_OVERRIDE_REQUIRED finding is cleared by vat_override_confirmed: true)',
+    }),
     warnings: z
-      .array(z.object({ field: z.string(), rule: z.string(), message: z.string() }))
+      .array(RuleFinding)
       .meta({ description: 'no obstacle to finalizing, e.g. an attachment the e-invoice XML cannot carry (it goes into the PDF)' }),
     checks: z.array(z.string()),
     vat_check: z.object({ status: VatCheck.shape.status }),
+    vat_override_required: z.boolean().meta({
+      description:
+        "the customer's VAT ID is not confirmed (vat_check.status): finalization needs vat_override_confirmed: true (422 VAT_OVERRIDE_REQUIRED otherwise)",
+    }),
   })
-  .meta({ id: 'Validation' });
+  .meta({
+    id: 'Validation',
+    example: {
+      valid: false,
+      errors: [
+        {
+          field: 'company.vat_id',
+          rule: 'BR-CO-26',
+          message:
+            'The seller needs a VAT ID (BT-31) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough. Set company vat_id or registration_id with PUT /company/.',
+        },
+        {
+          field: 'customer.vat_id',
+          rule: 'VAT_OVERRIDE_REQUIRED',
+          message:
+            "the customer's VAT ID DE136695970 is not confirmed (VAT check status invalid; see GET /customer/1/vat-check): correct it, or finalize with vat_override_confirmed: true to issue the invoice anyway",
+        },
+      ],
+      warnings: [{ field: 'positions', rule: 'SMALL_BUSINESS_NO_VAT', message: 'positions 1 will be issued without VAT (§ 19 UStG)' }],
+      checks: ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'],
+      vat_check: { status: 'invalid' },
+      vat_override_required: true,
+    },
+  });
 
 export const StatusChanged = z.object({ message: z.string(), status: InvoiceStatus }).meta({ id: 'StatusChanged' });
 /** A value the service derives itself and replaced in a successful answer (e.g. single_net_amount). */
@@ -270,6 +319,7 @@ export const Company = z
     }),
     vat_id: z.string().nullable(),
     tax_number: z.string().nullable(),
+    peppol_id: z.string().nullable().meta({ description: 'Peppol participant id EAS:identifier (BT-34)', example: '0088:4035811991021' }),
     registration_court: z.string().nullable(),
     registration_id: z.string().nullable(),
     managing_directors: z.array(z.string()),
