@@ -8,6 +8,8 @@ export interface CompanyDoc {
   address: { line1: string; line2?: string; postalCode: string; city: string; countryCode: string };
   vatId?: string;
   taxNumber?: string;
+  /** Peppol participant id `EAS:identifier` (BT-34), checked on input. */
+  peppolId?: string;
   registrationId?: string;
   registrationCourt?: string;
   iban?: string;
@@ -88,6 +90,7 @@ const schema = new Schema<CompanyDoc>(
     },
     vatId: String,
     taxNumber: String,
+    peppolId: String,
     registrationId: String,
     registrationCourt: String,
     iban: String,

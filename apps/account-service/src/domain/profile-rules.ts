@@ -17,6 +17,7 @@ export function presentCompany(c: CompanyDoc) {
     },
     vat_id: c.vatId ?? null,
     tax_number: c.taxNumber ?? null,
+    peppol_id: c.peppolId ?? null,
     registration_court: c.registrationCourt ?? null,
     registration_id: c.registrationId ?? null,
     managing_directors: c.managingDirectors ?? [],

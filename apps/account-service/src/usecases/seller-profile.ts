@@ -1,4 +1,4 @@
-import { electronicAddressOf } from '@inv/contracts';
+import { electronicAddressOf, peppolEndpoint } from '@inv/contracts';
 import type { CompanyDoc } from '../db/companies';
 import { defaultBankAccount } from '../domain/profile-rules';
 import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-term-rules';
@@ -13,7 +13,10 @@ export function sellerProfileOf(company: CompanyDoc) {
       taxNumber: company.taxNumber,
       registrationId: company.registrationId,
       registrationCourt: company.registrationCourt,
-      electronicAddress: electronicAddressOf({ vatId: company.vatId, email: company.email }),
+      // BT-34: the company's Peppol participant id, before any address derived from the VAT ID or e-mail
+      electronicAddress: company.peppolId
+        ? peppolEndpoint(company.peppolId)
+        : electronicAddressOf({ vatId: company.vatId, email: company.email }),
       address: {
         line1: company.address.line1,
         line2: company.address.line2,

@@ -45,6 +45,7 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   };
   patch('vatId', typeof input.vat_id === 'string' ? input.vat_id.replace(/[\s.-]/g, '').toUpperCase() : input.vat_id);
   patch('taxNumber', input.tax_number);
+  patch('peppolId', input.peppol_id);
   patch('registrationCourt', input.registration_court);
   patch('registrationId', input.registration_id);
   patch('managingDirectors', input.managing_directors);

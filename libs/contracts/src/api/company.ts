@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PeppolIdInput } from './customers';
 import { safeText } from './safe-text';
 
 /** Company data a real company enters about itself (the seller on every invoice). */
@@ -30,6 +31,9 @@ export const CompanyProfileUpdate = z
     address: CompanyAddressInput.optional(),
     vat_id: Line(20).nullable().optional().meta({ description: 'USt-IdNr. (BT-31); null removes it' }),
     tax_number: Line(30).nullable().optional().meta({ description: 'Steuernummer (BT-32); null removes it' }),
+    peppol_id: PeppolIdInput.nullable()
+      .optional()
+      .meta({ description: 'the seller Peppol participant id EAS:identifier (BT-34); null removes it', example: '0088:4035811991021' }),
     registration_court: Line(100).nullable().optional(),
     registration_id: Line(50).nullable().optional().meta({ description: 'e.g. HRB 12345' }),
     managing_directors: z.array(Text(100)).max(10).nullable().optional().meta({ description: 'null removes them all' }),
