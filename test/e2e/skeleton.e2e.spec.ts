@@ -228,6 +228,22 @@ describe('e2e: finalize an invoice through the gateway', () => {
     expect(back.attributes['messaging.rabbitmq.destination.routing_key']).toBe('document.rendered.v1');
   });
 
+  it('reads, changes and deletes a position under /positions/{pid} as under /position/{pid}', async () => {
+    const customerId = (await api('GET', `/invoice/${invoiceId}`)).body.customer_id;
+    const id = (await api('POST', '/invoice/', { customer_id: customerId })).body.invoice_id as number;
+    const line = { title: 'Wartung', quantity: 1, unit_id: 'MON', unit_net_amount: 250, tax_rate: 0.19 };
+    const first = (await api('POST', `/invoice/${id}/positions`, line)).body.id as number;
+    await api('POST', `/invoice/${id}/positions`, { ...line, title: 'Support' });
+    expect((await api('GET', `/invoice/${id}/positions/${first}`)).body).toMatchObject({ title: 'Wartung' });
+    expect((await api('PUT', `/invoice/${id}/positions/${first}`, { quantity: 2 })).status).toBe(200);
+    expect((await api('GET', `/invoice/${id}/position/${first}`)).body).toMatchObject({ quantity: 2 });
+    expect((await api('DELETE', `/invoice/${id}/positions/${first}`)).status).toBe(200);
+    expect((await api('GET', `/invoice/${id}`)).body.positions.map((p: { title: string }) => p.title)).toEqual(['Support']);
+    const plural = await api('GET', '/invoices/');
+    expect(plural.status).toBe(404);
+    expect(plural.body.suggested_path).toBe('/api/v1/invoice/');
+  });
+
   it('finishes a job whose invoice- and document-service were killed right after it was accepted', async () => {
     const customerId = (await api('GET', `/invoice/${invoiceId}`)).body.customer_id;
     const created = await api('POST', '/invoice/', { customer_id: customerId });

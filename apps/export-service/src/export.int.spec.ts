@@ -342,6 +342,17 @@ describe('export-service: DATEV export end to end', () => {
     expect(good.body.mappings.find((m: Json) => m.tax_treatment === 'exempt')).toMatchObject({ account: 8101, is_default: false });
     const reset = await call('POST', '/acctexp/mappings/reset');
     expect(reset.body.mappings.find((m: Json) => m.tax_treatment === 'exempt')).toMatchObject({ account: 8100, is_default: true });
+    // rows read can be sent back as they are (label and is_default are read-only); a misspelt field is refused
+    const rows = reset.body.mappings.map((m: Json) => (m.tax_treatment === 'exempt' ? { ...m, account: 8102 } : m));
+    const roundTrip = await call('PUT', '/acctexp/mappings', { mappings: rows });
+    expect(roundTrip.status).toBe(200);
+    expect(roundTrip.body.mappings.find((m: Json) => m.tax_treatment === 'exempt')).toMatchObject({
+      account: 8102,
+      label: expect.any(String),
+    });
+    const typo = await call('PUT', '/acctexp/mappings', { mappings: [{ tax_treatment: 'exempt', acount: 8103 }] });
+    expect([typo.status, typo.body.code, typo.body.errors[0].path]).toEqual([400, 'UNKNOWN_FIELD', 'mappings.0.acount']);
+    await call('POST', '/acctexp/mappings/reset');
   });
 
   it('refuses bad periods with 400 naming the field', async () => {

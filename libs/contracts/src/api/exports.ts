@@ -143,6 +143,9 @@ export const AccountMappingsUpdate = z
             .optional()
             .meta({ description: 'required for standard and reduced (0.19, 0.07); adds a row for another domestic rate' }),
           account: Account,
+          // what GET /acctexp/mappings shows beside the row, so that a row read can be sent back as it is
+          label: z.string().max(200).optional().meta({ description: 'read-only (as GET shows it): accepted and ignored' }),
+          is_default: z.boolean().optional().meta({ description: 'read-only (as GET shows it): accepted and ignored' }),
         }),
       )
       .max(50)

@@ -256,11 +256,13 @@ export const Validation = z
   });
 
 export const StatusChanged = z.object({ message: z.string(), status: InvoiceStatus }).meta({ id: 'StatusChanged' });
+/** Codes of warnings a successful answer may carry (never an error: the request succeeded). */
+export const WARNING_CODES = ['DERIVED_VALUE_REPLACED'] as const;
 /** A value the service derives itself and replaced in a successful answer (e.g. single_net_amount). */
 export const DerivedValueWarning = z
   .object({
     field: z.string().meta({ description: 'the request field whose value was replaced, e.g. single_net_amount' }),
-    code: z.enum(['DERIVED_VALUE_REPLACED']),
+    code: z.enum(WARNING_CODES),
     message: z.string().meta({ description: "both values: the client's and the service's" }),
   })
   .meta({ id: 'DerivedValueWarning' });

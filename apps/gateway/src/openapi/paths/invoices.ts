@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   Attachment,
+  CreditNoteCreate,
   AttachmentLink,
   AttachmentUpload,
   CreatedInvoice,
@@ -192,7 +193,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
           201: json(CreatedJob, 'job queued'),
           ...quotaProblem(),
           ...notFound(),
-          ...conflict('not a draft, or already being finalized (JOB_IN_PROGRESS)'),
+          ...conflict(
+            'not a draft, already being finalized (JOB_IN_PROGRESS), or a credit note beyond what its invoice has left (CREDIT_EXCEEDS_INVOICE)',
+          ),
           ...unprocessable('not valid (INVOICE_NOT_VALID, errors) or VAT ID not confirmed (VAT_OVERRIDE_REQUIRED, vat_check)'),
           ...bodyErrors(),
           ...commonErrors(),
@@ -246,11 +249,19 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'createCreditNote',
         summary: 'Credit note (type 381) for a finalized invoice, as a new draft',
-        description: 'Finalize it like an invoice; it states that the amount is refunded or offset.',
+        description:
+          'Finalize it like an invoice; it states that the amount is refunded or offset. No body: a full credit note; ' +
+          '`positions`: a partial one by position and quantity; `amount`: a partial one of a gross amount. ' +
+          'All credit notes of an invoice together never exceed its gross total: the amount is reserved atomically at finalization, ' +
+          'and beyond it the answer (here or at POST /invoice/{id}/job) is 409 CREDIT_EXCEEDS_INVOICE with remaining_gross.',
+        requestBody: { ...body(CreditNoteCreate, { positions: [{ position_id: 17, quantity: 2 }, { position_id: 18 }] }), required: false },
         responses: {
           201: json(CreatedInvoice, 'created'),
           ...notFound(),
-          ...conflict('not finalized, or itself a credit note'),
+          ...conflict(
+            'not finalized, itself a credit note, or more than the invoice has left to credit (CREDIT_EXCEEDS_INVOICE; remaining_gross)',
+          ),
+          ...bodyErrors(),
           ...commonErrors(),
         },
       }),
