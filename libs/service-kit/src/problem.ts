@@ -38,7 +38,12 @@ const titles: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-export const PROBLEM_TYPE_BASE = 'https://docs.invoicing.example/problems/';
+/**
+ * Base of every problem `type`: by default a reference relative to the gateway (RFC 9457 allows one), whose
+ * /api/v1/problems/<code> pages describe each type; PROBLEM_TYPE_BASE (e.g. https://api.example.com/api/v1/problems/)
+ * makes it absolute.
+ */
+export const PROBLEM_TYPE_BASE = process.env.PROBLEM_TYPE_BASE || '/api/v1/problems/';
 
 export function problem(status: number, code: string, detail: string, more: Partial<Problem> = {}): Problem {
   return {

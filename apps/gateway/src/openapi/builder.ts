@@ -126,7 +126,7 @@ export const planned = (op: Omit<Operation, 'responses'> & { responses?: Record<
   const { answers = 404, ...rest } = op;
   return {
     ...rest,
-    description: `**Not available in this release**: the path answers ${answers === 503 ? '503 NOT_IMPLEMENTED' : '404'} until it ships (see the changelog).`,
+    description: `${rest.description ? `${rest.description}\n\n` : ''}**Not available in this release**: the path answers ${answers === 503 ? '503 NOT_IMPLEMENTED' : '404'} until it ships (see the changelog).`,
     'x-available': false,
     responses: op.responses ?? { [answers]: problem('not available in this release') },
   };

@@ -32,6 +32,11 @@ export function renderDocsPage(): string {
 `;
 }
 
+/** Tables of the descriptions keep words whole (codes and permission names do not wrap) and scroll when narrow. */
+const DOCS_CSS = `.scalar-app .markdown table { table-layout: auto; display: block; max-width: 100%; overflow-x: auto; }
+.scalar-app .markdown table td, .scalar-app .markdown table th { word-break: normal; overflow-wrap: normal; hyphens: none; }
+.scalar-app .markdown table code { white-space: nowrap; }`;
+
 export const docsInitScript = `Scalar.createApiReference('#app', {
   url: '/api/v1/openapi.json',
   withDefaultFonts: false,
@@ -39,6 +44,10 @@ export const docsInitScript = `Scalar.createApiReference('#app', {
   showDeveloperTools: 'never',
   hideClientButton: false,
   persistAuth: false,
+  // nothing that calls Scalar's cloud: no "Ask AI" agent, no MCP generator
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  customCss: ${JSON.stringify(DOCS_CSS)},
   metaData: { title: 'Invoicing API reference' },
 });
 `;

@@ -111,6 +111,26 @@ describe('OpenAPI document', () => {
     expect(Object.keys(customers.headers)).toEqual(['X-Total-Count', 'Link']);
   });
 
+  it('gives examples everywhere, no safe-integer bounds, short summaries and try-it without pre-set filters', () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('9007199254740991');
+    expect(
+      Object.entries(doc.components.schemas as Record<string, Json>)
+        .filter(([, s]) => s.example === undefined)
+        .map(([n]) => n),
+    ).toEqual([]);
+    const long = operations.map((o) => o.op.summary as string).filter((s) => s.length > 60 || s.endsWith('.'));
+    expect(long).toEqual([]);
+    const parameters = operations.flatMap(({ path, op }) => [...(doc.paths[path].parameters ?? []), ...(op.parameters ?? [])]);
+    expect(parameters.filter((p: Json) => p.example === undefined && p.examples === undefined).map((p: Json) => p.name)).toEqual([]);
+    // optional query parameters: shown, not sent by the try-it (List customers lists everyone)
+    const preset = parameters.filter(
+      (p: Json) => p.in === 'query' && !p.required && (p.example !== undefined || p.examples?.example?.['x-disabled'] !== true),
+    );
+    expect(preset.map((p: Json) => p.name)).toEqual([]);
+    expect(doc.components.schemas.Problem.example.type).toBe('/api/v1/problems/validation-error');
+  });
+
   it('is committed as docs/openapi.json and up to date (npm run -s openapi:write)', () => {
     expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(renderOpenApiFile());
   });

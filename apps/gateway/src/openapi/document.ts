@@ -5,6 +5,7 @@ import { customerPaths } from './paths/customers';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
 import { accountPaths } from './paths/accounts';
+import { polishDocument } from './polish';
 
 const errorReference = Object.entries(ERROR_CODES)
   .map(([code, [status, meaning]]) => `| \`${code}\` | ${status} | ${meaning} |`)
@@ -62,7 +63,7 @@ const tags = [
 export function buildOpenApiDocument() {
   for (const k of Object.keys(components)) delete components[k];
   const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...accountPaths(), ...catalogPaths() };
-  return {
+  return polishDocument({
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.3.0', description },
     servers: [{ url: '/api/v1' }],
@@ -73,5 +74,5 @@ export function buildOpenApiDocument() {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
-  };
+  });
 }

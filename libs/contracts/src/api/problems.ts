@@ -94,7 +94,7 @@ export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ..
 /** RFC 9457 problem document plus the members existing clients read. */
 export const ProblemBody = z
   .object({
-    type: z.string(),
+    type: z.string().meta({ description: 'the problem type: a page (relative to the API host) describing the error_code' }),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
@@ -110,7 +110,7 @@ export const ProblemBody = z
   .meta({
     id: 'Problem',
     example: {
-      type: 'https://docs.invoicing.example/problems/validation-error',
+      type: '/api/v1/problems/validation-error',
       title: 'Bad Request',
       status: 400,
       detail: 'invalid request: quantity: required',
@@ -127,7 +127,7 @@ const Usage = z.object({ used: z.number().int(), limit: z.number().int(), reset_
 export const QuotaProblem = ProblemBody.extend({ usage: Usage, ...Usage.shape }).meta({
   id: 'QuotaProblem',
   example: {
-    type: 'https://docs.invoicing.example/problems/invoice-limit-reached',
+    type: '/api/v1/problems/invoice-limit-reached',
     title: 'Payment Required',
     status: 402,
     detail: 'monthly invoice limit of 3 reached; it resets on 2026-12-01',
@@ -169,7 +169,7 @@ export const UnprocessableProblem = ProblemBody.extend({
 }).meta({
   id: 'UnprocessableProblem',
   example: {
-    type: 'https://docs.invoicing.example/problems/vat-override-required',
+    type: '/api/v1/problems/vat-override-required',
     title: 'Unprocessable Content',
     status: 422,
     detail: "the customer's VAT ID could not be confirmed (status invalid); resend with vat_override_confirmed: true to finalize anyway",

@@ -12,12 +12,13 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
     '/members/': {
       get: op(m, {
         operationId: 'listMembers',
-        summary: 'Members and open invitations',
+        summary: 'List members and open invitations',
         responses: { 200: json(z.object({ members: z.array(Member) })), ...commonErrors() },
       }),
       post: op(m, {
         operationId: 'inviteMember',
-        summary: 'Invite a member by e-mail (a single-use link, valid 7 days)',
+        summary: 'Invite a member by e-mail',
+        description: 'The invitation is a single-use link, valid 7 days.',
         requestBody: body(MemberInvite, { email: 'anna@example.com', role: 'member' }),
         responses: {
           201: json(Member.extend({ message: z.string() }), 'invited'),
@@ -45,7 +46,8 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
       }),
       delete: op(m, {
         operationId: 'removeMember',
-        summary: 'Remove a member (or withdraw an invitation)',
+        summary: 'Remove a member',
+        description: 'Also withdraws an open invitation.',
         responses: {
           200: json(MessageBody),
           ...notFound(),
@@ -58,7 +60,9 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
     '/audit-log/': {
       get: op(a, {
         operationId: 'listAuditLog',
-        summary: 'Changes of company data, customers, invoices, keys, members, mappings and exports (newest first; cursor pagination)',
+        summary: 'List audit log entries',
+        description:
+          'Changes of company data, customers, invoices, keys, members, mappings and exports, newest first, with cursor pagination.',
         parameters: queryParams(AuditLogQuery),
         responses: { 200: json(AuditLogPage), ...commonErrors() },
       }),
@@ -66,7 +70,8 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
     '/audit-log/verify': {
       get: op(a, {
         operationId: 'verifyAuditLog',
-        summary: 'Recompute the hash chain; names the first entry that does not match',
+        summary: 'Verify the audit log hash chain',
+        description: 'Recomputes the hash chain and names the first entry that does not match.',
         responses: { 200: json(AuditVerification), ...commonErrors() },
       }),
     },

@@ -38,7 +38,8 @@ export function catalogPaths(): Record<string, Record<string, unknown>> {
     '/products/': {
       get: p({
         operationId: 'listProducts',
-        summary: 'List products, newest first; q searches name and SKU',
+        summary: 'List products',
+        description: 'Newest first; `q` searches name and SKU.',
         parameters: queryParams(ProductListQuery),
         responses: {
           200: json(
@@ -51,7 +52,8 @@ export function catalogPaths(): Record<string, Record<string, unknown>> {
       }),
       post: p({
         operationId: 'createProduct',
-        summary: 'Add a product (unit_id a UN/ECE Rec 20 code; SKU unique within the company)',
+        summary: 'Create a product',
+        description: '`unit_id` is a UN/ECE Rec 20 code; the SKU is unique within the company.',
         requestBody: body(ProductInput, {
           name: 'Beratung',
           unit_id: 'HUR',
@@ -69,11 +71,13 @@ export function catalogPaths(): Record<string, Record<string, unknown>> {
     },
     '/products/{id}': {
       parameters: [intId('id', 'product id')],
-      get: p({ operationId: 'getProduct', summary: 'A product', responses: { 200: json(Product), ...notFound(), ...commonErrors() } }),
+      get: p({ operationId: 'getProduct', summary: 'Get a product', responses: { 200: json(Product), ...notFound(), ...commonErrors() } }),
       put: p({
         operationId: 'updateProduct',
-        summary: 'Change a product (only the fields sent change; null removes description or sku)',
-        description: 'Positions filled from the product keep their copies: invoices, drafts included, never change with the product.',
+        summary: 'Update a product',
+        description:
+          'Only the fields sent change; null removes description or sku. ' +
+          'Positions filled from the product keep their copies: invoices, drafts included, never change with the product.',
         requestBody: body(ProductUpdate, { unit_net_amount: 130, active: false }),
         responses: {
           200: json(Product.extend({ message: z.string() })),
@@ -85,14 +89,16 @@ export function catalogPaths(): Record<string, Record<string, unknown>> {
       }),
       delete: p({
         operationId: 'deleteProduct',
-        summary: 'Delete a product (positions filled from it keep their values)',
+        summary: 'Delete a product',
+        description: 'Positions filled from it keep their values.',
         responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
       }),
     },
     '/numbering/': {
       get: n({
         operationId: 'listNumberingSequences',
-        summary: 'The invoice and credit-note number sequences, with the number the next document gets',
+        summary: 'List number sequences',
+        description: 'The invoice and credit-note number sequences, with the number the next document gets.',
         responses: { 200: json(z.object({ sequences: z.array(NumberingSequence) })), ...commonErrors() },
       }),
     },
@@ -100,13 +106,14 @@ export function catalogPaths(): Record<string, Record<string, unknown>> {
       parameters: [documentType],
       get: n({
         operationId: 'getNumberingSequence',
-        summary: 'One number sequence',
+        summary: 'Get a number sequence',
         responses: { 200: json(NumberingSequence), ...commonErrors() },
       }),
       put: n({
         operationId: 'updateNumberingSequence',
-        summary: 'Change the pattern, reset period or next value of a sequence',
+        summary: 'Update a number sequence',
         description:
+          'Changes the pattern, the reset period or the next value. ' +
           'Placeholders: {YYYY} {YY} {MM} {DD} (the creation date, UTC) and exactly one {SEQ} or {SEQ:n} (zero-padded to n digits). reset never | yearly | monthly starts the sequence again at 1 in a new period; ' +
           'a yearly reset needs a year placeholder and a monthly one year and month, or numbers would repeat (400). The invoice and credit-note patterns must differ in their fixed text. ' +
           'Numbers are taken when a draft is created, in the same transaction as the draft: no gaps and no duplicates, also under concurrency; a number already used explicitly is skipped.',

@@ -56,7 +56,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       }),
       put: op({
         operationId: 'updateCustomer',
-        summary: 'Update a customer (only the fields sent change)',
+        summary: 'Update a customer',
+        description: 'Only the fields sent change.',
         requestBody: body(CustomerUpdate),
         responses: {
           200: json(Customer.extend({ message: z.string() })),
@@ -77,7 +78,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       }),
       post: op({
         operationId: 'createAddress',
-        summary: 'Add an address (without type: billing; the first of a type becomes its default)',
+        summary: 'Create an address',
+        description: 'Without `type` the address is a billing address; the first address of a type becomes its default.',
         requestBody: body(AddressCreate, { address_line_1: 'Hauptstraße 5', city: 'München', postal_code: '80331', country_code: 'DE' }),
         responses: { 201: json(Address.extend({ message: z.string() }), 'created'), ...notFound(), ...bodyErrors(), ...commonErrors() },
       }),
@@ -91,7 +93,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       }),
       put: op({
         operationId: 'updateAddress',
-        summary: 'Update an address (only the fields sent change)',
+        summary: 'Update an address',
+        description: 'Only the fields sent change.',
         requestBody: body(AddressUpdate),
         responses: { 200: json(Address.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() },
       }),
@@ -105,7 +108,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'checkCustomerVatId',
-        summary: 'VIES status with its evidence; triggers a fresh check',
+        summary: 'Check a customer VAT ID',
+        description: 'The VIES status with its evidence; triggers a fresh check.',
         responses: { 200: json(VatCheck.extend({ check_requested: z.boolean() })), ...notFound(), ...commonErrors() },
       }),
     },
@@ -113,7 +117,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'getFinancialOverview',
-        summary: 'Outstanding, overdue and paid totals with counts',
+        summary: 'Get a financial overview',
+        description: 'Outstanding, overdue and paid totals of the customer, with counts.',
         responses: { 200: json(FinancialOverview), ...notFound(), ...commonErrors() },
       }),
     },
@@ -121,7 +126,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'getStatement',
-        summary: 'Account statement: opening balance, entries with running balance, closing balance',
+        summary: 'Get an account statement',
+        description: 'Opening balance, entries with running balance, closing balance.',
         parameters: queryParams(StatementQuery),
         responses: { 200: json(Statement), ...notFound(), ...commonErrors() },
       }),
@@ -130,7 +136,8 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'getStatementPdf',
-        summary: 'Presigned link to the statement as PDF',
+        summary: 'Get a statement PDF link',
+        description: 'A presigned link to the account statement as PDF.',
         parameters: queryParams(StatementQuery),
         responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() },
       }),
@@ -138,7 +145,7 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
     '/customer/payment-terms': {
       get: op({
         operationId: 'listPaymentTerms',
-        summary: 'Payment terms of the company',
+        summary: 'List payment terms (customer view)',
         description:
           "customer-service's copy of the terms managed under /company/payment-terms (id, name, days). The copy follows " +
           'a change within moments; a customer may name a term created a moment ago even before the copy shows it ' +

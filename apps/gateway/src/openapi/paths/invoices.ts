@@ -91,7 +91,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
       put: op({
         operationId: 'updateInvoice',
-        summary: 'Update a draft invoice (only the fields sent change)',
+        summary: 'Update a draft invoice',
+        description: 'Only the fields sent change.',
         requestBody: body(InvoiceUpdate),
         responses: { 200: json(Invoice.extend({ message: z.string() })), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
       }),
@@ -105,8 +106,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
       post: op({
         operationId: 'addPosition',
-        summary: 'Add a position; totals are recalculated',
+        summary: 'Add a position',
         description:
+          'The invoice totals are recalculated. ' +
           'At most 1,000 positions per invoice. single_net_amount may differ from quantity x unit_net_amount (rounded half up to the cent) by at most 0.01; the service value wins. ' +
           'With product_id the product fills title, description, unit_id, unit_net_amount, tax_rate and tax_treatment_id where the request leaves them out; the position keeps a copy (later product edits do not change it). ' +
           'An unknown product_id answers 400, an inactive product 409 PRODUCT_INACTIVE.',
@@ -124,7 +126,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       put: op({
         operationId: 'reorderPositions',
-        summary: 'Reorder positions (every position id once)',
+        summary: 'Reorder positions',
+        description: 'The body names every position id once.',
         requestBody: body(PositionReorder, [3, 1, 2]),
         responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
       }),
@@ -138,7 +141,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
       put: op({
         operationId: 'updatePosition',
-        summary: 'Update a position (only the fields sent change)',
+        summary: 'Update a position',
+        description: 'Only the fields sent change.',
         requestBody: body(PositionUpdate),
         responses: { 200: json(PositionUpdated), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
       }),
@@ -153,18 +157,21 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id, intId('position_id', 'position id')],
       get: op({
         operationId: 'getPositionPlural',
-        summary: 'Get a position (alias of /position/{position_id})',
+        summary: 'Get a position (alias)',
+        description: 'Alias of `/invoice/{id}/position/{position_id}`.',
         responses: { 200: json(Position), ...notFound(), ...commonErrors() },
       }),
       put: op({
         operationId: 'updatePositionPlural',
-        summary: 'Update a position (alias of /position/{position_id})',
+        summary: 'Update a position (alias)',
+        description: 'Alias of `/invoice/{id}/position/{position_id}`.',
         requestBody: body(PositionUpdate),
         responses: { 200: json(PositionUpdated), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
       }),
       delete: op({
         operationId: 'deletePositionPlural',
-        summary: 'Delete a position (alias of /position/{position_id})',
+        summary: 'Delete a position (alias)',
+        description: 'Alias of `/invoice/{id}/position/{position_id}`.',
         responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() },
       }),
     },
@@ -172,7 +179,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'validateInvoice',
-        summary: 'Whether the invoice can be finalized, and why not',
+        summary: 'Validate an invoice',
+        description: 'Whether the invoice can be finalized, and why not.',
         responses: {
           200: json(Validation),
           ...notFound(),
@@ -185,8 +193,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       post: op({
         operationId: 'finalizeInvoice',
-        summary: 'Finalize: enqueue PDF and e-invoice generation',
+        summary: 'Finalize an invoice',
         description:
+          'Enqueues the generation of the PDF and the e-invoice. ' +
           'Validation must pass. A customer VAT ID that is not confirmed needs vat_override_confirmed: true (422 VAT_OVERRIDE_REQUIRED otherwise). Counts against the monthly quota (402). Poll the job until finished or failed.',
         requestBody: body(JobRequest, { task: 'process_invoice_flag_invoice_send_job' }),
         responses: {
@@ -232,7 +241,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       post: op({
         operationId: 'cancelInvoice',
-        summary: 'Cancel a draft (irreversible; finalized invoices get a credit note)',
+        summary: 'Cancel a draft invoice',
+        description: 'Irreversible; a finalized invoice gets a credit note instead.',
         responses: { 200: json(StatusChanged), ...notFound(), ...conflict('finalized (INVOICE_ALREADY_FINALIZED)'), ...commonErrors() },
       }),
     },
@@ -248,8 +258,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       post: op({
         operationId: 'createCreditNote',
-        summary: 'Credit note (type 381) for a finalized invoice, as a new draft',
+        summary: 'Create a credit note',
         description:
+          'A credit note (type 381) for a finalized invoice, as a new draft. ' +
           'Finalize it like an invoice; it states that the amount is refunded or offset. No body: a full credit note; ' +
           '`positions`: a partial one by position and quantity; `amount`: a partial one of a gross amount. ' +
           'All credit notes of an invoice together never exceed its gross total: the amount is reserved atomically at finalization, ' +
@@ -270,7 +281,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'getInvoicePdfLink',
-        summary: 'Presigned link to the PDF (valid 5 minutes)',
+        summary: 'Get the PDF link',
+        description: 'A presigned link to the PDF, valid 5 minutes.',
         responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet'), ...commonErrors() },
       }),
     },
@@ -278,7 +290,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'getInvoiceXmlLink',
-        summary: 'Presigned link to the e-invoice XML (valid 5 minutes)',
+        summary: 'Get the e-invoice XML link',
+        description: 'A presigned link to the e-invoice XML, valid 5 minutes.',
         responses: { 200: json(DownloadLink), ...notFound(), ...conflict('not finalized yet, or a PDF-only invoice'), ...commonErrors() },
       }),
     },
@@ -286,7 +299,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'previewInvoice',
-        summary: 'Draft PDF preview (raw bytes, marked DRAFT; no quota)',
+        summary: 'Preview a draft as PDF',
+        description: 'The raw PDF bytes, marked DRAFT; does not count against the quota.',
         responses: {
           200: { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
           ...notFound(),
@@ -297,7 +311,7 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
     '/invoice/tax-treatments': {
       get: op({
         operationId: 'listTaxTreatments',
-        summary: 'Tax treatments with labels',
+        summary: 'List tax treatments',
         parameters: queryParams(LocaleQuery),
         responses: { 200: json(z.array(TaxTreatmentLabel)), ...commonErrors() },
       }),
@@ -330,12 +344,14 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
     '/invoice/email-texts': {
       get: op({
         operationId: 'getEmailTexts',
-        summary: "The company's invoice e-mail texts (German and English) and the placeholders",
+        summary: 'Get the e-mail texts',
+        description: "The company's invoice e-mail texts (German and English) and the placeholders.",
         responses: { 200: json(EmailTexts), ...commonErrors() },
       }),
       put: op({
         operationId: 'updateEmailTexts',
-        summary: 'Replace the default e-mail texts (per language; unknown placeholders answer 400)',
+        summary: 'Replace the e-mail texts',
+        description: 'Per language; unknown placeholders answer 400.',
         requestBody: body(EmailTextsUpdate, {
           de: {
             subject: '{document} {number} von {seller}',
@@ -346,7 +362,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
       delete: op({
         operationId: 'resetEmailTexts',
-        summary: 'Back to the default e-mail texts',
+        summary: 'Reset the e-mail texts',
+        description: 'Back to the default e-mail texts.',
         responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...commonErrors() },
       }),
     },
@@ -354,7 +371,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       parameters: [id],
       get: op({
         operationId: 'listInvoiceEmails',
-        summary: 'E-mails sent for the invoice, newest first, with status and the SMTP error',
+        summary: 'List sent e-mails',
+        description: 'E-mails sent for the invoice, newest first, with status and the SMTP error.',
         responses: { 200: json(z.object({ emails: z.array(EmailRecord) })), ...notFound(), ...commonErrors() },
       }),
     },
@@ -367,8 +385,9 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       }),
       post: op({
         operationId: 'addInvoiceAttachment',
-        summary: 'Upload an attachment to a draft (multipart/form-data: file, description)',
+        summary: 'Upload an attachment',
         description:
+          'To a draft, as multipart/form-data with `file` and `description`. ' +
           'PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF, typed by content (a renamed executable or an HTML page answers 415 naming what was found). ' +
           'At most 5 MiB per file, cut while streaming (413 ATTACHMENT_TOO_LARGE, nothing stored); at most 20 attachments (409 ATTACHMENT_LIMIT_REACHED) and 25 MiB per invoice (413 ATTACHMENT_QUOTA_EXCEEDED). ' +
           'Finalization freezes them and embeds them in the e-invoice where the format allows.',
@@ -390,7 +409,8 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       ],
       get: op({
         operationId: 'getInvoiceAttachment',
-        summary: 'Presigned link to an attachment',
+        summary: 'Get an attachment link',
+        description: 'A presigned link to the attachment.',
         responses: { 200: json(AttachmentLink), ...notFound(), ...commonErrors() },
       }),
       delete: op({

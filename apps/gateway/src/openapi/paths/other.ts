@@ -47,14 +47,13 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
   const config = (alias: boolean) => ({
     get: op(x, {
       operationId: alias ? 'getDatevConfig' : 'getAcctExpConfig',
-      summary: alias ? 'Accounting export configuration (older path of existing SDKs)' : 'Accounting export configuration',
+      summary: alias ? 'Get the export configuration (alias)' : 'Get the export configuration',
       responses: { 200: json(AcctExpConfig), ...commonErrors() },
     }),
     put: op(x, {
       operationId: alias ? 'updateDatevConfig' : 'updateAcctExpConfig',
-      summary: alias
-        ? 'Update the accounting export configuration (older path)'
-        : 'Update the accounting export configuration (only the fields sent change)',
+      summary: alias ? 'Update the export configuration (alias)' : 'Update the export configuration',
+      description: 'Only the fields sent change.',
       requestBody: body(AcctExpConfigUpdate, {
         consultant_number: 1001,
         client_number: 1,
@@ -83,13 +82,16 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/company/': {
       get: op(c, {
         operationId: 'getCompany',
-        summary: 'Company profile (the seller on invoices) with its bank accounts',
+        summary: 'Get the company profile',
+        description: 'The seller on invoices, with its bank accounts.',
         responses: { 200: json(Company), ...notFound(), ...commonErrors() },
       }),
       put: op(c, {
         operationId: 'updateCompany',
-        summary: 'Update the company profile (only the fields sent change)',
-        description: 'The seller data of invoices finalized from now on; invoices finalized before keep the data they were issued with.',
+        summary: 'Update the company profile',
+        description:
+          'Only the fields sent change. ' +
+          'The seller data of invoices finalized from now on; invoices finalized before keep the data they were issued with.',
         requestBody: body(CompanyProfileUpdate, {
           legal_name: 'Beispiel Software GmbH',
           address: { line1: 'Hauptstraße 5', postal_code: '80331', city: 'München', country_code: 'DE' },
@@ -104,12 +106,14 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/company/bank-accounts': {
       get: op(c, {
         operationId: 'listBankAccounts',
-        summary: 'Bank accounts (the default one goes on invoices)',
+        summary: 'List bank accounts',
+        description: 'The default one goes on invoices.',
         responses: { 200: json(z.object({ bank_accounts: z.array(BankAccount) })), ...commonErrors() },
       }),
       post: op(c, {
         operationId: 'addBankAccount',
-        summary: 'Add a bank account (IBAN checked for country, length and check digits; BIC checked)',
+        summary: 'Create a bank account',
+        description: 'The IBAN is checked for country, length and check digits; the BIC is checked.',
         requestBody: body(BankAccountInput, {
           iban: 'DE89 3704 0044 0532 0130 00',
           bic: 'COBADEFFXXX',
@@ -128,26 +132,29 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       parameters: [intId('id', 'bank account id')],
       get: op(c, {
         operationId: 'getBankAccount',
-        summary: 'A bank account',
+        summary: 'Get a bank account',
         responses: { 200: json(BankAccount), ...notFound(), ...commonErrors() },
       }),
       put: op(c, {
         operationId: 'updateBankAccount',
-        summary: 'Change a bank account or make it the default',
+        summary: 'Update a bank account',
+        description: 'Changes it or makes it the default.',
         requestBody: body(BankAccountUpdate, { is_default: true }),
         responses: { 200: json(BankAccount.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() },
       }),
       delete: op(c, {
         operationId: 'deleteBankAccount',
-        summary: 'Delete a bank account (the default passes to the oldest left; without any, validation reports BANK_ACCOUNT_REQUIRED)',
+        summary: 'Delete a bank account',
+        description: 'The default passes to the oldest one left; without any, validation reports BANK_ACCOUNT_REQUIRED.',
         responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
       }),
     },
     '/company/logo': {
       put: op(c, {
         operationId: 'putCompanyLogo',
-        summary: 'Upload the letterhead logo (PNG or JPEG, at most 1 MiB; the raw image is the body)',
+        summary: 'Upload the logo',
         description:
+          'The letterhead logo: PNG or JPEG, at most 1 MiB; the raw image is the body. ' +
           'The type is taken from the content, not from Content-Type: anything but PNG or JPEG answers 415 UNSUPPORTED_LOGO_TYPE naming what was found; an unreadable image too. ' +
           'The upload is cut at the first byte past 1 MiB (413 LOGO_TOO_LARGE) and nothing is stored. The image is scaled into the letterhead box (at most 709 x 260 pixels, 60 x 22 mm at 300 dpi), ' +
           'EXIF orientation applied, transparency flattened onto white. Invoices finalized from now on carry it; PDFs already issued keep theirs.',
@@ -168,25 +175,29 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       }),
       get: op(c, {
         operationId: 'getCompanyLogo',
-        summary: 'Presigned link to the logo as stored (resized)',
+        summary: 'Get the logo link',
+        description: 'A presigned link to the logo as stored (resized).',
         responses: { 200: json(CompanyLogo), ...notFound(), ...commonErrors() },
       }),
       delete: op(c, {
         operationId: 'deleteCompanyLogo',
-        summary: 'Remove the logo (invoices finalized from now on have none)',
+        summary: 'Delete the logo',
+        description: 'Invoices finalized from now on have none.',
         responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
       }),
     },
     '/company/payment-terms': {
       get: op(c, {
         operationId: 'listCompanyPaymentTerms',
-        summary: 'Payment terms (also listed, shorter, under /customer/payment-terms)',
+        summary: 'List payment terms',
+        description: 'Also listed, shorter, under `/customer/payment-terms`.',
         responses: { 200: json(z.object({ payment_terms: z.array(PaymentTerm) })), ...commonErrors() },
       }),
       post: op(c, {
         operationId: 'createPaymentTerm',
-        summary: 'Add a payment term, optionally with an early-payment discount (Skonto)',
+        summary: 'Create a payment term',
         description:
+          'Optionally with an early-payment discount (Skonto). ' +
           "At finalization the term gives the due date (BT-9: invoice date + days) and the payment terms text (BT-20) in the customer's language: your text_de/text_en with placeholders filled, " +
           'or a generated one naming the due date and the Skonto amount. XRechnung invoices with Skonto also carry the structured line #SKONTO#TAGE=n#PROZENT=p# (BR-DE-18). ' +
           "A customer's payment_term_id chooses the term; otherwise the company's default_payment_term_id applies. At most 50 terms.",
@@ -203,13 +214,15 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       parameters: [intId('id', 'payment term id')],
       get: op(c, {
         operationId: 'getPaymentTerm',
-        summary: 'A payment term',
+        summary: 'Get a payment term',
         responses: { 200: json(PaymentTerm), ...notFound(), ...commonErrors() },
       }),
       put: op(c, {
         operationId: 'updatePaymentTerm',
-        summary: 'Change a payment term (only the fields sent change; null removes discount, text_de or text_en)',
-        description: 'Invoices finalized before keep the due date and text they were issued with.',
+        summary: 'Update a payment term',
+        description:
+          'Only the fields sent change; null removes discount, text_de or text_en. ' +
+          'Invoices finalized before keep the due date and text they were issued with.',
         requestBody: body(PaymentTermUpdate, { days: 21, discount: null }),
         responses: { 200: json(PaymentTerm.extend({ message: z.string() })), ...notFound(), ...bodyErrors(), ...commonErrors() },
       }),
@@ -228,12 +241,14 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/company/api-keys': {
       get: op(c, {
         operationId: 'listApiKeys',
-        summary: 'API keys (name, prefix, created, last used; never the secret)',
+        summary: 'List API keys',
+        description: 'Name, prefix, created and last used; never the secret.',
         responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() },
       }),
       post: op(c, {
         operationId: 'createApiKey',
-        summary: 'Create an API key (at most 10 active) with the permissions of a role (default admin); the secret is shown once',
+        summary: 'Create an API key',
+        description: 'At most 10 active keys; the key carries the permissions of a role (default admin); the secret is shown once.',
         requestBody: body(ApiKeyCreate, { name: 'ERP production', role: 'member' }),
         responses: {
           201: json(CreatedApiKey, 'created'),
@@ -248,14 +263,16 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       parameters: [strId('key_id', 'API key id')],
       delete: op(c, {
         operationId: 'revokeApiKey',
-        summary: 'Revoke an API key (effective at once)',
+        summary: 'Revoke an API key',
+        description: 'Effective at once.',
         responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
       }),
     },
     '/quota/': {
       get: op(['Quota'], {
         operationId: 'getQuota',
-        summary: 'Plan, finalizations used this month, the limit and the reset date',
+        summary: 'Get the quota',
+        description: 'The plan, the finalizations used this month, the limit and the reset date.',
         responses: { 200: json(QuotaUsage), ...commonErrors() },
       }),
     },
@@ -264,8 +281,9 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/exports/job': {
       post: op(x, {
         operationId: 'startExport',
-        summary: 'Start an accounting export (DATEV EXTF)',
+        summary: 'Start an accounting export',
         description:
+          'A DATEV EXTF export. ' +
           'Exports the finalized invoices and credit notes whose invoice date lies in the period: an EXTF 700 Buchungsstapel (Windows-1252, one row per invoice and VAT rate), ' +
           'with include_master_data a Debitoren/Kreditoren file, with include_documents the PDFs and a Belegbilder document.xml. One ZIP per fiscal year ' +
           '(fiscal_year_start_month): a period across a boundary finishes with is_split true and split_reason "year_boundary". only_new leaves out what an earlier export contained. ' +
@@ -294,13 +312,15 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/acctexp/mappings': {
       get: op(x, {
         operationId: 'getAccountMappings',
-        summary: 'Revenue accounts per tax treatment and rate, and the debtor settings',
+        summary: 'List account mappings',
+        description: 'Revenue accounts per tax treatment and rate, and the debtor settings.',
         responses: { 200: json(AccountMappings), ...commonErrors() },
       }),
       put: op(x, {
         operationId: 'updateAccountMappings',
-        summary: 'Batch save account assignments',
+        summary: 'Save account mappings',
         description:
+          'Saves the account assignments in one batch. ' +
           'The rows sent change (or, for standard/reduced at another rate, are added); the others stay. An unknown tax treatment or an account of the wrong length answers 400 naming the row, and nothing is saved.',
         requestBody: body(AccountMappingsUpdate, {
           mappings: [
@@ -315,14 +335,16 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
     '/acctexp/mappings/reset': {
       post: op(x, {
         operationId: 'resetAccountMappings',
-        summary: 'Restore the default account assignments of the configured chart (SKR03 or SKR04)',
+        summary: 'Reset account mappings',
+        description: 'Restores the default account assignments of the configured chart (SKR03 or SKR04).',
         responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...commonErrors() },
       }),
     },
     '/downloads/': {
       get: op(['Downloads'], {
         operationId: 'listDownloads',
-        summary: 'Export files, newest first (a bare JSON array)',
+        summary: 'List export files',
+        description: 'Newest first (a bare JSON array).',
         responses: { 200: json(z.array(Download), 'OK', paginationHeaders), ...commonErrors() },
       }),
     },
@@ -330,7 +352,8 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       parameters: [intId('id', 'download id')],
       get: op(['Downloads'], {
         operationId: 'getDownloadLink',
-        summary: 'Presigned link to an export ZIP (valid for expires_in seconds)',
+        summary: 'Get an export file link',
+        description: 'A presigned link to an export ZIP, valid for `expires_in` seconds.',
         responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() },
       }),
     },
@@ -338,7 +361,8 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       parameters: [intId('id', 'download id')],
       delete: op(['Downloads'], {
         operationId: 'deleteDownload',
-        summary: 'Delete an export file (the record and the stored ZIP)',
+        summary: 'Delete an export file',
+        description: 'Deletes the record and the stored ZIP.',
         responses: { 200: json(MessageBody), ...notFound(), ...commonErrors() },
       }),
     },
