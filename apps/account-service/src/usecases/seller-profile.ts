@@ -13,6 +13,7 @@ export function sellerProfileOf(company: CompanyDoc) {
       taxNumber: company.taxNumber,
       registrationId: company.registrationId,
       registrationCourt: company.registrationCourt,
+      managingDirectors: company.managingDirectors?.length ? [...company.managingDirectors] : undefined,
       // BT-34: the company's Peppol participant id, before any address derived from the VAT ID or e-mail
       electronicAddress: company.peppolId
         ? peppolEndpoint(company.peppolId)

@@ -36,6 +36,8 @@ export async function statementPdf(deps: CustomerDeps, companyId: string, custom
     entries: statement.entries,
     closingBalance: statement.closingBalance,
     template: customer.defaultTemplateId,
+    // the letterhead as on the company's invoices
+    logo: seller.logo,
   };
   // Rendering a PDF takes longer than a lookup: allow it a few times the usual RPC budget.
   const answer = await askOrUnavailable('statement rendering (document-service)', () =>

@@ -5,7 +5,7 @@
  */
 export type PdfLanguage = 'de' | 'en';
 
-/** de -> German (1.234,56 €); en -> British English (€1,234.56, 5 January 2026). */
+/** de -> German (1.234,56 €, 05.01.2026); en -> British English (€1,234.56, 5 Jan 2026). */
 const LOCALE: Record<PdfLanguage, string> = { de: 'de-DE', en: 'en-GB' };
 
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
@@ -61,30 +61,15 @@ export function formatPercent(rate: string, lang: PdfLanguage): string {
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MONTHS_EN = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** 'long' -> "5 January 2026"; 'short' (tables, periods) -> "5 Jan 2026". German is numeric either way. */
-export type DateStyle = 'long' | 'short';
+const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * "2026-01-05" -> "05.01.2026" (de, DIN 5008 numeric) / "5 January 2026" (en). Written by hand rather
- * than with Intl.DateTimeFormat because the input is a calendar date without a time zone and going
- * through Date would shift it for callers in negative UTC offsets.
+ * "2026-01-05" -> "05.01.2026" (de, DIN 5008 numeric) / "5 Jan 2026" (en): one format per language on every
+ * date of a document (info block, tables, service periods, payment text), short enough that a period fits
+ * one line. Written by hand rather than with Intl.DateTimeFormat because the input is a calendar date
+ * without a time zone and going through Date would shift it for callers in negative UTC offsets.
  */
-export function formatDate(isoDate: string, lang: PdfLanguage, style: DateStyle = 'long'): string {
+export function formatDate(isoDate: string, lang: PdfLanguage): string {
   const m = ISO_DATE.exec(isoDate ?? '');
   const month = m ? Number(m[2]) : 0;
   const day = m ? Number(m[3]) : 0;
@@ -92,13 +77,12 @@ export function formatDate(isoDate: string, lang: PdfLanguage, style: DateStyle 
     throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(isoDate)}`);
   }
   if (lang === 'de') return `${m[3]}.${m[2]}.${m[1]}`;
-  const name = MONTHS_EN[month - 1];
-  return `${day} ${style === 'short' ? name.slice(0, 3) : name} ${m[1]}`;
+  return `${day} ${MONTHS_EN[month - 1]} ${m[1]}`;
 }
 
 /** A period "05.01.2026 – 31.01.2026" / "5 Jan 2026 – 31 Jan 2026". */
 export function formatPeriod(period: { start: string; end: string }, lang: PdfLanguage): string {
-  return `${formatDate(period.start, lang, 'short')} \u2013 ${formatDate(period.end, lang, 'short')}`;
+  return `${formatDate(period.start, lang)} \u2013 ${formatDate(period.end, lang)}`;
 }
 
 /** IBAN in groups of four for reading (DIN 5008): "DE89 3704 0044 0532 0130 00". */

@@ -14,7 +14,7 @@ import {
   isZero,
 } from './format';
 import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
-import { labelsFor, unitName, vatCategoryName, vatCategoryShortName, type Labels } from './labels';
+import { isSmallBusinessReason, labelsFor, unitName, vatCategoryName, vatKind, vatKindName, type Labels } from './labels';
 import {
   addressLines,
   drawAddressWindow,
@@ -51,10 +51,9 @@ function validate(invoice: EInvoice, totals: PdfTotals): void {
 
 function infoRows(invoice: EInvoice, l: Labels): [string, string][] {
   const lang = invoice.language;
-  const rows: [string, string][] = [
-    [invoice.typeCode === '381' ? l.creditNoteNumber : l.invoiceNumber, invoice.number],
-    [l.issueDate, formatDate(invoice.issueDate, lang)],
-  ];
+  const rows: [string, string][] = [[invoice.typeCode === '381' ? l.creditNoteNumber : l.invoiceNumber, invoice.number]];
+  if (invoice.customerNumber !== undefined) rows.push([l.customerNumber, String(invoice.customerNumber)]);
+  rows.push([invoice.typeCode === '381' ? l.creditNoteDate : l.issueDate, formatDate(invoice.issueDate, lang)]);
   if (invoice.period) rows.push([l.servicePeriod, formatPeriod(invoice.period, lang)]);
   if (invoice.deliveryDate) rows.push([l.deliveryDate, formatDate(invoice.deliveryDate, lang)]);
   if (invoice.dueDate) rows.push([l.dueDate, formatDate(invoice.dueDate, lang)]);
@@ -81,9 +80,10 @@ function lineCell(line: InvoiceLine, allowance: string | undefined, invoice: EIn
 
 function positionRows(invoice: EInvoice, totals: PdfTotals, l: Labels): TableRow[] {
   const lang = invoice.language;
+  // Positions are numbered 1..n in the document (as BT-126 in the XML), not by their company-wide ids.
   return invoice.lines.map((line, i) => ({
     cells: [
-      line.id,
+      String(i + 1),
       lineCell(line, totals.lines[i].allowance, invoice, l),
       `${formatQuantity(line.quantity, lang)} ${unitName(line.unitCode, lang, line.quantity)}`,
       formatUnitPrice(line.unitPrice, lang),
@@ -93,8 +93,8 @@ function positionRows(invoice: EInvoice, totals: PdfTotals, l: Labels): TableRow
   }));
 }
 
-const TOTALS_WIDTH = mm(78);
-const SUMMARY_GAP = mm(8);
+const TOTALS_WIDTH = mm(66);
+const SUMMARY_GAP = mm(6);
 
 interface TotalsRow {
   label: string;
@@ -135,11 +135,14 @@ function drawTotals(c: Canvas, y: number, rows: TotalsRow[]): number {
   return y;
 }
 
+const exemptionReason = (invoice: EInvoice, category: string): string | undefined =>
+  invoice.exemptions?.[category as keyof NonNullable<EInvoice['exemptions']>]?.reason?.trim() || undefined;
+
 function vatRows(invoice: EInvoice, totals: PdfTotals): TableRow[] {
   const lang = invoice.language;
   return totals.vatBreakdown.map((vat) => ({
     cells: [
-      vatCategoryShortName(vat.category, lang),
+      vatKindName(vatKind(vat.category, vat.rate, invoice.lines, exemptionReason(invoice, vat.category)), lang),
       formatPercent(vat.rate, lang),
       formatAmount(vat.taxableAmount, lang),
       formatAmount(vat.taxAmount, lang),
@@ -158,9 +161,13 @@ function vatNotes(invoice: EInvoice, totals: PdfTotals): string[] {
   for (const vat of totals.vatBreakdown) {
     if (vat.category === 'S' || seen.has(vat.category)) continue;
     seen.add(vat.category);
-    const exemption = invoice.exemptions?.[vat.category as keyof NonNullable<EInvoice['exemptions']>];
+    const given = exemptionReason(invoice, vat.category);
+    // a Kleinunternehmer's note (§ 19 UStG) says it all
+    if (vat.category === 'E' && isSmallBusinessReason(given)) {
+      notes.push(given!);
+      continue;
+    }
     const text = vatCategoryName(vat.category, lang);
-    const given = exemption?.reason?.trim();
     const reason = given && !text.toLowerCase().includes(given.toLowerCase()) ? ` \u2013 ${given}` : '';
     notes.push(`${text}${reason}`);
   }
@@ -177,9 +184,9 @@ function drawSummary(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals
     flow,
     [
       { header: l.vatCategory, width: 0 },
-      { header: l.vatRate, width: 34, align: 'right' },
-      { header: l.taxableAmount, width: 58, align: 'right' },
-      { header: l.taxAmount, width: 58, align: 'right' },
+      { header: l.vatRate, width: 46, align: 'right' },
+      { header: l.taxableAmount, width: 52, align: 'right' },
+      { header: l.taxAmount, width: 60, align: 'right' },
     ],
     region,
   );
@@ -273,9 +280,9 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
     new FlowTable(c, flow, [
       { header: l.pos, width: 28 },
       { header: l.description, width: 0 },
-      { header: l.quantity, width: 64, align: 'right' },
-      { header: l.unitPrice, width: 64, align: 'right' },
-      { header: l.vatRate, width: 40, align: 'right' },
+      { header: l.quantity, width: 60, align: 'right' },
+      { header: l.unitPrice, width: 62, align: 'right' },
+      { header: l.vatRate, width: 50, align: 'right' },
       { header: `${l.amount} (${invoice.currency})`, width: 74, align: 'right' },
     ]).render(positionRows(invoice, opts.totals, l));
 
@@ -285,7 +292,9 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
 
     const dateNote = !invoice.period && !invoice.deliveryDate ? l.serviceDateIsIssueDate : '';
     paragraph(c, flow, l.payment, paymentLines(invoice, opts.totals, l));
-    if (invoice.notes?.length || dateNote) paragraph(c, flow, l.notes, [...(invoice.notes ?? []), dateNote]);
+    // a note already printed as the legal VAT statement (the Kleinunternehmer's) is not repeated
+    const notes = (invoice.notes ?? []).filter((note) => !legal.includes(note.trim()));
+    if (notes.length || dateNote) paragraph(c, flow, l.notes, [...notes, dateNote]);
 
     finishPages(c, { party: invoice.seller, payment: invoice.payment }, l, lang, opts.draft ? l.draft : undefined);
     if (opts.attachment) embedXml(doc, opts.attachment, date);

@@ -10,6 +10,7 @@ export interface Labels {
   invoiceNumber: string;
   creditNoteNumber: string;
   issueDate: string;
+  creditNoteDate: string;
   dueDate: string;
   servicePeriod: string;
   deliveryDate: string;
@@ -25,6 +26,7 @@ export interface Labels {
   quantity: string;
   unit: string;
   unitPrice: string;
+  /** Column heading of the rate (positions and VAT breakdown). */
   vatRate: string;
   amount: string;
   discount: string;
@@ -38,6 +40,7 @@ export interface Labels {
   vatBreakdown: string;
   vatCategory: string;
   taxableAmount: string;
+  /** Column heading of the VAT amount in the breakdown (distinct from the rate's). */
   taxAmount: string;
   payment: string;
   paymentTermsDefault: (due?: string) => string;
@@ -53,6 +56,7 @@ export interface Labels {
   vatId: string;
   taxNumber: string;
   register: string;
+  managingDirectors: (count: number) => string;
   bank: string;
   statementPeriod: string;
   statementDate: string;
@@ -80,6 +84,7 @@ const de: Labels = {
   invoiceNumber: 'Rechnungsnummer',
   creditNoteNumber: 'Korrekturnummer',
   issueDate: 'Rechnungsdatum',
+  creditNoteDate: 'Korrekturdatum',
   dueDate: 'Fällig am',
   servicePeriod: 'Leistungszeitraum',
   deliveryDate: 'Leistungsdatum',
@@ -95,7 +100,7 @@ const de: Labels = {
   quantity: 'Menge',
   unit: 'Einheit',
   unitPrice: 'Einzelpreis',
-  vatRate: 'USt.',
+  vatRate: 'USt.-Satz',
   amount: 'Betrag',
   discount: 'Rabatt',
   continued: 'Fortsetzung',
@@ -108,7 +113,7 @@ const de: Labels = {
   vatBreakdown: 'Umsatzsteuer',
   vatCategory: 'Kategorie',
   taxableAmount: 'Netto',
-  taxAmount: 'USt.',
+  taxAmount: 'USt.-Betrag',
   payment: 'Zahlung',
   paymentTermsDefault: (due) => (due ? `Zahlbar ohne Abzug bis ${due}.` : 'Zahlbar sofort ohne Abzug.'),
   noPaymentDue: 'Es ist keine Zahlung fällig.',
@@ -123,6 +128,7 @@ const de: Labels = {
   vatId: 'USt-IdNr.',
   taxNumber: 'Steuernummer',
   register: 'Registergericht',
+  managingDirectors: () => 'Geschäftsführung',
   bank: 'Bankverbindung',
   statementPeriod: 'Zeitraum',
   statementDate: 'Datum',
@@ -160,6 +166,7 @@ const en: Labels = {
   invoiceNumber: 'Invoice number',
   creditNoteNumber: 'Credit note number',
   issueDate: 'Invoice date',
+  creditNoteDate: 'Credit note date',
   dueDate: 'Due date',
   servicePeriod: 'Service period',
   deliveryDate: 'Delivery date',
@@ -175,7 +182,7 @@ const en: Labels = {
   quantity: 'Qty',
   unit: 'Unit',
   unitPrice: 'Unit price',
-  vatRate: 'VAT',
+  vatRate: 'VAT rate',
   amount: 'Amount',
   discount: 'Discount',
   continued: 'continued',
@@ -202,7 +209,8 @@ const en: Labels = {
   email: 'Email',
   vatId: 'VAT ID',
   taxNumber: 'Tax number',
-  register: 'Registry',
+  register: 'Register court',
+  managingDirectors: (n) => (n === 1 ? 'Managing director' : 'Managing directors'),
   bank: 'Bank details',
   statementPeriod: 'Period',
   statementDate: 'Date',
@@ -296,17 +304,73 @@ export function vatCategoryName(category: string, lang: PdfLanguage): string {
   return VAT_CATEGORY[category]?.[lang] ?? category;
 }
 
-/** Short category names for the VAT breakdown table column. */
-const VAT_CATEGORY_SHORT: Record<string, Record<PdfLanguage, string>> = {
-  S: { de: 'Regelsatz', en: 'Standard' },
-  Z: { de: 'Nullsatz', en: 'Zero rated' },
-  AE: { de: 'Reverse Charge', en: 'Reverse charge' },
-  K: { de: 'Innergem. Lieferung', en: 'Intra-EU supply' },
-  G: { de: 'Ausfuhr', en: 'Export' },
-  E: { de: 'Steuerfrei', en: 'Exempt' },
-  O: { de: 'Nicht steuerbar', en: 'Not subject to VAT' },
+/**
+ * What a VAT breakdown row is, for its label: the category alone does not tell a reduced rate from the standard
+ * one (both S) nor a Kleinunternehmer (§ 19 UStG) from another exemption (both E).
+ */
+export type VatKind =
+  'standard' | 'reduced' | 'zero' | 'exempt' | 'smallBusiness' | 'reverseCharge' | 'intraCommunity' | 'export' | 'outsideScope';
+
+/** Labels of the VAT breakdown's first column (capitalised: they start a table cell). */
+const VAT_KIND: Record<VatKind, Record<PdfLanguage, string>> = {
+  standard: { de: 'Regelsatz', en: 'Standard rate' },
+  reduced: { de: 'Ermäßigter Satz', en: 'Reduced rate' },
+  zero: { de: 'Nullsatz', en: 'Zero rate' },
+  exempt: { de: 'Steuerfrei', en: 'Exempt' },
+  smallBusiness: { de: 'Kleinunternehmer (§\u00a019\u00a0UStG)', en: 'Small business (§\u00a019\u00a0UStG)' },
+  reverseCharge: { de: 'Steuerschuldnerschaft des Leistungsempfängers', en: 'Reverse charge' },
+  intraCommunity: { de: 'Innergemeinschaftliche Lieferung', en: 'Intra-community supply' },
+  export: { de: 'Ausfuhrlieferung', en: 'Export' },
+  outsideScope: { de: 'Nicht steuerbar', en: 'Not subject to VAT' },
 };
 
-export function vatCategoryShortName(category: string, lang: PdfLanguage): string {
-  return VAT_CATEGORY_SHORT[category]?.[lang] ?? category;
+const KIND_OF_CATEGORY: Record<string, VatKind> = {
+  S: 'standard',
+  Z: 'zero',
+  E: 'exempt',
+  AE: 'reverseCharge',
+  K: 'intraCommunity',
+  G: 'export',
+  O: 'outsideScope',
+};
+
+const KIND_OF_TREATMENT: Record<string, VatKind> = {
+  standard: 'standard',
+  reduced: 'reduced',
+  reverse_charge: 'reverseCharge',
+  intra_community: 'intraCommunity',
+  export_outside_eu: 'export',
+  exempt: 'exempt',
+  outside_scope: 'outsideScope',
+};
+
+/** "7", "7.0" and "7.00" are the same rate (compared as strings, no arithmetic). */
+const plainRate = (rate: string): string => (rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate);
+const sameRate = (a: string, b: string): boolean => plainRate(a.trim()) === plainRate(b.trim());
+
+/** The legal note of a Kleinunternehmer names § 19 UStG; it is the exemption reason of its category E. */
+export const isSmallBusinessReason = (reason: string | undefined): boolean => /§\s*19\s+UStG/.test(reason ?? '');
+
+/**
+ * The kind of a VAT breakdown row: from the tax treatment of the lines with its category and rate (the
+ * treatment tells reduced from standard), else from the category; E with the § 19 UStG reason is a small business.
+ */
+export function vatKind(
+  category: string,
+  rate: string,
+  lines: readonly { vat: { category: string; rate: string; treatment?: string } }[],
+  exemptionReason?: string,
+): VatKind {
+  const line = lines.find((l) => l.vat.category === category && sameRate(l.vat.rate, rate) && l.vat.treatment);
+  let kind = (line?.vat.treatment && KIND_OF_TREATMENT[line.vat.treatment]) || KIND_OF_CATEGORY[category] || 'standard';
+  // a treatment that does not fit the category (data from elsewhere): the category decides
+  if (category !== 'S' && (kind === 'standard' || kind === 'reduced')) kind = KIND_OF_CATEGORY[category] ?? kind;
+  if (category === 'S' && kind !== 'standard' && kind !== 'reduced') kind = 'standard';
+  if (category === 'Z') kind = 'zero';
+  if (kind === 'exempt' && isSmallBusinessReason(exemptionReason)) kind = 'smallBusiness';
+  return kind;
+}
+
+export function vatKindName(kind: VatKind, lang: PdfLanguage): string {
+  return VAT_KIND[kind][lang];
 }

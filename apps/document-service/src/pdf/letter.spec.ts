@@ -47,6 +47,19 @@ describe('footerColumns', () => {
     }
   });
 
+  it('names the managing directors and the register court with its number (§ 35a GmbHG)', () => {
+    const party = { ...seller, managingDirectors: ['Erika Mustermann', 'Jürgen Weiß'] };
+    for (const [lang, heading, court] of [
+      ['de', 'Geschäftsführung:', 'Registergericht: Amtsgericht Köln'],
+      ['en', 'Managing directors:', 'Register court: Amtsgericht Köln'],
+    ] as const) {
+      const lines = footerColumns({ party }, labelsFor(lang), lang).flat();
+      expect(lines).toEqual(expect.arrayContaining([heading, 'Erika Mustermann', 'Jürgen Weiß', court, 'HRB 123456']));
+    }
+    const one = footerColumns({ party: { ...seller, managingDirectors: ['Erika Mustermann'] } }, labelsFor('en'), 'en').flat();
+    expect(one).toContain('Managing director:');
+  });
+
   it('leaves out what the company does not have', () => {
     const cols = footerColumns({ party: { name: 'Solo', address: { line1: 'a', city: 'b', countryCode: 'DE' } } }, labelsFor('en'), 'en');
     expect(cols[3]).toEqual([]);

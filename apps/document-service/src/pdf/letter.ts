@@ -76,15 +76,23 @@ export function drawAddressWindow(c: Canvas, sender: Party, recipientLines: stri
   });
 }
 
-/** Label/value rows of the information block; returns the y below the block. */
+/**
+ * Label/value rows of the information block; returns the y below the block. The label column is as wide as
+ * its longest label (at least 22 mm), but never so wide that a value that fits the block (a service period
+ * above all) has to wrap: then the long label wraps instead.
+ */
 export function drawInfoBlock(c: Canvas, rows: [string, string][], y = INFO_BLOCK.y): number {
-  const labelWidth = mm(30);
+  const size = 8.5;
+  const minLabel = mm(22);
+  const widestLabel = Math.max(0, ...rows.map(([label]) => c.width(label, { size }))) + mm(3);
+  const widestValue = Math.max(0, ...rows.map(([, value]) => c.width(value, { size })).filter((w) => w <= INFO_BLOCK.width - minLabel)) + 1;
+  const labelWidth = Math.max(minLabel, Math.min(widestLabel, INFO_BLOCK.width - widestValue));
   const valueX = INFO_BLOCK.x + labelWidth;
   const valueWidth = INFO_BLOCK.width - labelWidth;
   for (const [label, value] of rows) {
-    const h = c.text(value, valueX, y, { size: 8.5, width: valueWidth, maxHeight: 30 });
-    c.text(label, INFO_BLOCK.x, y, { size: 8.5, color: c.theme.colors.muted, width: labelWidth - 4, maxHeight: h });
-    y += Math.max(h, c.lineHeight({ size: 8.5 })) + 2.5;
+    const h = c.text(value, valueX, y, { size, width: valueWidth, maxHeight: 30 });
+    const hl = c.text(label, INFO_BLOCK.x, y, { size, color: c.theme.colors.muted, width: labelWidth - mm(2), maxHeight: 30 });
+    y += Math.max(h, hl, c.lineHeight({ size })) + 2.5;
   }
   return y;
 }
@@ -124,20 +132,26 @@ export interface FooterData {
   payment?: PaymentInstructions;
 }
 
-/** Company registration data in four columns (what § 35a GmbHG / § 14 UStG ask for on business letters). */
+/**
+ * The company's data in four columns, on every page: address; contact; what § 35a GmbHG (§ 80 AktG, § 125a HGB)
+ * asks for on business letters (managing directors, register court and number) with the VAT ID and tax number
+ * (§ 14 UStG); bank account.
+ */
 export function footerColumns(data: FooterData, labels: Labels, lang: PdfLanguage): string[][] {
   const p = data.party;
   const col1 = [p.name, p.address.line1, p.address.line2 ?? '', cityLine(p.address), countryName(p.address.countryCode, lang)];
+  // The contact person is the info block's (Ansprechpartner); here the managing directors, one per line.
+  const directors = (p.managingDirectors ?? []).map((name) => name.trim()).filter(Boolean);
   const col2 = [
     p.contact?.phone ? `${labels.phone} ${p.contact.phone}` : '',
     p.contact?.email ? `${labels.email} ${p.contact.email}` : '',
-    p.contact?.name ?? '',
+    ...(directors.length ? [`${labels.managingDirectors(directors.length)}:`, ...directors] : []),
   ];
   const col3 = [
+    p.registrationCourt ? `${labels.register}: ${p.registrationCourt}` : '',
+    p.registrationId ?? '',
     p.vatId ? `${labels.vatId} ${p.vatId}` : '',
     p.taxNumber ? `${labels.taxNumber} ${p.taxNumber}` : '',
-    p.registrationCourt ? `${labels.register} ${p.registrationCourt}` : '',
-    p.registrationId ?? '',
   ];
   const pay = data.payment;
   const col4 = pay?.iban

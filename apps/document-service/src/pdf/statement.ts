@@ -80,12 +80,12 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
     const money = (v: string | undefined): string => (v && !isZero(v) ? formatAmount(v, lang) : '');
     const tableRows: TableRow[] = [
       {
-        cells: [formatDate(statement.from, lang, 'short'), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)],
+        cells: [formatDate(statement.from, lang), '', l.openingBalance, '', '', formatAmount(statement.openingBalance, lang)],
         bold: true,
       },
       ...statement.entries.map((e) => ({
         cells: [
-          formatDate(e.date, lang, 'short'),
+          formatDate(e.date, lang),
           e.documentNumber,
           l.entryType[e.type],
           money(e.debit),
@@ -94,7 +94,7 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
         ],
       })),
       {
-        cells: [formatDate(statement.to, lang, 'short'), '', l.closingBalance, '', '', formatAmount(statement.closingBalance, lang)],
+        cells: [formatDate(statement.to, lang), '', l.closingBalance, '', '', formatAmount(statement.closingBalance, lang)],
         bold: true,
         ruleAbove: true,
       },
@@ -118,7 +118,7 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
     const pay = statement.companyPayment;
     const lines = [summary];
     if (!isZero(closing) && !isNegative(closing) && pay?.iban) {
-      lines.push(`${l.transferTo} ${l.iban} ${formatIban(pay.iban)}${pay.bic ? `, ${l.bic} ${pay.bic}` : ''}`);
+      lines.push(l.transferTo, `${l.iban} ${formatIban(pay.iban)}${pay.bic ? `   ${l.bic} ${pay.bic}` : ''}`);
     }
     const text = lines.join('\n');
     flow.ensure(c.height(text, { size: 9.5, width: CONTENT.width }) + 4);

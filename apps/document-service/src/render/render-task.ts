@@ -45,8 +45,11 @@ export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
         };
         return { ok: true, invoice: await renderInvoiceDocuments(task.snapshot, task.format, task.templateId, opts), thread: threadId };
       }
-      case 'statement':
-        return { ok: true, statement: await renderStatementPdf(task.statement, task.opts), thread: threadId };
+      case 'statement': {
+        const { logo, ...rest } = task.opts;
+        const opts: RenderStatementOptions = { ...rest, logo: logo ? asBuffer(logo) : undefined };
+        return { ok: true, statement: await renderStatementPdf(task.statement, opts), thread: threadId };
+      }
       case 'warm-up': {
         const warmUpMs = await warmUp();
         collectWarmUpGarbage();

@@ -6,10 +6,17 @@ import type { DocumentDeps } from '../usecases/deps';
 
 type Request = z.output<(typeof messages.rpc)['document.render-statement.v1']['request']>;
 
-/** Renders an account statement, stores it and answers a link. */
+/** Renders an account statement (with the company's logo when it can be read), stores it and answers a link. */
 export async function onRenderStatement(deps: DocumentDeps, msg: Envelope<Request>) {
-  const { template, ...statement } = msg.data;
-  const pdf = await deps.renderer.statement(statement as AccountStatement, { template });
+  const { template, logo: logoRef, ...statement } = msg.data;
+  let logo: Buffer | undefined;
+  if (logoRef?.key.startsWith(`${msg.companyId}/`)) {
+    logo = await deps.objects.get(logoRef.key).catch((err: unknown) => {
+      deps.logger.warn({ err }, 'the logo could not be read; rendering the statement without it');
+      return undefined;
+    });
+  }
+  const pdf = await deps.renderer.statement(statement as AccountStatement, { template, logo });
   const filename = `statement-${(statement.customer.customerNumber ?? 'customer').replace(/[^\w.-]+/g, '_')}-${statement.from}-${statement.to}.pdf`;
   // Statements are derived data: one object per customer and period, overwritten when asked again.
   const key = `${msg.companyId}/statements/${filename}`;

@@ -28,7 +28,7 @@ describe('payment terms of an invoice', () => {
     );
     const en = paymentTermsOf({ ...skonto, discount: { percent: 2.5, days: 10 } }, '2026-11-25', '1000.00', 'en', 'UBL');
     expect(en.text).toBe(
-      'Payable within 30 days without deduction by 25/12/2026. 2.5 % early-payment discount (€25.00) for payment by 05/12/2026.',
+      'Payable within 30 days without deduction by 25 Dec 2026. 2.5 % early-payment discount (€25.00) for payment by 5 Dec 2026.',
     );
   });
 

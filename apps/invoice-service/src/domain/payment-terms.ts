@@ -21,9 +21,11 @@ export function addDays(isoDate: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The PDF's date format of the language (document-service pdf/format.ts): 04.12.2026 / 4 Dec 2026. */
 const day = (iso: string, language: Language) => {
   const [y, m, d] = iso.split('-');
-  return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;
+  return language === 'de' ? `${d}.${m}.${y}` : `${Number(d)} ${MONTHS_EN[Number(m) - 1]} ${y}`;
 };
 const percentText = (p: number, language: Language) => (language === 'de' ? String(p).replace('.', ',') : String(p));
 const moneyText = (amount: string, language: Language) =>

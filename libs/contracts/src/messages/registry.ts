@@ -372,6 +372,8 @@ export const rpc = {
       ),
       closingBalance: Dec,
       template: z.number().int().optional(),
+      /** The company's letterhead logo, as on its invoices (bytes in object storage under the company's prefix). */
+      logo: z.object({ key: z.string(), contentType: z.enum(['image/png', 'image/jpeg']) }).optional(),
     }),
     response: z.object({ url: z.string(), filename: z.string().optional(), expiresInSeconds: z.number().int().optional() }),
   },

@@ -23,6 +23,8 @@ const SnapshotParty = z.object({
   fiscalCode: z.string().optional(),
   registrationId: z.string().optional(),
   registrationCourt: z.string().optional(),
+  /** The seller's managing directors (§ 35a GmbHG: on every business letter); printed in the PDF footer only. */
+  managingDirectors: z.array(z.string()).optional(),
   electronicAddress: z.object({ scheme: z.string(), value: z.string() }).optional(),
   address: SnapshotAddress,
   contact: z.object({ name: z.string().optional(), phone: z.string().optional(), email: z.string().optional() }).optional(),
