@@ -154,7 +154,8 @@ export function toCii(invoice: EInvoice, options: { profile: CiiProfile } = { pr
     t.ele('ram:BasisAmount').txt(v.taxableAmount);
     t.ele('ram:CategoryCode').txt(v.category);
     if (ex?.code) t.ele('ram:ExemptionReasonCode').txt(ex.code);
-    if (category !== 'O') t.ele('ram:RateApplicablePercent').txt(v.rate);
+    // BT-119 also for "not subject" (0): XRechnung requires it (BR-DE-14); only the line's rate is left out (BR-O-05)
+    t.ele('ram:RateApplicablePercent').txt(category === 'O' ? '0' : v.rate);
   }
   if (invoice.period) {
     const p = settlement.ele('ram:BillingSpecifiedPeriod');

@@ -68,7 +68,10 @@ function taxCategory(
 ): void {
   const el = parent.ele(`cac:${name}`);
   el.ele('cbc:ID').txt(category);
-  if (category !== 'O') el.ele('cbc:Percent').txt(rate(vatRate)); // BR-O-05 / BR-O-14: no rate for "not subject"
+  // BR-O-05: no item rate (BT-152) for "not subject"; the breakdown's rate (BT-119) is 0, which XRechnung (BR-DE-14)
+  // and Peppol's German rules (DE-R-014) require and EN 16931 allows
+  if (category !== 'O') el.ele('cbc:Percent').txt(rate(vatRate));
+  else if (name === 'TaxCategory') el.ele('cbc:Percent').txt('0');
   if (exemption?.code) el.ele('cbc:TaxExemptionReasonCode').txt(exemption.code);
   if (exemption?.reason) el.ele('cbc:TaxExemptionReason').txt(exemption.reason);
   el.ele('cac:TaxScheme').ele('cbc:ID').txt('VAT');
@@ -97,7 +100,10 @@ export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { pr
   // The UBL 2.1 CreditNote has no header DueDate; BT-9 goes to PaymentMeans/PaymentDueDate there.
   if (!isCredit && invoice.dueDate) root.ele('cbc:DueDate').txt(invoice.dueDate);
   root.ele(isCredit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode').txt(invoice.typeCode);
-  for (const note of invoice.notes ?? []) root.ele('cbc:Note').txt(note);
+  // Peppol allows one document note unless seller and buyer are both German (PEPPOL-EN16931-R002): one note then
+  const bothGerman = invoice.seller.address.countryCode === 'DE' && invoice.buyer.address.countryCode === 'DE';
+  const notes = options.profile === 'peppol' && !bothGerman && invoice.notes?.length ? [invoice.notes.join('\n')] : (invoice.notes ?? []);
+  for (const note of notes) root.ele('cbc:Note').txt(note);
   root.ele('cbc:DocumentCurrencyCode').txt(cur);
   if (invoice.buyerReference) root.ele('cbc:BuyerReference').txt(invoice.buyerReference);
   if (invoice.period) {
