@@ -44,17 +44,23 @@ describe('rate limit', () => {
   });
 
   it('is a sliding window: no more than the limit in any second, also across a second boundary', async () => {
-    const limiter = createRateLimiter(redis, 10);
-    const admittedAt: number[] = [];
+    const errors: unknown[] = [];
+    const limiter = createRateLimiter(redis, 10, { onRedisError: (err) => errors.push(err) });
+    // each admission's time in Redis lies between the call's start and end; `slowest` bounds that uncertainty
+    const admitted: { start: number; end: number }[] = [];
     const until = Date.now() + 2_500;
     while (Date.now() < until) {
-      if ((await one(limiter, 'cmp_slide')).admitted) admittedAt.push(Date.now());
+      const start = Date.now();
+      if ((await one(limiter, 'cmp_slide')).admitted) admitted.push({ start, end: Date.now() });
       await new Promise((r) => setTimeout(r, 10));
     }
-    // in any window of one second (from each admission on), at most 10 admissions
-    const worst = Math.max(...admittedAt.map((t) => admittedAt.filter((u) => u >= t && u < t + 1000).length));
-    expect(worst).toBeLessThanOrEqual(10);
-    expect(admittedAt.length).toBeGreaterThanOrEqual(20); // and it keeps admitting as the window slides
+    const slowest = Math.max(...admitted.map((a) => a.end - a.start));
+    // admissions that ended less than 1000 - slowest ms apart were admitted less than a second apart in Redis
+    const span = 1000 - slowest;
+    const worst = Math.max(...admitted.map((a) => admitted.filter((b) => b.end >= a.end && b.end < a.end + span).length));
+    if (errors.length === 0) expect(worst).toBeLessThanOrEqual(10);
+    expect(admitted.length).toBeGreaterThanOrEqual(20); // and it keeps admitting as the window slides
+    expect(admitted.length).toBeLessThanOrEqual(30 + (errors.length ? 10 : 0)); // at most 10 per second over 2.5 s
     limiter.stop();
   });
 
