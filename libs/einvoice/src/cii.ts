@@ -83,7 +83,11 @@ export function toCii(invoice: EInvoice, options: { profile: CiiProfile } = { pr
   invoice.lines.forEach((line, i) => {
     const lt = totals.lines[i]!;
     const item = tx.ele('ram:IncludedSupplyChainTradeLineItem');
-    item.ele('ram:AssociatedDocumentLineDocument').ele('ram:LineID').txt(line.id);
+    // BT-126: the line's position in this document (1..n), not the company-wide position id
+    item
+      .ele('ram:AssociatedDocumentLineDocument')
+      .ele('ram:LineID')
+      .txt(String(i + 1));
     const product = item.ele('ram:SpecifiedTradeProduct');
     product.ele('ram:Name').txt(line.name);
     if (line.description) product.ele('ram:Description').txt(line.description);

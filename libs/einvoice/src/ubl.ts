@@ -174,7 +174,8 @@ export function toUbl(invoice: EInvoice, options: { profile: UblProfile } = { pr
   invoice.lines.forEach((line, i) => {
     const lt = totals.lines[i]!;
     const el = root.ele(isCredit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
-    el.ele('cbc:ID').txt(line.id);
+    // BT-126: the line's position in this document (1..n), not the company-wide position id
+    el.ele('cbc:ID').txt(String(i + 1));
     el.ele(isCredit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', { unitCode: line.unitCode }).txt(plain(line.quantity));
     amount(el, 'LineExtensionAmount', lt.net);
     if (line.period) {

@@ -165,6 +165,16 @@ describe('UBL writer', () => {
     for (const a of amounts) expect(a).toContain('currencyID="EUR"');
   });
 
+  it('numbers the lines 1..n in the document (BT-126), whatever the positions are called elsewhere', () => {
+    const inv = creditNote();
+    inv.lines = inv.lines.map((line, i) => ({ ...line, id: String(i + 6) }));
+    const xml = toUbl(inv, { profile: 'peppol' });
+    const ids = [...xml.matchAll(/<cac:CreditNoteLine>\s*<cbc:ID>([^<]*)<\/cbc:ID>/g)].map((m) => m[1]);
+    expect(ids).toEqual(inv.lines.map((_, i) => String(i + 1)));
+    const cii = parseXml(toCii(inv, { profile: 'en16931' }));
+    expect(cii.texts('ram:LineID')).toEqual(inv.lines.map((_, i) => String(i + 1)));
+  });
+
   it('rejects an unknown profile', () => {
     expect(() => toUbl(domesticMixedRates(), { profile: 'ubl-en16931' as never })).toThrow(/unknown UBL profile/);
   });
