@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import Redis from 'ioredis';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
@@ -68,8 +69,28 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     const mail = await waitFor(() => mails.find((m) => m.to === email), { what: `invitation to ${email}` });
     return /accept-invitation#token=([\w-]{43})/.exec(mail.text)![1];
   };
-  const acceptAndSignIn = async (page: Page, email: string, lang: 'en' | 'de' = 'en') => {
+  /**
+   * Screenshots at 1280 and 390 px (test-artifacts/webapp-<name>-<width>.png); at 390 px the page never scrolls
+   * sideways (tables become cards, the header wraps). No pixel comparison: a few are kept in
+   * test/e2e/__screenshots__/ as references for a reviewer.
+   */
+  const shots = async (page: Page, name: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      if (width === 390) expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: resolve(ARTIFACTS, `webapp-${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+  const acceptAndSignIn = async (page: Page, email: string, lang: 'en' | 'de' = 'en', shown?: string[], shot?: string) => {
     await page.goto(`${app()}/accept-invitation?lang=${lang}#token=${await tokenFor(email)}`);
+    if (shown) {
+      // the page names the company, the address and the role the link is for
+      const invitation = page.locator('#invitation');
+      await invitation.waitFor({ state: 'visible' });
+      for (const text of [email, ...shown]) expect(await invitation.textContent()).toContain(text);
+      if (shot) await shots(page, shot);
+    }
     await page.getByLabel(lang === 'de' ? 'Neues Passwort' : 'New password').fill('a long enough password');
     await page.getByRole('button', { name: lang === 'de' ? 'Passwort festlegen und anmelden' : 'Set password and sign in' }).click();
     await page.waitForURL(/\/app\/keys$/);
@@ -81,38 +102,85 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(r.url()));
     page.on('console', (m) => void (m.type() === 'error' && failed.push(`console: ${m.text()}`)));
-    await acceptAndSignIn(page, 'owner@alpha.example');
-    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-1-keys.png'), fullPage: true });
+    const css = await fetch(`${app()}/app.css`);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(css.headers.get('cache-control')).toBe('no-cache'); // the page's versioned URL may be cached for a year
+    await acceptAndSignIn(page, 'owner@alpha.example', 'en', ['Alpha GmbH', 'as Owner'], 'accept-invitation');
+    const stylesheet = (await page.locator('link[rel=stylesheet]').getAttribute('href'))!;
+    expect((await fetch(`${app()}${stylesheet.slice('/app'.length)}`)).headers.get('cache-control')).toMatch(/max-age=31536000/);
 
-    // the key the operator created is listed; a new one is created by name
+    // the key the operator created is listed; a new one is created by name, and the POST redirects to the page
     await page.getByLabel('Name (what the key is for)').fill('ERP production');
     await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(/\/app\/keys$/);
     const secret = (await page.locator('#secret').textContent())!;
     expect(secret).toMatch(/^ak_live_[0-9a-f]{32}$/);
+    expect(page.url()).not.toContain(secret);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('The key "ERP production" was created.');
     await page.getByRole('button', { name: 'Copy' }).click();
-    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-2-created.png'), fullPage: true });
+    await shots(page, 'keys-new-secret');
     expect(await api('GET', '/company/', undefined, secret)).toMatchObject({ status: 200, body: { name: 'Alpha GmbH' } });
+    // a reload creates no second key, and the secret is gone (shown once)
+    await page.reload();
+    expect(await page.locator('#secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.getByRole('link', { name: 'Revoke: ERP production' }).count()).toBe(1);
+
+    // between the POST and the GET the secret waits in Redis encrypted, its key in the browser's cookie only
+    const csrf = (await page.locator('input[name=csrf]').first().getAttribute('value'))!;
+    const failedBefore = failed.length;
+    const posted = await page.evaluate(async (csrf) => {
+      const res = await fetch('/app/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, name: 'second tool', role: 'member' }).toString(),
+        redirect: 'manual',
+      });
+      return res.type;
+    }, csrf);
+    expect(posted).toBe('opaqueredirect');
+    // Chromium reports a redirect that fetch was told not to follow as a failed request: this probe's, not the page's
+    expect(failed.slice(failedBefore)).toEqual([expect.stringMatching(/\/app\/keys$/)]);
+    failed.length = failedBefore;
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const keys = await redis.keys(`${system.prefix}:*`);
+      expect(keys.some((k) => k.includes('webflash:'))).toBe(true);
+      for (const k of keys) if ((await redis.type(k)) === 'string') expect(await redis.get(k)).not.toMatch(/ak_live_[0-9a-f]{32}/);
+    } finally {
+      redis.disconnect();
+    }
+    await page.goto(`${app()}/keys`);
+    expect(await page.locator('#secret').textContent()).toMatch(/^ak_live_[0-9a-f]{32}$/);
+    await page.reload();
+    expect(await page.locator('#secret').count()).toBe(0);
 
     // revoke with confirmation, by keyboard
-    await page.goto(`${app()}/keys`);
-    expect(await page.locator('#secret').count()).toBe(0); // shown once
     await page.getByRole('link', { name: 'Revoke: ERP production' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/revoke$/);
-    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-3-confirm.png'), fullPage: true });
-    await page.getByRole('button', { name: 'Revoke' }).click();
-    await page.waitForURL(/done=revoked/);
+    await shots(page, 'revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/app\/keys$/);
     await expect(page.getByRole('status').textContent()).resolves.toContain('The key was revoked.');
-    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-4-revoked.png'), fullPage: true });
+    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-revoked-1280.png'), fullPage: true });
     expect((await api('GET', '/company/', undefined, secret)).status).toBe(401);
+    await page.reload(); // the message was for one page
+    expect(await page.getByRole('status').textContent()).toBe('');
 
-    // members: invite one; the page lists them
+    // members: invite one; the page lists them, a reload invites nobody again
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByLabel('E-mail address').fill('anna@alpha.example');
     await page.getByRole('button', { name: 'Invite' }).click();
+    await page.waitForURL(/\/app\/members$/);
     await expect(page.getByRole('status').textContent()).resolves.toContain('Invitation sent to anna@alpha.example');
     expect(await page.locator('td', { hasText: 'anna@alpha.example' }).count()).toBe(1);
-    await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-5-members.png'), fullPage: true });
+    await shots(page, 'members');
+    await page.reload();
+    expect(await page.getByRole('status').textContent()).toBe('');
+    expect(await page.locator('td', { hasText: 'anna@alpha.example' }).count()).toBe(1);
+    expect(mails.filter((m) => m.to === 'anna@alpha.example')).toHaveLength(1);
     expect(failed).toEqual([]);
     await context.close();
   });
@@ -120,7 +188,11 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
   it("shows another company's owner only its own keys and members, in German", async () => {
     const context = await browser.newContext({ locale: 'de-DE' });
     const page = await context.newPage();
-    await acceptAndSignIn(page, 'owner@beta.example', 'de');
+    // the owner's invitation e-mail names the role in German too
+    expect((await waitFor(() => mails.find((m) => m.to === 'owner@beta.example'))).text).toContain(
+      'Sie wurden als Inhaber zu Beta GmbH eingeladen.',
+    );
+    await acceptAndSignIn(page, 'owner@beta.example', 'de', ['Beta GmbH', 'als Inhaber'], 'accept-invitation-de');
     const keysHtml = await page.content();
     expect(keysHtml).toContain('API-Schlüssel');
     expect(keysHtml).not.toContain('ERP production');
@@ -128,6 +200,8 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     const membersHtml = await page.content();
     expect(membersHtml).toContain('owner@beta.example');
     expect(membersHtml).not.toContain('alpha.example');
+    expect(await page.locator('td', { hasText: 'Inhaber' }).count()).toBe(1);
+    expect(membersHtml).not.toMatch(/>owner</);
     await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-6-other-company-de.png'), fullPage: true });
     await context.close();
   });
@@ -209,6 +283,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${app()}/`);
+    await shots(page, 'sign-in');
     let status = 0;
     for (let i = 0; i < 12 && status !== 429; i++) {
       await page.getByLabel('E-mail address').fill('owner@alpha.example');
@@ -219,6 +294,10 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
       ]);
       status = res.status();
       if (status !== 429) expect(await page.getByRole('status').textContent()).toContain('Wrong e-mail address or password.');
+      // the address stays filled in, the password does not
+      expect(await page.getByLabel('E-mail address').inputValue()).toBe('owner@alpha.example');
+      expect(await page.getByLabel('Password').inputValue()).toBe('');
+      if (i === 0) await shots(page, 'sign-in-failed');
     }
     expect(status).toBe(429);
     await context.close();

@@ -272,12 +272,21 @@ describe('account-service', () => {
       });
       return { status: res.status, body: (await res.json()) as any };
     };
+    // the invitation page names the company and the address of an open invitation, and nothing for any other token
+    expect(await internal('invitation', { token })).toMatchObject({
+      status: 200,
+      body: { companyName: 'Team GmbH', email: 'anna@team.example', role: 'admin' },
+    });
+    const unknown = await internal('invitation', { token: 'A'.repeat(43) });
+    expect(unknown.status).toBe(404);
+    expect(JSON.stringify(unknown.body)).not.toContain('Team GmbH');
     expect((await internal('accept-invitation', { token, password: 'short' })).status).toBe(400);
     expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({
       status: 200,
       body: { companyId: company, role: 'admin', email: 'anna@team.example' },
     });
     expect((await internal('accept-invitation', { token, password: 'correct horse battery' })).status).toBe(404);
+    expect((await internal('invitation', { token })).status).toBe(404); // used
     expect(await internal('current', { companyId: company, memberId: invited.body.id })).toMatchObject({
       status: 200,
       body: { role: 'admin', plan: 'pro', companyName: 'Team GmbH' },

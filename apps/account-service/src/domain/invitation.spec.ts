@@ -25,5 +25,7 @@ describe('invitation tokens', () => {
     });
     expect(mail.subject).toBe('Einladung zu EvilBcc: x@evil.example / Invitation to EvilBcc: x@evil.example');
     expect(mail.text.split('\n')).toHaveLength(5);
+    expect(mail.text).toContain('Sie wurden als Administrator zu EvilBcc: x@evil.example eingeladen.');
+    expect(mail.text).toContain('as admin.');
   });
 });

@@ -43,6 +43,9 @@ export function tokenOfInvitation(keys: readonly string[], nonce: string, stored
   return undefined;
 }
 
+/** A role's name in the German text of the invitation e-mail (the English one says the role itself). */
+const ROLE_DE: Record<string, string> = { owner: 'Inhaber', admin: 'Administrator', member: 'Mitglied', viewer: 'Betrachter' };
+
 /**
  * The invitation e-mail (German and English). The token travels in the link's fragment (`#token=`), which
  * browsers never send to a server, so it reaches no access log; the page posts it to accept.
@@ -54,7 +57,7 @@ export function invitationMail(opts: { companyName: string; role: string; link: 
   return {
     subject: `Einladung zu ${company} / Invitation to ${company}`,
     text: [
-      `Sie wurden als ${opts.role} zu ${company} eingeladen. Legen Sie Ihr Passwort fest (der Link gilt einmal, bis ${until}):`,
+      `Sie wurden als ${ROLE_DE[opts.role] ?? opts.role} zu ${company} eingeladen. Legen Sie Ihr Passwort fest (der Link gilt einmal, bis ${until}):`,
       opts.link,
       '',
       `You have been invited to ${company} as ${opts.role}. Set your password (the link works once, until ${until}):`,

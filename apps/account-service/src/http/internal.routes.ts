@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import { verifyApiKey } from '../usecases/verify-api-key';
-import { acceptInvitation } from '../usecases/accept-invitation';
+import { acceptInvitation, invitationDetails } from '../usecases/accept-invitation';
 import { currentMember } from '../usecases/current-member';
 import { signIn, type SignInDeps } from '../usecases/sign-in-member';
 
@@ -21,6 +21,10 @@ export function internalRoutes(deps: { apiKeys: ApiKeysRepo; companies: Companie
   });
   router.post('/internal/members/accept-invitation', async (req, res) => {
     res.json(await acceptInvitation(deps.signIn, req.body));
+  });
+  // the invitation page: which company and address a token invites (nothing for a token that accepts nothing)
+  router.post('/internal/members/invitation', async (req, res) => {
+    res.json(await invitationDetails(deps.signIn, req.body));
   });
   router.post('/internal/auth/verify', async (req, res) => {
     const key = typeof req.body?.key === 'string' ? req.body.key : undefined;

@@ -27,3 +27,17 @@ export async function acceptInvitation(deps: SignInDeps, body: unknown) {
     throw new AppError('not_found', 'the invitation link is unknown, used or expired; ask for a new invitation', { code: 'NOT_FOUND' });
   return { companyId: member.companyId, memberId: String(member._id), role: member.role, email: member.email };
 }
+
+/**
+ * Whom an open invitation is for (the web app's invitation page names the company and the address): the company's
+ * name, the invited e-mail address and the role for a token that would be accepted now; 404 for any other.
+ */
+export async function invitationDetails(deps: Pick<SignInDeps, 'members' | 'companies' | 'now'>, body: unknown) {
+  const input = parseInput(AcceptInvitation.pick({ token: true }), body);
+  const member = await deps.members.byInvitationHash(hashInvitationToken(input.token));
+  const company =
+    member && member.status === 'invited' && member.invitationExpiresAt! > deps.now() ? await deps.companies.byId(member.companyId) : null;
+  if (!member || !company)
+    throw new AppError('not_found', 'the invitation link is unknown, used or expired; ask for a new invitation', { code: 'NOT_FOUND' });
+  return { companyName: company.name, email: member.email, role: member.role };
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Lang, Texts } from './i18n';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -17,41 +18,143 @@ export interface PageOpts {
   message?: { kind: 'ok' | 'error'; text: string };
 }
 
-/** The page frame: skip link, landmarks, a live region for messages, the language switch. No CDN, no inline script. */
+/**
+ * The web app's only stylesheet, served by the gateway at /app/app.css (same origin: helmet's CSP allows it; no
+ * CDN, no inline style). Usable from 360 px: the header wraps, tables become one card per row below 40rem.
+ */
+export const APP_CSS = `*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f5f6f8;overflow-wrap:anywhere}
+a{color:#0b57d0}
+a:hover{color:#0842a0}
+:focus-visible{outline:3px solid #0b57d0;outline-offset:2px;border-radius:2px}
+.skip,.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.skip:focus{position:fixed;left:1rem;top:1rem;width:auto;height:auto;clip:auto;z-index:10;background:#fff;padding:.5rem 1rem;border-radius:4px;box-shadow:0 2px 8px rgba(0,0,0,.2)}
+.top{background:#fff;border-bottom:1px solid #dde1e6}
+.bar{max-width:62rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem}
+.brand{font-weight:650;color:#1b1f24;text-decoration:none;margin-right:auto}
+.bar nav ul{display:flex;gap:1.25rem;list-style:none;margin:0;padding:0}
+.bar nav a{text-decoration:none;color:#3c4450;padding:.25rem 0;border-bottom:2px solid transparent}
+.bar nav a[aria-current=page]{color:#0b57d0;border-bottom-color:#0b57d0;font-weight:600}
+.who{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;font-size:.875rem;color:#59636e}
+.who form{margin:0}
+.lang{font-size:.875rem}
+main{max-width:62rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+h1{font-size:1.5rem;line-height:1.25;margin:0 0 1rem}
+h2{font-size:1.125rem;margin:0 0 .5rem}
+.card{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:1.25rem;margin:0 0 1.25rem}
+.narrow{max-width:28rem}
+.lead{margin:0 0 1rem}
+form.stack{display:grid;gap:.25rem;max-width:28rem}
+form.inline{display:grid;gap:.25rem;grid-template-columns:1fr}
+@media (min-width:40rem){form.inline{grid-template-columns:minmax(0,2fr) minmax(0,1fr) auto;align-items:end;column-gap:.75rem}form.inline label{grid-row:1}form.inline .field{grid-row:2}form.inline button{grid-row:2}}
+label{font-weight:600;font-size:.9375rem;margin-top:.5rem}
+form.inline label,form.stack label:first-of-type{margin-top:0}
+input,select{font:inherit;width:100%;min-height:2.5rem;padding:.4rem .6rem;border:1px solid #8a939e;border-radius:6px;background:#fff;color:inherit}
+input:focus-visible,select:focus-visible{border-color:#0b57d0}
+button,.button{font:inherit;font-weight:600;min-height:2.5rem;padding:.4rem 1rem;border:1px solid #0b57d0;border-radius:6px;background:#0b57d0;color:#fff;cursor:pointer;text-decoration:none;display:inline-flex;align-items:center;justify-content:center}
+button:hover,.button:hover{background:#0842a0;border-color:#0842a0;color:#fff}
+button.secondary,.button.secondary{background:#fff;color:#0b57d0}
+button.secondary:hover,.button.secondary:hover{background:#eef3fd;color:#0842a0}
+button.danger{background:#b3261e;border-color:#b3261e}
+button.danger:hover{background:#8c1d18;border-color:#8c1d18}
+button.link{background:none;border:0;color:#0b57d0;padding:0;min-height:0;font-weight:400;text-decoration:underline}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:1rem 0 0}
+form.stack .actions{margin-top:.75rem}
+.msg{padding:.75rem 1rem;border-radius:6px;margin:0 0 1rem;border:1px solid}
+.msg.ok{background:#e6f4ea;border-color:#1e8e3e}
+.msg.error{background:#fce8e6;border-color:#d93025}
+.secret-box{background:#fffbe6;border-color:#e3b341}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+code.secret{display:block;padding:.6rem .75rem;background:#fff;border:1px solid #dde1e6;border-radius:6px;font-size:1rem;word-break:break-all;margin:.5rem 0}
+.table-wrap{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #dde1e6;border-radius:8px}
+th,td{text-align:left;padding:.6rem .75rem;border-bottom:1px solid #e6e9ed;vertical-align:top}
+th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:#59636e;background:#f9fafb}
+tbody tr:last-child td{border-bottom:0}
+.muted{color:#59636e}
+.badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;background:#e6f4ea;color:#13612b}
+.badge.off{background:#eceff1;color:#4a535c}
+@media (max-width:39.99rem){
+.bar nav{order:2;flex-basis:100%}
+.who{order:3;flex-basis:100%}
+.lang{order:1}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
+table.cards{border:0;background:none}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.cards tr{background:#fff;border:1px solid #dde1e6;border-radius:8px;margin:0 0 .75rem;padding:.25rem 0}
+table.cards td{display:flex;justify-content:space-between;align-items:baseline;gap:.75rem;border:0;padding:.3rem .75rem;text-align:right}
+table.cards td::before{content:attr(data-label);flex:0 0 auto;white-space:nowrap;font-size:.875rem;font-weight:600;color:#59636e;text-align:left}
+table.cards td:empty{display:none}
+}
+`;
+/** Its version in the URL: the stylesheet can be cached for a year, and a new one is fetched at once. */
+export const APP_CSS_VERSION = createHash('sha256').update(APP_CSS).digest('hex').slice(0, 12);
+
+/** The page frame: skip link, landmarks, a live region for messages, the language switch. No CDN, no inline script or style. */
 export function page(o: PageOpts): string {
   const other = o.lang === 'de' ? 'en' : 'de';
   const nav = o.nav
     ? `<nav aria-label="${esc(o.t.title)}"><ul>
 <li><a href="/app/keys"${o.nav.current === 'keys' ? ' aria-current="page"' : ''}>${esc(o.t.keys)}</a></li>
 <li><a href="/app/members"${o.nav.current === 'members' ? ' aria-current="page"' : ''}>${esc(o.t.members)}</a></li>
-</ul><p>${esc(o.nav.companyName)} · ${esc(o.nav.email)}</p>
-<form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${esc(o.nav.csrf)}"><button type="submit">${esc(o.t.signOut)}</button></form></nav>`
+</ul></nav>
+<div class="who"><span>${esc(o.nav.companyName)} · ${esc(o.nav.email)}</span>
+<form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${esc(o.nav.csrf)}"><button type="submit" class="link">${esc(o.t.signOut)}</button></form></div>`
     : '';
   const message = o.message ? `<p class="msg ${o.message.kind}">${esc(o.message.text)}</p>` : '';
   return `<!doctype html>
 <html lang="${o.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>${esc(o.title)} – ${esc(o.t.title)}</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
-a{color:#0645ad} :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
-.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem}
-header{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap}
-nav ul{display:flex;gap:1rem;list-style:none;padding:0} table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.4rem;border-bottom:1px solid #ccc} label{display:block;margin:.5rem 0 .2rem}
-input,select,button{font:inherit;padding:.35rem .5rem} .msg{padding:.6rem;border-radius:4px}
-.ok{background:#e6f4ea;border:1px solid #1e8e3e}.error{background:#fce8e6;border:1px solid #d93025}
-code.secret{display:inline-block;padding:.4rem;background:#f1f3f4;font-size:1.1rem;word-break:break-all}
-</style></head>
-<body><a class="skip" href="#main">${o.lang === 'de' ? 'Zum Inhalt springen' : 'Skip to content'}</a>
-<header><strong>${esc(o.t.title)}</strong><a href="?lang=${other}" lang="${other}">${esc(o.t.language)}</a>${nav}</header>
+<link rel="stylesheet" href="/app/app.css?v=${APP_CSS_VERSION}">
+</head>
+<body><a class="skip" href="#main">${esc(o.t.skip)}</a>
+<header class="top"><div class="bar"><a class="brand" href="/app/">${esc(o.t.title)}</a>${nav}<a class="lang" href="?lang=${other}" lang="${other}">${esc(o.t.language)}</a></div></header>
 <main id="main"><h1>${esc(o.title)}</h1><div role="status" aria-live="polite">${message}</div>${o.body}</main>
 <script src="/app/app.js"></script></body></html>`;
 }
 
-/** The only script: fills the invitation token from the link's fragment, copies a new key, asks nothing else. */
+/**
+ * The only script: fills the invitation token from the link's fragment and shows whom the invitation is for
+ * (posted to /app/accept-invitation/details, never in a URL), copies a new key, asks nothing else.
+ */
 export const APP_JS = `(() => {
   const token = document.getElementById('token');
-  if (token && location.hash.startsWith('#token=')) token.value = decodeURIComponent(location.hash.slice(7));
+  if (token && !token.value && location.hash.startsWith('#token=')) {
+    token.value = decodeURIComponent(location.hash.slice(7));
+    const info = document.getElementById('invitation');
+    const csrf = token.form && token.form.elements.namedItem('csrf');
+    if (info && csrf) {
+      fetch('/app/accept-invitation/details', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: csrf.value, token: token.value }).toString(),
+      })
+        .then((r) => r.json().then((b) => ({ ok: r.ok, b })))
+        .then(({ ok, b }) => {
+          if (ok) {
+            const parts = info.dataset.template.split(/\\{(\\w+)\\}/);
+            info.textContent = '';
+            parts.forEach((p, i) => {
+              if (i % 2 === 0) return void info.append(p);
+              const s = document.createElement('strong');
+              s.textContent = b[p] || '';
+              info.append(s);
+            });
+            info.hidden = false;
+            const user = document.getElementById('username');
+            if (user) user.value = b.email || '';
+          } else if (b.message) {
+            const status = document.querySelector('[role=status]');
+            const p = document.createElement('p');
+            p.className = 'msg error';
+            p.textContent = b.message;
+            status.replaceChildren(p);
+          }
+        })
+        .catch(() => {});
+    }
+  }
   for (const b of document.querySelectorAll('button[data-copy]')) {
     b.addEventListener('click', async () => {
       const el = document.getElementById(b.dataset.copy);

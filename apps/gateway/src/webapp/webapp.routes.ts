@@ -3,10 +3,10 @@ import express, { Router, type Request, type Response } from 'express';
 import { missingPermission, roleAllows } from '@inv/contracts';
 import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
-import { APP_JS, esc, fill, page } from './html';
+import { APP_CSS, APP_CSS_VERSION, APP_JS, esc, fill, page } from './html';
 import { pickLang, texts, type Lang, type Texts } from './i18n';
 import { accountCaller, type Json } from './account-client';
-import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken, sessionStore, type Session } from './sessions';
+import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken, sessionStore, type Flash, type Session } from './sessions';
 
 export interface WebAppDeps {
   accountUrl: string;
@@ -74,7 +74,9 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     res.cookie(CSRF_COOKIE, token, cookieOptions(req, deps.production));
     return token;
   };
-  const signInPage = (req: Request, res: Response, t: Texts, lang: Lang, status = 200, error?: string) =>
+  /** The sign-in form; after a failed attempt the e-mail address stays filled in (the password never). */
+  const signInPage = (req: Request, res: Response, t: Texts, lang: Lang, status = 200, error?: string) => {
+    const email = req.method === 'POST' ? field(req, 'email').trim().slice(0, 320) : '';
     send(
       res,
       status,
@@ -83,13 +85,36 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         title: t.signIn,
         message: error ? { kind: 'error', text: error } : undefined,
-        body: `<form method="post" action="/app/sign-in"><input type="hidden" name="csrf" value="${esc(preCsrf(req, res))}">
-<label for="email">${esc(t.email)}</label><input id="email" name="email" type="email" autocomplete="username" required>
-<label for="password">${esc(t.password)}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<p><button type="submit">${esc(t.signIn)}</button></p></form>`,
+        body: `<div class="card narrow"><form class="stack" method="post" action="/app/sign-in"><input type="hidden" name="csrf" value="${esc(preCsrf(req, res))}">
+<label for="email">${esc(t.email)}</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(email)}"${email ? '' : ' autofocus'}>
+<label for="password">${esc(t.password)}</label><input id="password" name="password" type="password" autocomplete="current-password" required${email ? ' autofocus' : ''}>
+<p class="actions"><button type="submit">${esc(t.signIn)}</button></p></form></div>`,
       }),
     );
-  const acceptPage = (req: Request, res: Response, t: Texts, lang: Lang, status = 200, error?: string) =>
+  };
+  /** Whom an invitation is for (company, address, role), or undefined for a token that accepts nothing. */
+  const invitationOf = async (res: Response, token: string) => {
+    if (!/^[\w-]{43}$/.test(token)) return undefined;
+    const found = await account('POST', '/internal/members/invitation', { token }, internal(res));
+    return found.status === 200 && typeof found.body.companyName === 'string' && typeof found.body.email === 'string'
+      ? { companyName: found.body.companyName, email: found.body.email, role: String(found.body.role) }
+      : undefined;
+  };
+  /**
+   * The invitation page. The token comes in the link's fragment (never sent to a server): the script posts it to
+   * /app/accept-invitation/details and fills in the company and the address. After a failed POST the page knows
+   * the token and shows them itself.
+   */
+  const acceptPage = async (req: Request, res: Response, t: Texts, lang: Lang, status = 200, error?: string) => {
+    const token = req.method === 'POST' ? field(req, 'token') : '';
+    const details = token ? await invitationOf(res, token) : undefined;
+    const info = details
+      ? fill(esc(t.invitationFor), {
+          company: `<strong>${esc(details.companyName)}</strong>`,
+          email: `<strong>${esc(details.email)}</strong>`,
+          role: `<strong>${esc(t.roles[details.role] ?? details.role)}</strong>`,
+        })
+      : '';
     send(
       res,
       status,
@@ -98,14 +123,26 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         title: t.acceptTitle,
         message: error ? { kind: 'error', text: error } : undefined,
-        body: `<form method="post" action="/app/accept-invitation"><input type="hidden" name="csrf" value="${esc(preCsrf(req, res))}"><input type="hidden" id="token" name="token">
+        body: `<div class="card narrow"><p id="invitation" class="lead" data-template="${esc(t.invitationFor)}"${info ? '' : ' hidden'}>${info}</p>
+<form class="stack" method="post" action="/app/accept-invitation"><input type="hidden" name="csrf" value="${esc(preCsrf(req, res))}"><input type="hidden" id="token" name="token" value="${esc(details ? token : '')}">
+<input type="text" id="username" name="username" autocomplete="username" value="${esc(details?.email ?? '')}" hidden>
 <label for="password">${esc(t.newPassword)}</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required>
-<p><button type="submit">${esc(t.acceptSubmit)}</button></p></form>`,
+<p class="actions"><button type="submit">${esc(t.acceptSubmit)}</button></p></form></div>`,
       }),
     );
+  };
   const preFormOk = (req: Request) => sameOrigin(req) && sameToken(field(req, 'csrf'), cookiesOf(req)[CSRF_COOKIE]);
 
   router.get('/app.js', (_req, res) => void res.type('text/javascript').setHeader('cache-control', 'no-cache').send(APP_JS));
+  // the stylesheet: its URL carries its version, so a page asks for a changed one at once and it may be cached long
+  router.get(
+    '/app.css',
+    (req, res) =>
+      void res
+        .type('text/css')
+        .setHeader('cache-control', req.query.v === APP_CSS_VERSION ? 'public, max-age=31536000, immutable' : 'no-cache')
+        .send(APP_CSS),
+  );
   router.get('/', async (req, res) => {
     const lang = langOf(req, res);
     if (await sessions.get(req)) return res.redirect(303, '/app/keys');
@@ -155,9 +192,19 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     });
     res.redirect(303, '/app/keys');
   });
-  router.get('/accept-invitation', (req, res) => {
+  router.get('/accept-invitation', async (req, res) => {
     const lang = langOf(req, res);
-    acceptPage(req, res, texts[lang], lang);
+    await acceptPage(req, res, texts[lang], lang);
+  });
+  // the invitation page's script asks whom its token invites (company, address, role), with the page's CSRF token
+  router.post('/accept-invitation/details', async (req, res) => {
+    const lang = langOf(req, res);
+    const t = texts[lang];
+    res.setHeader('cache-control', 'no-store');
+    if (!preFormOk(req)) return void res.status(403).json({ message: t.csrf });
+    const details = await invitationOf(res, field(req, 'token'));
+    if (!details) return void res.status(404).json({ message: t.invitationInvalid });
+    res.json({ company: details.companyName, email: details.email, role: t.roles[details.role] ?? details.role });
   });
   router.post('/accept-invitation', async (req, res) => {
     const lang = langOf(req, res);
@@ -227,13 +274,20 @@ export function webAppRoutes(deps: WebAppDeps): Router {
       String(body.code)
     ] ?? (typeof body.message === 'string' ? body.message : t.error);
 
+  /** A form that worked: its message (and a new key's secret) for the next page, then 303 to that page's GET. */
+  const redirectWith = async (req: Request, res: Response, to: string, flash: Flash) => {
+    await sessions.flash(req, res, flash);
+    res.redirect(303, to);
+  };
+  const td = (label: string, html: string) => `<td data-label="${esc(label)}">${html}</td>`;
+
   async function keysPage(
     req: Request,
     res: Response,
     ctx: { s: Session; t: Texts; lang: Lang },
     status: number,
-    message?: { kind: 'ok' | 'error'; text: string },
-    secret?: string,
+    message?: Flash,
+    form?: { name: string; role: string },
   ) {
     const { s, t, lang } = ctx;
     const nav = { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'keys' as const };
@@ -242,26 +296,34 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s));
     const keys = listed.body.api_keys ?? [];
     const date = (v: unknown) =>
-      typeof v === 'string' ? esc(new Date(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC' })) : esc(t.never);
+      typeof v === 'string'
+        ? esc(new Date(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }))
+        : `<span class="muted">${esc(t.never)}</span>`;
+    const name = t.keyName.split(' (')[0]!;
     const rows = keys
       .map(
-        (
-          k,
-        ) => `<tr><td>${esc(k.name)}</td><td><code>${esc(k.prefix)}…</code></td><td>${esc(t.roles[k.role] ?? k.role)}</td><td>${date(k.created_at)}</td><td>${date(k.last_used_at)}</td>
-<td>${k.active ? esc(t.active) : esc(k.revoked_reason === 'plan_downgrade' ? t.deactivated : t.revoked)}</td>
-<td>${k.active ? `<a href="/app/keys/${esc(k.id)}/revoke" aria-label="${esc(t.revoke)}: ${esc(k.name)}">${esc(t.revoke)}</a>` : ''}</td></tr>`,
+        (k) =>
+          `<tr>${td(name, esc(k.name))}${td(t.prefix, `<code>${esc(k.prefix)}…</code>`)}${td(t.role, esc(t.roles[k.role] ?? k.role))}${td(t.created, date(k.created_at))}${td(t.lastUsed, date(k.last_used_at))}` +
+          td(
+            t.status,
+            k.active
+              ? `<span class="badge">${esc(t.active)}</span>`
+              : `<span class="badge off">${esc(k.revoked_reason === 'plan_downgrade' ? t.deactivated : t.revoked)}</span>`,
+          ) +
+          `<td>${k.active ? `<a href="/app/keys/${esc(k.id)}/revoke" aria-label="${esc(t.revoke)}: ${esc(k.name)}">${esc(t.revoke)}</a>` : ''}</td></tr>`,
       )
       .join('\n');
+    const selected = form?.role || 'admin';
     const roleOptions = ROLES.filter((r) => r !== 'owner' || s.role === 'owner')
-      .map((r) => `<option value="${r}"${r === 'admin' ? ' selected' : ''}>${esc(t.roles[r])}</option>`)
+      .map((r) => `<option value="${r}"${r === selected ? ' selected' : ''}>${esc(t.roles[r])}</option>`)
       .join('');
-    const secretBox = secret
-      ? `<section aria-labelledby="secret-h"><h2 id="secret-h">${esc(t.secretOnce)}</h2><p><code class="secret" id="secret">${esc(secret)}</code>
-<button type="button" data-copy="secret" data-done="${esc(t.copied)}">${esc(t.copy)}</button></p></section>`
+    const secretBox = message?.secret
+      ? `<section class="card secret-box" aria-labelledby="secret-h"><h2 id="secret-h">${esc(t.secretOnce)}</h2><code class="secret" id="secret">${esc(message.secret)}</code>
+<button type="button" class="secondary" data-copy="secret" data-done="${esc(t.copied)}">${esc(t.copy)}</button></section>`
       : '';
     const table = keys.length
-      ? `<table><caption class="skip">${esc(t.keys)}</caption><thead><tr><th scope="col">${esc(t.keyName.split(' (')[0])}</th><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="skip">${esc(t.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table>`
-      : `<p>${esc(t.noKeys)}</p>`;
+      ? `<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.keys)}</caption><thead><tr><th scope="col">${esc(name)}</th><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="sr-only">${esc(t.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
+      : `<p class="muted">${esc(t.noKeys)}</p>`;
     send(
       res,
       status,
@@ -270,32 +332,46 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         title: t.keys,
         nav,
-        message,
-        body: `${secretBox}<form method="post" action="/app/keys"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
-<label for="name">${esc(t.keyName)}</label><input id="name" name="name" required maxlength="100">
-<label for="role">${esc(t.role)}</label><select id="role" name="role">${roleOptions}</select>
-<p><button type="submit">${esc(t.createKey)}</button></p></form>${table}`,
+        message: message && { kind: message.kind, text: message.text },
+        body: `${secretBox}<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">${esc(t.newKey)}</h2><form class="inline" method="post" action="/app/keys"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
+<label for="name">${esc(t.keyName)}</label><input class="field" id="name" name="name" required maxlength="100" value="${esc(form?.name ?? '')}">
+<label for="role">${esc(t.role)}</label><select class="field" id="role" name="role">${roleOptions}</select>
+<button type="submit">${esc(t.createKey)}</button></form></section>${table}`,
       }),
     );
   }
 
   router.get('/keys', async (req, res) => {
     const ctx = await signedIn(req, res, false);
-    if (ctx) await keysPage(req, res, ctx, 200, req.query.done === 'revoked' ? { kind: 'ok', text: ctx.t.keyRevoked } : undefined);
+    if (ctx) await keysPage(req, res, ctx, 200, await sessions.takeFlash(req, res));
   });
   router.post('/keys', async (req, res) => {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
     // the API's permission check for the API call this form makes (account-service checks it again)
     if (missingPermission(ctx.s.role, 'POST', '/company/api-keys')) return keysPage(req, res, ctx, 403);
+    const input = { name: field(req, 'name'), role: field(req, 'role') };
     const created = await account(
       'POST',
       '/company/api-keys',
-      { name: field(req, 'name'), role: field(req, 'role') || undefined },
+      { name: input.name, role: input.role || undefined },
       asMember(req, res, ctx.s),
     );
-    if (created.status === 201) return keysPage(req, res, ctx, 201, undefined, String(created.body.key));
-    await keysPage(req, res, ctx, created.status >= 500 ? 502 : created.status, { kind: 'error', text: problemText(ctx.t, created.body) });
+    if (created.status === 201)
+      return redirectWith(req, res, '/app/keys', {
+        kind: 'ok',
+        text: fill(ctx.t.keyCreated, { name: String(created.body.name ?? input.name) }),
+        secret: String(created.body.key),
+      });
+    // refused: the form again, filled in as sent (nothing was done, so nothing repeats on a reload)
+    await keysPage(
+      req,
+      res,
+      ctx,
+      created.status >= 500 ? 502 : created.status,
+      { kind: 'error', text: problemText(ctx.t, created.body) },
+      input,
+    );
   });
   router.get('/keys/:id/revoke', async (req, res) => {
     const ctx = await signedIn(req, res, false);
@@ -313,8 +389,8 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         title: t.revoke,
         nav: { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'keys' },
-        body: `<form method="post" action="/app/keys/${esc(key.id)}/revoke"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
-<p>${esc(fill(t.revokeConfirm, { name: String(key.name) }))}</p><p><button type="submit">${esc(t.revoke)}</button> <a href="/app/keys">${esc(t.cancel)}</a></p></form>`,
+        body: `<div class="card narrow"><form method="post" action="/app/keys/${esc(key.id)}/revoke"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
+<p class="lead">${esc(fill(t.revokeConfirm, { name: String(key.name) }))}</p><p class="actions"><button type="submit" class="danger">${esc(t.revoke)}</button> <a class="button secondary" href="/app/keys">${esc(t.cancel)}</a></p></form></div>`,
       }),
     );
   });
@@ -323,7 +399,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     if (!ctx) return;
     if (missingPermission(ctx.s.role, 'DELETE', '/company/api-keys/x')) return keysPage(req, res, ctx, 403);
     const revoked = await account('DELETE', `/company/api-keys/${encodeURIComponent(req.params.id)}`, undefined, asMember(req, res, ctx.s));
-    if (revoked.status === 200) return res.redirect(303, '/app/keys?done=revoked');
+    if (revoked.status === 200) return redirectWith(req, res, '/app/keys', { kind: 'ok', text: ctx.t.keyRevoked });
     await keysPage(req, res, ctx, revoked.status >= 500 ? 502 : revoked.status, { kind: 'error', text: problemText(ctx.t, revoked.body) });
   });
 
@@ -332,25 +408,30 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     res: Response,
     ctx: { s: Session; t: Texts; lang: Lang },
     status: number,
-    message?: { kind: 'ok' | 'error'; text: string },
+    message?: Flash,
+    form?: { email: string; role: string },
   ) {
     const { s, t, lang } = ctx;
     const listed = await account('GET', '/members/', undefined, asMember(req, res, s));
     const rows = (listed.body.members ?? [])
       .map(
         (m) =>
-          `<tr><td>${esc(m.email)}</td><td>${esc(t.roles[m.role] ?? m.role)}</td><td>${esc(m.status === 'invited' ? t.invited : t.active)}</td></tr>`,
+          `<tr>${td(t.email, esc(m.email))}${td(t.role, esc(t.roles[m.role] ?? m.role))}${td(
+            t.status,
+            m.status === 'invited' ? `<span class="badge off">${esc(t.invited)}</span>` : `<span class="badge">${esc(t.active)}</span>`,
+          )}</tr>`,
       )
       .join('\n');
     const canInvite = roleAllows(s.role, 'members:manage');
+    const selected = form?.role || 'member';
     const roleOptions = ROLES.filter((r) => r !== 'owner' || s.role === 'owner')
-      .map((r) => `<option value="${r}"${r === 'member' ? ' selected' : ''}>${esc(t.roles[r])}</option>`)
+      .map((r) => `<option value="${r}"${r === selected ? ' selected' : ''}>${esc(t.roles[r])}</option>`)
       .join('');
-    const form = canInvite
-      ? `<form method="post" action="/app/members"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
-<label for="email">${esc(t.email)}</label><input id="email" name="email" type="email" required>
-<label for="role">${esc(t.role)}</label><select id="role" name="role">${roleOptions}</select>
-<p><button type="submit">${esc(t.invite)}</button></p></form>`
+    const invite = canInvite
+      ? `<section class="card" aria-labelledby="invite-h"><h2 id="invite-h">${esc(t.invite)}</h2><form class="inline" method="post" action="/app/members"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
+<label for="email">${esc(t.email)}</label><input class="field" id="email" name="email" type="email" required value="${esc(form?.email ?? '')}">
+<label for="role">${esc(t.role)}</label><select class="field" id="role" name="role">${roleOptions}</select>
+<button type="submit">${esc(t.invite)}</button></form></section>`
       : '';
     send(
       res,
@@ -360,31 +441,34 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         title: t.members,
         nav: { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'members' },
-        message,
-        body: `${form}<table><thead><tr><th scope="col">${esc(t.email)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.status)}</th></tr></thead><tbody>${rows}</tbody></table>`,
+        message: message && { kind: message.kind, text: message.text },
+        body: `${invite}<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.members)}</caption><thead><tr><th scope="col">${esc(t.email)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.status)}</th></tr></thead><tbody>${rows}</tbody></table></div>`,
       }),
     );
   }
   router.get('/members', async (req, res) => {
     const ctx = await signedIn(req, res, false);
-    if (ctx) await membersPage(req, res, ctx, 200);
+    if (ctx) await membersPage(req, res, ctx, 200, await sessions.takeFlash(req, res));
   });
   router.post('/members', async (req, res) => {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
     if (!roleAllows(ctx.s.role, 'members:manage')) return membersPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
-    const invited = await account(
-      'POST',
-      '/members/',
-      { email: field(req, 'email'), role: field(req, 'role') || undefined },
-      asMember(req, res, ctx.s),
-    );
+    const input = { email: field(req, 'email').trim().slice(0, 320), role: field(req, 'role') };
+    const invited = await account('POST', '/members/', { email: input.email, role: input.role || undefined }, asMember(req, res, ctx.s));
     if (invited.status === 201)
-      return membersPage(req, res, ctx, 201, { kind: 'ok', text: fill(ctx.t.invitationSent, { email: String(invited.body.email) }) });
-    await membersPage(req, res, ctx, invited.status >= 500 ? 502 : invited.status, {
-      kind: 'error',
-      text: problemText(ctx.t, invited.body),
-    });
+      return redirectWith(req, res, '/app/members', {
+        kind: 'ok',
+        text: fill(ctx.t.invitationSent, { email: String(invited.body.email) }),
+      });
+    await membersPage(
+      req,
+      res,
+      ctx,
+      invited.status >= 500 ? 502 : invited.status,
+      { kind: 'error', text: problemText(ctx.t, invited.body) },
+      input,
+    );
   });
   router.post('/sign-out', async (req, res) => {
     const ctx = await signedIn(req, res, true);
