@@ -22,6 +22,11 @@ export interface CompanyDoc {
   managingDirectors?: string[];
   defaultLanguage?: 'de' | 'en';
   bankAccounts?: BankAccountDoc[];
+  /**
+   * Profile fields (document names) that still hold the demo bootstrap's values (bootstrap-demo-company.ts). A field
+   * the company sets leaves the list; a PUT /company/ that sets legal_name removes every value still listed.
+   */
+  demoFields?: string[];
   /** Bumped on every bank-account change: concurrent changes cannot overwrite each other. */
   bankAccountsRev?: number;
   plan: 'free' | 'pro';
@@ -72,6 +77,8 @@ export interface BankAccountDoc {
   bankName?: string;
   accountHolder?: string;
   isDefault: boolean;
+  /** The demo bootstrap's account: the company's first own account replaces it, and so does its own legal name. */
+  demo?: boolean;
   createdAt: Date;
 }
 
@@ -102,8 +109,19 @@ const schema = new Schema<CompanyDoc>(
     website: String,
     managingDirectors: [String],
     defaultLanguage: String,
+    demoFields: { type: [String], default: undefined },
     bankAccounts: [
-      { _id: false, id: Number, iban: String, bic: String, bankName: String, accountHolder: String, isDefault: Boolean, createdAt: Date },
+      {
+        _id: false,
+        id: Number,
+        iban: String,
+        bic: String,
+        bankName: String,
+        accountHolder: String,
+        isDefault: Boolean,
+        demo: Boolean,
+        createdAt: Date,
+      },
     ],
     bankAccountsRev: Number,
     plan: { type: String, enum: ['free', 'pro'], required: true },

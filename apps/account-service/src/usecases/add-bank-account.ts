@@ -8,7 +8,8 @@ import { loadCompany } from './load-company';
 import { retryOnConcurrentChange } from './retry-concurrent-change';
 
 /**
- * Adds an account: at most MAX_BANK_ACCOUNTS, checked on the list the conditional write replaces (its revision), so
+ * Adds an account: the company's first own one replaces the demo bootstrap's account and so becomes the default (as
+ * the first account of a company without any does); at most MAX_BANK_ACCOUNTS, checked on the list the conditional write replaces (its revision), so
  * the limit holds under concurrency; a lost race re-reads and checks again (retry-concurrent-change.ts).
  */
 export async function addBankAccount(deps: CompanyDeps, companyId: string, input: BankAccountInput): Promise<BankAccountDoc> {
@@ -20,7 +21,10 @@ export async function addBankAccount(deps: CompanyDeps, companyId: string, input
 
 async function addOnce(deps: CompanyDeps, companyId: string, input: BankAccountInput, iban: string, bic: string | undefined) {
   const c = await loadCompany(deps, companyId);
-  const accounts = bankAccountsOf(c).map((a) => ({ ...a }));
+  // the demo account (bootstrap-demo-company.ts) is not the company's: its first own account takes its place
+  const accounts = bankAccountsOf(c)
+    .filter((a) => !a.demo)
+    .map((a) => ({ ...a }));
   if (accounts.length >= MAX_BANK_ACCOUNTS)
     throw conflict(`a company keeps at most ${MAX_BANK_ACCOUNTS} bank accounts`, 'BANK_ACCOUNT_LIMIT_REACHED');
   if (accounts.some((a) => a.iban === iban))

@@ -4,8 +4,29 @@ import { createCompany, type CreateCompanyDeps } from './create-company';
 
 export const DEMO_COMPANY_ID = 'cmp_demo';
 
-/** A complete seller profile, so that a demo invoice passes every format's rules out of the box. */
-const demoCompany: Omit<CompanyDoc, 'createdAt'> = {
+/**
+ * The demo profile's fields (document names): each stays marked (`demoFields`) until the company sets it; once it has
+ * set legal name and address, PUT /company/ removes every value still marked (update-company-profile.ts).
+ */
+export const DEMO_FIELDS = [
+  'legalName',
+  'name',
+  'address',
+  'vatId',
+  'taxNumber',
+  'registrationId',
+  'registrationCourt',
+  'contactName',
+  'email',
+  'phone',
+];
+
+/**
+ * A complete seller profile, so that a demo invoice passes every format's rules out of the box. Its values are marked
+ * as demo values: the company's own data replaces them (its legal name and address all the rest, its first bank account
+ * the demo one).
+ */
+const demoCompany = (): Omit<CompanyDoc, 'createdAt'> => ({
   _id: DEMO_COMPANY_ID,
   name: 'Muster Software GmbH',
   legalName: 'Muster Software GmbH',
@@ -14,15 +35,26 @@ const demoCompany: Omit<CompanyDoc, 'createdAt'> = {
   taxNumber: '30/123/45678',
   registrationId: 'HRB 123456 B',
   registrationCourt: 'Amtsgericht Charlottenburg',
-  iban: 'DE02120300000000202051',
-  bic: 'BYLADEM1001',
-  bankName: 'Deutsche Kreditbank Berlin',
   contactName: 'Erika Mustermann',
   email: 'billing@muster-software.example',
   phone: '+49 30 1234567',
+  demoFields: DEMO_FIELDS,
+  bankAccounts: [
+    {
+      id: 1,
+      iban: 'DE02120300000000202051',
+      bic: 'BYLADEM1001',
+      bankName: 'Deutsche Kreditbank Berlin',
+      accountHolder: 'Muster Software GmbH',
+      isDefault: true,
+      demo: true,
+      createdAt: new Date(),
+    },
+  ],
+  bankAccountsRev: 0,
   plan: 'pro',
   paymentTermDays: 14,
-};
+});
 
 /** A company that has entered nothing but its name (BOOTSTRAP_COMPANY_NAME): every seller field is still missing. */
 const blankCompany = (name: string): Omit<CompanyDoc, 'createdAt'> => ({
@@ -49,7 +81,7 @@ export async function bootstrapDemoCompany(
   apiKey: string,
   blankName?: string,
 ): Promise<{ companyId: string; createdCompany: boolean }> {
-  const { _id, name, plan, ...profile } = blankName ? blankCompany(blankName) : demoCompany;
+  const { _id, name, plan, ...profile } = blankName ? blankCompany(blankName) : demoCompany();
   void plan;
   try {
     const result = await createCompany(deps, { companyId: _id, name, ownerEmail: DEMO_OWNER_EMAIL, plan: 'pro', apiKey, profile });

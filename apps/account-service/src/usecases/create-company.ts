@@ -64,7 +64,7 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
           legalName: '',
           address: { line1: '', postalCode: '', city: '', countryCode: 'DE' },
           paymentTermDays: 14,
-          // a company without a profile keeps its bank accounts in the list (the demo profile has the legacy single account)
+          // a company without a profile keeps its bank accounts in the list (the demo profile brings its own list)
           ...(input.profile ?? { bankAccounts: [], bankAccountsRev: 0 }),
           _id: input.companyId,
           name: input.name,

@@ -27,6 +27,7 @@ export async function updateBankAccount(
   if (bic !== undefined) account.bic = bic;
   if (input.bank_name !== undefined) account.bankName = input.bank_name;
   if (input.account_holder !== undefined) account.accountHolder = input.account_holder;
+  delete account.demo; // an account the company edited is its own
   if (input.is_default === true) for (const a of accounts) a.isDefault = a.id === id;
   await saveAccounts(deps, c, accounts, 'bank_accounts');
   return account;

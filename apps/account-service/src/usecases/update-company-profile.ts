@@ -1,8 +1,9 @@
 import type { CompanyProfileUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
-import { invalidData, notFound, type FieldError } from '@inv/service-kit';
+import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
 import { paymentTermsOf } from '../domain/payment-term-rules';
+import { bankAccountsOf } from '../domain/profile-rules';
 import type { CompanyDeps } from './deps';
 import { loadCompany } from './load-company';
 
@@ -57,14 +58,49 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: string,
   if (input.payment_term_days !== undefined) set.paymentTermDays = input.payment_term_days;
   const fields = [...Object.keys(set), ...Object.keys(unset)];
   if (fields.length === 0) return current;
+  const clearDemo = demoValuesGo(current, set, unset, fields);
   const vatChanged = typeof set.vatId === 'string' && set.vatId !== current.vatId;
   if (vatChanged || unset.vatId) unset.vatCheck = 1;
   return deps.commit(async (session, emit) => {
-    const updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset, session);
+    let updated = await deps.companies.update(companyId, { ...set, updatedAt: deps.now() }, unset, session);
     if (!updated) throw notFound('company');
+    if (clearDemo) {
+      // the demo bank account goes with the other demo values (conditional on the accounts' revision, as every change of them)
+      const own = bankAccountsOf(updated).filter((a) => !a.demo);
+      if (own.length !== bankAccountsOf(updated).length) {
+        if (own.length && !own.some((a) => a.isDefault)) own[0] = { ...own[0]!, isDefault: true };
+        if (!(await deps.companies.setBankAccounts(companyId, updated.bankAccountsRev, own, deps.now(), session)))
+          throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
+        updated = { ...updated, bankAccounts: own, bankAccountsRev: (updated.bankAccountsRev ?? 0) + 1 };
+        fields.push('bank_accounts');
+      }
+    }
     emit(eventMessage('company.profile-changed.v1', companyId, { fields }));
     // The company's VAT ID is checked at VIES the way customers' are (vat-service answers with vat.checked.v1).
     if (vatChanged && updated.vatId) emit(eventMessage('company.vat-id-changed.v1', companyId, { vatId: updated.vatId }));
     return updated;
   });
+}
+
+/**
+ * The demo company's values (bootstrap-demo-company.ts) are marked in `demoFields` until the company replaces them; a
+ * field sent leaves the list. Once the company has given its legal name and its address (in one request or in several),
+ * every demo value it has not replaced goes: the trading name becomes the legal name, the other fields are removed and
+ * so is the demo bank account, so no demo value lingers on invoices or in the web app. Answers whether that happens.
+ */
+function demoValuesGo(current: CompanyDoc, set: Record<string, unknown>, unset: Record<string, 1>, fields: string[]): boolean {
+  const demo = current.demoFields;
+  if (!demo?.length) return false;
+  const left = demo.filter((f) => !(f in set) && !(f in unset));
+  if (left.includes('legalName') || left.includes('address')) {
+    if (left.length !== demo.length) set.demoFields = left;
+    return false;
+  }
+  for (const f of left) {
+    if (f === 'name') set.name = set.legalName ?? current.legalName;
+    else unset[f] = 1;
+    fields.push(f);
+  }
+  unset.demoFields = 1;
+  return true;
 }
