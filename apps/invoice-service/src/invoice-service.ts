@@ -23,8 +23,8 @@ import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
 import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
 import type { InvoiceDeps } from './usecases/deps';
-import { draftCache } from './usecases/draft-cache';
-import { peerData } from './usecases/peer-data';
+import { draftCache } from './support/draft-cache';
+import { peerData } from './support/peer-data';
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {

@@ -1,6 +1,6 @@
 import { PositionCreateInput } from '@inv/contracts';
 import { addPosition } from './add-position';
-import { MAX_POSITIONS } from './draft-rules';
+import { MAX_POSITIONS } from '../support/draft-rules';
 import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
 
 const input = (fields: Record<string, unknown>) =>

@@ -4,8 +4,8 @@ import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { DerivedValueWarning } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
-import { MAX_POSITIONS } from './draft-rules';
-import { assertPositionAmounts, changePositions, toPosition } from './position-store';
+import { MAX_POSITIONS } from '../support/draft-rules';
+import { assertPositionAmounts, changePositions, toPosition } from '../support/position-store';
 
 /**
  * With product_id, the product's values fill what the request leaves out; the position keeps a copy of them

@@ -1,7 +1,7 @@
 import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
-import { handOverHeld, heldEvents } from './held-events';
+import { handOverHeld, heldEvents } from '../support/held-events';
 import { loadInvoice } from './load-invoice';
 
 export async function cancelInvoice(deps: InvoiceDeps, companyId: string, id: number) {

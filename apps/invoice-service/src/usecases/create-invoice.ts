@@ -2,8 +2,8 @@ import type { InvoiceCreate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
-import { assertCustomer, assertTemplate, metaFields } from './draft-rules';
-import { handOverHeld, heldEvents } from './held-events';
+import { assertCustomer, assertTemplate, metaFields } from '../support/draft-rules';
+import { handOverHeld, heldEvents } from '../support/held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
 export async function createInvoice(deps: InvoiceDeps, companyId: string, input: InvoiceCreate): Promise<number> {

@@ -2,7 +2,7 @@
 import { defaultRateOfTreatment, type ProductInput } from '@inv/contracts';
 import type { ProductDoc } from '../db/products';
 import type { InvoiceDeps } from './deps';
-import { duplicateSku, productChanged } from './product-rules';
+import { duplicateSku, productChanged } from '../domain/product-rules';
 
 export async function createProduct(deps: InvoiceDeps, companyId: string, input: ProductInput): Promise<ProductDoc> {
   const treatment = input.tax_treatment_id ?? 'standard';

@@ -1,7 +1,7 @@
 import { notFound } from '@inv/service-kit';
 import { eventMessage } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
-import { changePositions } from './position-store';
+import { changePositions } from '../support/position-store';
 
 export async function deletePosition(deps: InvoiceDeps, companyId: string, invoiceId: number, positionId: number) {
   await changePositions(deps, companyId, invoiceId, async (inv) => {

@@ -1,6 +1,6 @@
 import { notFound } from '@inv/service-kit';
 import type { InvoiceDeps } from './deps';
-import { productChanged } from './product-rules';
+import { productChanged } from '../domain/product-rules';
 
 /** Issued and draft invoices keep their copies of the product's values; deleting only removes it from the catalog. */
 export async function deleteProduct(deps: InvoiceDeps, companyId: string, id: number): Promise<void> {

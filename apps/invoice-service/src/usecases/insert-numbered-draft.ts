@@ -2,8 +2,8 @@ import { conflict } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { formatNumber, type DocumentType } from '../domain/number-patterns';
 import type { InvoiceDeps } from './deps';
-import { duplicateNumber } from './draft-rules';
-import { oneAtATime } from './one-at-a-time';
+import { duplicateNumber } from '../support/draft-rules';
+import { oneAtATime } from '../support/one-at-a-time';
 
 /** Numbers already taken by explicit invoice_number values are skipped; more than this in a row is a misconfiguration. */
 const MAX_SKIPPED = 1000;

@@ -2,7 +2,7 @@ import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
-import { changePositions } from './position-store';
+import { changePositions } from '../support/position-store';
 
 export async function reorderPositions(deps: InvoiceDeps, companyId: string, invoiceId: number, order: number[]) {
   await changePositions(deps, companyId, invoiceId, async (inv) => {

@@ -3,8 +3,8 @@ import { conflict, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
-import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from './draft-rules';
-import { handOverHeld, heldEvents } from './held-events';
+import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from '../support/draft-rules';
+import { handOverHeld, heldEvents } from '../support/held-events';
 import { loadDraft } from './load-invoice';
 
 export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {

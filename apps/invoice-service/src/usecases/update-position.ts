@@ -4,7 +4,7 @@ import type { PositionDoc } from '../db/invoices';
 import type { DerivedValueWarning } from '../domain/totals';
 import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDeps } from './deps';
-import { assertPositionAmounts, changePositions } from './position-store';
+import { assertPositionAmounts, changePositions } from '../support/position-store';
 
 /** Changes the fields sent; answers the derived values the service replaced (warnings, never a failure). */
 export async function updatePosition(

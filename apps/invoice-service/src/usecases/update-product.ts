@@ -2,7 +2,7 @@ import { defaultRateOfTreatment, type ProductUpdate } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { ProductDoc } from '../db/products';
 import type { InvoiceDeps } from './deps';
-import { duplicateSku, productChanged } from './product-rules';
+import { duplicateSku, productChanged } from '../domain/product-rules';
 
 export async function updateProduct(deps: InvoiceDeps, companyId: string, id: number, input: ProductUpdate): Promise<ProductDoc> {
   const set: Partial<ProductDoc> = { updatedAt: deps.now() };

@@ -6,8 +6,8 @@ import type { InvoiceDoc } from '../../db/invoices';
 import type { JobDoc } from '../../db/jobs';
 import type { InvoiceDeps } from '../deps';
 import { createLogger, createPeerDataCache } from '@inv/service-kit';
-import { draftCache } from '../draft-cache';
-import { peerData } from '../peer-data';
+import { draftCache } from '../../support/draft-cache';
+import { peerData } from '../../support/peer-data';
 
 /**
  * In-memory stand-ins for invoice-service's repositories and bus, for unit tests of the use cases (no

@@ -4,9 +4,9 @@ import type { OutboxMessage } from '@inv/outbox';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { derivedValueWarnings, grossCentsOf, positionAmountErrors, totalsOf, type DerivedValueWarning } from '../domain/totals';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../usecases/deps';
 import { handOverHeld, heldEvents } from './held-events';
-import { loadDraft } from './load-invoice';
+import { loadDraft } from '../usecases/load-invoice';
 
 export function toPosition(id: number, input: PositionCreate, invoiceTreatment: InvoiceDoc['taxTreatmentId']): PositionDoc {
   const treatment = input.tax_treatment_id ?? invoiceTreatment ?? 'standard';

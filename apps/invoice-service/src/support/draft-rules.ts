@@ -2,7 +2,7 @@
 import type { InvoiceMeta } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../usecases/deps';
 
 export const MAX_POSITIONS = 1000;
 

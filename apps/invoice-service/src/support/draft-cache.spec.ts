@@ -1,12 +1,12 @@
 import { PositionCreateInput } from '@inv/contracts';
-import { addPosition } from './add-position';
-import { createInvoice } from './create-invoice';
+import { addPosition } from '../usecases/add-position';
+import { createInvoice } from '../usecases/create-invoice';
 import { draftCache } from './draft-cache';
-import { deletePosition } from './delete-position';
-import { reorderPositions } from './reorder-positions';
-import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
-import { updateInvoice } from './update-invoice';
-import { updatePosition } from './update-position';
+import { deletePosition } from '../usecases/delete-position';
+import { reorderPositions } from '../usecases/reorder-positions';
+import { COMPANY, fakeDeps, position, storedDraft } from '../usecases/testing/fake-deps';
+import { updateInvoice } from '../usecases/update-invoice';
+import { updatePosition } from '../usecases/update-position';
 
 const input = (title: string) => PositionCreateInput.parse({ title, quantity: '1', unit_id: 'C62', unit_net_amount: '10' });
 const LATER = new Date('2026-12-01T00:00:00Z');
