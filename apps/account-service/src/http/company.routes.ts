@@ -9,7 +9,7 @@ import { listApiKeys } from '../usecases/list-api-keys';
 import { revokeApiKey } from '../usecases/revoke-api-key';
 import { addBankAccount } from '../usecases/add-bank-account';
 import { deleteBankAccount } from '../usecases/delete-bank-account';
-import type { CompanyDeps } from '../usecases/deps';
+import type { CompanyDeps } from '../support/deps';
 import { getBankAccount } from '../usecases/get-bank-account';
 import { listBankAccounts } from '../usecases/list-bank-accounts';
 import { updateBankAccount } from '../usecases/update-bank-account';

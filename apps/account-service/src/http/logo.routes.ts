@@ -4,7 +4,7 @@ import { AppError, companyIdOf } from '@inv/service-kit';
 import { LOGO_MAX_BYTES } from '../domain/logo';
 import { companyLogoLink } from '../usecases/company-logo-link';
 import { deleteCompanyLogo } from '../usecases/delete-company-logo';
-import type { LogoDeps } from '../usecases/logo-store';
+import type { LogoDeps } from '../support/logo-store';
 import { putCompanyLogo } from '../usecases/put-company-logo';
 
 /** The paths whose bodies are image bytes, not JSON (exempt from the JSON-only rule; bounded here). */

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { changeMemberRole } from '../usecases/change-member-role';
 import { inviteMember } from '../usecases/invite-member';
 import { listMembers } from '../usecases/list-members';
-import type { MemberDeps } from '../usecases/member-rules';
+import type { MemberDeps } from '../support/member-rules';
 import { removeMember } from '../usecases/remove-member';
 
 /** The caller's role from the signed identity (keys from before roles act as admin). */

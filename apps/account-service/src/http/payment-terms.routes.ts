@@ -6,7 +6,7 @@ import { createPaymentTerm } from '../usecases/create-payment-term';
 import { deletePaymentTerm } from '../usecases/delete-payment-term';
 import { getPaymentTerm } from '../usecases/get-payment-term';
 import { listPaymentTerms } from '../usecases/list-payment-terms';
-import type { PaymentTermDeps } from '../usecases/payment-term-changes';
+import type { PaymentTermDeps } from '../support/payment-term-changes';
 import { updatePaymentTerm } from '../usecases/update-payment-term';
 
 /** /company/payment-terms: the terms customers and invoices refer to (GET /customer/payment-terms lists the same). */

@@ -2,10 +2,10 @@ import type { BankAccountInput } from '@inv/contracts';
 import { conflict, invalidData, type FieldError } from '@inv/service-kit';
 import type { BankAccountDoc } from '../db/companies';
 import { bankAccountsOf } from '../domain/profile-rules';
-import { checkAccount, MAX_BANK_ACCOUNTS, saveAccounts } from './bank-account-rules';
-import type { CompanyDeps } from './deps';
+import { checkAccount, MAX_BANK_ACCOUNTS, saveAccounts } from '../support/bank-account-rules';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
-import { retryOnConcurrentChange } from './retry-concurrent-change';
+import { retryOnConcurrentChange } from '../support/retry-concurrent-change';
 
 /**
  * Adds an account: the company's first own one replaces the demo bootstrap's account and so becomes the default (as

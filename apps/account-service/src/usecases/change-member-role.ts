@@ -1,7 +1,7 @@
 import type { Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
-import { idOf, lastOwner, type MemberDeps, ownersOnly, presentMember } from './member-rules';
+import { idOf, lastOwner, type MemberDeps, ownersOnly, presentMember } from '../support/member-rules';
 
 /**
  * Changes a member's role. Only an owner may make someone owner or change an owner's role; the last owner

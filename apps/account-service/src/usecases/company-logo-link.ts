@@ -1,5 +1,5 @@
 import { notFound } from '@inv/service-kit';
-import type { LogoDeps } from './logo-store';
+import type { LogoDeps } from '../support/logo-store';
 
 export async function companyLogoLink(deps: LogoDeps, companyId: string) {
   const company = await deps.companies.byId(companyId);

@@ -1,10 +1,10 @@
 import { MAX_PAYMENT_TERMS, type PaymentTermInput } from '@inv/contracts';
 import { conflict } from '@inv/service-kit';
 import { paymentTermsOf } from '../domain/payment-term-rules';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
-import { applyPaymentTermUpdate, savePaymentTerms } from './payment-term-changes';
-import { retryOnConcurrentChange } from './retry-concurrent-change';
+import { applyPaymentTermUpdate, savePaymentTerms } from '../support/payment-term-changes';
+import { retryOnConcurrentChange } from '../support/retry-concurrent-change';
 
 /** At most MAX_PAYMENT_TERMS, checked on the list the conditional write replaces; a lost race checks again. */
 export const createPaymentTerm = (deps: CompanyDeps, companyId: string, input: PaymentTermInput) =>

@@ -1,7 +1,7 @@
 import { notFound } from '@inv/service-kit';
 import { bankAccountsOf } from '../domain/profile-rules';
-import { saveAccounts } from './bank-account-rules';
-import type { CompanyDeps } from './deps';
+import { saveAccounts } from '../support/bank-account-rules';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 /** DELETE: the default passes to the oldest remaining account; without any, validation asks for one. */

@@ -1,4 +1,4 @@
-import { swapLogo, type LogoDeps } from './logo-store';
+import { swapLogo, type LogoDeps } from '../support/logo-store';
 
 export async function deleteCompanyLogo(deps: LogoDeps, companyId: string): Promise<void> {
   const before = await swapLogo(deps, companyId, undefined, true);

@@ -2,7 +2,7 @@ import { RpcTimeoutError } from '@inv/bus';
 import { AppError, notFound } from '@inv/service-kit';
 import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-term-rules';
 import { loadCompany } from './load-company';
-import { savePaymentTerms, type PaymentTermDeps } from './payment-term-changes';
+import { savePaymentTerms, type PaymentTermDeps } from '../support/payment-term-changes';
 
 /** DELETE: refused while customers use the term (409 with their count) or while it is the company's default. */
 export async function deletePaymentTerm(deps: PaymentTermDeps, companyId: string, id: number) {

@@ -1,7 +1,7 @@
 import { notFound } from '@inv/service-kit';
 import type { BankAccountDoc } from '../db/companies';
 import { bankAccountsOf } from '../domain/profile-rules';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 export async function getBankAccount(deps: CompanyDeps, companyId: string, id: number): Promise<BankAccountDoc> {

@@ -1,6 +1,6 @@
 import { notFound } from '@inv/service-kit';
 import { paymentTermsOf } from '../domain/payment-term-rules';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 export async function getPaymentTerm(deps: CompanyDeps, companyId: string, id: number) {

@@ -1,5 +1,5 @@
 import { paymentTermsOf } from '../domain/payment-term-rules';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 export async function listPaymentTerms(deps: CompanyDeps, companyId: string) {

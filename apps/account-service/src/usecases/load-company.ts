@@ -1,6 +1,6 @@
 import { notFound } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 
 export async function loadCompany(deps: CompanyDeps, companyId: string): Promise<CompanyDoc> {
   const c = await deps.companies.byId(companyId);

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { AppError, notFound } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
 import { LOGO_BOX, LOGO_MAX_INPUT_PIXELS, LOGO_TYPES, logoPixelsAllowed } from '../domain/logo';
-import { swapLogo, type LogoDeps } from './logo-store';
+import { swapLogo, type LogoDeps } from '../support/logo-store';
 
 const unsupported = (found: string) =>
   new AppError('unsupported_media_type', `a logo must be a PNG or JPEG image; the upload is ${found}`, { code: 'UNSUPPORTED_LOGO_TYPE' });

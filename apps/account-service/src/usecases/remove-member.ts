@@ -1,7 +1,7 @@
 import type { Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
-import { idOf, lastOwner, type MemberDeps, ownersOnly } from './member-rules';
+import { idOf, lastOwner, type MemberDeps, ownersOnly } from '../support/member-rules';
 
 /** Removes a member (an open invitation stops working with it); never the last owner (409 LAST_OWNER). */
 export async function removeMember(deps: MemberDeps, companyId: string, id: string, callerRole: Role) {

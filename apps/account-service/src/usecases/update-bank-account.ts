@@ -2,8 +2,8 @@ import type { BankAccountUpdate } from '@inv/contracts';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import type { BankAccountDoc } from '../db/companies';
 import { bankAccountsOf } from '../domain/profile-rules';
-import { checkAccount, saveAccounts } from './bank-account-rules';
-import type { CompanyDeps } from './deps';
+import { checkAccount, saveAccounts } from '../support/bank-account-rules';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 export async function updateBankAccount(

@@ -4,7 +4,7 @@ import { conflict, invalidData, notFound, type FieldError } from '@inv/service-k
 import type { CompanyDoc } from '../db/companies';
 import { paymentTermsOf } from '../domain/payment-term-rules';
 import { bankAccountsOf } from '../domain/profile-rules';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 /** PUT /company/: the fields sent change; invoices finalized before keep the seller data they were issued with. */

@@ -1,9 +1,9 @@
 import type { PaymentTermUpdate } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import { paymentTermsOf } from '../domain/payment-term-rules';
-import type { CompanyDeps } from './deps';
+import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
-import { applyPaymentTermUpdate, savePaymentTerms } from './payment-term-changes';
+import { applyPaymentTermUpdate, savePaymentTerms } from '../support/payment-term-changes';
 
 export async function updatePaymentTerm(deps: CompanyDeps, companyId: string, id: number, input: PaymentTermUpdate) {
   const c = await loadCompany(deps, companyId);
