@@ -2,7 +2,7 @@ import type { AddressCreate } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
-import { assertPostalCode, MAX_ADDRESSES, saveAddresses } from './address-rules';
+import { assertPostalCode, MAX_ADDRESSES, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from './deps';
 import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';

@@ -1,7 +1,14 @@
 import type { CustomerCreate } from '@inv/contracts';
 import type { CustomerDoc } from '../db/customers';
 import { needsVatCheck } from '../domain/customer';
-import { assertReferences, checksumVerdict, fieldsOf, nextCustomerNumber, vatCheckEvent, customerChangedEvent } from './customer-rules';
+import {
+  assertReferences,
+  checksumVerdict,
+  fieldsOf,
+  nextCustomerNumber,
+  vatCheckEvent,
+  customerChangedEvent,
+} from '../support/customer-rules';
 import type { CustomerDeps } from './deps';
 
 export async function createCustomer(deps: CustomerDeps, companyId: string, input: CustomerCreate): Promise<number> {

@@ -2,7 +2,7 @@ import type { StatementQuery } from '@inv/contracts';
 import { statementOf } from '../domain/ledger-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
-import { periodOf, today } from './statement-period';
+import { periodOf, today } from '../support/statement-period';
 
 export async function customerStatement(deps: CustomerDeps, companyId: string, customerId: number, q: StatementQuery) {
   const customer = await loadCustomer(deps, companyId, customerId);

@@ -1,4 +1,4 @@
-import { findAddress, saveAddresses } from './address-rules';
+import { findAddress, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 

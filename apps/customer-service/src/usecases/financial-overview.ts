@@ -2,7 +2,7 @@ import { toJsonNumber } from '@inv/money';
 import { overviewOf, type Bucket } from '../domain/ledger-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
-import { today } from './statement-period';
+import { today } from '../support/statement-period';
 
 export async function financialOverview(deps: CustomerDeps, companyId: string, customerId: number) {
   await loadCustomer(deps, companyId, customerId);

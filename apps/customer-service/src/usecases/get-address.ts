@@ -1,5 +1,5 @@
 import type { AddressDoc } from '../db/customers';
-import { findAddress } from './address-rules';
+import { findAddress } from '../support/address-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 

@@ -1,6 +1,6 @@
 import type { CustomerDoc } from '../db/customers';
 import { failsCheckDigits } from '../domain/customer';
-import { vatCheckEvent } from './customer-rules';
+import { vatCheckEvent } from '../support/customer-rules';
 import type { CustomerDeps } from './deps';
 
 /** Asks vat-service to check the current VAT ID again (cache bypassed); the stored status stays until the answer arrives. */

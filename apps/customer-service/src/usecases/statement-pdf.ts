@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { billingSnapshotOf, displayName } from '../domain/customer';
 import { customerStatement } from './customer-statement';
 import type { CustomerDeps } from './deps';
-import { askOrUnavailable } from './remote';
+import { askOrUnavailable } from '../support/remote';
 
 type RenderStatementRequest = z.input<(typeof messages.rpc)['document.render-statement.v1']['request']>;
 

@@ -1,7 +1,7 @@
 import type { AddressUpdate } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
-import { assertPostalCode, findAddress, saveAddresses } from './address-rules';
+import { assertPostalCode, findAddress, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from './deps';
 import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';

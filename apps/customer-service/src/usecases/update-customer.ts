@@ -1,7 +1,7 @@
 import { customerNameIssues, type CustomerUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import { needsVatCheck } from '../domain/customer';
-import { assertReferences, checksumVerdict, fieldsOf, vatCheckEvent, customerChangedEvent } from './customer-rules';
+import { assertReferences, checksumVerdict, fieldsOf, vatCheckEvent, customerChangedEvent } from '../support/customer-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 
