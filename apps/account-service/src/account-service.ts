@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { openObjectStore } from '@inv/objects';
-import { createServiceRuntime } from '@inv/runtime';
+import { createServiceRuntime, typesOf } from '@inv/runtime';
 import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
 import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
@@ -85,7 +85,7 @@ export async function createAccountService(config: AccountConfig) {
   rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS, logoQueue }));
   rt.app.use(memberRoutes({ commit: rt.commit, members, companies, linkKeys, now: () => new Date() }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
-  rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg as never));
+  rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg));
   // invitation e-mails are rendered here, when sent: the link's token is in no document (consumers/invitation-mail.ts)
   const invitationDeps = {
     members,
@@ -97,13 +97,13 @@ export async function createAccountService(config: AccountConfig) {
     appUrl,
     now: () => new Date(),
   };
-  rt.bus.onEvent('invitation-mails', ['member.invited.v1', 'company.created.v1'], (msg) => onInvitationEvent(invitationDeps, msg as never));
+  rt.bus.onEvent('invitation-mails', ['member.invited.v1', 'company.created.v1'], (msg) => onInvitationEvent(invitationDeps, msg));
   rt.bus.onEvent('account-plans', ['company.plan-changed.v1'], (msg) =>
-    onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg as never),
+    onPlanChanged({ commitOnce: rt.commitOnce, companies, apiKeys, announceRevoked }, msg),
   );
   // the audit log: one entry per audited event of any service, appended to the company's hash chain
   const recordAudit = auditRecorder({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys });
-  rt.bus.onEvent('audit-log', Object.keys(AUDITED) as never[], (msg) => onAuditedEvent(recordAudit, msg as never));
+  rt.bus.onEvent('audit-log', typesOf(AUDITED), (msg) => onAuditedEvent(recordAudit, msg));
   rt.app.use(auditLogRoutes({ audit }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));

@@ -18,7 +18,7 @@ export async function createQuotaService(config: QuotaConfig) {
   rt.bus.serveRpc('quota.reserve.v1', (msg) => onQuotaReserve(deps, msg));
   rt.bus.serveRpc('quota.set-plan.v1', (msg) => onSetPlan(deps, msg));
   // the plan a company starts with; changes are made here (quota.set-plan.v1) and announced from here
-  rt.bus.onEvent('quota-plans', ['company.created.v1'], (msg) => onCompanyCreated(deps, msg as never));
+  rt.bus.onEvent('quota-plans', ['company.created.v1'], (msg) => onCompanyCreated(deps, msg));
   rt.bus.onEvent('quota-releases', ['invoice.finalize-failed.v1'], (msg) => onFinalizeFailed(deps, msg));
   rt.app.use(quotaRoutes(deps));
 

@@ -56,7 +56,7 @@ export async function createVatService(config: VatConfig, options: VatServiceOpt
   const deps = { bus: rt.bus, check, requester: config.REQUESTER_VAT_ID };
 
   // Customers' VAT IDs and the company's own take the same path (the verdict for the company has no customerId).
-  rt.bus.onEvent('vat-checks', ['customer.vat-id-changed.v1', 'company.vat-id-changed.v1'], (msg) => onVatIdChanged(deps, msg as never));
+  rt.bus.onEvent('vat-checks', ['customer.vat-id-changed.v1', 'company.vat-id-changed.v1'], (msg) => onVatIdChanged(deps, msg));
 
   return {
     runtime: rt,

@@ -5,19 +5,38 @@ import type { Outbox, OutboxEntry, OutboxMessage } from './outbox';
 /** Queues messages of the change being made; they are written with it and published after its commit. */
 export type Emit = (...messages: OutboxMessage[]) => void;
 
+/**
+ * The ways a service changes its state and emits messages. Two are the default:
+ * - `commit`: change state and emit (one transaction, messages via the outbox). Use it unless one of the
+ *   exceptions below names your case.
+ * - `publish`: emit without a write of this service (outbox, then the relay).
+ * The exceptions, each for the reason given at its definition:
+ * - `commitOnce`: a consumer's change, at most once per received message (redeliveries change nothing).
+ * - `commitAllOnce`: `commitOnce` for a batch; the building block of `groupCommit`, not called by handlers.
+ * - `groupCommit` (group-commit.ts): a busy consumer's small changes per company, batched into one transaction.
+ * - messages held inside their document (pending.ts, `pushPending`): one single-document write instead of a
+ *   transaction, for one document changed and announced often (the draft invoice).
+ * - `bus.publishEvent`/`sendCommand` straight from a handler: services with no database of their own to commit
+ *   to (document-service, vat-service) and the invitation e-mail, whose link must never be written to a document
+ *   (the reasons are at those calls).
+ */
 export interface Changes {
   /**
-   * "Change and publish" in one call: runs `work` in a MongoDB transaction; the messages it emits are
+   * The default. "Change and publish" in one call: runs `work` in a MongoDB transaction; the messages it emits are
    * written to the outbox in the same transaction (so they exist exactly when the change does) and the
    * relay is woken after the commit. A transaction retried after a conflict runs `work` again with no
    * messages from the failed attempt.
    */
   commit<T>(work: (session: ClientSession, emit: Emit) => Promise<T>): Promise<T>;
-  /** Messages that follow no write of this service (or one already committed): outbox, then the relay. */
+  /**
+   * The default for emitting without a change: messages that follow no write of this service (or one already
+   * committed): outbox, then the relay, so they survive a broker outage and are published in order with the rest.
+   */
   publish(...messages: OutboxMessage[]): Promise<void>;
   /**
    * `commit` at most once per received message: its envelope id is recorded in the same transaction as the
    * change, so a redelivery (same id) changes nothing. Answers false for a message applied before.
+   * Exception to `commit` for consumers whose change is not idempotent by itself (the bus delivers at least once).
    */
   commitOnce(
     msg: { id: string; companyId: string; type: string },
@@ -27,6 +46,7 @@ export interface Changes {
    * `commitOnce` for several received messages in one transaction (a consumer applying a batch with one set of
    * round trips). Answers false, with nothing changed, when any of them was applied before: the caller then
    * applies them one by one with `commitOnce`, which skips that one.
+   * Exception: the building block of `groupCommit` (group-commit.ts); a handler uses `groupCommit` or `commitOnce`.
    */
   commitAllOnce(
     msgs: Array<{ id: string; companyId: string; type: string }>,

@@ -20,6 +20,10 @@ export interface GroupCommitSpec<T> {
 const BUSY_MS = 200;
 
 /**
+ * Exception to `commitOnce` (commit.ts), for the reason of round trips: a consumer that receives a message per
+ * invoice or per audited action (the audit log, the customer ledger) would spend most of its MongoDB time on one
+ * transaction per message; batching keeps the at-most-once record per message and costs one transaction per batch.
+ *
  * Group commit for a consumer whose messages each make a small change: the messages of one key that arrive while
  * a batch commits, or within `lingerMs` while messages keep coming, are applied together in one transaction
  * (`commitAllOnce`), so a batch costs the MongoDB round trips of one message. A message after a quiet spell is

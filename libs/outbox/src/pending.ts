@@ -8,6 +8,9 @@ import type { OutboxEntry } from './outbox';
  * when the process dies between the two. The relay publishes them like outbox entries and then `$pull`s them; it
  * finds the ones left behind (a crash between the write and the publish) by a partial index of the collection.
  * For changes of one document that announce messages often (a draft invoice's positions).
+ * Exception to `commit` (commit.ts): use it only for a change confined to one document, where saving the
+ * transaction's round trips matters; the service registers the collection with `keepPendingIn` and hands the
+ * written entries to the relay with `handOver` (libs/runtime service-runtime.ts).
  */
 export const PENDING_FIELD = 'pendingMessages';
 

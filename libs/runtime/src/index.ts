@@ -5,3 +5,4 @@ export * from './run-main';
 export * from './process-launcher';
 export * from './node-flags';
 export * from './ports';
+export * from './handlers';

@@ -35,6 +35,7 @@ import {
   type Redis,
 } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
+import { untypedBus } from './handlers';
 
 /** Environment every service reads (each adds its own variables with `.extend`). */
 export const baseEnv = z.object({
@@ -91,16 +92,21 @@ export interface ServiceRuntime {
   redis?: Redis;
   outbox: Outbox;
   relay: OutboxRelay;
-  /** "Change and publish": a transaction whose emitted messages go through the outbox (see libs/outbox commit.ts). */
+  /**
+   * The default way to change state and emit: a transaction whose emitted messages go through the outbox. The
+   * other ways, and why each exists, are listed at libs/outbox commit.ts (`Changes`).
+   */
   commit: Changes['commit'];
-  /** Messages that follow no write of this service: outbox, then the relay. */
+  /** The default way to emit without a write of this service: outbox, then the relay. */
   publish: Changes['publish'];
-  /** `commit` at most once per received message (its envelope id recorded with the change). */
+  /** Exception for consumers: `commit` at most once per received message (its envelope id recorded with the change). */
   commitOnce: Changes['commitOnce'];
+  /** Exception: `commitOnce` for a batch, the building block of libs/outbox `groupCommit` (not for handlers directly). */
   commitAllOnce: Changes['commitAllOnce'];
   /**
-   * A collection whose documents keep their own pending messages (libs/outbox pending.ts): the relay reads and
-   * marks them too. Register before start().
+   * Exception to `commit` (messages held inside their document, libs/outbox pending.ts, for the reason given there):
+   * a collection whose documents keep their own pending messages: the relay reads and marks them too. Register
+   * before start().
    */
   keepPendingIn(source: PendingSource): void;
   /** Messages written inside their document (`pushPending`), handed to the relay once the write succeeded. */
@@ -196,13 +202,15 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     async start() {
       finalizeApp(app, logger);
       await bus.start();
+      // entries are read back from MongoDB: their type is known at run time only (the untyped view; the bus validates)
+      const relayBus = untypedBus(bus);
       relay = startOutboxRelay(
         outbox,
         async (entry) => {
           // Entries were validated when they were built from typed data; the bus validates again on publish.
           const publishOpts = { id: entry._id, correlationId: entry.correlationId, actor: entry.actor };
-          if (entry.kind === 'event') await bus.publishEvent(entry.type as never, entry.companyId, entry.data as never, publishOpts);
-          else await bus.sendCommand(entry.type as never, entry.companyId, entry.data as never, publishOpts);
+          if (entry.kind === 'event') await relayBus.publishEvent(entry.type, entry.companyId, entry.data, publishOpts);
+          else await relayBus.sendCommand(entry.type, entry.companyId, entry.data, publishOpts);
         },
         logger,
         undefined,

@@ -1,5 +1,4 @@
-import type { Envelope } from '@inv/bus';
+import type { AuditedEvent } from '../domain/audit-events';
 
 /** Every audited event (domain/audit-events.ts) becomes one entry of the company's audit log (usecases/record-audit-event.ts). */
-export const onAuditedEvent = (record: (msg: Envelope<Record<string, unknown>>) => Promise<void>, msg: Envelope<Record<string, unknown>>) =>
-  record(msg);
+export const onAuditedEvent = (record: (msg: AuditedEvent) => Promise<void>, msg: AuditedEvent) => record(msg);

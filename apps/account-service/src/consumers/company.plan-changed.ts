@@ -1,5 +1,5 @@
-import type { Envelope } from '@inv/bus';
+import type { EventOf } from '@inv/runtime';
 import { applyPlanChange, type PlanChangeDeps } from '../usecases/apply-plan-change';
 
-export const onPlanChanged = (deps: PlanChangeDeps, msg: Envelope<{ plan: 'free' | 'pro'; version?: number }>) =>
+export const onPlanChanged = (deps: PlanChangeDeps, msg: EventOf<'company.plan-changed.v1'>) =>
   applyPlanChange(deps, msg).then(() => undefined);

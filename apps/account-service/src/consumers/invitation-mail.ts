@@ -1,6 +1,5 @@
 import { Types } from 'mongoose';
-import type { Envelope } from '@inv/bus';
-import type { AppBus } from '@inv/runtime';
+import type { AppBus, EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import type { CompaniesRepo } from '../db/companies';
 import type { MemberDoc, MembersRepo } from '../db/members';
@@ -26,8 +25,11 @@ export interface InvitationMailDeps {
  * module (mail.send.v1) straight over the bus, never through a document. The same invitation always renders the
  * same link and has one e-mail id, so a redelivered event sends nothing twice (the mail module deduplicates).
  * An invitation accepted, removed or expired meanwhile sends nothing.
+ * Exception to `commit`/`publish` (libs/outbox commit.ts): the e-mail holds the invitation's secret link, which must
+ * never be written to a document (the outbox is one); it changes nothing here, and a crash before the command is
+ * sent redelivers the event, which renders the same e-mail with the same id again.
  */
-export async function onInvitationEvent(deps: InvitationMailDeps, msg: Envelope<{ memberId?: string }>) {
+export async function onInvitationEvent(deps: InvitationMailDeps, msg: EventOf<'member.invited.v1' | 'company.created.v1'>) {
   const now = deps.now();
   let open: MemberDoc[];
   if (msg.type === 'member.invited.v1') {

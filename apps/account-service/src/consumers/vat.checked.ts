@@ -1,15 +1,11 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { EventOf } from '@inv/runtime';
 import type { CompaniesRepo } from '../db/companies';
-
-type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
 
 /**
  * A VIES verdict on the company's own VAT ID (answers about customers carry a customerId and are not ours).
  * Stored only while the company still has that VAT ID and if not older than the stored one: idempotent.
  */
-export async function onVatChecked(deps: { companies: CompaniesRepo }, msg: Envelope<VatChecked>) {
+export async function onVatChecked(deps: { companies: CompaniesRepo }, msg: EventOf<'vat.checked.v1'>) {
   const d = msg.data;
   if (d.customerId !== undefined) return;
   await deps.companies.setVatCheck(msg.companyId, {

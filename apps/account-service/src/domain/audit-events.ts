@@ -1,7 +1,9 @@
+import type { EventData, EventOf, EventType } from '@inv/runtime';
 import type { AuditRecord } from './audit';
 
 type Described = Pick<AuditRecord, 'action' | 'resourceType' | 'resourceId' | 'fields'>;
-type Data = Record<string, unknown>;
+/** One describer per audited event type, taking that type's payload as the registry defines it. */
+type Describers = { [K in EventType]?: (d: EventData<K>, companyId: string) => Described };
 const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
 const names = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 
@@ -9,7 +11,11 @@ const names = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
  * What each audited event means as an entry: action, resource and the NAMES of the changed fields (events
  * carry names for exactly this; values, and secrets above all, never reach the log).
  */
-export const AUDITED: Record<string, (d: Data, companyId: string) => Described> = {
+/** The table as its keys type it (each describer takes its event's payload and the company). */
+const describers = <T extends Describers>(table: T): { [K in keyof T & EventType]: (d: EventData<K>, companyId: string) => Described } =>
+  table as { [K in keyof T & EventType]: (d: EventData<K>, companyId: string) => Described };
+
+export const AUDITED = describers({
   'company.created.v1': (_d, c) => ({ action: 'company.created', resourceType: 'company', resourceId: c, fields: ['name', 'plan'] }),
   'company.plan-changed.v1': (_d, c) => ({ action: 'company.plan_changed', resourceType: 'company', resourceId: c, fields: ['plan'] }),
   'company.profile-changed.v1': (d, c) => ({
@@ -115,4 +121,19 @@ export const AUDITED: Record<string, (d: Data, companyId: string) => Described> 
     resourceId: str(d.invoiceId),
     fields: ['status'],
   }),
-};
+});
+
+/** The event types the audit log records (the keys of AUDITED). */
+export type AuditedType = keyof typeof AUDITED;
+/** An audited event as the audit log's consumer receives it. */
+export type AuditedEvent = EventOf<AuditedType>;
+
+/**
+ * The entry an audited event stands for (undefined: not an audited type). Each describer is typed by its key
+ * (`satisfies Describers`); the envelope's type and data belong together, which TypeScript cannot follow through
+ * a union of types, hence the one lookup through the describers' common shape here.
+ */
+export function describeAudited(msg: AuditedEvent): Described | undefined {
+  const describe = (AUDITED as Record<string, ((d: unknown, companyId: string) => Described) | undefined>)[msg.type];
+  return describe?.(msg.data, msg.companyId);
+}

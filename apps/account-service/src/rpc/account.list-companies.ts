@@ -1,4 +1,4 @@
-import type { Envelope } from '@inv/bus';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 import type { MembersRepo } from '../db/members';
@@ -6,7 +6,7 @@ import type { MembersRepo } from '../db/members';
 /** Operator command: every company with its plan, members and active keys (oldest first). */
 export async function onListCompanies(
   deps: { companies: CompaniesRepo; members: MembersRepo; apiKeys: ApiKeysRepo },
-  msg: Envelope<{ limit: number }>,
+  msg: RpcRequestOf<'account.list-companies.v1'>,
 ) {
   const companies = await deps.companies.list(msg.data.limit);
   return {

@@ -1,12 +1,15 @@
-import type { Envelope } from '@inv/bus';
 import { messages } from '@inv/contracts';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
 import { onSellerProfile } from './account.seller-profile';
 
-const envelope = (companyId: string): Envelope<Record<string, never>> =>
-  ({ id: 'msg-1', type: 'account.seller-profile.v1', occurredAt: new Date(0).toISOString(), companyId, data: {} }) as Envelope<
-    Record<string, never>
-  >;
+const envelope = (companyId: string): RpcRequestOf<'account.seller-profile.v1'> => ({
+  id: 'msg-1',
+  type: 'account.seller-profile.v1',
+  occurredAt: new Date(0).toISOString(),
+  companyId,
+  data: {},
+});
 
 /** A repository fake that knows one company. */
 function companies(known: CompanyDoc): CompaniesRepo {

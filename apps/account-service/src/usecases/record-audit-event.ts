@@ -1,13 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
-import type { Envelope } from '@inv/bus';
 import { groupCommit } from '@inv/outbox';
 import { entryHash, GENESIS_HASH, type AuditActor, type AuditRecord } from '../domain/audit';
-import { AUDITED } from '../domain/audit-events';
+import { describeAudited, type AuditedEvent } from '../domain/audit-events';
 import type { AuditEntryDoc } from '../db/audit-log';
 import type { AuditDeps } from './audit-deps';
 
-type Msg = Envelope<Record<string, unknown>>;
+type Msg = AuditedEvent;
 
 /**
  * Records audited events: each becomes the entry it stands for, appended to the company's hash chain once per
@@ -47,15 +46,15 @@ export function auditRecorder(deps: AuditDeps): (msg: Msg) => Promise<void> {
 
 /** The entry an event stands for, before it takes its place in the chain (undefined: not an audited type). */
 async function recordOf(deps: AuditDeps, msg: Msg): Promise<AuditRecord | undefined> {
-  const describe = AUDITED[msg.type];
-  if (!describe) return undefined;
+  const described = describeAudited(msg);
+  if (!described) return undefined;
   const a = msg.actor ?? {};
   const actor: AuditActor = { ...a };
   if (a.keyId && Types.ObjectId.isValid(a.keyId)) {
     const keyName = await keyNameOf(deps, msg.companyId, a.keyId);
     if (keyName !== undefined) actor.keyName = keyName;
   }
-  return { companyId: msg.companyId, at: msg.occurredAt, ...describe(msg.data, msg.companyId), actor };
+  return { companyId: msg.companyId, at: msg.occurredAt, ...described, actor };
 }
 
 // A key's name never changes (keys are created and revoked, not renamed), so once read it is kept: most audited

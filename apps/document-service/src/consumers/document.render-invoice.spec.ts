@@ -1,4 +1,3 @@
-import type { Envelope } from '@inv/bus';
 import type { InvoiceSnapshot } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
 import type { AppBus } from '@inv/runtime';
@@ -34,7 +33,7 @@ describe('handleRenderInvoice: the render-started signal', () => {
       companyId: 'cmp_1',
       occurredAt: new Date().toISOString(),
       data: { jobId: 'j1', invoiceId: 7, format: 'PDF', templateId: 1, snapshot: {} as InvoiceSnapshot },
-    } as unknown as Envelope<Parameters<typeof handleRenderInvoice>[1]['data']>;
+    } as unknown as Parameters<typeof handleRenderInvoice>[1];
     const run = () => handleRenderInvoice({ bus, objects, logger, renderer, maxAttempts: 3, startedAfterMs }, msg, 1);
     return { published, warnings, run };
   }

@@ -1,13 +1,8 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
-import type { AppBus } from '@inv/runtime';
+import type { AppBus, CommandOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import { jobMetrics, secondsSince } from '@inv/telemetry';
-import type { z } from 'zod';
 import { RenderFailed, type Renderer } from '../render/render-pool';
-
-type RenderCommand = z.output<(typeof messages.commands)['document.render-invoice.v1']>;
 
 /**
  * Renders and stores the documents of a finalize job, then reports. Idempotent: object keys are derived
@@ -15,10 +10,13 @@ type RenderCommand = z.output<(typeof messages.commands)['document.render-invoic
  * derived from the job, so consumers see a repeat as the same message. Rendering errors that cannot heal
  * (bad data) are reported as render-failed at once; anything else is retried by the bus, and reported as
  * failed on the last attempt so the job never hangs.
+ * Exception to `commit`/`publish` (libs/outbox commit.ts): document-service keeps no database, its only state is
+ * the stored objects; its events are published before the command is acknowledged and carry ids derived from the
+ * job, so a crash before the publish redelivers the command, which renders and publishes the same ids again.
  */
 export async function handleRenderInvoice(
   deps: { bus: AppBus; objects: ObjectStore; logger: Logger; renderer: Renderer; maxAttempts: number; startedAfterMs: number },
-  msg: Envelope<RenderCommand>,
+  msg: CommandOf<'document.render-invoice.v1'>,
   attempt: number,
 ) {
   const { jobId, invoiceId } = msg.data;
@@ -66,7 +64,7 @@ function startedSignal(
 
 async function render(
   deps: { bus: AppBus; objects: ObjectStore; logger: Logger; renderer: Renderer; maxAttempts: number },
-  msg: Envelope<RenderCommand>,
+  msg: CommandOf<'document.render-invoice.v1'>,
   attempt: number,
   startedAt: string,
   ids: (what: string) => { id: string },

@@ -1,12 +1,11 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { DocumentDeps } from '../usecases/deps';
 
-type Request = z.output<(typeof messages.rpc)['document.render-preview.v1']['request']>;
-
 /** A draft's PDF, marked as a draft, stored nowhere; with the company's logo when it can be read. */
-export async function onRenderPreview(deps: Pick<DocumentDeps, 'objects' | 'logger' | 'renderer'>, msg: Envelope<Request>) {
+export async function onRenderPreview(
+  deps: Pick<DocumentDeps, 'objects' | 'logger' | 'renderer'>,
+  msg: RpcRequestOf<'document.render-preview.v1'>,
+) {
   let logo: Buffer | undefined;
   if (msg.data.logo?.key.startsWith(`${msg.companyId}/`)) {
     logo = await deps.objects.get(msg.data.logo.key).catch((err: unknown) => {

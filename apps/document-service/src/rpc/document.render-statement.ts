@@ -1,13 +1,9 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { AccountStatement } from '../pdf';
 import type { DocumentDeps } from '../usecases/deps';
 
-type Request = z.output<(typeof messages.rpc)['document.render-statement.v1']['request']>;
-
 /** Renders an account statement (with the company's logo when it can be read), stores it and answers a link. */
-export async function onRenderStatement(deps: DocumentDeps, msg: Envelope<Request>) {
+export async function onRenderStatement(deps: DocumentDeps, msg: RpcRequestOf<'document.render-statement.v1'>) {
   const { template, logo: logoRef, ...statement } = msg.data;
   let logo: Buffer | undefined;
   if (logoRef?.key.startsWith(`${msg.companyId}/`)) {

@@ -1,4 +1,6 @@
-import type { Envelope } from '@inv/bus';
+import type { RpcRequestOf } from '@inv/runtime';
 import { getTemplate } from '../pdf/templates';
 
-export const onTemplateExists = async (msg: Envelope<{ templateId: number }>) => ({ exists: Boolean(getTemplate(msg.data.templateId)) });
+export const onTemplateExists = async (msg: RpcRequestOf<'document.template-exists.v1'>) => ({
+  exists: Boolean(getTemplate(msg.data.templateId)),
+});

@@ -1,6 +1,6 @@
-import type { Envelope } from '@inv/bus';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { QuotaDeps } from '../usecases/deps';
 import { reserveFinalization } from '../usecases/reserve-finalization';
 
-export const onQuotaReserve = (deps: QuotaDeps, msg: Envelope<{ reservationId: string; at?: string }>) =>
+export const onQuotaReserve = (deps: QuotaDeps, msg: RpcRequestOf<'quota.reserve.v1'>) =>
   reserveFinalization(deps, msg.companyId, msg.data.reservationId, msg.data.at ? new Date(msg.data.at) : new Date());

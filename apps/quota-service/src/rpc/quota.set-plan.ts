@@ -1,6 +1,5 @@
-import type { Envelope } from '@inv/bus';
-import type { Plan } from '../domain/quota';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { QuotaDeps } from '../usecases/deps';
 import { setPlan } from '../usecases/set-plan';
 
-export const onSetPlan = (deps: QuotaDeps, msg: Envelope<{ plan: Plan }>) => setPlan(deps, msg.companyId, msg.data.plan);
+export const onSetPlan = (deps: QuotaDeps, msg: RpcRequestOf<'quota.set-plan.v1'>) => setPlan(deps, msg.companyId, msg.data.plan);

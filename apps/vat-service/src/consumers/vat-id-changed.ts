@@ -1,12 +1,6 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { AppBus } from '@inv/runtime';
-import type { z } from 'zod';
+import type { AppBus, EventOf } from '@inv/runtime';
 import type { ViesRequester } from '../domain/vies-result';
 import { checkVatId, type CheckVatIdDeps } from '../vies/check-vat-id';
-
-type VatIdChanged =
-  z.output<(typeof messages.events)['customer.vat-id-changed.v1']> | z.output<(typeof messages.events)['company.vat-id-changed.v1']>;
 
 export interface VatIdChangedDeps {
   bus: AppBus;
@@ -18,8 +12,11 @@ export interface VatIdChangedDeps {
  * Checks the VAT ID at VIES (syntax, cache, retries of transient faults) and publishes the verdict with
  * its evidence. The answer's envelope id derives from the request's, so a redelivered request publishes
  * the same message id again and consumers can tell it is the same answer.
+ * Exception to `commit`/`publish` (libs/outbox commit.ts): vat-service has no database of its own to commit to and
+ * changes nothing here, and the verdict is published before the request is acknowledged (a crash before the
+ * publish redelivers the request, which publishes the same id again), so an outbox would add a write and no safety.
  */
-export async function onVatIdChanged(deps: VatIdChangedDeps, msg: Envelope<VatIdChanged>) {
+export async function onVatIdChanged(deps: VatIdChangedDeps, msg: EventOf<'customer.vat-id-changed.v1' | 'company.vat-id-changed.v1'>) {
   const outcome = await checkVatId({ vatId: msg.data.vatId, requester: deps.requester, forceRefresh: msg.data.forceRefresh }, deps.check);
   await deps.bus.publishEvent(
     'vat.checked.v1',
