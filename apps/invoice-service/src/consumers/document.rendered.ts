@@ -1,17 +1,11 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
+import type { EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import type { z } from 'zod';
 import { recordFinalizeEnded } from './finalize-timing';
 import type { InvoiceDeps } from '../usecases/deps';
 import { completeFinalization } from '../usecases/complete-finalization';
 
 /** The documents of a finalize job exist: the invoice becomes OPEN. */
-export async function onRendered(
-  deps: InvoiceDeps,
-  msg: Envelope<z.output<(typeof messages.events)['document.rendered.v1']>>,
-  logger: Logger,
-) {
+export async function onRendered(deps: InvoiceDeps, msg: EventOf<'document.rendered.v1'>, logger: Logger) {
   const job = await completeFinalization(deps, msg.companyId, msg.data);
   recordFinalizeEnded(logger, { jobId: msg.data.jobId, invoiceId: msg.data.invoiceId }, job, msg.occurredAt);
   return job;
