@@ -1,11 +1,7 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { EventOf } from '@inv/runtime';
 import type { CustomerDeps } from '../usecases/deps';
 
-type Changed = z.output<(typeof messages.events)['company.payment-terms-changed.v1']>;
-
 /** Keeps the company's payment terms as account-service announced them (newest rev wins). */
-export async function onPaymentTermsChanged(deps: CustomerDeps, msg: Envelope<Changed>) {
+export async function onPaymentTermsChanged(deps: CustomerDeps, msg: EventOf<'company.payment-terms-changed.v1'>) {
   await deps.paymentTerms.apply(msg.companyId, msg.data.rev, msg.data.terms);
 }

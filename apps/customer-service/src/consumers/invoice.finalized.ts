@@ -1,19 +1,15 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
+import type { EventOf } from '@inv/runtime';
 import { groupCommit } from '@inv/outbox';
-import type { z } from 'zod';
 import { nextLedgerStatus } from '../domain/ledger-rules';
 import type { CustomerDeps } from '../usecases/deps';
-
-type Finalized = z.output<(typeof messages.events)['invoice.finalized.v1']>;
 
 /**
  * A finalized invoice or credit note: its amounts and dates enter the customer's ledger. At most once per envelope
  * id (recorded with the change); the change is also idempotent by state, which covers a re-publish under a new id.
  * The finalizations of one company that arrive together are booked in one transaction (groupCommit, issue 16).
  */
-export function finalizedInvoiceBooker(deps: CustomerDeps): (msg: Envelope<Finalized>) => Promise<void> {
-  return groupCommit<Envelope<Finalized>>(deps, {
+export function finalizedInvoiceBooker(deps: CustomerDeps): (msg: EventOf<'invoice.finalized.v1'>) => Promise<void> {
+  return groupCommit<EventOf<'invoice.finalized.v1'>>(deps, {
     key: (msg) => msg.companyId,
     inbox: (msg) => msg,
     apply: (batch, session) =>

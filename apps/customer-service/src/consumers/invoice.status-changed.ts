@@ -1,14 +1,10 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { EventOf } from '@inv/runtime';
 import type { LedgerInvoiceDoc } from '../db/ledger';
 import { nextLedgerStatus } from '../domain/ledger-rules';
 import type { CustomerDeps } from '../usecases/deps';
 
-type StatusChanged = z.output<(typeof messages.events)['invoice.status-changed.v1']>;
-
 /** SENT, PAID or CANCELLED: moves the ledger status forward (never back) and records the payment date. */
-export async function onInvoiceStatusChanged(deps: CustomerDeps, msg: Envelope<StatusChanged>) {
+export async function onInvoiceStatusChanged(deps: CustomerDeps, msg: EventOf<'invoice.status-changed.v1'>) {
   const d = msg.data;
   await deps.commitOnce(msg, async (session) => {
     const current = await deps.ledger.get(msg.companyId, d.invoiceId, session);

@@ -1,10 +1,6 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { EventOf } from '@inv/runtime';
 import { peerDataKeys } from '@inv/service-kit';
 import type { CustomerDeps } from '../usecases/deps';
-
-type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
 
 /**
  * Stores a VIES verdict with its evidence on the customer, but only while the customer still has that
@@ -12,7 +8,7 @@ type VatChecked = z.output<(typeof messages.events)['vat.checked.v1']>;
  * (answers can arrive out of order after retries). Idempotent by state: the same answer twice writes
  * the same values. A stored verdict changes the customer's VAT status in its billing data: the cached copies go.
  */
-export async function onVatChecked(deps: CustomerDeps, msg: Envelope<VatChecked>) {
+export async function onVatChecked(deps: CustomerDeps, msg: EventOf<'vat.checked.v1'>) {
   const d = msg.data;
   if (d.customerId === undefined) return; // a check someone else asked for
   const stored = await deps.customers.storeVatVerdict(msg.companyId, d.customerId, {

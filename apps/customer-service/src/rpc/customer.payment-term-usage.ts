@@ -1,7 +1,7 @@
-import type { Envelope } from '@inv/bus';
+import type { RpcRequestOf } from '@inv/runtime';
 import type { CustomerDeps } from '../usecases/deps';
 
 /** How many of the company's customers name the payment term (account-service refuses to delete it then). */
-export async function onPaymentTermUsage(deps: CustomerDeps, msg: Envelope<{ paymentTermId: number }>) {
+export async function onPaymentTermUsage(deps: CustomerDeps, msg: RpcRequestOf<'customer.payment-term-usage.v1'>) {
   return { customers: await deps.customers.countWithPaymentTerm(msg.companyId, msg.data.paymentTermId) };
 }
