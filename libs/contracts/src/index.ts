@@ -18,3 +18,4 @@ export * from './api/catalog';
 export * from './vies';
 export * from './api/roles';
 export * from './api/permissions';
+export * from './company-id';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Bus, CommandEnvelope, EventEnvelope, HandlerContext, MessageRegistry, RpcRequestEnvelope } from '@inv/bus';
-import type { Messages } from '@inv/contracts';
+import type { CompanyId, Messages } from '@inv/contracts';
 
 /**
  * Handler types derived from the message registry (libs/contracts messages/registry.ts): a handler names the
@@ -23,9 +23,11 @@ export type RpcResponseData<K extends RpcType> = z.input<Messages['rpc'][K]['res
  * with `switch (msg.type)` / `if (msg.type === ...)`: the typed multi-type subscription is
  * `bus.onEvent(queue, ['a.v1', 'b.v1'], (msg: EventOf<'a.v1' | 'b.v1'>) => ...)`.
  */
-export type EventOf<K extends EventType> = EventEnvelope<Messages, K>;
-export type CommandOf<K extends CommandType> = CommandEnvelope<Messages, K>;
-export type RpcRequestOf<K extends RpcType> = RpcRequestEnvelope<Messages, K>;
+export type EventOf<K extends EventType> = EventEnvelope<Messages, K> & Scoped;
+export type CommandOf<K extends CommandType> = CommandEnvelope<Messages, K> & Scoped;
+export type RpcRequestOf<K extends RpcType> = RpcRequestEnvelope<Messages, K> & Scoped;
+/** A received message's company is a CompanyId: the one its publisher committed it for (libs/contracts company-id.ts). */
+type Scoped = { companyId: CompanyId };
 
 /** A handler of event(s) K, as `bus.onEvent` takes it. */
 export type HandlerOf<K extends EventType> = (msg: EventOf<K>, ctx: HandlerContext) => Promise<void>;
@@ -33,6 +35,24 @@ export type HandlerOf<K extends EventType> = (msg: EventOf<K>, ctx: HandlerConte
 export type CommandHandlerOf<K extends CommandType> = (msg: CommandOf<K>, ctx: HandlerContext) => Promise<void>;
 /** A server of RPC K, as `bus.serveRpc` takes it. */
 export type RpcHandlerOf<K extends RpcType> = (msg: RpcRequestOf<K>) => Promise<RpcResponseData<K>>;
+
+/**
+ * The services' bus: the registry's bus whose handlers receive envelopes with a CompanyId (EventOf and its kin).
+ * The same object as `Bus<Messages>`; only the handlers' view of `companyId` is narrower.
+ */
+export interface AppBus extends Omit<Bus<Messages>, 'onEvent' | 'onCommand' | 'serveRpc'> {
+  /** Durable queue `${prefix}.${service}.${queue}` bound to each of `types` on the events exchange. */
+  onEvent<K extends EventType>(queue: string, types: K[], handler: HandlerOf<K>): void;
+  /** Durable queue `${prefix}.cmd.${type}`: competing consumers of the owning service. */
+  onCommand<K extends CommandType>(type: K, handler: CommandHandlerOf<K>): void;
+  serveRpc<K extends RpcType>(type: K, handler: RpcHandlerOf<K>): void;
+}
+
+/**
+ * The registry's bus as the services use it. The one place a bus's envelopes are taken as carrying a CompanyId:
+ * the bus delivers what a service published for a company, and services publish only for their CompanyId.
+ */
+export const asAppBus = (bus: Bus<Messages>): AppBus => bus as unknown as AppBus;
 
 /**
  * The keys of a table keyed by message type (e.g. one entry per audited event type), typed as those types, for
@@ -45,4 +65,4 @@ export const typesOf = <K extends string>(table: Partial<Record<K, unknown>>): K
  * (outbox entries read back from MongoDB). The bus validates every message against its contract when it
  * publishes, so this view loses no check at run time; it is for the relay only, never for handlers.
  */
-export const untypedBus = (bus: Bus<Messages>): Bus<MessageRegistry> => bus;
+export const untypedBus = (bus: AppBus | Bus<Messages>): Bus<MessageRegistry> => bus as Bus<MessageRegistry>;

@@ -1,13 +1,15 @@
 import pino from 'pino';
 import { createBus } from '@inv/bus';
-import { messages } from '@inv/contracts';
+import { messages, type CompanyId } from '@inv/contracts';
 import type { CommandOf, EventOf, HandlerOf, RpcHandlerOf } from './handlers';
-import { typesOf } from './handlers';
+import { asAppBus, typesOf } from './handlers';
 
 // Compile-time checks: the typecheck target (tsc over src/**/*.ts, spec files included) fails if a handler of the
 // wrong message type is accepted, i.e. if a `@ts-expect-error` below stops being an error.
 
-const bus = createBus(messages, { url: 'amqp://127.0.0.1:1', prefix: 't-handlers', service: 'types', logger: pino({ level: 'silent' }) });
+const bus = asAppBus(
+  createBus(messages, { url: 'amqp://127.0.0.1:1', prefix: 't-handlers', service: 'types', logger: pino({ level: 'silent' }) }),
+);
 
 const onVatChecked: HandlerOf<'vat.checked.v1'> = async (msg) => void msg.data.vatId;
 const onRendered = async (msg: EventOf<'document.rendered.v1'>) => void msg.data.pdf.key;
@@ -45,6 +47,13 @@ describe('handlers typed from the message registry', () => {
     // @ts-expect-error quota.reserve.v1 answers { granted, used, ... }, not a number
     const wrongAnswer: RpcHandlerOf<'quota.reserve.v1'> = async () => 42;
     expect(wrongAnswer).toBeInstanceOf(Function);
+  });
+
+  it('give a handler the company as a CompanyId, which a plain string is not', () => {
+    const scoped = (companyId: CompanyId) => companyId.length;
+    bus.onEvent('scoped', ['mail.sent.v1'], async (msg) => void scoped(msg.companyId));
+    // @ts-expect-error a tenant-scoped method takes no plain string (companyIdOf(req), msg.companyId or asCompanyId)
+    expect(scoped('cmp_1')).toBe(5);
   });
 
   it('type the keys of a table keyed by event type', () => {

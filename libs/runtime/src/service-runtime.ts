@@ -1,8 +1,8 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
-import { createBus, type Bus } from '@inv/bus';
-import { messages, type Messages } from '@inv/contracts';
+import { createBus } from '@inv/bus';
+import { messages } from '@inv/contracts';
 import {
   createChanges,
   createOutbox,
@@ -35,7 +35,7 @@ import {
   type Redis,
 } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
-import { untypedBus } from './handlers';
+import { asAppBus, untypedBus, type AppBus } from './handlers';
 
 /** Environment every service reads (each adds its own variables with `.extend`). */
 export const baseEnv = z.object({
@@ -70,8 +70,6 @@ export const baseEnv = z.object({
     .transform((s) => s.split(',').map(Number)),
 });
 export type BaseEnv = z.output<typeof baseEnv>;
-
-export type AppBus = Bus<Messages>;
 
 export interface RuntimeOptions {
   service: string;
@@ -142,14 +140,16 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
   const identity = createIdentityVerifier(resolveIdentityKeys(opts.env, logger));
   const conn = await connectMongo(mongoUrl, `${opts.env.MONGO_DATABASE_PREFIX}${opts.database}`);
   const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
-  const bus = createBus(messages, {
-    url: opts.env.AMQP_URL,
-    prefix: opts.env.BUS_PREFIX,
-    service: opts.service,
-    logger,
-    retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
-    queueType: opts.env.BUS_QUEUE_TYPE,
-  });
+  const bus = asAppBus(
+    createBus(messages, {
+      url: opts.env.AMQP_URL,
+      prefix: opts.env.BUS_PREFIX,
+      service: opts.service,
+      logger,
+      retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
+      queueType: opts.env.BUS_QUEUE_TYPE,
+    }),
+  );
   const outbox = createOutbox(conn);
   let relay: OutboxRelay | undefined;
   const pendingSources: PendingSource[] = [];

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { asCompanyId, type CompanyId } from '@inv/contracts';
 import { unauthenticated } from './errors';
 import { identityOf } from './identity';
 
@@ -9,8 +10,8 @@ import { identityOf } from './identity';
 export const COMPANY_HEADER = 'x-company-id';
 
 /** The company of the verified identity token (see identity.ts); 401 when the request carries none. */
-export function companyIdOf(req: Request): string {
+export function companyIdOf(req: Request): CompanyId {
   const id = identityOf(req)?.companyId;
   if (!id) throw unauthenticated('request did not pass through the gateway');
-  return id;
+  return asCompanyId(id);
 }

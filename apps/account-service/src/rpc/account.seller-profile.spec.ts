@@ -1,4 +1,4 @@
-import { messages } from '@inv/contracts';
+import { asCompanyId, messages } from '@inv/contracts';
 import type { RpcRequestOf } from '@inv/runtime';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
 import { onSellerProfile } from './account.seller-profile';
@@ -7,7 +7,7 @@ const envelope = (companyId: string): RpcRequestOf<'account.seller-profile.v1'> 
   id: 'msg-1',
   type: 'account.seller-profile.v1',
   occurredAt: new Date(0).toISOString(),
-  companyId,
+  companyId: asCompanyId(companyId),
   data: {},
 });
 

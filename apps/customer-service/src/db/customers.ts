@@ -1,4 +1,5 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import { driverCollection } from '@inv/service-kit';
 
 export type ContactType = 'B2B' | 'B2C';
@@ -35,7 +36,7 @@ export interface VatCheckDoc {
 
 export interface CustomerDoc {
   _id: number;
-  companyId: string;
+  companyId: CompanyId;
   /** 10000-69999, unique per company, never reused: doubles as the debtor account in accounting. */
   customerNumber: number;
   contactType: ContactType;
@@ -147,7 +148,7 @@ export interface CustomerFilter {
   q?: string;
 }
 
-function filterOf(companyId: string, f: CustomerFilter): Record<string, unknown> {
+function filterOf(companyId: CompanyId, f: CustomerFilter): Record<string, unknown> {
   const filter: Record<string, unknown> = { companyId };
   if (f.contactType) filter.contactType = f.contactType;
   if (f.isActive !== undefined) filter.isActive = f.isActive;
@@ -182,22 +183,22 @@ export function customersRepo(conn: Connection) {
      * reads its customer twice (the billing snapshot at creation and at finalization), and mongoose's query costs
      * 55–75 µs of CPU more (docs/performance.md).
      */
-    get: (companyId: string, id: number): Promise<CustomerDoc | null> => driverCollection(model).findOne({ _id: id, companyId }),
+    get: (companyId: CompanyId, id: number): Promise<CustomerDoc | null> => driverCollection(model).findOne({ _id: id, companyId }),
     insert: async (doc: CustomerDoc, session?: ClientSession) => void (await model.create([doc], { session })),
     /**
      * Applies `set` only if nobody changed the customer since `rev` was read (another PUT, an address edit):
      * answers whether it did, so a concurrent change is never overwritten silently.
      */
-    updateAtRev: async (companyId: string, id: number, rev: number, set: Record<string, unknown>, session?: ClientSession) =>
+    updateAtRev: async (companyId: CompanyId, id: number, rev: number, set: Record<string, unknown>, session?: ClientSession) =>
       (await model.updateOne({ _id: id, companyId, rev }, { $set: set, $inc: { rev: 1 } }, { session })).matchedCount === 1,
     /** Notes that a VIES check of `vatId` was asked for (only while the customer still has that VAT ID). */
-    markVatRequested: (companyId: string, id: number, vatId: string, at: Date, session?: ClientSession) =>
+    markVatRequested: (companyId: CompanyId, id: number, vatId: string, at: Date, session?: ClientSession) =>
       model.updateOne({ _id: id, companyId, vatId }, { $set: { 'vat.requestedAt': at } }, { session }),
     /**
      * Stores a VIES verdict only while the customer still has that VAT ID (an answer for a replaced one is
      * stale) and only if it is not older than the stored one (answers can arrive out of order).
      */
-    storeVatVerdict: (companyId: string, id: number, verdict: VatVerdict) =>
+    storeVatVerdict: (companyId: CompanyId, id: number, verdict: VatVerdict) =>
       model.updateOne(
         {
           _id: id,
@@ -211,7 +212,7 @@ export function customersRepo(conn: Connection) {
         },
         { $set: { vat: verdict } },
       ),
-    async list(companyId: string, filter: CustomerFilter, page: { page: number; limit: number }) {
+    async list(companyId: CompanyId, filter: CustomerFilter, page: { page: number; limit: number }) {
       const f = filterOf(companyId, filter);
       const [docs, total] = await Promise.all([
         model
@@ -224,7 +225,7 @@ export function customersRepo(conn: Connection) {
       ]);
       return { docs, total };
     },
-    countWithPaymentTerm: (companyId: string, paymentTermId: number) => model.countDocuments({ companyId, paymentTermId }),
+    countWithPaymentTerm: (companyId: CompanyId, paymentTermId: number) => model.countDocuments({ companyId, paymentTermId }),
   };
 }
 export type CustomersRepo = ReturnType<typeof customersRepo>;

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import type { LedgerInvoice, LedgerStatus } from '../domain/ledger-rules';
 
 /**
@@ -8,7 +9,7 @@ import type { LedgerInvoice, LedgerStatus } from '../domain/ledger-rules';
  */
 export interface LedgerInvoiceDoc {
   _id: string; // `${companyId}:${invoiceId}`
-  companyId: string;
+  companyId: CompanyId;
   customerId: number;
   invoiceId: number;
   finalized: boolean;
@@ -50,17 +51,17 @@ schema.index({ companyId: 1, customerId: 1, invoiceDate: 1 });
 
 export function ledgerRepo(conn: Connection) {
   const model = conn.model<LedgerInvoiceDoc>('LedgerInvoice', schema, 'ledger_invoices');
-  const idOf = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
+  const idOf = (companyId: CompanyId, invoiceId: number) => `${companyId}:${invoiceId}`;
   return {
     init: () => model.init(),
-    get: (companyId: string, invoiceId: number, session?: ClientSession) =>
+    get: (companyId: CompanyId, invoiceId: number, session?: ClientSession) =>
       model
         .findOne({ _id: idOf(companyId, invoiceId), companyId })
         .session(session ?? null)
         .lean<LedgerInvoiceDoc>(),
     /** Sets fields of the invoice's ledger entry, creating it (with `onInsert`) if it is not there yet. */
     upsert: (
-      companyId: string,
+      companyId: CompanyId,
       invoiceId: number,
       set: Partial<LedgerInvoiceDoc>,
       onInsert: Partial<LedgerInvoiceDoc>,
@@ -73,7 +74,7 @@ export function ledgerRepo(conn: Connection) {
       ),
     /** `upsert` for several entries in one round trip (in order). */
     upsertMany: async (
-      entries: Array<{ companyId: string; invoiceId: number; set: Partial<LedgerInvoiceDoc>; onInsert: Partial<LedgerInvoiceDoc> }>,
+      entries: Array<{ companyId: CompanyId; invoiceId: number; set: Partial<LedgerInvoiceDoc>; onInsert: Partial<LedgerInvoiceDoc> }>,
       session: ClientSession,
     ) =>
       void (await model.bulkWrite(
@@ -87,7 +88,7 @@ export function ledgerRepo(conn: Connection) {
         { session, ordered: true },
       )),
     /** The finalized documents of one customer, in the shape the ledger rules compute with. */
-    async invoicesOf(companyId: string, customerId: number): Promise<LedgerInvoice[]> {
+    async invoicesOf(companyId: CompanyId, customerId: number): Promise<LedgerInvoice[]> {
       const docs = await model.find({ companyId, customerId, finalized: true }).lean<LedgerInvoiceDoc[]>();
       return docs.map((d) => ({
         invoiceId: d.invoiceId,

@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 
 /**
  * The company's payment terms as account-service (their owner) last announced them: customer-service needs
@@ -24,16 +25,16 @@ export const DEFAULT_PAYMENT_TERMS: readonly { id: number; name: string; days: n
 
 export function paymentTermsRepo(conn: Connection) {
   const model = conn.model<PaymentTermSetDoc>('PaymentTermSet', schema, 'payment_term_sets');
-  const list = async (companyId: string) =>
+  const list = async (companyId: CompanyId) =>
     (await model.findById(companyId).lean<PaymentTermSetDoc>())?.terms ?? DEFAULT_PAYMENT_TERMS.map((t) => ({ ...t }));
   return {
     init: () => model.init(),
     list,
-    async exists(companyId: string, id: number): Promise<boolean> {
+    async exists(companyId: CompanyId, id: number): Promise<boolean> {
       return (await list(companyId)).some((t) => t.id === id);
     },
     /** Applies an announcement if it is newer than what is stored (idempotent: the same one twice changes nothing). */
-    async apply(companyId: string, rev: number, terms: PaymentTermSetDoc['terms']): Promise<void> {
+    async apply(companyId: CompanyId, rev: number, terms: PaymentTermSetDoc['terms']): Promise<void> {
       try {
         await model.updateOne({ _id: companyId, rev: { $lt: rev } }, { $set: { rev, terms } }, { upsert: true });
       } catch (err) {

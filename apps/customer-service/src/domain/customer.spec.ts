@@ -1,4 +1,4 @@
-import { CustomerCreate, customerNameIssues, isIsoCountryCode } from '@inv/contracts';
+import { asCompanyId, CustomerCreate, customerNameIssues, isIsoCountryCode } from '@inv/contracts';
 import type { AddressDoc, CustomerDoc } from '../db/customers';
 import { billingAddressOf, billingSnapshotOf, displayName, failsCheckDigits, needsVatCheck, vatStatusOf, withDefault } from './customer';
 
@@ -15,7 +15,7 @@ const address = (over: Partial<AddressDoc>): AddressDoc => ({
 });
 const customer = (over: Partial<CustomerDoc>): CustomerDoc => ({
   _id: 7,
-  companyId: 'c1',
+  companyId: asCompanyId('c1'),
   customerNumber: 10000,
   contactType: 'B2B',
   organizationName: 'Acme GmbH',

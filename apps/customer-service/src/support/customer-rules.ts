@@ -1,5 +1,5 @@
 /** What the customer use cases share: references that must exist, numbers, stored fields, the VAT check. */
-import type { CustomerUpdate } from '@inv/contracts';
+import type { CompanyId, CustomerUpdate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData, type FieldError } from '@inv/service-kit';
 import type { CustomerDoc } from '../db/customers';
@@ -10,7 +10,7 @@ import { askOrUnavailable } from './remote';
 /** payment_term_id and default_ftl_template_id must name things the company has (400 naming the field otherwise). */
 export async function assertReferences(
   deps: CustomerDeps,
-  companyId: string,
+  companyId: CompanyId,
   input: { payment_term_id?: number; default_ftl_template_id?: number },
 ) {
   const errors: FieldError[] = [];
@@ -32,7 +32,7 @@ export async function assertReferences(
  * it does not know may have been created a moment ago with its event still on the way, so then account-service, the
  * owner, answers, and its answer refreshes the copy (an older answer than the copy changes nothing).
  */
-async function paymentTermExists(deps: CustomerDeps, companyId: string, id: number): Promise<boolean> {
+async function paymentTermExists(deps: CustomerDeps, companyId: CompanyId, id: number): Promise<boolean> {
   if (await deps.paymentTerms.exists(companyId, id)) return true;
   const owner = await askOrUnavailable('the payment-term directory (account-service)', () =>
     deps.bus.callRpc('account.payment-terms.v1', companyId, {}, { timeoutMs: deps.rpcTimeoutMs }),
@@ -43,7 +43,7 @@ async function paymentTermExists(deps: CustomerDeps, companyId: string, id: numb
 }
 
 /** Customer numbers come from a per-company counter, so a number is never handed out twice, even after deletion. */
-export async function nextCustomerNumber(deps: CustomerDeps, companyId: string): Promise<number> {
+export async function nextCustomerNumber(deps: CustomerDeps, companyId: CompanyId): Promise<number> {
   const n = await deps.counters.next(`customer-number:${companyId}`, CUSTOMER_NUMBER_FIRST);
   if (n > CUSTOMER_NUMBER_LAST) {
     throw new AppError('conflict', `all customer numbers ${CUSTOMER_NUMBER_FIRST}-${CUSTOMER_NUMBER_LAST} are used`, {
@@ -91,9 +91,9 @@ export function checksumVerdict(c: Pick<CustomerDoc, 'contactType' | 'vatId' | '
   return true;
 }
 
-export const vatCheckEvent = (companyId: string, customerId: number, vatId: string, forceRefresh?: boolean) =>
+export const vatCheckEvent = (companyId: CompanyId, customerId: number, vatId: string, forceRefresh?: boolean) =>
   eventMessage('customer.vat-id-changed.v1', companyId, { customerId, vatId, ...(forceRefresh ? { forceRefresh } : {}) });
 
 /** A customer was created or changed: the audit log records which fields (customer.changed.v1). */
-export const customerChangedEvent = (companyId: string, customerId: number, action: 'created' | 'updated', input: object) =>
+export const customerChangedEvent = (companyId: CompanyId, customerId: number, action: 'created' | 'updated', input: object) =>
   eventMessage('customer.changed.v1', companyId, { customerId, action, fields: givenFields(input) });

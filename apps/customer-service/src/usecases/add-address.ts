@@ -1,4 +1,4 @@
-import type { AddressCreate } from '@inv/contracts';
+import type { CompanyId, AddressCreate } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
@@ -7,7 +7,7 @@ import type { CustomerDeps } from './deps';
 import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';
 
-export async function addAddress(deps: CustomerDeps, companyId: string, customerId: number, input: AddressCreate): Promise<number> {
+export async function addAddress(deps: CustomerDeps, companyId: CompanyId, customerId: number, input: AddressCreate): Promise<number> {
   const c = await loadCustomer(deps, companyId, customerId);
   if (c.addresses.length >= MAX_ADDRESSES) throw invalidData(`a customer has at most ${MAX_ADDRESSES} addresses`);
   const address: AddressDoc = {

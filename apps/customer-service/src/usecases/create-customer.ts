@@ -1,4 +1,4 @@
-import type { CustomerCreate } from '@inv/contracts';
+import type { CompanyId, CustomerCreate } from '@inv/contracts';
 import type { CustomerDoc } from '../db/customers';
 import { needsVatCheck } from '../domain/customer';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../support/customer-rules';
 import type { CustomerDeps } from './deps';
 
-export async function createCustomer(deps: CustomerDeps, companyId: string, input: CustomerCreate): Promise<number> {
+export async function createCustomer(deps: CustomerDeps, companyId: CompanyId, input: CustomerCreate): Promise<number> {
   await assertReferences(deps, companyId, input);
   const now = deps.now();
   const id = await deps.counters.next('customer');

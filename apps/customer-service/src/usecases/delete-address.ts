@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { findAddress, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
@@ -6,7 +7,7 @@ import { loadCustomer } from './load-customer';
  * Deletes an address. Deleting the last billing address is allowed (invoice validation then reports
  * the missing billing address); the remaining addresses keep their flags.
  */
-export async function deleteAddress(deps: CustomerDeps, companyId: string, customerId: number, addressId: number): Promise<void> {
+export async function deleteAddress(deps: CustomerDeps, companyId: CompanyId, customerId: number, addressId: number): Promise<void> {
   const c = await loadCustomer(deps, companyId, customerId);
   findAddress(c, addressId);
   await saveAddresses(

@@ -1,10 +1,11 @@
+import type { CompanyId } from '@inv/contracts';
 import { toJsonNumber } from '@inv/money';
 import { overviewOf, type Bucket } from '../domain/ledger-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 import { today } from '../support/statement-period';
 
-export async function financialOverview(deps: CustomerDeps, companyId: string, customerId: number) {
+export async function financialOverview(deps: CustomerDeps, companyId: CompanyId, customerId: number) {
   await loadCustomer(deps, companyId, customerId);
   const o = overviewOf(await deps.ledger.invoicesOf(companyId, customerId), today(deps));
   const bucket = (b: Bucket) => ({ total: toJsonNumber(b.total), count: b.count });

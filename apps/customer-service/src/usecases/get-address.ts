@@ -1,8 +1,9 @@
+import type { CompanyId } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
 import { findAddress } from '../support/address-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 
-export async function getAddress(deps: CustomerDeps, companyId: string, customerId: number, addressId: number): Promise<AddressDoc> {
+export async function getAddress(deps: CustomerDeps, companyId: CompanyId, customerId: number, addressId: number): Promise<AddressDoc> {
   return findAddress(await loadCustomer(deps, companyId, customerId), addressId);
 }

@@ -1,7 +1,8 @@
+import type { CompanyId } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 
-export async function listAddresses(deps: CustomerDeps, companyId: string, customerId: number): Promise<AddressDoc[]> {
+export async function listAddresses(deps: CustomerDeps, companyId: CompanyId, customerId: number): Promise<AddressDoc[]> {
   return (await loadCustomer(deps, companyId, customerId)).addresses;
 }

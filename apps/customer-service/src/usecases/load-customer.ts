@@ -1,8 +1,9 @@
+import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { CustomerDoc } from '../db/customers';
 import type { CustomerDeps } from './deps';
 
-export async function loadCustomer(deps: CustomerDeps, companyId: string, id: number): Promise<CustomerDoc> {
+export async function loadCustomer(deps: CustomerDeps, companyId: CompanyId, id: number): Promise<CustomerDoc> {
   const c = await deps.customers.get(companyId, id);
   if (!c) throw notFound(`customer ${id}`);
   return c;

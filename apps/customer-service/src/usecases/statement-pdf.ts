@@ -1,4 +1,4 @@
-import type { messages, StatementQuery } from '@inv/contracts';
+import type { CompanyId, messages, StatementQuery } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import type { z } from 'zod';
 import { billingSnapshotOf, displayName } from '../domain/customer';
@@ -12,7 +12,7 @@ type RenderStatementRequest = z.input<(typeof messages.rpc)['document.render-sta
  * The statement as a PDF: the seller comes from account-service, document-service renders and stores
  * it and answers a presigned link. Either service missing or too slow -> 503.
  */
-export async function statementPdf(deps: CustomerDeps, companyId: string, customerId: number, q: StatementQuery) {
+export async function statementPdf(deps: CustomerDeps, companyId: CompanyId, customerId: number, q: StatementQuery) {
   const { customer, statement } = await customerStatement(deps, companyId, customerId, q);
   const seller = await askOrUnavailable('the company profile (account-service)', () =>
     deps.bus.callRpc('account.seller-profile.v1', companyId, {}, { timeoutMs: deps.rpcTimeoutMs }),

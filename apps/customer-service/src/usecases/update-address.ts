@@ -1,4 +1,4 @@
-import type { AddressUpdate } from '@inv/contracts';
+import type { CompanyId, AddressUpdate } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, findAddress, saveAddresses } from '../support/address-rules';
@@ -8,7 +8,7 @@ import { loadCustomer } from './load-customer';
 
 export async function updateAddress(
   deps: CustomerDeps,
-  companyId: string,
+  companyId: CompanyId,
   customerId: number,
   addressId: number,
   input: AddressUpdate,

@@ -1,11 +1,11 @@
-import { customerNameIssues, type CustomerUpdate } from '@inv/contracts';
+import { type CompanyId, customerNameIssues, type CustomerUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import { needsVatCheck } from '../domain/customer';
 import { assertReferences, checksumVerdict, fieldsOf, vatCheckEvent, customerChangedEvent } from '../support/customer-rules';
 import type { CustomerDeps } from './deps';
 import { loadCustomer } from './load-customer';
 
-export async function updateCustomer(deps: CustomerDeps, companyId: string, id: number, input: CustomerUpdate): Promise<void> {
+export async function updateCustomer(deps: CustomerDeps, companyId: CompanyId, id: number, input: CustomerUpdate): Promise<void> {
   const before = await loadCustomer(deps, companyId, id);
   const set = fieldsOf(input);
   const after = { ...before, ...set };
