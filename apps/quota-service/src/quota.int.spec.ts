@@ -1,5 +1,5 @@
 import type { Bus } from '@inv/bus';
-import type { Messages } from '@inv/contracts';
+import { asCompanyId, type Messages } from '@inv/contracts';
 import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { quotaConfig } from './config';
 import { quotaStore } from './db/quota-store';
@@ -52,7 +52,7 @@ describe('quota-service', () => {
         logger: service.runtime.logger,
         unlimited: new Set(['cmp_bench']),
       },
-      companyId,
+      asCompanyId(companyId),
       new Date(at),
     );
   };
@@ -120,7 +120,7 @@ describe('quota-service', () => {
       };
     }) as never);
     try {
-      expect(await store.reserve('cmp_month_start', '2026-11', 'mine', 100)).toEqual({ granted: true, used: 2 });
+      expect(await store.reserve(asCompanyId('cmp_month_start'), '2026-11', 'mine', 100)).toEqual({ granted: true, used: 2 });
       expect(raced).toBe(true);
     } finally {
       spy.mockRestore();

@@ -1,10 +1,11 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import { driverCollection } from '@inv/service-kit';
 import type { Plan } from '../domain/quota';
 
 interface UsageDoc {
   _id: string; // `${companyId}:${month}`
-  companyId: string;
+  companyId: CompanyId;
   month: string;
   used: number;
   reservations: string[];
@@ -37,33 +38,33 @@ const MAX_RESERVE_ATTEMPTS = 20;
 export function quotaStore(conn: Connection) {
   const usage = conn.model<UsageDoc>('Usage', usageSchema, 'usage');
   const plans = conn.model<PlanDoc>('Plan', planSchema, 'plans');
-  const id = (companyId: string, month: string) => `${companyId}:${month}`;
+  const id = (companyId: CompanyId, month: string) => `${companyId}:${month}`;
   return {
     usage,
     plans,
     /** The recorded plan, or undefined when no plan event (or answer) was recorded for the company yet. */
-    async knownPlanOf(companyId: string): Promise<Plan | undefined> {
+    async knownPlanOf(companyId: CompanyId): Promise<Plan | undefined> {
       return (await driverCollection(plans).findOne({ _id: companyId }, { projection: { plan: 1 } }))?.plan;
     },
     /** Records the plan a company started with (company.created.v1, or account-service's answer) unless a plan is recorded already. */
-    setInitialPlan: (companyId: string, plan: Plan) =>
+    setInitialPlan: (companyId: CompanyId, plan: Plan) =>
       plans.updateOne({ _id: companyId }, { $setOnInsert: { plan, updatedAt: new Date(), version: 0 } }, { upsert: true }),
-    planDoc: (companyId: string, session?: ClientSession) =>
+    planDoc: (companyId: CompanyId, session?: ClientSession) =>
       plans
         .findById(companyId)
         .session(session ?? null)
         .lean<PlanDoc>(),
     /** Writes a changed plan with its version (inside the transaction that announces it). */
-    writePlan: (companyId: string, plan: Plan, version: number, session: ClientSession) =>
+    writePlan: (companyId: CompanyId, plan: Plan, version: number, session: ClientSession) =>
       plans.updateOne({ _id: companyId }, { $set: { plan, version, updatedAt: new Date() } }, { upsert: true, session }),
-    async used(companyId: string, month: string): Promise<number> {
+    async used(companyId: CompanyId, month: string): Promise<number> {
       return (await usage.findById(id(companyId, month)).lean())?.used ?? 0;
     },
     /**
      * Counts one finalization unless the month is used up. Idempotent per reservation id: asking again
      * for the same reservation (a retried request) grants it again without counting twice.
      */
-    async reserve(companyId: string, month: string, reservationId: string, limit: number): Promise<{ granted: boolean; used: number }> {
+    async reserve(companyId: CompanyId, month: string, reservationId: string, limit: number): Promise<{ granted: boolean; used: number }> {
       const _id = id(companyId, month);
       // One round trip in the common case; only `used` comes back (the month's reservation ids stay in the
       // database). When the conditional update misses, the reads after it tell why: no document for the month
@@ -90,7 +91,7 @@ export function quotaStore(conn: Connection) {
       }
     },
     /** Gives a reservation back (its finalization failed); a second release changes nothing. */
-    release: (companyId: string, month: string, reservationId: string) =>
+    release: (companyId: CompanyId, month: string, reservationId: string) =>
       usage.updateOne(
         { _id: id(companyId, month), reservations: reservationId },
         { $inc: { used: -1 }, $pull: { reservations: reservationId } },

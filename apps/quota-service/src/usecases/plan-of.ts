@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import type { Plan } from '../domain/quota';
 import type { QuotaDeps } from './deps';
 
@@ -6,7 +7,7 @@ import type { QuotaDeps } from './deps';
  * has not arrived (on a first start it can be published before this service's queue exists, and a topic
  * exchange drops it) is asked of account-service once and recorded, instead of silently counting as Free.
  */
-export async function planOf(deps: QuotaDeps, companyId: string): Promise<Plan> {
+export async function planOf(deps: QuotaDeps, companyId: CompanyId): Promise<Plan> {
   const known = await deps.store.knownPlanOf(companyId);
   if (known) return known;
   try {

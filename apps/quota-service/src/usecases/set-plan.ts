@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import type { Plan } from '../domain/quota';
@@ -8,7 +9,7 @@ import type { QuotaDeps } from './deps';
  * transaction (outbox): account-service deactivates the company's API keys on a downgrade from Pro. Setting
  * the plan it already has changes and announces nothing. Only companies account-service knows have a plan.
  */
-export async function setPlan(deps: QuotaDeps, companyId: string, plan: Plan) {
+export async function setPlan(deps: QuotaDeps, companyId: CompanyId, plan: Plan) {
   const known = await deps.bus.callRpc('account.company-plan.v1', companyId, {});
   if (!known.found) throw notFound(`company ${companyId}`);
   return deps.commit(async (session, emit) => {
