@@ -1,8 +1,9 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 
 export interface DownloadDoc {
   _id: number; // public integer id
-  companyId: string;
+  companyId: CompanyId;
   jobId: string;
   /** Position in the job's file set: (jobId, index) is unique, so a redone job never records two sets. */
   index: number;
@@ -38,16 +39,16 @@ export function downloadsRepo(conn: Connection) {
   const model = conn.model<DownloadDoc>('Download', schema, 'downloads');
   return {
     init: () => model.init(),
-    list: (companyId: string) => model.find({ companyId }).sort({ createdAt: -1, _id: -1 }).lean<DownloadDoc[]>(),
-    get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<DownloadDoc>(),
-    ofJob: (companyId: string, jobId: string, session?: ClientSession) =>
+    list: (companyId: CompanyId) => model.find({ companyId }).sort({ createdAt: -1, _id: -1 }).lean<DownloadDoc[]>(),
+    get: (companyId: CompanyId, id: number) => model.findOne({ _id: id, companyId }).lean<DownloadDoc>(),
+    ofJob: (companyId: CompanyId, jobId: string, session?: ClientSession) =>
       model
         .find({ companyId, jobId })
         .sort({ index: 1 })
         .session(session ?? null)
         .lean<DownloadDoc[]>(),
     create: (docs: DownloadDoc[], session: ClientSession) => model.create(docs, { session, ordered: true }),
-    remove: (companyId: string, id: number) => model.deleteOne({ _id: id, companyId }),
+    remove: (companyId: CompanyId, id: number) => model.deleteOne({ _id: id, companyId }),
   };
 }
 export type DownloadsRepo = ReturnType<typeof downloadsRepo>;

@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 
 export interface ExportConfigDoc {
   _id: string; // companyId
@@ -36,7 +37,7 @@ export function exportConfigRepo(conn: Connection) {
   const model = conn.model<ExportConfigDoc>('ExportConfig', schema, 'export_config');
   return {
     init: () => model.init(),
-    async get(companyId: string): Promise<ExportSettings> {
+    async get(companyId: CompanyId): Promise<ExportSettings> {
       const c = await model.findById(companyId).lean<ExportConfigDoc>();
       return {
         consultantNumber: c?.consultantNumber,
@@ -46,7 +47,7 @@ export function exportConfigRepo(conn: Connection) {
         accountLength: c?.accountLength ?? 4,
       };
     },
-    async save(companyId: string, s: ExportSettings, now: Date) {
+    async save(companyId: CompanyId, s: ExportSettings, now: Date) {
       await model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true });
     },
   };

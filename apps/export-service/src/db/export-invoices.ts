@@ -1,10 +1,11 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import type { ExportInvoice } from '../domain/export-invoice';
 
 /** The export's read model of one finalized invoice or credit note, fed by invoice events. */
 export interface ExportInvoiceDoc extends ExportInvoice {
   _id: string; // `${companyId}:${invoiceId}`
-  companyId: string;
+  companyId: CompanyId;
   finalized: boolean;
   status: 'OPEN' | 'SENT' | 'PAID' | 'CANCELLED';
   paidDate?: string;
@@ -57,7 +58,7 @@ schema.index({ companyId: 1, finalized: 1, invoiceDate: 1, number: 1 });
  */
 interface ClaimDoc {
   _id: string; // `${companyId}:${invoiceId}`
-  companyId: string;
+  companyId: CompanyId;
   invoiceId: number;
   jobId: string;
   claimedAt: Date;
@@ -85,8 +86,8 @@ function isOnlyDuplicates(err: unknown): boolean {
 export function exportInvoicesRepo(conn: Connection) {
   const model = conn.model<ExportInvoiceDoc>('ExportInvoice', schema, 'export_invoices');
   const claims = conn.model<ClaimDoc>('ExportClaim', claimSchema, 'export_claims');
-  const idOf = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
-  const periodFilter = (companyId: string, q: PeriodQuery) => ({
+  const idOf = (companyId: CompanyId, invoiceId: number) => `${companyId}:${invoiceId}`;
+  const periodFilter = (companyId: CompanyId, q: PeriodQuery) => ({
     companyId,
     finalized: true,
     invoiceDate: { $gte: q.from, $lte: q.to },
@@ -94,13 +95,13 @@ export function exportInvoicesRepo(conn: Connection) {
   return {
     init: () => Promise.all([model.init(), claims.init()]).then(() => undefined),
     idOf,
-    get: (companyId: string, invoiceId: number, session?: ClientSession) =>
+    get: (companyId: CompanyId, invoiceId: number, session?: ClientSession) =>
       model
         .findOne({ _id: idOf(companyId, invoiceId), companyId })
         .session(session ?? null)
         .lean<ExportInvoiceDoc>(),
     upsert: (
-      companyId: string,
+      companyId: CompanyId,
       invoiceId: number,
       set: Partial<ExportInvoiceDoc>,
       setOnInsert: Partial<ExportInvoiceDoc>,
@@ -109,7 +110,7 @@ export function exportInvoicesRepo(conn: Connection) {
       model.updateOne({ _id: idOf(companyId, invoiceId), companyId }, { $set: set, $setOnInsert: setOnInsert }, { upsert: true, session }),
     /** `upsert` for several documents in one round trip (in order). */
     upsertMany: async (
-      docs: Array<{ companyId: string; invoiceId: number; set: Partial<ExportInvoiceDoc>; setOnInsert: Partial<ExportInvoiceDoc> }>,
+      docs: Array<{ companyId: CompanyId; invoiceId: number; set: Partial<ExportInvoiceDoc>; setOnInsert: Partial<ExportInvoiceDoc> }>,
       session: ClientSession,
     ) =>
       void (await model.bulkWrite(
@@ -129,7 +130,7 @@ export function exportInvoicesRepo(conn: Connection) {
      * counts too, as that export contains the document). Answers the ids this job holds (a redo finds its
      * earlier claims again).
      */
-    async claimUnexported(companyId: string, jobId: string, from: string, to: string, now: Date): Promise<Set<number>> {
+    async claimUnexported(companyId: CompanyId, jobId: string, from: string, to: string, now: Date): Promise<Set<number>> {
       const ids = (
         await model
           .find({ companyId, finalized: true, invoiceDate: { $gte: from, $lte: to } }, { invoiceId: 1 })
@@ -150,9 +151,9 @@ export function exportInvoicesRepo(conn: Connection) {
       return new Set(mine.map((c) => c.invoiceId));
     },
     /** A failed job gives its claims back. */
-    releaseClaims: (companyId: string, jobId: string) => claims.deleteMany({ companyId, jobId }),
+    releaseClaims: (companyId: CompanyId, jobId: string) => claims.deleteMany({ companyId, jobId }),
     /** The period's documents in booking order (date, number), streamed from a cursor: never all in memory. */
-    async *streamPeriod(companyId: string, q: PeriodQuery): AsyncIterable<ExportInvoiceDoc> {
+    async *streamPeriod(companyId: CompanyId, q: PeriodQuery): AsyncIterable<ExportInvoiceDoc> {
       const cursor = model
         .find(periodFilter(companyId, q), {
           buyer: 1,
@@ -172,7 +173,7 @@ export function exportInvoicesRepo(conn: Connection) {
         .cursor({ batchSize: 500 });
       for await (const doc of cursor) if (!q.onlyIds || q.onlyIds.has(doc.invoiceId)) yield doc;
     },
-    countInPeriod: (companyId: string, q: PeriodQuery) => model.countDocuments(periodFilter(companyId, q)),
+    countInPeriod: (companyId: CompanyId, q: PeriodQuery) => model.countDocuments(periodFilter(companyId, q)),
   };
 }
 export type ExportInvoicesRepo = ReturnType<typeof exportInvoicesRepo>;

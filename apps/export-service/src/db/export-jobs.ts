@@ -1,4 +1,5 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 
 export interface ExportJobResult {
   download_ids: number[];
@@ -10,7 +11,7 @@ export interface ExportJobResult {
 
 export interface ExportJobDoc {
   _id: string;
-  companyId: string;
+  companyId: CompanyId;
   task: string;
   status: 'queued' | 'started' | 'finished' | 'failed';
   progress: number;
@@ -54,14 +55,14 @@ export function exportJobsRepo(conn: Connection) {
   const model = conn.model<ExportJobDoc>('ExportJob', schema, 'export_jobs');
   return {
     init: () => model.init(),
-    get: (companyId: string, id: string, session?: ClientSession) =>
+    get: (companyId: CompanyId, id: string, session?: ClientSession) =>
       model
         .findOne({ _id: id, companyId })
         .session(session ?? null)
         .lean<ExportJobDoc>(),
     create: (doc: ExportJobDoc, session: ClientSession) => model.create([doc], { session }),
     /** queued|started -> started (a redelivered run after a restart starts again); counts attempts. */
-    markStarted: (companyId: string, id: string, now: Date) =>
+    markStarted: (companyId: CompanyId, id: string, now: Date) =>
       model
         .findOneAndUpdate(
           { _id: id, companyId, status: { $in: ['queued', 'started'] } },
@@ -69,15 +70,15 @@ export function exportJobsRepo(conn: Connection) {
           { returnDocument: 'after' },
         )
         .lean<ExportJobDoc>(),
-    progress: (companyId: string, id: string, progress: number) =>
+    progress: (companyId: CompanyId, id: string, progress: number) =>
       model.updateOne({ _id: id, companyId, status: 'started' }, { $set: { progress } }),
-    finish: (companyId: string, id: string, result: ExportJobResult, now: Date, session: ClientSession) =>
+    finish: (companyId: CompanyId, id: string, result: ExportJobResult, now: Date, session: ClientSession) =>
       model.updateOne(
         { _id: id, companyId, status: 'started' },
         { $set: { status: 'finished', progress: 100, result, finishedAt: now } },
         { session },
       ),
-    fail: (companyId: string, id: string, message: string, now: Date) =>
+    fail: (companyId: CompanyId, id: string, message: string, now: Date) =>
       model.updateOne(
         { _id: id, companyId, status: { $in: ['queued', 'started'] } },
         { $set: { status: 'failed', errorMessage: message, finishedAt: now } },

@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import type { MappingSettings } from '../domain/mapping-rules';
 
 interface MappingsDoc extends MappingSettings {
@@ -30,10 +31,10 @@ export function mappingsRepo(conn: Connection) {
   const model = conn.model<MappingsDoc>('AccountMappings', schema, 'account_mappings');
   return {
     init: () => model.init(),
-    get: (companyId: string) => model.findById(companyId).lean<MappingsDoc>(),
-    save: (companyId: string, s: MappingSettings, now: Date) =>
+    get: (companyId: CompanyId) => model.findById(companyId).lean<MappingsDoc>(),
+    save: (companyId: CompanyId, s: MappingSettings, now: Date) =>
       model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true }),
-    reset: (companyId: string) => model.deleteOne({ _id: companyId }),
+    reset: (companyId: CompanyId) => model.deleteOne({ _id: companyId }),
   };
 }
 export type MappingsRepo = ReturnType<typeof mappingsRepo>;

@@ -1,8 +1,9 @@
+import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { ExportDeps } from './deps';
 
 /** DELETE /downloads/{id}: the record goes, and the object with it. */
-export async function deleteDownload(deps: ExportDeps, companyId: string, id: number) {
+export async function deleteDownload(deps: ExportDeps, companyId: CompanyId, id: number) {
   const d = await deps.downloads.get(companyId, id);
   if (!d) throw notFound(`download ${id}`);
   await deps.objects.remove(d.key);

@@ -1,12 +1,7 @@
-import type { Envelope } from '@inv/bus';
 import { groupCommit } from '@inv/outbox';
-import type { messages } from '@inv/contracts';
-import type { z } from 'zod';
+import type { EventOf } from '@inv/runtime';
 import type { ExportInvoiceDoc } from '../db/export-invoices';
 import type { ExportDeps } from './deps';
-
-type Finalized = z.output<(typeof messages.events)['invoice.finalized.v1']>;
-type StatusChanged = z.output<(typeof messages.events)['invoice.status-changed.v1']>;
 
 const RANK: Record<ExportInvoiceDoc['status'], number> = { OPEN: 0, SENT: 1, PAID: 2, CANCELLED: 3 };
 /** Payment state only moves forward (a late SENT after PAID changes nothing). */
@@ -18,8 +13,8 @@ const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoic
  * envelope id. The finalizations of one company that arrive together are projected in one transaction
  * (groupCommit, issue 16).
  */
-export function finalizedProjector(deps: ExportDeps): (msg: Envelope<Finalized>) => Promise<void> {
-  return groupCommit<Envelope<Finalized>>(deps, {
+export function finalizedProjector(deps: ExportDeps): (msg: EventOf<'invoice.finalized.v1'>) => Promise<void> {
+  return groupCommit<EventOf<'invoice.finalized.v1'>>(deps, {
     key: (msg) => msg.companyId,
     inbox: (msg) => msg,
     apply: (batch, session) =>
@@ -55,7 +50,7 @@ export function finalizedProjector(deps: ExportDeps): (msg: Envelope<Finalized>)
 }
 
 /** SENT, PAID or CANCELLED: the payment state of the read model (an early event creates a placeholder). */
-export async function projectStatusChanged(deps: ExportDeps, msg: Envelope<StatusChanged>) {
+export async function projectStatusChanged(deps: ExportDeps, msg: EventOf<'invoice.status-changed.v1'>) {
   const d = msg.data;
   await deps.commitOnce(msg, async (session) => {
     const current = await deps.invoices.get(msg.companyId, d.invoiceId, session);

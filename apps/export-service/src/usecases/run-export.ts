@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { trace } from '@opentelemetry/api';
 import { jobMetrics } from '@inv/telemetry';
 import { BatchWriter } from '../domain/batch';
@@ -19,7 +20,7 @@ const tracer = trace.getTracer('export-service');
  * second download set. Data the export cannot book fails the job with a message that says what to fix;
  * other errors are retried by the bus and fail the job on the last attempt.
  */
-export async function runExport(deps: ExportDeps, companyId: string, jobId: string, attempt: number): Promise<void> {
+export async function runExport(deps: ExportDeps, companyId: CompanyId, jobId: string, attempt: number): Promise<void> {
   const job = await deps.jobs.markStarted(companyId, jobId, deps.now());
   if (!job) return; // finished, failed or unknown: a redelivery changes nothing
   await tracer.startActiveSpan('export.run', { attributes: { 'export.job_id': jobId, 'export.attempt': attempt } }, async (span) => {
@@ -54,7 +55,7 @@ function jobDone(deps: ExportDeps, job: { _id: string; createdAt: Date }, outcom
 
 async function run(
   deps: ExportDeps,
-  companyId: string,
+  companyId: CompanyId,
   jobId: string,
   job: { startDate: string; endDate: string; includeMasterData: boolean; includeDocuments: boolean; onlyNew: boolean },
 ): Promise<number> {

@@ -1,4 +1,4 @@
-import type { AccountMappingsUpdate } from '@inv/contracts';
+import type { CompanyId, AccountMappingsUpdate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mapping-rules';
@@ -6,7 +6,7 @@ import type { ExportDeps } from './deps';
 import { getMappings } from './get-mappings';
 
 /** PUT /acctexp/mappings: a batch of rows and settings; one bad entry answers 400 and nothing is saved. */
-export async function saveMappings(deps: ExportDeps, companyId: string, input: AccountMappingsUpdate) {
+export async function saveMappings(deps: ExportDeps, companyId: CompanyId, input: AccountMappingsUpdate) {
   const config = await deps.config.get(companyId);
   const { rows, problems } = checkMappingUpdate(input, config.accountLength);
   if (problems.length)
@@ -38,7 +38,7 @@ export async function saveMappings(deps: ExportDeps, companyId: string, input: A
 }
 
 /** POST /acctexp/mappings/reset: back to the defaults of the configured chart. */
-export async function resetMappings(deps: ExportDeps, companyId: string) {
+export async function resetMappings(deps: ExportDeps, companyId: CompanyId) {
   await deps.mappings.reset(companyId);
   await deps.commit(async (_session, emit) =>
     emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_reset', fields: ['mappings'] })),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_EXPORT_YEARS, type ExportRequest } from '@inv/contracts';
+import { type CompanyId, MAX_EXPORT_YEARS, type ExportRequest } from '@inv/contracts';
 import { commandMessage, eventMessage, givenFields } from '@inv/runtime';
 import { invalidData, type FieldError } from '@inv/service-kit';
 import type { ExportDeps } from './deps';
@@ -10,7 +10,7 @@ const addYears = (iso: string, years: number) => `${Number(iso.slice(0, 4)) + ye
  * POST /exports/job: checks the period and the configuration, then stores the job and its run command in
  * one transaction (the outbox relays the command; nothing accepted is lost if the process dies).
  */
-export async function startExport(deps: ExportDeps, companyId: string, input: ExportRequest): Promise<string> {
+export async function startExport(deps: ExportDeps, companyId: CompanyId, input: ExportRequest): Promise<string> {
   const errors: FieldError[] = [];
   if (input.end_date < input.start_date) errors.push({ path: 'end_date', message: `must not be before start_date (${input.start_date})` });
   else if (input.end_date >= addYears(input.start_date, MAX_EXPORT_YEARS))

@@ -1,4 +1,4 @@
-import type { AcctExpConfigUpdate } from '@inv/contracts';
+import type { CompanyId, AcctExpConfigUpdate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { mismatchedAccounts } from '../domain/mapping-rules';
@@ -6,7 +6,7 @@ import type { ExportSettings } from '../db/export-config';
 import type { ExportDeps } from './deps';
 
 /** PUT /acctexp/config: only the fields sent change. A new account length must fit the saved mappings. */
-export async function updateConfig(deps: ExportDeps, companyId: string, input: AcctExpConfigUpdate): Promise<ExportSettings> {
+export async function updateConfig(deps: ExportDeps, companyId: CompanyId, input: AcctExpConfigUpdate): Promise<ExportSettings> {
   const current = await deps.config.get(companyId);
   const next: ExportSettings = {
     consultantNumber: input.consultant_number ?? current.consultantNumber,
