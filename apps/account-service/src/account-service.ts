@@ -56,7 +56,7 @@ export async function createAccountService(config: AccountConfig) {
   // without IDENTITY_SIGNING_KEYS (development only) a key of this process, as the identity check does
   const linkKeys = config.IDENTITY_SIGNING_KEYS?.length ? config.IDENTITY_SIGNING_KEYS : [randomBytes(32).toString('hex')];
   const createDeps = { commit: rt.commit, companies, apiKeys, members, invite: { linkKeys } };
-  await apiKeys.assignMissingSlots(MAX_ACTIVE_KEYS);
+  await apiKeys.assignMissingSlotsAllCompanies(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
   const announceRevoked = async (keyId: string, companyId: string) => {

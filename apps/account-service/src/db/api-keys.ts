@@ -1,9 +1,10 @@
 import { Schema, Types, type Connection, type ClientSession } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import type { Role } from '@inv/contracts';
 
 export interface ApiKeyDoc {
   _id: Types.ObjectId;
-  companyId: string;
+  companyId: CompanyId;
   name: string;
   prefix: string;
   hash: string;
@@ -46,26 +47,27 @@ export function apiKeysRepo(conn: Connection) {
     init: () => model.init(),
     insert: async (doc: Omit<ApiKeyDoc, '_id'>, session?: ClientSession) =>
       (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
-    byId: (companyId: string, id: Types.ObjectId) => model.findOne({ _id: id, companyId }).lean<ApiKeyDoc>(),
-    /** The key with this hash in any state (revoked too). */
-    byHash: (hash: string, session?: ClientSession) =>
+    byId: (companyId: CompanyId, id: Types.ObjectId) => model.findOne({ _id: id, companyId }).lean<ApiKeyDoc>(),
+    /** The key with this hash in any state (revoked too). Unscoped: a new key's hash must be unique across companies. */
+    byHashAnyCompany: (hash: string, session?: ClientSession) =>
       model
         .findOne({ hash })
         .session(session ?? null)
         .lean<ApiKeyDoc>(),
-    activeByHash: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
-    countActive: (companyId: string) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
-    list: (companyId: string) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
+    /** Unscoped: the key is what tells whose request it is (the gateway's verification of an API key). */
+    activeByHashAnyCompany: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
+    countActive: (companyId: CompanyId) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
+    list: (companyId: CompanyId) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
     /** Slots held by the company's active keys. */
-    usedSlots: async (companyId: string, session?: ClientSession) =>
+    usedSlots: async (companyId: CompanyId, session?: ClientSession) =>
       (
         await model
           .find({ companyId, revokedAt: { $exists: false }, slot: { $exists: true } }, { slot: 1 })
           .session(session ?? null)
           .lean()
       ).map((k) => k.slot as number),
-    /** Gives slots to active keys created before slots existed (on start; keys over the limit stay without). */
-    async assignMissingSlots(maxActive: number) {
+    /** Gives slots to active keys created before slots existed (on start; keys over the limit stay without). Unscoped: a migration of every company's keys. */
+    async assignMissingSlotsAllCompanies(maxActive: number) {
       const legacy = await model.find({ revokedAt: { $exists: false }, slot: { $exists: false } }, { companyId: 1 }).lean();
       for (const k of legacy) {
         const used = new Set(
@@ -78,7 +80,7 @@ export function apiKeysRepo(conn: Connection) {
           await model.updateOne({ _id: k._id, slot: { $exists: false } }, { $set: { slot: free } }).catch(() => undefined);
       }
     },
-    revoke: (companyId: string, id: Types.ObjectId, session?: ClientSession) =>
+    revoke: (companyId: CompanyId, id: Types.ObjectId, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { _id: id, companyId, revokedAt: { $exists: false } },
@@ -87,7 +89,7 @@ export function apiKeysRepo(conn: Connection) {
         )
         .lean(),
     /** Deactivates every active key of the company at once (downgrade from Pro); answers their ids. */
-    async deactivateAll(companyId: string, now: Date, session: ClientSession): Promise<string[]> {
+    async deactivateAll(companyId: CompanyId, now: Date, session: ClientSession): Promise<string[]> {
       const active = await model
         .find({ companyId, revokedAt: { $exists: false } }, { _id: 1 })
         .session(session)
@@ -100,8 +102,8 @@ export function apiKeysRepo(conn: Connection) {
       );
       return active.map((k) => String(k._id));
     },
-    /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). */
-    touch: (id: Types.ObjectId, now = new Date()) =>
+    /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). Unscoped: by the id of a key just verified by its hash. */
+    touchAnyCompany: (id: Types.ObjectId, now = new Date()) =>
       model.updateOne(
         { _id: id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
         { $set: { lastUsedAt: now } },

@@ -1,4 +1,5 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { AuditActor, ChainEntry } from '../domain/audit';
 
@@ -63,7 +64,7 @@ export function auditLogRepo(conn: Connection) {
   return {
     init: () => Promise.all([entries.init(), heads.init()]),
     // with the driver (once per appended batch, in its transaction): mongoose's query costs 55–75 µs of CPU more
-    head: (companyId: string, session: ClientSession): Promise<HeadDoc | null> =>
+    head: (companyId: CompanyId, session: ClientSession): Promise<HeadDoc | null> =>
       driverCollection(heads).findOne({ _id: companyId }, { session }),
     /** Appends entries of one company (in seq order, continuing its head) and moves the head to the last. */
     async append(appended: AuditEntryDoc[], session: ClientSession) {
@@ -75,7 +76,7 @@ export function auditLogRepo(conn: Connection) {
       await driverCollection(entries).insertMany(appended, { ...AS_BUILT, session });
       await heads.updateOne({ _id: last.companyId }, { $set: { seq: last.seq, hash: last.hash } }, { upsert: true, session });
     },
-    page(companyId: string, f: AuditFilter, limit: number) {
+    page(companyId: CompanyId, f: AuditFilter, limit: number) {
       const q: Record<string, unknown> = { companyId };
       if (f.resourceType) q.resourceType = f.resourceType;
       if (f.resourceId) q.resourceId = f.resourceId;
@@ -86,7 +87,7 @@ export function auditLogRepo(conn: Connection) {
       return entries.find(q).sort({ seq: -1 }).limit(limit).lean<AuditEntryDoc[]>();
     },
     /** The company's chain in order, in batches (verification never holds it all in memory). */
-    async *chain(companyId: string, batch = 500): AsyncGenerator<AuditEntryDoc> {
+    async *chain(companyId: CompanyId, batch = 500): AsyncGenerator<AuditEntryDoc> {
       let after = 0;
       for (;;) {
         const page = await entries
@@ -99,7 +100,7 @@ export function auditLogRepo(conn: Connection) {
         after = page[page.length - 1]!.seq;
       }
     },
-    lastHead: (companyId: string) => heads.findById(companyId).lean<HeadDoc>(),
+    lastHead: (companyId: CompanyId) => heads.findById(companyId).lean<HeadDoc>(),
   };
 }
 export type AuditLogRepo = ReturnType<typeof auditLogRepo>;

@@ -1,8 +1,9 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import { driverCollection } from '@inv/service-kit';
 
 export interface CompanyDoc {
-  _id: string;
+  _id: CompanyId;
   name: string;
   legalName: string;
   address: { line1: string; line2?: string; postalCode: string; city: string; countryCode: string };
@@ -166,13 +167,13 @@ export function companiesRepo(conn: Connection) {
   return {
     init: () => model.init(),
     /** With the driver: the seller profile of every finalization reads it, and mongoose's query costs 55–75 µs of CPU more. */
-    byId: (companyId: string, session?: ClientSession): Promise<CompanyDoc | null> =>
+    byId: (companyId: CompanyId, session?: ClientSession): Promise<CompanyDoc | null> =>
       driverCollection(model).findOne({ _id: companyId }, { session }),
     /** Bumped in every transaction that changes members: concurrent member changes of a company conflict (last-owner rule). */
-    bumpMembersRev: (companyId: string, session: ClientSession) =>
+    bumpMembersRev: (companyId: CompanyId, session: ClientSession) =>
       model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),
-    /** Every company, oldest first (operator command). */
-    list: (limit: number) =>
+    /** Every company, oldest first (operator command). Unscoped by purpose. */
+    listAllCompanies: (limit: number) =>
       model
         .find({}, { name: 1, plan: 1, createdAt: 1 })
         .sort({ createdAt: 1 })
@@ -182,7 +183,7 @@ export function companiesRepo(conn: Connection) {
      * Applies a plan change unless a newer one was applied already; answers the company as it was before,
      * or null when the company is unknown or the change is older than the one recorded.
      */
-    applyPlan: (companyId: string, plan: CompanyDoc['plan'], version: number | undefined, session: ClientSession) =>
+    applyPlan: (companyId: CompanyId, plan: CompanyDoc['plan'], version: number | undefined, session: ClientSession) =>
       model
         .findOneAndUpdate(
           version === undefined
@@ -193,7 +194,7 @@ export function companiesRepo(conn: Connection) {
         )
         .lean<CompanyDoc>(),
     insert: async (doc: CompanyDoc, session?: ClientSession) => void (await model.create([doc], { session })),
-    update: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1> = {}, session?: ClientSession) =>
+    update: (companyId: CompanyId, set: Record<string, unknown>, unset: Record<string, 1> = {}, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { _id: companyId },
@@ -201,7 +202,7 @@ export function companiesRepo(conn: Connection) {
           { returnDocument: 'after', session },
         )
         .lean<CompanyDoc>(),
-    setPaymentTerms: (companyId: string, rev: number | undefined, after: PaymentTermDoc[], now: Date, session?: ClientSession) =>
+    setPaymentTerms: (companyId: CompanyId, rev: number | undefined, after: PaymentTermDoc[], now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { _id: companyId, paymentTermsRev: rev ?? { $exists: false } },
@@ -210,7 +211,7 @@ export function companiesRepo(conn: Connection) {
         )
         .lean<CompanyDoc>(),
     /** Stores a VIES verdict only while the company still has that VAT ID and only if it is not older than the stored one. */
-    setVatCheck: (companyId: string, check: NonNullable<CompanyDoc['vatCheck']>) =>
+    setVatCheck: (companyId: CompanyId, check: NonNullable<CompanyDoc['vatCheck']>) =>
       model.updateOne(
         {
           _id: companyId,
@@ -224,7 +225,7 @@ export function companiesRepo(conn: Connection) {
         { $set: { vatCheck: check } },
       ),
     /** Sets (or with undefined removes) the logo; answers the company as it was before, to remove the replaced object. */
-    swapLogo: (companyId: string, logo: CompanyDoc['logo'], now: Date, session?: ClientSession) =>
+    swapLogo: (companyId: CompanyId, logo: CompanyDoc['logo'], now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { _id: companyId },
@@ -233,7 +234,7 @@ export function companiesRepo(conn: Connection) {
         )
         .lean<CompanyDoc>(),
     /** Replaces the accounts only if nobody changed them meanwhile (rev); answers whether it did. */
-    setBankAccounts: async (companyId: string, rev: number | undefined, after: BankAccountDoc[], now: Date, session?: ClientSession) =>
+    setBankAccounts: async (companyId: CompanyId, rev: number | undefined, after: BankAccountDoc[], now: Date, session?: ClientSession) =>
       (
         await model.updateOne(
           { _id: companyId, bankAccountsRev: rev ?? { $exists: false } },

@@ -1,9 +1,10 @@
 import { Schema, Types, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import type { Role } from '@inv/contracts';
 
 export interface MemberDoc {
   _id: Types.ObjectId;
-  companyId: string;
+  companyId: CompanyId;
   email: string;
   role: Role;
   /** invited: the invitation is not accepted yet; active: the member has set a password (or signed in). */
@@ -47,42 +48,43 @@ export function membersRepo(conn: Connection) {
     init: () => model.init(),
     insert: async (doc: Omit<MemberDoc, '_id'>, session?: ClientSession) =>
       (await model.create([doc], { session }))[0]!.toObject<MemberDoc>(),
-    list: (companyId: string, session?: ClientSession) =>
+    list: (companyId: CompanyId, session?: ClientSession) =>
       model
         .find({ companyId })
         .sort({ createdAt: 1 })
         .session(session ?? null)
         .lean<MemberDoc[]>(),
-    count: (companyId: string) => model.countDocuments({ companyId }),
-    byId: (companyId: string, id: Types.ObjectId, session?: ClientSession) =>
+    count: (companyId: CompanyId) => model.countDocuments({ companyId }),
+    byId: (companyId: CompanyId, id: Types.ObjectId, session?: ClientSession) =>
       model
         .findOne({ _id: id, companyId })
         .session(session ?? null)
         .lean<MemberDoc>(),
-    byEmail: (companyId: string, email: string, session?: ClientSession) =>
+    byEmail: (companyId: CompanyId, email: string, session?: ClientSession) =>
       model
         .findOne({ companyId, email })
         .session(session ?? null)
         .lean<MemberDoc>(),
     /** Open invitations of the company whose e-mail is still to be rendered (the owner's, at the company's creation). */
-    openInvitations: (companyId: string, now: Date) =>
+    openInvitations: (companyId: CompanyId, now: Date) =>
       model
         .find({ companyId, status: 'invited', invitationNonce: { $type: 'string' }, invitationExpiresAt: { $gt: now } })
         .lean<MemberDoc[]>(),
-    /** Every membership of an e-mail address (sign-in picks the company). */
-    allByEmail: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
-    byInvitationHash: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
+    /** Every membership of an e-mail address. Unscoped: sign-in comes before a company is known (it picks one). */
+    allByEmailAnyCompany: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
+    /** Unscoped: the invitation token is what names the company (the invitation page, before sign-in). */
+    byInvitationHashAnyCompany: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
     /** Owners of the company (the last one cannot leave or lose the role). */
-    countOwners: (companyId: string, session?: ClientSession) =>
+    countOwners: (companyId: CompanyId, session?: ClientSession) =>
       model.countDocuments({ companyId, role: 'owner' }).session(session ?? null),
-    setRole: (companyId: string, id: Types.ObjectId, role: Role, session: ClientSession) =>
+    setRole: (companyId: CompanyId, id: Types.ObjectId, role: Role, session: ClientSession) =>
       model
         .findOneAndUpdate({ _id: id, companyId }, { $set: { role, updatedAt: new Date() } }, { returnDocument: 'after', session })
         .lean<MemberDoc>(),
-    remove: (companyId: string, id: Types.ObjectId, session: ClientSession) =>
+    remove: (companyId: CompanyId, id: Types.ObjectId, session: ClientSession) =>
       model.findOneAndDelete({ _id: id, companyId }, { session }).lean<MemberDoc>(),
-    /** Accepts an open invitation once: the token stops working in the same write. */
-    acceptInvitation: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
+    /** Accepts an open invitation once: the token stops working in the same write. Unscoped: the token names the company. */
+    acceptInvitationAnyCompany: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { invitationHash: hash, invitationExpiresAt: { $gt: now } },
@@ -93,7 +95,7 @@ export function membersRepo(conn: Connection) {
           { returnDocument: 'after', session },
         )
         .lean<MemberDoc>(),
-    setPassword: (companyId: string, id: Types.ObjectId, passwordHash: string) =>
+    setPassword: (companyId: CompanyId, id: Types.ObjectId, passwordHash: string) =>
       model.updateOne({ _id: id, companyId }, { $set: { passwordHash, status: 'active', updatedAt: new Date() } }),
   };
 }

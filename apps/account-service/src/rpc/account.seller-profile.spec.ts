@@ -17,7 +17,7 @@ function companies(known: CompanyDoc): CompaniesRepo {
 }
 
 const company: CompanyDoc = {
-  _id: 'cmp_1',
+  _id: asCompanyId('cmp_1'),
   name: 'Seller',
   legalName: 'Seller GmbH',
   address: { line1: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', countryCode: 'DE' },

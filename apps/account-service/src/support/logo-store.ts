@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
@@ -13,7 +14,7 @@ export type LogoDeps = CompanyDeps & {
 };
 
 /** Sets or removes the logo record and announces it; answers the company as it was before. */
-export function swapLogo(deps: LogoDeps, companyId: string, logo: CompanyDoc['logo'], mustExist = false): Promise<CompanyDoc> {
+export function swapLogo(deps: LogoDeps, companyId: CompanyId, logo: CompanyDoc['logo'], mustExist = false): Promise<CompanyDoc> {
   return deps.commit(async (session, emit) => {
     const before = await deps.companies.swapLogo(companyId, logo, deps.now(), session);
     if (!before) throw notFound('company');

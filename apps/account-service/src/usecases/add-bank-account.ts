@@ -1,4 +1,4 @@
-import type { BankAccountInput } from '@inv/contracts';
+import type { CompanyId, BankAccountInput } from '@inv/contracts';
 import { conflict, invalidData, type FieldError } from '@inv/service-kit';
 import type { BankAccountDoc } from '../db/companies';
 import { bankAccountsOf } from '../domain/profile-rules';
@@ -12,14 +12,14 @@ import { retryOnConcurrentChange } from '../support/retry-concurrent-change';
  * the first account of a company without any does); at most MAX_BANK_ACCOUNTS, checked on the list the conditional write replaces (its revision), so
  * the limit holds under concurrency; a lost race re-reads and checks again (retry-concurrent-change.ts).
  */
-export async function addBankAccount(deps: CompanyDeps, companyId: string, input: BankAccountInput): Promise<BankAccountDoc> {
+export async function addBankAccount(deps: CompanyDeps, companyId: CompanyId, input: BankAccountInput): Promise<BankAccountDoc> {
   const errors: FieldError[] = [];
   const { iban, bic } = checkAccount(input, errors);
   if (errors.length) throw invalidData('the bank account is invalid', errors);
   return retryOnConcurrentChange(() => addOnce(deps, companyId, input, iban!, bic));
 }
 
-async function addOnce(deps: CompanyDeps, companyId: string, input: BankAccountInput, iban: string, bic: string | undefined) {
+async function addOnce(deps: CompanyDeps, companyId: CompanyId, input: BankAccountInput, iban: string, bic: string | undefined) {
   const c = await loadCompany(deps, companyId);
   // the demo account (bootstrap-demo-company.ts) is not the company's: its first own account takes its place
   const accounts = bankAccountsOf(c)

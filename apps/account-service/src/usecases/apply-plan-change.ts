@@ -1,6 +1,6 @@
-import type { Envelope } from '@inv/bus';
+import type { CompanyId } from '@inv/contracts';
 import type { Changes } from '@inv/outbox';
-import { eventMessage } from '@inv/runtime';
+import { eventMessage, type EventOf } from '@inv/runtime';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
 
@@ -9,7 +9,7 @@ export interface PlanChangeDeps {
   companies: CompaniesRepo;
   apiKeys: ApiKeysRepo;
   /** Tells every gateway replica to drop a key from its verified-key cache (Redis pub/sub). */
-  announceRevoked: (keyId: string, companyId: string) => Promise<void>;
+  announceRevoked: (keyId: string, companyId: CompanyId) => Promise<void>;
 }
 
 /**
@@ -18,7 +18,7 @@ export interface PlanChangeDeps {
  * transaction and then evicts them from every gateway's cache, so requests with them answer 401 at once.
  * An upgrade reactivates nothing: new keys must be created. Applied once per message (commitOnce).
  */
-export async function applyPlanChange(deps: PlanChangeDeps, msg: Envelope<{ plan: 'free' | 'pro'; version?: number }>) {
+export async function applyPlanChange(deps: PlanChangeDeps, msg: EventOf<'company.plan-changed.v1'>) {
   let deactivated: string[] = [];
   await deps.commitOnce(msg, async (session, emit) => {
     deactivated = [];

@@ -1,3 +1,4 @@
+import { asCompanyId, type CompanyId } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
 import { createCompany, type CreateCompanyDeps } from './create-company';
@@ -27,7 +28,7 @@ export const DEMO_FIELDS = [
  * the demo one).
  */
 const demoCompany = (): Omit<CompanyDoc, 'createdAt'> => ({
-  _id: DEMO_COMPANY_ID,
+  _id: asCompanyId(DEMO_COMPANY_ID),
   name: 'Muster Software GmbH',
   legalName: 'Muster Software GmbH',
   address: { line1: 'Friedrichstraße 123', postalCode: '10117', city: 'Berlin', countryCode: 'DE' },
@@ -58,7 +59,7 @@ const demoCompany = (): Omit<CompanyDoc, 'createdAt'> => ({
 
 /** A company that has entered nothing but its name (BOOTSTRAP_COMPANY_NAME): every seller field is still missing. */
 const blankCompany = (name: string): Omit<CompanyDoc, 'createdAt'> => ({
-  _id: DEMO_COMPANY_ID,
+  _id: asCompanyId(DEMO_COMPANY_ID),
   name,
   legalName: '',
   address: { line1: '', postalCode: '', city: '', countryCode: 'DE' },
@@ -80,7 +81,7 @@ export async function bootstrapDemoCompany(
   deps: CreateCompanyDeps,
   apiKey: string,
   blankName?: string,
-): Promise<{ companyId: string; createdCompany: boolean }> {
+): Promise<{ companyId: CompanyId; createdCompany: boolean }> {
   const { _id, name, plan, ...profile } = blankName ? blankCompany(blankName) : demoCompany();
   void plan;
   try {

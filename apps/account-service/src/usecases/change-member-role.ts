@@ -1,4 +1,4 @@
-import type { Role } from '@inv/contracts';
+import type { CompanyId, Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import { idOf, lastOwner, type MemberDeps, ownersOnly, presentMember } from '../support/member-rules';
@@ -9,7 +9,7 @@ import { idOf, lastOwner, type MemberDeps, ownersOnly, presentMember } from '../
  * before the members are read, so two concurrent demotions of the last two owners cannot both pass: the
  * second write of the company document conflicts, and its retry reads the members as the first left them.
  */
-export async function changeMemberRole(deps: MemberDeps, companyId: string, id: string, role: Role, callerRole: Role) {
+export async function changeMemberRole(deps: MemberDeps, companyId: CompanyId, id: string, role: Role, callerRole: Role) {
   const memberId = idOf(id);
   return deps.commit(async (session, emit) => {
     // first: the bump takes the company's member lock before anything is read (see bumpMembersRev)

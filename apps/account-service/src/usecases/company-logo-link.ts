@@ -1,7 +1,8 @@
+import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { LogoDeps } from '../support/logo-store';
 
-export async function companyLogoLink(deps: LogoDeps, companyId: string) {
+export async function companyLogoLink(deps: LogoDeps, companyId: CompanyId) {
   const company = await deps.companies.byId(companyId);
   if (!company) throw notFound('company');
   if (!company.logo) throw notFound('logo');

@@ -1,4 +1,4 @@
-import type { Role } from '@inv/contracts';
+import type { CompanyId, Role } from '@inv/contracts';
 import type { Changes } from '@inv/outbox';
 import { AppError } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
@@ -12,7 +12,7 @@ import { insertApiKey } from './insert-api-key';
  */
 export async function createApiKey(
   deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo; commit: Changes['commit'] },
-  companyId: string,
+  companyId: CompanyId,
   name: string,
   role: Role = 'admin',
   callerRole?: string,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Changes } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import { INVITATION_TTL_MS, newInvitation } from '../domain/invitation';
-import { unsafeCharIn } from '@inv/contracts';
+import { type CompanyId, unsafeCharIn } from '@inv/contracts';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo, CompanyDoc } from '../db/companies';
@@ -22,7 +22,7 @@ export interface CreateCompanyDeps {
 }
 
 export interface CreateCompanyInput {
-  companyId: string;
+  companyId: CompanyId;
   name: string;
   ownerEmail: string;
   plan: 'free' | 'pro';
@@ -100,7 +100,7 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
     }
     if (key && (!existing || input.apiKey)) {
       const hash = hashApiKey(key);
-      const found = await deps.apiKeys.byHash(hash, session);
+      const found = await deps.apiKeys.byHashAnyCompany(hash, session);
       if (found && (found.revokedAt || found.companyId !== input.companyId))
         throw new AppError('conflict', 'the API key belongs to a revoked key or another company; choose a new key');
       if (!found) {

@@ -1,4 +1,4 @@
-import { MAX_PAYMENT_TERMS, type PaymentTermInput } from '@inv/contracts';
+import { type CompanyId, MAX_PAYMENT_TERMS, type PaymentTermInput } from '@inv/contracts';
 import { conflict } from '@inv/service-kit';
 import { paymentTermsOf } from '../domain/payment-term-rules';
 import type { CompanyDeps } from '../support/deps';
@@ -7,10 +7,10 @@ import { applyPaymentTermUpdate, savePaymentTerms } from '../support/payment-ter
 import { retryOnConcurrentChange } from '../support/retry-concurrent-change';
 
 /** At most MAX_PAYMENT_TERMS, checked on the list the conditional write replaces; a lost race checks again. */
-export const createPaymentTerm = (deps: CompanyDeps, companyId: string, input: PaymentTermInput) =>
+export const createPaymentTerm = (deps: CompanyDeps, companyId: CompanyId, input: PaymentTermInput) =>
   retryOnConcurrentChange(() => createOnce(deps, companyId, input));
 
-async function createOnce(deps: CompanyDeps, companyId: string, input: PaymentTermInput) {
+async function createOnce(deps: CompanyDeps, companyId: CompanyId, input: PaymentTermInput) {
   const c = await loadCompany(deps, companyId);
   const terms = paymentTermsOf(c);
   if (terms.length >= MAX_PAYMENT_TERMS)

@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { RpcTimeoutError } from '@inv/bus';
 import { AppError, notFound } from '@inv/service-kit';
 import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-term-rules';
@@ -5,7 +6,7 @@ import { loadCompany } from './load-company';
 import { savePaymentTerms, type PaymentTermDeps } from '../support/payment-term-changes';
 
 /** DELETE: refused while customers use the term (409 with their count) or while it is the company's default. */
-export async function deletePaymentTerm(deps: PaymentTermDeps, companyId: string, id: number) {
+export async function deletePaymentTerm(deps: PaymentTermDeps, companyId: CompanyId, id: number) {
   const c = await loadCompany(deps, companyId);
   const terms = paymentTermsOf(c);
   if (!terms.some((t) => t.id === id)) throw notFound(`payment term ${id}`);

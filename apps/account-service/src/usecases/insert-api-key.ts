@@ -1,4 +1,4 @@
-import type { Role } from '@inv/contracts';
+import type { CompanyId, Role } from '@inv/contracts';
 import type { Changes } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import { AppError } from '@inv/service-kit';
@@ -8,7 +8,7 @@ import { displayPrefix, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
 /** Stores `key` (only its hash) as an active key of the company, within the 10-key limit. */
 export async function insertApiKey(
   deps: { apiKeys: ApiKeysRepo; commit: Changes['commit'] },
-  companyId: string,
+  companyId: CompanyId,
   name: string,
   role: Role,
   key: string,

@@ -1,4 +1,4 @@
-import type { MemberInvite, Role } from '@inv/contracts';
+import type { CompanyId, MemberInvite, Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, notFound } from '@inv/service-kit';
 import { INVITATION_TTL_MS, newInvitation } from '../domain/invitation';
@@ -9,7 +9,7 @@ import { type MemberDeps, ownersOnly, presentMember } from '../support/member-ru
  * account-service's own consumer of that event renders the e-mail with its single-use link (valid 7 days) and
  * sends it through the mail module (consumers/invitation-mail.ts): the token is in no document, the outbox included.
  */
-export async function inviteMember(deps: MemberDeps, companyId: string, input: MemberInvite, callerRole: Role) {
+export async function inviteMember(deps: MemberDeps, companyId: CompanyId, input: MemberInvite, callerRole: Role) {
   if (input.role === 'owner' && callerRole !== 'owner') throw ownersOnly('invite an owner');
   const company = await deps.companies.byId(companyId);
   if (!company) throw notFound('company');

@@ -1,6 +1,7 @@
+import type { CompanyId } from '@inv/contracts';
 import type { ApiKeysRepo } from '../db/api-keys';
 
-export async function listApiKeys(deps: { apiKeys: ApiKeysRepo }, companyId: string) {
+export async function listApiKeys(deps: { apiKeys: ApiKeysRepo }, companyId: CompanyId) {
   const keys = await deps.apiKeys.list(companyId);
   return keys.map((k) => ({
     id: String(k._id),

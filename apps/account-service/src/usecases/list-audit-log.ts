@@ -1,4 +1,4 @@
-import type { AuditLogQuery } from '@inv/contracts';
+import type { CompanyId, AuditLogQuery } from '@inv/contracts';
 import type { AuditEntryDoc } from '../db/audit-log';
 import type { AuditDeps } from './audit-deps';
 
@@ -22,7 +22,7 @@ const present = (e: AuditEntryDoc) => ({
 });
 
 /** Newest first, filtered; `next_cursor` continues below the last entry of the page. */
-export async function listAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: string, q: AuditLogQuery) {
+export async function listAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: CompanyId, q: AuditLogQuery) {
   const found = await deps.audit.page(
     companyId,
     {

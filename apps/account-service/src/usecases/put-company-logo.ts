@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { createHash } from 'node:crypto';
 import { fromBuffer } from 'file-type';
 import sharp from 'sharp';
@@ -31,7 +32,7 @@ async function letterheadImage(bytes: Buffer, type: 'image/png' | 'image/jpeg') 
 }
 
 /** PUT /company/logo: the bytes are typed by their content, resized, stored under a content-derived key. */
-export async function putCompanyLogo(deps: LogoDeps, companyId: string, bytes: Buffer): Promise<CompanyDoc> {
+export async function putCompanyLogo(deps: LogoDeps, companyId: CompanyId, bytes: Buffer): Promise<CompanyDoc> {
   if (!(await deps.companies.byId(companyId))) throw notFound('company');
   if (bytes.length === 0) throw unsupported('empty');
   const sniffed = await fromBuffer(bytes);

@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import { groupCommit } from '@inv/outbox';
@@ -61,7 +62,7 @@ async function recordOf(deps: AuditDeps, msg: Msg): Promise<AuditRecord | undefi
 // events carry a key, and reading it for each was one of the six MongoDB round trips per entry.
 const keyNames = new LRUCache<string, string>({ max: 10_000 });
 
-async function keyNameOf(deps: AuditDeps, companyId: string, keyId: string): Promise<string | undefined> {
+async function keyNameOf(deps: AuditDeps, companyId: CompanyId, keyId: string): Promise<string | undefined> {
   const cacheKey = `${companyId}:${keyId}`;
   const known = keyNames.get(cacheKey);
   if (known !== undefined) return known;

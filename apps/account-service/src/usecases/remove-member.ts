@@ -1,10 +1,10 @@
-import type { Role } from '@inv/contracts';
+import type { CompanyId, Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import { idOf, lastOwner, type MemberDeps, ownersOnly } from '../support/member-rules';
 
 /** Removes a member (an open invitation stops working with it); never the last owner (409 LAST_OWNER). */
-export async function removeMember(deps: MemberDeps, companyId: string, id: string, callerRole: Role) {
+export async function removeMember(deps: MemberDeps, companyId: CompanyId, id: string, callerRole: Role) {
   const memberId = idOf(id);
   await deps.commit(async (session, emit) => {
     await deps.companies.bumpMembersRev(companyId, session);

@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { Types } from 'mongoose';
 import type { Changes } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
@@ -13,9 +14,9 @@ export async function revokeApiKey(
   deps: {
     apiKeys: ApiKeysRepo;
     commit: Changes['commit'];
-    announceRevoked: (keyId: string, companyId: string) => Promise<void>;
+    announceRevoked: (keyId: string, companyId: CompanyId) => Promise<void>;
   },
-  companyId: string,
+  companyId: CompanyId,
   id: string,
   callerRole?: string,
 ) {

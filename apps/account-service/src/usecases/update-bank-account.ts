@@ -1,4 +1,4 @@
-import type { BankAccountUpdate } from '@inv/contracts';
+import type { CompanyId, BankAccountUpdate } from '@inv/contracts';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import type { BankAccountDoc } from '../db/companies';
 import { bankAccountsOf } from '../domain/profile-rules';
@@ -8,7 +8,7 @@ import { loadCompany } from './load-company';
 
 export async function updateBankAccount(
   deps: CompanyDeps,
-  companyId: string,
+  companyId: CompanyId,
   id: number,
   input: BankAccountUpdate,
 ): Promise<BankAccountDoc> {

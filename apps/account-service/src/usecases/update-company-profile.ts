@@ -1,4 +1,4 @@
-import type { CompanyProfileUpdate } from '@inv/contracts';
+import type { CompanyId, CompanyProfileUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
@@ -8,7 +8,7 @@ import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 
 /** PUT /company/: the fields sent change; invoices finalized before keep the seller data they were issued with. */
-export async function updateCompanyProfile(deps: CompanyDeps, companyId: string, input: CompanyProfileUpdate): Promise<CompanyDoc> {
+export async function updateCompanyProfile(deps: CompanyDeps, companyId: CompanyId, input: CompanyProfileUpdate): Promise<CompanyDoc> {
   const current = await loadCompany(deps, companyId);
   const set: Record<string, unknown> = {};
   const unset: Record<string, 1> = {};

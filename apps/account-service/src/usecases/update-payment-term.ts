@@ -1,11 +1,11 @@
-import type { PaymentTermUpdate } from '@inv/contracts';
+import type { CompanyId, PaymentTermUpdate } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import { paymentTermsOf } from '../domain/payment-term-rules';
 import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';
 import { applyPaymentTermUpdate, savePaymentTerms } from '../support/payment-term-changes';
 
-export async function updatePaymentTerm(deps: CompanyDeps, companyId: string, id: number, input: PaymentTermUpdate) {
+export async function updatePaymentTerm(deps: CompanyDeps, companyId: CompanyId, id: number, input: PaymentTermUpdate) {
   const c = await loadCompany(deps, companyId);
   const terms = paymentTermsOf(c);
   const i = terms.findIndex((t) => t.id === id);

@@ -1,9 +1,10 @@
+import type { CompanyId } from '@inv/contracts';
 import type { AuditEntryDoc } from '../db/audit-log';
 import { GENESIS_HASH, verifyChain } from '../domain/audit';
 import type { AuditDeps } from './audit-deps';
 
 /** Recomputes the company's chain from the first entry and checks it ends at the recorded head. */
-export async function verifyAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: string) {
+export async function verifyAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: CompanyId) {
   const entries: AuditEntryDoc[] = [];
   let checked = 0;
   let start = { seq: 0, hash: GENESIS_HASH };
