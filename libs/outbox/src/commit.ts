@@ -16,8 +16,8 @@ export type Emit = (...messages: OutboxMessage[]) => void;
  * - `groupCommit` (group-commit.ts): a busy consumer's small changes per company, batched into one transaction.
  * - messages held inside their document (pending.ts, `pushPending`): one single-document write instead of a
  *   transaction, for one document changed and announced often (the draft invoice).
- * - `bus.publishEvent`/`sendCommand` straight from a handler: services with no database of their own to commit
- *   to (document-service, vat-service) and the invitation e-mail, whose link must never be written to a document
+ * - `bus.publishEvent`/`sendCommand` straight from a handler: services that keep no data of their own to commit
+ *   with (document-service, vat-service) and the invitation e-mail, whose link must never be written to a document
  *   (the reasons are at those calls).
  */
 export interface Changes {

@@ -10,8 +10,8 @@ import { RenderFailed, type Renderer } from '../render/render-pool';
  * derived from the job, so consumers see a repeat as the same message. Rendering errors that cannot heal
  * (bad data) are reported as render-failed at once; anything else is retried by the bus, and reported as
  * failed on the last attempt so the job never hangs.
- * Exception to `commit`/`publish` (libs/outbox commit.ts): document-service keeps no database, its only state is
- * the stored objects; its events are published before the command is acknowledged and carry ids derived from the
+ * Exception to `commit`/`publish` (libs/outbox commit.ts): document-service keeps no data in MongoDB (the runtime opens
+ * its database, nothing writes to it), its only state is the stored objects; its events are published before the command is acknowledged and carry ids derived from the
  * job, so a crash before the publish redelivers the command, which renders and publishes the same ids again.
  */
 export async function handleRenderInvoice(

@@ -12,8 +12,8 @@ export interface VatIdChangedDeps {
  * Checks the VAT ID at VIES (syntax, cache, retries of transient faults) and publishes the verdict with
  * its evidence. The answer's envelope id derives from the request's, so a redelivered request publishes
  * the same message id again and consumers can tell it is the same answer.
- * Exception to `commit`/`publish` (libs/outbox commit.ts): vat-service has no database of its own to commit to and
- * changes nothing here, and the verdict is published before the request is acknowledged (a crash before the
+ * Exception to `commit`/`publish` (libs/outbox commit.ts): vat-service keeps no data of its own (the runtime opens its
+ * database, nothing writes to it) and changes nothing here, and the verdict is published before the request is acknowledged (a crash before the
  * publish redelivers the request, which publishes the same id again), so an outbox would add a write and no safety.
  */
 export async function onVatIdChanged(deps: VatIdChangedDeps, msg: EventOf<'customer.vat-id-changed.v1' | 'company.vat-id-changed.v1'>) {
