@@ -22,7 +22,7 @@ export type Permission = (typeof PERMISSIONS)[number];
  * | keys:manage      | list, create, revoke API keys                                        | yes   | yes   | no     | no     |
  * | members:manage   | list, invite, change and remove members; read the audit log          | yes   | yes   | no     | no     |
  *
- * Only an owner may make someone an owner or change or remove an owner (account-service usecases/member-rules.ts).
+ * Only an owner may make someone an owner or change or remove an owner (account-service support/member-rules.ts).
  */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
