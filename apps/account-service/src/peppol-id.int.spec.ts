@@ -1,4 +1,4 @@
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, serviceCaller } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { accountConfig } from './config';
@@ -15,14 +15,7 @@ describe('account-service: company peppol_id', () => {
   let peer: Bus<Messages>;
   let url: string;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(await identityHeaders(DEMO_COMPANY_ID)) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const call = serviceCaller(() => url, DEMO_COMPANY_ID);
   const sellerEndpoint = async () => (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).seller?.electronicAddress;
 
   beforeAll(async () => {

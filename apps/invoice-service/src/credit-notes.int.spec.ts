@@ -1,6 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 
@@ -20,15 +20,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
   const company = 'cmp_credit';
   let renderBehaviour: 'ok' | 'fail' = 'ok';
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = serviceCaller(() => url, company);
 
   beforeAll(async () => {
     mongo = await testMongo();

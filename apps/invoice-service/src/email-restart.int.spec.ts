@@ -6,7 +6,7 @@ import type { Messages } from '@inv/contracts';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
@@ -46,15 +46,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
     });
     base = running[0]!.url;
   };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = serviceCaller(() => base, company);
 
   beforeAll(async () => {
     portOffset = await freeServicesPortOffset();

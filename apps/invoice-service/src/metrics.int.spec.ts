@@ -1,6 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -29,15 +29,7 @@ describe('/metrics of invoice-service', () => {
   let peer: Bus<Messages>;
   const company = 'cmp_metrics';
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = serviceCaller(() => url, company);
   const scrape = async () => {
     // no identity headers: Prometheus scrapes the pod directly, like the probes
     const res = await fetch(`${url}/metrics`);

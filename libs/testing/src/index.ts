@@ -32,6 +32,25 @@ export async function identityHeaders(
   return { [IDENTITY_HEADER]: token };
 }
 
+/**
+ * A JSON client for a service called directly, as the gateway calls it (signed identity of `companyId`):
+ * `call(method, path, body?)` answers `{status, body}` (the body parsed when there is one). `base` is read at
+ * each call, so a test may start the service after creating the client.
+ */
+export function serviceCaller(base: () => string, companyId: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base()}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    // test helpers read answers loosely
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+  };
+}
+
 /** A name prefix unique to this test run: queues, exchanges, Redis keys and databases carry it. */
 export function uniquePrefix(kind = 't'): string {
   return `${kind}-${randomBytes(4).toString('hex')}`;
