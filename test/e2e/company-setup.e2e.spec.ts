@@ -52,6 +52,10 @@ describe('e2e: a fresh company sets itself up through the API', () => {
       language: 'German',
     });
     customerId = customer.body.id;
+    // an unconfirmed customer VAT ID is itself a finding (VAT_OVERRIDE_REQUIRED): let the VIES check finish first
+    await waitFor(async () => (await api('GET', `/customer/${customerId}`)).body.vat_check?.status === 'valid', {
+      what: "the customer's VAT check",
+    });
     await api('POST', `/customer/${customerId}/addresses`, {
       address_line_1: 'Platz der Republik 1',
       city: 'Berlin',
