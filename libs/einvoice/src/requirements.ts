@@ -194,6 +194,24 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
           `Scheme ${p.electronicAddress.scheme} is not a Peppol EAS code (e-mail addresses cannot be Peppol endpoints).`,
         );
     }
+    // Peppol's German rules (DE-R-*) when seller and buyer are both in Germany: the XRechnung contact and routing data
+    if (seller?.address?.countryCode === 'DE' && buyer?.address?.countryCode === 'DE') {
+      need(blank(invoice.buyerReference), 'buyerReference', 'DE-R-015', 'Peppol between German parties needs the buyer reference.');
+      need(!pay, 'payment', 'DE-R-001', 'Peppol between German parties needs payment instructions.');
+      need(blank(seller?.contact?.name), 'seller.contact.name', 'DE-R-005', 'Peppol between German parties needs a seller contact name.');
+      need(
+        blank(seller?.contact?.phone),
+        'seller.contact.phone',
+        'DE-R-006',
+        'Peppol between German parties needs a seller contact phone number.',
+      );
+      need(
+        blank(seller?.contact?.email),
+        'seller.contact.email',
+        'DE-R-007',
+        'Peppol between German parties needs a seller contact e-mail.',
+      );
+    }
   }
 
   // --- XRechnung (BR-DE-*): routing, contacts, payment

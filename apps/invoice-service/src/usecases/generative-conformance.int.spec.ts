@@ -27,10 +27,17 @@ import { assertFinalizable, validateInvoice, type ValidationError } from './vali
  *
  *   NUM_RUNS=2000 npx jest --config apps/invoice-service/jest.config.cjs generative-conformance
  *   FC_SEED=<seed> [FC_PATH=<path>] [FC_SHRINK=1] npx jest ... generative-conformance     (reproduce a failure)
+ *   FC_SEED=random npx jest ... generative-conformance                                  (new cases; the default seed is fixed)
  */
 const VALIDATE = process.env.EINVOICE_VALIDATE ?? join(__dirname, '../../../../../shared/conformance/validate');
 const NUM_RUNS = Number(process.env.NUM_RUNS ?? 400);
-const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Date.now() ^ (Math.random() * 0x100000000);
+// a fixed seed by default, so that CI judges the same 400 cases every run; FC_SEED=random explores new ones
+const SEED =
+  process.env.FC_SEED === 'random'
+    ? Date.now() ^ (Math.random() * 0x100000000)
+    : process.env.FC_SEED !== undefined
+      ? Number(process.env.FC_SEED)
+      : 20261127;
 const PATH = process.env.FC_PATH;
 const SHRINK = process.env.FC_SHRINK === '1';
 const ISSUE_DATE = NOW.toISOString().slice(0, 10);
