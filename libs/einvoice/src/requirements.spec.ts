@@ -144,7 +144,20 @@ describe('requirementsFor', () => {
     const inv = domesticMixedRates();
     delete inv.buyerReference;
     delete inv.seller.electronicAddress;
-    expect(rules('peppol-ubl', inv)).toEqual(['PEPPOL-EN16931-R003 buyerReference', 'PEPPOL-EN16931-R020 seller.electronicAddress']);
+    // a domestic German invoice: Peppol's DE-R-015 asks for the buyer reference as well
+    expect(rules('peppol-ubl', inv)).toEqual([
+      'PEPPOL-EN16931-R003 buyerReference',
+      'PEPPOL-EN16931-R020 seller.electronicAddress',
+      'DE-R-015 buyerReference',
+    ]);
+  });
+
+  it("reports Peppol's German rules only when seller and buyer are both in Germany", () => {
+    const inv = domesticMixedRates();
+    delete inv.seller.contact?.phone;
+    expect(rules('peppol-ubl', inv)).toContain('DE-R-006 seller.contact.phone');
+    inv.buyer.address = { ...inv.buyer.address, countryCode: 'AT' };
+    expect(rules('peppol-ubl', inv).filter((r) => r.startsWith('DE-R-'))).toEqual([]);
   });
 
   it('reports FatturaPA routing and identification for Italian buyers', () => {
