@@ -15,6 +15,7 @@ export * from './api/delivery';
 export * from './api/company';
 export * from './api/unit-codes';
 export * from './api/catalog';
+export * from './api/webhooks';
 export * from './vies';
 export * from './api/roles';
 export * from './api/permissions';

@@ -121,6 +121,12 @@ export const AUDITED = describers({
     resourceId: str(d.invoiceId),
     fields: ['status'],
   }),
+  'webhook-endpoint.changed.v1': (d) => ({
+    action: `webhook_endpoint.${d.action}`,
+    resourceType: 'webhook_endpoint',
+    resourceId: str(d.endpointId),
+    fields: names(d.fields),
+  }),
 });
 
 /** The event types the audit log records (the keys of AUDITED). */

@@ -25,6 +25,7 @@ const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRec
 | \`company:write\` | writes of \`/company\`, \`/numbering\`, \`/template\`, payment terms | yes | yes | no | no |
 | \`keys:manage\` | \`/company/api-keys\` | yes | yes | no | no |
 | \`members:manage\` | writes of \`/members/\`, \`/audit-log/\` | yes | yes | no | no |
+| \`webhooks:manage\` | \`/webhook-endpoints\` (reads too) | yes | yes | no | no |
 
 Only an owner may make someone owner, change or remove an owner, or create an owner key; a company always keeps one owner (409 \`LAST_OWNER\`).
 

@@ -9,18 +9,21 @@ const under = (...prefixes: string[]) => new RegExp(`^/(${prefixes.join('|')})(/
 const KEYS = under('company/api-keys');
 const MEMBERS = under('members');
 const AUDIT = under('audit-log');
+const WEBHOOKS = under('webhook-endpoints');
 const EXPORT = under('exports', 'acctexp', 'datev', 'downloads');
 const COMPANY_DATA = under('company', 'numbering', 'template', 'customer/payment-terms', 'invoice/email-texts');
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Keys and members need their own permission, exports theirs, other reads `read`, writes of company-wide data
+ * Keys, members and webhook endpoints need their own permission, exports theirs, other reads `read`, writes of company-wide data
  * `company:write` (profile, numbering, templates, payment terms, e-mail texts), every other write `invoices:write`.
  * `path` is matched as given: see `canonicalPaths` for the spellings a request may use.
  */
 export function permissionOf(method: string, path: string): Permission {
   if (KEYS.test(path)) return 'keys:manage';
   if (AUDIT.test(path)) return 'members:manage';
+  // reads too: the delivery log shows what was sent to which URL
+  if (WEBHOOKS.test(path)) return 'webhooks:manage';
   if (MEMBERS.test(path)) return READ_METHODS.has(method.toUpperCase()) ? 'read' : 'members:manage';
   if (EXPORT.test(path)) return 'export';
   if (READ_METHODS.has(method.toUpperCase())) return 'read';

@@ -5,6 +5,10 @@ import { z } from 'zod';
  * and as the error reference; a test fails when a service uses a code that is not listed here.
  */
 export const ERROR_CODES = {
+  WEBHOOK_URL_NOT_ALLOWED: [
+    400,
+    'The webhook URL is not allowed: not https (in production), or its host resolves to a private, loopback, link-local, shared or metadata address.',
+  ],
   VALIDATION_ERROR: [400, 'A path parameter, query parameter or body field is invalid; `errors` names each one (`path`, `in`, `message`).'],
   UNKNOWN_FIELD: [
     400,
@@ -62,6 +66,7 @@ export const ERROR_CODES = {
   LAST_OWNER: [409, 'A company always keeps at least one owner: the last owner cannot be removed or given another role.'],
   MEMBER_EXISTS: [409, 'The e-mail address is already a member of the company (or invited).'],
   API_KEY_LIMIT_REACHED: [409, 'The company already has 10 active API keys.'],
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: [409, 'The company already has 16 webhook endpoints.'],
   CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],
   BODY_TIMEOUT: [408, 'The request body did not arrive within BODY_TIMEOUT_MS (30 s) of its head; the connection is closed.'],

@@ -7,7 +7,15 @@ export const Role = z
 export type Role = z.output<typeof Role>;
 
 /** What a request may need; every public route needs exactly one (apps/gateway/src/auth/permissions.ts). */
-export const PERMISSIONS = ['read', 'invoices:write', 'export', 'company:write', 'keys:manage', 'members:manage'] as const;
+export const PERMISSIONS = [
+  'read',
+  'invoices:write',
+  'export',
+  'company:write',
+  'keys:manage',
+  'members:manage',
+  'webhooks:manage',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
@@ -21,6 +29,7 @@ export type Permission = (typeof PERMISSIONS)[number];
  * | company:write    | company profile, logo, bank accounts, payment terms, numbering, templates | yes | yes  | no     | no     |
  * | keys:manage      | list, create, revoke API keys                                        | yes   | yes   | no     | no     |
  * | members:manage   | list, invite, change and remove members; read the audit log          | yes   | yes   | no     | no     |
+ * | webhooks:manage  | webhook endpoints, their secrets, deliveries and replays (reads too)  | yes   | yes   | no     | no     |
  *
  * Only an owner may make someone an owner or change or remove an owner (account-service support/member-rules.ts).
  */

@@ -154,6 +154,20 @@ export const events = {
     paidDate: z.string().optional(),
     totalGross: Dec.optional(),
   }),
+  /** A webhook endpoint was created, changed, deleted, its secret rotated, or disabled by delivery (for the audit log: field names only). */
+  'webhook-endpoint.changed.v1': z.object({
+    endpointId: z.string(),
+    action: z.enum(['created', 'updated', 'deleted', 'secret_rotated', 'disabled']),
+    fields: z.array(z.string()),
+  }),
+  /**
+   * quota-service refused a finalization because the month's limit is reached (once per company and month: the
+   * first refusal announces it).
+   */
+  'quota.limit-reached.v1': z.object({ month: z.string(), limit: z.number().int(), used: z.number().int(), plan: Plan }),
+  /** An accounting export job finished (its downloads are recorded) or failed. */
+  'export.finished.v1': z.object({ jobId: z.string(), downloadIds: z.array(z.number().int()).optional() }),
+  'export.failed.v1': z.object({ jobId: z.string(), reason: z.string() }),
 } as const;
 
 /** Work for exactly one owner, on the commands direct exchange. */
@@ -258,6 +272,11 @@ export const rpc = {
         }),
       ),
     }),
+  },
+  /** The e-mail addresses of the company's active owners (webhook-service tells them about a disabled endpoint). */
+  'account.company-owners.v1': {
+    request: z.object({}),
+    response: z.object({ found: z.boolean(), emails: z.array(z.string()) }),
   },
   /** The plan account-service recorded for a company (quota-service's fallback before its event arrived). */
   'account.company-plan.v1': {
