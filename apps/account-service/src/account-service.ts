@@ -29,7 +29,7 @@ import { onPlanChanged } from './consumers/company.plan-changed';
 import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
 import { memberRoutes } from './http/members.routes';
-import { boundedQueue } from './usecases/bounded-queue';
+import { boundedQueue } from './support/bounded-queue';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {

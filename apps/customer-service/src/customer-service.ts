@@ -13,7 +13,7 @@ import { onBillingSnapshot } from './rpc/customer.billing-snapshot';
 import { onPaymentTermUsage } from './rpc/customer.payment-term-usage';
 import { onPaymentTermsChanged } from './consumers/company.payment-terms-changed';
 import type { CustomerConfig } from './config';
-import type { CustomerDeps } from './usecases/deps';
+import type { CustomerDeps } from './support/deps';
 import { billingDataTokens } from './domain/peer-data-changes';
 
 export { customerConfig, type CustomerConfig } from './config';

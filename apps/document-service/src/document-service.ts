@@ -7,7 +7,7 @@ import { onPresign } from './rpc/document.presign';
 import { onRenderPreview } from './rpc/document.render-preview';
 import { onRenderStatement } from './rpc/document.render-statement';
 import { onTemplateExists } from './rpc/document.template-exists';
-import type { DocumentDeps } from './usecases/deps';
+import type { DocumentDeps } from './support/deps';
 import { createRenderer } from './render/render-pool';
 
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */

@@ -11,7 +11,7 @@ import { exportJobsRepo } from './db/export-jobs';
 import { mappingsRepo } from './db/mappings';
 import { acctexpRoutes } from './http/acctexp.routes';
 import { exportRoutes } from './http/exports.routes';
-import type { ExportDeps } from './usecases/deps';
+import type { ExportDeps } from './support/deps';
 
 export { exportConfig, type ExportConfig } from './config';
 

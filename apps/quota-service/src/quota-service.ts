@@ -6,7 +6,7 @@ import { quotaStore } from './db/quota-store';
 import { quotaRoutes } from './http/quota.routes';
 import { onQuotaReserve } from './rpc/quota.reserve';
 import { onSetPlan } from './rpc/quota.set-plan';
-import type { QuotaDeps } from './usecases/deps';
+import type { QuotaDeps } from './support/deps';
 
 /** Plans and the monthly finalization quota. */
 export async function createQuotaService(config: QuotaConfig) {

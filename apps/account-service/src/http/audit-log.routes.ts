@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { AuditLogQuery } from '@inv/contracts';
 import { companyIdOf, parseQuery } from '@inv/service-kit';
-import type { AuditDeps } from '../usecases/audit-deps';
+import type { AuditDeps } from '../support/audit-deps';
 import { listAuditLog } from '../usecases/list-audit-log';
 import { verifyAuditLog } from '../usecases/verify-audit-log';
 

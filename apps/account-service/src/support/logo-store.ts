@@ -3,7 +3,7 @@ import type { ObjectStore } from '@inv/objects';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
-import type { BoundedQueue } from '../usecases/bounded-queue';
+import type { BoundedQueue } from './bounded-queue';
 import type { CompanyDeps } from './deps';
 
 export type LogoDeps = CompanyDeps & {

@@ -1,6 +1,6 @@
 import type { CompanyId, AuditLogQuery } from '@inv/contracts';
 import type { AuditEntryDoc } from '../db/audit-log';
-import type { AuditDeps } from './audit-deps';
+import type { AuditDeps } from '../support/audit-deps';
 
 const present = (e: AuditEntryDoc) => ({
   seq: e.seq,

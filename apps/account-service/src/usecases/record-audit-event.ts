@@ -5,7 +5,7 @@ import { groupCommit } from '@inv/outbox';
 import { entryHash, GENESIS_HASH, type AuditActor, type AuditRecord } from '../domain/audit';
 import { describeAudited, type AuditedEvent } from '../domain/audit-events';
 import type { AuditEntryDoc } from '../db/audit-log';
-import type { AuditDeps } from './audit-deps';
+import type { AuditDeps } from '../support/audit-deps';
 
 type Msg = AuditedEvent;
 

@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import type { AuditEntryDoc } from '../db/audit-log';
 import { GENESIS_HASH, verifyChain } from '../domain/audit';
-import type { AuditDeps } from './audit-deps';
+import type { AuditDeps } from '../support/audit-deps';
 
 /** Recomputes the company's chain from the first entry and checks it ends at the recorded head. */
 export async function verifyAuditLog(deps: Pick<AuditDeps, 'audit'>, companyId: CompanyId) {

@@ -1,7 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import { groupCommit } from '@inv/outbox';
 import { nextLedgerStatus } from '../domain/ledger-rules';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 
 /**
  * A finalized invoice or credit note: its amounts and dates enter the customer's ledger. At most once per envelope

@@ -1,7 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import type { LedgerInvoiceDoc } from '../db/ledger';
 import { nextLedgerStatus } from '../domain/ledger-rules';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 
 /** SENT, PAID or CANCELLED: moves the ledger status forward (never back) and records the payment date. */
 export async function onInvoiceStatusChanged(deps: CustomerDeps, msg: EventOf<'invoice.status-changed.v1'>) {

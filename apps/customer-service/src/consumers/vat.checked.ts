@@ -1,6 +1,6 @@
 import type { EventOf } from '@inv/runtime';
 import { peerDataKeys } from '@inv/service-kit';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 
 /**
  * Stores a VIES verdict with its evidence on the customer, but only while the customer still has that

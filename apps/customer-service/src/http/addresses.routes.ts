@@ -7,7 +7,7 @@ import { deleteAddress } from '../usecases/delete-address';
 import { getAddress } from '../usecases/get-address';
 import { listAddresses } from '../usecases/list-addresses';
 import { updateAddress } from '../usecases/update-address';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 

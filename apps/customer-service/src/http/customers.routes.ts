@@ -7,7 +7,7 @@ import { listCustomers } from '../usecases/list-customers';
 import { loadCustomer } from '../usecases/load-customer';
 import { requestVatRecheck } from '../usecases/request-vat-recheck';
 import { updateCustomer } from '../usecases/update-customer';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { IntId, StatementQuery } from '@inv/contracts';
 import { companyIdOf, parsePath, parseQuery } from '@inv/service-kit';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 import { toJsonNumber } from '@inv/money';
 import type { Statement } from '../domain/ledger-rules';
 import { customerStatement } from '../usecases/customer-statement';

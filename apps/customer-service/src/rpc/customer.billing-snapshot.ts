@@ -1,6 +1,6 @@
 import type { RpcRequestOf } from '@inv/runtime';
 import { billingSnapshotOf } from '../domain/customer';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from '../support/deps';
 
 /** The buyer as invoice-service freezes it; `found: false` for another company's or an unknown id. */
 export async function onBillingSnapshot(deps: CustomerDeps, msg: RpcRequestOf<'customer.billing-snapshot.v1'>) {

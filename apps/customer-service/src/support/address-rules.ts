@@ -3,7 +3,7 @@ import { eventMessage } from '@inv/runtime';
 import { AppError, invalidData, notFound } from '@inv/service-kit';
 import type { AddressDoc, CustomerDoc } from '../db/customers';
 import { postalCodeProblem } from '../domain/postal-codes';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from './deps';
 
 export const MAX_ADDRESSES = 100;
 

@@ -4,7 +4,7 @@ import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData, type FieldError } from '@inv/service-kit';
 import type { CustomerDoc } from '../db/customers';
 import { CHECKSUM_FAULT, CUSTOMER_NUMBER_FIRST, CUSTOMER_NUMBER_LAST, failsCheckDigits } from '../domain/customer';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';
 
 /** payment_term_id and default_ftl_template_id must name things the company has (400 naming the field otherwise). */

@@ -1,5 +1,5 @@
 import type { StatementQuery } from '@inv/contracts';
-import type { CustomerDeps } from '../usecases/deps';
+import type { CustomerDeps } from './deps';
 
 /** Today's date (UTC) as the ledger compares it. */
 export const today = (deps: CustomerDeps) => deps.now().toISOString().slice(0, 10);

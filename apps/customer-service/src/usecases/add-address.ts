@@ -3,7 +3,7 @@ import { invalidData } from '@inv/service-kit';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, MAX_ADDRESSES, saveAddresses } from '../support/address-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';
 

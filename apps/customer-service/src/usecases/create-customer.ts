@@ -9,7 +9,7 @@ import {
   vatCheckEvent,
   customerChangedEvent,
 } from '../support/customer-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 
 export async function createCustomer(deps: CustomerDeps, companyId: CompanyId, input: CustomerCreate): Promise<number> {
   await assertReferences(deps, companyId, input);

@@ -1,6 +1,6 @@
 import type { CompanyId, StatementQuery } from '@inv/contracts';
 import { statementOf } from '../domain/ledger-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';
 import { periodOf, today } from '../support/statement-period';
 

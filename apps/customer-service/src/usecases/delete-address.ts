@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { findAddress, saveAddresses } from '../support/address-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';
 
 /**

@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import { toJsonNumber } from '@inv/money';
 import { overviewOf, type Bucket } from '../domain/ledger-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';
 import { today } from '../support/statement-period';
 

@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
 import { findAddress } from '../support/address-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';
 
 export async function getAddress(deps: CustomerDeps, companyId: CompanyId, customerId: number, addressId: number): Promise<AddressDoc> {

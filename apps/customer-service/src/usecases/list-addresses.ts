@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';
 
 export async function listAddresses(deps: CustomerDeps, companyId: CompanyId, customerId: number): Promise<AddressDoc[]> {

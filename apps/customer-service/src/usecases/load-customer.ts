@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { CustomerDoc } from '../db/customers';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 
 export async function loadCustomer(deps: CustomerDeps, companyId: CompanyId, id: number): Promise<CustomerDoc> {
   const c = await deps.customers.get(companyId, id);

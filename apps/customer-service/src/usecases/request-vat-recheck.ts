@@ -1,7 +1,7 @@
 import type { CustomerDoc } from '../db/customers';
 import { failsCheckDigits } from '../domain/customer';
 import { vatCheckEvent } from '../support/customer-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 
 /** Asks vat-service to check the current VAT ID again (cache bypassed); the stored status stays until the answer arrives. */
 export async function requestVatRecheck(deps: CustomerDeps, c: CustomerDoc): Promise<boolean> {

@@ -3,7 +3,7 @@ import { AppError } from '@inv/service-kit';
 import type { z } from 'zod';
 import { billingSnapshotOf, displayName } from '../domain/customer';
 import { customerStatement } from './customer-statement';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { askOrUnavailable } from '../support/remote';
 
 type RenderStatementRequest = z.input<(typeof messages.rpc)['document.render-statement.v1']['request']>;

@@ -2,7 +2,7 @@ import type { CompanyId, AddressUpdate } from '@inv/contracts';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, findAddress, saveAddresses } from '../support/address-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';
 

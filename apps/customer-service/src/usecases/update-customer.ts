@@ -2,7 +2,7 @@ import { type CompanyId, customerNameIssues, type CustomerUpdate } from '@inv/co
 import { conflict, invalidData } from '@inv/service-kit';
 import { needsVatCheck } from '../domain/customer';
 import { assertReferences, checksumVerdict, fieldsOf, vatCheckEvent, customerChangedEvent } from '../support/customer-rules';
-import type { CustomerDeps } from './deps';
+import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';
 
 export async function updateCustomer(deps: CustomerDeps, companyId: CompanyId, id: number, input: CustomerUpdate): Promise<void> {

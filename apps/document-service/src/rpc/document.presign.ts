@@ -1,5 +1,5 @@
 import type { RpcRequestOf } from '@inv/runtime';
-import type { DocumentDeps } from '../usecases/deps';
+import type { DocumentDeps } from '../support/deps';
 
 /** A short-lived link to a stored document of the asking company (never another company's object). */
 export async function onPresign(deps: DocumentDeps, msg: RpcRequestOf<'document.presign.v1'>) {

@@ -1,5 +1,5 @@
 import type { RpcRequestOf } from '@inv/runtime';
-import type { DocumentDeps } from '../usecases/deps';
+import type { DocumentDeps } from '../support/deps';
 
 /** A draft's PDF, marked as a draft, stored nowhere; with the company's logo when it can be read. */
 export async function onRenderPreview(

@@ -1,6 +1,6 @@
 import type { RpcRequestOf } from '@inv/runtime';
 import type { AccountStatement } from '../pdf';
-import type { DocumentDeps } from '../usecases/deps';
+import type { DocumentDeps } from '../support/deps';
 
 /** Renders an account statement (with the company's logo when it can be read), stores it and answers a link. */
 export async function onRenderStatement(deps: DocumentDeps, msg: RpcRequestOf<'document.render-statement.v1'>) {

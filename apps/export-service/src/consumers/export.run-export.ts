@@ -1,5 +1,5 @@
 import type { CommandOf } from '@inv/runtime';
-import type { ExportDeps } from '../usecases/deps';
+import type { ExportDeps } from '../support/deps';
 import { runExport } from '../usecases/run-export';
 
 /** export.run-export.v1: runs the job off the request path (redelivered after a restart, never lost). */

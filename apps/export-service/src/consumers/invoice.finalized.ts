@@ -1,5 +1,5 @@
 import type { EventOf } from '@inv/runtime';
-import type { ExportDeps } from '../usecases/deps';
+import type { ExportDeps } from '../support/deps';
 import { finalizedProjector } from '../usecases/project-invoice';
 
 /** A finalized invoice or credit note enters the export's read model (batched per company, see finalizedProjector). */

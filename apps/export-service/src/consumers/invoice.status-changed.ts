@@ -1,5 +1,5 @@
 import type { EventOf } from '@inv/runtime';
-import type { ExportDeps } from '../usecases/deps';
+import type { ExportDeps } from '../support/deps';
 import { projectStatusChanged } from '../usecases/project-invoice';
 
 /** The payment state of a document in the export's read model moves forward. */

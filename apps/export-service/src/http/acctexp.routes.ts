@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { AccountMappingsUpdate, AcctExpConfigUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput } from '@inv/service-kit';
-import type { ExportDeps } from '../usecases/deps';
+import type { ExportDeps } from '../support/deps';
 import { getMappings } from '../usecases/get-mappings';
 import { resetMappings, saveMappings } from '../usecases/save-mappings';
 import { updateConfig } from '../usecases/update-config';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { ExportRequest, IntId, JobId } from '@inv/contracts';
 import { companyIdOf, notFound, parseInput, parsePath, setPaginationHeaders } from '@inv/service-kit';
-import type { ExportDeps } from '../usecases/deps';
+import type { ExportDeps } from '../support/deps';
 import { deleteDownload } from '../usecases/delete-download';
 import { downloadLink } from '../usecases/download-link';
 import { listDownloads } from '../usecases/list-downloads';

@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 
 /** DELETE /downloads/{id}: the record goes, and the object with it. */
 export async function deleteDownload(deps: ExportDeps, companyId: CompanyId, id: number) {

@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 
 /** GET /downloads/{id}/download: a presigned link that saves the ZIP under its name. */
 export async function downloadLink(deps: ExportDeps, companyId: CompanyId, id: number) {

@@ -1,7 +1,7 @@
 import { groupCommit } from '@inv/outbox';
 import type { EventOf } from '@inv/runtime';
 import type { ExportInvoiceDoc } from '../db/export-invoices';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 
 const RANK: Record<ExportInvoiceDoc['status'], number> = { OPEN: 0, SENT: 1, PAID: 2, CANCELLED: 3 };
 /** Payment state only moves forward (a late SENT after PAID changes nothing). */

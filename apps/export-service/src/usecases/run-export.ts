@@ -7,7 +7,7 @@ import { splitByFiscalYear } from '../domain/fiscal-year';
 import { effectiveMappings } from '../domain/mapping-rules';
 import type { DownloadDoc } from '../db/downloads';
 import type { ExportJobResult } from '../db/export-jobs';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 import { openArchive } from '../support/write-archive';
 
 const tracer = trace.getTracer('export-service');

@@ -2,7 +2,7 @@ import type { CompanyId, AccountMappingsUpdate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mapping-rules';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 import { getMappings } from './get-mappings';
 
 /** PUT /acctexp/mappings: a batch of rows and settings; one bad entry answers 400 and nothing is saved. */

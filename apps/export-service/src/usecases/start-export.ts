@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CompanyId, MAX_EXPORT_YEARS, type ExportRequest } from '@inv/contracts';
 import { commandMessage, eventMessage, givenFields } from '@inv/runtime';
 import { invalidData, type FieldError } from '@inv/service-kit';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 
 const addYears = (iso: string, years: number) => `${Number(iso.slice(0, 4)) + years}${iso.slice(4)}`;
 

@@ -3,7 +3,7 @@ import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import { mismatchedAccounts } from '../domain/mapping-rules';
 import type { ExportSettings } from '../db/export-config';
-import type { ExportDeps } from './deps';
+import type { ExportDeps } from '../support/deps';
 
 /** PUT /acctexp/config: only the fields sent change. A new account length must fit the saved mappings. */
 export async function updateConfig(deps: ExportDeps, companyId: CompanyId, input: AcctExpConfigUpdate): Promise<ExportSettings> {

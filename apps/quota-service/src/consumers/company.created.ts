@@ -1,5 +1,5 @@
 import type { EventOf } from '@inv/runtime';
-import type { QuotaDeps } from '../usecases/deps';
+import type { QuotaDeps } from '../support/deps';
 
 /**
  * company.created.v1: the plan the company starts with. Idempotent, and never overrides a plan set here

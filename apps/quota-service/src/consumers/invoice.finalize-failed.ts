@@ -1,7 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import { jobMetrics } from '@inv/telemetry';
 import { monthKey } from '../domain/quota';
-import type { QuotaDeps } from '../usecases/deps';
+import type { QuotaDeps } from '../support/deps';
 
 /** A failed finalization gives its reservation back (idempotent: a reservation is released once). */
 export async function onFinalizeFailed(deps: QuotaDeps, msg: EventOf<'invoice.finalize-failed.v1'>) {

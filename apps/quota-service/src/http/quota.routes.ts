@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { companyIdOf } from '@inv/service-kit';
-import type { QuotaDeps } from '../usecases/deps';
+import type { QuotaDeps } from '../support/deps';
 import { usageOf } from '../usecases/usage';
 
 export function quotaRoutes(deps: QuotaDeps): Router {

@@ -1,5 +1,5 @@
 import type { RpcRequestOf } from '@inv/runtime';
-import type { QuotaDeps } from '../usecases/deps';
+import type { QuotaDeps } from '../support/deps';
 import { reserveFinalization } from '../usecases/reserve-finalization';
 
 export const onQuotaReserve = (deps: QuotaDeps, msg: RpcRequestOf<'quota.reserve.v1'>) =>

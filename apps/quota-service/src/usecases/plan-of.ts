@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import type { Plan } from '../domain/quota';
-import type { QuotaDeps } from './deps';
+import type { QuotaDeps } from '../support/deps';
 
 /**
  * The company's plan. Normally known from company.created / plan-changed events; a company whose event

@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import { jobMetrics } from '@inv/telemetry';
 import { monthKey, resetDate } from '../domain/quota';
-import type { QuotaDeps } from './deps';
+import type { QuotaDeps } from '../support/deps';
 import { planOf } from './plan-of';
 import { limitOf } from './usage';
 

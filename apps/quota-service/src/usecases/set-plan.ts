@@ -2,7 +2,7 @@ import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import type { Plan } from '../domain/quota';
-import type { QuotaDeps } from './deps';
+import type { QuotaDeps } from '../support/deps';
 
 /**
  * Changes the company's plan (operator command) and announces it as company.plan-changed.v1 in the same

@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { MONTHLY_LIMIT, monthKey, resetDate, type Plan } from '../domain/quota';
-import type { QuotaDeps } from './deps';
+import type { QuotaDeps } from '../support/deps';
 import { planOf } from './plan-of';
 
 /** The limit of a company configured as unlimited. */
