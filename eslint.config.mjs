@@ -21,6 +21,7 @@ const scopeConstraints = [
   { sourceTag: 'scope:vat', onlyDependOnLibsWithTags: ['scope:shared', 'scope:vat'] },
   { sourceTag: 'scope:export', onlyDependOnLibsWithTags: ['scope:shared', 'scope:export'] },
   { sourceTag: 'scope:quota', onlyDependOnLibsWithTags: ['scope:shared', 'scope:quota'] },
+  { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
   { sourceTag: 'scope:test', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];
 
