@@ -101,6 +101,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     '/app',
     webAppRoutes({
       accountUrl: config.ACCOUNT_URL,
+      webhookUrl: config.WEBHOOK_URL,
       signer,
       redis,
       limiter: loginLimiter,

@@ -37,18 +37,28 @@ export interface MemberView {
 
 /** Calls account-service as the API does: with a signed identity (the web app's member, or internal). */
 export function accountCaller(deps: { accountUrl: string; signer: IdentitySigner; logger: Logger }) {
-  return async function account(method: string, path: string, body: unknown, identity: Parameters<IdentitySigner['sign']>[0]) {
+  return serviceCaller({
+    ...deps,
+    url: deps.accountUrl,
+    what: 'account-service',
+    unavailable: 'the account settings are temporarily unavailable; retry shortly',
+  });
+}
+
+/** Calls a service's HTTP API with a signed identity, as the gateway's proxy does. */
+export function serviceCaller(deps: { url: string; what: string; unavailable: string; signer: IdentitySigner; logger: Logger }) {
+  return async function call(method: string, path: string, body: unknown, identity: Parameters<IdentitySigner['sign']>[0]) {
     let res: globalThis.Response;
     try {
-      res = await fetch(`${deps.accountUrl}${path}`, {
+      res = await fetch(`${deps.url}${path}`, {
         method,
         headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: await deps.signer.sign(identity) },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
     } catch (err) {
-      deps.logger.warn({ err, path }, 'web app: account-service unreachable');
-      throw new AppError('unavailable', 'the account settings are temporarily unavailable; retry shortly', { code: 'SERVICE_UNAVAILABLE' });
+      deps.logger.warn({ err, path }, `web app: ${deps.what} unreachable`);
+      throw new AppError('unavailable', deps.unavailable, { code: 'SERVICE_UNAVAILABLE' });
     }
     return { status: res.status, body: ((await res.json().catch(() => ({}))) ?? {}) as Json };
   };

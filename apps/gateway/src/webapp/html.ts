@@ -14,7 +14,7 @@ export interface PageOpts {
   title: string;
   body: string;
   /** Signed in: navigation and sign-out. */
-  nav?: { csrf: string; companyName: string; email: string; current: 'keys' | 'members' };
+  nav?: { csrf: string; companyName: string; email: string; current: 'keys' | 'members' | 'webhooks'; webhooks?: boolean };
   message?: { kind: 'ok' | 'error'; text: string };
 }
 
@@ -46,6 +46,7 @@ h2{font-size:1.125rem;margin:0 0 .5rem}
 .narrow{max-width:28rem}
 .lead{margin:0 0 1rem}
 form.stack{display:grid;gap:.25rem;max-width:28rem}
+form.stack.wide{max-width:none}
 form.inline{display:grid;gap:.25rem;grid-template-columns:1fr}
 @media (min-width:40rem){form.inline{grid-template-columns:minmax(0,2fr) minmax(0,1fr) auto;align-items:end;column-gap:.75rem}form.inline label{grid-row:1}form.inline .field{grid-row:2}form.inline button{grid-row:2}}
 label{font-weight:600;font-size:.9375rem;margin-top:.5rem}
@@ -75,6 +76,15 @@ tbody tr:last-child td{border-bottom:0}
 .muted{color:#59636e}
 .badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8125rem;background:#e6f4ea;color:#13612b}
 .badge.off{background:#eceff1;color:#4a535c}
+.badge.bad{background:#fce8e6;color:#8c1d18}
+fieldset{border:0;padding:0;margin:.5rem 0 0;min-width:0}
+legend{font-weight:600;font-size:.9375rem;padding:0}
+.checks{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.25rem .75rem;margin:.25rem 0 0}
+.checks label{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:0}
+.checks input{width:auto;min-height:0}
+.row-actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:0}
+.row-actions form{margin:0}
+pre.excerpt{margin:0;white-space:pre-wrap;word-break:break-all;font-size:.8125rem;max-height:6rem;overflow:auto}
 @media (max-width:39.99rem){
 .bar nav{order:2;flex-basis:100%}
 .who{order:3;flex-basis:100%}
@@ -98,6 +108,7 @@ export function page(o: PageOpts): string {
     ? `<nav aria-label="${esc(o.t.title)}"><ul>
 <li><a href="/app/keys"${o.nav.current === 'keys' ? ' aria-current="page"' : ''}>${esc(o.t.keys)}</a></li>
 <li><a href="/app/members"${o.nav.current === 'members' ? ' aria-current="page"' : ''}>${esc(o.t.members)}</a></li>
+${o.nav.webhooks ? `<li><a href="/app/webhooks"${o.nav.current === 'webhooks' ? ' aria-current="page"' : ''}>${esc(o.t.webhooks)}</a></li>` : ''}
 </ul></nav>
 <div class="who"><span>${esc(o.nav.companyName)} · ${esc(o.nav.email)}</span>
 <form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${esc(o.nav.csrf)}"><button type="submit" class="link">${esc(o.t.signOut)}</button></form></div>`

@@ -5,11 +5,13 @@ import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_CSS, APP_CSS_VERSION, APP_JS, esc, fill, page } from './html';
 import { pickLang, texts, type Lang, type Texts } from './i18n';
-import { accountCaller, type Json } from './account-client';
+import { accountCaller, serviceCaller, type Json } from './account-client';
+import { registerWebhookPages } from './webhooks.pages';
 import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken, sessionStore, type Flash, type Session } from './sessions';
 
 export interface WebAppDeps {
   accountUrl: string;
+  webhookUrl: string;
   signer: IdentitySigner;
   redis: Redis;
   /** Failed sign-ins per account and client address (the failed-authentication limiter, its own keys) ... */
@@ -279,6 +281,14 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     await sessions.flash(req, res, flash);
     res.redirect(303, to);
   };
+  /** The signed-in navigation; the webhooks page only for roles that may manage them. */
+  const navOf = (s: Session, current: 'keys' | 'members' | 'webhooks') => ({
+    csrf: s.csrf,
+    companyName: s.companyName,
+    email: s.email,
+    current,
+    webhooks: roleAllows(s.role, 'webhooks:manage'),
+  });
   const td = (label: string, html: string) => `<td data-label="${esc(label)}">${html}</td>`;
 
   async function keysPage(
@@ -290,7 +300,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     form?: { name: string; role: string },
   ) {
     const { s, t, lang } = ctx;
-    const nav = { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'keys' as const };
+    const nav = navOf(s, 'keys');
     if (!roleAllows(s.role, 'keys:manage'))
       return send(res, 403, page({ lang, t, title: t.keys, nav, body: '', message: { kind: 'error', text: t.forbidden } }));
     const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s));
@@ -388,7 +398,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         lang,
         t,
         title: t.revoke,
-        nav: { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'keys' },
+        nav: navOf(s, 'keys'),
         body: `<div class="card narrow"><form method="post" action="/app/keys/${esc(key.id)}/revoke"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
 <p class="lead">${esc(fill(t.revokeConfirm, { name: String(key.name) }))}</p><p class="actions"><button type="submit" class="danger">${esc(t.revoke)}</button> <a class="button secondary" href="/app/keys">${esc(t.cancel)}</a></p></form></div>`,
       }),
@@ -440,7 +450,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         lang,
         t,
         title: t.members,
-        nav: { csrf: s.csrf, companyName: s.companyName, email: s.email, current: 'members' },
+        nav: navOf(s, 'members'),
         message: message && { kind: message.kind, text: message.text },
         body: `${invite}<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.members)}</caption><thead><tr><th scope="col">${esc(t.email)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.status)}</th></tr></thead><tbody>${rows}</tbody></table></div>`,
       }),
@@ -469,6 +479,21 @@ export function webAppRoutes(deps: WebAppDeps): Router {
       { kind: 'error', text: problemText(ctx.t, invited.body) },
       input,
     );
+  });
+  registerWebhookPages(router, {
+    signedIn,
+    send,
+    redirectWith,
+    takeFlash: (req, res) => sessions.takeFlash(req, res),
+    field,
+    asMember,
+    nav: navOf,
+    webhooks: serviceCaller({
+      ...deps,
+      url: deps.webhookUrl,
+      what: 'webhook-service',
+      unavailable: 'the webhook settings are temporarily unavailable; retry shortly',
+    }),
   });
   router.post('/sign-out', async (req, res) => {
     const ctx = await signedIn(req, res, true);
