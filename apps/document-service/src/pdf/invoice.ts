@@ -13,6 +13,7 @@ import {
   formatUnitPrice,
   isZero,
 } from './format';
+import { girocodeFor } from '../domain/girocode';
 import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
 import { isSmallBusinessReason, labelsFor, unitName, vatCategoryName, vatKind, vatKindName, type Labels } from './labels';
 import {
@@ -25,6 +26,7 @@ import {
   finishPages,
 } from './letter';
 import { createPdfADocument, embedSupplement, embedXml } from './pdfa';
+import { drawQr, qrMatrix, QUIET_ZONE_MODULES } from './qr';
 import { FlowTable, type CellPart, type TableRow } from './table';
 import { themeFor } from './templates';
 import type { PdfTotals, RenderInvoiceOptions } from './types';
@@ -243,6 +245,50 @@ function paymentLines(invoice: EInvoice, totals: PdfTotals, l: Labels): string[]
   return lines;
 }
 
+const GIROCODE_WIDTH = mm(30); // the symbol without its quiet zone: well above the ~2.5 cm banking apps scan easily
+const GIROCODE_COLUMN = mm(44);
+const GIROCODE_GAP = mm(5);
+
+const hasSkonto = (invoice: EInvoice): boolean =>
+  invoice.earlyPaymentDiscount !== undefined || /#SKONTO#/i.test(invoice.paymentTerms ?? '');
+
+/**
+ * The payment paragraph; with a GiroCode (domain/girocode.ts decides) the text takes the left part and the code
+ * with its caption the right column, both kept together on one page. The code keeps its quiet zone free: the
+ * column gap on the left, the margin on the right, the caption starts below it.
+ */
+function paymentBlock(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals, l: Labels): void {
+  const lines = paymentLines(invoice, totals, l);
+  const code = girocodeFor(invoice, totals.amountDue);
+  if (!code.ok) {
+    paragraph(c, flow, l.payment, lines);
+    return;
+  }
+  const matrix = qrMatrix(code.payload);
+  const quiet = (GIROCODE_WIDTH / matrix.size) * QUIET_ZONE_MODULES;
+  const caption = [l.girocode, l.girocodeAmount(formatMoney(totals.amountDue, invoice.language), hasSkonto(invoice))];
+  const captionStyle = { size: 7, width: GIROCODE_COLUMN, align: 'center' as const, maxHeight: 60 };
+  const captionHeight = c.height(caption[0], { ...captionStyle, bold: true }) + c.height(caption[1], captionStyle);
+  const codeHeight = GIROCODE_WIDTH + quiet + captionHeight;
+
+  const text = lines.filter(Boolean).join('\n');
+  const textStyle = { size: 9, width: CONTENT.width - GIROCODE_COLUMN - GIROCODE_GAP, maxHeight: 300 };
+  const headingHeight = c.lineHeight({ size: 9.5, bold: true }) + 3;
+  const textHeight = c.height(text, textStyle);
+  flow.ensure(headingHeight + Math.max(textHeight, codeHeight) + 6);
+
+  const top = flow.y;
+  c.text(l.payment, CONTENT.left, top, { size: 9.5, bold: true, color: c.theme.colors.accent });
+  const bodyTop = top + headingHeight;
+  c.text(text, CONTENT.left, bodyTop, textStyle);
+  const column = CONTENT.right - GIROCODE_COLUMN;
+  drawQr(c, matrix, column + (GIROCODE_COLUMN - GIROCODE_WIDTH) / 2, bodyTop, GIROCODE_WIDTH);
+  let y = bodyTop + GIROCODE_WIDTH + quiet;
+  y += c.text(caption[0], column, y, { ...captionStyle, bold: true });
+  c.text(caption[1], column, y, { ...captionStyle, color: c.theme.colors.muted });
+  flow.y = bodyTop + Math.max(textHeight, codeHeight) + 6;
+}
+
 export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOptions): Promise<Buffer> {
   validate(invoice, opts?.totals);
   const theme = themeFor(opts.template);
@@ -291,7 +337,7 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
     if (legal.length > 0) paragraph(c, flow, null, legal, true);
 
     const dateNote = !invoice.period && !invoice.deliveryDate ? l.serviceDateIsIssueDate : '';
-    paragraph(c, flow, l.payment, paymentLines(invoice, opts.totals, l));
+    paymentBlock(c, flow, invoice, opts.totals, l);
     // a note already printed as the legal VAT statement (the Kleinunternehmer's) is not repeated
     const notes = (invoice.notes ?? []).filter((note) => !legal.includes(note.trim()));
     if (notes.length || dateNote) paragraph(c, flow, l.notes, [...notes, dateNote]);

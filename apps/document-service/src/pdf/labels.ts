@@ -50,6 +50,10 @@ export interface Labels {
   iban: string;
   bic: string;
   remittance: string;
+  /** Caption of the EPC QR code (GiroCode) beside the payment paragraph. */
+  girocode: string;
+  /** What amount the code carries: always the full amount due, Skonto is not deducted. */
+  girocodeAmount: (amount: string, skonto: boolean) => string;
   notes: string;
   phone: string;
   email: string;
@@ -122,6 +126,8 @@ const de: Labels = {
   iban: 'IBAN',
   bic: 'BIC',
   remittance: 'Verwendungszweck',
+  girocode: 'GiroCode \u2013 zum Bezahlen scannen',
+  girocodeAmount: (amount, skonto) => `Betrag: ${amount}\nvoller offener Betrag${skonto ? ',\nohne Abzug von Skonto' : ''}`,
   notes: 'Hinweise',
   phone: 'Tel.',
   email: 'E-Mail',
@@ -204,6 +210,8 @@ const en: Labels = {
   iban: 'IBAN',
   bic: 'BIC',
   remittance: 'Payment reference',
+  girocode: 'GiroCode \u2013 scan to pay',
+  girocodeAmount: (amount, skonto) => `Amount: ${amount}\nthe full amount due${skonto ? ',\nno early payment discount deducted' : ''}`,
   notes: 'Notes',
   phone: 'Phone',
   email: 'Email',
