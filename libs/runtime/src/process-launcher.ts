@@ -13,6 +13,8 @@ export const SERVICES = {
   vat: { dir: 'vat-service', port: 3005 },
   export: { dir: 'export-service', port: 3006 },
   quota: { dir: 'quota-service', port: 3007 },
+  inbound: { dir: 'inbound-service', port: 3009 },
+  webhook: { dir: 'webhook-service', port: 3008 },
   gateway: { dir: 'gateway', port: 8080 },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
@@ -66,6 +68,8 @@ export function serviceUrls(offset = 0): Record<string, string> {
     DOCUMENT_URL: url('document'),
     EXPORT_URL: url('export'),
     QUOTA_URL: url('quota'),
+    INBOUND_URL: url('inbound'),
+    WEBHOOK_URL: url('webhook'),
   };
 }
 

@@ -181,7 +181,8 @@ const ExportJob = z
   .object({ id: z.string(), status: z.string() })
   .loose()
   .meta({ description: 'the export job as GET /exports/job/{job_id} shows it' });
-const InvoiceData = z.object({ invoice: Invoice });
+const gone = 'null when it no longer exists (deleted before the delivery was prepared)';
+const InvoiceData = z.object({ invoice: Invoice.nullable().meta({ description: gone }) });
 
 export const WEBHOOK_PAYLOADS = {
   'invoice.created': envelope('invoice.created', InvoiceData, 'A draft invoice (or credit note) was created.'),
@@ -217,18 +218,18 @@ export const WEBHOOK_PAYLOADS = {
   ),
   'customer.vat_checked': envelope(
     'customer.vat_checked',
-    z.object({ customer: Customer }),
+    z.object({ customer: Customer.nullable().meta({ description: gone }) }),
     "A customer's VAT ID was checked at VIES; customer.vat_check holds the verdict.",
   ),
   'export.finished': envelope(
     'export.finished',
-    z.object({ export: ExportJob }),
+    z.object({ export: ExportJob.nullable() }),
     'An accounting export finished; its downloads are ready.',
   ),
-  'export.failed': envelope('export.failed', z.object({ export: ExportJob }), 'An accounting export failed.'),
+  'export.failed': envelope('export.failed', z.object({ export: ExportJob.nullable() }), 'An accounting export failed.'),
   'quota.limit_reached': envelope(
     'quota.limit_reached',
-    z.object({ quota: QuotaUsage }),
+    z.object({ quota: QuotaUsage.nullable() }),
     "The month's finalizations are used up: further finalizations answer 402 until reset_date.",
   ),
   ping: envelope('ping', z.object({ endpoint_id: z.string() }), 'Sent by POST /webhook-endpoints/{id}/test.'),

@@ -1,0 +1,131 @@
+import { Schema, Types, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
+import { driverCollection } from '@inv/service-kit';
+
+export interface Attempt {
+  at: Date;
+  httpStatus?: number;
+  durationMs: number;
+  responseExcerpt?: string;
+  error?: string;
+}
+
+export interface DeliveryDoc {
+  _id: Types.ObjectId;
+  companyId: CompanyId;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt?: Date;
+  /**
+   * A worker that picked the delivery holds it until then (in MongoDB, not in memory): a worker killed mid-delivery
+   * leaves it pending, and another (or the restarted one) takes it once the lease expired. It then sends the same
+   * payload under the same webhook-id, so the receiver can drop the duplicate.
+   */
+  leaseUntil?: Date;
+  leaseOwner?: string;
+  attemptLog: Attempt[];
+  createdAt: Date;
+  deliveredAt?: Date;
+}
+
+/** Attempts kept per delivery in its log (the newest). */
+export const ATTEMPT_LOG_SIZE = 20;
+
+const deliverySchema = new Schema<DeliveryDoc>(
+  {
+    companyId: { type: String, required: true },
+    endpointId: { type: String, required: true },
+    eventId: { type: String, required: true },
+    eventType: String,
+    status: { type: String, required: true },
+    attempts: Number,
+    nextAttemptAt: Date,
+    leaseUntil: Date,
+    leaseOwner: String,
+    attemptLog: [{ _id: false, at: Date, httpStatus: Number, durationMs: Number, responseExcerpt: String, error: String }],
+    createdAt: Date,
+    deliveredAt: Date,
+  },
+  { versionKey: false },
+);
+// the worker's query: due pending deliveries in order of their time
+deliverySchema.index({ status: 1, nextAttemptAt: 1 });
+// the delivery log of an endpoint, newest first
+deliverySchema.index({ companyId: 1, endpointId: 1, _id: -1 });
+// one delivery per event and endpoint (a redelivered bus event or a race cannot double it)
+deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
+
+export function deliveryStore(conn: Connection) {
+  const model = conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema, 'deliveries');
+  const raw = driverCollection<DeliveryDoc>(model);
+  return {
+    model,
+    init: () => model.init(),
+    insertMany: (docs: Omit<DeliveryDoc, '_id'>[], session?: ClientSession) => model.insertMany(docs, { session }),
+    get: (companyId: CompanyId, endpointId: string, id: Types.ObjectId) =>
+      model.findOne({ _id: id, companyId, endpointId }).lean<DeliveryDoc>(),
+    page: (companyId: CompanyId, endpointId: string, q: { status?: DeliveryDoc['status']; before?: Types.ObjectId; limit: number }) =>
+      model
+        .find({ companyId, endpointId, ...(q.status ? { status: q.status } : {}), ...(q.before ? { _id: { $lt: q.before } } : {}) })
+        .sort({ _id: -1 })
+        .limit(q.limit + 1)
+        .lean<DeliveryDoc[]>(),
+    /**
+     * Takes one due delivery for `owner` until `leaseUntil`, skipping endpoints at their concurrency limit. Due:
+     * pending, its time come, and not held by a live lease.
+     */
+    claim: (now: Date, leaseUntil: Date, owner: string, busyEndpoints: string[]) =>
+      raw.findOneAndUpdate(
+        {
+          status: 'pending',
+          nextAttemptAt: { $lte: now },
+          $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }],
+          ...(busyEndpoints.length ? { endpointId: { $nin: busyEndpoints } } : {}),
+        },
+        { $set: { leaseUntil, leaseOwner: owner } },
+        { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
+      ),
+    /** Records an attempt's outcome, if this worker still holds the lease. */
+    settle: (id: Types.ObjectId, owner: string, attempt: Attempt, set: Partial<DeliveryDoc>) =>
+      raw.updateOne(
+        { _id: id, leaseOwner: owner, status: 'pending' },
+        {
+          $set: set,
+          $unset: { leaseUntil: '', leaseOwner: '' },
+          $inc: { attempts: 1 },
+          $push: { attemptLog: { $each: [attempt], $slice: -ATTEMPT_LOG_SIZE } },
+        },
+      ),
+    /** Gives a delivery back without an attempt (its payload could not be prepared yet). */
+    release: (id: Types.ObjectId, owner: string, nextAttemptAt: Date) =>
+      raw.updateOne({ _id: id, leaseOwner: owner }, { $set: { nextAttemptAt }, $unset: { leaseUntil: '', leaseOwner: '' } }),
+    /** Fails a delivery without an attempt (its endpoint is gone or disabled). */
+    abandon: (id: Types.ObjectId, owner: string) =>
+      raw.updateOne(
+        { _id: id, leaseOwner: owner },
+        { $set: { status: 'failed' }, $unset: { leaseUntil: '', leaseOwner: '', nextAttemptAt: '' } },
+      ),
+    /** Sends a delivery again now (a new round of the schedule). */
+    requeue: (companyId: CompanyId, endpointId: string, id: Types.ObjectId, now: Date) =>
+      model.updateOne(
+        { _id: id, companyId, endpointId, status: { $ne: 'pending' } },
+        { $set: { status: 'pending', nextAttemptAt: now, attempts: 0 }, $unset: { deliveredAt: 1 } },
+      ),
+    requeueFailedSince: (companyId: CompanyId, endpointId: string, since: Date, now: Date) =>
+      model.updateMany(
+        { companyId, endpointId, status: 'failed', createdAt: { $gte: since } },
+        { $set: { status: 'pending', nextAttemptAt: now, attempts: 0 } },
+      ),
+    /** The endpoint's pending deliveries fail with it (disabled or deleted). */
+    failPendingOf: (companyId: CompanyId, endpointId: string, session?: ClientSession) =>
+      model.updateMany(
+        { companyId, endpointId, status: 'pending' },
+        { $set: { status: 'failed' }, $unset: { nextAttemptAt: 1 } },
+        { session },
+      ),
+  };
+}
+export type DeliveryStore = ReturnType<typeof deliveryStore>;

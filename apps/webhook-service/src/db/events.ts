@@ -1,0 +1,68 @@
+import { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
+import type { MappedEvent } from '../domain/event-mapping';
+
+/**
+ * One webhook event: what it is about and, once the first delivery was prepared, its payload exactly as sent
+ * (the snapshot every endpoint and every retry sends, byte for byte).
+ */
+export interface EventDoc {
+  _id: string; // evt_<...>: the payload's `id` and the `webhook-id` header
+  companyId: CompanyId;
+  type: string;
+  /** What the event is about (absent for a ping, whose payload is written at once). */
+  mapped?: MappedEvent;
+  sequence: number;
+  occurredAt: Date;
+  payload?: string;
+}
+
+interface SequenceDoc {
+  _id: string; // `${companyId}:${resourceKey}`
+  seq: number;
+}
+
+const eventSchema = new Schema<EventDoc>(
+  {
+    _id: String,
+    companyId: { type: String, required: true },
+    type: { type: String, required: true },
+    mapped: Schema.Types.Mixed,
+    sequence: Number,
+    occurredAt: Date,
+    payload: String,
+  },
+  { versionKey: false },
+);
+const sequenceSchema = new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false });
+
+export function eventStore(conn: Connection) {
+  const model = conn.model<EventDoc>('WebhookEvent', eventSchema, 'events');
+  const sequences = conn.model<SequenceDoc>('WebhookSequence', sequenceSchema, 'sequences');
+  return {
+    model,
+    init: () => Promise.all([model.init(), sequences.init()]),
+    /** The next sequence number of one resource of a company (in the transaction that records the event). */
+    async nextSequence(companyId: CompanyId, resourceKey: string, session: ClientSession): Promise<number> {
+      const doc = await sequences.findOneAndUpdate(
+        { _id: `${companyId}:${resourceKey}` },
+        { $inc: { seq: 1 } },
+        { upsert: true, returnDocument: 'after', session },
+      );
+      return doc!.seq;
+    },
+    insert: (doc: EventDoc, session: ClientSession) => model.create([doc], { session }),
+    get: (id: string) => model.findById(id).lean<EventDoc>(),
+    /** Stores the payload unless one is stored already; answers the one that counts (the first). */
+    async snapshot(id: string, payload: string): Promise<string> {
+      const doc = await model.findOneAndUpdate(
+        { _id: id, payload: { $exists: false } },
+        { $set: { payload } },
+        { returnDocument: 'after', projection: { payload: 1 } },
+      );
+      if (doc?.payload) return doc.payload;
+      return (await model.findById(id, { payload: 1 }).lean<{ payload: string }>())!.payload;
+    },
+  };
+}
+export type EventStore = ReturnType<typeof eventStore>;

@@ -1,0 +1,113 @@
+import type { WebhookEventType } from '@inv/contracts';
+
+/** What an event is about: fetched from its owner's public GET when the delivery is prepared. */
+export type ResourceRef =
+  | { kind: 'invoice'; id: number }
+  | { kind: 'customer'; id: number }
+  | { kind: 'email'; id: string; invoiceId: number }
+  | { kind: 'export'; id: string }
+  | { kind: 'quota'; id: string };
+
+export interface MappedEvent {
+  type: WebhookEventType;
+  resource: ResourceRef;
+  /** Fields of `data` beside the resource, known from the bus event itself. */
+  extra: Record<string, unknown>;
+}
+
+/** The key under which sequence numbers grow: one resource. */
+export const resourceKeyOf = (r: ResourceRef) => `${r.kind}:${r.id}`;
+
+/** The bus events webhook-service listens to (each maps to one webhook type or to nothing). */
+export const SOURCE_EVENTS = [
+  'invoice.changed.v1',
+  'invoice.finalized.v1',
+  'invoice.finalize-failed.v1',
+  'invoice.status-changed.v1',
+  'mail.sent.v1',
+  'mail.failed.v1',
+  'vat.checked.v1',
+  'export.finished.v1',
+  'export.failed.v1',
+  'quota.limit-reached.v1',
+] as const;
+export type SourceEvent = (typeof SOURCE_EVENTS)[number];
+
+const invoiceOfSubject = (subjectRef: string) => {
+  const m = /^invoice:(\d+)$/.exec(subjectRef);
+  return m ? Number(m[1]) : undefined;
+};
+
+/**
+ * The webhook event a bus event means, or undefined when it means none (a draft's edit, an invitation e-mail,
+ * the company's own VAT check). Pure: the payload's resource is fetched later, once per event.
+ */
+export function mapBusEvent(type: string, data: Record<string, unknown>): MappedEvent | undefined {
+  switch (type) {
+    case 'invoice.changed.v1':
+      return data.action === 'created'
+        ? { type: 'invoice.created', resource: { kind: 'invoice', id: Number(data.invoiceId) }, extra: {} }
+        : undefined;
+    case 'invoice.finalized.v1':
+      return {
+        type: data.typeCode === '381' ? 'credit_note.finalized' : 'invoice.finalized',
+        resource: { kind: 'invoice', id: Number(data.invoiceId) },
+        extra: { pdf_available: true },
+      };
+    case 'invoice.finalize-failed.v1':
+      return {
+        type: 'invoice.finalize_failed',
+        resource: { kind: 'invoice', id: Number(data.invoiceId) },
+        extra: { reason: String(data.reason) },
+      };
+    case 'invoice.status-changed.v1':
+      return { type: 'invoice.status_changed', resource: { kind: 'invoice', id: Number(data.invoiceId) }, extra: { status: data.status } };
+    case 'mail.sent.v1':
+    case 'mail.failed.v1': {
+      const invoiceId = invoiceOfSubject(String(data.subjectRef));
+      if (invoiceId === undefined) return undefined; // invitations and other mails are not the integrator's
+      const failed = type === 'mail.failed.v1';
+      return {
+        type: failed ? 'email.failed' : 'email.sent',
+        resource: { kind: 'email', id: String(data.emailId), invoiceId },
+        extra: failed ? { invoice_id: invoiceId, reason: String(data.reason) } : { invoice_id: invoiceId },
+      };
+    }
+    case 'vat.checked.v1':
+      return data.customerId === undefined
+        ? undefined
+        : { type: 'customer.vat_checked', resource: { kind: 'customer', id: Number(data.customerId) }, extra: {} };
+    case 'export.finished.v1':
+      return { type: 'export.finished', resource: { kind: 'export', id: String(data.jobId) }, extra: {} };
+    case 'export.failed.v1':
+      return { type: 'export.failed', resource: { kind: 'export', id: String(data.jobId) }, extra: {} };
+    case 'quota.limit-reached.v1':
+      return { type: 'quota.limit_reached', resource: { kind: 'quota', id: String(data.month) }, extra: {} };
+    default:
+      return undefined;
+  }
+}
+
+/** Whether an endpoint subscribed to `type` (ping goes only where it is asked for). */
+export const subscribes = (eventTypes: readonly string[], type: WebhookEventType) =>
+  type !== 'ping' && (eventTypes.includes('*') || eventTypes.includes(type));
+
+/** The payload's `data` from the resource as GET shows it (null when it no longer exists) and the event's own fields. */
+export function payloadData(mapped: MappedEvent, resource: unknown): Record<string, unknown> {
+  switch (mapped.resource.kind) {
+    case 'invoice': {
+      const extra = { ...mapped.extra };
+      if (mapped.type === 'invoice.finalized' || mapped.type === 'credit_note.finalized')
+        extra.xml_available = Boolean(resource && (resource as { invoice_format?: string }).invoice_format !== 'PDF');
+      return { invoice: resource ?? null, ...extra };
+    }
+    case 'customer':
+      return { customer: resource ?? null, ...mapped.extra };
+    case 'email':
+      return { ...mapped.extra, email: resource ?? null };
+    case 'export':
+      return { export: resource ?? null, ...mapped.extra };
+    case 'quota':
+      return { quota: resource ?? null, ...mapped.extra };
+  }
+}

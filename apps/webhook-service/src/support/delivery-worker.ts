@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { deliverOne } from '../usecases/deliver-one';
+import type { WebhookDeps } from './deps';
+
+export interface WorkerOptions {
+  /** Deliveries in flight per endpoint: a slow endpoint holds at most this many slots. */
+  endpointConcurrency: number;
+  /** Deliveries in flight in this process. */
+  globalConcurrency: number;
+  pollMs: number;
+  /** How long a picked delivery stays held (longer than one attempt can take). */
+  leaseMs: number;
+}
+
+/**
+ * Sends due deliveries. Picks them one at a time from MongoDB under a lease (survives kill -9: an expired lease
+ * makes the delivery due again), up to the global limit, skipping endpoints that already have their share in
+ * flight, so an endpoint that times out holds at most `endpointConcurrency` slots and the other companies'
+ * deliveries go on beside it (no head-of-line blocking). Woken after every commit that queued deliveries and on a
+ * poll interval (retries come due, leases of dead workers expire, other replicas queued work).
+ */
+export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const perEndpoint = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  let filling = false;
+  let again = false;
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function fill(): Promise<void> {
+    if (stopped) return;
+    if (filling) {
+      again = true;
+      return;
+    }
+    filling = true;
+    try {
+      do {
+        again = false;
+        while (!stopped && running.size < opts.globalConcurrency) {
+          const busy = [...perEndpoint].filter(([, n]) => n >= opts.endpointConcurrency).map(([id]) => id);
+          const now = deps.now();
+          const delivery = await deps.deliveries.claim(now, new Date(now.getTime() + opts.leaseMs), owner, busy);
+          if (!delivery) break;
+          const endpointId = delivery.endpointId;
+          perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+          const task: Promise<void> = deliverOne(deps, delivery, owner)
+            .catch((err: unknown) =>
+              deps.logger.error({ err, deliveryId: delivery._id.toHexString() }, 'webhook delivery failed unexpectedly'),
+            )
+            .finally(() => {
+              running.delete(task);
+              const n = (perEndpoint.get(endpointId) ?? 1) - 1;
+              if (n > 0) perEndpoint.set(endpointId, n);
+              else perEndpoint.delete(endpointId);
+              void fill();
+            });
+          running.add(task);
+        }
+      } while (again && !stopped);
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message }, 'webhook worker: picking deliveries failed; next poll retries');
+    } finally {
+      filling = false;
+    }
+  }
+
+  return {
+    owner,
+    wake: () => void fill(),
+    start() {
+      stopped = false;
+      timer = setInterval(() => void fill(), opts.pollMs);
+      void fill();
+    },
+    /** Stops picking and waits for the attempts in flight (each bounded by the timeout). */
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await Promise.allSettled([...running]);
+    },
+    inFlight: () => running.size,
+  };
+}
+export type DeliveryWorker = ReturnType<typeof deliveryWorker>;

@@ -1,0 +1,33 @@
+import type { AppBus, ServiceRuntime } from '@inv/runtime';
+import type { Logger } from '@inv/service-kit';
+import type { DeliveryStore } from '../db/deliveries';
+import type { EndpointStore } from '../db/endpoints';
+import type { EventStore } from '../db/events';
+import type { SecretBox } from '../domain/secrets';
+import type { Resolve } from './address-guard';
+import type { FetchResource } from './resource-fetcher';
+import type { Sender } from './sender';
+
+export interface WebhookDeps {
+  endpoints: EndpointStore;
+  deliveries: DeliveryStore;
+  events: EventStore;
+  bus: AppBus;
+  commit: ServiceRuntime['commit'];
+  commitOnce: ServiceRuntime['commitOnce'];
+  logger: Logger;
+  /** Encrypts and decrypts the signing secrets at rest. */
+  box: SecretBox;
+  resolve: Resolve;
+  sender: Sender;
+  fetchResource: FetchResource;
+  policy: { httpsOnly: boolean; allowLoopback: boolean };
+  /** Delays between attempts (domain/retry-schedule.ts). */
+  schedule: readonly number[];
+  /** An endpoint failing for this long is disabled. */
+  disableAfterMs: number;
+  mailFrom: string;
+  /** Wakes the delivery worker (after a commit that queued deliveries). */
+  wake(): void;
+  now(): Date;
+}

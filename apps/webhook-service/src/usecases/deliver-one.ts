@@ -1,0 +1,64 @@
+import type { DeliveryDoc } from '../db/deliveries';
+import { nextAttemptAt } from '../domain/retry-schedule';
+import type { WebhookDeps } from '../support/deps';
+import { disableEndpoint } from '../support/disable-endpoint';
+import { ResourceUnavailable } from '../support/resource-fetcher';
+import { signedHeaders } from '../support/signing';
+import { payloadFor } from '../support/snapshots';
+
+/** When the payload's resource cannot be read now, the delivery is prepared again after this (no attempt counted). */
+const PREPARE_RETRY_MS = 5_000;
+
+/**
+ * One attempt of a delivery the worker holds (leased as `owner`): prepare its payload (the event's snapshot), sign
+ * it (Standard Webhooks) and POST it. 2xx: delivered. 410: failed, and the endpoint is disabled. Anything else
+ * (3xx, 4xx, 5xx, timeout, refused connection, refused address): the next attempt by the schedule, or failed
+ * when it is used up; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
+ */
+export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner: string): Promise<void> {
+  const endpoint = await deps.endpoints.get(delivery.companyId, delivery.endpointId);
+  if (!endpoint || !endpoint.enabled) {
+    await deps.deliveries.abandon(delivery._id, owner);
+    return;
+  }
+  let payload: string | undefined;
+  try {
+    payload = await payloadFor(deps, delivery.eventId);
+  } catch (err) {
+    if (!(err instanceof ResourceUnavailable)) throw err;
+    deps.logger.warn({ eventId: delivery.eventId, reason: err.message }, 'webhook: resource not readable now; preparing again later');
+    await deps.deliveries.release(delivery._id, owner, new Date(deps.now().getTime() + PREPARE_RETRY_MS));
+    return;
+  }
+  if (payload === undefined) {
+    await deps.deliveries.abandon(delivery._id, owner);
+    return;
+  }
+  const at = deps.now();
+  const result = await deps.sender.send(endpoint.url, signedHeaders(deps.box, endpoint, delivery.eventId, payload, at), payload);
+  const attempt = {
+    at,
+    durationMs: result.durationMs,
+    ...(result.httpStatus !== undefined ? { httpStatus: result.httpStatus } : {}),
+    ...(result.excerpt !== undefined ? { responseExcerpt: result.excerpt } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+  };
+  const status = result.httpStatus ?? 0;
+  if (status >= 200 && status < 300) {
+    await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'delivered', deliveredAt: deps.now() });
+    if (endpoint.failingSince) await deps.endpoints.update(endpoint.companyId, endpoint._id, {}, ['failingSince']);
+    return;
+  }
+  if (status === 410) {
+    await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'failed' });
+    await disableEndpoint(deps, endpoint, 'gone');
+    return;
+  }
+  const next = nextAttemptAt(delivery.attempts + 1, deps.now(), deps.schedule);
+  await deps.deliveries.settle(delivery._id, owner, attempt, next ? { nextAttemptAt: next } : { status: 'failed' });
+  if (!endpoint.failingSince) {
+    await deps.endpoints.model.updateOne({ _id: endpoint._id, failingSince: { $exists: false } }, { $set: { failingSince: at } });
+  } else if (at.getTime() - endpoint.failingSince.getTime() >= deps.disableAfterMs) {
+    await disableEndpoint(deps, endpoint, 'failing');
+  }
+}

@@ -1,0 +1,7 @@
+import type { CompanyId } from '@inv/contracts';
+import type { WebhookDeps } from '../support/deps';
+import { presentEndpoint } from '../support/present';
+
+export async function listEndpoints(deps: WebhookDeps, companyId: CompanyId) {
+  return { endpoints: (await deps.endpoints.list(companyId)).map(presentEndpoint) };
+}
