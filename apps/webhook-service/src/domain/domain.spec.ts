@@ -1,0 +1,106 @@
+import { addressAllowed, checkUrlForm } from './address-policy';
+import { mapBusEvent, payloadData, subscribes } from './event-mapping';
+import { nextAttemptAt, RETRY_SCHEDULE_MS } from './retry-schedule';
+import { newSigningSecret, secretBox, secretKeysOf } from './secrets';
+
+describe('address policy', () => {
+  it.each([
+    ['10.0.0.1', false],
+    ['172.31.255.255', false],
+    ['192.168.0.10', false],
+    ['127.0.0.1', false],
+    ['169.254.169.254', false],
+    ['100.64.1.1', false],
+    ['0.0.0.0', false],
+    ['224.0.0.1', false],
+    ['255.255.255.255', false],
+    ['::1', false],
+    ['fd00:ec2::254', false],
+    ['fc00::1', false],
+    ['fe80::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:10.1.1.1', false],
+    ['::', false],
+    ['93.184.216.34', true],
+    ['2606:2800:220:1:248:1893:25c8:1946', true],
+    ['::ffff:93.184.216.34', true],
+    ['not-an-ip', false],
+  ])('%s allowed: %s', (ip, allowed) => expect(addressAllowed(ip, false)).toBe(allowed));
+
+  it('admits loopback only when allowed', () => {
+    expect(addressAllowed('127.0.0.1', true)).toBe(true);
+    expect(addressAllowed('::1', true)).toBe(true);
+    expect(addressAllowed('10.0.0.1', true)).toBe(false);
+  });
+
+  it('wants https in production and no credentials', () => {
+    expect(checkUrlForm('http://example.com/', true)).toMatchObject({ ok: false });
+    expect(checkUrlForm('https://example.com/', true)).toMatchObject({ ok: true });
+    expect(checkUrlForm('http://example.com/', false)).toMatchObject({ ok: true });
+    expect(checkUrlForm('https://user:pw@example.com/', false)).toMatchObject({ ok: false });
+    expect(checkUrlForm('file:///etc/passwd', false)).toMatchObject({ ok: false });
+    expect(checkUrlForm('/relative', false)).toMatchObject({ ok: false });
+  });
+});
+
+describe('retry schedule', () => {
+  it('runs about 3 days, each delay within ±20 %', () => {
+    const total = RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0);
+    expect(total / 3600_000).toBeGreaterThan(72);
+    expect(total / 3600_000).toBeLessThan(80);
+    const now = new Date('2026-11-27T00:00:00Z');
+    expect(nextAttemptAt(1, now, RETRY_SCHEDULE_MS, 0)!.getTime() - now.getTime()).toBe(4000);
+    expect(nextAttemptAt(1, now, RETRY_SCHEDULE_MS, 0.9999999)!.getTime() - now.getTime()).toBe(6000);
+    expect(nextAttemptAt(2, now, RETRY_SCHEDULE_MS, 0.5)!.getTime() - now.getTime()).toBe(300_000);
+    expect(nextAttemptAt(RETRY_SCHEDULE_MS.length + 1, now)).toBeUndefined();
+  });
+});
+
+describe('event mapping', () => {
+  it('maps the bus events an integrator needs and nothing else', () => {
+    expect(mapBusEvent('invoice.changed.v1', { invoiceId: 4, action: 'created', fields: [] })).toMatchObject({ type: 'invoice.created' });
+    expect(mapBusEvent('invoice.changed.v1', { invoiceId: 4, action: 'updated', fields: [] })).toBeUndefined();
+    expect(mapBusEvent('invoice.finalized.v1', { invoiceId: 4, typeCode: '381' })).toMatchObject({ type: 'credit_note.finalized' });
+    expect(mapBusEvent('invoice.finalized.v1', { invoiceId: 4, typeCode: '380' })).toMatchObject({ type: 'invoice.finalized' });
+    expect(mapBusEvent('mail.sent.v1', { emailId: 'e1', subjectRef: 'member:m1' })).toBeUndefined();
+    expect(mapBusEvent('mail.failed.v1', { emailId: 'e1', subjectRef: 'invoice:9', reason: 'x' })).toMatchObject({
+      type: 'email.failed',
+      resource: { kind: 'email', id: 'e1', invoiceId: 9 },
+    });
+    expect(mapBusEvent('vat.checked.v1', { vatId: 'DE1' })).toBeUndefined();
+    expect(mapBusEvent('vat.checked.v1', { vatId: 'DE1', customerId: 3 })).toMatchObject({ type: 'customer.vat_checked' });
+    expect(mapBusEvent('quota.limit-reached.v1', { month: '2026-11' })).toMatchObject({ type: 'quota.limit_reached' });
+  });
+
+  it('sends ping only on request, * matches every other type', () => {
+    expect(subscribes(['*'], 'invoice.created')).toBe(true);
+    expect(subscribes(['*'], 'ping')).toBe(false);
+    expect(subscribes(['email.sent'], 'invoice.created')).toBe(false);
+  });
+
+  it('says whether the XML is available from the invoice format', () => {
+    const mapped = mapBusEvent('invoice.finalized.v1', { invoiceId: 4, typeCode: '380' })!;
+    expect(payloadData(mapped, { invoice_format: 'PDF' })).toMatchObject({ pdf_available: true, xml_available: false });
+    expect(payloadData(mapped, { invoice_format: 'XRECHNUNG' })).toMatchObject({ xml_available: true });
+    expect(payloadData(mapped, null)).toMatchObject({ invoice: null });
+  });
+});
+
+describe('secrets at rest', () => {
+  it('seals and opens with the endpoint id bound, and decrypts with a rotated key list', () => {
+    const [k1, k2] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const secret = newSigningSecret();
+    const sealed = secretBox([k1]).seal(secret, 'we_a');
+    expect(sealed).not.toContain(secret.slice(6));
+    expect(secretBox([k2, k1]).open(sealed, 'we_a')).toBe(secret);
+    expect(() => secretBox([k1]).open(sealed, 'we_b')).toThrow();
+    expect(() => secretBox([k2]).open(sealed, 'we_a')).toThrow();
+  });
+
+  it('reads keys as base64 or hex and requires them in production', () => {
+    expect(secretKeysOf(Buffer.alloc(32, 7).toString('base64'), true)[0]).toEqual(Buffer.alloc(32, 7));
+    expect(secretKeysOf('ab'.repeat(32), true)[0]).toHaveLength(32);
+    expect(() => secretKeysOf(undefined, true)).toThrow(/required/);
+    expect(() => secretKeysOf('c2hvcnQ=', false)).toThrow(/32 bytes/);
+  });
+});
