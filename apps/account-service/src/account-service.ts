@@ -20,6 +20,7 @@ import { companyRoutes } from './http/company.routes';
 import { internalRoutes } from './http/internal.routes';
 import { bootstrapDemoCompany } from './usecases/bootstrap-demo-company';
 import { onCompanyPlan } from './rpc/account.company-plan';
+import { onCompanyOwners } from './rpc/account.company-owners';
 import { onPaymentTerms } from './rpc/account.payment-terms';
 import { onSellerProfile } from './rpc/account.seller-profile';
 import { onVatChecked } from './consumers/vat.checked';
@@ -108,6 +109,7 @@ export async function createAccountService(config: AccountConfig) {
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));
+  rt.bus.serveRpc('account.company-owners.v1', (msg) => onCompanyOwners({ members }, msg));
   rt.bus.serveRpc('account.seller-profile.v1', (msg) => onSellerProfile({ companies }, msg));
   rt.bus.serveRpc('account.payment-terms.v1', (msg) => onPaymentTerms({ companies }, msg));
 
