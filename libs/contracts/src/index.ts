@@ -16,6 +16,7 @@ export * from './api/company';
 export * from './api/unit-codes';
 export * from './api/catalog';
 export * from './api/webhooks';
+export * from './api/inbound';
 export * from './vies';
 export * from './api/roles';
 export * from './api/permissions';

@@ -17,6 +17,14 @@ export const ERROR_CODES = {
   MALFORMED_JSON: [400, 'The body is not valid JSON.'],
   MALFORMED_PATH: [400, 'The path is not valid percent-encoding.'],
   NESTING_TOO_DEEP: [400, 'The JSON body is nested deeper than 64 levels.'],
+  XML_NOT_WELL_FORMED: [400, 'The received e-invoice is not well-formed XML (or empty); `detail` says where the parser stopped.'],
+  XML_DTD_FORBIDDEN: [
+    400,
+    'The received XML has a document type declaration (DTD) or entity declaration; e-invoices have none, and entities are never resolved.',
+  ],
+  XML_ENCODING_UNSUPPORTED: [400, 'The received XML is not UTF-8 (or declares another encoding).'],
+  XML_TOO_DEEP: [400, 'The received XML nests elements deeper than 128 levels.'],
+  PDF_MALFORMED: [400, 'The received PDF cannot be read (broken structure, encryption, or an embedded file in an unsupported encoding).'],
   REQUEST_ABORTED: [400, 'The client aborted the request.'],
   INVALID_IDEMPOTENCY_KEY: [400, 'The Idempotency-Key header is malformed (1 to 255 printable characters).'],
   UNAUTHENTICATED: [401, 'X-API-Key is missing, malformed, unknown or revoked.'],
@@ -71,11 +79,23 @@ export const ERROR_CODES = {
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],
   BODY_TIMEOUT: [408, 'The request body did not arrive within BODY_TIMEOUT_MS (30 s) of its head; the connection is closed.'],
   PAYLOAD_TOO_LARGE: [413, 'The body exceeds the limit (1 MiB for JSON).'],
+  DOCUMENT_TOO_LARGE: [
+    413,
+    'The received e-invoice exceeds its limit: 5 MiB for XML (also once extracted from a PDF), 10 MiB for PDF, 1 MiB for POST /inbound/validate.',
+  ],
   UNSUPPORTED_MEDIA_TYPE: [415, 'The body is not application/json.'],
+  UNSUPPORTED_FORMAT: [
+    415,
+    'The received document is not an e-invoice format we read: send UBL Invoice/CreditNote or CII XML, or a ZUGFeRD/Factur-X PDF, as application/xml, application/pdf or one multipart file.',
+  ],
   IDEMPOTENCY_KEY_REUSED: [422, 'The Idempotency-Key was used before with another request body.'],
   INVOICE_NOT_VALID: [422, 'The invoice cannot be finalized; `errors` lists why (see GET /invoice/{id}/validate).'],
   VAT_OVERRIDE_REQUIRED: [422, "The customer's VAT ID is not confirmed (`vat_check.status`); resend with vat_override_confirmed: true."],
   COMPANY_PROFILE_MISSING: [422, 'The company profile lacks data the document needs.'],
+  PDF_WITHOUT_EINVOICE: [
+    422,
+    'The received PDF carries no embedded e-invoice XML (not ZUGFeRD/Factur-X): a plain PDF is not an e-invoice.',
+  ],
   RATE_LIMITED: [429, 'Too many requests for the company; wait Retry-After seconds.'],
   TOO_MANY_FAILED_AUTHENTICATIONS: [429, 'Too many failed authentications from this address; wait Retry-After seconds.'],
   EMAIL_LIMIT_EXCEEDED: [

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { objectStorageEnv } from '@inv/objects';
+import { baseEnv } from '@inv/runtime';
+import { envVars } from '@inv/service-kit';
+
+export const inboundConfig = baseEnv.extend({
+  PORT: envVars.port(3009),
+  ...objectStorageEnv,
+  /** The official conformance kit (XSD, Schematron as XSLT); default: ../shared/conformance next to the clone. */
+  INBOUND_CONFORMANCE_DIR: z.string().min(1).optional(),
+  /** Where the stylesheets compiled from the kit (SEF) are kept between starts; default ~/.cache/invoicing-inbound/sef. */
+  INBOUND_SEF_CACHE_DIR: z.string().min(1).optional(),
+});
+export type InboundConfig = z.output<typeof inboundConfig>;

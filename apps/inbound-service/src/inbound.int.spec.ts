@@ -1,0 +1,264 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import fc from 'fast-check';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
+import { deleteBrokerObjects, identityHeaders, testEnv, testMongo, uniquePrefix } from '@inv/testing';
+import { inboundConfig } from './config';
+import { createInboundService } from './inbound-service';
+import { defaultKitDir } from './support/conformance-kit';
+
+jest.setTimeout(600_000);
+
+const KIT = process.env.INBOUND_CONFORMANCE_DIR ?? defaultKitDir();
+const XR_UBL = readFileSync(join(KIT, 'xrechnung/examples/01.01a-INVOICE_ubl.xml'));
+const CII = readFileSync(join(KIT, 'en16931/cii/examples/CII_example1.xml'));
+const PEPPOL_CN = readFileSync(join(KIT, 'peppol/examples/base-creditnote-correction.xml'));
+
+async function facturX(xml: Buffer, name = 'factur-x.xml'): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage();
+  await pdf.attach(xml, name, { mimeType: 'text/xml', description: 'Factur-X invoice' });
+  return Buffer.from(await pdf.save());
+}
+
+describe('inbound-service over HTTP', () => {
+  const prefix = uniquePrefix();
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: EmbeddedS3;
+  let service: Awaited<ReturnType<typeof createInboundService>>;
+  let base: string;
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    s3 = await startEmbeddedS3();
+    service = await createInboundService(
+      inboundConfig.parse(
+        testEnv(prefix, mongo.uri, {
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY: s3.accessKey,
+          S3_SECRET_KEY: s3.secretKey,
+          S3_BUCKET: `${prefix}-inbound`,
+          INBOUND_CONFORMANCE_DIR: KIT,
+        }),
+      ),
+    );
+    base = (await service.start()).url;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await s3?.stop();
+    await deleteBrokerObjects(prefix);
+    await mongo?.stop();
+  });
+
+  const send = async (companyId: string, method: string, path: string, body?: RequestInit['body'], contentType?: string, role?: string) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...(contentType ? { 'content-type': contentType } : {}), ...(await identityHeaders(companyId, { role })) },
+      body,
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      headers: res.headers,
+      body: (text ? JSON.parse(text) : undefined) as any,
+    };
+  };
+
+  it('receives an XRechnung UBL: 201 with the reading, stored per company from id 1, listed, fetched and deleted', async () => {
+    const created = await send('cmp_a', 'POST', '/inbound/', XR_UBL, 'application/xml');
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: 1,
+      status: 'RECEIVED',
+      valid: true,
+      format: 'xrechnung-ubl',
+      profile: 'XRechnung 3.0',
+      version: '3.0',
+      document_type: 'INVOICE',
+      media_type: 'application/xml',
+      content: {
+        number: '123456XX',
+        currency: 'EUR',
+        seller: { name: expect.any(String), vat_id: expect.stringMatching(/^DE/) },
+        totals: { payable: expect.any(String) },
+      },
+    });
+    expect(created.body.content.lines.length).toBeGreaterThan(0);
+    expect(created.body.content.payment_means[0].iban).toMatch(/^DE\d{20}$/);
+    expect(created.headers.get('location')).toBe('/api/v1/inbound/1');
+    expect(await service.deps.objects.exists('cmp_a/inbound/1/original.xml')).toBe(true);
+
+    // another company starts at 1 too and never sees cmp_a's document
+    expect((await send('cmp_b', 'POST', '/inbound/', CII, 'text/xml')).body).toMatchObject({ id: 1, format: 'cii-en16931', valid: true });
+    expect((await send('cmp_b', 'GET', '/inbound/1')).body.format).toBe('cii-en16931');
+    expect((await send('cmp_b', 'GET', '/inbound/2')).status).toBe(404);
+
+    const second = await send('cmp_a', 'POST', '/inbound/', PEPPOL_CN, 'application/xml');
+    expect(second.body).toMatchObject({ id: 2, format: 'peppol-ubl', document_type: 'CREDIT_NOTE' });
+
+    const list = await send('cmp_a', 'GET', '/inbound/?limit=1');
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total-count')).toBe('2');
+    expect(list.body).toEqual([expect.objectContaining({ id: 2, format: 'peppol-ubl', error_count: expect.any(Number) })]);
+    expect(list.body[0].content).toBeUndefined();
+    const vat = created.body.content.seller.vat_id as string;
+    expect(
+      (await send('cmp_a', 'GET', `/inbound/?seller_vat_id=${encodeURIComponent(vat)}`)).body.map((d: { id: number }) => d.id),
+    ).toEqual([1]);
+    expect((await send('cmp_a', 'GET', '/inbound/?valid=true')).body.map((d: { id: number }) => d.id)).toContain(1);
+    expect((await send('cmp_a', 'GET', '/inbound/?valid=maybe')).status).toBe(400);
+
+    expect((await send('cmp_a', 'DELETE', '/inbound/1')).status).toBe(200);
+    expect((await send('cmp_a', 'GET', '/inbound/1')).status).toBe(404);
+    expect(await service.deps.objects.exists('cmp_a/inbound/1/original.xml')).toBe(false);
+    expect((await send('cmp_a', 'DELETE', '/inbound/1')).status).toBe(404);
+  });
+
+  it('reads a ZUGFeRD/Factur-X PDF through its embedded XML, raw and as a multipart file', async () => {
+    const pdf = await facturX(CII);
+    const raw = await send('cmp_pdf', 'POST', '/inbound/', pdf, 'application/pdf');
+    expect(raw.status).toBe(201);
+    expect(raw.body).toMatchObject({ format: 'factur-x', media_type: 'application/pdf', valid: true });
+    expect(await service.deps.objects.exists(`cmp_pdf/inbound/${raw.body.id}/original.pdf`)).toBe(true);
+
+    const form = new FormData();
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'rechnung.pdf');
+    const multi = await send('cmp_pdf', 'POST', '/inbound/', form);
+    expect(multi.status).toBe(201);
+    expect(multi.body).toMatchObject({ format: 'factur-x', filename: 'rechnung.pdf' });
+  });
+
+  it('validates synchronously without storing anything, naming the broken rules', async () => {
+    const broken = XR_UBL.toString('utf8').replace(
+      /<cbc:PayableAmount currencyID="EUR">([\d.]+)</,
+      (_m, v: string) => `<cbc:PayableAmount currencyID="EUR">${(Number(v) + 5).toFixed(2)}<`,
+    );
+    const res = await send('cmp_v', 'POST', '/inbound/validate', broken, 'application/xml');
+    expect(res.status).toBe(200);
+    expect(res.body.valid).toBe(false);
+    expect(res.body.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ rule: 'BR-CO-16', severity: 'fatal', source: 'en16931' }),
+        expect.objectContaining({ rule: 'INB-ARITH-PAYABLE', severity: 'error', source: 'arithmetic' }),
+      ]),
+    );
+    expect((await send('cmp_v', 'GET', '/inbound/')).body).toEqual([]);
+    const big = Buffer.alloc(1024 * 1024 + 10, 0x20);
+    expect((await send('cmp_v', 'POST', '/inbound/validate', big, 'application/xml')).body.code).toBe('DOCUMENT_TOO_LARGE');
+  });
+
+  describe('hostile input: a 4xx problem naming the reason, nothing fetched or stored', () => {
+    const cases: [string, () => Promise<Buffer | string>, string, number, string][] = [
+      [
+        'XXE (external entity)',
+        async () => '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><Invoice>&e;</Invoice>',
+        'application/xml',
+        400,
+        'XML_DTD_FORBIDDEN',
+      ],
+      [
+        'entity expansion (billion laughs)',
+        async () =>
+          `<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><l>&c;</l>`,
+        'application/xml',
+        400,
+        'XML_DTD_FORBIDDEN',
+      ],
+      [
+        'external DTD',
+        async () => '<!DOCTYPE Invoice SYSTEM "http://127.0.0.1:1/evil.dtd"><Invoice/>',
+        'application/xml',
+        400,
+        'XML_DTD_FORBIDDEN',
+      ],
+      ['not well-formed', async () => '<Invoice><cbc:ID>1</Invoice>', 'application/xml', 400, 'XML_NOT_WELL_FORMED'],
+      ['deep nesting', async () => `${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}`, 'application/xml', 400, 'XML_TOO_DEEP'],
+      ['another XML vocabulary', async () => '<html xmlns="http://www.w3.org/1999/xhtml"/>', 'application/xml', 415, 'UNSUPPORTED_FORMAT'],
+      [
+        'an external schema reference is not followed',
+        async () =>
+          XR_UBL.toString('utf8').replace(
+            '<ubl:Invoice ',
+            '<ubl:Invoice xsi:schemaLocation="urn:x http://127.0.0.1:1/x.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ',
+          ),
+        'application/xml',
+        201,
+        '',
+      ],
+      [
+        'ISO-8859-1',
+        async () => '<?xml version="1.0" encoding="ISO-8859-1"?><Invoice/>',
+        'application/xml',
+        400,
+        'XML_ENCODING_UNSUPPORTED',
+      ],
+      ['JSON', async () => '{"invoice":1}', 'application/json', 415, 'UNSUPPORTED_FORMAT'],
+      ['a plain PDF', async () => Buffer.from(await (await PDFDocument.create()).save()), 'application/pdf', 422, 'PDF_WITHOUT_EINVOICE'],
+      [
+        'a PDF with a broken xref',
+        async () =>
+          Buffer.from(
+            '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\nxref\n0 99\nbroken\ntrailer << /Root 1 0 R /Size 99 >>\nstartxref\n9\n%%EOF',
+          ),
+        'application/pdf',
+        422,
+        'PDF_WITHOUT_EINVOICE',
+      ],
+      ['an oversized XML', async () => Buffer.alloc(5 * 1024 * 1024 + 1, 0x20), 'application/xml', 413, 'DOCUMENT_TOO_LARGE'],
+      [
+        'a zip bomb inside a PDF',
+        async () => {
+          const pdf = await PDFDocument.create();
+          pdf.addPage();
+          const bomb = pdf.context.flateStream(Buffer.alloc(64 * 1024 * 1024, 0x20));
+          const ref = pdf.context.register(bomb);
+          const spec = pdf.context.obj({ Type: 'Filespec', F: PDFString.of('factur-x.xml'), EF: { F: ref } });
+          const tree = pdf.context.obj({ Names: [PDFString.of('factur-x.xml'), spec] });
+          pdf.catalog.set(PDFName.of('Names'), pdf.context.obj({ EmbeddedFiles: tree }));
+          return Buffer.from(await pdf.save());
+        },
+        'application/pdf',
+        413,
+        'DOCUMENT_TOO_LARGE',
+      ],
+    ];
+    it.each(cases)('%s', async (_name, body, type, status, code) => {
+      const res = await send('cmp_hostile', 'POST', '/inbound/', await body(), type);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code: code || undefined });
+      if (status >= 400) expect(res.type).toContain('application/problem+json');
+    });
+    it('a deflate bomb is cut by zlib, not inflated whole', () => {
+      // guard for the case above: 64 MiB of blanks compress to ~64 KiB
+      expect(deflateSync(Buffer.alloc(64 * 1024 * 1024, 0x20)).length).toBeLessThan(200 * 1024);
+    });
+  });
+
+  it('mutated XML never gives a 5xx (fuzz)', async () => {
+    const text = CII.toString('utf8');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: text.length - 1 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.string({
+          maxLength: 12,
+          unit: fc.constantFrom('<', '>', '/', '&', ';', '"', '=', ' ', 'a', 'ram:', '!', '?', '\u0000', 'é', ']]>'),
+        }),
+        async (at, drop, insert) => {
+          const mutated = text.slice(0, at) + insert + text.slice(at + drop);
+          const res = await send('cmp_fuzz', 'POST', '/inbound/validate', mutated, 'application/xml');
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: Number(process.env.FC_RUNS ?? 25), seed: 20261127 },
+    );
+  });
+
+  it('writing needs member or above; reading is open to viewers', async () => {
+    expect((await send('cmp_roles', 'POST', '/inbound/', CII, 'application/xml', 'viewer')).status).toBe(403);
+    expect((await send('cmp_roles', 'GET', '/inbound/', undefined, undefined, 'viewer')).status).toBe(200);
+  });
+});

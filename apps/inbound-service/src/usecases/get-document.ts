@@ -1,0 +1,10 @@
+import type { CompanyId, InboundDocument } from '@inv/contracts';
+import { notFound } from '@inv/service-kit';
+import type { InboundDeps } from '../support/deps';
+import { toInboundDocument } from '../support/present';
+
+export async function getDocument(deps: InboundDeps, companyId: CompanyId, id: number): Promise<InboundDocument> {
+  const doc = await deps.documents.get(companyId, id);
+  if (!doc) throw notFound('inbound document');
+  return toInboundDocument(doc);
+}

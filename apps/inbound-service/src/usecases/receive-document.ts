@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { CompanyId, InboundDocument } from '@inv/contracts';
+import type { InboundDoc } from '../db/inbound-documents';
+import type { InboundDeps } from '../support/deps';
+import type { ReceivedDocument } from '../support/receive-body';
+import { toInboundDocument } from '../support/present';
+import { checkDocument } from './check-document';
+
+/**
+ * Receives an e-invoice: read and validated first (a document that is no e-invoice at all is refused with a
+ * 4xx and nothing is kept), then the original goes to the object store and the reading to MongoDB. The id is
+ * the company's next (counter `inbound:<company>`); the answer comes only after both writes, so what was
+ * answered 201 is stored.
+ */
+export async function receiveDocument(deps: InboundDeps, companyId: CompanyId, received: ReceivedDocument): Promise<InboundDocument> {
+  const { report, content } = await checkDocument(deps.kit, received);
+  const id = await deps.counters.next(`inbound:${companyId}`);
+  const ext = received.mediaType === 'application/pdf' ? 'pdf' : 'xml';
+  const objectKey = `${companyId}/inbound/${id}/original.${ext}`;
+  await deps.objects.put(objectKey, received.bytes, received.mediaType);
+  const doc: Omit<InboundDoc, '_id'> = {
+    companyId,
+    id,
+    status: 'RECEIVED',
+    valid: report.valid,
+    receivedAt: deps.now(),
+    filename: received.filename,
+    mediaType: received.mediaType,
+    size: received.bytes.length,
+    sha256: createHash('sha256').update(received.bytes).digest('hex'),
+    objectKey,
+    format: report.format,
+    profile: report.profile,
+    version: report.version,
+    customizationId: report.customization_id,
+    documentType: report.document_type,
+    findings: report.findings,
+    content,
+    sellerVatId: content.seller.vat_id?.replace(/\s+/g, '').toUpperCase(),
+    summary: {
+      number: content.number,
+      issueDate: content.issue_date,
+      sellerName: content.seller.name,
+      payable: content.totals.payable,
+      currency: content.currency,
+      errorCount: report.findings.filter((f) => f.severity === 'fatal' || f.severity === 'error').length,
+    },
+  };
+  await deps.documents.insert(doc);
+  return toInboundDocument(doc);
+}

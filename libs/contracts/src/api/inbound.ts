@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { Pagination } from './common';
+
+/**
+ * Received e-invoices (inbound-service): a document as sent by a supplier (XRechnung UBL or CII, Peppol BIS 3,
+ * EN 16931 CII, ZUGFeRD/Factur-X PDF), checked with the official rules at the version it declares, and read
+ * into our own JSON vocabulary.
+ */
+
+/** Largest XML document accepted (bytes). */
+export const INBOUND_XML_MAX_BYTES = 5 * 1024 * 1024;
+/** Largest PDF accepted (bytes). */
+export const INBOUND_PDF_MAX_BYTES = 10 * 1024 * 1024;
+/** Largest document `POST /inbound/validate` checks synchronously (bytes). */
+export const INBOUND_VALIDATE_MAX_BYTES = 1024 * 1024;
+
+export const INBOUND_FORMATS = ['xrechnung-ubl', 'xrechnung-cii', 'peppol-ubl', 'ubl-en16931', 'cii-en16931', 'factur-x'] as const;
+export const InboundFormat = z.enum(INBOUND_FORMATS).meta({
+  id: 'InboundDocumentFormat',
+  description:
+    'detected format: xrechnung-ubl / xrechnung-cii (XRechnung CIUS), peppol-ubl (Peppol BIS Billing 3), ubl-en16931 / cii-en16931 (plain EN 16931), factur-x (ZUGFeRD/Factur-X PDF with embedded CII)',
+});
+export type InboundFormat = z.output<typeof InboundFormat>;
+
+export const InboundFindingSeverity = z.enum(['fatal', 'error', 'warning', 'information']);
+export type InboundFindingSeverity = z.output<typeof InboundFindingSeverity>;
+
+export const InboundFinding = z
+  .object({
+    rule: z.string().meta({ description: 'rule id (BR-CO-15, BR-DE-1, PEPPOL-EN16931-R001, XSD, INB-ARITH-…)', example: 'BR-CO-15' }),
+    severity: InboundFindingSeverity,
+    location: z.string().meta({ description: 'XPath of the element the rule is about (XSD: line number)', example: '/Invoice[1]' }),
+    message: z.string(),
+    source: z
+      .enum(['xsd', 'en16931', 'xrechnung', 'peppol', 'arithmetic'])
+      .meta({ description: 'which artefact found it: the XML schema, a Schematron rule set or our own arithmetic re-check' }),
+  })
+  .meta({ id: 'InboundValidationFinding' });
+export type InboundFinding = z.output<typeof InboundFinding>;
+
+export const InboundValidationReport = z
+  .object({
+    valid: z.boolean().meta({ description: 'true when no finding is fatal or error (warnings and information do not count)' }),
+    format: InboundFormat,
+    syntax: z.enum(['ubl', 'cii']),
+    document_type: z.enum(['INVOICE', 'CREDIT_NOTE']),
+    customization_id: z.string().meta({ description: 'the specification identifier the document declares (BT-24)' }),
+    profile: z.string().meta({ description: 'profile name derived from BT-24, e.g. XRechnung 3.0, Peppol BIS Billing 3.0, EN16931' }),
+    version: z.string().optional().meta({ description: 'version the document declares (XRechnung: 3.0)' }),
+    rules_applied: z.array(z.string()).meta({ description: 'the rule sets run, in order' }),
+    findings: z.array(InboundFinding),
+  })
+  .meta({ id: 'InboundValidationReport' });
+export type InboundValidationReport = z.output<typeof InboundValidationReport>;
+
+const Amount = z.string().meta({ description: 'decimal amount as in the document', example: '119.00' });
+
+export const InboundParty = z.object({
+  name: z.string().optional(),
+  trading_name: z.string().optional(),
+  vat_id: z.string().optional(),
+  tax_number: z.string().optional(),
+  legal_registration_id: z.string().optional(),
+  electronic_address: z.object({ scheme: z.string().optional(), value: z.string() }).optional(),
+  identifiers: z.array(z.object({ scheme: z.string().optional(), value: z.string() })),
+  address: z
+    .object({
+      street: z.string().optional(),
+      additional: z.string().optional(),
+      city: z.string().optional(),
+      postal_code: z.string().optional(),
+      country: z.string().optional(),
+    })
+    .optional(),
+  contact: z.object({ name: z.string().optional(), phone: z.string().optional(), email: z.string().optional() }).optional(),
+});
+
+const AllowanceCharge = z.object({
+  charge: z.boolean().meta({ description: 'true: charge, false: allowance' }),
+  amount: Amount,
+  base_amount: Amount.optional(),
+  percentage: z.string().optional(),
+  reason: z.string().optional(),
+  reason_code: z.string().optional(),
+  vat_category: z.string().optional(),
+  vat_rate: z.string().optional(),
+});
+
+export const InboundLine = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  quantity: z.string(),
+  unit: z.string().optional(),
+  net_price: Amount.optional(),
+  net_amount: Amount,
+  vat_category: z.string().optional(),
+  vat_rate: z.string().optional(),
+  seller_item_id: z.string().optional(),
+  allowances_charges: z.array(AllowanceCharge),
+});
+
+export const InboundContent = z
+  .object({
+    number: z.string().optional(),
+    type_code: z.string().optional(),
+    issue_date: z.string().optional(),
+    due_date: z.string().optional(),
+    delivery_date: z.string().optional(),
+    currency: z.string().optional(),
+    buyer_reference: z.string().optional(),
+    order_reference: z.string().optional(),
+    contract_reference: z.string().optional(),
+    project_reference: z.string().optional(),
+    preceding_invoices: z.array(z.string()),
+    notes: z.array(z.string()),
+    seller: InboundParty,
+    buyer: InboundParty,
+    lines: z.array(InboundLine),
+    allowances_charges: z.array(AllowanceCharge),
+    vat_breakdown: z.array(
+      z.object({
+        category: z.string().optional(),
+        rate: z.string().optional(),
+        taxable_amount: Amount,
+        tax_amount: Amount,
+        exemption_reason: z.string().optional(),
+      }),
+    ),
+    totals: z.object({
+      line_total: Amount.optional(),
+      allowance_total: Amount.optional(),
+      charge_total: Amount.optional(),
+      tax_exclusive: Amount.optional(),
+      tax_total: Amount.optional(),
+      tax_inclusive: Amount.optional(),
+      prepaid: Amount.optional(),
+      rounding: Amount.optional(),
+      payable: Amount.optional(),
+    }),
+    payment_means: z.array(
+      z.object({
+        code: z.string().optional(),
+        iban: z.string().optional(),
+        bic: z.string().optional(),
+        account_name: z.string().optional(),
+        remittance: z.string().optional(),
+      }),
+    ),
+    payment_terms: z.string().optional(),
+    attachments: z.array(
+      z.object({
+        id: z.string().optional(),
+        filename: z.string().optional(),
+        mime_code: z.string().optional(),
+        description: z.string().optional(),
+        uri: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'InboundContent' });
+export type InboundContent = z.output<typeof InboundContent>;
+export type InboundParty = z.output<typeof InboundParty>;
+export type InboundLine = z.output<typeof InboundLine>;
+
+export const InboundStatus = z.enum(['RECEIVED', 'REJECTED']).meta({
+  description: 'RECEIVED: read and checked (see valid); REJECTED: kept but not readable as an e-invoice',
+});
+
+export const InboundDocument = z
+  .object({
+    id: z.number().int(),
+    status: InboundStatus,
+    valid: z.boolean(),
+    received_at: z.string(),
+    filename: z.string().optional(),
+    media_type: z.enum(['application/xml', 'application/pdf']),
+    size: z.number().int(),
+    sha256: z.string(),
+    format: InboundFormat,
+    profile: z.string(),
+    version: z.string().optional(),
+    customization_id: z.string(),
+    document_type: z.enum(['INVOICE', 'CREDIT_NOTE']),
+    findings: z.array(InboundFinding),
+    content: InboundContent,
+  })
+  .meta({ id: 'InboundDocument' });
+export type InboundDocument = z.output<typeof InboundDocument>;
+
+export const InboundSummary = InboundDocument.omit({ findings: true, content: true })
+  .extend({
+    number: z.string().optional(),
+    issue_date: z.string().optional(),
+    seller_name: z.string().optional(),
+    seller_vat_id: z.string().optional(),
+    payable: z.string().optional(),
+    currency: z.string().optional(),
+    error_count: z.number().int(),
+  })
+  .meta({ id: 'InboundSummary' });
+export type InboundSummary = z.output<typeof InboundSummary>;
+
+export const InboundListQuery = Pagination.extend({
+  status: InboundStatus.optional(),
+  valid: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+  seller_vat_id: z
+    .string()
+    .trim()
+    .min(3)
+    .max(24)
+    .regex(/^[A-Za-z]{2} ?[A-Za-z0-9+*. ]{1,20}$/, 'a VAT ID: country code and up to 18 letters or digits')
+    .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+    .optional()
+    .meta({ description: "the seller's VAT ID (BT-31), blanks ignored", example: 'DE123456789' }),
+});
+export type InboundListQuery = z.output<typeof InboundListQuery>;
+
+export const InboundValidationResult = InboundValidationReport.extend({ content: InboundContent }).meta({ id: 'InboundValidationResult' });
+export type InboundValidationResult = z.output<typeof InboundValidationResult>;
