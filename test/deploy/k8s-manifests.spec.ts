@@ -51,6 +51,7 @@ const GATEWAY_UPSTREAMS: Record<string, string> = {
   DOCUMENT_URL: 'document-service',
   EXPORT_URL: 'export-service',
   QUOTA_URL: 'quota-service',
+  WEBHOOK_URL: 'webhook-service',
 };
 const SERVICES: ServiceSpec[] = [
   { name: 'gateway', port: 8080, env: [...COMMON_ENV, ...Object.keys(GATEWAY_UPSTREAMS), 'RATE_LIMIT_PER_SECOND'] },
@@ -61,6 +62,11 @@ const SERVICES: ServiceSpec[] = [
   { name: 'vat-service', port: 3005, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'VIES_URL'] },
   { name: 'export-service', port: 3006, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'quota-service', port: 3007, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
+  {
+    name: 'webhook-service',
+    port: 3008,
+    env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'WEBHOOK_SECRET_KEYS', 'INVOICE_URL', 'CUSTOMER_URL', 'EXPORT_URL', 'QUOTA_URL'],
+  },
 ];
 const portOf = (name: string) => SERVICES.find((s) => s.name === name)!.port;
 /** Besides the gateway, only the object store's S3 API may be public: presigned download links point at it. */
@@ -281,13 +287,20 @@ function ingressProblems(m: Manifests): string[] {
   return problems;
 }
 
-/** Only the gateway may reach the services' HTTP ports: every Ingress rule selecting a service pod names gateway pods only. */
+/** The services whose public GET webhook-service reads (the resource of an event, with a signed identity). */
+const READ_BY_WEBHOOKS = ['invoice-service', 'customer-service', 'export-service', 'quota-service'];
+
+/**
+ * Only the gateway may reach the services' HTTP ports: every Ingress rule selecting a service pod names gateway pods only
+ * (and webhook-service's pods for the services it reads, READ_BY_WEBHOOKS).
+ */
 function networkPolicyProblems(m: Manifests): string[] {
   const policies = m.all<NetworkPolicyObject>('NetworkPolicy').filter((p) => p.spec.policyTypes?.includes('Ingress') ?? true);
   const problems: string[] = [];
   if (!policies.some((p) => selects(p.spec.podSelector, {}) && Object.keys(p.spec.podSelector).length === 0 && !p.spec.ingress?.length))
     problems.push('no default-deny ingress policy');
   const gatewayLabels = m.find<Workload>('Deployment', 'gateway')?.spec.template.metadata.labels ?? {};
+  const webhookLabels = m.find<Workload>('Deployment', 'webhook-service')?.spec.template.metadata.labels ?? {};
   for (const spec of SERVICES.filter((s) => s.name !== 'gateway')) {
     const labels = m.find<Workload>('Deployment', spec.name)?.spec.template.metadata.labels ?? {};
     const rules = policies
@@ -308,7 +321,8 @@ function networkPolicyProblems(m: Manifests): string[] {
             (!peer.namespaceSelector &&
               !peer.ipBlock &&
               peer.podSelector &&
-              selects(peer.podSelector, gatewayLabels) &&
+              (selects(peer.podSelector, gatewayLabels) ||
+                (READ_BY_WEBHOOKS.includes(spec.name) && selects(peer.podSelector, webhookLabels))) &&
               !selects(peer.podSelector, labels)),
         );
       if (!onlyGateway) problems.push(`${spec.name}: policy ${r.policy} admits more than the gateway`);
@@ -345,7 +359,8 @@ function egressProblems(m: Manifests): string[] {
       if (!r.ports?.length) problems.push(`${where} allows any port`);
       for (const peer of r.to ?? []) {
         if (peer.ipBlock) {
-          if (spec.name !== 'vat-service' || (r.ports ?? []).some((p) => p.port !== 443))
+          // vat-service asks VIES, webhook-service delivers to integrators: both on 443 only
+          if (!['vat-service', 'webhook-service'].includes(spec.name) || (r.ports ?? []).some((p) => p.port !== 443))
             problems.push(`${where} allows addresses outside the cluster`);
           continue;
         }
@@ -358,7 +373,11 @@ function egressProblems(m: Manifests): string[] {
           continue;
         }
         const infra = INFRASTRUCTURE.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name)));
-        const toServices = spec.name === 'gateway' && serviceLabels.some((l) => peer.podSelector && selects(peer.podSelector, l));
+        const toServices =
+          (spec.name === 'gateway' && serviceLabels.some((l) => peer.podSelector && selects(peer.podSelector, l))) ||
+          (spec.name === 'webhook-service' &&
+            READ_BY_WEBHOOKS.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name))) &&
+            !selects(peer.podSelector!, labelsOf('account-service')));
         const tooWide = peer.podSelector && Object.keys(peer.podSelector).length === 0;
         if (tooWide || !(infra || toServices)) problems.push(`${where} reaches pods that are not its infrastructure`);
       }

@@ -102,5 +102,6 @@ describe('secrets at rest', () => {
     expect(secretKeysOf('ab'.repeat(32), true)[0]).toHaveLength(32);
     expect(() => secretKeysOf(undefined, true)).toThrow(/required/);
     expect(() => secretKeysOf('c2hvcnQ=', false)).toThrow(/32 bytes/);
+    expect(secretKeysOf('CHANGE-ME-webhook-secret-key-for-dev-clusters', false)[0]).toHaveLength(32);
   });
 });

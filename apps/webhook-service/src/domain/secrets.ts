@@ -34,7 +34,11 @@ export function secretBox(keys: Buffer[]) {
 }
 export type SecretBox = ReturnType<typeof secretBox>;
 
-/** Keys from WEBHOOK_SECRET_KEYS (base64 or hex of 32 bytes each); outside production a fixed development key when unset. */
+/**
+ * Keys from WEBHOOK_SECRET_KEYS, comma-separated (first encrypts, all decrypt): 32 bytes as 64 hex characters or
+ * base64, or any other string of at least 32 characters, whose SHA-256 is the key (as IDENTITY_SIGNING_KEYS takes
+ * `openssl rand -hex 32` output). Outside production a fixed development key when unset.
+ */
 export function secretKeysOf(spec: string | undefined, production: boolean): Buffer[] {
   if (!spec) {
     if (production) throw new Error('WEBHOOK_SECRET_KEYS is required in production');
@@ -45,8 +49,10 @@ export function secretKeysOf(spec: string | undefined, production: boolean): Buf
     .map((s) => s.trim())
     .filter(Boolean)
     .map((s) => {
-      const key = /^[0-9a-f]{64}$/i.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'base64');
-      if (key.length !== 32) throw new Error('each WEBHOOK_SECRET_KEYS entry must be 32 bytes (base64 or 64 hex characters)');
-      return key;
+      if (/^[0-9a-f]{64}$/i.test(s)) return Buffer.from(s, 'hex');
+      const decoded = /^[A-Za-z0-9+/]{43}=$/.test(s) ? Buffer.from(s, 'base64') : undefined;
+      if (decoded?.length === 32) return decoded;
+      if (s.length < 32) throw new Error('each WEBHOOK_SECRET_KEYS entry must be 32 bytes (hex or base64) or at least 32 characters');
+      return createHash('sha256').update(s, 'utf8').digest();
     });
 }
