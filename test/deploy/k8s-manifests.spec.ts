@@ -52,6 +52,7 @@ const GATEWAY_UPSTREAMS: Record<string, string> = {
   EXPORT_URL: 'export-service',
   QUOTA_URL: 'quota-service',
   WEBHOOK_URL: 'webhook-service',
+  INBOUND_URL: 'inbound-service',
 };
 const SERVICES: ServiceSpec[] = [
   { name: 'gateway', port: 8080, env: [...COMMON_ENV, ...Object.keys(GATEWAY_UPSTREAMS), 'RATE_LIMIT_PER_SECOND'] },
@@ -66,6 +67,11 @@ const SERVICES: ServiceSpec[] = [
     name: 'webhook-service',
     port: 3008,
     env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'WEBHOOK_SECRET_KEYS', 'INVOICE_URL', 'CUSTOMER_URL', 'EXPORT_URL', 'QUOTA_URL'],
+  },
+  {
+    name: 'inbound-service',
+    port: 3009,
+    env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV, 'INBOUND_CONFORMANCE_DIR', 'INBOUND_SEF_CACHE_DIR'],
   },
 ];
 const portOf = (name: string) => SERVICES.find((s) => s.name === name)!.port;

@@ -18,6 +18,7 @@ export const gatewayConfig = z.object({
   DOCUMENT_URL: url(3004),
   EXPORT_URL: url(3006),
   QUOTA_URL: url(3007),
+  INBOUND_URL: url(3009),
   WEBHOOK_URL: url(3008),
   /** Requests per company per second before 429. */
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),

@@ -1,4 +1,5 @@
 import express from 'express';
+import { INBOUND_PDF_MAX_BYTES } from '@inv/contracts';
 import type { LogDestination } from '@inv/service-kit';
 import {
   connectRedis,
@@ -66,6 +67,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
       { method: 'POST', path: /^\/invoice\/[^/]+\/attachments\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
       // a logo is at most 1 MiB: account-service cuts it and answers LOGO_TOO_LARGE
       { method: 'PUT', path: /^\/company\/logo\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
+      // a received e-invoice PDF is at most 10 MiB (inbound-service cuts it and answers DOCUMENT_TOO_LARGE); 64 KiB for a form's framing
+      { method: 'POST', path: /^\/inbound\/?$/, maxBytes: INBOUND_PDF_MAX_BYTES + 64 * 1024 },
     ]),
   );
   api.use(openApiRoutes());

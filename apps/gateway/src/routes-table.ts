@@ -17,6 +17,7 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
     { prefix: '/members', target: config.ACCOUNT_URL },
     { prefix: '/audit-log', target: config.ACCOUNT_URL },
     { prefix: '/quota', target: config.QUOTA_URL },
+    { prefix: '/inbound', target: config.INBOUND_URL },
     { prefix: '/webhook-endpoints', target: config.WEBHOOK_URL },
   ];
 }

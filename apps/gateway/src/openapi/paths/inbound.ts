@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { InboundDocument, InboundListQuery, InboundSummary, InboundValidationResult, MessageResponse } from '@inv/contracts';
+import { commonErrors, intId, json, notFound, paginationHeaders, problem, queryParams, type Operation } from '../builder';
+
+const tags = ['Inbound'];
+const id = intId('id', 'inbound document id (per company, from 1)');
+
+/** The document as sent: raw XML or PDF, or one file of a form. */
+const documentBody = (maxXml: string, maxPdf: string) => ({
+  required: true,
+  content: {
+    'application/xml': {
+      schema: { type: 'string', description: `XRechnung (UBL or CII), Peppol BIS Billing 3 or EN 16931 UBL/CII, UTF-8, at most ${maxXml}` },
+      example:
+        '<?xml version="1.0" encoding="UTF-8"?>\n<ubl:Invoice xmlns:ubl="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" …>\n  <cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</cbc:CustomizationID>\n  …\n</ubl:Invoice>',
+    },
+    'application/pdf': {
+      schema: { type: 'string', format: 'binary', description: `ZUGFeRD/Factur-X PDF with the embedded CII, at most ${maxPdf}` },
+    },
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary', description: 'the one XML or PDF file' } },
+      },
+    },
+  },
+});
+
+const documentErrors = () => ({
+  ...commonErrors(),
+  400: problem(
+    'not an e-invoice that can be read: XML_NOT_WELL_FORMED, XML_DTD_FORBIDDEN (any DTD or entity: XXE and entity expansion are refused), XML_ENCODING_UNSUPPORTED, XML_TOO_DEEP, PDF_MALFORMED, VALIDATION_ERROR',
+  ),
+  413: problem('DOCUMENT_TOO_LARGE: over the limit (XML 5 MiB, also once extracted from a PDF; PDF 10 MiB; validate 1 MiB)'),
+  415: problem('UNSUPPORTED_FORMAT: neither XML nor PDF, or XML of another vocabulary than UBL Invoice/CreditNote or CII'),
+  422: problem('PDF_WITHOUT_EINVOICE: a PDF without embedded e-invoice XML'),
+});
+
+const example = {
+  id: 1,
+  status: 'RECEIVED',
+  valid: true,
+  received_at: '2026-11-27T10:15:00.000Z',
+  media_type: 'application/xml',
+  size: 5874,
+  sha256: '9f2c…',
+  format: 'xrechnung-ubl',
+  profile: 'XRechnung 3.0',
+  version: '3.0',
+  customization_id: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+  document_type: 'INVOICE',
+  findings: [
+    {
+      rule: 'PEPPOL-EN16931-R005',
+      severity: 'warning',
+      location: '/Invoice[1]',
+      message: 'VAT accounting currency code MUST be different from invoice currency code when provided.',
+      source: 'xrechnung',
+    },
+  ],
+  content: {
+    number: '123456XX',
+    type_code: '380',
+    issue_date: '2016-04-04',
+    currency: 'EUR',
+    buyer_reference: '04011000-12345-34',
+    preceding_invoices: [],
+    notes: [],
+    seller: {
+      name: '[Seller name]',
+      vat_id: 'DE 123456789',
+      identifiers: [],
+      address: { city: '[Seller city]', postal_code: '12345', country: 'DE' },
+    },
+    buyer: { name: '[Buyer name]', identifiers: [], address: { city: '[Buyer city]', postal_code: '12345', country: 'DE' } },
+    lines: [
+      {
+        id: '1',
+        name: 'Beratung',
+        quantity: '1',
+        unit: 'XPP',
+        net_price: '288.79',
+        net_amount: '288.79',
+        vat_category: 'S',
+        vat_rate: '19',
+        allowances_charges: [],
+      },
+    ],
+    allowances_charges: [],
+    vat_breakdown: [{ category: 'S', rate: '19', taxable_amount: '314.86', tax_amount: '59.82' }],
+    totals: { line_total: '314.86', tax_exclusive: '314.86', tax_total: '59.82', tax_inclusive: '374.68', payable: '374.68' },
+    payment_means: [{ code: '58', iban: 'DE75512108001245126199' }],
+    payment_terms: 'Zahlbar sofort ohne Abzug.',
+    attachments: [],
+  },
+};
+
+export function inboundPaths(): Record<string, Record<string, unknown>> {
+  const op = (o: Omit<Operation, 'tags'>): Operation => ({ tags, ...o });
+  return {
+    '/inbound/': {
+      get: op({
+        operationId: 'listInboundDocuments',
+        summary: 'List received e-invoices',
+        description:
+          'Newest first, without findings and content (GET /inbound/{id} has them); filters status, valid and the seller VAT ID.',
+        parameters: queryParams(InboundListQuery),
+        responses: { 200: json(z.array(InboundSummary), 'OK', paginationHeaders), ...commonErrors() },
+      }),
+      post: op({
+        operationId: 'receiveInboundDocument',
+        summary: 'Receive an e-invoice',
+        description:
+          'Reads and validates a received e-invoice (XRechnung UBL or CII, Peppol BIS Billing 3 invoice or credit note, EN 16931 UBL/CII, ZUGFeRD/Factur-X PDF) and stores it: ' +
+          'the original under the company, the reading in our JSON vocabulary with the detected format, profile, version and the findings of the official rules ' +
+          '(XSD, EN 16931 Schematron, and the XRechnung or Peppol rules the document declares; `valid` is false when a finding is fatal or error). ' +
+          'An invalid e-invoice is still received (201, valid: false); what is no e-invoice at all is refused with a 4xx and nothing is stored.',
+        requestBody: documentBody('5 MiB', '10 MiB'),
+        responses: {
+          201: {
+            description: 'received (Location: the document)',
+            content: { 'application/json': { schema: json(InboundDocument).content['application/json'].schema, example } },
+          },
+          ...documentErrors(),
+        },
+      }),
+    },
+    '/inbound/validate': {
+      post: op({
+        operationId: 'validateInboundDocument',
+        summary: 'Validate an e-invoice without storing it',
+        description:
+          'The same checks as POST /inbound/, answered synchronously for documents up to 1 MiB; nothing is stored. ' +
+          'Each finding names the rule (BR-…, BR-DE-…, PEPPOL-…, XSD, or INB-ARITH-… of our independent arithmetic check), severity, XPath location and message.',
+        requestBody: documentBody('1 MiB', '1 MiB'),
+        responses: {
+          200: {
+            description: 'the validation report and the reading',
+            content: {
+              'application/json': {
+                schema: json(InboundValidationResult).content['application/json'].schema,
+                example: {
+                  valid: false,
+                  format: 'xrechnung-ubl',
+                  syntax: 'ubl',
+                  document_type: 'INVOICE',
+                  customization_id: example.customization_id,
+                  profile: 'XRechnung 3.0',
+                  version: '3.0',
+                  rules_applied: ['xsd', 'en16931-ubl', 'xrechnung-ubl'],
+                  findings: [
+                    {
+                      rule: 'BR-CO-15',
+                      severity: 'fatal',
+                      location: '/Invoice[1]',
+                      message:
+                        'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110).',
+                      source: 'en16931',
+                    },
+                    {
+                      rule: 'INB-ARITH-TAX-INCLUSIVE',
+                      severity: 'error',
+                      location: 'totals.tax_inclusive',
+                      message: 'total without VAT + VAT = 374.68, the document states 375.68 (BT-112)',
+                      source: 'arithmetic',
+                    },
+                  ],
+                  content: example.content,
+                },
+              },
+            },
+          },
+          ...documentErrors(),
+        },
+      }),
+    },
+    '/inbound/{id}': {
+      parameters: [id],
+      get: op({
+        operationId: 'getInboundDocument',
+        summary: 'Get a received e-invoice',
+        description: 'The reading in our JSON vocabulary, the detected format, profile and version, and the validation findings.',
+        responses: { 200: json(InboundDocument), ...notFound(), ...commonErrors() },
+      }),
+      delete: op({
+        operationId: 'deleteInboundDocument',
+        summary: 'Delete a received e-invoice',
+        description: 'Removes the reading and the stored original.',
+        responses: { 200: json(MessageResponse), ...notFound(), ...commonErrors() },
+      }),
+    },
+  };
+}
