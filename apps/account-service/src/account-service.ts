@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { openObjectStore } from '@inv/objects';
+import { connectObjectStore } from '@inv/objects';
 import { createServiceRuntime, typesOf } from '@inv/runtime';
 import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
 import type { AccountConfig } from './config';
@@ -34,6 +34,7 @@ import { boundedQueue } from './support/bounded-queue';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
+  const objects = await connectObjectStore(config);
   const rt = await createServiceRuntime({
     service: 'account-service',
     database: 'invoicing_account',
@@ -42,9 +43,6 @@ export async function createAccountService(config: AccountConfig) {
     useRedis: true,
     nonJsonBodyPaths: LOGO_PATHS,
   });
-  const storage = await openObjectStore(config, (endpoint) =>
-    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
-  );
   // invoice-service keeps copies of seller profiles: a change makes them stale before its request is answered
   rt.afterCommit((committed) => invalidatePeerData(rt.redis!, sellerProfileTokens(committed), rt.logger));
   const companies = companiesRepo(rt.conn);
@@ -83,7 +81,7 @@ export async function createAccountService(config: AccountConfig) {
     what: 'logos',
     retryAfterSeconds: 2,
   });
-  rt.app.use(logoRoutes({ ...companyDeps, objects: storage.objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS, logoQueue }));
+  rt.app.use(logoRoutes({ ...companyDeps, objects, presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS, logoQueue }));
   rt.app.use(memberRoutes({ commit: rt.commit, members, companies, linkKeys, now: () => new Date() }));
   rt.app.use(companyRoutes({ ...companyDeps, apiKeys, announceRevoked }));
   rt.bus.onEvent('company-vat', ['vat.checked.v1'], (msg) => onVatChecked({ companies }, msg));
@@ -115,7 +113,7 @@ export async function createAccountService(config: AccountConfig) {
 
   return {
     runtime: rt,
-    objects: storage.objects,
+    objects,
     async start() {
       const scrubbed = await scrubPublishedInvitationMails(rt.conn);
       if (scrubbed) rt.logger.info({ scrubbed }, 'removed invitation links from published outbox entries');
@@ -128,7 +126,6 @@ export async function createAccountService(config: AccountConfig) {
     },
     async stop() {
       await rt.stop();
-      await storage.stop();
     },
   };
 }

@@ -1,6 +1,16 @@
 import sharp from 'sharp';
 import { apiKeyRevokedChannel, connectRedis, peerDataKeys } from '@inv/service-kit';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  identityHeaders,
+  peerBus,
+  testEnv,
+  testMongo,
+  testS3,
+  uniquePrefix,
+  waitFor,
+} from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { accountConfig } from './config';
@@ -13,6 +23,7 @@ describe('account-service', () => {
   const prefix = uniquePrefix();
   const bootstrapKey = 'ak_live_00112233445566778899aabbccddeeff';
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createAccountService>>;
   let peer: Bus<Messages>;
   let url: string;
@@ -46,6 +57,7 @@ describe('account-service', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     peer.onEvent('company-log', ['company.created.v1', 'company.profile-changed.v1'], async (msg) => {
       if (msg.type === 'company.created.v1') companyEvents.push(msg.id);
@@ -63,7 +75,7 @@ describe('account-service', () => {
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: customersUsingTerm }));
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: (msg.data as { templateId: number }).templateId === 7 }));
     await peer.start();
-    const config = accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey }));
+    const config = accountConfig.parse(testEnv(prefix, mongo.uri, { ...s3.env, BOOTSTRAP_API_KEY: bootstrapKey }));
     service = await createAccountService(config);
     url = (await service.start()).url;
   });
@@ -73,6 +85,7 @@ describe('account-service', () => {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
+    await s3?.stop();
   });
 
   it('bootstraps the demo company once, announces it, and accepts the key', async () => {
@@ -81,7 +94,9 @@ describe('account-service', () => {
       body: { companyId: DEMO_COMPANY_ID, keyId: expect.any(String), plan: 'pro' },
     });
     await waitFor(() => companyEvents.length === 1, { what: 'company.created event' });
-    const again = await createAccountService(accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: bootstrapKey })));
+    const again = await createAccountService(
+      accountConfig.parse(testEnv(prefix, mongo.uri, { ...s3.env, BOOTSTRAP_API_KEY: bootstrapKey })),
+    );
     await again.start();
     await again.stop();
     const profile = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});

@@ -1,4 +1,4 @@
-import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, serviceCaller } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, testS3, uniquePrefix, serviceCaller } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { accountConfig } from './config';
@@ -11,6 +11,7 @@ jest.setTimeout(60_000);
 describe('account-service: company peppol_id', () => {
   const prefix = uniquePrefix();
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createAccountService>>;
   let peer: Bus<Messages>;
   let url: string;
@@ -20,11 +21,14 @@ describe('account-service: company peppol_id', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: 0 }));
     peer.serveRpc('document.template-exists.v1', async () => ({ exists: false }));
     await peer.start();
-    const config = accountConfig.parse(testEnv(prefix, mongo.uri, { BOOTSTRAP_API_KEY: 'ak_live_00112233445566778899aabbccddeeff' }));
+    const config = accountConfig.parse(
+      testEnv(prefix, mongo.uri, { ...s3.env, BOOTSTRAP_API_KEY: 'ak_live_00112233445566778899aabbccddeeff' }),
+    );
     service = await createAccountService(config);
     url = (await service.start()).url;
   });
@@ -34,6 +38,7 @@ describe('account-service: company peppol_id', () => {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
+    await s3?.stop();
   });
 
   it('stores a checked peppol_id, uses it as the seller endpoint before the VAT-derived one, and null removes it', async () => {

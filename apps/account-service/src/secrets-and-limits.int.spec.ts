@@ -2,7 +2,17 @@ import { composeIBAN } from 'ibantools';
 import sharp from 'sharp';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  identityHeaders,
+  peerBus,
+  testEnv,
+  testMongo,
+  testS3,
+  uniquePrefix,
+  waitFor,
+} from '@inv/testing';
 import { accountConfig } from './config';
 import { createAccountService } from './account-service';
 import { SCRUBBED_TEXT } from './db/legacy-invitation-mails';
@@ -20,12 +30,14 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
   const prefix = uniquePrefix('sec');
   const slug = prefix.replace(/-/g, '_');
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createAccountService>>;
   let peer: Bus<Messages>;
   let url: string;
   const mails: Json[] = [];
 
-  const env = (extra: Record<string, string> = {}) => accountConfig.parse(testEnv(prefix, mongo.uri, { LOGO_QUEUE_MAX: '2', ...extra }));
+  const env = (extra: Record<string, string> = {}) =>
+    accountConfig.parse(testEnv(prefix, mongo.uri, { ...s3.env, LOGO_QUEUE_MAX: '2', ...extra }));
   const call = async (method: string, path: string, company: string, body?: unknown, role = 'owner') => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -52,6 +64,7 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     peer.onCommand('mail.send.v1', async (msg) => void mails.push(msg));
     peer.serveRpc('document.template-exists.v1', async () => ({ exists: false }));
@@ -66,6 +79,7 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
+    await s3?.stop();
   });
 
   describe('secrets at rest', () => {

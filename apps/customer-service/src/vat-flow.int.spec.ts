@@ -31,7 +31,7 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
   beforeAll(async () => {
     portOffset = await freeServicesPortOffset();
     sim = await startViesSimulator({ slowMs: 2_000 });
-    // MONGO_URL when set, else an embedded server; it listens on TCP, so the vat-service process can use it.
+    // MONGO_URL when set, else an embedded server (customer-service's; vat-service keeps no data)
     mongo = await testMongo();
     vat = spawnService('vat', {
       root: join(__dirname, '../../..'),
@@ -39,8 +39,6 @@ describe('VAT check flow: customer-service + vat-service + VIES simulator', () =
       env: {
         ...process.env,
         ...prefixes,
-        MONGO_URL: mongo.uri,
-        MONGO_DATABASE_PREFIX: `${prefixes.BUS_PREFIX.replace(/-/g, '_')}_`,
         LOG_LEVEL: 'silent',
         BUS_RETRY_DELAYS_MS: '50,100',
         VIES_URL: sim.url,

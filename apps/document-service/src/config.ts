@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { objectStorageEnv } from '@inv/objects';
-import { baseEnv } from '@inv/runtime';
+import { baseEnvWithoutDatabase } from '@inv/runtime';
 import { envVars } from '@inv/service-kit';
 import { availableParallelism } from 'node:os';
 
-export const documentConfig = baseEnv.extend({
+export const documentConfig = baseEnvWithoutDatabase.extend({
   PORT: envVars.port(3004),
   ...objectStorageEnv,
   /** Worker threads that render PDFs (0: render on the event loop); by default the cores but one, at least one. */

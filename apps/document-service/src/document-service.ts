@@ -1,4 +1,4 @@
-import { openObjectStore } from '@inv/objects';
+import { connectObjectStore } from '@inv/objects';
 import { createServiceRuntime } from '@inv/runtime';
 import type { DocumentConfig } from './config';
 import { handleRenderInvoice, timedRender } from './consumers/document.render-invoice';
@@ -12,11 +12,8 @@ import { createRenderer } from './render/render-pool';
 
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
-  const rt = await createServiceRuntime({ service: 'document-service', database: 'invoicing_document', port: config.PORT, env: config });
-  const storage = await openObjectStore(config, (endpoint) =>
-    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
-  );
-  const objects = storage.objects;
+  const objects = await connectObjectStore(config);
+  const rt = await createServiceRuntime({ service: 'document-service', database: undefined, port: config.PORT, env: config });
   const renderer = createRenderer(config.RENDER_WORKERS);
   const warmUpMs = await renderer.warmUp();
   rt.logger.info({ ms: Math.round(warmUpMs), workers: renderer.workers }, 'rendered a sample invoice (warm-up)');
@@ -44,7 +41,6 @@ export async function createDocumentService(config: DocumentConfig) {
     async stop() {
       await rt.stop();
       await renderer.close();
-      await storage.stop();
     },
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Bus } from '@inv/bus';
 import type { InvoiceSnapshot, Messages } from '@inv/contracts';
 import { domesticMixedRates, publicSectorBuyer, sellerParty } from '@inv/einvoice';
-import { deleteBrokerObjects, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, peerBus, testEnv, testS3, uniquePrefix, waitFor } from '@inv/testing';
 import { documentConfig } from './config';
 import { createDocumentService } from './document-service';
 
@@ -19,15 +19,16 @@ const hasPoppler = !spawnSync('pdfdetach', ['-v'], { stdio: 'ignore' }).error;
 describe('document-service', () => {
   const prefix = uniquePrefix();
   const company = 'cmp_docs';
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createDocumentService>>;
   let peer: Bus<Messages>;
   const events: { type: string; id: string; data: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
-    mongo = await testMongo();
+    s3 = await testS3();
+    // no MongoDB: document-service keeps no data
     service = await createDocumentService(
-      documentConfig.parse(testEnv(prefix, mongo.uri, { PRESIGNED_URL_TTL_SECONDS: '60', RENDER_STARTED_AFTER_MS: '0' })),
+      documentConfig.parse(testEnv(prefix, undefined, { ...s3.env, PRESIGNED_URL_TTL_SECONDS: '60', RENDER_STARTED_AFTER_MS: '0' })),
     );
     await service.start();
     peer = peerBus(prefix);
@@ -40,7 +41,7 @@ describe('document-service', () => {
     await service?.stop();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
-    await mongo?.stop();
+    await s3?.stop();
   });
 
   type Att = { id: number; key: string; filename: string; contentType: string; size: number; description?: string };

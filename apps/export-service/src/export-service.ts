@@ -1,4 +1,4 @@
-import { openObjectStore } from '@inv/objects';
+import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { ExportConfig } from './config';
 import { handleRunExport } from './consumers/export.run-export';
@@ -20,13 +20,8 @@ export { exportConfig, type ExportConfig } from './config';
  * events), configuration and account mappings, export jobs run from the bus, ZIP downloads in object storage.
  */
 export async function createExportService(config: ExportConfig) {
+  const objects = await connectObjectStore(config);
   const rt = await createServiceRuntime({ service: 'export-service', database: 'invoicing_export', port: config.PORT, env: config });
-  const storage = await openObjectStore(config, (endpoint) =>
-    rt.logger.warn(
-      { endpoint },
-      'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver); invoice PDFs of other services are not in it',
-    ),
-  );
   const deps: ExportDeps = {
     config: exportConfigRepo(rt.conn),
     mappings: mappingsRepo(rt.conn),
@@ -37,7 +32,7 @@ export async function createExportService(config: ExportConfig) {
     commit: rt.commit,
     commitOnce: rt.commitOnce,
     commitAllOnce: rt.commitAllOnce,
-    objects: storage.objects,
+    objects,
     logger: rt.logger,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
@@ -57,9 +52,6 @@ export async function createExportService(config: ExportConfig) {
     runtime: rt,
     deps,
     start: () => rt.start(),
-    async stop() {
-      await rt.stop();
-      await storage.stop();
-    },
+    stop: () => rt.stop(),
   };
 }

@@ -9,13 +9,13 @@
  *   npx tsx apps/gateway/bench/unknown-key-burst.ts            # protected (defaults) and unprotected
  *
  * "unprotected" switches the failed-auth limit and the negative cache off (a huge burst budget, TTL 0):
- * what the gateway did before issue 10.
+ * what the gateway did before it limited failed attempts and cached unknown keys.
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { freeServicesPortOffset, launchServices, stopServices } from '@inv/runtime';
-import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix, waitFor } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, testEnv, testS3, uniquePrefix, waitFor } from '@inv/testing';
 
 const REQUESTS = Number(process.env.BURST_REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.BURST_CONCURRENCY ?? 50);
@@ -32,7 +32,9 @@ async function run(mode: 'protected' | 'unprotected') {
   const prefix = uniquePrefix('bench-burst');
   const apiKey = `ak_live_${randomBytes(16).toString('hex')}`;
   const mongo = await startEmbeddedMongo();
+  const s3 = await testS3();
   const extra: Record<string, string> = {
+    ...s3.env,
     BOOTSTRAP_API_KEY: apiKey,
     LOG_LEVEL: 'info',
     TRUST_PROXY: 'loopback',
@@ -103,6 +105,7 @@ async function run(mode: 'protected' | 'unprotected') {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
     await mongo.stop();
+    await s3.stop();
   }
 }
 

@@ -1,6 +1,16 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  identityHeaders,
+  peerBus,
+  testEnv,
+  testMongo,
+  testS3,
+  uniquePrefix,
+  waitFor,
+} from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { peerBillingSnapshot, peerSellerProfile, servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -18,6 +28,7 @@ describe('invoice e-mail abuse limits', () => {
   const prefix = uniquePrefix('maillim');
   const company = 'cmp_maillim';
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -35,6 +46,7 @@ describe('invoice e-mail abuse limits', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     servePeerRpcs(peer, {
       'account.seller-profile.v1': () => ({
@@ -60,7 +72,12 @@ describe('invoice e-mail abuse limits', () => {
     // no SMTP_URL: messages are composed and dropped (this suite is about what is accepted, not about SMTP)
     service = await createInvoiceService(
       invoiceConfig.parse(
-        testEnv(prefix, mongo.uri, { EMAIL_DAILY_LIMIT_INVOICE: '10', EMAIL_DAILY_LIMIT_COMPANY: '25', PEER_DATA_CACHE_TTL_MS: '0' }),
+        testEnv(prefix, mongo.uri, {
+          ...s3.env,
+          EMAIL_DAILY_LIMIT_INVOICE: '10',
+          EMAIL_DAILY_LIMIT_COMPANY: '25',
+          PEER_DATA_CACHE_TTL_MS: '0',
+        }),
       ),
     );
     url = (await service.start()).url;
@@ -72,6 +89,7 @@ describe('invoice e-mail abuse limits', () => {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
+    await s3?.stop();
   });
 
   const finalized = async (companyId = company) => {

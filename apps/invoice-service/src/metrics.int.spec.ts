@@ -1,6 +1,16 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  peerBus,
+  testEnv,
+  testMongo,
+  testS3,
+  uniquePrefix,
+  waitFor,
+  serviceCaller,
+} from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -24,6 +34,7 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 describe('/metrics of invoice-service', () => {
   const prefix = uniquePrefix();
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -40,6 +51,7 @@ describe('/metrics of invoice-service', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     servePeerRpcs(peer);
     peer.onCommand('document.render-invoice.v1', async (msg) => {
@@ -54,7 +66,7 @@ describe('/metrics of invoice-service', () => {
       await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri)));
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, s3.env)));
     url = (await service.start()).url;
   });
 
@@ -64,6 +76,7 @@ describe('/metrics of invoice-service', () => {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await mongo?.stop();
+    await s3?.stop();
   });
 
   it('counts a finalization in the finalize histogram by phase, with HTTP, bus and outbox series', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkVatIdSyntax } from '@inv/contracts';
-import { baseEnv } from '@inv/runtime';
+import { baseEnvWithoutDatabase } from '@inv/runtime';
 import { envVars } from '@inv/service-kit';
 
 const msList = z
@@ -8,7 +8,7 @@ const msList = z
   .regex(/^\d+(,\d+)*$/, 'comma-separated milliseconds')
   .transform((s) => s.split(',').map(Number));
 
-export const vatConfig = baseEnv.extend({
+export const vatConfig = baseEnvWithoutDatabase.extend({
   PORT: envVars.port(3005),
   /** checkVatService endpoint of VIES. Unset: only where the launcher or a test gives a stand-in (the simulator, never real VIES answers). */
   VIES_URL: z.string().url().optional(),

@@ -26,7 +26,7 @@ export async function createVatService(config: VatConfig, options: VatServiceOpt
     throw new Error('VIES_URL is unset: set it (npm start and the tests start the VIES simulator and pass its URL)');
   const rt = await createServiceRuntime({
     service: 'vat-service',
-    database: 'invoicing_vat',
+    database: undefined,
     port: config.PORT,
     env: config,
     useRedis: true,

@@ -18,14 +18,14 @@ export interface EmbeddedS3 {
 }
 
 /**
- * Local S3-compatible server (s3rver) for development and tests, used when S3_ENDPOINT is unset. It
- * verifies V4 signatures and presigned-link expiry like S3 does. Never used in production.
+ * Local S3-compatible server (s3rver) for development and tests, started by the launcher (`npm start`) and the
+ * tests, never by a service. It verifies V4 signatures and presigned-link expiry like S3 does. Never used in production.
  */
 export async function startEmbeddedS3(opts: { port?: number; directory?: string; buckets?: string[] } = {}): Promise<EmbeddedS3> {
   if (process.env.NODE_ENV === 'production') {
     throw new Error('the embedded S3 server (s3rver) is a development/test tool; set S3_ENDPOINT in production');
   }
-  // required here, not at the top: every service that stores files imports this module, and in production
+  // required here, not at the top: every service that stores files imports this library, and in production
   // (a real object store) s3rver and its Koa stack would only take memory
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const S3rver = require('s3rver') as S3rverClass;

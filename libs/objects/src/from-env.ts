@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { createObjectStore, type ObjectStore } from './object-store';
-import { startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
+import { startEmbeddedS3 } from './embedded-s3';
 
 /** Object-storage variables every service that stores files reads (document-service, export-service). */
 export const objectStorageEnv = {
-  /** S3/MinIO endpoint; when unset outside production an embedded s3rver is started. */
+  /** S3/MinIO endpoint; required (a service without it refuses to start), optional here so that the reason is said plainly. */
   S3_ENDPOINT: z.string().url().optional(),
   S3_ACCESS_KEY: z.string().default('S3RVER'),
   S3_SECRET_KEY: z.string().default('S3RVER'),
@@ -17,26 +17,44 @@ export const objectStorageEnvSchema = z.object(objectStorageEnv);
 export type ObjectStorageEnv = z.output<typeof objectStorageEnvSchema>;
 
 /**
- * The configured object store, or (S3_ENDPOINT unset, outside production) an embedded s3rver of this
- * process. `npm start` starts one s3rver for all services and sets S3_ENDPOINT, so they share it.
+ * The configured object store, its bucket created when missing. S3_ENDPOINT is required: services never start a
+ * development stand-in themselves; `npm start` starts one s3rver for all services and the tests start their own
+ * (libs/testing `testS3`), each passing its address as S3_ENDPOINT.
  */
-export async function openObjectStore(
-  config: ObjectStorageEnv,
-  warn: (endpoint: string) => void,
-): Promise<{ objects: ObjectStore; stop: () => Promise<void> }> {
-  let embedded: EmbeddedS3 | undefined;
-  if (!config.S3_ENDPOINT) {
-    embedded = await startEmbeddedS3();
-    warn(embedded.endpoint);
-  }
+export async function connectObjectStore(config: ObjectStorageEnv): Promise<ObjectStore> {
+  if (!config.S3_ENDPOINT)
+    throw new Error(
+      'S3_ENDPOINT is unset: set it (npm start and the tests start the embedded development S3 server and pass its address; npm run -s s3:embedded starts one alone)',
+    );
   const objects = createObjectStore({
-    endpoint: config.S3_ENDPOINT ?? (embedded as EmbeddedS3).endpoint,
-    accessKey: embedded?.accessKey ?? config.S3_ACCESS_KEY,
-    secretKey: embedded?.secretKey ?? config.S3_SECRET_KEY,
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
     bucket: config.S3_BUCKET,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     publicEndpoint: config.S3_PUBLIC_ENDPOINT,
   });
   await objects.ensureBucket();
-  return { objects, stop: async () => embedded?.stop() };
+  return objects;
+}
+
+/**
+ * @deprecated use `connectObjectStore`. The old entry point: when S3_ENDPOINT is unset (outside production) it still
+ * starts an s3rver inside the service, for the callers not moved yet (invoice- and inbound-service) and the
+ * invoice-service tests that rely on it; it goes once they pass an endpoint.
+ */
+export async function openObjectStore(
+  config: ObjectStorageEnv,
+  warn: (endpoint: string) => void,
+): Promise<{ objects: ObjectStore; stop: () => Promise<void> }> {
+  if (config.S3_ENDPOINT) return { objects: await connectObjectStore(config), stop: async () => undefined };
+  const embedded = await startEmbeddedS3();
+  warn(embedded.endpoint);
+  const objects = await connectObjectStore({
+    ...config,
+    S3_ENDPOINT: embedded.endpoint,
+    S3_ACCESS_KEY: embedded.accessKey,
+    S3_SECRET_KEY: embedded.secretKey,
+  });
+  return { objects, stop: () => embedded.stop() };
 }

@@ -37,19 +37,16 @@ import {
 import { startTelemetry } from '@inv/telemetry';
 import { asAppBus, untypedBus, type AppBus } from './handlers';
 
-/** Environment every service reads (each adds its own variables with `.extend`). */
-export const baseEnv = z.object({
+/**
+ * Environment every service reads, MongoDB aside: what a service that keeps no data extends (document- and
+ * vat-service; `createServiceRuntime` with `database: undefined`).
+ */
+export const baseEnvWithoutDatabase = z.object({
   NODE_ENV: envVars.nodeEnv,
   HOST: z.string().default('127.0.0.1'),
-  MONGO_URL: envVars.mongoUrl,
   AMQP_URL: envVars.amqpUrl,
   REDIS_URL: envVars.redisUrl,
   BUS_PREFIX: envVars.busPrefix,
-  /** Prepended to the database name (tests isolate runs on a shared MongoDB with it). */
-  MONGO_DATABASE_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9_-]*$/)
-    .default(''),
   /** Prefix of every Redis key; tests set one per run. */
   REDIS_PREFIX: z.string().default('inv:'),
   LOG_LEVEL: envVars.logLevel,
@@ -69,25 +66,56 @@ export const baseEnv = z.object({
     .default('1000,5000,30000')
     .transform((s) => s.split(',').map(Number)),
 });
+export type BaseEnvWithoutDatabase = z.output<typeof baseEnvWithoutDatabase>;
+
+/** Environment every service with a database reads (each adds its own variables with `.extend`). */
+export const baseEnv = baseEnvWithoutDatabase.extend({
+  MONGO_URL: envVars.mongoUrl,
+  /** Prepended to the database name (tests isolate runs on a shared MongoDB with it). */
+  MONGO_DATABASE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]*$/)
+    .default(''),
+});
 export type BaseEnv = z.output<typeof baseEnv>;
 
-export interface RuntimeOptions {
+interface CommonRuntimeOptions {
   service: string;
-  /** Database name: invoicing_<service> by convention. */
-  database: string;
   port: number;
-  env: BaseEnv;
   useRedis?: boolean;
   bodyLimit?: string;
   /** Routes that take a non-JSON body (multipart uploads) and bound it themselves. */
   nonJsonBodyPaths?: RegExp[];
 }
 
-export interface ServiceRuntime {
+export interface RuntimeOptions extends CommonRuntimeOptions {
+  /** Database name: invoicing_<service> by convention. */
+  database: string;
+  env: BaseEnv;
+}
+
+/**
+ * A service that keeps no data (document-, vat-service): no MongoDB connection, outbox or relay, and readiness
+ * without MongoDB. Its handlers publish straight on the bus, with deterministic envelope ids.
+ */
+export interface RuntimeOptionsWithoutDatabase extends CommonRuntimeOptions {
+  database: undefined;
+  env: BaseEnvWithoutDatabase;
+}
+
+/** What every service gets: logger, bus, Redis when asked for, the express app and its lifecycle. */
+export interface ServiceRuntimeWithoutDatabase {
   logger: Logger;
-  conn: Connection;
   bus: AppBus;
   redis?: Redis;
+  app: Express;
+  /** Registers the fallbacks, starts the bus (consumers registered so far), the relay if any, and the HTTP server. */
+  start(): Promise<Listening>;
+  stop(): Promise<void>;
+}
+
+export interface ServiceRuntime extends ServiceRuntimeWithoutDatabase {
+  conn: Connection;
   outbox: Outbox;
   relay: OutboxRelay;
   /**
@@ -115,41 +143,11 @@ export interface ServiceRuntime {
    * other services' caches, libs/service-kit peer-data.ts). A step must not throw.
    */
   afterCommit(step: (committed: OutboxEntry[]) => Promise<void> | void): void;
-  app: Express;
-  /** Registers the fallbacks, starts the bus (consumers registered so far) and the HTTP server. */
-  start(): Promise<Listening>;
-  stop(): Promise<void>;
 }
 
-/**
- * Everything a service shares: telemetry, logger, its own MongoDB database (at MONGO_URL, which the
- * launcher and the tests point at the embedded server when they run without a real one), Redis, the bus with our message contracts, the outbox relay
- * and the express app with health endpoints. Routes, consumers and RPC servers are added by the service
- * between `createServiceRuntime` and `start`.
- */
-export async function createServiceRuntime(opts: RuntimeOptions): Promise<ServiceRuntime> {
-  // Production code never starts a development stand-in: the launcher (apps/all) and the tests start the
-  // embedded MongoDB and pass its address as MONGO_URL.
-  if (!opts.env.MONGO_URL)
-    throw new Error(
-      'MONGO_URL is unset: set it (npm start and the tests start the embedded development MongoDB and pass its URL; npm run -s mongo:embedded starts one alone)',
-    );
-  const mongoUrl = opts.env.MONGO_URL;
-  startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
-  const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
-  const identity = createIdentityVerifier(resolveIdentityKeys(opts.env, logger));
+/** The service's own MongoDB database with its outbox, inbox and relay (the relay starts with the bus). */
+async function openDatabase(opts: RuntimeOptions, mongoUrl: string, logger: Logger) {
   const conn = await connectMongo(mongoUrl, `${opts.env.MONGO_DATABASE_PREFIX}${opts.database}`);
-  const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
-  const bus = asAppBus(
-    createBus(messages, {
-      url: opts.env.AMQP_URL,
-      prefix: opts.env.BUS_PREFIX,
-      service: opts.service,
-      logger,
-      retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
-      queueType: opts.env.BUS_QUEUE_TYPE,
-    }),
-  );
   const outbox = createOutbox(conn);
   let relay: OutboxRelay | undefined;
   const pendingSources: PendingSource[] = [];
@@ -163,45 +161,28 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     return Promise.all(afterCommit.map((step) => step(committed))).then(() => undefined);
   });
   await changes.init();
-  const readiness: ReadinessCheck[] = [
-    { name: 'mongodb', check: () => mongoReady(conn) },
-    { name: 'rabbitmq', check: () => bus.isReady() },
-  ];
-  if (redis) readiness.push({ name: 'redis', check: () => redisReady(redis) });
-  const app = createHttpApp({
-    service: opts.service,
-    logger,
-    readiness,
-    bodyLimit: opts.bodyLimit,
-    identity,
-    nonJsonBodyPaths: opts.nonJsonBodyPaths,
-  });
-  let http: Listening | undefined;
-
-  const runtime: ServiceRuntime = {
-    logger,
+  const api = {
     conn,
-    bus,
-    redis,
     outbox,
     commit: changes.commit,
     publish: changes.publish,
     commitOnce: changes.commitOnce,
     commitAllOnce: changes.commitAllOnce,
-    keepPendingIn(source) {
+    keepPendingIn(source: PendingSource) {
       if (relay) throw new Error('keepPendingIn: register before start()');
       pendingSources.push(source);
     },
-    handOver: (entries) => relay?.kick(entries),
-    afterCommit: (step) => void afterCommit.push(step),
-    get relay(): OutboxRelay {
+    handOver: (entries: HeldEntry[]) => relay?.kick(entries),
+    afterCommit: (step: (committed: OutboxEntry[]) => Promise<void> | void) => void afterCommit.push(step),
+  };
+  return {
+    api,
+    relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;
     },
-    app,
-    async start() {
-      finalizeApp(app, logger);
-      await bus.start();
+    readiness: { name: 'mongodb', check: () => mongoReady(conn) } satisfies ReadinessCheck,
+    startRelay(bus: AppBus) {
       // entries are read back from MongoDB: their type is known at run time only (the untyped view; the bus validates)
       const relayBus = untypedBus(bus);
       relay = startOutboxRelay(
@@ -216,6 +197,71 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
         undefined,
         pendingSources,
       );
+    },
+    /** Before the bus stops: nothing more to relay. */
+    async stopRelay() {
+      backlog.unwatch();
+      await relay?.stop();
+    },
+    close: () => conn.close(),
+  };
+}
+
+/**
+ * Everything a service shares: telemetry, logger, its own MongoDB database (at MONGO_URL, which the
+ * launcher and the tests point at the embedded server when they run without a real one) unless it keeps no
+ * data (`database: undefined`), Redis, the bus with our message contracts, the outbox relay and the express app
+ * with health endpoints. Routes, consumers and RPC servers are added by the service between
+ * `createServiceRuntime` and `start`.
+ */
+export function createServiceRuntime(opts: RuntimeOptions): Promise<ServiceRuntime>;
+export function createServiceRuntime(opts: RuntimeOptionsWithoutDatabase): Promise<ServiceRuntimeWithoutDatabase>;
+export async function createServiceRuntime(
+  opts: RuntimeOptions | RuntimeOptionsWithoutDatabase,
+): Promise<ServiceRuntime | ServiceRuntimeWithoutDatabase> {
+  // Production code never starts a development stand-in: the launcher (apps/all) and the tests start the
+  // embedded MongoDB and pass its address as MONGO_URL. Checked before anything starts.
+  const mongoUrl = opts.database === undefined ? undefined : opts.env.MONGO_URL;
+  if (opts.database !== undefined && !mongoUrl)
+    throw new Error(
+      'MONGO_URL is unset: set it (npm start and the tests start the embedded development MongoDB and pass its URL; npm run -s mongo:embedded starts one alone)',
+    );
+  startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
+  const identity = createIdentityVerifier(resolveIdentityKeys(opts.env, logger));
+  const db = opts.database === undefined || !mongoUrl ? undefined : await openDatabase(opts, mongoUrl, logger);
+  const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
+  const bus = asAppBus(
+    createBus(messages, {
+      url: opts.env.AMQP_URL,
+      prefix: opts.env.BUS_PREFIX,
+      service: opts.service,
+      logger,
+      retryDelaysMs: opts.env.BUS_RETRY_DELAYS_MS,
+      queueType: opts.env.BUS_QUEUE_TYPE,
+    }),
+  );
+  const readiness: ReadinessCheck[] = [...(db ? [db.readiness] : []), { name: 'rabbitmq', check: () => bus.isReady() }];
+  if (redis) readiness.push({ name: 'redis', check: () => redisReady(redis) });
+  const app = createHttpApp({
+    service: opts.service,
+    logger,
+    readiness,
+    bodyLimit: opts.bodyLimit,
+    identity,
+    nonJsonBodyPaths: opts.nonJsonBodyPaths,
+  });
+  let http: Listening | undefined;
+
+  const runtime: ServiceRuntimeWithoutDatabase = {
+    logger,
+    bus,
+    redis,
+    app,
+    async start() {
+      finalizeApp(app, logger);
+      await bus.start();
+      db?.startRelay(bus);
       releaseStartupGarbage(logger);
       http = await listen(app, opts.port, opts.env.HOST);
       logger.info({ url: http.url }, `${opts.service} listening`);
@@ -223,12 +269,18 @@ export async function createServiceRuntime(opts: RuntimeOptions): Promise<Servic
     },
     async stop() {
       await http?.close();
-      backlog.unwatch();
-      await relay?.stop();
+      await db?.stopRelay();
       await bus.stop();
-      await conn.close();
+      await db?.close();
       redis?.disconnect();
     },
   };
-  return runtime;
+  if (!db) return runtime;
+  return {
+    ...runtime,
+    ...db.api,
+    get relay() {
+      return db.relay();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createBus, type Bus } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
 import { resolveMongoUri } from '@inv/embedded-mongo';
+import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { createIdentitySigner, IDENTITY_HEADER } from '@inv/service-kit';
 
 /**
@@ -59,14 +60,26 @@ export function uniquePrefix(kind = 't'): string {
 /** MONGO_URL when set (a real MongoDB), else a fresh embedded server for this test file. */
 export const testMongo = resolveMongoUri;
 
-/** Environment for a service under test: isolated names, quiet logs, a random port, short retries. */
-export function testEnv(prefix: string, mongoUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+/**
+ * A fresh embedded S3 server (s3rver) on a free port for this test file, as testMongo gives a MongoDB: services
+ * never start one themselves. `env` is what a service reads to reach it (pass it in testEnv's `extra`); `stop()`
+ * ends the server and removes its files.
+ */
+export async function testS3(): Promise<EmbeddedS3 & { env: Record<string, string> }> {
+  const s3 = await startEmbeddedS3();
+  return { ...s3, env: { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey } };
+}
+
+/**
+ * Environment for a service under test: isolated names, quiet logs, a random port, short retries. `mongoUrl` is
+ * undefined for a service that keeps no data (document-, vat-service).
+ */
+export function testEnv(prefix: string, mongoUrl: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',
     BUS_PREFIX: prefix,
     REDIS_PREFIX: `${prefix}:`,
-    MONGO_URL: mongoUrl,
-    MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
+    ...(mongoUrl === undefined ? {} : { MONGO_URL: mongoUrl, MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_` }),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     BUS_RETRY_DELAYS_MS: '50,100',

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { createBus, type Bus, type Envelope } from '@inv/bus';
 import { messages, type Messages } from '@inv/contracts';
-import { testMongo } from '@inv/testing';
 import { SIMULATOR_SCENARIO_VAT_IDS, startViesSimulator, type ViesSimulator } from '@inv/vies-simulator';
 import { createVatService, vatConfig } from '../vat-service';
 
@@ -26,7 +25,6 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
   const prefixes = { BUS_PREFIX: `t-${id}`, REDIS_PREFIX: `t-${id}:` };
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
   let sim: ViesSimulator;
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
   let svc: Awaited<ReturnType<typeof createVatService>>;
   let peer: Bus<Messages>;
   const answers: VatChecked[] = [];
@@ -34,7 +32,6 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
   const config = (extra: Record<string, string> = {}) =>
     vatConfig.parse({
       ...prefixes,
-      MONGO_URL: mongo.uri,
       PORT: '0',
       LOG_LEVEL: 'silent',
       BUS_RETRY_DELAYS_MS: '50,100',
@@ -45,7 +42,6 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
     });
 
   beforeAll(async () => {
-    mongo = await testMongo();
     sim = await startViesSimulator({ slowMs: 2_000 });
     svc = await createVatService(config({ VIES_URL: sim.url }));
     await svc.start();
@@ -68,7 +64,6 @@ describe('vat-service: customer.vat-id-changed.v1 -> VIES -> vat.checked.v1', ()
     await peer?.stop();
     await peer?.deleteAll();
     await sim?.stop();
-    await mongo?.stop();
     const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
     const keys = await redis.keys(`${prefixes.REDIS_PREFIX}*`);
     if (keys.length) await redis.del(...keys);
