@@ -6,7 +6,6 @@ import { inboundPaths } from './paths/inbound';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
 import { accountPaths } from './paths/accounts';
-import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookPaths } from './paths/webhooks';
 import { polishDocument } from './polish';
 
 const errorReference = Object.entries(ERROR_CODES)
@@ -58,7 +57,6 @@ const tags = [
   { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
   { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
-  { name: 'Webhooks', description: `Signed webhooks: endpoints, their secrets and the delivery log. ${WEBHOOKS_DESCRIPTION}` },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
   {
@@ -77,7 +75,6 @@ export function buildOpenApiDocument() {
     ...otherPaths(),
     ...accountPaths(),
     ...catalogPaths(),
-    ...webhookPaths(),
     ...inboundPaths(),
   };
   return polishDocument({
@@ -87,8 +84,6 @@ export function buildOpenApiDocument() {
     security: [{ ApiKey: [] }],
     tags,
     paths,
-    // OpenAPI 3.1: the requests we send to the integrator's endpoints (one per event type)
-    webhooks: webhookEvents(),
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
