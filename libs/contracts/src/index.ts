@@ -21,3 +21,4 @@ export * from './vies';
 export * from './api/roles';
 export * from './api/permissions';
 export * from './company-id';
+export * from './api/recurring';

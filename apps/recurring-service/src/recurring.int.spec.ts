@@ -1,0 +1,353 @@
+import { deleteBrokerObjects, serviceCaller, TEST_IDENTITY_KEY, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import { recurringConfig } from './config';
+import { createRecurringService } from './recurring-service';
+import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
+
+jest.setTimeout(90_000);
+
+type Service = Awaited<ReturnType<typeof createRecurringService>>;
+
+describe('recurring-service', () => {
+  const prefix = uniquePrefix();
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let fake: FakeInvoiceService;
+  /** The scheduler's clock, shared by every replica of this test. */
+  let now = new Date('2026-11-15T06:00:00Z');
+  const started: Service[] = [];
+
+  const replica = async (extra: Record<string, string> = {}) => {
+    const config = recurringConfig.parse(
+      testEnv(prefix, mongo.uri, {
+        INVOICE_URL: fake.url,
+        // ticks are driven by the tests (the one at start finds nothing due)
+        RECURRING_TICK_MS: '3600000',
+        RECURRING_LEASE_MS: '60000',
+        RECURRING_HTTP_TIMEOUT_MS: '5000',
+        ...extra,
+      }),
+    );
+    const svc = await createRecurringService(config, { now: () => now });
+    const listening = await svc.start();
+    started.push(svc);
+    // the tick at start (nothing due yet) is over before a test creates schedules
+    await svc.scheduler.tick();
+    return { svc, url: listening.url };
+  };
+  /** A full tick of a replica (after the one possibly still running). */
+  const tick = async (svc: Service) => {
+    await svc.scheduler.tick();
+    return svc.scheduler.tick();
+  };
+
+  let main: { svc: Service; url: string };
+  const api = (companyId: string) => serviceCaller(() => main.url, companyId);
+
+  const template = (customerId = 7, extra: Record<string, unknown> = {}) => ({
+    customer_id: customerId,
+    invoice_format: 'XRECHNUNG',
+    note: 'Rent as agreed in the lease of 2024-01-01.',
+    meta: { contract: 'L-42' },
+    positions: [
+      { title: 'Office rent', quantity: '1', unit_id: 'MON', unit_net_amount: '1200.00', tax_rate: '0.19' },
+      { title: 'Service charge', quantity: 1, unit_id: 'MON', unit_net_amount: 150, tax_rate: '0.19' },
+    ],
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    fake = await startFakeInvoiceService(TEST_IDENTITY_KEY);
+    main = await replica();
+  });
+  afterAll(async () => {
+    for (const s of started) await s.stop().catch(() => undefined);
+    await fake?.close();
+    await deleteBrokerObjects(prefix);
+    await mongo?.stop();
+  });
+
+  it('creates, reads, lists, changes and deletes a schedule; ids start at 1 per company', async () => {
+    const call = api('cmp_crud');
+    const created = await call('POST', '/recurring-invoices/', {
+      name: 'Rent',
+      template: template(),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: 1,
+      status: 'active',
+      next_run_date: '2026-12-01',
+      last_run: null,
+      auto_finalize: false,
+      auto_send_email: false,
+      paused_reason: null,
+    });
+    expect(created.body.template.positions).toHaveLength(2);
+    expect(
+      (
+        await call('POST', '/recurring-invoices/', {
+          template: template(),
+          schedule: { interval: 'yearly', day_of_month: 'last', start_date: '2027-02-01' },
+        })
+      ).body,
+    ).toMatchObject({
+      id: 2,
+      next_run_date: '2027-02-28',
+    });
+    expect(
+      (
+        await api('cmp_crud_other')('POST', '/recurring-invoices/', {
+          template: template(),
+          schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' },
+        })
+      ).body.id,
+    ).toBe(1);
+
+    const list = await call('GET', '/recurring-invoices/?limit=1');
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: 2, page: 1, limit: 1 });
+    expect(list.body.recurring_invoices[0].id).toBe(2);
+
+    const changed = await call('PUT', '/recurring-invoices/1', {
+      status: 'paused',
+      schedule: { interval: 'quarterly', day_of_month: 15, start_date: '2026-12-01' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ status: 'paused', paused_reason: 'user', next_run_date: '2026-12-15' });
+    expect((await call('GET', '/recurring-invoices/1')).body.schedule.interval).toBe('quarterly');
+    expect((await call('GET', '/recurring-invoices/1/runs')).body).toMatchObject({ runs: [], total: 0 });
+
+    expect((await call('DELETE', '/recurring-invoices/2')).status).toBe(200);
+    expect((await call('GET', '/recurring-invoices/2')).status).toBe(404);
+  });
+
+  it('refuses unknown fields, unbounded and inconsistent input with 400 problem+json', async () => {
+    const call = api('cmp_bad');
+    const schedule = { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' };
+    const unknown = await call('POST', '/recurring-invoices/', { template: template(), schedule, colour: 'red' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('UNKNOWN_FIELD');
+    const nested = await call('POST', '/recurring-invoices/', {
+      template: { ...template(), positions: [{ ...template().positions[0], prize: 1 }] },
+      schedule,
+    });
+    expect(nested.status).toBe(400);
+    expect(nested.body.code).toBe('UNKNOWN_FIELD');
+    const day31 = await call('POST', '/recurring-invoices/', { template: template(), schedule: { ...schedule, day_of_month: 31 } });
+    expect(day31.status).toBe(400);
+    expect(day31.body.detail).toContain('"last"');
+    const sendWithoutFinalize = await call('POST', '/recurring-invoices/', {
+      template: template(7, { email: { to: 'ap@example.com' } }),
+      schedule,
+      auto_send_email: true,
+    });
+    expect(sendWithoutFinalize.status).toBe(400);
+    const noPositions = await call('POST', '/recurring-invoices/', { template: template(7, { positions: [] }), schedule });
+    expect(noPositions.status).toBe(400);
+    const tooMany = await call('POST', '/recurring-invoices/', {
+      template: template(7, { positions: Array.from({ length: 101 }, () => template().positions[0]) }),
+      schedule,
+    });
+    expect(tooMany.status).toBe(400);
+    const created = await call('POST', '/recurring-invoices/', { template: template(), schedule });
+    expect((await call('PUT', `/recurring-invoices/${created.body.id}`, { auto_send_email: true })).status).toBe(400);
+    expect((await call('PUT', `/recurring-invoices/${created.body.id}`, { status: 'ended' })).status).toBe(400);
+    expect((await call('GET', '/recurring-invoices/abc')).status).toBe(400);
+  });
+
+  it("answers 404 for another company's schedule, and its scheduler issues only into the owner's company", async () => {
+    const owner = api('cmp_owner');
+    const created = await owner('POST', '/recurring-invoices/', {
+      template: template(),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
+    });
+    const intruder = api('cmp_intruder');
+    for (const [method, path, body] of [
+      ['GET', `/recurring-invoices/${created.body.id}`],
+      ['PUT', `/recurring-invoices/${created.body.id}`, { status: 'paused' }],
+      ['DELETE', `/recurring-invoices/${created.body.id}`],
+      ['GET', `/recurring-invoices/${created.body.id}/runs`],
+    ] as const) {
+      const answer = await intruder(method, path, body);
+      expect(answer.status).toBe(404);
+      expect(answer.body.code).toBe('NOT_FOUND');
+    }
+    expect((await intruder('GET', '/recurring-invoices/')).body.total).toBe(0);
+    await tick(main.svc);
+    expect(fake.invoicesOf('cmp_owner')).toHaveLength(1);
+    expect(fake.invoicesOf('cmp_intruder')).toHaveLength(0);
+    expect((await owner('GET', `/recurring-invoices/${created.body.id}`)).body.status).toBe('active');
+  });
+
+  it('catches up 3 missed months oldest first, each once, with the service period advanced, then ends', async () => {
+    const call = api('cmp_catchup');
+    const created = await call('POST', '/recurring-invoices/', {
+      template: template(),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-09-01', end_date: '2026-11-20' },
+    });
+    expect(created.body.next_run_date).toBe('2026-09-01');
+    await tick(main.svc);
+    await tick(main.svc);
+    const invoices = fake.invoicesOf('cmp_catchup');
+    expect(invoices.map((i) => [i.benefit_period_start, i.benefit_period_end])).toEqual([
+      ['2026-09-01', '2026-09-30'],
+      ['2026-10-01', '2026-10-31'],
+      ['2026-11-01', '2026-11-20'],
+    ]);
+    expect(invoices.every((i) => i.positions.length === 2 && i.status === 'DRAFT')).toBe(true);
+    expect(invoices[0].meta).toEqual({ contract: 'L-42', recurring_run: `${created.body.id}:2026-09-01` });
+    const after = (await call('GET', `/recurring-invoices/${created.body.id}`)).body;
+    expect(after).toMatchObject({
+      status: 'ended',
+      next_run_date: null,
+      last_run: { date: '2026-11-01', period_start: '2026-11-01', period_end: '2026-11-20', invoice_id: 3, outcome: 'draft_created' },
+    });
+    const runs = (await call('GET', `/recurring-invoices/${created.body.id}/runs`)).body;
+    expect(runs.runs.map((r: { date: string; invoice_id: number }) => [r.date, r.invoice_id])).toEqual([
+      ['2026-11-01', 3],
+      ['2026-10-01', 2],
+      ['2026-09-01', 1],
+    ]);
+  });
+
+  it('issues exactly one invoice per period with two replicas ticking at the same time', async () => {
+    const second = await replica();
+    const call = api('cmp_race');
+    for (let i = 0; i < 3; i++)
+      await call('POST', '/recurring-invoices/', {
+        template: template(10 + i),
+        schedule: { interval: 'monthly', day_of_month: 'last', start_date: '2026-07-01' },
+        auto_finalize: true,
+      });
+    fake.state.delayMs = 15;
+    try {
+      for (let round = 0; round < 3; round++) await Promise.all([tick(main.svc), tick(second.svc), tick(main.svc), tick(second.svc)]);
+    } finally {
+      fake.state.delayMs = 0;
+    }
+    const invoices = fake.invoicesOf('cmp_race');
+    // the clock is at 15 November: July to October for each of the three schedules
+    const periods = invoices.map((i) => `${i.customer_id}:${i.benefit_period_start}`);
+    expect(new Set(periods).size).toBe(periods.length);
+    expect(periods.sort()).toEqual(
+      [10, 11, 12].flatMap((c) => ['2026-07-31', '2026-08-31', '2026-09-30', '2026-10-31'].map((d) => `${c}:${d}`)).sort(),
+    );
+    expect(invoices.every((i) => i.positions.length === 2 && i.status === 'OPEN')).toBe(true);
+    const list = (await call('GET', '/recurring-invoices/')).body.recurring_invoices;
+    expect(list.map((s: { next_run_date: string }) => s.next_run_date)).toEqual(['2026-11-30', '2026-11-30', '2026-11-30']);
+    expect(list.every((s: { last_run: { outcome: string } }) => s.last_run.outcome === 'finalized')).toBe(true);
+  });
+
+  it('resumes a run whose replica died after creating the draft, without a second invoice', async () => {
+    const doomed = await replica();
+    const call = api('cmp_crash');
+    const created = await call('POST', '/recurring-invoices/', {
+      template: template(21),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
+    });
+    // the draft is created, but its answer never arrives: the replica dies before recording the invoice id
+    fake.state.hold = (c) => c.companyId === 'cmp_crash' && c.method === 'POST' && c.path === '/invoice/';
+    const dying = doomed.svc.scheduler.tick();
+    await waitFor(async () => fake.invoicesOf('cmp_crash').length === 1, { what: 'the draft' });
+    await doomed.svc.stop();
+    await dying;
+    fake.state.hold = undefined;
+
+    // another replica: the run is held until its lease expires
+    const survivor = await replica();
+    await tick(survivor.svc);
+    expect((await call('GET', `/recurring-invoices/${created.body.id}/runs`)).body.runs[0]).toMatchObject({
+      outcome: 'running',
+      invoice_id: null,
+    });
+    now = new Date(now.getTime() + 61_000);
+    await tick(survivor.svc);
+    const invoices = fake.invoicesOf('cmp_crash');
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0].positions).toHaveLength(2);
+    expect((await call('GET', `/recurring-invoices/${created.body.id}/runs`)).body.runs).toEqual([
+      expect.objectContaining({ date: '2026-11-01', invoice_id: 1, outcome: 'draft_created' }),
+    ]);
+  });
+
+  it('resumes a run that died between two positions, adding only the missing one', async () => {
+    const doomed = await replica();
+    const call = api('cmp_crash2');
+    await call('POST', '/recurring-invoices/', {
+      template: template(22),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
+    });
+    let positions = 0;
+    fake.state.hold = (c) => c.companyId === 'cmp_crash2' && c.path.endsWith('/positions') && ++positions === 1;
+    const dying = doomed.svc.scheduler.tick();
+    await waitFor(async () => fake.invoicesOf('cmp_crash2')[0]?.positions.length === 1, { what: 'the first position' });
+    await doomed.svc.stop();
+    await dying;
+    fake.state.hold = undefined;
+    now = new Date(now.getTime() + 61_000);
+    await tick(main.svc);
+    expect(fake.invoicesOf('cmp_crash2')).toHaveLength(1);
+    expect(fake.invoicesOf('cmp_crash2')[0].positions).toHaveLength(2);
+  });
+
+  it('pauses on a quota refusal (402) and finalizes the same draft once resumed; then e-mails it', async () => {
+    const call = api('cmp_quota');
+    fake.quota.set('cmp_quota', 0);
+    const created = await call('POST', '/recurring-invoices/', {
+      template: template(31, { email: { to: 'ap@customer.example', subject: 'Your invoice' } }),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-10-01' },
+      auto_finalize: true,
+      auto_send_email: true,
+    });
+    const id = created.body.id;
+    await tick(main.svc);
+    const paused = (await call('GET', `/recurring-invoices/${id}`)).body;
+    expect(paused).toMatchObject({
+      status: 'paused',
+      paused_reason: 'quota_exceeded',
+      next_run_date: '2026-10-01',
+      last_run: { date: '2026-10-01', invoice_id: 1, outcome: 'quota_exceeded' },
+    });
+    expect(paused.last_run.error).toContain('402 INVOICE_LIMIT_REACHED');
+    await tick(main.svc);
+    expect(fake.invoicesOf('cmp_quota')).toHaveLength(1);
+
+    fake.quota.set('cmp_quota', 10);
+    expect((await call('PUT', `/recurring-invoices/${id}`, { status: 'active' })).body).toMatchObject({
+      status: 'active',
+      paused_reason: null,
+    });
+    await tick(main.svc);
+    const invoices = fake.invoicesOf('cmp_quota');
+    expect(invoices.map((i) => [i.benefit_period_start, i.status, i.emails.length])).toEqual([
+      ['2026-10-01', 'SENT', 1],
+      ['2026-11-01', 'SENT', 1],
+    ]);
+    expect(invoices[0].emails[0].to).toBe('ap@customer.example');
+    expect((await call('GET', `/recurring-invoices/${id}`)).body).toMatchObject({
+      status: 'active',
+      next_run_date: '2026-12-01',
+      last_run: { outcome: 'sent', invoice_id: 2 },
+    });
+  });
+
+  it('pauses a schedule whose template the invoice API refuses, and says why', async () => {
+    const call = api('cmp_reject');
+    const created = await call('POST', '/recurring-invoices/', {
+      template: template(404),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
+    });
+    await tick(main.svc);
+    expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body).toMatchObject({
+      status: 'paused',
+      paused_reason: 'invoice_rejected',
+      last_run: { outcome: 'failed', invoice_id: null },
+    });
+    expect(fake.invoicesOf('cmp_reject')).toHaveLength(0);
+    // fixed template: the same run goes on
+    await call('PUT', `/recurring-invoices/${created.body.id}`, { template: template(41), status: 'active' });
+    await tick(main.svc);
+    expect(fake.invoicesOf('cmp_reject').map((i) => i.customer_id)).toEqual([41]);
+  });
+});

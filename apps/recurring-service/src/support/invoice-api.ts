@@ -1,0 +1,56 @@
+import type { CompanyId } from '@inv/contracts';
+import { IDENTITY_HEADER, type IdentitySigner } from '@inv/service-kit';
+
+/** invoice-service could not be reached or answered 5xx/429: the run is tried again at a later tick. */
+export class InvoiceApiUnavailable extends Error {}
+
+export interface ApiAnswer {
+  status: number;
+  // the invoice API's answers are read loosely: only the fields a run needs
+  body: Record<string, unknown>;
+}
+
+/** A problem document's message, for last_run.error (never the request, which may carry e-mail addresses). */
+export const problemText = (a: ApiAnswer) =>
+  `${a.status} ${String(a.body.code ?? a.body.error_code ?? '')}: ${String(a.body.detail ?? a.body.message ?? '')}`.slice(0, 500);
+
+/**
+ * Calls invoice-service's public HTTP API as the gateway's proxy does: a short-lived signed identity of the
+ * company (role `member`, which may write invoices; key id `recurring-service`, so the audit log names the
+ * scheduler as the actor). The same calls an integrator makes; the gateway's Idempotency-Key handling is not on
+ * this path, which is why runs are claimed in MongoDB and drafts marked with their run id (see issue-run.ts).
+ */
+export function invoiceApi(opts: { url: string; signer: IdentitySigner; timeoutMs: number }) {
+  return async function call(
+    companyId: CompanyId,
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+    extra: { signal?: AbortSignal; extraTimeoutMs?: number } = {},
+  ): Promise<ApiAnswer> {
+    const token = await opts.signer.sign({ scope: 'company', companyId, keyId: 'recurring-service', role: 'member' });
+    const timeout = AbortSignal.timeout(opts.timeoutMs + (extra.extraTimeoutMs ?? 0));
+    let res: Response;
+    try {
+      res = await fetch(`${opts.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: token },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: extra.signal ? AbortSignal.any([timeout, extra.signal]) : timeout,
+      });
+    } catch (err) {
+      throw new InvoiceApiUnavailable(`${method} ${path}: ${(err as Error).name}`);
+    }
+    const text = await res.text().catch(() => '');
+    let parsed: unknown = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    const answer = { status: res.status, body: (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown> };
+    if (res.status >= 500 || res.status === 429) throw new InvoiceApiUnavailable(`${method} ${path}: ${problemText(answer)}`);
+    return answer;
+  };
+}
+export type InvoiceApi = ReturnType<typeof invoiceApi>;

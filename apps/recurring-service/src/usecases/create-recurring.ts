@@ -1,0 +1,40 @@
+import type { CompanyId, RecurringInvoiceCreate } from '@inv/contracts';
+import { AppError } from '@inv/service-kit';
+import { dateOf, firstIndexAfter, runDate } from '../domain/schedule';
+import type { ScheduleDoc } from '../db/schedules';
+import type { RecurringDeps } from '../support/deps';
+import { presentSchedule } from '../support/present';
+
+/** Most schedules (not ended) one company may keep: each is worked on by the scheduler. */
+export const MAX_LIVE_SCHEDULES = 500;
+
+export async function createRecurring(deps: RecurringDeps, companyId: CompanyId, input: RecurringInvoiceCreate) {
+  if ((await deps.schedules.countLive(companyId)) >= MAX_LIVE_SCHEDULES)
+    throw new AppError('conflict', `at most ${MAX_LIVE_SCHEDULES} recurring invoices that have not ended`, { code: 'RECURRING_LIMIT' });
+  const id = await deps.counters.next(`recurring:${companyId}`);
+  const nextIndex = firstIndexAfter(input.schedule, undefined);
+  const nextRunDate = runDate(input.schedule, nextIndex);
+  const now = deps.now();
+  const doc: ScheduleDoc = {
+    _id: `${companyId}:${id}`,
+    companyId,
+    id,
+    name: input.name ?? null,
+    templateJson: JSON.stringify(input.template),
+    schedule: input.schedule,
+    autoFinalize: input.auto_finalize,
+    autoSendEmail: input.auto_send_email,
+    status: nextRunDate === null ? 'ended' : 'active',
+    pausedReason: null,
+    nextIndex,
+    nextRunDate,
+    billedUntil: null,
+    lastRun: null,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.schedules.insert(doc);
+  deps.logger.info({ companyId, recurringId: id, nextRunDate, today: dateOf(now) }, 'recurring invoice created');
+  return presentSchedule(doc);
+}

@@ -1,0 +1,266 @@
+import { FINALIZE_TASK, RECURRING_RUN_META_KEY, type RecurringTemplate } from '@inv/contracts';
+import { periodOf, runDate } from '../domain/schedule';
+import type { RunDoc, RunOutcome } from '../db/runs';
+import { scheduleKey, type LastRunDoc, type PausedReason, type ScheduleDoc } from '../db/schedules';
+import type { RecurringDeps } from '../support/deps';
+import { InvoiceApiUnavailable, problemText, type ApiAnswer } from '../support/invoice-api';
+
+/** Another replica took the run over (our lease expired): stop without writing. */
+export class LeaseLost extends Error {}
+
+/** What became of one attempt at the schedule's next run. */
+export type RunResult = 'advanced' | 'paused' | 'busy' | 'retry';
+
+interface Settled {
+  outcome: RunOutcome;
+  error?: string;
+  /** Pause the schedule (the run stays open and continues when the schedule is resumed). */
+  pause?: PausedReason;
+}
+
+/** How long a job poll is held by invoice-service (its MAX_JOB_WAIT_SECONDS is 25). */
+const JOB_POLL_SECONDS = 20;
+
+/**
+ * Issues the next run of a schedule, exactly once per (schedule, period):
+ *
+ * 1. claim: the run document's `_id` is company:schedule:period, so one insert wins among replicas; an open run
+ *    whose lease expired (its replica died, or a transient fault left it for later) is taken over.
+ * 2. the draft: POST /invoice/ with the run id in `meta.recurring_run`, and its id recorded right after. A run
+ *    taken over without a recorded id first looks for a draft carrying its run id (the window between the
+ *    creation and the record), so a crash there does not issue a second invoice. invoice-service's idempotency
+ *    keys live in the gateway, which this direct call does not pass.
+ * 3. the positions, counted: a resumed run adds only those the draft does not have yet.
+ * 4. with auto_finalize, the finalization job (402: the schedule is paused, quota_exceeded) and its end;
+ *    with auto_send_email, the e-mail, unless the invoice already has one.
+ * 5. the run is settled and the schedule advanced in one transaction.
+ */
+export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner: string, signal?: AbortSignal): Promise<RunResult> {
+  const { companyId, id: scheduleId } = schedule;
+  const index = schedule.nextIndex;
+  const period = periodOf(schedule.schedule, index);
+  const now = deps.now();
+  const lease = () => new Date(deps.now().getTime() + deps.leaseMs);
+  const base = { companyId, scheduleId, index, period: period.start, periodEnd: period.end };
+  const claimed = await deps.runs.claim(base, owner, now, lease());
+  if (!claimed) {
+    // held by another replica, or done already while this schedule copy was read before its advance
+    const existing = await deps.runs.model.findById(`${companyId}:${scheduleId}:${period.start}`).lean<RunDoc>();
+    if (existing?.state === 'done') {
+      await advance(deps, schedule, existing, undefined);
+      return 'advanced';
+    }
+    return 'busy';
+  }
+  const { run, resumed } = claimed;
+  const api = (method: 'GET' | 'POST', path: string, body?: unknown, extraTimeoutMs?: number) =>
+    deps.invoiceApi(companyId, method, path, body, { signal, extraTimeoutMs });
+  const step = async (set: Partial<RunDoc>) => {
+    if (!(await deps.runs.record(run, { ...set, leaseUntil: lease() }))) throw new LeaseLost(run._id);
+  };
+  const template = JSON.parse(schedule.templateJson) as RecurringTemplate;
+  const runRef = `${scheduleId}:${period.start}`;
+  const log = deps.logger.child({ companyId, recurringId: scheduleId, period: period.start });
+
+  const attempt = async (): Promise<Settled> => {
+    // 2. the draft
+    if (run.invoiceId === null) {
+      let invoiceId = resumed ? await findDraft(api, template.customer_id, runRef) : null;
+      if (invoiceId === null) {
+        const created = await api('POST', '/invoice/', {
+          customer_id: template.customer_id,
+          invoice_format: template.invoice_format,
+          tax_treatment_id: template.tax_treatment_id,
+          ftl_template_id: template.ftl_template_id,
+          buyer_reference: template.buyer_reference,
+          note: template.note,
+          benefit_period_start: period.start,
+          benefit_period_end: period.end,
+          meta: { ...template.meta, [RECURRING_RUN_META_KEY]: runRef },
+        });
+        if (created.status !== 201) return rejected(created, 'the draft');
+        invoiceId = Number(created.body.id);
+      }
+      await step({ invoiceId });
+    }
+    const invoiceId = run.invoiceId as number;
+
+    // 3. the positions
+    if (run.positionsAdded < template.positions.length) {
+      let from = run.positionsAdded;
+      if (resumed) {
+        const current = await api('GET', `/invoice/${invoiceId}`);
+        if (current.status !== 200) return rejected(current, 'the draft');
+        from = Math.max(from, Array.isArray(current.body.positions) ? current.body.positions.length : 0);
+      }
+      for (let i = from; i < template.positions.length; i++) {
+        const added = await api('POST', `/invoice/${invoiceId}/positions`, template.positions[i]);
+        if (added.status !== 201) return rejected(added, `position ${i + 1}`);
+        await step({ positionsAdded: i + 1 });
+      }
+    }
+    if (!schedule.autoFinalize) return { outcome: 'draft_created' };
+
+    // 4. finalization
+    if (!run.finalized) {
+      const deadline = Date.now() + deps.jobWaitMs;
+      for (;;) {
+        if (run.jobId === null) {
+          const job = await api('POST', `/invoice/${invoiceId}/job`, { task: FINALIZE_TASK });
+          if (job.status === 402) return { outcome: 'quota_exceeded', error: problemText(job), pause: 'quota_exceeded' };
+          if (job.status === 409 && job.body.code === 'INVOICE_NOT_DRAFT') {
+            await step({ finalized: true });
+            break;
+          }
+          if (job.status === 409 && job.body.code === 'JOB_IN_PROGRESS') {
+            // a job this run started before a crash, its id not recorded: ask again until it has ended
+            if (Date.now() > deadline) throw new InvoiceApiUnavailable('finalization still in progress');
+            await sleep(1000, signal);
+            await step({});
+            continue;
+          }
+          if (job.status !== 201) return { outcome: 'finalize_failed', error: problemText(job) };
+          await step({ jobId: String(job.body.job_id) });
+        }
+        const polled = await api(
+          'GET',
+          `/invoice/${invoiceId}/job/${run.jobId}?wait=${JOB_POLL_SECONDS}`,
+          undefined,
+          JOB_POLL_SECONDS * 1000,
+        );
+        if (polled.status !== 200) return { outcome: 'finalize_failed', error: problemText(polled) };
+        if (polled.body.status === 'finished') {
+          await step({ finalized: true });
+          break;
+        }
+        if (polled.body.status === 'failed')
+          return { outcome: 'finalize_failed', error: String(polled.body.error_message ?? 'finalization failed').slice(0, 500) };
+        if (Date.now() > deadline) throw new InvoiceApiUnavailable('finalization job still running');
+        await step({});
+      }
+    }
+    if (!schedule.autoSendEmail || !template.email) return { outcome: 'finalized' };
+
+    // e-mail: at most one per run (a resumed run first looks whether it sent one)
+    if (run.emailId === null) {
+      if (resumed) {
+        const sent = await api('GET', `/invoice/${invoiceId}/emails`);
+        const first = Array.isArray(sent.body.emails) ? (sent.body.emails[0] as { id?: string } | undefined) : undefined;
+        if (first?.id) await step({ emailId: first.id });
+      }
+      if (run.emailId === null) {
+        const mail = await api('POST', `/invoice/${invoiceId}/send_email`, template.email);
+        if (mail.status !== 202) return { outcome: 'finalized', error: `e-mail not sent: ${problemText(mail)}` };
+        await step({ emailId: String(mail.body.email_id) });
+      }
+    }
+    return { outcome: 'sent' };
+  };
+
+  let settled: Settled;
+  try {
+    settled = await attempt();
+  } catch (err) {
+    if (err instanceof LeaseLost) return 'busy';
+    if (signal?.aborted) {
+      // stopping: the lease stays, as after a crash; any replica resumes the run once it expires
+      return 'retry';
+    }
+    log.warn({ err }, 'recurring run interrupted; it continues at a later tick');
+    await deps.runs.release(run, deps.now(), { error: String((err as Error).message).slice(0, 500) });
+    return 'retry';
+  }
+
+  if (settled.pause) {
+    const outcome = settled.outcome;
+    await deps.commit(async (session) => {
+      const r = await deps.runs.model.updateOne(
+        { _id: run._id, owner: run.owner, state: 'open' },
+        { $set: { outcome, error: settled.error ?? null, leaseUntil: deps.now() } },
+        { session },
+      );
+      if (r.matchedCount !== 1) throw new LeaseLost(run._id);
+      await deps.schedules.model.updateOne(
+        { _id: scheduleKey(companyId, scheduleId), status: 'active' },
+        {
+          $set: { status: 'paused', pausedReason: settled.pause, lastRun: lastRunOf(run, outcome, settled.error), updatedAt: deps.now() },
+          $inc: { version: 1 },
+        },
+        { session },
+      );
+    });
+    log.info({ reason: settled.pause }, 'recurring invoice paused');
+    return 'paused';
+  }
+  try {
+    await advance(deps, schedule, run, settled);
+  } catch (err) {
+    if (err instanceof LeaseLost) return 'busy';
+    throw err;
+  }
+  log.info({ invoiceId: run.invoiceId, outcome: settled.outcome }, 'recurring run done');
+  return 'advanced';
+}
+
+/** An answer refusing the template's data: the schedule pauses until the template is fixed (the run stays open). */
+function rejected(answer: ApiAnswer, what: string): Settled {
+  return { outcome: 'failed', error: `${what} was refused: ${problemText(answer)}`, pause: 'invoice_rejected' };
+}
+
+function lastRunOf(run: RunDoc, outcome: RunOutcome, error: string | undefined): LastRunDoc {
+  return { date: run.period, periodStart: run.period, periodEnd: run.periodEnd, invoiceId: run.invoiceId, outcome, error: error ?? null };
+}
+
+/**
+ * Settles the run (when `settled` is given) and moves the schedule past it, in one transaction. The schedule
+ * moves only if it still points at this run, so neither a replica with a stale copy nor a concurrent change
+ * moves it twice.
+ */
+async function advance(deps: RecurringDeps, schedule: ScheduleDoc, run: RunDoc, settled: Settled | undefined) {
+  const next = run.index + 1;
+  const nextRunDate = runDate(schedule.schedule, next);
+  await deps.commit(async (session) => {
+    if (settled) {
+      const r = await deps.runs.finish(
+        run,
+        { state: 'done', outcome: settled.outcome, error: settled.error ?? null, finishedAt: deps.now() },
+        session,
+      );
+      if (r.matchedCount !== 1) throw new LeaseLost(run._id);
+    }
+    const set: Partial<ScheduleDoc> = {
+      nextIndex: next,
+      nextRunDate,
+      billedUntil: run.periodEnd,
+      updatedAt: deps.now(),
+      ...(settled ? { lastRun: lastRunOf(run, settled.outcome, settled.error) } : {}),
+      ...(nextRunDate === null ? { status: 'ended' as const, pausedReason: null } : {}),
+    };
+    await deps.schedules.model.updateOne(
+      { _id: scheduleKey(run.companyId, run.scheduleId), nextIndex: run.index },
+      { $set: set, $inc: { version: 1 } },
+      { session },
+    );
+  });
+}
+
+/** The draft a run created before it could record its id: the newest drafts of the customer, by run id. */
+async function findDraft(
+  api: (method: 'GET', path: string) => Promise<ApiAnswer>,
+  customerId: number,
+  runRef: string,
+): Promise<number | null> {
+  const list = await api('GET', `/invoice/?status=DRAFT&customer_id=${customerId}&sort=-created&limit=100`);
+  if (list.status !== 200 || !Array.isArray(list.body.invoices)) throw new InvoiceApiUnavailable(`listing drafts: ${problemText(list)}`);
+  for (const inv of list.body.invoices as { id?: unknown; meta?: unknown }[]) {
+    const meta = inv.meta as Record<string, unknown> | null | undefined;
+    if (meta && typeof meta === 'object' && meta[RECURRING_RUN_META_KEY] === runRef) return Number(inv.id);
+  }
+  return null;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });

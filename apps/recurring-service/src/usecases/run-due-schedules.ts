@@ -1,0 +1,59 @@
+import { dateOf } from '../domain/schedule';
+import type { ScheduleDoc } from '../db/schedules';
+import type { RecurringDeps } from '../support/deps';
+import { issueRun } from './issue-run';
+
+/** Schedules read per query of a tick. */
+const BATCH = 100;
+/** Runs one schedule issues in one tick at most (a catch-up of more goes on at the next tick). */
+const MAX_RUNS_PER_SCHEDULE = 120;
+
+/**
+ * One tick of the scheduler: every active schedule whose next run is due today or earlier issues its runs,
+ * oldest period first (a catch-up after downtime issues each missed period once, in order). Schedules are worked
+ * on `concurrency` at a time; several replicas may tick at once, the run claims keep each period single.
+ * Answers how many runs advanced a schedule.
+ */
+export async function runDueSchedules(deps: RecurringDeps, opts: { owner: string; concurrency: number; signal?: AbortSignal }) {
+  const today = dateOf(deps.now());
+  let advanced = 0;
+  const seen = new Set<string>();
+  for (;;) {
+    const due = (await deps.schedules.due(today, BATCH)).filter((s) => !seen.has(s._id));
+    if (!due.length || opts.signal?.aborted) return advanced;
+    due.forEach((s) => seen.add(s._id));
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length && !opts.signal?.aborted) {
+        const schedule = due[next++];
+        try {
+          advanced += await catchUp(deps, schedule, today, opts);
+        } catch (err) {
+          deps.logger.error(
+            { err, companyId: schedule.companyId, recurringId: schedule.id },
+            'recurring schedule failed; retried at the next tick',
+          );
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, due.length) }, worker));
+  }
+}
+
+async function catchUp(deps: RecurringDeps, first: ScheduleDoc, today: string, opts: { owner: string; signal?: AbortSignal }) {
+  let schedule: ScheduleDoc | null = first;
+  let advanced = 0;
+  while (
+    schedule &&
+    schedule.status === 'active' &&
+    schedule.nextRunDate !== null &&
+    schedule.nextRunDate <= today &&
+    advanced < MAX_RUNS_PER_SCHEDULE &&
+    !opts.signal?.aborted
+  ) {
+    if ((await issueRun(deps, schedule, opts.owner, opts.signal)) !== 'advanced') break;
+    advanced++;
+    schedule = await deps.schedules.get(schedule.companyId, schedule.id);
+  }
+  return advanced;
+}

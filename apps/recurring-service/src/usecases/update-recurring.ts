@@ -1,0 +1,45 @@
+import type { CompanyId, RecurringInvoiceUpdate, RecurringTemplate } from '@inv/contracts';
+import { AppError, conflict, invalidData } from '@inv/service-kit';
+import { firstIndexAfter, runDate } from '../domain/schedule';
+import type { ScheduleDoc } from '../db/schedules';
+import type { RecurringDeps } from '../support/deps';
+import { presentSchedule } from '../support/present';
+import { loadRecurring } from './load-recurring';
+
+/**
+ * Changes the fields given. A new schedule starts after the last period billed, so no period is billed twice;
+ * resuming (status active) lets the scheduler issue the periods missed while paused, oldest first.
+ */
+export async function updateRecurring(deps: RecurringDeps, companyId: CompanyId, id: number, input: RecurringInvoiceUpdate) {
+  const doc = await loadRecurring(deps, companyId, id);
+  const template: RecurringTemplate = input.template ?? (JSON.parse(doc.templateJson) as RecurringTemplate);
+  const autoFinalize = input.auto_finalize ?? doc.autoFinalize;
+  const autoSendEmail = input.auto_send_email ?? doc.autoSendEmail;
+  if (autoSendEmail && !autoFinalize)
+    throw invalidData('auto_send_email needs auto_finalize', [{ path: 'auto_send_email', message: 'needs auto_finalize' }]);
+  if (autoSendEmail && !template.email)
+    throw invalidData('auto_send_email needs template.email', [{ path: 'template.email', message: 'required with auto_send_email' }]);
+  if (doc.status === 'ended' && input.status === 'active' && !input.schedule)
+    throw new AppError('conflict', `recurring invoice ${id} has ended; give a schedule with a later end_date to resume it`, {
+      code: 'RECURRING_ENDED',
+    });
+
+  const set: Partial<ScheduleDoc> = { autoFinalize, autoSendEmail, updatedAt: deps.now() };
+  if (input.name !== undefined) set.name = input.name;
+  if (input.template) set.templateJson = JSON.stringify(input.template);
+  let status = doc.status;
+  if (input.schedule) {
+    const nextIndex = firstIndexAfter(input.schedule, doc.billedUntil ?? undefined);
+    set.schedule = input.schedule;
+    set.nextIndex = nextIndex;
+    set.nextRunDate = runDate(input.schedule, nextIndex);
+    if (set.nextRunDate === null) status = 'ended';
+    else if (status === 'ended') status = 'active';
+  }
+  if (input.status && status !== 'ended') status = input.status;
+  set.status = status;
+  set.pausedReason = status === 'paused' ? (input.status === 'paused' ? 'user' : doc.pausedReason) : null;
+  if (!(await deps.schedules.replace(companyId, id, doc.version, set)))
+    throw conflict(`recurring invoice ${id} changed at the same time (a run may have just finished); retry`, 'CONCURRENT_MODIFICATION');
+  return presentSchedule({ ...doc, ...set, version: doc.version + 1 });
+}
