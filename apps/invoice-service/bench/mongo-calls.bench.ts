@@ -15,9 +15,12 @@ import { spawn } from 'node:child_process';
 import { loadavg, cpus } from 'node:os';
 import { resolve } from 'node:path';
 import type { Model } from 'mongoose';
+import { asCompanyId } from '@inv/contracts';
 import { createCounters } from '@inv/runtime';
 import { connectMongo, driverCollection } from '@inv/service-kit';
 import { invoiceSchema, type InvoiceDoc, type PositionDoc } from '../src/db/invoices';
+
+const BENCH_COMPANY = asCompanyId('cmp_bench');
 
 const PAIRS = Number(process.env.PAIRS ?? 30);
 const BATCH = Number(process.env.BATCH ?? 200);
@@ -58,7 +61,7 @@ async function main(): Promise<void> {
     await driverCollection(invoices).insertMany(
       Array.from({ length: COUNT }, (_, i) => ({
         _id: i + 1,
-        companyId: 'cmp_bench',
+        companyId: BENCH_COMPANY,
         customerId: 7,
         customerName: 'Buyer GmbH',
         status: 'DRAFT',
@@ -77,26 +80,26 @@ async function main(): Promise<void> {
     const calls: Array<[string, (i: number) => Promise<unknown>, (i: number) => Promise<unknown>]> = [
       [
         'read an invoice by id',
-        (i) => invoices.findOne({ _id: id(i), companyId: 'cmp_bench' }).lean(),
-        (i) => driverCollection(invoices).findOne({ _id: id(i), companyId: 'cmp_bench' }),
+        (i) => invoices.findOne({ _id: id(i), companyId: BENCH_COMPANY }).lean(),
+        (i) => driverCollection(invoices).findOne({ _id: id(i), companyId: BENCH_COMPANY }),
       ],
       [
         'findOneAndUpdate an invoice',
         (i) =>
           invoices
-            .findOneAndUpdate({ _id: id(i), companyId: 'cmp_bench' }, { $set: { updatedAt: new Date() } }, { returnDocument: 'after' })
+            .findOneAndUpdate({ _id: id(i), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }, { returnDocument: 'after' })
             .lean(),
         (i) =>
           driverCollection(invoices).findOneAndUpdate(
-            { _id: id(i), companyId: 'cmp_bench' },
+            { _id: id(i), companyId: BENCH_COMPANY },
             { $set: { updatedAt: new Date() } },
             { returnDocument: 'after' },
           ),
       ],
       [
         'updateOne an invoice',
-        (i) => invoices.updateOne({ _id: id(i), companyId: 'cmp_bench' }, { $set: { updatedAt: new Date() } }),
-        (i) => driverCollection(invoices).updateOne({ _id: id(i), companyId: 'cmp_bench' }, { $set: { updatedAt: new Date() } }),
+        (i) => invoices.updateOne({ _id: id(i), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }),
+        (i) => driverCollection(invoices).updateOne({ _id: id(i), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }),
       ],
       [
         'take a counter ($inc, upsert)',

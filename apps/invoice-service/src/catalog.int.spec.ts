@@ -1,6 +1,6 @@
 import { periodKeyOf } from './domain/number-patterns';
 import type { Bus } from '@inv/bus';
-import type { Messages } from '@inv/contracts';
+import { asCompanyId, type CompanyId, type Messages } from '@inv/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
@@ -137,14 +137,14 @@ describe('numbering, products and the seller profile', () => {
 
     it('takes consecutive values within a period, and starts again at 1 in a new period (monthly, yearly, never)', async () => {
       const { deps } = service;
-      const take = (companyId: string, at: string) =>
+      const take = (companyId: CompanyId, at: string) =>
         deps.commit((session) => deps.numbering.take(companyId, 'invoice', new Date(at), session).then((t) => t.value));
       for (const [reset, sameAsNov, nextPeriod] of [
         ['monthly', '2026-11-30T23:00:00Z', '2026-12-01T00:00:00Z'],
         ['yearly', '2026-01-02T00:00:00Z', '2027-01-01T00:00:00Z'],
         ['never', '2020-01-01T00:00:00Z', '2031-06-01T00:00:00Z'],
       ] as const) {
-        const companyId = `cmp_periods_${reset}`;
+        const companyId = asCompanyId(`cmp_periods_${reset}`);
         await deps.numbering.ensureExists(companyId, 'invoice', new Date('2026-11-10T00:00:00Z'));
         await deps.numbering.update(
           companyId,

@@ -1,5 +1,5 @@
 import type { Bus } from '@inv/bus';
-import type { Messages } from '@inv/contracts';
+import { asCompanyId, type Messages } from '@inv/contracts';
 import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
@@ -17,7 +17,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
-  const company = 'cmp_credit';
+  const company = asCompanyId('cmp_credit');
   let renderBehaviour: 'ok' | 'fail' = 'ok';
 
   const call = serviceCaller(() => url, company);

@@ -1,5 +1,5 @@
 import type { Bus } from '@inv/bus';
-import type { Messages } from '@inv/contracts';
+import { asCompanyId, type Messages } from '@inv/contracts';
 import {
   deleteBrokerObjects,
   deleteRedisKeys,
@@ -26,7 +26,7 @@ describe('finalize pipeline (invoice-service)', () => {
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
-  const company = 'cmp_test';
+  const company = asCompanyId('cmp_test');
   const quota = { used: 0, limit: 100 };
   let vatStatus: 'valid' | 'invalid' | 'not_checked' = 'not_checked';
   const renderStarts = new Map<string, string>();
@@ -37,7 +37,7 @@ describe('finalize pipeline (invoice-service)', () => {
   /** What account- and customer-service do after a change: the change tokens of invoice-service's copies go. */
   const ownerChanged = () => deleteRedisKeys(`${prefix}:peer-data:`);
 
-  const call = async (method: string, path: string, body?: unknown, companyId = company) => {
+  const call = async (method: string, path: string, body?: unknown, companyId: string = company) => {
     const res = await fetch(`${url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) },

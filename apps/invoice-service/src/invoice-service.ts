@@ -22,7 +22,7 @@ import { productRoutes } from './http/products.routes';
 import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
 import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
-import type { InvoiceDeps } from './usecases/deps';
+import type { InvoiceDeps } from './support/deps';
 import { draftCache } from './support/draft-cache';
 import { peerData } from './support/peer-data';
 

@@ -1,7 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import { recordFinalizeEnded } from './finalize-timing';
-import type { InvoiceDeps } from '../usecases/deps';
+import { recordFinalizeEnded } from '../support/finalize-timing';
+import type { InvoiceDeps } from '../support/deps';
 import { failFinalization } from '../usecases/fail-finalization';
 
 /** Rendering failed for good: the job fails, the draft is editable again. */

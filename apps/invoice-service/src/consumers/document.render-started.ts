@@ -1,5 +1,5 @@
 import type { EventOf } from '@inv/runtime';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import { markJobStarted } from '../usecases/mark-job-started';
 
 /** document-service began rendering a finalize job. */

@@ -1,7 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import { recordFinalizeEnded } from './finalize-timing';
-import type { InvoiceDeps } from '../usecases/deps';
+import { recordFinalizeEnded } from '../support/finalize-timing';
+import type { InvoiceDeps } from '../support/deps';
 import { completeFinalization } from '../usecases/complete-finalization';
 
 /** The documents of a finalize job exist: the invoice becomes OPEN. */

@@ -1,5 +1,5 @@
 import type { EventOf } from '@inv/runtime';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import { recordMailFailed } from '../usecases/record-mail-outcome';
 
 /** An invoice e-mail failed for good: its record keeps the server's answer. */

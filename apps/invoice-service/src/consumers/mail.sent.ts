@@ -1,5 +1,5 @@
 import type { EventOf } from '@inv/runtime';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import { recordMailSent } from '../usecases/record-mail-outcome';
 
 /** An invoice e-mail was accepted: its record settles, an OPEN invoice becomes SENT. */

@@ -1,8 +1,9 @@
+import type { CompanyId } from '@inv/contracts';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 
 export interface AttachmentDoc {
   _id: number; // public integer id
-  companyId: string;
+  companyId: CompanyId;
   invoiceId: number;
   filename: string;
   contentType: string;
@@ -38,7 +39,7 @@ schema.index({ companyId: 1, invoiceId: 1, _id: 1 });
  */
 export interface AttachmentUsageDoc {
   _id: string;
-  companyId: string;
+  companyId: CompanyId;
   invoiceId: number;
   count: number;
   bytes: number;
@@ -47,27 +48,27 @@ const usageSchema = new Schema<AttachmentUsageDoc>(
   { _id: String, companyId: String, invoiceId: Number, count: Number, bytes: Number },
   { versionKey: false },
 );
-const usageId = (companyId: string, invoiceId: number) => `${companyId}:${invoiceId}`;
+const usageId = (companyId: CompanyId, invoiceId: number) => `${companyId}:${invoiceId}`;
 
 /** Attachment records of invoices (the bytes are in object storage under `key`). */
 export function attachmentsRepo(conn: Connection) {
   const model = conn.model<AttachmentDoc>('Attachment', schema, 'attachments');
   const usageModel = conn.model<AttachmentUsageDoc>('AttachmentUsage', usageSchema, 'attachment_usage');
   /** Count and bytes of the records themselves (before the usage document exists). */
-  const counted = async (companyId: string, invoiceId: number) => {
+  const counted = async (companyId: CompanyId, invoiceId: number) => {
     const docs = await model.find({ companyId, invoiceId }, { size: 1 }).lean<{ size: number }[]>();
     return { count: docs.length, bytes: docs.reduce((s, d) => s + d.size, 0) };
   };
   return {
     init: () => Promise.all([model.init(), usageModel.init()]).then(() => undefined),
-    ofInvoice: (companyId: string, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ _id: 1 }).lean<AttachmentDoc[]>(),
-    get: (companyId: string, invoiceId: number, id: number) => model.findOne({ _id: id, companyId, invoiceId }).lean<AttachmentDoc>(),
+    ofInvoice: (companyId: CompanyId, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ _id: 1 }).lean<AttachmentDoc[]>(),
+    get: (companyId: CompanyId, invoiceId: number, id: number) => model.findOne({ _id: id, companyId, invoiceId }).lean<AttachmentDoc>(),
     /** In the transaction that also writes the audit event (session). */
     create: async (doc: AttachmentDoc, session?: ClientSession) => void (await model.create([doc], { session })),
-    remove: (companyId: string, invoiceId: number, id: number, session?: ClientSession) =>
+    remove: (companyId: CompanyId, invoiceId: number, id: number, session?: ClientSession) =>
       model.deleteOne({ _id: id, companyId, invoiceId }, { session }),
     /** Count and bytes attached now (for an early answer; the limits are held by `reserve`). */
-    async usage(companyId: string, invoiceId: number): Promise<{ count: number; bytes: number }> {
+    async usage(companyId: CompanyId, invoiceId: number): Promise<{ count: number; bytes: number }> {
       const doc = await usageModel.findById(usageId(companyId, invoiceId)).lean<AttachmentUsageDoc>();
       return doc ? { count: doc.count, bytes: doc.bytes } : counted(companyId, invoiceId);
     },
@@ -76,7 +77,7 @@ export function attachmentsRepo(conn: Connection) {
      * before it existed). Records are only written together with a reservation in that document, so what is
      * counted here cannot grow before the document exists; a concurrent creation of it wins and this one is dropped.
      */
-    async ensureUsage(companyId: string, invoiceId: number): Promise<void> {
+    async ensureUsage(companyId: CompanyId, invoiceId: number): Promise<void> {
       const _id = usageId(companyId, invoiceId);
       if (await usageModel.exists({ _id })) return;
       const now = await counted(companyId, invoiceId);
@@ -91,7 +92,7 @@ export function attachmentsRepo(conn: Connection) {
      * inside the transaction that writes the record). Answers the usage that refused it otherwise.
      */
     async reserve(
-      companyId: string,
+      companyId: CompanyId,
       invoiceId: number,
       size: number,
       limits: { count: number; bytes: number },
@@ -109,7 +110,7 @@ export function attachmentsRepo(conn: Connection) {
       return { ok: false, count: doc.count, bytes: doc.bytes };
     },
     /** Gives back what a removed record reserved (same transaction as the removal). */
-    release: (companyId: string, invoiceId: number, size: number, session: ClientSession) =>
+    release: (companyId: CompanyId, invoiceId: number, size: number, session: ClientSession) =>
       usageModel.updateOne({ _id: usageId(companyId, invoiceId) }, { $inc: { count: -1, bytes: -size } }, { session }),
   };
 }

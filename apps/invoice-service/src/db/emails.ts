@@ -1,9 +1,10 @@
+import type { CompanyId } from '@inv/contracts';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 
 /** An e-mail sent for an invoice, as the API lists it. */
 export interface EmailDoc {
   _id: string; // email id (uuid)
-  companyId: string;
+  companyId: CompanyId;
   invoiceId: number;
   /** unconfirmed: handed to the SMTP server in full, its answer never seen (at most once: not sent again). */
   status: 'queued' | 'sent' | 'failed' | 'unconfirmed';
@@ -93,8 +94,8 @@ export function emailsRepo(conn: Connection) {
   const counts = conn.model<EmailCountDoc>('EmailCount', countSchema, 'email_counts');
   return {
     init: () => Promise.all([model.init(), deliveries.init(), texts.init(), counts.init()]).then(() => undefined),
-    ofInvoice: (companyId: string, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ createdAt: -1 }).lean<EmailDoc[]>(),
-    get: (companyId: string, id: string, session?: ClientSession) =>
+    ofInvoice: (companyId: CompanyId, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ createdAt: -1 }).lean<EmailDoc[]>(),
+    get: (companyId: CompanyId, id: string, session?: ClientSession) =>
       model
         .findOne({ _id: id, companyId })
         .session(session ?? null)
@@ -104,15 +105,18 @@ export function emailsRepo(conn: Connection) {
      * queued -> sent | failed | unconfirmed, once; unconfirmed -> sent | failed when the holder of the delivery
      * learnt the answer after all.
      */
-    settle: (companyId: string, id: string, set: Partial<EmailDoc> & Pick<EmailDoc, 'status'>, session: ClientSession) =>
+    settle: (companyId: CompanyId, id: string, set: Partial<EmailDoc> & Pick<EmailDoc, 'status'>, session: ClientSession) =>
       model.updateOne(
         { _id: id, companyId, status: { $in: set.status === 'unconfirmed' ? ['queued'] : ['queued', 'unconfirmed'] } },
         set.status === 'sent' ? { $set: set, $unset: { error: 1 } } : { $set: set },
         { session },
       ),
-    texts: (companyId: string) => texts.findById(companyId).lean<EmailTextsDoc>(),
-    saveTexts: (companyId: string, set: Record<string, unknown>, unset: Record<string, 1>) =>
+    texts: (companyId: CompanyId) => texts.findById(companyId).lean<EmailTextsDoc>(),
+    saveTexts: (companyId: CompanyId, set: Record<string, unknown>, unset: Record<string, 1>) =>
       texts.updateOne({ _id: companyId }, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }, { upsert: true }),
+    // Unscoped by design, the delivery records (mail_deliveries) and the daily counts below: a delivery is keyed by
+    // the e-mail id alone (a random uuid for an invoice e-mail, a fixed id per invitation that account-service sends
+    // through this module), which no two companies share; a count's key names its company (send-invoice-email.ts).
     delivery: (id: string) => deliveries.findById(id).lean<DeliveryDoc>(),
     /**
      * Takes the delivery for a new send under `claim`: when there is none yet, or it is `sending` (taken over from a

@@ -1,11 +1,14 @@
 import mongoose, { type Connection } from 'mongoose';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import type { InvoiceSnapshot } from '@inv/contracts';
+import { asCompanyId, type InvoiceSnapshot } from '@inv/contracts';
 import { HOLDING_PENDING, outboxEntries, type OutboxEntry } from '@inv/outbox';
 import { invoiceSchema, invoicesRepo, type InvoiceDoc, type PositionDoc } from './invoices';
 import { jobsRepo, type JobDoc } from './jobs';
 
 jest.setTimeout(30_000);
+
+const A = asCompanyId('cmp_a');
+const B = asCompanyId('cmp_b');
 
 /**
  * The hot writes of invoices and jobs go to the driver, not through mongoose (invoices.ts says why). Each case
@@ -57,7 +60,7 @@ describe('invoice and job writes through the driver', () => {
   const at = new Date('2026-11-26T06:00:00.123Z');
   const jobDoc = (id: string, extra: Pick<JobDoc, 'invoiceId' | 'reservationId'> & Partial<JobDoc>): JobDoc => ({
     _id: id,
-    companyId: 'cmp_a',
+    companyId: A,
     task: 'finalize',
     status: 'queued',
     createdAt: at,
@@ -65,7 +68,7 @@ describe('invoice and job writes through the driver', () => {
   });
   const draft = (id: number, positions: PositionDoc[] = []): InvoiceDoc => ({
     _id: id,
-    companyId: 'cmp_a',
+    companyId: A,
     customerId: 7,
     customerName: 'Buyer GmbH',
     grossCents: 0,
@@ -107,30 +110,30 @@ describe('invoice and job writes through the driver', () => {
       updatedAt: later,
     };
     // null in the filter matches a draft without a tax treatment
-    expect(await repo.setPositions('cmp_a', 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(true);
-    await viaMongoose.updateOne({ _id: 5, companyId: 'cmp_a', status: 'DRAFT', updatedAt: at }, { $set: set });
+    expect(await repo.setPositions(A, 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(true);
+    await viaMongoose.updateOne({ _id: 5, companyId: A, status: 'DRAFT', updatedAt: at }, { $set: set });
     expect(await stored('invoices', 4)).toEqual(await stored('invoices', 5));
 
     // not matched: another company, a stale updatedAt, another treatment, a draft being finalized
-    expect(await repo.setPositions('cmp_b', 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
-    expect(await repo.setPositions('cmp_a', 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(false);
-    expect(await repo.setPositions('cmp_a', 4, { updatedAt: later, taxTreatmentId: 'reduced' }, set)).toBe(false);
-    expect(await repo.claimForFinalize('cmp_a', 4, later, 'job_1', {})).toBe(true);
-    expect(await repo.setPositions('cmp_a', 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
+    expect(await repo.setPositions(B, 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
+    expect(await repo.setPositions(A, 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(false);
+    expect(await repo.setPositions(A, 4, { updatedAt: later, taxTreatmentId: 'reduced' }, set)).toBe(false);
+    expect(await repo.claimForFinalize(A, 4, later, 'job_1', {})).toBe(true);
+    expect(await repo.setPositions(A, 4, { updatedAt: later, taxTreatmentId: undefined }, set)).toBe(false);
   });
 
   it('keeps the messages announcing a change in the draft with it, and only when the change is written', async () => {
     await repo.insert({
       ...draft(12),
-      pendingMessages: outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: 'cmp_a', data: { n: 1 } }]),
+      pendingMessages: outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: A, data: { n: 1 } }]),
     });
     const later = new Date(at.getTime() + 1000);
     const set = { positions: [position(1)], grossCents: 29750, updatedAt: later };
-    const announced = outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: 'cmp_a', data: { n: 2 } }]);
+    const announced = outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: A, data: { n: 2 } }]);
     // a stale draft: neither the change nor its message is written
-    expect(await repo.setPositions('cmp_a', 12, { updatedAt: later, taxTreatmentId: undefined }, set, announced)).toBe(false);
+    expect(await repo.setPositions(A, 12, { updatedAt: later, taxTreatmentId: undefined }, set, announced)).toBe(false);
     expect((await stored('invoices', 12)).pendingMessages.map((e: OutboxEntry) => e.data)).toEqual([{ n: 1 }]);
-    expect(await repo.setPositions('cmp_a', 12, { updatedAt: at, taxTreatmentId: undefined }, set, announced)).toBe(true);
+    expect(await repo.setPositions(A, 12, { updatedAt: at, taxTreatmentId: undefined }, set, announced)).toBe(true);
     const mine = await stored('invoices', 12);
     expect(mine.positions).toHaveLength(1);
     expect(mine.pendingMessages.map((e: OutboxEntry) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
@@ -140,15 +143,15 @@ describe('invoice and job writes through the driver', () => {
   });
 
   it('keeps the event of an update or a cancellation in the draft with it, and none when the draft is not one', async () => {
-    const event = (n: number) => outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: 'cmp_a', data: { n } }]);
+    const event = (n: number) => outboxEntries([{ kind: 'event', type: 'invoice.changed.v1', companyId: A, data: { n } }]);
     await repo.insert(draft(13));
     await repo.insert(draft(14));
     const later = new Date(at.getTime() + 1000);
-    expect(await repo.updateDraft('cmp_a', 13, { note: 'changed', updatedAt: later }, event(1))).toBe(true);
-    expect(await repo.updateDraft('cmp_b', 13, { note: 'theirs' }, event(2))).toBe(false); // another company's
-    expect(await repo.cancelDraft('cmp_a', 14, later, event(3))).toBe(true);
-    expect(await repo.cancelDraft('cmp_a', 14, later, event(4))).toBe(false); // no longer a draft
-    expect(await repo.updateDraft('cmp_a', 14, { note: 'too late' }, event(5))).toBe(false);
+    expect(await repo.updateDraft(A, 13, { note: 'changed', updatedAt: later }, event(1))).toBe(true);
+    expect(await repo.updateDraft(B, 13, { note: 'theirs' }, event(2))).toBe(false); // another company's
+    expect(await repo.cancelDraft(A, 14, later, event(3))).toBe(true);
+    expect(await repo.cancelDraft(A, 14, later, event(4))).toBe(false); // no longer a draft
+    expect(await repo.updateDraft(A, 14, { note: 'too late' }, event(5))).toBe(false);
     const updated = await stored('invoices', 13);
     expect([updated.note, updated.pendingMessages.map((e: OutboxEntry) => e.data)]).toEqual(['changed', [{ n: 1 }]]);
     const cancelled = await stored('invoices', 14);
@@ -159,7 +162,7 @@ describe('invoice and job writes through the driver', () => {
     ]);
     // without events, nothing is pushed (no empty array either)
     await repo.insert(draft(15));
-    expect(await repo.updateDraft('cmp_a', 15, { note: 'quiet' })).toBe(true);
+    expect(await repo.updateDraft(A, 15, { note: 'quiet' })).toBe(true);
     expect(await stored('invoices', 15)).not.toHaveProperty('pendingMessages');
   });
 
@@ -178,9 +181,9 @@ describe('invoice and job writes through the driver', () => {
       positions: [position(1, { taxRate: '0' })],
       grossCents: 25000,
     };
-    expect(await repo.claimForFinalize('cmp_a', 6, at, 'job_6', frozen)).toBe(true);
+    expect(await repo.claimForFinalize(A, 6, at, 'job_6', frozen)).toBe(true);
     await viaMongoose.updateOne(
-      { _id: 7, companyId: 'cmp_a', status: 'DRAFT', updatedAt: at },
+      { _id: 7, companyId: A, status: 'DRAFT', updatedAt: at },
       { $set: { ...frozen, finalizingJobId: 'job_6' } },
     );
     const mine = await stored('invoices', 6);
@@ -190,24 +193,24 @@ describe('invoice and job writes through the driver', () => {
     expect(mine.snapshot.buyer).toEqual({ name: 'Buyer GmbH' });
     expect({ ...mine, snapshot: undefined }).toEqual({ ...theirs, snapshot: undefined });
     // a second claim (another job, or the same draft changed meanwhile) finds nothing
-    expect(await repo.claimForFinalize('cmp_a', 6, at, 'job_other', frozen)).toBe(false);
+    expect(await repo.claimForFinalize(A, 6, at, 'job_other', frozen)).toBe(false);
   });
 
   it('completes a finalization as mongoose did, and reads an invoice only for its company', async () => {
     const frozen = { invoiceDate: '2026-11-26', dueDate: '2026-12-10', grossCents: 25000 };
     await repo.insert(draft(8, [position(1)]));
     await viaMongoose.create([draft(9, [position(1)])]);
-    expect(await repo.claimForFinalize('cmp_a', 8, at, 'job_8', frozen)).toBe(true);
-    expect(await repo.claimForFinalize('cmp_a', 9, at, 'job_9', frozen)).toBe(true);
+    expect(await repo.claimForFinalize(A, 8, at, 'job_8', frozen)).toBe(true);
+    expect(await repo.claimForFinalize(A, 9, at, 'job_9', frozen)).toBe(true);
     const files = {
       pdf: { key: 'cmp_a/8.pdf', filename: 'RE-8.pdf', contentType: 'application/pdf', size: 1234 },
       xml: undefined,
     };
     const done = new Date(at.getTime() + 5000);
-    const mine = await repo.completeFinalize('cmp_a', 8, 'job_8', files, done);
+    const mine = await repo.completeFinalize(A, 8, 'job_8', files, done);
     await viaMongoose
       .findOneAndUpdate(
-        { _id: 9, companyId: 'cmp_a', status: 'DRAFT', finalizingJobId: 'job_9' },
+        { _id: 9, companyId: A, status: 'DRAFT', finalizingJobId: 'job_9' },
         { $set: { status: 'OPEN', ...files, finalizedAt: done, updatedAt: done }, $unset: { finalizingJobId: 1 } },
         { returnDocument: 'after' },
       )
@@ -217,12 +220,12 @@ describe('invoice and job writes through the driver', () => {
     expect(mine).not.toHaveProperty('finalizingJobId');
     expect(mine).not.toHaveProperty('xml');
     // a redelivered completion, or one for another job or company, finds nothing
-    expect(await repo.completeFinalize('cmp_a', 8, 'job_8', files, done)).toBeNull();
-    expect(await repo.completeFinalize('cmp_b', 9, 'job_9', files, done)).toBeNull();
+    expect(await repo.completeFinalize(A, 8, 'job_8', files, done)).toBeNull();
+    expect(await repo.completeFinalize(B, 9, 'job_9', files, done)).toBeNull();
 
-    expect(await repo.get('cmp_a', 8)).toEqual(mine);
-    expect(await repo.get('cmp_b', 8)).toBeNull();
-    expect(await repo.get('cmp_a', 999)).toBeNull();
+    expect(await repo.get(A, 8)).toEqual(mine);
+    expect(await repo.get(B, 8)).toBeNull();
+    expect(await repo.get(A, 999)).toBeNull();
   });
 
   it('moves a job through its states as mongoose did', async () => {
@@ -230,37 +233,34 @@ describe('invoice and job writes through the driver', () => {
     await jobs.insert(job('job_m1'));
     await jobs.insert(job('job_m2'));
     const started = new Date(at.getTime() + 100);
-    const moved = await jobs.markStarted('cmp_a', 'job_m1', started);
+    const moved = await jobs.markStarted(A, 'job_m1', started);
     await jobsViaMongoose.findOneAndUpdate(
-      { _id: 'job_m2', companyId: 'cmp_a', status: 'queued' },
+      { _id: 'job_m2', companyId: A, status: 'queued' },
       { $set: { status: 'started', startedAt: started } },
     );
     expect(moved).toMatchObject({ _id: 'job_m1', status: 'started', startedAt: started });
     expect(await stored('jobs', 'job_m1')).toEqual(await stored('jobs', 'job_m2'));
-    expect(await jobs.markStarted('cmp_a', 'job_m1', started)).toBeNull(); // only from queued
+    expect(await jobs.markStarted(A, 'job_m1', started)).toBeNull(); // only from queued
 
     const end = new Date(at.getTime() + 900);
-    await jobs.markFinished('cmp_a', 'job_m1', end, started);
-    await jobsViaMongoose.updateOne(
-      { _id: 'job_m2', companyId: 'cmp_a' },
-      { $set: { status: 'finished', finishedAt: end, startedAt: started } },
-    );
+    await jobs.markFinished(A, 'job_m1', end, started);
+    await jobsViaMongoose.updateOne({ _id: 'job_m2', companyId: A }, { $set: { status: 'finished', finishedAt: end, startedAt: started } });
     expect(await stored('jobs', 'job_m1')).toEqual(await stored('jobs', 'job_m2'));
 
     await jobs.insert(job('job_m3'));
     await jobs.insert(job('job_m4'));
-    await jobs.markFailed('cmp_a', 'job_m3', 'render failed', end, undefined);
+    await jobs.markFailed(A, 'job_m3', 'render failed', end, undefined);
     await jobsViaMongoose.updateOne(
-      { _id: 'job_m4', companyId: 'cmp_a' },
+      { _id: 'job_m4', companyId: A },
       { $set: { status: 'failed', finishedAt: end, errorMessage: 'render failed' } },
     );
     expect(await stored('jobs', 'job_m3')).toEqual(await stored('jobs', 'job_m4'));
     expect(await stored('jobs', 'job_m3')).not.toHaveProperty('startedAt');
 
-    expect(await jobs.byId('cmp_a', 'job_m1')).toMatchObject({ status: 'finished', finishedAt: end });
-    expect(await jobs.byId('cmp_b', 'job_m1')).toBeNull();
-    expect(await jobs.get('cmp_a', 8, 'job_m3')).toMatchObject({ status: 'failed', errorMessage: 'render failed' });
-    expect(await jobs.get('cmp_a', 9, 'job_m3')).toBeNull();
+    expect(await jobs.byId(A, 'job_m1')).toMatchObject({ status: 'finished', finishedAt: end });
+    expect(await jobs.byId(B, 'job_m1')).toBeNull();
+    expect(await jobs.get(A, 8, 'job_m3')).toMatchObject({ status: 'failed', errorMessage: 'render failed' });
+    expect(await jobs.get(A, 9, 'job_m3')).toBeNull();
   });
 
   it('inserts a job as mongoose did', async () => {

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type ClientSession, type mongo } from 'mongoose';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
-import type { InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
+import type { CompanyId, InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
 import { PENDING_INDEX, pushPending, type OutboxEntry, type PendingHolder, type PendingSource } from '@inv/outbox';
 
 /** A position as stored: quantities, prices and rates as decimal strings (never floats, never Decimal128). */
@@ -29,7 +29,7 @@ export interface StoredFile {
 
 export interface InvoiceDoc {
   _id: number;
-  companyId: string;
+  companyId: CompanyId;
   customerId: number;
   status: InvoiceStatus;
   number: string;
@@ -169,28 +169,33 @@ export function invoicesRepo(conn: Connection) {
    */
   const raw = driverCollection(model);
   const rawOpts = (session?: ClientSession) => ({ ...AS_BUILT, session });
-  const draft = (companyId: string, id: number) => ({ _id: id, companyId, status: 'DRAFT' as const, finalizingJobId: { $exists: false } });
+  const draft = (companyId: CompanyId, id: number) => ({
+    _id: id,
+    companyId,
+    status: 'DRAFT' as const,
+    finalizingJobId: { $exists: false },
+  });
   const matched = (res: { matchedCount: number }) => res.matchedCount === 1;
   return {
     init: () => model.init(),
     /** The drafts' pending messages, for the relay (service-runtime keepPendingIn). */
     pendingSource: { name: INVOICES_SOURCE, collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
     /** Every read is scoped by company: another company's id is simply not found. */
-    get: (companyId: string, id: number, session?: ClientSession): Promise<InvoiceDoc | null> =>
+    get: (companyId: CompanyId, id: number, session?: ClientSession): Promise<InvoiceDoc | null> =>
       raw.findOne({ _id: id, companyId }, session ? { session } : undefined),
     /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
     insert: async (doc: InvoiceDoc, session?: ClientSession) => void (await raw.insertOne(doc, rawOpts(session))),
-    numberTaken: async (companyId: string, number: string, session?: ClientSession) =>
+    numberTaken: async (companyId: CompanyId, number: string, session?: ClientSession) =>
       (await model.exists({ companyId, number }).session(session ?? null)) !== null,
     /** Changes fields of a draft nobody is finalizing, with the events announcing it kept in it; answers whether it was one. */
-    updateDraft: async (companyId: string, id: number, set: Partial<InvoiceDoc>, pending: OutboxEntry[] = []) =>
+    updateDraft: async (companyId: CompanyId, id: number, set: Partial<InvoiceDoc>, pending: OutboxEntry[] = []) =>
       matched(await model.updateOne(draft(companyId, id), { $set: set, ...pushPending(pending) })),
     /**
      * The positions of a draft, only if nobody changed it since `seen`: its updatedAt, and the invoice's tax treatment
      * (a new position's default), which an update of the invoice in the same millisecond would leave updatedAt equal.
      */
     setPositions: async (
-      companyId: string,
+      companyId: CompanyId,
       id: number,
       seen: Pick<InvoiceDoc, 'updatedAt' | 'taxTreatmentId'>,
       set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>,
@@ -206,10 +211,10 @@ export function invoicesRepo(conn: Connection) {
         ),
       ),
     /** An attachment upload starts: finalization must look for the invoice's attachments from now on. */
-    noteAttachmentUpload: async (companyId: string, id: number) =>
+    noteAttachmentUpload: async (companyId: CompanyId, id: number) =>
       void (await model.updateOne({ _id: id, companyId, attachmentsUploaded: false }, { $set: { attachmentsUploaded: true } })),
     /** Cancels a draft nobody is finalizing, with the events announcing it kept in it; answers whether it was one. */
-    cancelDraft: async (companyId: string, id: number, now: Date, pending: OutboxEntry[] = []) =>
+    cancelDraft: async (companyId: CompanyId, id: number, now: Date, pending: OutboxEntry[] = []) =>
       matched(
         await model.updateOne(draft(companyId, id), {
           $set: { status: 'CANCELLED', cancelledAt: now, updatedAt: now },
@@ -217,10 +222,10 @@ export function invoicesRepo(conn: Connection) {
         }),
       ),
     /** A status move of a finalized document, only from the status it was read in. */
-    moveStatus: async (companyId: string, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
+    moveStatus: async (companyId: CompanyId, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
       matched(await model.updateOne({ _id: id, companyId, status: from }, { $set: set }, { session })),
     /** OPEN -> SENT (an e-mail was accepted); answers the invoice if it moved. */
-    markSent: (companyId: string, id: number, now: Date, session?: ClientSession) =>
+    markSent: (companyId: CompanyId, id: number, now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { _id: id, companyId, status: 'OPEN' },
@@ -230,7 +235,7 @@ export function invoicesRepo(conn: Connection) {
         .lean<InvoiceDoc>(),
     /** Takes the draft for finalization job `jobId` if nobody changed it since `seen`, with the frozen data. */
     claimForFinalize: async (
-      companyId: string,
+      companyId: CompanyId,
       id: number,
       seen: Date,
       jobId: string,
@@ -246,7 +251,7 @@ export function invoicesRepo(conn: Connection) {
       ),
     /** The documents exist: the draft being finalized by `jobId` becomes OPEN; answers it, or null if it is no longer that draft. */
     completeFinalize: (
-      companyId: string,
+      companyId: CompanyId,
       id: number,
       jobId: string,
       files: Pick<InvoiceDoc, 'pdf' | 'xml'>,
@@ -263,7 +268,7 @@ export function invoicesRepo(conn: Connection) {
      * atomically: only if what its credit notes took so far plus `cents` stays within the limit. Answers whether
      * it did. Two transactions taking from one invoice conflict on its document; the retry sees the other's take.
      */
-    reserveCredit: async (companyId: string, id: number, cents: number, limitCents: number, session?: ClientSession) =>
+    reserveCredit: async (companyId: CompanyId, id: number, cents: number, limitCents: number, session?: ClientSession) =>
       cents <= limitCents &&
       matched(
         await raw.updateOne(
@@ -282,7 +287,7 @@ export function invoicesRepo(conn: Connection) {
      * Finalization of credit note `id` by `jobId` failed: what it took from its invoice goes back (once: the
      * credit note forgets its reservation in the same transaction). Answers the cents given back.
      */
-    releaseCredit: async (companyId: string, id: number, jobId: string, session?: ClientSession) => {
+    releaseCredit: async (companyId: CompanyId, id: number, jobId: string, session?: ClientSession) => {
       const before = await raw.findOneAndUpdate(
         { _id: id, companyId, finalizingJobId: jobId, creditReservedCents: { $gt: 0 } },
         { $unset: { creditReservedCents: 1 } },
@@ -297,14 +302,14 @@ export function invoicesRepo(conn: Connection) {
       return before.creditReservedCents;
     },
     /** Finalization failed: the draft is editable again, without the data frozen for it. */
-    releaseFinalize: (companyId: string, id: number, jobId: string, session?: ClientSession) =>
+    releaseFinalize: (companyId: CompanyId, id: number, jobId: string, session?: ClientSession) =>
       model.updateOne(
         { _id: id, companyId, finalizingJobId: jobId },
         { $unset: { finalizingJobId: 1, snapshot: 1, invoiceDate: 1, dueDate: 1 } },
         { session },
       ),
     /** One page of the company's invoices matching `filter` (built by the list use case), and the count. */
-    async page(companyId: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
+    async page(companyId: CompanyId, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
       const scoped = { ...filter, companyId };
       const [docs, total] = await Promise.all([
         model

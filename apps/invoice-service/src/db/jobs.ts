@@ -1,10 +1,10 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
-import type { JobStatus } from '@inv/contracts';
+import type { CompanyId, JobStatus } from '@inv/contracts';
 
 export interface JobDoc {
   _id: string;
-  companyId: string;
+  companyId: CompanyId;
   invoiceId: number;
   task: string;
   status: JobStatus;
@@ -41,21 +41,21 @@ export function jobsRepo(conn: Connection) {
   const opts = (session?: ClientSession) => ({ ...AS_BUILT, session });
   return {
     init: () => model.init(),
-    get: (companyId: string, invoiceId: number, id: string): Promise<JobDoc | null> => raw.findOne({ _id: id, companyId, invoiceId }),
-    byId: (companyId: string, id: string, session?: ClientSession): Promise<JobDoc | null> =>
+    get: (companyId: CompanyId, invoiceId: number, id: string): Promise<JobDoc | null> => raw.findOne({ _id: id, companyId, invoiceId }),
+    byId: (companyId: CompanyId, id: string, session?: ClientSession): Promise<JobDoc | null> =>
       raw.findOne({ _id: id, companyId }, { session }),
     /** One per finalization. */
     insert: async (doc: JobDoc, session?: ClientSession) => void (await raw.insertOne(doc, opts(session))),
     /** queued -> started; a late or repeated "started" never moves a finished or failed job back. Answers the job if it moved. */
-    markStarted: (companyId: string, id: string, now: Date): Promise<JobDoc | null> =>
+    markStarted: (companyId: CompanyId, id: string, now: Date): Promise<JobDoc | null> =>
       raw.findOneAndUpdate(
         { _id: id, companyId, status: 'queued' },
         { $set: { status: 'started', startedAt: now } },
         { ...opts(), returnDocument: 'after' },
       ),
-    markFinished: (companyId: string, id: string, now: Date, startedAt: Date, session?: ClientSession) =>
+    markFinished: (companyId: CompanyId, id: string, now: Date, startedAt: Date, session?: ClientSession) =>
       raw.updateOne({ _id: id, companyId }, { $set: { status: 'finished', finishedAt: now, startedAt } }, opts(session)),
-    markFailed: (companyId: string, id: string, errorMessage: string, now: Date, startedAt: Date | undefined, session?: ClientSession) =>
+    markFailed: (companyId: CompanyId, id: string, errorMessage: string, now: Date, startedAt: Date | undefined, session?: ClientSession) =>
       raw.updateOne(
         { _id: id, companyId },
         { $set: { status: 'failed', finishedAt: now, errorMessage, ...(startedAt ? { startedAt } : {}) } },

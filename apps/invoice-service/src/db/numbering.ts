@@ -1,10 +1,11 @@
+import type { CompanyId } from '@inv/contracts';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import { driverCollection } from '@inv/service-kit';
 import { DEFAULT_SEQUENCES, periodKeyOf, type DocumentType, type ResetPeriod } from '../domain/number-patterns';
 
 export interface SequenceDoc {
   _id: string; // `${companyId}:${documentType}`
-  companyId: string;
+  companyId: CompanyId;
   documentType: DocumentType;
   pattern: string;
   reset: ResetPeriod;
@@ -31,15 +32,15 @@ const schema = new Schema<SequenceDoc>(
 const RESET_PERIODS: readonly ResetPeriod[] = ['never', 'yearly', 'monthly'];
 
 /** Counters of the numbering that existed before sequences were configurable (libs/runtime counters). */
-const legacyCounterOf = (companyId: string, type: DocumentType, year: string) =>
+const legacyCounterOf = (companyId: CompanyId, type: DocumentType, year: string) =>
   `${type === 'invoice' ? 'invoice-number' : 'credit-note-number'}:${companyId}:${year}`;
 
 export function numberingRepo(conn: Connection) {
   const model = conn.model<SequenceDoc>('NumberingSequence', schema, 'numbering_sequences');
-  const idOf = (companyId: string, type: DocumentType) => `${companyId}:${type}`;
+  const idOf = (companyId: CompanyId, type: DocumentType) => `${companyId}:${type}`;
 
   /** Creates the default sequence once, continuing where the old per-year counter stopped (safe under concurrency). */
-  async function ensure(companyId: string, type: DocumentType, now: Date): Promise<SequenceDoc> {
+  async function ensure(companyId: CompanyId, type: DocumentType, now: Date): Promise<SequenceDoc> {
     const existing = await model.findById(idOf(companyId, type)).lean<SequenceDoc>();
     if (existing) return existing;
     const year = now.toISOString().slice(0, 4);
@@ -74,7 +75,7 @@ export function numberingRepo(conn: Connection) {
     init: () => model.init(),
     ensure,
     /** `ensure` once per sequence and process. */
-    async ensureExists(companyId: string, type: DocumentType, now: Date): Promise<void> {
+    async ensureExists(companyId: CompanyId, type: DocumentType, now: Date): Promise<void> {
       const id = idOf(companyId, type);
       if (existing.has(id)) return;
       await ensure(companyId, type, now);
@@ -84,7 +85,7 @@ export function numberingRepo(conn: Connection) {
      * Takes the next value inside the caller's transaction: the document insert and the counter move commit
      * together, so a failed creation leaves no gap; concurrent takers conflict and the transaction retries.
      */
-    async take(companyId: string, type: DocumentType, now: Date, session: ClientSession): Promise<{ seq: SequenceDoc; value: number }> {
+    async take(companyId: CompanyId, type: DocumentType, now: Date, session: ClientSession): Promise<{ seq: SequenceDoc; value: number }> {
       // Within the sequence's current period (nearly always) one round trip takes the value: the filter holds
       // exactly when `periodKey === periodKeyOf(reset, now)`, which the read below would find.
       // (with the driver: this runs at every finalization, and mongoose's query costs 55–75 µs of CPU more)
@@ -103,7 +104,7 @@ export function numberingRepo(conn: Connection) {
       return { seq, value };
     },
     async update(
-      companyId: string,
+      companyId: CompanyId,
       type: DocumentType,
       set: Partial<Pick<SequenceDoc, 'pattern' | 'reset' | 'periodKey' | 'next'>>,
       now: Date,

@@ -1,9 +1,9 @@
-import type { TaxTreatmentId } from '@inv/contracts';
+import type { CompanyId, TaxTreatmentId } from '@inv/contracts';
 import { Schema, type Connection, type ClientSession } from 'mongoose';
 
 export interface ProductDoc {
   _id: number;
-  companyId: string;
+  companyId: CompanyId;
   name: string;
   description?: string;
   unitCode: string;
@@ -46,9 +46,9 @@ export function productsRepo(conn: Connection) {
   const model = conn.model<ProductDoc>('Product', schema, 'products');
   return {
     init: () => model.init(),
-    get: (companyId: string, id: number) => model.findOne({ _id: id, companyId }).lean<ProductDoc>(),
+    get: (companyId: CompanyId, id: number) => model.findOne({ _id: id, companyId }).lean<ProductDoc>(),
     insert: async (doc: ProductDoc, session?: ClientSession) => void (await model.create([doc], { session })),
-    update: (companyId: string, id: number, set: Partial<ProductDoc>, unset: Record<string, 1>, session?: ClientSession) =>
+    update: (companyId: CompanyId, id: number, set: Partial<ProductDoc>, unset: Record<string, 1>, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { _id: id, companyId },
@@ -56,9 +56,9 @@ export function productsRepo(conn: Connection) {
           { returnDocument: 'after', session },
         )
         .lean<ProductDoc>(),
-    remove: async (companyId: string, id: number, session?: ClientSession) =>
+    remove: async (companyId: CompanyId, id: number, session?: ClientSession) =>
       (await model.deleteOne({ _id: id, companyId }, { session })).deletedCount === 1,
-    async list(companyId: string, q: { q?: string; active?: boolean; page: number; limit: number }) {
+    async list(companyId: CompanyId, q: { q?: string; active?: boolean; page: number; limit: number }) {
       const filter: Record<string, unknown> = { companyId };
       if (q.active !== undefined) filter.active = q.active;
       if (q.q) {

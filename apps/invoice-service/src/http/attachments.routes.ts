@@ -6,7 +6,7 @@ import { attachmentLink } from '../usecases/attachment-link';
 import { deleteAttachment } from '../usecases/delete-attachment';
 import { listAttachments } from '../usecases/list-attachments';
 import { uploadAttachment } from '../usecases/upload-attachment';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 
 /** The upload route takes multipart/form-data and bounds its own body (5 MiB per file, cut while streaming). */
 export const UPLOAD_PATHS = [/^\/invoice\/[^/]+\/attachments\/?$/];

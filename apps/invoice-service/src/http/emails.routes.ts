@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { EmailTextsUpdate, IntId, SendEmailRequest } from '@inv/contracts';
 import { AppError, companyIdOf, parseInput, parsePath } from '@inv/service-kit';
 import type { EmailDoc } from '../db/emails';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import { loadInvoice } from '../usecases/load-invoice';
 import { getEmailTexts } from '../usecases/get-email-texts';
 import { resetEmailTexts } from '../usecases/reset-email-texts';

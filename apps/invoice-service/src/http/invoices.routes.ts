@@ -20,7 +20,7 @@ import { cancelInvoice } from '../usecases/cancel-invoice';
 import { createCreditNote } from '../usecases/create-credit-note';
 import { createInvoice } from '../usecases/create-invoice';
 import { deletePosition } from '../usecases/delete-position';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import { duplicateInvoice } from '../usecases/duplicate-invoice';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
 import { documentLink } from '../usecases/document-link';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { NumberingDocumentType, NumberingUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import type { SequenceDoc } from '../db/numbering';
 import { formatNumber } from '../domain/number-patterns';
 import { listSequences } from '../usecases/list-sequences';

@@ -3,7 +3,7 @@ import { IntId, ProductInput, ProductListQuery, ProductUpdate } from '@inv/contr
 import { companyIdOf, parseInput, parsePatch, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import type { ProductDoc } from '../db/products';
 import { jsonNumber } from '../domain/totals';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from '../support/deps';
 import { createProduct } from '../usecases/create-product';
 import { deleteProduct } from '../usecases/delete-product';
 import { getProduct } from '../usecases/get-product';

@@ -1,4 +1,4 @@
-import { PositionCreateInput } from '@inv/contracts';
+import { asCompanyId, PositionCreateInput } from '@inv/contracts';
 import { addPosition } from '../usecases/add-position';
 import { createInvoice } from '../usecases/create-invoice';
 import { draftCache } from './draft-cache';
@@ -7,6 +7,8 @@ import { reorderPositions } from '../usecases/reorder-positions';
 import { COMPANY, fakeDeps, position, storedDraft } from '../usecases/testing/fake-deps';
 import { updateInvoice } from '../usecases/update-invoice';
 import { updatePosition } from '../usecases/update-position';
+
+const OTHER = asCompanyId('cmp_other');
 
 const input = (title: string) => PositionCreateInput.parse({ title, quantity: '1', unit_id: 'C62', unit_net_amount: '10' });
 const LATER = new Date('2026-12-01T00:00:00Z');
@@ -129,7 +131,7 @@ describe('draftCache', () => {
     cache.remember(draft(5, 98)); // 99 of 100: the others make room
     expect(cache.get(COMPANY, 5)).toBeDefined();
     expect([2, 3, 4].filter((id) => cache.get(COMPANY, id)).length).toBeLessThanOrEqual(1);
-    expect(cache.get('cmp_other', 5)).toBeUndefined();
+    expect(cache.get(OTHER, 5)).toBeUndefined();
     cache.forget(COMPANY, 5);
     expect(cache.get(COMPANY, 5)).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { LRUCache } from 'lru-cache';
 import type { InvoiceDoc } from '../db/invoices';
 
@@ -12,9 +13,9 @@ import type { InvoiceDoc } from '../db/invoices';
  * make it grow: `maxPositions` of ~300 bytes each.
  */
 export interface DraftCache {
-  get(companyId: string, id: number): InvoiceDoc | undefined;
+  get(companyId: CompanyId, id: number): InvoiceDoc | undefined;
   remember(invoice: InvoiceDoc): void;
-  forget(companyId: string, id: number): void;
+  forget(companyId: CompanyId, id: number): void;
 }
 
 export interface DraftCacheOptions {
@@ -26,7 +27,7 @@ export interface DraftCacheOptions {
   now?: () => number;
 }
 
-const keyOf = (companyId: string, id: number) => `${companyId}\u0000${id}`;
+const keyOf = (companyId: CompanyId, id: number) => `${companyId}\u0000${id}`;
 
 export function draftCache({ ttlMs, maxEntries = 2_000, maxPositions = 20_000, now }: DraftCacheOptions): DraftCache {
   if (ttlMs <= 0) return { get: () => undefined, remember: () => undefined, forget: () => undefined };

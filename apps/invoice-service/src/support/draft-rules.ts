@@ -1,8 +1,8 @@
 /** Rules every draft use case shares: references that must exist, numbering, meta storage, the positions cap. */
-import type { InvoiceMeta } from '@inv/contracts';
+import type { CompanyId, InvoiceMeta } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from './deps';
 
 export const MAX_POSITIONS = 1000;
 
@@ -12,13 +12,13 @@ export function metaFields(meta: InvoiceMeta | undefined): Pick<InvoiceDoc, 'met
   return typeof meta === 'string' ? { meta, metaJson: null } : { meta: null, metaJson: JSON.stringify(meta) };
 }
 
-export async function assertCustomer(deps: InvoiceDeps, companyId: string, customerId: number) {
+export async function assertCustomer(deps: InvoiceDeps, companyId: CompanyId, customerId: number) {
   const answer = await deps.peers.billingSnapshot(companyId, customerId);
   if (!answer.found) throw invalidData(`customer ${customerId} does not exist`, [{ path: 'customer_id', message: 'unknown customer' }]);
   return answer;
 }
 
-export async function assertTemplate(deps: InvoiceDeps, companyId: string, templateId: number | undefined) {
+export async function assertTemplate(deps: InvoiceDeps, companyId: CompanyId, templateId: number | undefined) {
   if (templateId === undefined) return;
   const { exists } = await deps.bus.callRpc('document.template-exists.v1', companyId, { templateId });
   if (!exists)

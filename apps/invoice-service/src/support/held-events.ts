@@ -4,7 +4,7 @@
  */
 import { outboxEntries, type OutboxEntry, type OutboxMessage } from '@inv/outbox';
 import { INVOICES_SOURCE } from '../db/invoices';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from './deps';
 
 /** The entries to write into the invoice with the change. */
 export const heldEvents = (...messages: OutboxMessage[]): OutboxEntry[] => outboxEntries(messages);

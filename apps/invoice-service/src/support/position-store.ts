@@ -1,10 +1,10 @@
 /** How positions are built, checked and written (optimistically, only if the draft did not change meanwhile). */
-import { defaultRateOfTreatment, type PositionCreate } from '@inv/contracts';
+import { defaultRateOfTreatment, type PositionCreate, type CompanyId } from '@inv/contracts';
 import type { OutboxMessage } from '@inv/outbox';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { derivedValueWarnings, grossCentsOf, positionAmountErrors, totalsOf, type DerivedValueWarning } from '../domain/totals';
-import type { InvoiceDeps } from '../usecases/deps';
+import type { InvoiceDeps } from './deps';
 import { handOverHeld, heldEvents } from './held-events';
 import { loadDraft } from '../usecases/load-invoice';
 
@@ -73,7 +73,7 @@ export async function savePositions(
  */
 export async function changePositions<T>(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   invoiceId: number,
   /** Every change of the positions is announced for the audit log: `messages` are written with it. */
   change: (inv: InvoiceDoc) => Promise<{ positions: PositionDoc[]; value: T; messages: OutboxMessage[] }>,

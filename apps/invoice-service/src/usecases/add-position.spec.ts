@@ -1,7 +1,9 @@
-import { PositionCreateInput } from '@inv/contracts';
+import { asCompanyId, PositionCreateInput } from '@inv/contracts';
 import { addPosition } from './add-position';
 import { MAX_POSITIONS } from '../support/draft-rules';
 import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
+
+const OTHER = asCompanyId('cmp_other');
 
 const input = (fields: Record<string, unknown>) =>
   PositionCreateInput.parse({ title: 'Beratung', quantity: '2', unit_id: 'hur', unit_net_amount: '100', ...fields });
@@ -70,7 +72,7 @@ describe('addPosition', () => {
     const f = fakeDeps();
     storedDraft(f, 1, { status: 'OPEN' });
     storedDraft(f, 2, { finalizingJobId: 'job-1' });
-    storedDraft(f, 3, { companyId: 'cmp_other' });
+    storedDraft(f, 3, { companyId: OTHER });
     await expect(addPosition(f.deps, COMPANY, 1, input({}))).rejects.toMatchObject({
       kind: 'conflict',
       options: { code: 'INVOICE_NOT_DRAFT' },

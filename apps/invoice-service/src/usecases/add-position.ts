@@ -1,9 +1,9 @@
-import type { PositionCreate, PositionCreateInput } from '@inv/contracts';
+import type { CompanyId, PositionCreate, PositionCreateInput } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { DerivedValueWarning } from '../domain/totals';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { MAX_POSITIONS } from '../support/draft-rules';
 import { assertPositionAmounts, changePositions, toPosition } from '../support/position-store';
 
@@ -11,7 +11,7 @@ import { assertPositionAmounts, changePositions, toPosition } from '../support/p
  * With product_id, the product's values fill what the request leaves out; the position keeps a copy of them
  * (and the product id for reference), so later product changes never touch this invoice.
  */
-async function withProduct(deps: InvoiceDeps, companyId: string, input: PositionCreateInput): Promise<PositionCreate> {
+async function withProduct(deps: InvoiceDeps, companyId: CompanyId, input: PositionCreateInput): Promise<PositionCreate> {
   if (input.product_id === undefined) return input as PositionCreate;
   const product = await deps.products.get(companyId, input.product_id);
   if (!product)
@@ -35,7 +35,7 @@ async function withProduct(deps: InvoiceDeps, companyId: string, input: Position
 /** Adds a position; answers its id, the invoice as written (no second read) and the derived values replaced. */
 export async function addPosition(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   invoiceId: number,
   input: PositionCreateInput,
 ): Promise<{ id: number; invoice: InvoiceDoc; warnings: DerivedValueWarning[] }> {

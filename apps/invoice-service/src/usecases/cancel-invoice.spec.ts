@@ -1,5 +1,8 @@
+import { asCompanyId } from '@inv/contracts';
 import { cancelInvoice } from './cancel-invoice';
 import { COMPANY, fakeDeps, NOW, storedDraft } from './testing/fake-deps';
+
+const OTHER = asCompanyId('cmp_other');
 
 describe('cancelInvoice', () => {
   it('cancels a draft, which keeps its number; cancelling again is harmless', async () => {
@@ -32,7 +35,7 @@ describe('cancelInvoice', () => {
 
   it('answers 404 for another company’s invoice and leaves it alone', async () => {
     const f = fakeDeps();
-    storedDraft(f, 1, { companyId: 'cmp_other' });
+    storedDraft(f, 1, { companyId: OTHER });
     await expect(cancelInvoice(f.deps, COMPANY, 1)).rejects.toMatchObject({ kind: 'not_found' });
     expect(f.invoices.get(1)!.status).toBe('DRAFT');
   });

@@ -1,9 +1,10 @@
+import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import type { StoredFile } from '../db/invoices';
 import type { JobDoc } from '../db/jobs';
 import { exportFacts } from '../domain/export-facts';
 import { totalsOf } from '../domain/totals';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
 /**
  * When the job started: as recorded (render-started), else as the renderer reports it (it announces only a
@@ -23,7 +24,7 @@ export function startedAtOf(job: Pick<JobDoc, 'startedAt' | 'createdAt'>, report
  */
 export async function completeFinalization(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   done: { jobId: string; invoiceId: number; startedAt?: string; pdf: StoredFile; xml?: StoredFile },
 ): Promise<JobDoc | undefined> {
   const { jobId, invoiceId, pdf, xml } = done;

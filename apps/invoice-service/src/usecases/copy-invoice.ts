@@ -1,6 +1,6 @@
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { DocumentType } from '../domain/number-patterns';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
 /** A new draft with copies of `source`'s positions (fresh position ids) and the given overrides. */

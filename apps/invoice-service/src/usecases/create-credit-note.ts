@@ -1,10 +1,10 @@
-import type { CreditNoteCreate } from '@inv/contracts';
+import type { CompanyId, CreditNoteCreate } from '@inv/contracts';
 import { AppError, conflict } from '@inv/service-kit';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { centsToAmount, creditLimitCents, creditLines, remainingCreditCents } from '../domain/credit-note';
 import { grossCentsOf } from '../domain/totals';
 import { copyInvoice } from './copy-invoice';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { loadInvoice } from './load-invoice';
 
 /** 409 CREDIT_EXCEEDS_INVOICE: the credit note would take more than the invoice has left; the body says how much is left. */
@@ -36,7 +36,12 @@ export function creditExceeds(
  * creditable gross is checked here for an early answer and taken for good when the credit note is
  * finalized (startFinalizeJob), where concurrent credit notes cannot both pass.
  */
-export async function createCreditNote(deps: InvoiceDeps, companyId: string, id: number, request: CreditNoteCreate = {}): Promise<number> {
+export async function createCreditNote(
+  deps: InvoiceDeps,
+  companyId: CompanyId,
+  id: number,
+  request: CreditNoteCreate = {},
+): Promise<number> {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.typeCode === '381') throw conflict('a credit note cannot be credited again', 'INVALID_CREDIT_NOTE');
   if (!['OPEN', 'SENT', 'PAID'].includes(inv.status))

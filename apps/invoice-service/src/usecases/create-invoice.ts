@@ -1,12 +1,12 @@
-import type { InvoiceCreate } from '@inv/contracts';
+import type { CompanyId, InvoiceCreate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import type { InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { assertCustomer, assertTemplate, metaFields } from '../support/draft-rules';
 import { handOverHeld, heldEvents } from '../support/held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
-export async function createInvoice(deps: InvoiceDeps, companyId: string, input: InvoiceCreate): Promise<number> {
+export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, input: InvoiceCreate): Promise<number> {
   const customer = await assertCustomer(deps, companyId, input.customer_id);
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const id = await deps.counters.next('invoice');

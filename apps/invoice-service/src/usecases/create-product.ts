@@ -1,10 +1,10 @@
 /** The product catalog: values a position can be filled from (copied, never referenced live). */
-import { defaultRateOfTreatment, type ProductInput } from '@inv/contracts';
+import { defaultRateOfTreatment, type ProductInput, type CompanyId } from '@inv/contracts';
 import type { ProductDoc } from '../db/products';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { duplicateSku, productChanged } from '../domain/product-rules';
 
-export async function createProduct(deps: InvoiceDeps, companyId: string, input: ProductInput): Promise<ProductDoc> {
+export async function createProduct(deps: InvoiceDeps, companyId: CompanyId, input: ProductInput): Promise<ProductDoc> {
   const treatment = input.tax_treatment_id ?? 'standard';
   const now = deps.now();
   const doc: ProductDoc = {

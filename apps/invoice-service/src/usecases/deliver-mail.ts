@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
 import type { OutboxMessage } from '@inv/outbox';
-import { eventMessage } from '@inv/runtime';
-import type { z } from 'zod';
+import { eventMessage, type CommandOf } from '@inv/runtime';
 import type { DeliveryDoc } from '../db/emails';
 import { SendAborted } from '../mail/sender';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
-type SendMail = z.output<(typeof messages.commands)['mail.send.v1']>;
+type SendMail = CommandOf<'mail.send.v1'>;
 
 /** SMTP reply codes 5xx are permanent (RFC 5321); 4xx and connection errors are worth a retry. */
 const smtpCodeOf = (err: unknown) => (err as { responseCode?: number }).responseCode;
@@ -38,7 +35,7 @@ const CLAIM_TRIES = 3;
  * The Message-ID derives from the email id. Temporary failures (4xx, connection errors before the mark) are
  * retried by the bus with backoff; the last attempt and permanent (5xx) answers fail it with the server's reply.
  */
-export async function deliverMail(deps: InvoiceDeps, msg: Envelope<SendMail>, attempt: number): Promise<void> {
+export async function deliverMail(deps: InvoiceDeps, msg: SendMail, attempt: number): Promise<void> {
   const id = msg.data.emailId;
   // a copy of this command (the relay published it again, the broker redelivered it) is being sent by this process
   // right now: that handler reports the outcome
@@ -51,7 +48,7 @@ export async function deliverMail(deps: InvoiceDeps, msg: Envelope<SendMail>, at
   }
 }
 
-async function deliver(deps: InvoiceDeps, msg: Envelope<SendMail>, attempt: number): Promise<void> {
+async function deliver(deps: InvoiceDeps, msg: SendMail, attempt: number): Promise<void> {
   const d = msg.data;
   const messageId = `<${d.emailId}@invoicing.mail>`;
   const report = reporter(deps, msg, messageId);
@@ -110,7 +107,7 @@ const isUncertain = (r: DeliveryDoc) => r.status === 'committing' || (r.status =
  * Publishes the outcome through the outbox under a fixed id per outcome; a second report of the same outcome
  * (a redelivered command, a retry after a crash) meets its first in the outbox: already recorded.
  */
-function reporter(deps: InvoiceDeps, msg: Envelope<SendMail>, messageId: string) {
+function reporter(deps: InvoiceDeps, msg: SendMail, messageId: string) {
   const d = msg.data;
   return async (
     outcome: Pick<DeliveryDoc, 'status' | 'response'> | null,

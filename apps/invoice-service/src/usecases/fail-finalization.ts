@@ -1,12 +1,13 @@
+import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import type { JobDoc } from '../db/jobs';
 import { startedAtOf } from './complete-finalization';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
 /** Rendering failed for good: the job fails with the reason, the draft is editable again, quota is released. */
 export async function failFinalization(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   failure: { jobId: string; invoiceId: number; startedAt?: string; reason: string },
 ): Promise<JobDoc | undefined> {
   const { jobId, invoiceId, reason } = failure;

@@ -1,8 +1,9 @@
+import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { ProductDoc } from '../db/products';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
-export async function getProduct(deps: InvoiceDeps, companyId: string, id: number): Promise<ProductDoc> {
+export async function getProduct(deps: InvoiceDeps, companyId: CompanyId, id: number): Promise<ProductDoc> {
   const p = await deps.products.get(companyId, id);
   if (!p) throw notFound(`product ${id}`);
   return p;

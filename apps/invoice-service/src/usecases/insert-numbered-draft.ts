@@ -1,7 +1,7 @@
 import { conflict } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { formatNumber, type DocumentType } from '../domain/number-patterns';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { duplicateNumber } from '../support/draft-rules';
 import { oneAtATime } from '../support/one-at-a-time';
 

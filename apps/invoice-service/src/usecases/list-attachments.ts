@@ -1,7 +1,8 @@
-import type { InvoiceDeps } from './deps';
+import type { CompanyId } from '@inv/contracts';
+import type { InvoiceDeps } from '../support/deps';
 import { loadInvoice } from './load-invoice';
 
-export async function listAttachments(deps: InvoiceDeps, companyId: string, invoiceId: number) {
+export async function listAttachments(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number) {
   await loadInvoice(deps, companyId, invoiceId);
   return deps.attachments.ofInvoice(companyId, invoiceId);
 }

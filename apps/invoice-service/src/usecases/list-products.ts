@@ -1,4 +1,4 @@
-import type { ProductListQuery } from '@inv/contracts';
-import type { InvoiceDeps } from './deps';
+import type { CompanyId, ProductListQuery } from '@inv/contracts';
+import type { InvoiceDeps } from '../support/deps';
 
-export const listProducts = (deps: InvoiceDeps, companyId: string, q: ProductListQuery) => deps.products.list(companyId, q);
+export const listProducts = (deps: InvoiceDeps, companyId: CompanyId, q: ProductListQuery) => deps.products.list(companyId, q);

@@ -1,12 +1,6 @@
-import type { Envelope } from '@inv/bus';
-import type { messages } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
-import type { z } from 'zod';
+import { eventMessage, type EventOf } from '@inv/runtime';
 import { totalsOf } from '../domain/totals';
-import type { InvoiceDeps } from './deps';
-
-type Sent = z.output<(typeof messages.events)['mail.sent.v1']>;
-type Failed = z.output<(typeof messages.events)['mail.failed.v1']>;
+import type { InvoiceDeps } from '../support/deps';
 
 const invoiceOf = (ref: string) => (/^invoice:(\d+)$/.exec(ref) ? Number(ref.slice(8)) : undefined);
 
@@ -15,7 +9,7 @@ const invoiceOf = (ref: string) => (/^invoice:(\d+)$/.exec(ref) ? Number(ref.sli
  * become sent or failed), and an OPEN invoice becomes SENT when its e-mail was accepted, with the status event in
  * the same transaction (not when unconfirmed: nobody knows). Idempotent by state.
  */
-export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
+export async function recordMailSent(deps: InvoiceDeps, msg: EventOf<'mail.sent.v1'>) {
   const invoiceId = invoiceOf(msg.data.subjectRef);
   if (invoiceId === undefined) return;
   const companyId = msg.companyId;
@@ -40,7 +34,7 @@ export async function recordMailSent(deps: InvoiceDeps, msg: Envelope<Sent>) {
   });
 }
 
-export async function recordMailFailed(deps: InvoiceDeps, msg: Envelope<Failed>) {
+export async function recordMailFailed(deps: InvoiceDeps, msg: EventOf<'mail.failed.v1'>) {
   if (invoiceOf(msg.data.subjectRef) === undefined) return;
   await deps.commit((session) =>
     deps.emails

@@ -1,10 +1,11 @@
+import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { changePositions } from '../support/position-store';
 
-export async function reorderPositions(deps: InvoiceDeps, companyId: string, invoiceId: number, order: number[]) {
+export async function reorderPositions(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, order: number[]) {
   await changePositions(deps, companyId, invoiceId, async (inv) => {
     const current = new Set(inv.positions.map((p) => p.id));
     if (order.length !== current.size || new Set(order).size !== order.length || !order.every((id) => current.has(id))) {

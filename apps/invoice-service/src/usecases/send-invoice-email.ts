@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { SendEmailRequest } from '@inv/contracts';
+import type { CompanyId, SendEmailRequest } from '@inv/contracts';
 import { commandMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, type FieldError } from '@inv/service-kit';
 import {
@@ -15,7 +15,7 @@ import {
 import { emailTexts } from '../domain/email-texts';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { templateFor } from './get-email-texts';
 import { loadInvoice } from './load-invoice';
 
@@ -32,7 +32,12 @@ const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array
  * may use any (EMAIL_FREE_RECIPIENTS), subject and message carry no control characters, and each UTC day a company
  * reaches at most EMAIL_DAILY_LIMIT_COMPANY mailboxes and an invoice is sent at most EMAIL_DAILY_LIMIT_INVOICE times.
  */
-export async function sendInvoiceEmail(deps: InvoiceDeps, companyId: string, invoiceId: number, input: SendEmailRequest): Promise<string> {
+export async function sendInvoiceEmail(
+  deps: InvoiceDeps,
+  companyId: CompanyId,
+  invoiceId: number,
+  input: SendEmailRequest,
+): Promise<string> {
   const inv = await loadInvoice(deps, companyId, invoiceId);
   if (!['OPEN', 'SENT', 'PAID'].includes(inv.status) || !inv.snapshot || !inv.pdf) {
     throw conflict(`invoice ${invoiceId} is ${inv.status}; only finalized invoices (OPEN, SENT, PAID) can be sent`, 'INVOICE_NOT_SENDABLE');
@@ -146,7 +151,7 @@ type Recipients = { to: string[]; cc: string[]; bcc: string[] };
  */
 async function recipientsNotKnown(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   inv: InvoiceDoc,
   recipients: Recipients,
   input: SendEmailRequest,
@@ -183,7 +188,7 @@ async function recipientsNotKnown(
  */
 async function countAgainstLimits(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   invoiceId: number,
   recipients: number,
 ): Promise<() => Promise<void>> {

@@ -1,6 +1,8 @@
-import { StatusUpdate } from '@inv/contracts';
+import { asCompanyId, StatusUpdate } from '@inv/contracts';
 import { setStatus } from './set-status';
 import { COMPANY, fakeDeps, NOW, position, storedDraft } from './testing/fake-deps';
+
+const OTHER = asCompanyId('cmp_other');
 
 const paid = StatusUpdate.parse({
   status: 'PAID',
@@ -43,7 +45,7 @@ describe('setStatus', () => {
     const f = fakeDeps();
     storedDraft(f, 1);
     storedDraft(f, 2, { status: 'PAID' });
-    storedDraft(f, 3, { status: 'OPEN', companyId: 'cmp_other' });
+    storedDraft(f, 3, { status: 'OPEN', companyId: OTHER });
     await expect(setStatus(f.deps, COMPANY, 1, paid)).rejects.toMatchObject({
       kind: 'conflict',
       options: { code: 'INVALID_STATUS_TRANSITION' },

@@ -1,13 +1,13 @@
-import type { StatusUpdate } from '@inv/contracts';
+import type { CompanyId, StatusUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { loadInvoice } from './load-invoice';
 
-export async function setStatus(deps: InvoiceDeps, companyId: string, id: number, input: StatusUpdate) {
+export async function setStatus(deps: InvoiceDeps, companyId: CompanyId, id: number, input: StatusUpdate) {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.status === input.status) return inv.status; // repeating the same move is harmless
   if (!canMove(inv.status, input.status))

@@ -1,13 +1,13 @@
-import type { InvoiceUpdate } from '@inv/contracts';
+import type { CompanyId, InvoiceUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { eventMessage, givenFields } from '@inv/runtime';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from '../support/draft-rules';
 import { handOverHeld, heldEvents } from '../support/held-events';
 import { loadDraft } from './load-invoice';
 
-export async function updateInvoice(deps: InvoiceDeps, companyId: string, id: number, input: InvoiceUpdate): Promise<void> {
+export async function updateInvoice(deps: InvoiceDeps, companyId: CompanyId, id: number, input: InvoiceUpdate): Promise<void> {
   const inv = await loadDraft(deps, companyId, id);
   const customer =
     input.customer_id !== undefined && input.customer_id !== inv.customerId

@@ -1,6 +1,8 @@
-import { PositionUpdate } from '@inv/contracts';
+import { asCompanyId, PositionUpdate } from '@inv/contracts';
 import { updatePosition } from './update-position';
 import { COMPANY, fakeDeps, position, storedDraft } from './testing/fake-deps';
+
+const OTHER = asCompanyId('cmp_other');
 
 describe('updatePosition', () => {
   it('changes only the fields sent and recomputes the gross total', async () => {
@@ -27,7 +29,7 @@ describe('updatePosition', () => {
   it('answers 404 for an unknown position or another company’s invoice, 409 for a finalized one', async () => {
     const f = fakeDeps();
     storedDraft(f, 1, { positions: [position(10)] });
-    storedDraft(f, 2, { companyId: 'cmp_other', positions: [position(20)] });
+    storedDraft(f, 2, { companyId: OTHER, positions: [position(20)] });
     storedDraft(f, 3, { status: 'OPEN', positions: [position(30)] });
     await expect(updatePosition(f.deps, COMPANY, 1, 99, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'not_found' });
     await expect(updatePosition(f.deps, COMPANY, 2, 20, PositionUpdate.parse({ title: 'x' }))).rejects.toMatchObject({ kind: 'not_found' });

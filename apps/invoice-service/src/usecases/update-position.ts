@@ -1,15 +1,15 @@
-import { defaultRateOfTreatment, type PositionUpdate } from '@inv/contracts';
+import { defaultRateOfTreatment, type PositionUpdate, type CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
 import type { DerivedValueWarning } from '../domain/totals';
 import { eventMessage, givenFields } from '@inv/runtime';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { assertPositionAmounts, changePositions } from '../support/position-store';
 
 /** Changes the fields sent; answers the derived values the service replaced (warnings, never a failure). */
 export async function updatePosition(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   invoiceId: number,
   positionId: number,
   input: PositionUpdate,

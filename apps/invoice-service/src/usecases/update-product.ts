@@ -1,10 +1,10 @@
-import { defaultRateOfTreatment, type ProductUpdate } from '@inv/contracts';
+import { defaultRateOfTreatment, type ProductUpdate, type CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { ProductDoc } from '../db/products';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { duplicateSku, productChanged } from '../domain/product-rules';
 
-export async function updateProduct(deps: InvoiceDeps, companyId: string, id: number, input: ProductUpdate): Promise<ProductDoc> {
+export async function updateProduct(deps: InvoiceDeps, companyId: CompanyId, id: number, input: ProductUpdate): Promise<ProductDoc> {
   const set: Partial<ProductDoc> = { updatedAt: deps.now() };
   const unset: Record<string, 1> = {};
   if (input.name !== undefined) set.name = input.name;

@@ -1,17 +1,17 @@
 /** PUT /numbering/{document_type}: pattern, reset period and next value of a sequence. */
-import type { NumberingUpdate } from '@inv/contracts';
+import type { CompanyId, NumberingUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { SequenceDoc } from '../db/numbering';
 import { fixedTextOf, periodKeyOf, resetProblem, type DocumentType } from '../domain/number-patterns';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
 /** The value the next document gets now (a new period starts again at 1). */
 export const nextValueOf = (seq: SequenceDoc, now: Date) => (seq.periodKey === periodKeyOf(seq.reset, now) ? seq.next : 1);
 
 export async function updateSequence(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   type: DocumentType,
   input: NumberingUpdate,
 ): Promise<SequenceDoc> {

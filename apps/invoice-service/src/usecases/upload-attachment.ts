@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { fromBuffer } from 'file-type';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -5,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { AppError, conflict } from '@inv/service-kit';
 import type { AttachmentDoc } from '../db/attachments';
 import { acceptType, ATTACHMENT_BYTES_PER_INVOICE, ATTACHMENTS_PER_INVOICE, sanitizeFilename } from '../domain/attachment-rules';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 import { loadDraft } from './load-invoice';
 import { receiveUpload } from './receive-upload';
 
@@ -17,7 +18,7 @@ import { receiveUpload } from './receive-upload';
  */
 export async function uploadAttachment(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   invoiceId: number,
   req: { headers: IncomingHttpHeaders; body: Readable },
 ): Promise<AttachmentDoc> {

@@ -4,7 +4,7 @@ import { asSmallBusinessPositions, buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
 import { attachmentsNotInXml } from '@inv/contracts';
 import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice/rules';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
 /** One rule finding, the same in GET /invoice/{id}/validate (`errors`, `warnings`) and in finalization's 422 (`errors`). */
 export interface ValidationError {

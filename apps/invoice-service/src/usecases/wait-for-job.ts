@@ -1,8 +1,9 @@
+import type { CompanyId } from '@inv/contracts';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { notFound } from '@inv/service-kit';
 import type { JobDoc } from '../db/jobs';
-import type { InvoiceDeps } from './deps';
+import type { InvoiceDeps } from '../support/deps';
 
 /** Other replicas change jobs too: without a signal from this process, look again at this interval. */
 const RECHECK_MS = 500;
@@ -17,7 +18,7 @@ const settled = (job: JobDoc) => job.status === 'finished' || job.status === 'fa
  */
 export async function waitForJob(
   deps: InvoiceDeps,
-  companyId: string,
+  companyId: CompanyId,
   invoiceId: number,
   jobId: string,
   waitSeconds: number,

@@ -1,10 +1,11 @@
-import type { Messages } from '@inv/contracts';
+import { asCompanyId, type Messages } from '@inv/contracts';
+import type { AppBus } from '@inv/runtime';
 import type { HeldEntry, OutboxMessage } from '@inv/outbox';
 import type { ClientSession } from 'mongoose';
 import type { z } from 'zod';
 import type { InvoiceDoc } from '../../db/invoices';
 import type { JobDoc } from '../../db/jobs';
-import type { InvoiceDeps } from '../deps';
+import type { InvoiceDeps } from '../../support/deps';
 import { createLogger, createPeerDataCache } from '@inv/service-kit';
 import { draftCache } from '../../support/draft-cache';
 import { peerData } from '../../support/peer-data';
@@ -20,7 +21,7 @@ type RpcRequest<K extends RpcName> = z.output<Rpc[K]['request']>;
 type RpcResponse<K extends RpcName> = z.input<Rpc[K]['response']>;
 export type RpcHandlers = { [K in RpcName]?: (companyId: string, request: RpcRequest<K>) => RpcResponse<K> | Promise<RpcResponse<K>> };
 
-export const COMPANY = 'cmp_test';
+export const COMPANY = asCompanyId('cmp_test');
 export const NOW = new Date('2026-11-20T09:30:00Z');
 
 /** A seller with everything an invoice needs (as account-service answers it). */
@@ -106,6 +107,16 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     return inv !== undefined && inv.updatedAt.getTime() === seen.getTime();
   };
   const session = {} as ClientSession;
+  // The bus's RPC call, typed like AppBus's: the fake answers are the contract's response (its input shape, as a
+  // server writes it), handed back as what the caller reads.
+  const bus: Pick<AppBus, 'callRpc'> = {
+    callRpc: async <K extends RpcName>(name: K, companyId: string, request: z.input<Rpc[K]['request']>) => {
+      asked.push({ name, companyId, request });
+      const handler = handlers[name] as ((c: string, r: unknown) => unknown) | undefined;
+      if (!handler) throw new Error(`no fake answer for RPC ${name}`);
+      return (await handler(companyId, request)) as z.output<Rpc[K]['response']>;
+    },
+  };
 
   const invoicesRepo = {
     get: async (companyId: string, id: number) => {
@@ -183,14 +194,7 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
       counters.set('position', next);
       return next;
     },
-    bus: {
-      callRpc: async (name: RpcName, companyId: string, request: unknown) => {
-        asked.push({ name, companyId, request });
-        const handler = handlers[name] as ((c: string, r: unknown) => unknown) | undefined;
-        if (!handler) throw new Error(`no fake answer for RPC ${name}`);
-        return handler(companyId, request);
-      },
-    },
+    bus,
     commit: async <T>(work: (s: ClientSession, emit: (...m: OutboxMessage[]) => void) => Promise<T>): Promise<T> => {
       const emitted: OutboxMessage[] = [];
       const result = await work(session, (...m) => emitted.push(...m));
@@ -207,7 +211,7 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     now: () => NOW,
   };
   // no Redis here: every lookup asks the fake RPCs (the cache itself: libs/service-kit peer-data.int.spec.ts)
-  const peers = peerData(deps.bus as never, createPeerDataCache({ ttlMs: 0, max: 1, logger: createLogger('test', 'silent') }));
+  const peers = peerData(bus, createPeerDataCache({ ttlMs: 0, max: 1, logger: createLogger('test', 'silent') }));
   return {
     deps: { ...deps, peers } as unknown as InvoiceDeps,
     invoices,

@@ -10,8 +10,8 @@ import type { NumberingRepo } from '../db/numbering';
 import type { ProductsRepo } from '../db/products';
 import type { FreeRecipients } from '../domain/email-rules';
 import type { MailSender } from '../mail/sender';
-import type { DraftCache } from '../support/draft-cache';
-import type { PeerData } from '../support/peer-data';
+import type { DraftCache } from './draft-cache';
+import type { PeerData } from './peer-data';
 
 export interface InvoiceDeps {
   invoices: InvoicesRepo;
