@@ -7,6 +7,7 @@ import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import {
   assertPortsFree,
   launchServices,
+  needsDatabase,
   parseServiceList,
   SERVICES,
   spawnService,
@@ -107,7 +108,8 @@ async function main() {
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
-    if (!env.MONGO_URL) {
+    // only for services that keep data (document-, vat-service and the gateway do not)
+    if (!env.MONGO_URL && services.some(needsDatabase)) {
       if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
       const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0) });
       env.MONGO_URL = mongo.uri;

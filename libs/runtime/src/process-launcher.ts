@@ -15,9 +15,17 @@ export const SERVICES = {
   quota: { dir: 'quota-service', port: 3007 },
   inbound: { dir: 'inbound-service', port: 3009 },
   webhook: { dir: 'webhook-service', port: 3008 },
+  recurring: { dir: 'recurring-service', port: 3010 },
   gateway: { dir: 'gateway', port: 8080 },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
+
+/**
+ * The services that keep no data (no `database` in their runtime, or none at all: the gateway). The launcher gives
+ * them no MongoDB address, and `npm start` of only these starts no MongoDB.
+ */
+export const SERVICES_WITHOUT_DATABASE: ReadonlySet<ServiceName> = new Set<ServiceName>(['document', 'vat', 'gateway']);
+export const needsDatabase = (name: ServiceName): boolean => !SERVICES_WITHOUT_DATABASE.has(name);
 
 export function parseServiceList(spec: string): ServiceName[] {
   if (spec.trim() === 'all') return Object.keys(SERVICES) as ServiceName[];
@@ -70,6 +78,7 @@ export function serviceUrls(offset = 0): Record<string, string> {
     QUOTA_URL: url('quota'),
     INBOUND_URL: url('inbound'),
     WEBHOOK_URL: url('webhook'),
+    RECURRING_URL: url('recurring'),
   };
 }
 
@@ -86,9 +95,15 @@ export function spawnService(name: ServiceName, opts: LaunchOptions): RunningSer
   // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
   const stdio = opts.stdio ?? 'inherit';
   const nodeArgs = [...serviceNodeFlags(), ...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx'])];
+  const env: NodeJS.ProcessEnv = { ...SERVICE_ENV, ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) };
+  if (!needsDatabase(name)) {
+    // the address carries the database credentials: a service that keeps no data does not get them
+    delete env.MONGO_URL;
+    delete env.MONGO_DATABASE_PREFIX;
+  }
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: opts.root,
-    env: { ...SERVICE_ENV, ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) },
+    env,
     stdio: stdio === 'ignore' ? ['ignore', 'pipe', 'pipe'] : stdio,
   });
   if (stdio !== 'ignore') return { name, url: `http://127.0.0.1:${port}`, child };
