@@ -147,7 +147,7 @@ export function registerWebhookPages(router: Router, kit: WebhookPagesKit): void
         (d) =>
           `<tr>${td(t.created, when(lang, d.created_at))}${td(t.webhookEvent, `<code>${esc(d.event_type)}</code>`)}${td(t.status, badge(d))}${td(t.attempts, esc(d.attempts))}` +
           `${td(t.answer, esc([d.last_http_status ?? d.last_error ?? '', d.last_duration_ms !== null ? `${d.last_duration_ms} ms` : ''].filter(Boolean).join(' · ')))}` +
-          `<td>${d.status === 'failed' ? `<form method="post" action="/app/webhooks/${esc(e.id)}/deliveries/${esc(d.id)}/retry">${csrf}<button type="submit" class="secondary">${esc(t.retry)}</button></form>` : ''}</td></tr>`,
+          `<td>${d.status === 'failed' || (d.status === 'pending' && d.attempts > 0) ? `<form method="post" action="/app/webhooks/${esc(e.id)}/deliveries/${esc(d.id)}/retry">${csrf}<button type="submit" class="secondary">${esc(t.retry)}</button></form>` : ''}</td></tr>`,
       )
       .join('\n');
     const table = deliveries.length
