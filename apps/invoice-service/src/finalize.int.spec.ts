@@ -244,13 +244,13 @@ describe('finalize pipeline (invoice-service)', () => {
     await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id), { id: envelopeId });
     await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id), { id: envelopeId });
     await waitFor(async () => (await call('GET', `/invoice/${id}/job/${job.body.job_id}`)).body.status === 'finished');
-    await waitFor(() => finalizedEvents.some((e) => e === `invoice.finalized.v1:finalized-${id}`));
+    await waitFor(() => finalizedEvents.some((e) => e === `invoice.finalized.v1:finalized-${company}-${id}`));
     // give a duplicate every chance to show up before counting
     await peer.publishEvent('document.rendered.v1', company, rendered(h.jobId, id));
     await waitFor(async () => (await service.deps.invoices.get(company, id))?.status === 'OPEN');
     await service.runtime.relay.flush();
-    expect(finalizedEvents.filter((e) => e === `invoice.finalized.v1:finalized-${id}`)).toHaveLength(1);
-    expect(await service.runtime.outbox.model.countDocuments({ _id: `finalized-${id}` })).toBe(1);
+    expect(finalizedEvents.filter((e) => e === `invoice.finalized.v1:finalized-${company}-${id}`)).toHaveLength(1);
+    expect(await service.runtime.outbox.model.countDocuments({ _id: `finalized-${company}-${id}` })).toBe(1);
   });
 
   it('holds a job poll with ?wait= until the status changes (long polling), and answers at once when nothing is pending', async () => {

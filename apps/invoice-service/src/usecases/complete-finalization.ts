@@ -64,7 +64,8 @@ export async function completeFinalization(
           reservationId: job.reservationId,
           ...exportFacts(inv.snapshot, inv.positions, totals.vatBreakdown, pdf),
         },
-        `finalized-${invoiceId}`,
+        // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
+        `finalized-${companyId}-${invoiceId}`,
       ),
     );
   });

@@ -28,7 +28,8 @@ export async function recordMailSent(deps: InvoiceDeps, msg: EventOf<'mail.sent.
           status: 'SENT',
           totalGross: totalsOf(inv.positions).taxInclusiveTotal,
         },
-        `status-${invoiceId}-SENT`,
+        // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
+        `status-${companyId}-${invoiceId}-SENT`,
       ),
     );
   });

@@ -28,7 +28,7 @@ describe('setStatus', () => {
         kind: 'event',
         type: 'invoice.status-changed.v1',
         companyId: COMPANY,
-        id: 'status-1-PAID',
+        id: `status-${COMPANY}-1-PAID`,
         data: expect.objectContaining({ invoiceId: 1, customerId: 1, status: 'PAID', paidDate: '2026-11-19', totalGross: '238.00' }),
       }),
     ]);

@@ -37,7 +37,8 @@ export async function setStatus(deps: InvoiceDeps, companyId: CompanyId, id: num
           paidDate: input.status === 'PAID' ? input.paid_date : undefined,
           totalGross: totalsOf(inv.positions).taxInclusiveTotal,
         },
-        `status-${id}-${input.status}`,
+        // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
+        `status-${companyId}-${id}-${input.status}`,
       ),
     );
   });
