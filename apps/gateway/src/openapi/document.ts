@@ -2,10 +2,10 @@ import { ERROR_CODES } from '@inv/contracts';
 import { components } from './builder';
 import { catalogPaths } from './paths/catalog';
 import { customerPaths } from './paths/customers';
-import { inboundPaths } from './paths/inbound';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
 import { accountPaths } from './paths/accounts';
+import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookPaths } from './paths/webhooks';
 import { polishDocument } from './polish';
 
 const errorReference = Object.entries(ERROR_CODES)
@@ -57,26 +57,15 @@ const tags = [
   { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
   { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
+  { name: 'Webhooks', description: `Signed webhooks: endpoints, their secrets and the delivery log. ${WEBHOOKS_DESCRIPTION}` },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
-  {
-    name: 'Inbound',
-    description:
-      'Received e-invoices (XRechnung, Peppol BIS 3, EN 16931, ZUGFeRD/Factur-X): validated with the official rules, read into JSON, originals kept.',
-  },
 ];
 
 /** The OpenAPI 3.1 document, generated from the zod contracts the services validate with. */
 export function buildOpenApiDocument() {
   for (const k of Object.keys(components)) delete components[k];
-  const paths = {
-    ...customerPaths(),
-    ...invoicePaths(),
-    ...otherPaths(),
-    ...accountPaths(),
-    ...catalogPaths(),
-    ...inboundPaths(),
-  };
+  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...accountPaths(), ...catalogPaths(), ...webhookPaths() };
   return polishDocument({
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.3.0', description },
@@ -84,6 +73,8 @@ export function buildOpenApiDocument() {
     security: [{ ApiKey: [] }],
     tags,
     paths,
+    // OpenAPI 3.1: the requests we send to the integrator's endpoints (one per event type)
+    webhooks: webhookEvents(),
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),

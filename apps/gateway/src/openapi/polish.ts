@@ -330,7 +330,9 @@ export function polishDocument<T extends { paths: Record<string, unknown>; compo
     const example = composeExample(schema, components, [name]);
     if (example !== undefined) schema.example = example;
   }
-  for (const item of Object.values(doc.paths) as Record<string, unknown>[]) {
+  // the 3.1 `webhooks` section (requests we send) is polished like the paths
+  const webhooks = (doc as { webhooks?: Record<string, unknown> }).webhooks ?? {};
+  for (const item of [...Object.values(doc.paths), ...Object.values(webhooks)] as Record<string, unknown>[]) {
     for (const p of (item.parameters as Parameter[] | undefined) ?? []) polishParameter(p);
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const op = item[method] as Record<string, unknown> | undefined;

@@ -75,6 +75,8 @@ export const ERROR_CODES = {
   MEMBER_EXISTS: [409, 'The e-mail address is already a member of the company (or invited).'],
   API_KEY_LIMIT_REACHED: [409, 'The company already has 10 active API keys.'],
   WEBHOOK_ENDPOINT_LIMIT_REACHED: [409, 'The company already has 16 webhook endpoints.'],
+  WEBHOOK_ENDPOINT_DISABLED: [409, 'The webhook endpoint is disabled: enable it first (PUT with enabled: true).'],
+  DELIVERY_PENDING: [409, 'The webhook delivery is pending already: it is sent at its next attempt.'],
   CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],
   BODY_TIMEOUT: [408, 'The request body did not arrive within BODY_TIMEOUT_MS (30 s) of its head; the connection is closed.'],

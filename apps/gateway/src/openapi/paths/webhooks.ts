@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import {
+  CreatedWebhookEndpoint,
+  MAX_WEBHOOK_ENDPOINTS,
+  MessageBody,
+  RotatedWebhookSecret,
+  WEBHOOK_PAYLOADS,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointUpdate,
+  WebhookReplay,
+  WebhookReplayResult,
+  WebhookTestResult,
+} from '@inv/contracts';
+import {
+  body,
+  bodyErrors,
+  commonErrors,
+  conflict,
+  json,
+  notFound,
+  problem,
+  queryParams,
+  responseSchema,
+  strId,
+  type Operation,
+} from '../builder';
+
+const TAG = 'Webhooks';
+const forbidden = { 403: problem('the role lacks webhooks:manage (owner and admin only) (FORBIDDEN)') };
+const disabled = conflict('the endpoint is disabled: enable it first (WEBHOOK_ENDPOINT_DISABLED)');
+
+/** How deliveries work, for the tag and the webhooks section. */
+export const WEBHOOKS_DESCRIPTION = [
+  'Events are POSTed to your endpoints by the [Standard Webhooks](https://www.standardwebhooks.com) specification:',
+  'headers `webhook-id` (the event id, the same on every retry: use it to drop duplicates), `webhook-timestamp` (Unix seconds)',
+  'and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the secret after `whsec_`, base64-decoded;',
+  'during the 24 h after a secret rotation two signatures, space-separated). Verify with any Standard Webhooks library.',
+  'Delivery is at least once: answer 2xx within 10 s; any other answer, a redirect (never followed) or a timeout is retried',
+  'after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (±20 %), 3 days in all. 410 Gone disables the endpoint;',
+  'an endpoint failing for 3 days is disabled and the owners are e-mailed. Order is not promised across resources; per resource,',
+  '`sequence` grows with each event, so drop an event whose sequence is lower than one you processed. Every payload carries the',
+  'resource as its GET shows it when the event was prepared (the same bytes on every retry).',
+].join(' ');
+
+/** Webhook endpoints, their secrets and the delivery log (webhook-service). */
+export function webhookPaths(): Record<string, Record<string, unknown>> {
+  const op = (o: Omit<Operation, 'tags'>): Operation => ({ tags: [TAG], ...o });
+  const id = strId('endpoint_id', 'webhook endpoint id (we_…)');
+  return {
+    '/webhook-endpoints/': {
+      get: op({
+        operationId: 'listWebhookEndpoints',
+        summary: 'List webhook endpoints',
+        responses: { 200: json(WebhookEndpointList), ...commonErrors(), ...forbidden },
+      }),
+      post: op({
+        operationId: 'createWebhookEndpoint',
+        summary: 'Register a webhook endpoint',
+        description: `At most ${MAX_WEBHOOK_ENDPOINTS} per company. The answer carries the signing secret, shown only here. URLs must be https; hosts that resolve to private, loopback, link-local or metadata addresses are refused (400 WEBHOOK_URL_NOT_ALLOWED), and checked again at every connection.`,
+        requestBody: body(WebhookEndpointCreate, {
+          url: 'https://erp.example.com/hooks/invoicing',
+          event_types: ['invoice.finalized', 'invoice.status_changed'],
+          description: 'ERP',
+        }),
+        responses: {
+          201: json(CreatedWebhookEndpoint, 'created (Location: the endpoint); store the secret now'),
+          ...conflict(`the company has ${MAX_WEBHOOK_ENDPOINTS} endpoints (WEBHOOK_ENDPOINT_LIMIT_REACHED)`),
+          ...bodyErrors(),
+          ...commonErrors(),
+          ...forbidden,
+        },
+      }),
+    },
+    '/webhook-endpoints/{endpoint_id}': {
+      parameters: [id],
+      get: op({
+        operationId: 'getWebhookEndpoint',
+        summary: 'Get a webhook endpoint',
+        responses: { 200: json(WebhookEndpoint), ...notFound(), ...commonErrors(), ...forbidden },
+      }),
+      put: op({
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change a webhook endpoint',
+        description: 'The fields given change. `enabled: true` re-enables a disabled endpoint (then replay what it missed).',
+        requestBody: body(WebhookEndpointUpdate, { enabled: true }),
+        responses: { 200: json(WebhookEndpoint), ...notFound(), ...bodyErrors(), ...commonErrors(), ...forbidden },
+      }),
+      delete: op({
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Delete a webhook endpoint',
+        description: 'Its pending deliveries are not sent.',
+        responses: { 200: json(MessageBody), ...notFound(), ...commonErrors(), ...forbidden },
+      }),
+    },
+    '/webhook-endpoints/{endpoint_id}/rotate-secret': {
+      parameters: [id],
+      post: op({
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate the signing secret',
+        description: 'Answers the new secret once. The previous one keeps signing beside it for 24 h (two signatures per delivery).',
+        responses: { 200: json(RotatedWebhookSecret), ...notFound(), ...commonErrors(), ...forbidden },
+      }),
+    },
+    '/webhook-endpoints/{endpoint_id}/test': {
+      parameters: [id],
+      post: op({
+        operationId: 'testWebhookEndpoint',
+        summary: 'Send a ping',
+        description: 'Queues a `ping` event to the endpoint; see its outcome in the delivery log.',
+        responses: { 202: json(WebhookTestResult, 'queued'), ...notFound(), ...disabled, ...commonErrors(), ...forbidden },
+      }),
+    },
+    '/webhook-endpoints/{endpoint_id}/deliveries': {
+      parameters: [id],
+      get: op({
+        operationId: 'listWebhookDeliveries',
+        summary: 'The delivery log',
+        description: 'Newest first, with every attempt: HTTP status, duration and the first 1 KB of the answer.',
+        parameters: queryParams(WebhookDeliveryQuery),
+        responses: { 200: json(WebhookDeliveryPage), ...notFound(), ...commonErrors(), ...forbidden },
+      }),
+    },
+    '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry': {
+      parameters: [id, strId('delivery_id', 'delivery id (wd_…)')],
+      post: op({
+        operationId: 'retryWebhookDelivery',
+        summary: 'Send a delivery again',
+        description: 'The same event id and payload, now.',
+        responses: {
+          202: json(MessageBody, 'queued'),
+          ...notFound(),
+          ...conflict('the delivery is pending already (DELIVERY_PENDING) or the endpoint is disabled (WEBHOOK_ENDPOINT_DISABLED)'),
+          ...commonErrors(),
+          ...forbidden,
+        },
+      }),
+    },
+    '/webhook-endpoints/{endpoint_id}/replay': {
+      parameters: [id],
+      post: op({
+        operationId: 'replayWebhookDeliveries',
+        summary: 'Send failed deliveries again',
+        description: 'Re-queues every failed delivery of the endpoint created since `since`.',
+        requestBody: body(WebhookReplay, { since: '2026-11-20T00:00:00Z' }),
+        responses: { 200: json(WebhookReplayResult), ...notFound(), ...disabled, ...bodyErrors(), ...commonErrors(), ...forbidden },
+      }),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 `webhooks` section: one entry per event type, its payload as the request body we send. */
+export function webhookEvents(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_PAYLOADS).map(([type, schema]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace(/\./g, '_')}`,
+          tags: [TAG],
+          summary: (schema as z.ZodType).description ?? type,
+          description: WEBHOOKS_DESCRIPTION,
+          security: [],
+          requestBody: { required: true, content: { 'application/json': { schema: responseSchema(schema as z.ZodType) } } },
+          responses: { '2XX': { description: 'received (any 2xx; 410 disables the endpoint, anything else is retried)' } },
+        },
+      },
+    ]),
+  );
+}
