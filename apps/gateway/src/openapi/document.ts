@@ -2,6 +2,7 @@ import { ERROR_CODES } from '@inv/contracts';
 import { components } from './builder';
 import { catalogPaths } from './paths/catalog';
 import { customerPaths } from './paths/customers';
+import { inboundPaths } from './paths/inbound';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
 import { accountPaths } from './paths/accounts';
@@ -60,12 +61,25 @@ const tags = [
   { name: 'Webhooks', description: `Signed webhooks: endpoints, their secrets and the delivery log. ${WEBHOOKS_DESCRIPTION}` },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
+  {
+    name: 'Inbound',
+    description:
+      'Received e-invoices (XRechnung, Peppol BIS 3, EN 16931, ZUGFeRD/Factur-X): validated with the official rules, read into JSON, originals kept.',
+  },
 ];
 
 /** The OpenAPI 3.1 document, generated from the zod contracts the services validate with. */
 export function buildOpenApiDocument() {
   for (const k of Object.keys(components)) delete components[k];
-  const paths = { ...customerPaths(), ...invoicePaths(), ...otherPaths(), ...accountPaths(), ...catalogPaths(), ...webhookPaths() };
+  const paths = {
+    ...customerPaths(),
+    ...invoicePaths(),
+    ...otherPaths(),
+    ...accountPaths(),
+    ...catalogPaths(),
+    ...inboundPaths(),
+    ...webhookPaths(),
+  };
   return polishDocument({
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.3.0', description },
