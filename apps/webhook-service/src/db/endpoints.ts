@@ -1,5 +1,6 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
+import { driverCollection } from '@inv/service-kit';
 
 export interface SealedSecret {
   /** The secret encrypted at rest (domain/secrets.ts), never the secret itself. */
@@ -49,9 +50,29 @@ const lockSchema = new Schema<{ _id: string; v: number }>({ _id: String, v: Numb
 export function endpointStore(conn: Connection) {
   const model = conn.model<EndpointDoc>('WebhookEndpoint', endpointSchema, 'endpoints');
   const locks = conn.model<{ _id: string; v: number }>('WebhookCompanyLock', lockSchema, 'company_locks');
+  const raw = driverCollection<EndpointDoc>(model);
+  /**
+   * The enabled endpoints per company, read at most once a second: every bus event and every delivery asks, and
+   * a change reaches them within that second (a delivery to an endpoint deleted meanwhile finds it gone when it
+   * settles: its update matches nothing). The driver's call, not mongoose's: it runs per event.
+   */
+  const cache = new Map<string, { at: number; value: Promise<EndpointDoc[]> }>();
+  const CACHE_MS = 1000;
   return {
     model,
     init: () => Promise.all([model.init(), locks.init()]),
+    enabledCached(companyId: CompanyId): Promise<EndpointDoc[]> {
+      const now = Date.now();
+      const hit = cache.get(companyId);
+      if (hit && now - hit.at < CACHE_MS) return hit.value;
+      if (cache.size > 10_000) cache.clear();
+      const value = raw.find({ companyId, enabled: true }).toArray();
+      cache.set(companyId, { at: now, value });
+      value.catch(() => cache.delete(companyId));
+      return value;
+    },
+    /** Forgets the cached list of a company (after a change made by this process). */
+    forget: (companyId: CompanyId) => void cache.delete(companyId),
     /**
      * Writes the company's lock document in the transaction: two creations at once conflict on it (one is retried
      * and counts again), so the limit of 16 holds under concurrency, which a count alone would not guarantee.

@@ -60,5 +60,6 @@ export async function disableEndpoint(deps: WebhookDeps, endpoint: EndpointDoc, 
         ),
       );
   });
+  deps.endpoints.forget(endpoint.companyId);
   deps.logger.info({ endpointId: endpoint._id, companyId: endpoint.companyId, reason }, 'webhook endpoint disabled');
 }

@@ -38,5 +38,6 @@ export async function createEndpoint(deps: WebhookDeps, companyId: CompanyId, in
       }),
     );
   });
+  deps.endpoints.forget(companyId);
   return { ...presentEndpoint(doc), secret };
 }

@@ -11,4 +11,5 @@ export async function deleteEndpoint(deps: WebhookDeps, companyId: CompanyId, id
     await deps.deliveries.failPendingOf(companyId, id, session);
     emit(eventMessage('webhook-endpoint.changed.v1', companyId, { endpointId: id, action: 'deleted', fields: [] }));
   });
+  deps.endpoints.forget(companyId);
 }

@@ -16,7 +16,10 @@ const PREPARE_RETRY_MS = 5_000;
  * when it is used up; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
  */
 export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner: string): Promise<void> {
-  const endpoint = await deps.endpoints.get(delivery.companyId, delivery.endpointId);
+  // the cached list first (a read per delivery saved); a miss is checked in the database (created a moment ago elsewhere)
+  const endpoint =
+    (await deps.endpoints.enabledCached(delivery.companyId)).find((e) => e._id === delivery.endpointId) ??
+    (await deps.endpoints.get(delivery.companyId, delivery.endpointId));
   if (!endpoint || !endpoint.enabled) {
     await deps.deliveries.abandon(delivery._id, owner);
     return;

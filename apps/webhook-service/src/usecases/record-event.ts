@@ -17,13 +17,12 @@ export async function recordEvent(
 ): Promise<void> {
   const mapped = mapBusEvent(msg.type, msg.data as Record<string, unknown>);
   if (!mapped) return;
-  // most companies have no endpoint for most events: a read, and no transaction
-  const wanted = (await deps.endpoints.enabledOf(msg.companyId)).some((e) => subscribes(e.eventTypes, mapped.type));
-  if (!wanted) return;
+  // most companies have no endpoint for most events: a cached read, and no transaction. The list read here (at most
+  // a second old) is the one fanned out to: an endpoint created in that second starts with the next event.
+  const targets = (await deps.endpoints.enabledCached(msg.companyId)).filter((e) => subscribes(e.eventTypes, mapped.type));
+  if (!targets.length) return;
   let queued = false;
   await deps.commitOnce(msg, async (session) => {
-    const targets = (await deps.endpoints.enabledOf(msg.companyId, session)).filter((e) => subscribes(e.eventTypes, mapped.type));
-    if (!targets.length) return;
     const eventId = eventIdOf(msg.id);
     const now = deps.now();
     const sequence = await deps.events.nextSequence(msg.companyId, resourceKeyOf(mapped.resource), session);

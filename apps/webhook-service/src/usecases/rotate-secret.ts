@@ -22,5 +22,6 @@ export async function rotateSecret(deps: WebhookDeps, companyId: CompanyId, id: 
     await deps.endpoints.update(companyId, id, { secrets, secretRotatedAt: now, updatedAt: now }, [], session);
     emit(eventMessage('webhook-endpoint.changed.v1', companyId, { endpointId: id, action: 'secret_rotated', fields: ['secret'] }));
   });
+  deps.endpoints.forget(companyId);
   return { secret, previous_secret_expires_at: expiresAt.toISOString() };
 }

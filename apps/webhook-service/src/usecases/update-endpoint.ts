@@ -34,5 +34,6 @@ export async function updateEndpoint(deps: WebhookDeps, companyId: CompanyId, id
     await deps.endpoints.update(companyId, id, set, unset, session);
     if (fields.length) emit(eventMessage('webhook-endpoint.changed.v1', companyId, { endpointId: id, action: 'updated', fields }));
   });
+  deps.endpoints.forget(companyId);
   return presentEndpoint(await loadEndpoint(deps, companyId, id));
 }
