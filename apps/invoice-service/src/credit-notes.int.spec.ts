@@ -1,6 +1,16 @@
 import type { Bus } from '@inv/bus';
 import { asCompanyId, type Messages } from '@inv/contracts';
-import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  peerBus,
+  testEnv,
+  testMongo,
+  testS3,
+  uniquePrefix,
+  waitFor,
+  serviceCaller,
+} from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 
@@ -14,6 +24,7 @@ jest.setTimeout(90_000);
 describe('credit notes within the invoice (invoice-service)', () => {
   const prefix = uniquePrefix();
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -24,6 +35,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
@@ -55,7 +67,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
       });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri)));
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, s3.env)));
     url = (await service.start()).url;
   });
 
@@ -65,6 +77,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
+    await s3?.stop();
   });
 
   /** Starts the finalization; answers the job's end state ('finished' | 'failed'), or the refusal. */

@@ -8,6 +8,7 @@ import {
   peerBus,
   testEnv,
   testMongo,
+  testS3,
   uniquePrefix,
   waitFor,
 } from '@inv/testing';
@@ -23,6 +24,7 @@ jest.setTimeout(60_000);
 describe('finalize pipeline (invoice-service)', () => {
   const prefix = uniquePrefix();
   let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let s3: Awaited<ReturnType<typeof testS3>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -55,6 +57,7 @@ describe('finalize pipeline (invoice-service)', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    s3 = await testS3();
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
@@ -106,7 +109,7 @@ describe('finalize pipeline (invoice-service)', () => {
       finalizedEvents.push(`${msg.type}:${msg.id}`);
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri)));
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, s3.env)));
     url = (await service.start()).url;
   });
 
@@ -116,6 +119,7 @@ describe('finalize pipeline (invoice-service)', () => {
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
     await mongo?.stop();
+    await s3?.stop();
   });
 
   const draftWithPosition = async (customerId = 1) => {

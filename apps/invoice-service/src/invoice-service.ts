@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { openObjectStore } from '@inv/objects';
+import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import { createPeerDataCache, openPeerDataRedis } from '@inv/service-kit';
 import { peerDataMetrics } from '@inv/telemetry';
@@ -31,6 +31,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   if (!config.SMTP_URL && config.NODE_ENV === 'production') {
     throw new Error('SMTP_URL is not set: invoice e-mails need an SMTP server in production (e.g. smtp://user:pass@mail.example.com:587)');
   }
+  const objects = await connectObjectStore(config);
   const rt = await createServiceRuntime({
     service: 'invoice-service',
     database: 'invoicing_invoice',
@@ -38,9 +39,6 @@ export async function createInvoiceService(config: InvoiceConfig) {
     env: config,
     nonJsonBodyPaths: UPLOAD_PATHS,
   });
-  const storage = await openObjectStore(config, (endpoint) =>
-    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
-  );
   const invoices = invoicesRepo(rt.conn);
   const jobs = jobsRepo(rt.conn);
   const attachments = attachmentsRepo(rt.conn);
@@ -80,7 +78,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
       limits: { companyPerDay: config.EMAIL_DAILY_LIMIT_COMPANY, invoicePerDay: config.EMAIL_DAILY_LIMIT_INVOICE },
       freeRecipients: config.EMAIL_FREE_RECIPIENTS,
     },
-    objects: storage.objects,
+    objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     counters,
     positionIds: counters.inBlocks('position', 50),
@@ -128,7 +126,6 @@ export async function createInvoiceService(config: InvoiceConfig) {
       await rt.stop();
       peerRedis?.disconnect();
       sender.close();
-      await storage.stop();
     },
   };
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { createObjectStore, type ObjectStore } from './object-store';
-import { startEmbeddedS3 } from './embedded-s3';
 
 /** Object-storage variables every service that stores files reads (document-service, export-service). */
 export const objectStorageEnv = {
@@ -39,22 +38,12 @@ export async function connectObjectStore(config: ObjectStorageEnv): Promise<Obje
 }
 
 /**
- * @deprecated use `connectObjectStore`. The old entry point: when S3_ENDPOINT is unset (outside production) it still
- * starts an s3rver inside the service, for the callers not moved yet (invoice- and inbound-service) and the
- * invoice-service tests that rely on it; it goes once they pass an endpoint.
+ * @deprecated use `connectObjectStore` (inbound-service still calls this). Like it, it refuses to start without
+ * S3_ENDPOINT; `_warn` is not called any more: no service starts an s3rver itself.
  */
 export async function openObjectStore(
   config: ObjectStorageEnv,
-  warn: (endpoint: string) => void,
+  _warn?: (endpoint: string) => void,
 ): Promise<{ objects: ObjectStore; stop: () => Promise<void> }> {
-  if (config.S3_ENDPOINT) return { objects: await connectObjectStore(config), stop: async () => undefined };
-  const embedded = await startEmbeddedS3();
-  warn(embedded.endpoint);
-  const objects = await connectObjectStore({
-    ...config,
-    S3_ENDPOINT: embedded.endpoint,
-    S3_ACCESS_KEY: embedded.accessKey,
-    S3_SECRET_KEY: embedded.secretKey,
-  });
-  return { objects, stop: () => embedded.stop() };
+  return { objects: await connectObjectStore(config), stop: async () => undefined };
 }
