@@ -3,7 +3,7 @@
  * stay light imports them from `@inv/contracts/tables` instead, so as not to build every schema of the API. That
  * code is libs/einvoice as document-service's render workers load it: each worker is an isolate of its own, and the
  * barrel (zod and a few hundred schemas) cost each 6 MB of live heap for two constants (worker heap 24.5 -> 18.1 MB;
- * document-service's idle RSS 164 -> 156 MB; issue 16).
+ * document-service's idle RSS 164 -> 156 MB).
  */
 export { taxTreatmentRules } from './api/tax';
 

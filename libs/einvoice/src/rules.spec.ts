@@ -21,7 +21,7 @@ async function packagesLoadedBy(entry: string): Promise<string[]> {
 }
 
 describe('@inv/einvoice/rules', () => {
-  it('loads no XML writer: the rules a service validates by come without xmlbuilder2 (issue 16: idle RSS)', async () => {
+  it('loads no XML writer: the rules a service validates by come without xmlbuilder2 (idle RSS)', async () => {
     expect(await packagesLoadedBy('libs/einvoice/src/rules.ts')).toEqual(['decimal.js']);
     // the barrel still has everything
     expect(await packagesLoadedBy('libs/einvoice/src/index.ts')).toEqual(expect.arrayContaining(['decimal.js', 'xmlbuilder2']));

@@ -2,7 +2,7 @@
  * `@inv/einvoice/rules`: the e-invoice model and its pure rules (tax treatments, totals, format names, what each
  * format requires), without the XML writers. The writers load xmlbuilder2 and its DOM (~3 MB of heap, ~12 MB of
  * RSS with their code), which only the renderer needs; a service's main thread that validates or lists imports
- * from here (issue 16: idle RSS). The `@inv/einvoice` barrel re-exports all of it.
+ * from here (idle RSS). The `@inv/einvoice` barrel re-exports all of it.
  */
 export type * from './model';
 export {

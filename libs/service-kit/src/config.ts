@@ -60,7 +60,7 @@ export const envVars = {
   nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
   /**
    * V8's heap growing factor as a percentage (1 + n/100 times the live heap before the next full GC); 0 leaves V8's
-   * own, which under steady load grows the heap to about four times what is live (issue 16: invoice-service's RSS
+   * own, which under steady load grows the heap to about four times what is live (invoice-service's RSS
    * 270 -> 340 MB over 2,000 invoices with it, 182-185 flat with 50; CPU per invoice within the noise of
    * alternating runs, at most ~1-2 ms more for the more frequent full collections; docs/performance.md).
    */

@@ -3,7 +3,7 @@ import type { Logger } from './logger';
 type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => void;
 
 /**
- * One full, compacting garbage collection once a service has started, before it listens (issue 16: idle RSS).
+ * One full, compacting garbage collection once a service has started, before it listens (idle RSS).
  * Starting leaves garbage behind: every module's source and top-level code, the schemas built from it, the OpenAPI
  * document, the render worker's warm-up. V8 keeps the pages that held it, and the young generation at the size the
  * start grew it to, until its memory reducer decides the process is idle; on Node 24 it did not within 90 s of idling

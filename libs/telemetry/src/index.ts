@@ -37,7 +37,7 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
   let memoryExporter: InMemorySpanExporter | undefined;
   if (opts.otlpEndpoint) {
     // Loaded only when spans are exported: the exporter and its OTLP transformer (which loads the metrics SDK)
-    // hold ~3 MB of heap in every service (issue 16: idle RSS).
+    // hold ~3 MB of heap in every service (idle RSS).
     type Exporter = typeof import('@opentelemetry/exporter-trace-otlp-http');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as Exporter;
@@ -51,7 +51,7 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry {
     resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
     spanProcessors: processors,
     // Nothing collects spans without an exporter: then none is recorded (recording them cost 3-5 % of a busy
-    // service's CPU, issue 16). Trace ids are still made and propagated, so logs and messages still correlate.
+    // service's CPU). Trace ids are still made and propagated, so logs and messages still correlate.
     // With an exporter the SDK's default applies, which OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG can
     // change (e.g. parentbased_traceidratio with 0.1 to keep one trace in ten).
     ...(processors.length === 0 ? { sampler: new AlwaysOffSampler() } : {}),

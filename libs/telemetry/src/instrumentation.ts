@@ -27,7 +27,7 @@ export function registerLibraryInstrumentations(): void {
 
 /**
  * Takes the patches off again: a process that records no spans (no exporter) has nothing to gain from them,
- * and each MongoDB command paid for a span that was never recorded (~1.5 % of a busy service's CPU, issue 16).
+ * and each MongoDB command paid for a span that was never recorded (~1.5 % of a busy service's CPU).
  */
 export function disableLibraryInstrumentations(): void {
   unregister?.();

@@ -18,7 +18,7 @@ type Msg = AuditedEvent;
  * appends to one chain would only conflict on its head and retry each other; another replica's append still
  * conflicts safely and is retried); the events that arrive meanwhile are appended together by the next, in one
  * transaction: 5 MongoDB round trips for the batch instead of 5 per event, which under load was the largest part
- * of account-service's work per invoice (issue 16).
+ * of account-service's work per invoice.
  */
 export function auditRecorder(deps: AuditDeps): (msg: Msg) => Promise<void> {
   const append = groupCommit<{ msg: Msg; record: AuditRecord }>(deps, {

@@ -6,7 +6,7 @@ import type { CustomerDeps } from '../support/deps';
 /**
  * A finalized invoice or credit note: its amounts and dates enter the customer's ledger. At most once per envelope
  * id (recorded with the change); the change is also idempotent by state, which covers a re-publish under a new id.
- * The finalizations of one company that arrive together are booked in one transaction (groupCommit, issue 16).
+ * The finalizations of one company that arrive together are booked in one transaction (groupCommit).
  */
 export function finalizedInvoiceBooker(deps: CustomerDeps): (msg: EventOf<'invoice.finalized.v1'>) => Promise<void> {
   return groupCommit<EventOf<'invoice.finalized.v1'>>(deps, {

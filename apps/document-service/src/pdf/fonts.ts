@@ -54,7 +54,7 @@ export function preloadFonts(): void {
  * service does not grow without bound. An entry takes about 1.2 KB of heap, and every invoice brings words
  * never seen before (its number, dates): at the former 20,000 entries per font the renderer's live heap kept
  * growing by ~2.5 MB per 1,000 invoices (47.6 MB after 3,000 renders, 42.6 at 2,000 entries), towards ~24 MB
- * per font before the first reset (issue 16: RSS flat after warm-up). At 2,000 the words every document has
+ * per font before the first reset (RSS flat after warm-up). At 2,000 the words every document has
  * are laid out again after each reset, which costs nothing measurable.
  */
 export const LAYOUT_CACHE_LIMIT = 2_000;

@@ -55,7 +55,7 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
         })
       : undefined;
   // The rendering code (pdfkit, fontkit, the fonts) is loaded where it runs: in the workers, or here with 0
-  // workers. With workers this thread never loads it (document-service's RSS, issue 16).
+  // workers. With workers this thread never loads it (document-service's RSS).
   const run: (task: RenderTask) => Promise<RenderResult> = pool
     ? // a worker's warm-up is waited for as long as it takes (start-up); a render is stopped after timeoutMs
       (task) => pool.run(task, task.kind === 'warm-up' ? {} : { signal: AbortSignal.timeout(timeoutMs) })

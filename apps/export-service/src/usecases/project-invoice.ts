@@ -11,7 +11,7 @@ const forward = (cur: ExportInvoiceDoc['status'] | undefined, next: ExportInvoic
 /**
  * A finalized invoice or credit note enters the export's read model with what a booking row needs, at most once per
  * envelope id. The finalizations of one company that arrive together are projected in one transaction
- * (groupCommit, issue 16).
+ * (groupCommit).
  */
 export function finalizedProjector(deps: ExportDeps): (msg: EventOf<'invoice.finalized.v1'>) => Promise<void> {
   return groupCommit<EventOf<'invoice.finalized.v1'>>(deps, {

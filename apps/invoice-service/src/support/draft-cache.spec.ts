@@ -13,7 +13,7 @@ const OTHER = asCompanyId('cmp_other');
 const input = (title: string) => PositionCreateInput.parse({ title, quantity: '1', unit_id: 'C62', unit_net_amount: '10' });
 const LATER = new Date('2026-12-01T00:00:00Z');
 
-describe('position changes on the draft as this process last wrote it (issue 16)', () => {
+describe('position changes on the draft as this process last wrote it', () => {
   it('adds positions one after the other with one read of the draft', async () => {
     const f = fakeDeps({}, { draftCacheMs: 30_000 });
     storedDraft(f, 1);

@@ -194,7 +194,7 @@ export function changed(a: Document, b: Document): boolean {
  * The update shapes nearly every write of the services has, applied here instead of by mingo: `$set`, `$unset`
  * and `$inc` of top-level fields. mingo's `update` builds a fresh operator context for each call, copying its
  * operator tables (hundreds of entries) five times; bench:finalize's profile of this server showed that as
- * 18 % of its CPU (issue 16). Also `$push` of values or `{ $each: [...] }` onto a top-level array and `$pull` of
+ * 18 % of its CPU. Also `$push` of values or `{ $each: [...] }` onto a top-level array and `$pull` of
  * the elements (all documents) that match a document condition (a draft invoice's pending messages, written with
  * each change and pulled by the outbox relay): through mingo, each also deep-copied the whole document twice.
  * Every other shape (dotted or positional paths, array filters, other operators or modifiers, a non-array target,
