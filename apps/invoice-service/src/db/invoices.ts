@@ -55,7 +55,7 @@ export interface InvoiceDoc {
   finalizingJobId?: string;
   /**
    * `false` from creation until an attachment upload starts (then `true`, before the attachment is stored), so
-   * finalization need not look for attachments of a draft that never had one (issue 16). Absent on drafts made
+   * finalization need not look for attachments of a draft that never had one. Absent on drafts made
    * before the field or by copying: then they are looked up, as always.
    */
   attachmentsUploaded?: boolean;

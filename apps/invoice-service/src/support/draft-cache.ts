@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { InvoiceDoc } from '../db/invoices';
 
 /**
- * Drafts as this process last wrote their positions, for a few seconds (issue 16). An integrator adds a draft's
+ * Drafts as this process last wrote their positions, for a few seconds. An integrator adds a draft's
  * positions one request after the other; each request read the draft it had just written. A copy from here is
  * only a starting point: the write that follows is conditional on the draft's `updatedAt` (and on it being a
  * draft nobody is finalizing), which every change of an invoice moves, so a copy that another request or replica
