@@ -29,6 +29,7 @@ export const SERVICES = [
   'vat-service',
   'export-service',
   'quota-service',
+  'inbound-service',
 ];
 
 const started = Date.now();
@@ -39,6 +40,8 @@ const result = await build({
     ...Object.fromEntries(SERVICES.map((s) => [`${s}/service`, `apps/${s}/src/main.ts`])),
     // document-service's render worker threads (apps/document-service/src/render/render-pool.ts)
     'document-service/render.worker.bundle': 'apps/document-service/src/render/render.worker.ts',
+    // inbound-service's validation worker threads (apps/inbound-service/src/support/inspector.ts)
+    'inbound-service/inspect.worker.bundle': 'apps/inbound-service/src/support/inspect.worker.ts',
     // copies backups to and from object storage (the MongoDB backup CronJob and its restore)
     'objects-cli/main': 'libs/objects/src/cli.ts',
     // lists and replays parked messages (deploy/README.md "Replay parked messages")
@@ -75,6 +78,7 @@ ${load}
 for (const s of SERVICES) writeFileSync(join(out, s, 'main.js'), entryStub(`require('./service.js');`));
 // piscina takes the render function from the worker file's exports
 writeFileSync(join(out, 'document-service', 'render.worker.js'), entryStub(`module.exports = require('./render.worker.bundle.js');`));
+writeFileSync(join(out, 'inbound-service', 'inspect.worker.js'), entryStub(`module.exports = require('./inspect.worker.bundle.js');`));
 mkdirSync(join(out, 'assets'), { recursive: true });
 // the VIES WSDL (VIES_WSDL_PATH in libs/contracts resolves to <bundle dir>/../assets)
 cpSync(join(root, 'libs/contracts/assets'), join(out, 'assets'), { recursive: true });

@@ -23,6 +23,7 @@ const SERVICES = [
   'vat-service',
   'export-service',
   'quota-service',
+  'inbound-service',
 ];
 
 interface Metafile {
@@ -50,6 +51,8 @@ describe('compiled services', () => {
     // document-service starts its render worker threads from the file beside its bundle
     expect(existsSync(path.join(out, 'document-service', 'render.worker.js'))).toBe(true);
     expect(existsSync(path.join(out, 'document-service', 'render.worker.bundle.js'))).toBe(true);
+    // and inbound-service its validation worker threads
+    expect(existsSync(path.join(out, 'inbound-service', 'inspect.worker.js'))).toBe(true);
     expect(readFileSync(path.join(out, 'assets', 'checkVatService.wsdl'), 'utf8')).toContain('checkVat');
   });
 

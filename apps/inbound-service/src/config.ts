@@ -10,5 +10,7 @@ export const inboundConfig = baseEnv.extend({
   INBOUND_CONFORMANCE_DIR: z.string().min(1).optional(),
   /** Where the stylesheets compiled from the kit (SEF) are kept between starts; default ~/.cache/invoicing-inbound/sef. */
   INBOUND_SEF_CACHE_DIR: z.string().min(1).optional(),
+  /** Worker threads validating documents (each holds the compiled rule sets, about 150-250 MB); 0: on the event loop. */
+  INBOUND_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
 });
 export type InboundConfig = z.output<typeof inboundConfig>;

@@ -1,14 +1,19 @@
-import { openObjectStore } from '@inv/objects';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InboundConfig } from './config';
 import { inboundDocuments } from './db/inbound-documents';
 import { DOCUMENT_PATHS, inboundRoutes } from './http/inbound.routes';
-import { defaultKitDir, defaultSefCacheDir, openConformanceKit, warmKit } from './support/conformance-kit';
+import { defaultKitDir, defaultSefCacheDir } from './support/conformance-kit';
+import { createInspector } from './support/inspector';
 import type { InboundDeps } from './support/deps';
 
 /** Received e-invoices: validation with the official rules, reading into our JSON, storage of the originals. */
 export async function createInboundService(config: InboundConfig) {
-  const kit = openConformanceKit(config.INBOUND_CONFORMANCE_DIR ?? defaultKitDir(), config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir());
+  const kitDir = config.INBOUND_CONFORMANCE_DIR ?? defaultKitDir();
+  // fails at once (not later in a worker) when the kit is missing
+  if (!existsSync(join(kitDir, 'validate'))) throw new Error(`conformance kit not found at ${kitDir} (set INBOUND_CONFORMANCE_DIR)`);
   const rt = await createServiceRuntime({
     service: 'inbound-service',
     database: 'invoicing_inbound',
@@ -16,14 +21,13 @@ export async function createInboundService(config: InboundConfig) {
     env: config,
     nonJsonBodyPaths: DOCUMENT_PATHS,
   });
-  const storage = await openObjectStore(config, (endpoint) =>
-    rt.logger.warn({ endpoint }, 'S3_ENDPOINT is unset: using an embedded development S3 server (s3rver)'),
-  );
+  const objects = await connectObjectStore(config);
+  const inspector = createInspector(kitDir, config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(), config.INBOUND_WORKERS);
   const deps: InboundDeps = {
     documents: inboundDocuments(rt.conn),
     counters: createCounters(rt.conn),
-    objects: storage.objects,
-    kit,
+    objects,
+    inspector,
     logger: rt.logger,
     now: () => new Date(),
   };
@@ -36,13 +40,13 @@ export async function createInboundService(config: InboundConfig) {
     async start() {
       // the stylesheets are compiled (first start) and loaded before the service reports ready
       const started = performance.now();
-      await warmKit(kit);
+      await inspector.warmUp();
       rt.logger.info({ ms: Math.round(performance.now() - started) }, 'conformance rules loaded');
       return rt.start();
     },
     async stop() {
       await rt.stop();
-      await storage.stop();
+      await inspector.close();
     },
   };
 }

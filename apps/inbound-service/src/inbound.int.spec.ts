@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
+import { Agent, fetch as undiciFetch, FormData as UndiciFormData } from 'undici';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { deleteBrokerObjects, identityHeaders, testEnv, testMongo, uniquePrefix } from '@inv/testing';
@@ -53,8 +54,20 @@ describe('inbound-service over HTTP', () => {
     await mongo?.stop();
   });
 
-  const send = async (companyId: string, method: string, path: string, body?: RequestInit['body'], contentType?: string, role?: string) => {
-    const res = await fetch(`${base}${path}`, {
+  // one connection per request: a refusal before the body is read closes its connection, and a pooled
+  // connection could be handed to the next request while the server closes it (ECONNRESET)
+  const noKeepAlive = new Agent({ pipelining: 0 });
+  afterAll(() => noKeepAlive.close());
+  const send = async (
+    companyId: string,
+    method: string,
+    path: string,
+    body?: string | Buffer | UndiciFormData,
+    contentType?: string,
+    role?: string,
+  ) => {
+    const res = await undiciFetch(`${base}${path}`, {
+      dispatcher: noKeepAlive,
       method,
       headers: { ...(contentType ? { 'content-type': contentType } : {}), ...(await identityHeaders(companyId, { role })) },
       body,
@@ -125,7 +138,7 @@ describe('inbound-service over HTTP', () => {
     expect(raw.body).toMatchObject({ format: 'factur-x', media_type: 'application/pdf', valid: true });
     expect(await service.deps.objects.exists(`cmp_pdf/inbound/${raw.body.id}/original.pdf`)).toBe(true);
 
-    const form = new FormData();
+    const form = new UndiciFormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'rechnung.pdf');
     const multi = await send('cmp_pdf', 'POST', '/inbound/', form);
     expect(multi.status).toBe(201);

@@ -28,7 +28,7 @@ export function inboundRoutes(deps: InboundDeps): Router {
   };
   r.post('/inbound/validate', async (req, res) => {
     const report = await closingOnError(req, res, async () =>
-      validateDocument(deps.kit, await readBody(req.headers, req, () => INBOUND_VALIDATE_MAX_BYTES)),
+      validateDocument(deps.inspector, await readBody(req.headers, req, () => INBOUND_VALIDATE_MAX_BYTES)),
     );
     res.json(report);
   });

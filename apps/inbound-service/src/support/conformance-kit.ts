@@ -5,6 +5,7 @@ import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { threadId } from 'node:worker_threads';
 import type { InboundFormat } from '@inv/contracts';
 
 const run = promisify(execFile);
@@ -86,7 +87,7 @@ export function openConformanceKit(dir: string, cacheDir: string): ConformanceKi
     const sef = join(cacheDir, `${basename(xslt, '.xslt')}-${hash}.sef.json`);
     if (!existsSync(sef)) {
       await mkdir(cacheDir, { recursive: true });
-      const tmp = `${sef}.${process.pid}.tmp`;
+      const tmp = `${sef}.${process.pid}-${threadId}.tmp`;
       try {
         await run(process.execPath, [require.resolve('xslt3/xslt3.js'), `-xsl:${xslt}`, `-export:${tmp}`, '-nogo'], {
           maxBuffer: 16 * 1024 * 1024,

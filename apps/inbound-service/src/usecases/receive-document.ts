@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { CompanyId, InboundDocument } from '@inv/contracts';
+import { INBOUND_XML_MAX_BYTES, type CompanyId, type InboundDocument } from '@inv/contracts';
 import type { InboundDoc } from '../db/inbound-documents';
 import type { InboundDeps } from '../support/deps';
 import type { ReceivedDocument } from '../support/receive-body';
 import { toInboundDocument } from '../support/present';
-import { checkDocument } from './check-document';
 
 /**
  * Receives an e-invoice: read and validated first (a document that is no e-invoice at all is refused with a
@@ -13,7 +12,7 @@ import { checkDocument } from './check-document';
  * answered 201 is stored.
  */
 export async function receiveDocument(deps: InboundDeps, companyId: CompanyId, received: ReceivedDocument): Promise<InboundDocument> {
-  const { report, content } = await checkDocument(deps.kit, received);
+  const { report, content } = await deps.inspector.check(received, INBOUND_XML_MAX_BYTES);
   const id = await deps.counters.next(`inbound:${companyId}`);
   const ext = received.mediaType === 'application/pdf' ? 'pdf' : 'xml';
   const objectKey = `${companyId}/inbound/${id}/original.${ext}`;
