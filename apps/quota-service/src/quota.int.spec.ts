@@ -68,6 +68,12 @@ describe('quota-service', () => {
       plan: 'free',
     });
     expect(await reserve('cmp_free', 'job-5@2026-12', '2026-12-01T00:00:00Z')).toMatchObject({ granted: true, used: 1 });
+    // the used-up month was announced once (webhooks: quota.limit_reached), through the outbox
+    const announced = await service.runtime.conn
+      .collection('outbox')
+      .find({ type: 'quota.limit-reached.v1', companyId: 'cmp_free' })
+      .toArray();
+    expect(announced.map((e) => e.data)).toEqual([{ month: '2026-11', limit: 3, used: 3, plan: 'free' }]);
   });
 
   it('counts a retried reservation once', async () => {

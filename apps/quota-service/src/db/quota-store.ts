@@ -9,6 +9,8 @@ interface UsageDoc {
   month: string;
   used: number;
   reservations: string[];
+  /** The limit whose reaching was announced (quota.limit-reached.v1), once per month and limit. */
+  limitAnnounced?: number;
 }
 interface PlanDoc {
   _id: string; // companyId
@@ -25,6 +27,7 @@ const usageSchema = new Schema<UsageDoc>(
     month: { type: String, required: true },
     used: { type: Number, required: true },
     reservations: [String],
+    limitAnnounced: Number,
   },
   { versionKey: false },
 );
@@ -89,6 +92,15 @@ export function quotaStore(conn: Connection) {
         // every lost race means another reservation made progress; the bound only guards against a bug
         if (current.used >= limit || attempt >= MAX_RESERVE_ATTEMPTS) return { granted: false, used: current.used };
       }
+    },
+    /** Records that reaching `limit` in the month was announced; false when it was before (announce once). */
+    async markLimitAnnounced(companyId: CompanyId, month: string, limit: number, session: ClientSession): Promise<boolean> {
+      const res = await usage.updateOne(
+        { _id: id(companyId, month), limitAnnounced: { $ne: limit } },
+        { $set: { limitAnnounced: limit } },
+        { session },
+      );
+      return res.modifiedCount === 1;
     },
     /** Gives a reservation back (its finalization failed); a second release changes nothing. */
     release: (companyId: CompanyId, month: string, reservationId: string) =>

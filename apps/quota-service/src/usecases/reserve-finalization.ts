@@ -1,4 +1,5 @@
 import type { CompanyId } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import { jobMetrics } from '@inv/telemetry';
 import { monthKey, resetDate } from '../domain/quota';
 import type { QuotaDeps } from '../support/deps';
@@ -9,7 +10,21 @@ import { limitOf } from './usage';
 export async function reserveFinalization(deps: QuotaDeps, companyId: CompanyId, reservationId: string, at: Date) {
   const plan = await planOf(deps, companyId);
   const limit = limitOf(deps, companyId, plan);
-  const { granted, used } = await deps.store.reserve(companyId, monthKey(at), reservationId, limit);
+  const month = monthKey(at);
+  const { granted, used } = await deps.store.reserve(companyId, month, reservationId, limit);
   jobMetrics.quotaReservations.inc({ outcome: granted ? 'reserved' : 'exhausted' });
+  // the month is used up (by this reservation, or found so): announced once per month and limit, through the outbox
+  if (used >= limit)
+    await deps.commit(async (session, emit) => {
+      if (await deps.store.markLimitAnnounced(companyId, month, limit, session))
+        emit(
+          eventMessage(
+            'quota.limit-reached.v1',
+            companyId,
+            { month, limit, used, plan },
+            `quota-limit-reached:${companyId}:${month}:${limit}`,
+          ),
+        );
+    });
   return { granted, used, limit, reset_date: resetDate(at), plan };
 }
