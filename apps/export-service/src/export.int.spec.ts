@@ -410,6 +410,10 @@ describe('export-service: DATEV export end to end', () => {
       total_invoice_count: 0,
       error: { message: expect.any(String), error_code: 'no_invoices_found' },
     });
+    // announced with the finished job, through the outbox (webhook-service turns it into export.finished)
+    expect(await db.collection('outbox').findOne({ type: 'export.finished.v1', 'data.jobId': job.job_id })).toMatchObject({
+      _id: `export-finished:${job.job_id}`,
+    });
   });
 
   let firstIds: number[] = [];

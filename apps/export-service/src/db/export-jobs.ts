@@ -78,10 +78,11 @@ export function exportJobsRepo(conn: Connection) {
         { $set: { status: 'finished', progress: 100, result, finishedAt: now } },
         { session },
       ),
-    fail: (companyId: CompanyId, id: string, message: string, now: Date) =>
+    fail: (companyId: CompanyId, id: string, message: string, now: Date, session?: ClientSession) =>
       model.updateOne(
         { _id: id, companyId, status: { $in: ['queued', 'started'] } },
         { $set: { status: 'failed', errorMessage: message, finishedAt: now } },
+        { session },
       ),
   };
 }

@@ -1,5 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { trace } from '@opentelemetry/api';
+import { eventMessage } from '@inv/runtime';
 import { jobMetrics } from '@inv/telemetry';
 import { BatchWriter } from '../domain/batch';
 import { ExportDataError } from '../domain/bookings';
@@ -33,12 +34,12 @@ export async function runExport(deps: ExportDeps, companyId: CompanyId, jobId: s
       if (!permanent && attempt < deps.maxAttempts) throw err; // transient (storage, database): the bus retries
       deps.logger.warn({ err, jobId }, 'export job failed');
       await deps.invoices.releaseClaims(companyId, jobId);
-      await deps.jobs.fail(
-        companyId,
-        jobId,
-        permanent ? (err as Error).message : 'the export could not be written; please start it again',
-        deps.now(),
-      );
+      const reason = permanent ? (err as Error).message : 'the export could not be written; please start it again';
+      // the failure and its announcement (webhooks: export.failed) in one transaction
+      await deps.commit(async (session, emit) => {
+        const failed = await deps.jobs.fail(companyId, jobId, reason, deps.now(), session);
+        if (failed.modifiedCount === 1) emit(eventMessage('export.failed.v1', companyId, { jobId, reason }, `export-failed:${jobId}`));
+      });
       jobDone(deps, job, 'failed', {});
     } finally {
       span.end();
@@ -146,7 +147,7 @@ async function run(
           split_reason: files.length > 1 ? 'year_boundary' : null,
           total_invoice_count: total,
         };
-  await deps.commit(async (session) => {
+  await deps.commit(async (session, emit) => {
     if (files.length)
       await deps.downloads.create(
         files.map((f, i) => ({ ...f, _id: ids[i]! })),
@@ -154,6 +155,8 @@ async function run(
       );
     const finished = await deps.jobs.finish(companyId, jobId, result, deps.now(), session);
     if (finished.matchedCount !== 1) throw new ExportDataError('the export job was ended by another run'); // rolls the downloads back
+    // announced with the finished job (webhooks: export.finished)
+    emit(eventMessage('export.finished.v1', companyId, { jobId, downloadIds: ids }, `export-finished:${jobId}`));
   });
   return total;
 }
