@@ -22,6 +22,7 @@ const scopeConstraints = [
   { sourceTag: 'scope:export', onlyDependOnLibsWithTags: ['scope:shared', 'scope:export'] },
   { sourceTag: 'scope:quota', onlyDependOnLibsWithTags: ['scope:shared', 'scope:quota'] },
   { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
+  { sourceTag: 'scope:recurring', onlyDependOnLibsWithTags: ['scope:shared', 'scope:recurring'] },
   { sourceTag: 'scope:inbound', onlyDependOnLibsWithTags: ['scope:shared', 'scope:inbound'] },
   { sourceTag: 'scope:test', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];

@@ -29,6 +29,7 @@ export const SERVICES = [
   'vat-service',
   'export-service',
   'quota-service',
+  'recurring-service',
   'inbound-service',
 ];
 

@@ -23,6 +23,7 @@ const SERVICES = [
   'vat-service',
   'export-service',
   'quota-service',
+  'recurring-service',
   'inbound-service',
 ];
 

@@ -52,6 +52,7 @@ const GATEWAY_UPSTREAMS: Record<string, string> = {
   EXPORT_URL: 'export-service',
   QUOTA_URL: 'quota-service',
   WEBHOOK_URL: 'webhook-service',
+  RECURRING_URL: 'recurring-service',
   INBOUND_URL: 'inbound-service',
 };
 const SERVICES: ServiceSpec[] = [
@@ -68,6 +69,7 @@ const SERVICES: ServiceSpec[] = [
     port: 3008,
     env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'WEBHOOK_SECRET_KEYS', 'INVOICE_URL', 'CUSTOMER_URL', 'EXPORT_URL', 'QUOTA_URL'],
   },
+  { name: 'recurring-service', port: 3010, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'INVOICE_URL'] },
   {
     name: 'inbound-service',
     port: 3009,
@@ -295,6 +297,8 @@ function ingressProblems(m: Manifests): string[] {
 
 /** The services whose public GET webhook-service reads (the resource of an event, with a signed identity). */
 const READ_BY_WEBHOOKS = ['invoice-service', 'customer-service', 'export-service', 'quota-service'];
+/** recurring-service issues its runs through invoice-service's public API (signed identity): the one other caller it admits. */
+const CALLED_BY_RECURRING = ['invoice-service'];
 
 /**
  * Only the gateway may reach the services' HTTP ports: every Ingress rule selecting a service pod names gateway pods only
@@ -307,6 +311,7 @@ function networkPolicyProblems(m: Manifests): string[] {
     problems.push('no default-deny ingress policy');
   const gatewayLabels = m.find<Workload>('Deployment', 'gateway')?.spec.template.metadata.labels ?? {};
   const webhookLabels = m.find<Workload>('Deployment', 'webhook-service')?.spec.template.metadata.labels ?? {};
+  const recurringLabels = m.find<Workload>('Deployment', 'recurring-service')?.spec.template.metadata.labels ?? {};
   for (const spec of SERVICES.filter((s) => s.name !== 'gateway')) {
     const labels = m.find<Workload>('Deployment', spec.name)?.spec.template.metadata.labels ?? {};
     const rules = policies
@@ -328,7 +333,8 @@ function networkPolicyProblems(m: Manifests): string[] {
               !peer.ipBlock &&
               peer.podSelector &&
               (selects(peer.podSelector, gatewayLabels) ||
-                (READ_BY_WEBHOOKS.includes(spec.name) && selects(peer.podSelector, webhookLabels))) &&
+                (READ_BY_WEBHOOKS.includes(spec.name) && selects(peer.podSelector, webhookLabels)) ||
+                (CALLED_BY_RECURRING.includes(spec.name) && selects(peer.podSelector, recurringLabels))) &&
               !selects(peer.podSelector, labels)),
         );
       if (!onlyGateway) problems.push(`${spec.name}: policy ${r.policy} admits more than the gateway`);
@@ -383,6 +389,9 @@ function egressProblems(m: Manifests): string[] {
           (spec.name === 'gateway' && serviceLabels.some((l) => peer.podSelector && selects(peer.podSelector, l))) ||
           (spec.name === 'webhook-service' &&
             READ_BY_WEBHOOKS.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name))) &&
+            !selects(peer.podSelector!, labelsOf('account-service'))) ||
+          (spec.name === 'recurring-service' &&
+            CALLED_BY_RECURRING.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name))) &&
             !selects(peer.podSelector!, labelsOf('account-service')));
         const tooWide = peer.podSelector && Object.keys(peer.podSelector).length === 0;
         if (tooWide || !(infra || toServices)) problems.push(`${where} reaches pods that are not its infrastructure`);

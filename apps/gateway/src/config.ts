@@ -20,6 +20,7 @@ export const gatewayConfig = z.object({
   QUOTA_URL: url(3007),
   INBOUND_URL: url(3009),
   WEBHOOK_URL: url(3008),
+  RECURRING_URL: url(3010),
   /** Requests per company per second before 429. */
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
   /** How long an Idempotency-Key answer is replayed. */

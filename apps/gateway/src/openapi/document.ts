@@ -6,6 +6,7 @@ import { inboundPaths } from './paths/inbound';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
 import { accountPaths } from './paths/accounts';
+import { recurringPaths } from './paths/recurring';
 import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookPaths } from './paths/webhooks';
 import { polishDocument } from './polish';
 
@@ -58,6 +59,11 @@ const tags = [
   { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
   { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
+  {
+    name: 'Recurring invoices',
+    description:
+      'Invoice templates issued on a schedule (monthly, quarterly, yearly): each run creates, finalizes and e-mails an invoice through this API.',
+  },
   { name: 'Webhooks', description: `Signed webhooks: endpoints, their secrets and the delivery log. ${WEBHOOKS_DESCRIPTION}` },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
@@ -78,6 +84,7 @@ export function buildOpenApiDocument() {
     ...accountPaths(),
     ...catalogPaths(),
     ...inboundPaths(),
+    ...recurringPaths(),
     ...webhookPaths(),
   };
   return polishDocument({

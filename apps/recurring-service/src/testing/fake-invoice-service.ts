@@ -66,7 +66,7 @@ export async function startFakeInvoiceService(identityKey: string) {
         emails: [],
         createdSeq: ++seq,
       };
-      if (inv.customer_id === 404) return problem(400, 'CUSTOMER_NOT_FOUND', 'customer 404 not found');
+      if (inv.customer_id === 404) return problem(400, 'VALIDATION_ERROR', 'customer_id: customer 404 not found');
       list.push(inv);
       return { status: 201, body: { message: 'invoice created', invoice_id: inv.id, id: inv.id } };
     }

@@ -76,6 +76,8 @@ export const ERROR_CODES = {
   API_KEY_LIMIT_REACHED: [409, 'The company already has 10 active API keys.'],
   WEBHOOK_ENDPOINT_LIMIT_REACHED: [409, 'The company already has 16 webhook endpoints.'],
   WEBHOOK_ENDPOINT_DISABLED: [409, 'The webhook endpoint is disabled: enable it first (PUT with enabled: true).'],
+  RECURRING_LIMIT: [409, 'The company has 500 recurring invoices that have not ended, the most it may keep.'],
+  RECURRING_ENDED: [409, 'The recurring invoice has ended; give a schedule with a later end_date to resume it.'],
   DELIVERY_PENDING: [409, 'The webhook delivery is pending already: it is sent at its next attempt.'],
   CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, Pagination } from './common';
 import { SendEmailRequest } from './delivery';
-import { InvoiceCreate, MAX_META_LENGTH, PositionCreateInput } from './invoices';
+import { InvoiceCreate, InvoiceFormat, MAX_META_LENGTH, PositionCreateInput, TaxTreatmentId } from './invoices';
 import { safeText } from './safe-text';
 
 /**
@@ -17,12 +17,10 @@ export const RECURRING_RUN_META_KEY = 'recurring_run';
 
 export const RecurringInterval = z.enum(['monthly', 'quarterly', 'yearly']).meta({ id: 'RecurringInterval' });
 export type RecurringInterval = z.output<typeof RecurringInterval>;
-export const RecurringStatus = z
-  .enum(['active', 'paused', 'ended'])
-  .meta({
-    id: 'RecurringStatus',
-    description: 'ended: the end_date has passed (set by the service); paused: by you or by a quota refusal',
-  });
+export const RecurringStatus = z.enum(['active', 'paused', 'ended']).meta({
+  id: 'RecurringStatus',
+  description: 'ended: the end_date has passed (set by the service); paused: by you or by a quota refusal',
+});
 export type RecurringStatus = z.output<typeof RecurringStatus>;
 
 export const DayOfMonth = z
@@ -142,22 +140,38 @@ const LastRun = z
   })
   .meta({ id: 'RecurringLastRun' });
 
+/**
+ * The template and schedule as answered: the request schemas' own components (PositionCreateInput,
+ * SendEmailRequest, RecurringSchedule) are request shapes (optional fields nullable), so the answer names its own.
+ */
+const RecurringTemplateView = z
+  .object({
+    customer_id: z.number().int(),
+    invoice_format: InvoiceFormat.optional(),
+    tax_treatment_id: TaxTreatmentId.optional(),
+    ftl_template_id: z.number().int().optional(),
+    buyer_reference: z.string().optional(),
+    note: z.string().optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+    positions: z.array(z.record(z.string(), z.unknown())).meta({ description: 'as given (PositionCreateInput)' }),
+    email: z.record(z.string(), z.unknown()).optional().meta({ description: 'as given (SendEmailRequest)' }),
+  })
+  .meta({ id: 'RecurringTemplateView' });
+const RecurringScheduleView = z.object(scheduleFields).meta({ id: 'RecurringScheduleView' });
+
 export const RecurringInvoice = z
   .object({
     id: z.number().int().meta({ example: 1 }),
     name: z.string().nullable(),
-    template: RecurringTemplate,
-    schedule: RecurringSchedule,
+    template: RecurringTemplateView,
+    schedule: RecurringScheduleView,
     auto_finalize: z.boolean(),
     auto_send_email: z.boolean(),
     status: RecurringStatus,
-    paused_reason: z
-      .enum(['user', 'quota_exceeded', 'invoice_rejected'])
-      .nullable()
-      .meta({
-        description:
-          'user: paused by you; quota_exceeded: finalization was refused (402); invoice_rejected: the invoice API refused the template (see last_run.error)',
-      }),
+    paused_reason: z.enum(['user', 'quota_exceeded', 'invoice_rejected']).nullable().meta({
+      description:
+        'user: paused by you; quota_exceeded: finalization was refused (402); invoice_rejected: the invoice API refused the template (see last_run.error)',
+    }),
     next_run_date: IsoDate.nullable().meta({ description: 'null once ended' }),
     last_run: LastRun.nullable(),
     created_at: z.string(),
@@ -181,7 +195,9 @@ export const RecurringRun = z
   .meta({ id: 'RecurringRun' });
 export type RecurringRun = z.output<typeof RecurringRun>;
 
-export const RecurringListQuery = Pagination.extend({ status: RecurringStatus.optional() });
+export const RecurringListQuery = Pagination.extend({
+  status: z.enum(['active', 'paused', 'ended']).optional().meta({ description: 'only schedules in this status', example: 'paused' }),
+});
 export type RecurringListQuery = z.output<typeof RecurringListQuery>;
 export const RecurringRunsQuery = Pagination;
 export type RecurringRunsQuery = z.output<typeof RecurringRunsQuery>;
