@@ -16,7 +16,6 @@ export const SERVICES = {
   inbound: { dir: 'inbound-service', port: 3009 },
   webhook: { dir: 'webhook-service', port: 3008 },
   recurring: { dir: 'recurring-service', port: 3010 },
-  recurring: { dir: 'recurring-service', port: 3010 },
   gateway: { dir: 'gateway', port: 8080 },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
@@ -79,7 +78,6 @@ export function serviceUrls(offset = 0): Record<string, string> {
     QUOTA_URL: url('quota'),
     INBOUND_URL: url('inbound'),
     WEBHOOK_URL: url('webhook'),
-    RECURRING_URL: url('recurring'),
     RECURRING_URL: url('recurring'),
   };
 }
