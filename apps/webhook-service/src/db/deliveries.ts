@@ -64,7 +64,12 @@ export function deliveryStore(conn: Connection) {
   return {
     model,
     init: () => model.init(),
-    insertMany: (docs: Omit<DeliveryDoc, '_id'>[], session?: ClientSession) => model.insertMany(docs, { session }),
+    /** Inserts deliveries (with their ids, so the caller can name them). */
+    async insertMany(docs: Omit<DeliveryDoc, '_id'>[], session?: ClientSession): Promise<DeliveryDoc[]> {
+      const withIds = docs.map((d) => ({ _id: new Types.ObjectId(), ...d }));
+      await raw.insertMany(withIds, { session });
+      return withIds;
+    },
     get: (companyId: CompanyId, endpointId: string, id: Types.ObjectId) =>
       model.findOne({ _id: id, companyId, endpointId }).lean<DeliveryDoc>(),
     page: (companyId: CompanyId, endpointId: string, q: { status?: DeliveryDoc['status']; before?: Types.ObjectId; limit: number }) =>
