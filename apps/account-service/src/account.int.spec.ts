@@ -1,16 +1,6 @@
 import sharp from 'sharp';
 import { apiKeyRevokedChannel, connectRedis, peerDataKeys } from '@inv/service-kit';
-import {
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  identityHeaders,
-  peerBus,
-  testEnv,
-  testMongo,
-  testS3,
-  uniquePrefix,
-  waitFor,
-} from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { accountConfig } from './config';
@@ -22,8 +12,7 @@ jest.setTimeout(60_000);
 describe('account-service', () => {
   const prefix = uniquePrefix();
   const bootstrapKey = 'ak_live_00112233445566778899aabbccddeeff';
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createAccountService>>;
   let peer: Bus<Messages>;
   let url: string;
@@ -56,8 +45,7 @@ describe('account-service', () => {
   };
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     peer.onEvent('company-log', ['company.created.v1', 'company.profile-changed.v1'], async (msg) => {
       if (msg.type === 'company.created.v1') companyEvents.push(msg.id);
@@ -75,7 +63,7 @@ describe('account-service', () => {
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: customersUsingTerm }));
     peer.serveRpc('document.template-exists.v1', async (msg) => ({ exists: (msg.data as { templateId: number }).templateId === 7 }));
     await peer.start();
-    const config = accountConfig.parse(testEnv(prefix, mongo.uri, { ...s3.env, BOOTSTRAP_API_KEY: bootstrapKey }));
+    const config = accountConfig.parse(testEnv(prefix, stores.mongoUrl, { ...stores.s3Env, BOOTSTRAP_API_KEY: bootstrapKey }));
     service = await createAccountService(config);
     url = (await service.start()).url;
   });
@@ -84,8 +72,7 @@ describe('account-service', () => {
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   it('bootstraps the demo company once, announces it, and accepts the key', async () => {
@@ -95,7 +82,7 @@ describe('account-service', () => {
     });
     await waitFor(() => companyEvents.length === 1, { what: 'company.created event' });
     const again = await createAccountService(
-      accountConfig.parse(testEnv(prefix, mongo.uri, { ...s3.env, BOOTSTRAP_API_KEY: bootstrapKey })),
+      accountConfig.parse(testEnv(prefix, stores.mongoUrl, { ...stores.s3Env, BOOTSTRAP_API_KEY: bootstrapKey })),
     );
     await again.start();
     await again.stop();

@@ -1,4 +1,4 @@
-import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testMongo, testS3, uniquePrefix, serviceCaller } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testStores, uniquePrefix, serviceCaller } from '@inv/testing';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { accountConfig } from './config';
@@ -10,8 +10,7 @@ jest.setTimeout(60_000);
 /** The seller's Peppol participant id (BT-34): checked on PUT /company/, shown, and the seller endpoint of every invoice. */
 describe('account-service: company peppol_id', () => {
   const prefix = uniquePrefix();
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createAccountService>>;
   let peer: Bus<Messages>;
   let url: string;
@@ -20,14 +19,13 @@ describe('account-service: company peppol_id', () => {
   const sellerEndpoint = async () => (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).seller?.electronicAddress;
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     peer.serveRpc('customer.payment-term-usage.v1', async () => ({ customers: 0 }));
     peer.serveRpc('document.template-exists.v1', async () => ({ exists: false }));
     await peer.start();
     const config = accountConfig.parse(
-      testEnv(prefix, mongo.uri, { ...s3.env, BOOTSTRAP_API_KEY: 'ak_live_00112233445566778899aabbccddeeff' }),
+      testEnv(prefix, stores.mongoUrl, { ...stores.s3Env, BOOTSTRAP_API_KEY: 'ak_live_00112233445566778899aabbccddeeff' }),
     );
     service = await createAccountService(config);
     url = (await service.start()).url;
@@ -37,8 +35,7 @@ describe('account-service: company peppol_id', () => {
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   it('stores a checked peppol_id, uses it as the seller endpoint before the VAT-derived one, and null removes it', async () => {

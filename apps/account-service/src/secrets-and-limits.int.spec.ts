@@ -2,17 +2,7 @@ import { composeIBAN } from 'ibantools';
 import sharp from 'sharp';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import {
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  identityHeaders,
-  peerBus,
-  testEnv,
-  testMongo,
-  testS3,
-  uniquePrefix,
-  waitFor,
-} from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { accountConfig } from './config';
 import { createAccountService } from './account-service';
 import { SCRUBBED_TEXT } from './db/legacy-invitation-mails';
@@ -29,15 +19,14 @@ type Json = any;
 describe('account-service: secrets at rest, text safety, limits under concurrency, logo processing', () => {
   const prefix = uniquePrefix('sec');
   const slug = prefix.replace(/-/g, '_');
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createAccountService>>;
   let peer: Bus<Messages>;
   let url: string;
   const mails: Json[] = [];
 
   const env = (extra: Record<string, string> = {}) =>
-    accountConfig.parse(testEnv(prefix, mongo.uri, { ...s3.env, LOGO_QUEUE_MAX: '2', ...extra }));
+    accountConfig.parse(testEnv(prefix, stores.mongoUrl, { ...stores.s3Env, LOGO_QUEUE_MAX: '2', ...extra }));
   const call = async (method: string, path: string, company: string, body?: unknown, role = 'owner') => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -63,8 +52,7 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
   };
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     peer.onCommand('mail.send.v1', async (msg) => void mails.push(msg));
     peer.serveRpc('document.template-exists.v1', async () => ({ exists: false }));
@@ -78,8 +66,7 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   describe('secrets at rest', () => {

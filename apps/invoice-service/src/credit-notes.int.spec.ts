@@ -1,16 +1,6 @@
 import type { Bus } from '@inv/bus';
 import { asCompanyId, type Messages } from '@inv/contracts';
-import {
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  peerBus,
-  testEnv,
-  testMongo,
-  testS3,
-  uniquePrefix,
-  waitFor,
-  serviceCaller,
-} from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testStores, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 
@@ -23,8 +13,7 @@ jest.setTimeout(90_000);
  */
 describe('credit notes within the invoice (invoice-service)', () => {
   const prefix = uniquePrefix();
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -34,8 +23,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
   const call = serviceCaller(() => url, company);
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
@@ -67,7 +55,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
       });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, s3.env)));
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, stores.mongoUrl, stores.s3Env)));
     url = (await service.start()).url;
   });
 
@@ -76,8 +64,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   /** Starts the finalization; answers the job's end state ('finished' | 'failed'), or the refusal. */

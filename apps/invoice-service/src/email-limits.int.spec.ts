@@ -1,16 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import {
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  identityHeaders,
-  peerBus,
-  testEnv,
-  testMongo,
-  testS3,
-  uniquePrefix,
-  waitFor,
-} from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { peerBillingSnapshot, peerSellerProfile, servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -27,8 +17,7 @@ type Json = any;
 describe('invoice e-mail abuse limits', () => {
   const prefix = uniquePrefix('maillim');
   const company = 'cmp_maillim';
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -45,8 +34,7 @@ describe('invoice e-mail abuse limits', () => {
   };
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     servePeerRpcs(peer, {
       'account.seller-profile.v1': () => ({
@@ -72,8 +60,8 @@ describe('invoice e-mail abuse limits', () => {
     // no SMTP_URL: messages are composed and dropped (this suite is about what is accepted, not about SMTP)
     service = await createInvoiceService(
       invoiceConfig.parse(
-        testEnv(prefix, mongo.uri, {
-          ...s3.env,
+        testEnv(prefix, stores.mongoUrl, {
+          ...stores.s3Env,
           EMAIL_DAILY_LIMIT_INVOICE: '10',
           EMAIL_DAILY_LIMIT_COMPANY: '25',
           PEER_DATA_CACHE_TTL_MS: '0',
@@ -88,8 +76,7 @@ describe('invoice e-mail abuse limits', () => {
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`);
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   const finalized = async (companyId = company) => {

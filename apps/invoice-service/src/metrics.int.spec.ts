@@ -1,16 +1,6 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import {
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  peerBus,
-  testEnv,
-  testMongo,
-  testS3,
-  uniquePrefix,
-  waitFor,
-  serviceCaller,
-} from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testStores, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
 import { servePeerRpcs } from './usecases/testing/peer-rpcs';
@@ -33,8 +23,7 @@ function sample(text: string, name: string, labels: Record<string, string>): num
  */
 describe('/metrics of invoice-service', () => {
   const prefix = uniquePrefix();
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -50,8 +39,7 @@ describe('/metrics of invoice-service', () => {
   };
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     servePeerRpcs(peer);
     peer.onCommand('document.render-invoice.v1', async (msg) => {
@@ -66,7 +54,7 @@ describe('/metrics of invoice-service', () => {
       await peer.publishEvent('document.rendered.v1', msg.companyId, { jobId, invoiceId, pdf });
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, s3.env)));
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, stores.mongoUrl, stores.s3Env)));
     url = (await service.start()).url;
   });
 
@@ -75,8 +63,7 @@ describe('/metrics of invoice-service', () => {
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   it('counts a finalization in the finalize histogram by phase, with HTTP, bus and outbox series', async () => {

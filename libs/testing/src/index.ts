@@ -71,6 +71,21 @@ export async function testS3(): Promise<EmbeddedS3 & { env: Record<string, strin
 }
 
 /**
+ * MongoDB (testMongo) and an s3rver (testS3) for a service under test that keeps data and files: pass `mongoUrl`
+ * and `s3Env` to testEnv; `stop()` ends both.
+ */
+export async function testStores(): Promise<{ mongoUrl: string; s3Env: Record<string, string>; stop(): Promise<void> }> {
+  const [mongo, s3] = await Promise.all([testMongo(), testS3()]);
+  return {
+    mongoUrl: mongo.uri,
+    s3Env: s3.env,
+    stop: async () => {
+      await Promise.all([mongo.stop(), s3.stop()]);
+    },
+  };
+}
+
+/**
  * Environment for a service under test: isolated names, quiet logs, a random port, short retries. `mongoUrl` is
  * undefined for a service that keeps no data (document-, vat-service).
  */
