@@ -7,8 +7,7 @@ import {
   identityHeaders,
   peerBus,
   testEnv,
-  testMongo,
-  testS3,
+  testStores,
   uniquePrefix,
   waitFor,
 } from '@inv/testing';
@@ -23,8 +22,7 @@ jest.setTimeout(60_000);
  */
 describe('finalize pipeline (invoice-service)', () => {
   const prefix = uniquePrefix();
-  let mongo: Awaited<ReturnType<typeof testMongo>>;
-  let s3: Awaited<ReturnType<typeof testS3>>;
+  let stores: Awaited<ReturnType<typeof testStores>>;
   let service: Awaited<ReturnType<typeof createInvoiceService>>;
   let url: string;
   let peer: Bus<Messages>;
@@ -56,8 +54,7 @@ describe('finalize pipeline (invoice-service)', () => {
   });
 
   beforeAll(async () => {
-    mongo = await testMongo();
-    s3 = await testS3();
+    stores = await testStores();
     peer = peerBus(prefix);
     peer.serveRpc('account.seller-profile.v1', async () => ({
       found: true,
@@ -109,7 +106,7 @@ describe('finalize pipeline (invoice-service)', () => {
       finalizedEvents.push(`${msg.type}:${msg.id}`);
     });
     await peer.start();
-    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, mongo.uri, s3.env)));
+    service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, stores.mongoUrl, stores.s3Env)));
     url = (await service.start()).url;
   });
 
@@ -118,8 +115,7 @@ describe('finalize pipeline (invoice-service)', () => {
     await peer?.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(`${prefix}:`); // the change tokens of the peer data copies
-    await mongo?.stop();
-    await s3?.stop();
+    await stores?.stop();
   });
 
   const draftWithPosition = async (customerId = 1) => {
