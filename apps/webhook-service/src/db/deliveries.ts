@@ -55,6 +55,9 @@ const deliverySchema = new Schema<DeliveryDoc>(
 deliverySchema.index({ status: 1, nextAttemptAt: 1 });
 // the delivery log of an endpoint, newest first
 deliverySchema.index({ companyId: 1, endpointId: 1, _id: -1 });
+/** How long the delivery log keeps a delivery (and replay can reach back): longer than the 3 days of retries. */
+export const DELIVERY_RETENTION_DAYS = 30;
+deliverySchema.index({ createdAt: 1 }, { expireAfterSeconds: DELIVERY_RETENTION_DAYS * 86_400 });
 // one delivery per event and endpoint (a redelivered bus event or a race cannot double it)
 deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
 

@@ -35,6 +35,8 @@ const eventSchema = new Schema<EventDoc>(
   },
   { versionKey: false },
 );
+// events (with their payload snapshots) go with their deliveries (db/deliveries.ts DELIVERY_RETENTION_DAYS), a day later
+eventSchema.index({ occurredAt: 1 }, { expireAfterSeconds: 31 * 86_400 });
 const sequenceSchema = new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false });
 
 export function eventStore(conn: Connection) {
