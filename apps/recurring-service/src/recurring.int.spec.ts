@@ -1,4 +1,13 @@
-import { deleteBrokerObjects, serviceCaller, TEST_IDENTITY_KEY, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
+import {
+  deleteBrokerObjects,
+  identityHeaders,
+  serviceCaller,
+  TEST_IDENTITY_KEY,
+  testEnv,
+  testMongo,
+  uniquePrefix,
+  waitFor,
+} from '@inv/testing';
 import { recurringConfig } from './config';
 import { createRecurringService } from './recurring-service';
 import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
@@ -122,6 +131,23 @@ describe('recurring-service', () => {
     expect((await call('GET', '/recurring-invoices/2')).status).toBe(404);
   });
 
+  it('lets a viewer read and only roles with invoices:write change (checked again by the service)', async () => {
+    const as = async (role: string, method: string, path: string, body?: unknown) =>
+      fetch(`${main.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(await identityHeaders('cmp_roles', { role })) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const create = { template: template(), schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' } };
+    const denied = await as('viewer', 'POST', '/recurring-invoices/', create);
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ missing_permission: 'invoices:write' });
+    expect((await as('member', 'POST', '/recurring-invoices/', create)).status).toBe(201);
+    expect((await as('viewer', 'GET', '/recurring-invoices/1')).status).toBe(200);
+    expect((await as('viewer', 'GET', '/recurring-invoices/1/runs')).status).toBe(200);
+    expect((await as('viewer', 'DELETE', '/recurring-invoices/1')).status).toBe(403);
+  });
+
   it('refuses unknown fields, unbounded and inconsistent input with 400 problem+json', async () => {
     const call = api('cmp_bad');
     const schedule = { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' };
@@ -234,6 +260,8 @@ describe('recurring-service', () => {
       [10, 11, 12].flatMap((c) => ['2026-07-31', '2026-08-31', '2026-09-30', '2026-10-31'].map((d) => `${c}:${d}`)).sort(),
     );
     expect(invoices.every((i) => i.positions.length === 2 && i.status === 'OPEN')).toBe(true);
+    // not even a second draft was attempted: the losing replica stopped at the claim
+    expect(fake.calls.filter((c) => c.companyId === 'cmp_race' && c.method === 'POST' && c.path === '/invoice/')).toHaveLength(12);
     const list = (await call('GET', '/recurring-invoices/')).body.recurring_invoices;
     expect(list.map((s: { next_run_date: string }) => s.next_run_date)).toEqual(['2026-11-30', '2026-11-30', '2026-11-30']);
     expect(list.every((s: { last_run: { outcome: string } }) => s.last_run.outcome === 'finalized')).toBe(true);
