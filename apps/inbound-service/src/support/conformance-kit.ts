@@ -62,6 +62,8 @@ export interface XsdFile {
 export interface XsdSet {
   main: XsdFile;
   others: XsdFile[];
+  /** The main schema's file in the kit (for the xmllint program, which reads the imports beside it). */
+  mainPath: string;
 }
 
 export interface ConformanceKit {
@@ -120,7 +122,7 @@ export function openConformanceKit(dir: string, cacheDir: string): ConformanceKi
     const main = files.find((f) => f.fileName === mainPath);
     if (!main) throw new Error(`schema ${mainPath} missing in ${root}`);
     // the other maindoc schema is not imported by the main one: leave it out of the in-memory file system
-    return { main, others: files.filter((f) => f !== main && dirname(f.fileName) !== 'maindoc') };
+    return { main, others: files.filter((f) => f !== main && dirname(f.fileName) !== 'maindoc'), mainPath: join(root, mainPath) };
   }
 
   return {

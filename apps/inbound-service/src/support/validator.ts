@@ -1,9 +1,10 @@
+import { spawn, spawnSync } from 'node:child_process';
 import SaxonJS from 'saxon-js';
 import { validateXML } from 'xmllint-wasm';
 import type { InboundFinding } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import type { DetectedFormat } from '../domain/detect-format';
-import { RULES_OF, type ConformanceKit, type RuleSet, type Severity } from './conformance-kit';
+import { RULES_OF, type ConformanceKit, type RuleSet, type Severity, type XsdSet } from './conformance-kit';
 
 /** A parsed document (SaxonJS's DOM): read by XPath and handed to the stylesheets without a second parse. */
 export type XmlDoc = unknown;
@@ -80,11 +81,83 @@ export function runSchematron(sef: unknown, doc: XmlDoc, set: RuleSet, levels: R
 }
 
 /**
- * XSD validation with libxml2 compiled to WebAssembly (xmllint-wasm, in a worker thread): the schemas are
- * given as an in-memory file system, so nothing is read from disk or network beyond them.
+ * Which libxml2 runs the XSD check: the `xmllint` program (Debian libxml2-utils, the kit's own tool) when it is
+ * installed, else the same library compiled to WebAssembly (xmllint-wasm, no native build). Both are libxml2 and
+ * give the same findings; the program costs ~80 ms of CPU for a UBL invoice, the WebAssembly build ~650 ms (it
+ * starts a thread, instantiates the module and compiles the 16 UBL schemas on every call), so the program is
+ * preferred. INBOUND_XSD_ENGINE=wasm forces the library.
  */
-export async function runXsd(kit: ConformanceKit, text: string, format: DetectedFormat): Promise<InboundFinding[]> {
-  const xsd = await kit.xsd(format.xsd);
+export type XsdEngine = 'xmllint' | 'wasm';
+let detected: XsdEngine | undefined;
+export function xsdEngine(): XsdEngine {
+  const forced = process.env.INBOUND_XSD_ENGINE;
+  if (forced === 'wasm' || forced === 'xmllint') return forced;
+  if (!detected) {
+    const probe = spawnSync('xmllint', ['--version'], { stdio: 'ignore', timeout: 5000 });
+    detected = probe.status === 0 ? 'xmllint' : 'wasm';
+  }
+  return detected;
+}
+
+interface XsdMessage {
+  line?: number;
+  message: string;
+  parser: boolean;
+}
+
+/** A well-formedness error refuses the document (libxml2 is the strict parser; SaxonJS's accepts e.g. a processing instruction without target), as the kit's `xmllint --noout` step does. */
+function toFindings(messages: XsdMessage[]): InboundFinding[] {
+  const parserError = messages.find((m) => m.parser);
+  if (parserError)
+    throw new AppError(
+      'invalid_data',
+      `the document is not well-formed XML: line ${parserError.line ?? '?'}: ${parserError.message.slice(0, 300)}`,
+      {
+        code: 'XML_NOT_WELL_FORMED',
+      },
+    );
+  return messages.map((m) => ({
+    rule: 'XSD',
+    severity: 'error' as const,
+    location: m.line ? `line ${m.line}` : '',
+    message: m.message,
+    source: 'xsd' as const,
+  }));
+}
+
+const isParserError = (text: string) => /parser error|namespace error/i.test(text);
+
+/** The xmllint program, the document on stdin, --nonet (no network even if a schema imported by URL). */
+function runXmllint(text: string, schemaPath: string): Promise<XsdMessage[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('xmllint', ['--nonet', '--noout', '--schema', schemaPath, '-'], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      timeout: 60_000,
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < 1_000_000) stderr += d; // bounded: a document with very many errors
+    });
+    child.on('error', reject);
+    child.stdin.on('error', () => undefined); // xmllint may stop reading at a fatal error
+    child.on('close', (code) => {
+      if (code === 0) return resolve([]);
+      // "-:LINE: element X: Schemas validity error : message" / "-:LINE: parser error : message"
+      const messages: XsdMessage[] = [];
+      for (const line of stderr.split('\n')) {
+        const m = /^-:(\d+): (?:.*?)(Schemas validity error|parser error|namespace error)\s*:\s*(.*)$/.exec(line.trim());
+        if (m) messages.push({ line: Number(m[1]), message: m[3]!.trim(), parser: m[2] !== 'Schemas validity error' });
+      }
+      if (code === 1 && !messages.length) messages.push({ message: stderr.split('\n')[0] ?? 'not well-formed', parser: true });
+      if (code !== 1 && code !== 3 && !messages.length) return reject(new Error(`xmllint exited with ${code}: ${stderr.slice(0, 300)}`));
+      resolve(messages);
+    });
+    child.stdin.end(text);
+  });
+}
+
+async function runWasm(text: string, xsd: XsdSet): Promise<XsdMessage[]> {
   const result = await validateXML({
     xml: [{ fileName: 'document.xml', contents: text }],
     schema: [xsd.main],
@@ -94,24 +167,17 @@ export async function runXsd(kit: ConformanceKit, text: string, format: Detected
     maxMemoryPages: 2048, // 128 MiB: a 5 MB document with the UBL schema set fits
   });
   if (result.valid) return [];
-  // libxml2 is the strict parser here (SaxonJS's accepts some malformed markup, e.g. a processing instruction
-  // without target): its well-formedness errors refuse the document, as the kit's `xmllint --noout` step does
-  const parserError = result.errors.find((e) => /parser error|namespace error/i.test(e.message));
-  if (parserError)
-    throw new AppError(
-      'invalid_data',
-      `the document is not well-formed XML: ${parserError.rawMessage.replace(/^document\.xml:/, 'line ').slice(0, 300)}`,
-      {
-        code: 'XML_NOT_WELL_FORMED',
-      },
-    );
   return result.errors.map((e) => ({
-    rule: 'XSD',
-    severity: 'error' as const,
-    location: e.loc ? `line ${e.loc.lineNumber}` : '',
-    message: e.message.replace(/^Schemas validity error\s*:\s*/, '').trim(),
-    source: 'xsd' as const,
+    line: e.loc?.lineNumber,
+    message: e.message.replace(/^(Schemas validity error|parser error|namespace error)\s*:\s*/, '').trim(),
+    parser: isParserError(e.message),
   }));
+}
+
+/** XSD validation of the document with the schema of its syntax, in another thread or process than the stylesheets. */
+export async function runXsd(kit: ConformanceKit, text: string, format: DetectedFormat): Promise<InboundFinding[]> {
+  const xsd = await kit.xsd(format.xsd);
+  return toFindings(xsdEngine() === 'xmllint' ? await runXmllint(text, xsd.mainPath) : await runWasm(text, xsd));
 }
 
 /** XSD and every Schematron rule set of the format, in the kit's order (XSD first). */
