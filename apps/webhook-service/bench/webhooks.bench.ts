@@ -142,7 +142,7 @@ async function main() {
     const slowSoFar = receiver.received.filter((r) => r.path === '/slow').length;
     console.log(
       `fairness: the fast endpoint got its ${FAIR_EVENTS} deliveries in ${(fastDone / 1000).toFixed(2)} s while the slow one (answers after ${SLOW_MS} ms) ` +
-        `had ${slowSoFar} requests, at most ${maxInFlightSlow} in flight (per-endpoint limit 4)`,
+        `had ${slowSoFar} requests, at most ${maxInFlightSlow} in flight (per-endpoint limit ${process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 4})`,
     );
     console.log(
       `machine: ${cpus().length} cores, load ${loadavg()
