@@ -18,7 +18,7 @@ import type { Model } from 'mongoose';
 import { asCompanyId } from '@inv/contracts';
 import { createCounters } from '@inv/runtime';
 import { connectMongo, driverCollection } from '@inv/service-kit';
-import { invoiceSchema, type InvoiceDoc, type PositionDoc } from '../src/db/invoices';
+import { invoiceKey, invoiceSchema, type InvoiceDoc, type PositionDoc } from '../src/db/invoices';
 
 const BENCH_COMPANY = asCompanyId('cmp_bench');
 
@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     const COUNT = 200;
     await driverCollection(invoices).insertMany(
       Array.from({ length: COUNT }, (_, i) => ({
-        _id: i + 1,
+        _id: invoiceKey(BENCH_COMPANY, i + 1),
+        id: i + 1,
         companyId: BENCH_COMPANY,
         customerId: 7,
         customerName: 'Buyer GmbH',
@@ -80,26 +81,34 @@ async function main(): Promise<void> {
     const calls: Array<[string, (i: number) => Promise<unknown>, (i: number) => Promise<unknown>]> = [
       [
         'read an invoice by id',
-        (i) => invoices.findOne({ _id: id(i), companyId: BENCH_COMPANY }).lean(),
-        (i) => driverCollection(invoices).findOne({ _id: id(i), companyId: BENCH_COMPANY }),
+        (i) => invoices.findOne({ _id: invoiceKey(BENCH_COMPANY, id(i)), companyId: BENCH_COMPANY }).lean(),
+        (i) => driverCollection(invoices).findOne({ _id: invoiceKey(BENCH_COMPANY, id(i)), companyId: BENCH_COMPANY }),
       ],
       [
         'findOneAndUpdate an invoice',
         (i) =>
           invoices
-            .findOneAndUpdate({ _id: id(i), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }, { returnDocument: 'after' })
+            .findOneAndUpdate(
+              { _id: invoiceKey(BENCH_COMPANY, id(i)), companyId: BENCH_COMPANY },
+              { $set: { updatedAt: new Date() } },
+              { returnDocument: 'after' },
+            )
             .lean(),
         (i) =>
           driverCollection(invoices).findOneAndUpdate(
-            { _id: id(i), companyId: BENCH_COMPANY },
+            { _id: invoiceKey(BENCH_COMPANY, id(i)), companyId: BENCH_COMPANY },
             { $set: { updatedAt: new Date() } },
             { returnDocument: 'after' },
           ),
       ],
       [
         'updateOne an invoice',
-        (i) => invoices.updateOne({ _id: id(i), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }),
-        (i) => driverCollection(invoices).updateOne({ _id: id(i), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }),
+        (i) => invoices.updateOne({ _id: invoiceKey(BENCH_COMPANY, id(i)), companyId: BENCH_COMPANY }, { $set: { updatedAt: new Date() } }),
+        (i) =>
+          driverCollection(invoices).updateOne(
+            { _id: invoiceKey(BENCH_COMPANY, id(i)), companyId: BENCH_COMPANY },
+            { $set: { updatedAt: new Date() } },
+          ),
       ],
       [
         'take a counter ($inc, upsert)',

@@ -561,7 +561,7 @@ describe('finalize pipeline (invoice-service)', () => {
       await service.runtime.conn
         .collection('invoices')
         .updateOne(
-          { _id: id as never, companyId: company },
+          { _id: `${company}:${id}` as never, companyId: company },
           { $set: { 'positions.0.quantity': '123456789012345678', 'positions.0.unitPrice': '9007199254740993' } },
         );
       const one = await call('GET', `/invoice/${id}`);

@@ -20,6 +20,13 @@ export function createCounters(conn: Connection) {
       return (doc?.seq ?? 1) + start - 1;
     },
     /**
+     * Moves the counter to at least `value` (never back), so that `next` answers above it: for a sequence that
+     * continues after ids given out before it existed. Idempotent.
+     */
+    async atLeast(name: string, value: number): Promise<void> {
+      await raw.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
+    },
+    /**
      * Ids of the same counter taken `size` at a time ($inc by `size`) and handed out from memory: one round
      * trip per `size` ids. Unique across processes (with `next` too), increasing within one process, but
      * not gapless: ids left in a block when the process stops are never used. For public ids only, never

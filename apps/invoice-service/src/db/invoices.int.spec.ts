@@ -39,9 +39,10 @@ describe('invoice and job writes through the driver', () => {
   });
 
   const stored = async (collection: string, id: unknown) => {
-    const doc = await conn.db!.collection(collection).findOne({ _id: id as never });
+    const key = collection === 'invoices' ? `${A}:${String(id)}` : id; // an invoice's key names its company
+    const doc = await conn.db!.collection(collection).findOne({ _id: key as never });
     if (!doc) throw new Error(`${collection} ${String(id)} is not stored`);
-    const { _id, number: _number, ...rest } = doc; // the twins differ in these
+    const { _id, id: _publicId, number: _number, ...rest } = doc; // the twins differ in these
     return rest;
   };
   const position = (id: number, extra: Partial<PositionDoc> = {}): PositionDoc => ({
@@ -67,7 +68,8 @@ describe('invoice and job writes through the driver', () => {
     ...extra,
   });
   const draft = (id: number, positions: PositionDoc[] = []): InvoiceDoc => ({
-    _id: id,
+    _id: `${A}:${id}`,
+    id,
     companyId: A,
     customerId: 7,
     customerName: 'Buyer GmbH',
@@ -111,7 +113,7 @@ describe('invoice and job writes through the driver', () => {
     };
     // null in the filter matches a draft without a tax treatment
     expect(await repo.setPositions(A, 4, { updatedAt: at, taxTreatmentId: undefined }, set)).toBe(true);
-    await viaMongoose.updateOne({ _id: 5, companyId: A, status: 'DRAFT', updatedAt: at }, { $set: set });
+    await viaMongoose.updateOne({ _id: `${A}:5`, companyId: A, status: 'DRAFT', updatedAt: at }, { $set: set });
     expect(await stored('invoices', 4)).toEqual(await stored('invoices', 5));
 
     // not matched: another company, a stale updatedAt, another treatment, a draft being finalized
@@ -183,7 +185,7 @@ describe('invoice and job writes through the driver', () => {
     };
     expect(await repo.claimForFinalize(A, 6, at, 'job_6', frozen)).toBe(true);
     await viaMongoose.updateOne(
-      { _id: 7, companyId: A, status: 'DRAFT', updatedAt: at },
+      { _id: `${A}:7`, companyId: A, status: 'DRAFT', updatedAt: at },
       { $set: { ...frozen, finalizingJobId: 'job_6' } },
     );
     const mine = await stored('invoices', 6);
@@ -210,13 +212,13 @@ describe('invoice and job writes through the driver', () => {
     const mine = await repo.completeFinalize(A, 8, 'job_8', files, done);
     await viaMongoose
       .findOneAndUpdate(
-        { _id: 9, companyId: A, status: 'DRAFT', finalizingJobId: 'job_9' },
+        { _id: `${A}:9`, companyId: A, status: 'DRAFT', finalizingJobId: 'job_9' },
         { $set: { status: 'OPEN', ...files, finalizedAt: done, updatedAt: done }, $unset: { finalizingJobId: 1 } },
         { returnDocument: 'after' },
       )
       .lean();
     expect(await stored('invoices', 8)).toEqual(await stored('invoices', 9));
-    expect(mine).toMatchObject({ _id: 8, status: 'OPEN', pdf: files.pdf, finalizedAt: done });
+    expect(mine).toMatchObject({ id: 8, status: 'OPEN', pdf: files.pdf, finalizedAt: done });
     expect(mine).not.toHaveProperty('finalizingJobId');
     expect(mine).not.toHaveProperty('xml');
     // a redelivered completion, or one for another job or company, finds nothing

@@ -1,6 +1,7 @@
 import { Schema, type Connection, type ClientSession, type mongo } from 'mongoose';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { CompanyId, InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
+import { invoiceCounter, migrateToCompanyKeys } from './company-keys';
 import { PENDING_INDEX, pushPending, type OutboxEntry, type PendingHolder, type PendingSource } from '@inv/outbox';
 
 /** A position as stored: quantities, prices and rates as decimal strings (never floats, never Decimal128). */
@@ -28,8 +29,11 @@ export interface StoredFile {
 }
 
 export interface InvoiceDoc {
-  _id: number;
+  /** `<companyId>:<id>` (invoiceKey): ids are numbered per company, so the id alone is not unique. */
+  _id: string;
   companyId: CompanyId;
+  /** The public id: 1 for a company's first invoice (counter `invoice:<companyId>`). */
+  id: number;
   customerId: number;
   status: InvoiceStatus;
   number: string;
@@ -101,8 +105,9 @@ const positionSchema = new Schema<PositionDoc>(
 
 export const invoiceSchema = new Schema<InvoiceDoc>(
   {
-    _id: Number,
+    _id: String,
     companyId: { type: String, required: true },
+    id: { type: Number, required: true },
     customerId: { type: Number, required: true },
     status: { type: String, required: true },
     number: { type: String, required: true },
@@ -141,17 +146,21 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
   { versionKey: false },
 );
 invoiceSchema.index({ companyId: 1, number: 1 }, { unique: true });
-invoiceSchema.index({ companyId: 1, status: 1, _id: -1 });
-invoiceSchema.index({ companyId: 1, customerId: 1, _id: -1 });
+invoiceSchema.index({ companyId: 1, status: 1, id: -1 });
+invoiceSchema.index({ companyId: 1, customerId: 1, id: -1 });
 // one index per list filter and sort order (GET /invoice/), each led by companyId
-invoiceSchema.index({ companyId: 1, typeCode: 1, _id: -1 });
-invoiceSchema.index({ companyId: 1, invoiceDate: -1, _id: -1 });
+invoiceSchema.index({ companyId: 1, typeCode: 1, id: -1 });
+invoiceSchema.index({ companyId: 1, invoiceDate: -1, id: -1 });
 invoiceSchema.index({ companyId: 1, dueDate: 1, status: 1 });
-invoiceSchema.index({ companyId: 1, grossCents: -1, _id: -1 });
+invoiceSchema.index({ companyId: 1, grossCents: -1, id: -1 });
 invoiceSchema.index({ companyId: 1, customerName: 1 });
-invoiceSchema.index({ companyId: 1, _id: -1 });
+// (companyId, id) is unique by the _id, which is made of both
+invoiceSchema.index({ companyId: 1, id: -1 });
 // the drafts whose messages are not published yet (a crash between the write and the relay): only those are in it
 invoiceSchema.index(PENDING_INDEX.key, { name: PENDING_INDEX.name, partialFilterExpression: PENDING_INDEX.partialFilterExpression });
+
+/** The key of a company's invoice `id`: ids are numbered per company (its first invoice is 1). */
+export const invoiceKey = (companyId: CompanyId, id: number) => `${companyId}:${id}`;
 
 /** The relay's name for the invoices collection, whose drafts hold the events of their changes (pendingSource below). */
 export const INVOICES_SOURCE = 'invoices';
@@ -170,21 +179,26 @@ export function invoicesRepo(conn: Connection) {
   const raw = driverCollection(model);
   const rawOpts = (session?: ClientSession) => ({ ...AS_BUILT, session });
   const draft = (companyId: CompanyId, id: number) => ({
-    _id: id,
+    _id: invoiceKey(companyId, id),
     companyId,
     status: 'DRAFT' as const,
     finalizingJobId: { $exists: false },
   });
   const matched = (res: { matchedCount: number }) => res.matchedCount === 1;
   return {
-    init: () => model.init(),
+    /** The indexes, and invoices stored before ids were per company brought to the current shape (company-keys.ts). */
+    init: async () => {
+      await model.init();
+      await migrateToCompanyKeys(conn, { collection: 'invoices', counter: invoiceCounter });
+    },
     /** The drafts' pending messages, for the relay (service-runtime keepPendingIn). */
     pendingSource: { name: INVOICES_SOURCE, collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: CompanyId, id: number, session?: ClientSession): Promise<InvoiceDoc | null> =>
-      raw.findOne({ _id: id, companyId }, session ? { session } : undefined),
+      raw.findOne({ _id: invoiceKey(companyId, id), companyId }, session ? { session } : undefined),
     /** Stores a new document; a number the company used already fails with a duplicate key (see duplicateNumber). */
-    insert: async (doc: InvoiceDoc, session?: ClientSession) => void (await raw.insertOne(doc, rawOpts(session))),
+    insert: async (doc: Omit<InvoiceDoc, '_id'>, session?: ClientSession) =>
+      void (await raw.insertOne({ _id: invoiceKey(doc.companyId, doc.id), ...doc }, rawOpts(session))),
     numberTaken: async (companyId: CompanyId, number: string, session?: ClientSession) =>
       (await model.exists({ companyId, number }).session(session ?? null)) !== null,
     /** Changes fields of a draft nobody is finalizing, with the events announcing it kept in it; answers whether it was one. */
@@ -212,7 +226,10 @@ export function invoicesRepo(conn: Connection) {
       ),
     /** An attachment upload starts: finalization must look for the invoice's attachments from now on. */
     noteAttachmentUpload: async (companyId: CompanyId, id: number) =>
-      void (await model.updateOne({ _id: id, companyId, attachmentsUploaded: false }, { $set: { attachmentsUploaded: true } })),
+      void (await model.updateOne(
+        { _id: invoiceKey(companyId, id), companyId, attachmentsUploaded: false },
+        { $set: { attachmentsUploaded: true } },
+      )),
     /** Cancels a draft nobody is finalizing, with the events announcing it kept in it; answers whether it was one. */
     cancelDraft: async (companyId: CompanyId, id: number, now: Date, pending: OutboxEntry[] = []) =>
       matched(
@@ -223,12 +240,12 @@ export function invoicesRepo(conn: Connection) {
       ),
     /** A status move of a finalized document, only from the status it was read in. */
     moveStatus: async (companyId: CompanyId, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
-      matched(await model.updateOne({ _id: id, companyId, status: from }, { $set: set }, { session })),
+      matched(await model.updateOne({ _id: invoiceKey(companyId, id), companyId, status: from }, { $set: set }, { session })),
     /** OPEN -> SENT (an e-mail was accepted); answers the invoice if it moved. */
     markSent: (companyId: CompanyId, id: number, now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
-          { _id: id, companyId, status: 'OPEN' },
+          { _id: invoiceKey(companyId, id), companyId, status: 'OPEN' },
           { $set: { status: 'SENT', updatedAt: now } },
           { session, returnDocument: 'after' },
         )
@@ -259,7 +276,7 @@ export function invoicesRepo(conn: Connection) {
       session?: ClientSession,
     ): Promise<InvoiceDoc | null> =>
       raw.findOneAndUpdate(
-        { _id: id, companyId, status: 'DRAFT', finalizingJobId: jobId },
+        { _id: invoiceKey(companyId, id), companyId, status: 'DRAFT', finalizingJobId: jobId },
         { $set: { status: 'OPEN', ...files, finalizedAt: now, updatedAt: now }, $unset: { finalizingJobId: 1 } },
         { ...rawOpts(session), returnDocument: 'after' },
       ),
@@ -273,7 +290,7 @@ export function invoicesRepo(conn: Connection) {
       matched(
         await raw.updateOne(
           {
-            _id: id,
+            _id: invoiceKey(companyId, id),
             companyId,
             typeCode: '380',
             status: { $in: ['OPEN', 'SENT', 'PAID'] },
@@ -289,13 +306,13 @@ export function invoicesRepo(conn: Connection) {
      */
     releaseCredit: async (companyId: CompanyId, id: number, jobId: string, session?: ClientSession) => {
       const before = await raw.findOneAndUpdate(
-        { _id: id, companyId, finalizingJobId: jobId, creditReservedCents: { $gt: 0 } },
+        { _id: invoiceKey(companyId, id), companyId, finalizingJobId: jobId, creditReservedCents: { $gt: 0 } },
         { $unset: { creditReservedCents: 1 } },
         { ...rawOpts(session), returnDocument: 'before' },
       );
       if (!before?.creditReservedCents || before.precedingInvoiceId === undefined) return 0;
       await raw.updateOne(
-        { _id: before.precedingInvoiceId, companyId },
+        { _id: invoiceKey(companyId, before.precedingInvoiceId), companyId },
         { $inc: { creditedCents: -before.creditReservedCents } },
         rawOpts(session),
       );
@@ -304,7 +321,7 @@ export function invoicesRepo(conn: Connection) {
     /** Finalization failed: the draft is editable again, without the data frozen for it. */
     releaseFinalize: (companyId: CompanyId, id: number, jobId: string, session?: ClientSession) =>
       model.updateOne(
-        { _id: id, companyId, finalizingJobId: jobId },
+        { _id: invoiceKey(companyId, id), companyId, finalizingJobId: jobId },
         { $unset: { finalizingJobId: 1, snapshot: 1, invoiceDate: 1, dueDate: 1 } },
         { session },
       ),

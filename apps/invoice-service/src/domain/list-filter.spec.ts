@@ -30,9 +30,9 @@ describe('invoice list filters', () => {
   });
 
   it('sorts by date, number, amount or creation, both ways (newest first by default)', () => {
-    expect(invoiceListFilter(parse({}), today).sort).toEqual({ _id: -1 });
-    expect(invoiceListFilter(parse({ sort: 'amount' }), today).sort).toEqual({ grossCents: 1, _id: 1 });
-    expect(invoiceListFilter(parse({ sort: '-date' }), today).sort).toEqual({ invoiceDate: -1, _id: -1 });
+    expect(invoiceListFilter(parse({}), today).sort).toEqual({ id: -1 });
+    expect(invoiceListFilter(parse({ sort: 'amount' }), today).sort).toEqual({ grossCents: 1, id: 1 });
+    expect(invoiceListFilter(parse({ sort: '-date' }), today).sort).toEqual({ invoiceDate: -1, id: -1 });
   });
 
   it('answers unknown values and reversed ranges with errors naming the parameter', () => {
@@ -50,7 +50,7 @@ describe('invoice list filters', () => {
   it('has an index led by companyId for every filtered and sorted field (no collection scans)', () => {
     const indexes = invoiceSchema.indexes().map(([keys]) => Object.keys(keys));
     const covered = (field: string) => indexes.some((k) => k[0] === 'companyId' && k[1] === field);
-    for (const field of ['status', 'customerId', 'typeCode', 'invoiceDate', 'dueDate', 'number', 'customerName', 'grossCents', '_id'])
+    for (const field of ['status', 'customerId', 'typeCode', 'invoiceDate', 'dueDate', 'number', 'customerName', 'grossCents', 'id'])
       expect([field, covered(field)]).toEqual([field, true]);
   });
 });

@@ -3,14 +3,14 @@ import type { InvoiceListQuery } from '@inv/contracts';
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const SORTS: Record<string, Record<string, 1 | -1>> = {
-  date: { invoiceDate: 1, _id: 1 },
-  '-date': { invoiceDate: -1, _id: -1 },
+  date: { invoiceDate: 1, id: 1 },
+  '-date': { invoiceDate: -1, id: -1 },
   number: { number: 1 },
   '-number': { number: -1 },
-  amount: { grossCents: 1, _id: 1 },
-  '-amount': { grossCents: -1, _id: -1 },
-  created: { _id: 1 },
-  '-created': { _id: -1 },
+  amount: { grossCents: 1, id: 1 },
+  '-amount': { grossCents: -1, id: -1 },
+  created: { id: 1 },
+  '-created': { id: -1 },
 };
 
 /** The MongoDB filter and sort of an invoice list query (pure; `today` is YYYY-MM-DD for `overdue`). */

@@ -55,8 +55,8 @@ function presentMeta(inv: InvoiceDoc): unknown {
 export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
   const totals = totalsOrUndefined(inv.positions);
   return {
-    id: inv._id,
-    invoice_id: inv._id,
+    id: inv.id,
+    invoice_id: inv.id,
     customer_id: inv.customerId,
     status: inv.status,
     invoice_number: inv.number,

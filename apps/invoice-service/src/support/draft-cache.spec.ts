@@ -119,7 +119,7 @@ describe('draftCache', () => {
     const cache = draftCache({ ttlMs: 1000, now: () => t });
     cache.remember(draft(1));
     t = 5999;
-    expect(cache.get(COMPANY, 1)?._id).toBe(1);
+    expect(cache.get(COMPANY, 1)?.id).toBe(1);
     t = 6001;
     expect(cache.get(COMPANY, 1)).toBeUndefined();
   });

@@ -41,7 +41,7 @@ export function draftCache({ ttlMs, maxEntries = 2_000, maxPositions = 20_000, n
   });
   return {
     get: (companyId, id) => cache.get(keyOf(companyId, id)),
-    remember: (invoice) => void cache.set(keyOf(invoice.companyId, invoice._id), invoice),
+    remember: (invoice) => void cache.set(keyOf(invoice.companyId, invoice.id), invoice),
     forget: (companyId, id) => void cache.delete(keyOf(companyId, id)),
   };
 }

@@ -57,9 +57,9 @@ export async function savePositions(
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
   const pending = heldEvents(...messages);
-  if (!(await deps.invoices.setPositions(inv.companyId, inv._id, inv, set, pending)))
+  if (!(await deps.invoices.setPositions(inv.companyId, inv.id, inv, set, pending)))
     throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
-  handOverHeld(deps, inv._id, pending);
+  handOverHeld(deps, inv.companyId, inv.id, pending);
   const { pendingMessages: _pending, ...written } = inv; // the copy kept and answered carries no messages
   return { ...written, ...set };
 }

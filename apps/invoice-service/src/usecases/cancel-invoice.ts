@@ -16,5 +16,5 @@ export async function cancelInvoice(deps: InvoiceDeps, companyId: CompanyId, id:
   if (!(await deps.invoices.cancelDraft(companyId, id, deps.now(), pending)))
     throw conflict(`invoice ${id} changed meanwhile`, 'CONCURRENT_MODIFICATION');
   deps.drafts.forget(companyId, id);
-  handOverHeld(deps, id, pending);
+  handOverHeld(deps, companyId, id, pending);
 }

@@ -1,3 +1,4 @@
+import { invoiceCounter } from '../db/company-keys';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { DocumentType } from '../domain/number-patterns';
 import type { InvoiceDeps } from '../support/deps';
@@ -8,16 +9,16 @@ export async function copyInvoice(
   deps: InvoiceDeps,
   source: InvoiceDoc,
   sequence: DocumentType,
-  fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, 'number'>>,
+  fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, '_id' | 'id' | 'number'>>,
 ): Promise<number> {
-  const newId = await deps.counters.next('invoice');
+  const newId = await deps.counters.next(invoiceCounter(source.companyId));
   const positions: PositionDoc[] = [];
   for (const p of source.positions) positions.push({ ...p, id: await deps.positionIds() });
   const now = deps.now();
   await insertNumberedDraft(
     deps,
     {
-      _id: newId,
+      id: newId,
       companyId: source.companyId,
       customerId: source.customerId,
       customerName: source.customerName,

@@ -9,7 +9,7 @@ import { loadInvoice } from './load-invoice';
 
 /** 409 CREDIT_EXCEEDS_INVOICE: the credit note would take more than the invoice has left; the body says how much is left. */
 export function creditExceeds(
-  invoice: Pick<InvoiceDoc, '_id' | 'number' | 'grossCents' | 'creditedCents' | 'positions'>,
+  invoice: Pick<InvoiceDoc, 'id' | 'number' | 'grossCents' | 'creditedCents' | 'positions'>,
   requestedCents: number,
 ) {
   const remaining = remainingCreditCents(invoice);
@@ -20,7 +20,7 @@ export function creditExceeds(
     {
       code: 'CREDIT_EXCEEDS_INVOICE',
       extra: {
-        invoice_id: invoice._id,
+        invoice_id: invoice.id,
         remaining_gross: centsToAmount(remaining),
         invoice_gross: centsToAmount(creditLimitCents(invoice)),
         credited_gross: centsToAmount(invoice.creditedCents ?? 0),
@@ -60,6 +60,6 @@ export async function createCreditNote(
     grossCents: cents,
     benefitPeriodStart: inv.benefitPeriodStart,
     benefitPeriodEnd: inv.benefitPeriodEnd,
-    precedingInvoiceId: inv._id,
+    precedingInvoiceId: inv.id,
   });
 }

@@ -12,7 +12,7 @@ describe('createInvoice', () => {
     });
     const id = await createInvoice(f.deps, COMPANY, input({ note: 'Danke' }));
     expect(f.invoices.get(id)).toMatchObject({
-      _id: id,
+      id,
       companyId: COMPANY,
       customerId: 1,
       customerName: 'Buyer AG',

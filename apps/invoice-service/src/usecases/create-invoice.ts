@@ -1,6 +1,7 @@
 import type { CompanyId, InvoiceCreate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
-import type { InvoiceDoc } from '../db/invoices';
+import { invoiceCounter } from '../db/company-keys';
+import { invoiceKey, type InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from '../support/deps';
 import { assertCustomer, assertTemplate, metaFields } from '../support/draft-rules';
 import { handOverHeld, heldEvents } from '../support/held-events';
@@ -9,7 +10,7 @@ import { insertNumberedDraft } from './insert-numbered-draft';
 export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, input: InvoiceCreate): Promise<number> {
   const customer = await assertCustomer(deps, companyId, input.customer_id);
   await assertTemplate(deps, companyId, input.ftl_template_id);
-  const id = await deps.counters.next('invoice');
+  const id = await deps.counters.next(invoiceCounter(companyId));
   const now = deps.now();
   // for the audit log, kept in the draft by its insert (one write: the draft and its event exist together or not at all)
   const pending = heldEvents(
@@ -19,8 +20,8 @@ export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, inp
       fields: givenFields(input),
     }),
   );
-  const draft: Omit<InvoiceDoc, 'number'> = {
-    _id: id,
+  const draft: Omit<InvoiceDoc, '_id' | 'number'> = {
+    id,
     companyId,
     customerId: input.customer_id,
     customerName: customer.buyer?.name,
@@ -42,10 +43,10 @@ export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, inp
     pendingMessages: pending,
   };
   const number = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });
-  handOverHeld(deps, id, pending);
+  handOverHeld(deps, companyId, id, pending);
   // the draft as stored (a read gives no key for an unset field), for the positions that usually follow
   const { pendingMessages: _pending, ...kept } = draft;
-  const stored = Object.fromEntries(Object.entries({ ...kept, number }).filter(([, v]) => v !== undefined));
+  const stored = Object.fromEntries(Object.entries({ _id: invoiceKey(companyId, id), ...kept, number }).filter(([, v]) => v !== undefined));
   deps.drafts.remember(stored as unknown as InvoiceDoc);
   return id;
 }

@@ -445,13 +445,14 @@ async function evaluate(c: Case): Promise<Outcome> {
     id = NOTE_ID;
     typeCode = '381';
   }
-  function draft(_id: number, overrides: Partial<InvoiceDoc>): InvoiceDoc {
+  function draft(docId: number, overrides: Partial<InvoiceDoc>): InvoiceDoc {
     const doc: InvoiceDoc = {
-      _id,
+      _id: `${COMPANY}:${docId}`,
+      id: docId,
       companyId: COMPANY,
       customerId: 1,
       status: 'DRAFT',
-      number: `RE-2026-${String(_id).padStart(5, '0')}`,
+      number: `RE-2026-${String(docId).padStart(5, '0')}`,
       typeCode: '380',
       format: 'ZUGFERD',
       positions: [],
@@ -459,8 +460,8 @@ async function evaluate(c: Case): Promise<Outcome> {
       updatedAt: new Date('2026-11-01T08:00:00Z'),
       ...overrides,
     };
-    f.invoices.set(_id, structuredClone(doc));
-    return f.invoices.get(_id)!;
+    f.invoices.set(docId, structuredClone(doc));
+    return f.invoices.get(docId)!;
   }
 
   const stored = (await f.deps.invoices.get(COMPANY, id))!;

@@ -25,7 +25,7 @@ const perSequence = oneAtATime();
  */
 export async function insertNumberedDraft(
   deps: InvoiceDeps,
-  doc: Omit<InvoiceDoc, 'number'>,
+  doc: Omit<InvoiceDoc, '_id' | 'number'>,
   numbering: { explicit?: string; sequence: DocumentType },
 ): Promise<string> {
   if (numbering.explicit !== undefined) {

@@ -48,7 +48,7 @@ export async function updateInvoice(deps: InvoiceDeps, companyId: CompanyId, id:
       throw conflict(`invoice ${id} is no longer a draft`, 'INVOICE_NOT_DRAFT');
     // the draft cache's copy would be caught by its older updatedAt; gone at once, even one written in the same ms
     deps.drafts.forget(companyId, id);
-    handOverHeld(deps, id, pending);
+    handOverHeld(deps, companyId, id, pending);
   } catch (err) {
     if (duplicateNumber(err)) throw conflict(`invoice number ${input.invoice_number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
     throw err;

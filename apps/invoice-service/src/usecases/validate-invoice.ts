@@ -102,7 +102,7 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   if (vatFinding) errors.push(vatFinding);
   // Attachments the e-invoice syntax cannot carry are no error, but the caller should know where they go.
   // a draft that never had an attachment upload has none (one less query per finalization)
-  const attachments = inv.attachmentsUploaded === false ? [] : await deps.attachments.ofInvoice(inv.companyId, inv._id);
+  const attachments = inv.attachmentsUploaded === false ? [] : await deps.attachments.ofInvoice(inv.companyId, inv.id);
   const warnings = [
     ...warningsOfProfile,
     ...attachmentsNotInXml(inv.format, attachments).map((l) => ({

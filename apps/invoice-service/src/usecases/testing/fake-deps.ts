@@ -3,7 +3,7 @@ import type { AppBus } from '@inv/runtime';
 import type { HeldEntry, OutboxMessage } from '@inv/outbox';
 import type { ClientSession } from 'mongoose';
 import type { z } from 'zod';
-import type { InvoiceDoc } from '../../db/invoices';
+import { invoiceKey, type InvoiceDoc } from '../../db/invoices';
 import type { JobDoc } from '../../db/jobs';
 import type { InvoiceDeps } from '../../support/deps';
 import { createLogger, createPeerDataCache } from '@inv/service-kit';
@@ -123,10 +123,10 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
       reads++;
       return clone(mine(companyId, id) ?? null);
     },
-    insert: async (doc: InvoiceDoc) => {
+    insert: async (doc: Omit<InvoiceDoc, '_id'>) => {
       if ([...invoices.values()].some((i) => i.companyId === doc.companyId && i.number === doc.number))
         throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
-      invoices.set(doc._id, clone(doc));
+      invoices.set(doc.id, clone({ _id: invoiceKey(doc.companyId, doc.id), ...doc }));
     },
     numberTaken: async (companyId: string, number: string) =>
       [...invoices.values()].some((i) => i.companyId === companyId && i.number === number),
@@ -225,8 +225,7 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
 
 /** A stored draft of the test company (customer 1) with the given positions. */
 export function storedDraft(f: FakeDeps, id: number, overrides: Partial<InvoiceDoc> = {}): InvoiceDoc {
-  const inv: InvoiceDoc = {
-    _id: id,
+  const fields: Omit<InvoiceDoc, '_id' | 'id'> = {
     companyId: COMPANY,
     customerId: 1,
     status: 'DRAFT',
@@ -238,6 +237,7 @@ export function storedDraft(f: FakeDeps, id: number, overrides: Partial<InvoiceD
     updatedAt: new Date('2026-11-01T08:00:00Z'),
     ...overrides,
   };
+  const inv: InvoiceDoc = { _id: invoiceKey(fields.companyId, id), id, ...fields };
   f.invoices.set(id, structuredClone(inv));
   return inv;
 }
