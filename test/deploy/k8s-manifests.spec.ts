@@ -23,6 +23,8 @@ interface ServiceSpec {
   name: string;
   port: number;
   env: string[];
+  /** Keeps no data (libs/runtime `database: undefined`): no MongoDB address or credentials in its environment. */
+  noDatabase?: true;
 }
 const COMMON_ENV = [
   'NODE_ENV',
@@ -34,7 +36,8 @@ const COMMON_ENV = [
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'IDENTITY_SIGNING_KEYS',
 ];
-const BUS_AND_DB_ENV = ['MONGO_URL', 'AMQP_URL', 'BUS_PREFIX'];
+const BUS_ENV = ['AMQP_URL', 'BUS_PREFIX'];
+const BUS_AND_DB_ENV = ['MONGO_URL', ...BUS_ENV];
 const OBJECT_STORAGE_ENV = [
   'S3_ENDPOINT',
   'S3_ACCESS_KEY',
@@ -60,8 +63,8 @@ const SERVICES: ServiceSpec[] = [
   { name: 'account-service', port: 3001, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'customer-service', port: 3002, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
   { name: 'invoice-service', port: 3003, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
-  { name: 'document-service', port: 3004, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV, 'RENDER_WORKERS'] },
-  { name: 'vat-service', port: 3005, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'VIES_URL'] },
+  { name: 'document-service', port: 3004, env: [...COMMON_ENV, ...BUS_ENV, ...OBJECT_STORAGE_ENV, 'RENDER_WORKERS'], noDatabase: true },
+  { name: 'vat-service', port: 3005, env: [...COMMON_ENV, ...BUS_ENV, 'VIES_URL'], noDatabase: true },
   { name: 'export-service', port: 3006, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV] },
   { name: 'quota-service', port: 3007, env: [...COMMON_ENV, ...BUS_AND_DB_ENV] },
   {
@@ -260,6 +263,9 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
     defined.add(v.name);
   }
   for (const name of spec.env) if (!defined.has(name)) fail(`env ${name} is missing`);
+  if (spec.noDatabase)
+    for (const name of ['MONGO_URL', 'MONGO_USERNAME', 'MONGO_PASSWORD'])
+      if (defined.has(name)) fail(`env ${name} is set, but the service keeps no data`);
   const portValue = c.env?.find((v) => v.name === 'PORT')?.value;
   if (portValue !== String(spec.port)) fail(`PORT is ${portValue}, expected ${spec.port}`);
   if (spec.name === 'gateway') {
