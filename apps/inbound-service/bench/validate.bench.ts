@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultKitDir, defaultSefCacheDir, openConformanceKit, warmKit } from '../src/support/conformance-kit';
 import { inspectXml } from '../src/support/inspect';
-import { xsdEngine } from '../src/support/validator';
 
 const kitDir = process.env.INBOUND_CONFORMANCE_DIR ?? defaultKitDir();
 const file = process.argv[2] ?? join(kitDir, 'xrechnung/examples/01.01a-INVOICE_ubl.xml');
@@ -39,7 +38,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main() {
   const bytes = readFileSync(file);
-  const kit = openConformanceKit(kitDir, process.env.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir());
+  const engine =
+    process.env.INBOUND_XSD_ENGINE === 'wasm' || process.env.INBOUND_XSD_ENGINE === 'xmllint' ? process.env.INBOUND_XSD_ENGINE : 'auto';
+  const kit = openConformanceKit(kitDir, process.env.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(process.env.XDG_CACHE_HOME), engine);
   let cpu = cpuNow();
   let wall = performance.now();
   await warmKit(kit); // compiles only when the cache is empty (first start), else loads the SEF files
@@ -68,7 +69,7 @@ async function main() {
         format: first.report.format,
         valid: first.report.valid,
         findings: first.report.findings.length,
-        xsd_engine: xsdEngine(),
+        xsd_engine: kit.xsdEngine,
         load_kit: { cpu_ms: r(load.cpuMs), wall_ms: r(load.wallMs) },
         cold: { cpu_ms: r(cold.cpuMs), wall_ms: r(cold.wallMs) },
         warm_median: { cpu_ms: r(median(warmCpu)), wall_ms: r(median(warmWall)), runs },

@@ -10,6 +10,10 @@ export const inboundConfig = baseEnv.extend({
   INBOUND_CONFORMANCE_DIR: z.string().min(1).optional(),
   /** Where the stylesheets compiled from the kit (SEF) are kept between starts; default ~/.cache/invoicing-inbound/sef. */
   INBOUND_SEF_CACHE_DIR: z.string().min(1).optional(),
+  /** The base of the default cache folder (XDG Base Directory); the home's .cache when unset. */
+  XDG_CACHE_HOME: z.string().min(1).optional(),
+  /** The XSD check: the xmllint program (fast) or xmllint-wasm (no native program needed); auto: the program when installed. */
+  INBOUND_XSD_ENGINE: z.enum(['auto', 'xmllint', 'wasm']).default('auto'),
   /** Worker threads validating documents (each holds the compiled rule sets, about 150-250 MB); 0: on the event loop. */
   INBOUND_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
 });

@@ -22,7 +22,10 @@ export async function createInboundService(config: InboundConfig) {
     nonJsonBodyPaths: DOCUMENT_PATHS,
   });
   const objects = await connectObjectStore(config);
-  const inspector = createInspector(kitDir, config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(), config.INBOUND_WORKERS);
+  const inspector = createInspector(
+    { kitDir, cacheDir: config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(config.XDG_CACHE_HOME), xsdEngine: config.INBOUND_XSD_ENGINE },
+    config.INBOUND_WORKERS,
+  );
   const deps: InboundDeps = {
     documents: inboundDocuments(rt.conn),
     counters: createCounters(rt.conn),

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
@@ -20,9 +20,21 @@ export function defaultKitDir(): string {
 }
 
 /** Where compiled stylesheets (SEF) are kept between starts: never in the repository. */
-export function defaultSefCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-  return join(base, 'invoicing-inbound', 'sef');
+export function defaultSefCacheDir(xdgCacheHome?: string): string {
+  return join(xdgCacheHome ?? join(homedir(), '.cache'), 'invoicing-inbound', 'sef');
+}
+
+/**
+ * Which libxml2 runs the XSD check: the `xmllint` program (Debian libxml2-utils, the kit's own tool) when it is
+ * installed, else the same library compiled to WebAssembly (xmllint-wasm, no native build). Both are libxml2 and
+ * give the same findings (xsd-engines.int.spec.ts); the program costs ~80 ms of CPU for a UBL invoice, the
+ * WebAssembly build ~650 ms (it starts a thread, instantiates the module and compiles the 16 UBL schemas on
+ * every call), so the program is preferred.
+ */
+export type XsdEngine = 'xmllint' | 'wasm';
+export function resolveXsdEngine(choice: XsdEngine | 'auto'): XsdEngine {
+  if (choice !== 'auto') return choice;
+  return spawnSync('xmllint', ['--version'], { stdio: 'ignore', timeout: 5000 }).status === 0 ? 'xmllint' : 'wasm';
 }
 
 export type RuleSet = 'en16931-cii' | 'en16931-ubl' | 'xrechnung-cii' | 'xrechnung-ubl' | 'peppol-ubl';
@@ -68,6 +80,7 @@ export interface XsdSet {
 
 export interface ConformanceKit {
   dir: string;
+  xsdEngine: XsdEngine;
   /** The compiled stylesheet of a rule set (JSON text parsed once). */
   stylesheet(set: RuleSet): Promise<unknown>;
   xsd(syntax: Syntax): Promise<XsdSet>;
@@ -78,7 +91,7 @@ export interface ConformanceKit {
  * SaxonJS; SaxonJS itself only runs compiled SEF). The cache file is named by the XSLT's SHA-256, so a newer
  * kit compiles anew and never runs stale rules. Compiling takes 10-60 s per stylesheet: `warm()` at start.
  */
-export function openConformanceKit(dir: string, cacheDir: string): ConformanceKit {
+export function openConformanceKit(dir: string, cacheDir: string, xsdEngine: XsdEngine | 'auto' = 'auto'): ConformanceKit {
   if (!existsSync(join(dir, 'validate'))) throw new Error(`conformance kit not found at ${dir} (set INBOUND_CONFORMANCE_DIR)`);
   const sheets = new Map<RuleSet, Promise<unknown>>();
   const schemas = new Map<Syntax, Promise<XsdSet>>();
@@ -127,6 +140,7 @@ export function openConformanceKit(dir: string, cacheDir: string): ConformanceKi
 
   return {
     dir,
+    xsdEngine: resolveXsdEngine(xsdEngine),
     stylesheet(set) {
       let p = sheets.get(set);
       if (!p) {

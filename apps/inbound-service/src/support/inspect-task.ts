@@ -1,7 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import { AppError, type ErrorKind } from '@inv/service-kit';
 import { checkDocument } from '../usecases/check-document';
-import { openConformanceKit, warmKit, type ConformanceKit } from './conformance-kit';
+import { openConformanceKit, warmKit, type ConformanceKit, type XsdEngine } from './conformance-kit';
 import type { Inspection } from './inspect';
 import type { ReceivedDocument } from './receive-body';
 
@@ -17,9 +17,15 @@ export type InspectTask =
 export type InspectResult =
   { ok: true; inspection?: Inspection; thread: number } | { ok: false; kind: ErrorKind; message: string; code: string };
 
-export function kitRunner(kitDir: string, cacheDir: string) {
+export interface KitOptions {
+  kitDir: string;
+  cacheDir: string;
+  xsdEngine: XsdEngine | 'auto';
+}
+
+export function kitRunner(opts: KitOptions) {
   let kit: ConformanceKit | undefined;
-  const open = () => (kit ??= openConformanceKit(kitDir, cacheDir));
+  const open = () => (kit ??= openConformanceKit(opts.kitDir, opts.cacheDir, opts.xsdEngine));
   return async (task: InspectTask): Promise<InspectResult> => {
     if (task.kind === 'warm-up') {
       await warmKit(open());

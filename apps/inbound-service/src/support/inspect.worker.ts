@@ -3,10 +3,9 @@
  * of the kit named in workerData and validates documents off the service's event loop.
  */
 import { workerData } from 'node:worker_threads';
-import { kitRunner, type InspectResult, type InspectTask } from './inspect-task';
+import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from './inspect-task';
 
-const { kitDir, cacheDir } = workerData as { kitDir: string; cacheDir: string };
-const run = kitRunner(kitDir, cacheDir);
+const run = kitRunner(workerData as KitOptions);
 
 export default function inspect(task: InspectTask): Promise<InspectResult> {
   return run(task);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { AppError } from '@inv/service-kit';
 import type { Inspection } from './inspect';
-import { kitRunner, type InspectResult, type InspectTask } from './inspect-task';
+import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from './inspect-task';
 import type { ReceivedDocument } from './receive-body';
 
 export interface Inspector {
@@ -22,12 +22,12 @@ const INSPECT_TIMEOUT_MS = 60_000;
  * which on the service's own thread would stall every other request and the health probes. `workers` threads
  * (piscina) each hold the compiled rule sets; with 0 the documents are checked on the event loop (tests, benches).
  */
-export function createInspector(kitDir: string, cacheDir: string, workers: number): Inspector {
+export function createInspector(kit: KitOptions, workers: number): Inspector {
   const pool =
     workers > 0
       ? new Piscina<InspectTask, InspectResult>({
           filename: __filename.endsWith('.ts') ? join(__dirname, 'inspect.worker.dev.cjs') : join(__dirname, 'inspect.worker.js'),
-          workerData: { kitDir, cacheDir },
+          workerData: kit,
           minThreads: workers,
           maxThreads: workers,
           idleTimeout: Number.POSITIVE_INFINITY, // the rule sets stay loaded
@@ -35,7 +35,7 @@ export function createInspector(kitDir: string, cacheDir: string, workers: numbe
           maxQueue: workers * 16,
         })
       : undefined;
-  const inline = pool ? undefined : kitRunner(kitDir, cacheDir);
+  const inline = pool ? undefined : kitRunner(kit);
   const run = (task: InspectTask) => {
     if (inline) return inline(task);
     return pool!.run(task, task.kind === 'warm-up' ? {} : { signal: AbortSignal.timeout(INSPECT_TIMEOUT_MS) }).catch((err: unknown) => {

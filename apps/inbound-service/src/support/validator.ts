@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import SaxonJS from 'saxon-js';
 import { validateXML } from 'xmllint-wasm';
 import type { InboundFinding } from '@inv/contracts';
@@ -80,25 +80,6 @@ export function runSchematron(sef: unknown, doc: XmlDoc, set: RuleSet, levels: R
   return out;
 }
 
-/**
- * Which libxml2 runs the XSD check: the `xmllint` program (Debian libxml2-utils, the kit's own tool) when it is
- * installed, else the same library compiled to WebAssembly (xmllint-wasm, no native build). Both are libxml2 and
- * give the same findings; the program costs ~80 ms of CPU for a UBL invoice, the WebAssembly build ~650 ms (it
- * starts a thread, instantiates the module and compiles the 16 UBL schemas on every call), so the program is
- * preferred. INBOUND_XSD_ENGINE=wasm forces the library.
- */
-export type XsdEngine = 'xmllint' | 'wasm';
-let detected: XsdEngine | undefined;
-export function xsdEngine(): XsdEngine {
-  const forced = process.env.INBOUND_XSD_ENGINE;
-  if (forced === 'wasm' || forced === 'xmllint') return forced;
-  if (!detected) {
-    const probe = spawnSync('xmllint', ['--version'], { stdio: 'ignore', timeout: 5000 });
-    detected = probe.status === 0 ? 'xmllint' : 'wasm';
-  }
-  return detected;
-}
-
 interface XsdMessage {
   line?: number;
   message: string;
@@ -177,7 +158,7 @@ async function runWasm(text: string, xsd: XsdSet): Promise<XsdMessage[]> {
 /** XSD validation of the document with the schema of its syntax, in another thread or process than the stylesheets. */
 export async function runXsd(kit: ConformanceKit, text: string, format: DetectedFormat): Promise<InboundFinding[]> {
   const xsd = await kit.xsd(format.xsd);
-  return toFindings(xsdEngine() === 'xmllint' ? await runXmllint(text, xsd.mainPath) : await runWasm(text, xsd));
+  return toFindings(kit.xsdEngine === 'xmllint' ? await runXmllint(text, xsd.mainPath) : await runWasm(text, xsd));
 }
 
 /** XSD and every Schematron rule set of the format, in the kit's order (XSD first). */
