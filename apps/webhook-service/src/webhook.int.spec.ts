@@ -308,6 +308,30 @@ describe('webhook-service', () => {
       await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
     });
 
+    it("keeps a stuck endpoint to 4 deliveries in flight while another company's endpoint gets all of its own", async () => {
+      let inFlight = 0;
+      let most = 0;
+      receiver.setAnswer((r, res) => {
+        if (r.path !== '/stuck') return void res.writeHead(204).end();
+        // held open: the sender gives up after its timeout (1.5 s here) and tries again later
+        most = Math.max(most, ++inFlight);
+        res.on('close', () => inFlight--);
+      });
+      const stuckCo = serviceCaller(() => base, `${company}_stuck`);
+      const freeCo = serviceCaller(() => base, `${company}_free`);
+      const stuck = await create({ url: receiver.url('/stuck'), event_types: ['*'] }, stuckCo);
+      await create({ url: receiver.url('/free'), event_types: ['*'] }, freeCo);
+      for (let i = 1; i <= 10; i++) {
+        await peer.publishEvent('invoice.status-changed.v1', `${company}_stuck`, { invoiceId: i, customerId: 1, status: 'PAID' });
+        await peer.publishEvent('invoice.status-changed.v1', `${company}_free`, { invoiceId: i, customerId: 1, status: 'PAID' });
+      }
+      await waitFor(() => receiver.received.filter((r) => r.path === '/free').length === 10, { what: 'the free endpoint served' });
+      await waitFor(() => most === 4, { what: 'the stuck endpoint at its limit' });
+      expect(most).toBe(4);
+      receiver.setAnswer((_r, res) => void res.writeHead(204).end());
+      await stuckCo('DELETE', `/webhook-endpoints/${stuck.body.id}`);
+    });
+
     it('signs with the old and the new secret for 24 h after a rotation', async () => {
       const ep = await create({ url: receiver.url('/rotate'), event_types: ['*'] });
       const rotated = await call('POST', `/webhook-endpoints/${ep.body.id}/rotate-secret`);

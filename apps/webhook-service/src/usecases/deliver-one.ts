@@ -49,7 +49,8 @@ export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner
   const status = result.httpStatus ?? 0;
   if (status >= 200 && status < 300) {
     await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'delivered', deliveredAt: deps.now() });
-    if (endpoint.failingSince) await deps.endpoints.update(endpoint.companyId, endpoint._id, {}, ['failingSince']);
+    // the endpoint works again (the cached copy may predate a failure this delivery itself had: its attempts say so)
+    if (endpoint.failingSince || delivery.attempts > 0) await deps.endpoints.update(endpoint.companyId, endpoint._id, {}, ['failingSince']);
     return;
   }
   if (status === 410) {
