@@ -8,9 +8,11 @@ import {
   uniquePrefix,
   waitFor,
 } from '@inv/testing';
+import { asCompanyId } from '@inv/contracts';
 import { recurringConfig } from './config';
 import { createRecurringService } from './recurring-service';
 import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
+import { runDueSchedules } from './usecases/run-due-schedules';
 
 jest.setTimeout(90_000);
 
@@ -265,6 +267,27 @@ describe('recurring-service', () => {
     const list = (await call('GET', '/recurring-invoices/')).body.recurring_invoices;
     expect(list.map((s: { next_run_date: string }) => s.next_run_date)).toEqual(['2026-11-30', '2026-11-30', '2026-11-30']);
     expect(list.every((s: { last_run: { outcome: string } }) => s.last_run.outcome === 'finalized')).toBe(true);
+  });
+
+  it('goes past schedules that stay due (held by another replica) to the ones behind them', async () => {
+    const call = api('cmp_pages');
+    for (let i = 0; i < 3; i++)
+      await call('POST', '/recurring-invoices/', {
+        template: template(50 + i),
+        schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
+      });
+    // another replica holds the first schedule's run, for longer than this test
+    const held = await main.svc.deps.runs.claim(
+      { companyId: asCompanyId('cmp_pages'), scheduleId: 1, index: 0, period: '2026-11-01', periodEnd: '2026-11-30' },
+      'other-replica',
+      now,
+      new Date(now.getTime() + 3_600_000),
+    );
+    expect(held?.resumed).toBe(false);
+    // pages of one schedule: the held one comes first and stays due
+    await runDueSchedules(main.svc.deps, { owner: 'paging-test', concurrency: 1, batch: 1 });
+    expect(fake.invoicesOf('cmp_pages').map((i) => i.customer_id)).toEqual([51, 52]);
+    expect((await call('GET', '/recurring-invoices/1')).body.next_run_date).toBe('2026-11-01');
   });
 
   it('resumes a run whose replica died after creating the draft, without a second invoice', async () => {

@@ -64,7 +64,7 @@ const scheduleSchema = new Schema<ScheduleDoc>(
 );
 scheduleSchema.index({ companyId: 1, id: -1 });
 // the scheduler's question: active schedules whose next run is due
-scheduleSchema.index({ status: 1, nextRunDate: 1 });
+scheduleSchema.index({ status: 1, nextRunDate: 1, _id: 1 });
 
 export const scheduleKey = (companyId: CompanyId, id: number) => `${companyId}:${id}`;
 
@@ -96,11 +96,20 @@ export function scheduleStore(conn: Connection) {
     },
     remove: (companyId: CompanyId, id: number, session?: ClientSession) =>
       model.deleteOne({ _id: scheduleKey(companyId, id) }, { session }),
-    /** Active schedules whose next run is on or before `today`, oldest due first. */
-    due: (today: string, limit: number) =>
+    /**
+     * Active schedules whose next run is on or before `today`, oldest due first, in pages after `after` (the last
+     * of the previous page), so schedules that stay due (held by another replica, or failing) do not hide the rest.
+     */
+    due: (today: string, limit: number, after?: { nextRunDate: string; _id: string }) =>
       model
-        .find({ status: 'active', nextRunDate: { $ne: null, $lte: today } })
-        .sort({ nextRunDate: 1 })
+        .find({
+          status: 'active',
+          nextRunDate: { $ne: null, $lte: today },
+          ...(after
+            ? { $or: [{ nextRunDate: { $gt: after.nextRunDate } }, { nextRunDate: after.nextRunDate, _id: { $gt: after._id } }] }
+            : {}),
+        })
+        .sort({ nextRunDate: 1, _id: 1 })
         .limit(limit)
         .lean<ScheduleDoc[]>(),
   };

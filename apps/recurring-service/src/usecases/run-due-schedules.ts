@@ -14,13 +14,21 @@ const MAX_RUNS_PER_SCHEDULE = 120;
  * on `concurrency` at a time; several replicas may tick at once, the run claims keep each period single.
  * Answers how many runs advanced a schedule.
  */
-export async function runDueSchedules(deps: RecurringDeps, opts: { owner: string; concurrency: number; signal?: AbortSignal }) {
+export async function runDueSchedules(
+  deps: RecurringDeps,
+  opts: { owner: string; concurrency: number; signal?: AbortSignal; batch?: number },
+) {
   const today = dateOf(deps.now());
   let advanced = 0;
+  // a schedule worked on in this tick may still be due (a catch-up longer than MAX_RUNS_PER_SCHEDULE): not twice
   const seen = new Set<string>();
+  let after: { nextRunDate: string; _id: string } | undefined;
   for (;;) {
-    const due = (await deps.schedules.due(today, BATCH)).filter((s) => !seen.has(s._id));
-    if (!due.length || opts.signal?.aborted) return advanced;
+    const page = await deps.schedules.due(today, opts.batch ?? BATCH, after);
+    if (!page.length || opts.signal?.aborted) return advanced;
+    const last = page[page.length - 1];
+    after = { nextRunDate: last.nextRunDate ?? today, _id: last._id };
+    const due = page.filter((s) => !seen.has(s._id));
     due.forEach((s) => seen.add(s._id));
     let next = 0;
     const worker = async () => {
