@@ -18,6 +18,7 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
     { prefix: '/audit-log', target: config.ACCOUNT_URL },
     { prefix: '/quota', target: config.QUOTA_URL },
     { prefix: '/inbound', target: config.INBOUND_URL },
+    { prefix: '/suppliers', target: config.INBOUND_URL },
     { prefix: '/webhook-endpoints', target: config.WEBHOOK_URL },
     { prefix: '/recurring-invoices', target: config.RECURRING_URL },
   ];

@@ -4,7 +4,9 @@ import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InboundConfig } from './config';
 import { inboundDocuments } from './db/inbound-documents';
+import { suppliers } from './db/suppliers';
 import { DOCUMENT_PATHS, inboundRoutes } from './http/inbound.routes';
+import { supplierRoutes } from './http/suppliers.routes';
 import { defaultKitDir, defaultSefCacheDir } from './support/conformance-kit';
 import { createInspector } from './support/inspector';
 import type { InboundDeps } from './support/deps';
@@ -28,14 +30,16 @@ export async function createInboundService(config: InboundConfig) {
   );
   const deps: InboundDeps = {
     documents: inboundDocuments(rt.conn),
+    suppliers: suppliers(rt.conn),
     counters: createCounters(rt.conn),
     objects,
     inspector,
     logger: rt.logger,
     now: () => new Date(),
   };
-  await deps.documents.init();
+  await Promise.all([deps.documents.init(), deps.suppliers.init()]);
   rt.app.use(inboundRoutes(deps));
+  rt.app.use(supplierRoutes(deps));
 
   return {
     runtime: rt,

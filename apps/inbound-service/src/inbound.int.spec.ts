@@ -270,6 +270,57 @@ describe('inbound-service over HTTP', () => {
     );
   });
 
+  it('matches the sender against the supplier register, flags a payment to an unknown IBAN and a repeated number', async () => {
+    const json = (body: unknown) => JSON.stringify(body);
+    const probe = await send('cmp_sup', 'POST', '/inbound/validate', XR_UBL, 'application/xml');
+    const vat = (probe.body.content.seller.vat_id as string).replace(/\s+/g, '');
+    const docIban = probe.body.content.payment_means[0].iban as string;
+
+    expect(
+      (await send('cmp_sup', 'POST', '/suppliers/', json({ name: 'X', ibans: ['DE00 1234'] }), 'application/json')).body,
+    ).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: [{ path: 'ibans.0' }],
+    });
+    expect((await send('cmp_sup', 'POST', '/suppliers/', json({ name: 'X', nmae: 'typo' }), 'application/json')).body.code).toBe(
+      'UNKNOWN_FIELD',
+    );
+    const created = await send(
+      'cmp_sup',
+      'POST',
+      '/suppliers/',
+      json({ name: 'Seller GmbH', vat_id: vat, ibans: ['DE02 1203 0000 0000 2020 51'] }),
+      'application/json',
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 1, name: 'Seller GmbH', vat_id: vat, ibans: ['DE02120300000000202051'] });
+
+    const first = await send('cmp_sup', 'POST', '/inbound/', XR_UBL, 'application/xml');
+    expect(first.body).toMatchObject({ supplier_id: 1, iban_differs: true });
+    expect(first.body.duplicate_of).toBeUndefined();
+    const again = await send('cmp_sup', 'POST', '/inbound/', XR_UBL, 'application/xml');
+    expect(again.body).toMatchObject({ supplier_id: 1, duplicate_of: first.body.id });
+
+    const updated = await send(
+      'cmp_sup',
+      'PUT',
+      '/suppliers/1',
+      json({ name: 'Seller GmbH', vat_id: vat, ibans: [docIban] }),
+      'application/json',
+    );
+    expect(updated.body).toMatchObject({ id: 1, ibans: [docIban] });
+    expect((await send('cmp_sup', 'POST', '/inbound/', XR_UBL, 'application/xml')).body).toMatchObject({
+      supplier_id: 1,
+      iban_differs: false,
+    });
+
+    expect((await send('cmp_sup', 'GET', '/suppliers/')).body).toEqual([expect.objectContaining({ id: 1 })]);
+    expect((await send('cmp_other', 'GET', '/suppliers/1')).status).toBe(404);
+    expect((await send('cmp_sup', 'POST', '/suppliers/', json({ name: 'Y' }), 'application/json', 'viewer')).status).toBe(403);
+    expect((await send('cmp_sup', 'DELETE', '/suppliers/1')).status).toBe(200);
+    expect((await send('cmp_sup', 'GET', '/suppliers/1')).status).toBe(404);
+  });
+
   it('writing needs member or above; reading is open to viewers', async () => {
     expect((await send('cmp_roles', 'POST', '/inbound/', CII, 'application/xml', 'viewer')).status).toBe(403);
     expect((await send('cmp_roles', 'GET', '/inbound/', undefined, undefined, 'viewer')).status).toBe(200);

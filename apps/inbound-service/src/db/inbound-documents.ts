@@ -23,6 +23,9 @@ export interface InboundDoc {
   content: InboundContent;
   /** Copies of content fields the list shows and filters on (sellerVatId indexed), so a list never reads content. */
   sellerVatId?: string;
+  supplierId?: number;
+  duplicateOf?: number;
+  ibanDiffers: boolean;
   summary: { number?: string; issueDate?: string; sellerName?: string; payable?: string; currency?: string; errorCount: number };
 }
 
@@ -32,6 +35,7 @@ schema.index({ companyId: 1, id: -1 }, { unique: true });
 schema.index({ companyId: 1, valid: 1, id: -1 });
 schema.index({ companyId: 1, status: 1, id: -1 });
 schema.index({ companyId: 1, sellerVatId: 1, id: -1 });
+schema.index({ companyId: 1, 'summary.number': 1, id: 1 });
 
 export interface InboundFilter {
   status?: InboundDoc['status'];
@@ -49,6 +53,22 @@ export function inboundDocuments(conn: Connection) {
     get: (companyId: CompanyId, id: number) => raw.findOne({ _id: key(companyId, id), companyId }),
     async remove(companyId: CompanyId, id: number): Promise<InboundDoc | null> {
       return raw.findOneAndDelete({ _id: key(companyId, id), companyId });
+    },
+    /** The earliest document of the same supplier (or, unmatched, seller VAT ID) with this invoice number. */
+    async firstWithNumber(
+      companyId: CompanyId,
+      sender: { supplierId?: number; sellerVatId?: string },
+      number: string,
+    ): Promise<number | undefined> {
+      const who =
+        sender.supplierId !== undefined
+          ? { supplierId: sender.supplierId }
+          : sender.sellerVatId
+            ? { sellerVatId: sender.sellerVatId }
+            : undefined;
+      if (!who) return undefined;
+      const first = await raw.findOne({ companyId, 'summary.number': number, ...who }, { sort: { id: 1 }, projection: { id: 1 } });
+      return first?.id;
     },
     async list(companyId: CompanyId, filter: InboundFilter, page: number, limit: number) {
       const q: Record<string, unknown> = { companyId };

@@ -18,6 +18,9 @@ function common(d: Stored) {
     ...(d.version ? { version: d.version } : {}),
     customization_id: d.customizationId,
     document_type: d.documentType,
+    ...(d.supplierId !== undefined ? { supplier_id: d.supplierId } : {}),
+    ...(d.duplicateOf !== undefined ? { duplicate_of: d.duplicateOf } : {}),
+    iban_differs: d.ibanDiffers ?? false,
   };
 }
 

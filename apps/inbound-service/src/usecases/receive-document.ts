@@ -3,6 +3,7 @@ import { INBOUND_XML_MAX_BYTES, type CompanyId, type InboundDocument } from '@in
 import type { InboundDoc } from '../db/inbound-documents';
 import type { InboundDeps } from '../support/deps';
 import type { ReceivedDocument } from '../support/receive-body';
+import { ibanDiffers, matchSupplier, senderIds } from '../domain/supplier-match';
 import { toInboundDocument } from '../support/present';
 
 /**
@@ -13,6 +14,11 @@ import { toInboundDocument } from '../support/present';
  */
 export async function receiveDocument(deps: InboundDeps, companyId: CompanyId, received: ReceivedDocument): Promise<InboundDocument> {
   const { report, content } = await deps.inspector.check(received, INBOUND_XML_MAX_BYTES);
+  const supplier = matchSupplier(await deps.suppliers.candidates(companyId, senderIds(content)), content);
+  const sellerVatId = senderIds(content).vatId;
+  const duplicateOf = content.number
+    ? await deps.documents.firstWithNumber(companyId, { supplierId: supplier?.id, sellerVatId }, content.number)
+    : undefined;
   const id = await deps.counters.next(`inbound:${companyId}`);
   const ext = received.mediaType === 'application/pdf' ? 'pdf' : 'xml';
   const objectKey = `${companyId}/inbound/${id}/original.${ext}`;
@@ -35,7 +41,10 @@ export async function receiveDocument(deps: InboundDeps, companyId: CompanyId, r
     documentType: report.document_type,
     findings: report.findings,
     content,
-    sellerVatId: content.seller.vat_id?.replace(/\s+/g, '').toUpperCase(),
+    sellerVatId,
+    supplierId: supplier?.id,
+    duplicateOf,
+    ibanDiffers: ibanDiffers(supplier, content),
     summary: {
       number: content.number,
       issueDate: content.issue_date,

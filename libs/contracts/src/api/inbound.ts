@@ -184,6 +184,19 @@ export const InboundDocument = z
     document_type: z.enum(['INVOICE', 'CREDIT_NOTE']),
     findings: z.array(InboundFinding),
     content: InboundContent,
+    supplier_id: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'the supplier of the register the sender matched (VAT ID, Peppol id or IBAN)' }),
+    duplicate_of: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'an earlier received document of the same supplier (or seller VAT ID) with the same invoice number' }),
+    iban_differs: z
+      .boolean()
+      .meta({ description: "true when the document asks for payment to an IBAN the matched supplier's register entry does not list" }),
   })
   .meta({ id: 'InboundDocument' });
 export type InboundDocument = z.output<typeof InboundDocument>;
@@ -221,3 +234,48 @@ export type InboundListQuery = z.output<typeof InboundListQuery>;
 
 export const InboundValidationResult = InboundValidationReport.extend({ content: InboundContent }).meta({ id: 'InboundValidationResult' });
 export type InboundValidationResult = z.output<typeof InboundValidationResult>;
+
+/** Most IBANs one supplier lists. */
+export const SUPPLIER_MAX_IBANS = 10;
+
+/** A supplier of the company (the register received e-invoices are matched against). */
+export const SupplierInput = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    vat_id: z
+      .string()
+      .trim()
+      .max(24)
+      .regex(/^[A-Za-z]{2} ?[A-Za-z0-9+*. ]{1,20}$/, 'a VAT ID: country code and up to 18 letters or digits')
+      .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+      .optional(),
+    peppol_id: z
+      .string()
+      .trim()
+      .max(60)
+      .regex(/^\d{4}:[^\s]{1,50}$/, 'scheme:identifier, e.g. 0204:04011000-12345-03 or 9930:DE123456789')
+      .optional()
+      .meta({ description: 'Peppol participant id as scheme:value (the electronic address of the sender, BT-34)' }),
+    ibans: z
+      .array(z.string().trim().min(15).max(42))
+      .max(SUPPLIER_MAX_IBANS)
+      .default([])
+      .meta({ description: 'the accounts the supplier is paid to; a received invoice naming another IBAN is flagged' }),
+  })
+  .meta({ id: 'SupplierInput', example: { name: 'Bürobedarf Müller GmbH', vat_id: 'DE123456789', ibans: ['DE75512108001245126199'] } });
+export type SupplierInput = z.output<typeof SupplierInput>;
+
+export const Supplier = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    vat_id: z.string().optional(),
+    peppol_id: z.string().optional(),
+    ibans: z.array(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Supplier' });
+export type Supplier = z.output<typeof Supplier>;
+
+export const SupplierListQuery = Pagination;

@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { InboundDocument, InboundListQuery, InboundSummary, InboundValidationResult, MessageResponse } from '@inv/contracts';
-import { commonErrors, intId, json, notFound, paginationHeaders, problem, queryParams, type Operation } from '../builder';
+import {
+  InboundDocument,
+  InboundListQuery,
+  InboundSummary,
+  InboundValidationResult,
+  MessageResponse,
+  Supplier,
+  SupplierInput,
+  SupplierListQuery,
+} from '@inv/contracts';
+import { body, bodyErrors, commonErrors, intId, json, notFound, type Operation, paginationHeaders, problem, queryParams } from '../builder';
 
 const tags = ['Inbound'];
 const id = intId('id', 'inbound document id (per company, from 1)');
@@ -50,6 +59,8 @@ const example = {
   version: '3.0',
   customization_id: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
   document_type: 'INVOICE',
+  supplier_id: 4,
+  iban_differs: false,
   findings: [
     {
       rule: 'PEPPOL-EN16931-R005',
@@ -173,6 +184,50 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
           },
           ...documentErrors(),
         },
+      }),
+    },
+    '/suppliers/': {
+      get: op({
+        operationId: 'listSuppliers',
+        summary: 'List suppliers',
+        description: 'The supplier register received e-invoices are matched against, by id.',
+        parameters: queryParams(SupplierListQuery),
+        responses: { 200: json(z.array(Supplier), 'OK', paginationHeaders), ...commonErrors() },
+      }),
+      post: op({
+        operationId: 'createSupplier',
+        summary: 'Add a supplier',
+        description:
+          'A received e-invoice is matched to a supplier by VAT ID, then Peppol id (the electronic address), then IBAN; ' +
+          'it is flagged `iban_differs` when it asks for payment to an IBAN the entry does not list, and `duplicate_of` when the supplier sent the number before. IBANs are checked (400 naming each invalid one).',
+        requestBody: body(SupplierInput, { name: 'Bürobedarf Müller GmbH', vat_id: 'DE123456789', ibans: ['DE75512108001245126199'] }),
+        responses: { 201: json(Supplier, 'created (Location: the supplier)'), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/suppliers/{id}': {
+      parameters: [intId('id', 'supplier id (per company, from 1)')],
+      get: op({
+        operationId: 'getSupplier',
+        summary: 'Get a supplier',
+        responses: { 200: json(Supplier), ...notFound(), ...commonErrors() },
+      }),
+      put: op({
+        operationId: 'replaceSupplier',
+        summary: 'Replace a supplier',
+        description: 'The whole entry: fields left out are removed.',
+        requestBody: body(SupplierInput, {
+          name: 'Bürobedarf Müller GmbH',
+          vat_id: 'DE123456789',
+          peppol_id: '9930:DE123456789',
+          ibans: [],
+        }),
+        responses: { 200: json(Supplier), ...notFound(), ...bodyErrors(), ...commonErrors() },
+      }),
+      delete: op({
+        operationId: 'deleteSupplier',
+        summary: 'Delete a supplier',
+        description: 'Documents matched before keep their supplier_id.',
+        responses: { 200: json(MessageResponse), ...notFound(), ...commonErrors() },
       }),
     },
     '/inbound/{id}': {

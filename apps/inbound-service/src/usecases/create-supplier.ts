@@ -1,0 +1,14 @@
+import type { CompanyId, Supplier, SupplierInput } from '@inv/contracts';
+import { checkedIbans } from '../domain/supplier-rules';
+import type { InboundDeps } from '../support/deps';
+import { toSupplier } from '../support/present-supplier';
+
+/** Adds a supplier to the register (ids per company from 1: counter `supplier:<company>`). */
+export async function createSupplier(deps: InboundDeps, companyId: CompanyId, input: SupplierInput): Promise<Supplier> {
+  const ibans = checkedIbans(input);
+  const now = deps.now();
+  const id = await deps.counters.next(`supplier:${companyId}`);
+  const doc = { companyId, id, name: input.name, vatId: input.vat_id, peppolId: input.peppol_id, ibans, createdAt: now, updatedAt: now };
+  await deps.suppliers.insert(doc);
+  return toSupplier({ _id: `${companyId}:${id}`, ...doc });
+}
