@@ -399,6 +399,8 @@ function egressProblems(m: Manifests): string[] {
           (spec.name === 'recurring-service' &&
             CALLED_BY_RECURRING.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name))) &&
             !selects(peer.podSelector!, labelsOf('account-service')));
+        if (spec.noDatabase && peer.podSelector && selects(peer.podSelector, labelsOf('mongodb')))
+          problems.push(`${where} reaches MongoDB, but the service keeps no data`);
         const tooWide = peer.podSelector && Object.keys(peer.podSelector).length === 0;
         if (tooWide || !(infra || toServices)) problems.push(`${where} reaches pods that are not its infrastructure`);
       }
@@ -825,7 +827,14 @@ describe('deploy/docker-compose.yml', () => {
     expect(svc.command).toEqual(['node', ...SERVICE_NODE_FLAGS, `dist/${spec.name}/main.js`]);
     expect(svc.environment?.PORT).toBe(String(spec.port));
     expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
-    expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
+    if (spec.noDatabase) {
+      // a service without data neither gets MongoDB's address nor waits for it
+      expect(svc.environment?.MONGO_URL).toBeUndefined();
+      expect(svc.depends_on?.['mongo-init']).toBeUndefined();
+      expect(svc.depends_on?.rabbitmq?.condition).toBe('service_healthy');
+    } else {
+      expect(svc.depends_on?.['mongo-init']?.condition).toBe('service_completed_successfully');
+    }
   });
 });
 
