@@ -30,7 +30,7 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
   const resolve = options.resolve ?? systemResolve;
   const sender = createSender({ allowLoopback: config.allowLoopback, timeoutMs: config.WEBHOOK_TIMEOUT_MS, resolve });
   const signer = createIdentitySigner(resolveIdentityKeys(config, rt.logger));
-  let wake = () => undefined as void;
+  let wake: WebhookDeps['wake'] = () => undefined;
   const deps: WebhookDeps = {
     endpoints,
     deliveries,
@@ -47,7 +47,7 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
     schedule: config.WEBHOOK_RETRY_SCHEDULE_MS ?? RETRY_SCHEDULE_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
     mailFrom: config.MAIL_FROM,
-    wake: () => wake(),
+    wake: (endpointIds) => wake(endpointIds),
     now: () => new Date(),
   };
   const worker = deliveryWorker(deps, {

@@ -69,7 +69,14 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
 
   return {
     owner,
-    wake: () => void fill(),
+    /**
+     * New deliveries are due (for `endpointIds` when given). Skipped when every one of those endpoints has its share
+     * in flight: the end of one of those attempts looks for work anyway, and a claim now would find none.
+     */
+    wake(endpointIds?: readonly string[]) {
+      if (endpointIds?.length && endpointIds.every((id) => (perEndpoint.get(id) ?? 0) >= opts.endpointConcurrency)) return;
+      void fill();
+    },
     start() {
       stopped = false;
       timer = setInterval(() => void fill(), opts.pollMs);

@@ -27,7 +27,7 @@ export interface WebhookDeps {
   /** An endpoint failing for this long is disabled. */
   disableAfterMs: number;
   mailFrom: string;
-  /** Wakes the delivery worker (after a commit that queued deliveries). */
-  wake(): void;
+  /** Wakes the delivery worker (after a commit that queued deliveries, for these endpoints when given). */
+  wake(endpointIds?: readonly string[]): void;
   now(): Date;
 }

@@ -46,5 +46,5 @@ export async function recordEvent(
     );
     queued = true;
   });
-  if (queued) deps.wake();
+  if (queued) deps.wake(targets.map((e) => e._id));
 }
