@@ -122,6 +122,14 @@ export function deliveryStore(conn: Connection) {
         { _id: id, companyId, endpointId, status: { $ne: 'pending' } },
         { $set: { status: 'pending', nextAttemptAt: now, attempts: 0 }, $unset: { deliveredAt: 1 } },
       ),
+    /** Brings a pending delivery's next attempt forward to now, unless an attempt is in flight (false then). */
+    sendPendingNow: async (companyId: CompanyId, endpointId: string, id: Types.ObjectId, now: Date) =>
+      (
+        await model.updateOne(
+          { _id: id, companyId, endpointId, status: 'pending', $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] },
+          { $set: { nextAttemptAt: now } },
+        )
+      ).matchedCount === 1,
     requeueFailedSince: (companyId: CompanyId, endpointId: string, since: Date, now: Date) =>
       model.updateMany(
         { companyId, endpointId, status: 'failed', createdAt: { $gte: since } },

@@ -129,11 +129,12 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'retryWebhookDelivery',
         summary: 'Send a delivery again',
-        description: 'The same event id and payload, now.',
+        description:
+          'The same event id and payload, now: a delivered or failed delivery starts a new round of the retry schedule, a pending one waiting for its next attempt is tried at once.',
         responses: {
           202: json(MessageBody, 'queued'),
           ...notFound(),
-          ...conflict('the delivery is pending already (DELIVERY_PENDING) or the endpoint is disabled (WEBHOOK_ENDPOINT_DISABLED)'),
+          ...conflict('an attempt of the delivery is in flight (DELIVERY_PENDING) or the endpoint is disabled (WEBHOOK_ENDPOINT_DISABLED)'),
           ...commonErrors(),
           ...forbidden,
         },
