@@ -6,7 +6,9 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createCounters } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
+import { attachmentsRepo } from './db/attachments';
 import { invoicesRepo } from './db/invoices';
+import { productsRepo } from './db/products';
 import { createInvoiceService } from './invoice-service';
 
 jest.setTimeout(60_000);
@@ -118,40 +120,75 @@ describe('ids per company (invoice-service)', () => {
     ]);
   });
 
+  it("gives each company's first product and first attachment id 1", async () => {
+    const product = { name: 'Consulting', unit_id: 'HUR', unit_net_amount: '100.00' };
+    const products = await Promise.all([a, b].map((c) => call(c, 'POST', '/products/', product)));
+    expect(products.map((r) => [r.status, r.body.id])).toEqual([
+      [201, 1],
+      [201, 1],
+    ]);
+    const drafts = await Promise.all([a, b].map((c) => call(c, 'POST', '/invoice/', { customer_id: 1 })));
+    const uploads = await Promise.all(
+      [a, b].map(async (c, i) => {
+        const form = new FormData();
+        form.append('file', new Blob([Buffer.from('%PDF-1.7\n%%EOF\n')]), `doc-${i}.pdf`);
+        const res = await fetch(`${url}/invoice/${drafts[i].body.invoice_id}/attachments`, {
+          method: 'POST',
+          headers: await identityHeaders(c),
+          body: form,
+        });
+        return { status: res.status, body: (await res.json()) as { id: number } };
+      }),
+    );
+    expect(uploads.map((u) => [u.status, u.body.id])).toEqual([
+      [201, 1],
+      [201, 1],
+    ]);
+    // each company reads its own
+    for (const [i, c] of [a, b].entries()) {
+      const listed = await call(c, 'GET', `/invoice/${drafts[i].body.invoice_id}/attachments`);
+      expect(listed.body.attachments).toEqual([expect.objectContaining({ id: 1, filename: `doc-${i}.pdf` })]);
+    }
+    // product 2 of a only: b does not see it
+    expect((await call(a, 'POST', '/products/', { ...product, name: 'Second' })).body.id).toBe(2);
+    for (const [method, body] of [['GET'], ['PUT', { name: 'x' }], ['DELETE']] as const)
+      expect([method, (await call(b, method, '/products/2', body)).status]).toEqual([method, 404]);
+  });
+
   it('answers 404 to every route of one company with an id only another company has', async () => {
-    const two = await call(a, 'POST', '/invoice/', { customer_id: 1 });
-    expect(two.body.invoice_id).toBe(2);
-    expect((await call(a, 'POST', '/invoice/2/positions', position)).status).toBe(201);
-    const positionId = (await call(a, 'GET', '/invoice/2')).body.positions[0].id as number;
+    const three = await call(a, 'POST', '/invoice/', { customer_id: 1 });
+    expect(three.body.invoice_id).toBe(3); // b has invoices 1 and 2 only
+    expect((await call(a, 'POST', '/invoice/3/positions', position)).status).toBe(201);
+    const positionId = (await call(a, 'GET', '/invoice/3')).body.positions[0].id as number;
     const routes: [string, string, unknown?][] = [
-      ['GET', '/invoice/2'],
-      ['PUT', '/invoice/2', { note: 'x' }],
-      ['GET', '/invoice/2/positions'],
-      ['POST', '/invoice/2/positions', position],
-      ['GET', `/invoice/2/positions/${positionId}`],
-      ['PUT', `/invoice/2/positions/${positionId}`, { quantity: 3 }],
-      ['DELETE', `/invoice/2/positions/${positionId}`],
-      ['PUT', '/invoice/2/positions/reorder', { position_ids: [positionId] }],
-      ['GET', '/invoice/2/validate'],
-      ['POST', '/invoice/2/job', { task: 'process_invoice_flag_invoice_send_job' }],
-      ['GET', '/invoice/2/job/00000000-0000-4000-8000-000000000000'],
-      ['PUT', '/invoice/2/status', { status: 'SENT' }],
-      ['POST', '/invoice/2/cancel'],
-      ['POST', '/invoice/2/duplicate'],
-      ['POST', '/invoice/2/credit-note', {}],
-      ['GET', '/invoice/2/pdf-link'],
-      ['GET', '/invoice/2/xml-link'],
-      ['GET', '/invoice/2/preview'],
-      ['GET', '/invoice/2/emails'],
-      ['POST', '/invoice/2/send_email', { to: 'x@example.com' }],
-      ['GET', '/invoice/2/attachments'],
-      ['GET', '/invoice/2/attachments/1'],
-      ['DELETE', '/invoice/2/attachments/1'],
+      ['GET', '/invoice/3'],
+      ['PUT', '/invoice/3', { note: 'x' }],
+      ['GET', '/invoice/3/positions'],
+      ['POST', '/invoice/3/positions', position],
+      ['GET', `/invoice/3/positions/${positionId}`],
+      ['PUT', `/invoice/3/positions/${positionId}`, { quantity: 3 }],
+      ['DELETE', `/invoice/3/positions/${positionId}`],
+      ['PUT', '/invoice/3/positions/reorder', { position_ids: [positionId] }],
+      ['GET', '/invoice/3/validate'],
+      ['POST', '/invoice/3/job', { task: 'process_invoice_flag_invoice_send_job' }],
+      ['GET', '/invoice/3/job/00000000-0000-4000-8000-000000000000'],
+      ['PUT', '/invoice/3/status', { status: 'SENT' }],
+      ['POST', '/invoice/3/cancel'],
+      ['POST', '/invoice/3/duplicate'],
+      ['POST', '/invoice/3/credit-note', {}],
+      ['GET', '/invoice/3/pdf-link'],
+      ['GET', '/invoice/3/xml-link'],
+      ['GET', '/invoice/3/preview'],
+      ['GET', '/invoice/3/emails'],
+      ['POST', '/invoice/3/send_email', { to: 'x@example.com' }],
+      ['GET', '/invoice/3/attachments'],
+      ['GET', '/invoice/3/attachments/1'],
+      ['DELETE', '/invoice/3/attachments/1'],
     ];
     for (const [method, path, body] of routes)
       expect([method, path, (await call(b, method, path, body)).status]).toEqual([method, path, 404]);
-    // and a's invoice 2 is untouched
-    expect((await call(a, 'GET', '/invoice/2')).body).toMatchObject({ status: 'DRAFT', positions: [{ id: positionId }] });
+    // and a's invoice 3 is untouched
+    expect((await call(a, 'GET', '/invoice/3')).body).toMatchObject({ status: 'DRAFT', positions: [{ id: positionId }] });
   });
 });
 
@@ -209,5 +246,46 @@ describe('migration of invoices to ids per company', () => {
     await repo.init();
     expect(await raw.countDocuments({})).toBe(3);
     expect(await counters.next(`invoice:${a}`)).toBe(3819);
+  });
+
+  it('moves products and attachments the same way', async () => {
+    const at = new Date('2026-01-01T00:00:00Z');
+    const product = (id: number, companyId: string) => ({
+      _id: id,
+      companyId,
+      name: `P${id}`,
+      unitCode: 'HUR',
+      unitPrice: '1.00',
+      taxRate: '0.19',
+      taxTreatmentId: 'standard',
+      active: true,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const attachment = (id: number, companyId: string) => ({
+      _id: id,
+      companyId,
+      invoiceId: 3,
+      filename: `a${id}.pdf`,
+      contentType: 'application/pdf',
+      size: 1,
+      sha256: 'x',
+      key: `${companyId}/invoices/3/attachments/${id}-a${id}.pdf`,
+      createdAt: at,
+    });
+    await conn.db!.collection('products').insertMany([product(4, a), product(9, b)] as never[]);
+    await conn.db!.collection('attachments').insertMany([attachment(12, a), attachment(13, a)] as never[]);
+    const products = productsRepo(conn);
+    const attachments = attachmentsRepo(conn);
+    await Promise.all([products.init(), attachments.init()]);
+    expect((await products.get(a, 4))?.name).toBe('P4');
+    expect(await products.get(b, 4)).toBeNull();
+    expect((await attachments.ofInvoice(a, 3)).map((x) => [x._id, x.id])).toEqual([
+      [`${a}:12`, 12],
+      [`${a}:13`, 13],
+    ]);
+    const counters = createCounters(conn);
+    expect(await counters.next(`product:${b}`)).toBe(10);
+    expect(await counters.next(`attachment-id:${a}`)).toBe(14);
   });
 });

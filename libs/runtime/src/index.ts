@@ -1,6 +1,7 @@
 export * from './service-runtime';
 export * from './messages';
 export * from './counters';
+export * from './company-keys';
 export * from './run-main';
 export * from './process-launcher';
 export * from './node-flags';

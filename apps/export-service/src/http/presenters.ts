@@ -46,7 +46,7 @@ export const presentJob = (j: ExportJobDoc) => ({
 });
 
 export const presentDownload = (d: DownloadDoc) => ({
-  id: d._id,
+  id: d.id,
   filename: d.filename,
   size: d.size,
   created_at: d.createdAt.toISOString(),

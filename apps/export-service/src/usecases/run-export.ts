@@ -6,7 +6,7 @@ import { BatchWriter } from '../domain/batch';
 import { ExportDataError } from '../domain/bookings';
 import { splitByFiscalYear } from '../domain/fiscal-year';
 import { effectiveMappings } from '../domain/mapping-rules';
-import type { DownloadDoc } from '../db/downloads';
+import { downloadCounter, type DownloadDoc } from '../db/downloads';
 import type { ExportJobResult } from '../db/export-jobs';
 import type { ExportDeps } from '../support/deps';
 import { openArchive } from '../support/write-archive';
@@ -82,7 +82,7 @@ async function run(
     includeDocuments: job.includeDocuments,
   };
   const meta = { createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber };
-  const files: Omit<DownloadDoc, '_id'>[] = [];
+  const files: Omit<DownloadDoc, '_id' | 'id'>[] = [];
   let open: { index: number; writer: BatchWriter; key: string; archive: ReturnType<typeof openArchive> } | undefined;
   let total = 0;
   const close = async () => {
@@ -128,7 +128,7 @@ async function run(
   }
 
   const ids: number[] = [];
-  for (let i = 0; i < files.length; i++) ids.push(await deps.counters.next('download-id'));
+  for (let i = 0; i < files.length; i++) ids.push(await deps.counters.next(downloadCounter(companyId)));
   const result: ExportJobResult =
     total === 0
       ? {
@@ -150,7 +150,7 @@ async function run(
   await deps.commit(async (session, emit) => {
     if (files.length)
       await deps.downloads.create(
-        files.map((f, i) => ({ ...f, _id: ids[i]! })),
+        files.map((f, i) => ({ ...f, id: ids[i]! })),
         session,
       );
     const finished = await deps.jobs.finish(companyId, jobId, result, deps.now(), session);

@@ -1,9 +1,16 @@
 import type { CompanyId } from '@inv/contracts';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
+import { companyKey, migrateToCompanyKeys } from '@inv/runtime';
+import { attachmentCounter } from './company-keys';
+
+const attachmentKey = companyKey;
 
 export interface AttachmentDoc {
-  _id: number; // public integer id
+  /** `<companyId>:<id>`: ids are numbered per company (company-keys.ts). */
+  _id: string;
   companyId: CompanyId;
+  /** The public id: 1 for a company's first attachment. */
+  id: number;
   invoiceId: number;
   filename: string;
   contentType: string;
@@ -16,8 +23,9 @@ export interface AttachmentDoc {
 
 const schema = new Schema<AttachmentDoc>(
   {
-    _id: Number,
+    _id: String,
     companyId: { type: String, required: true },
+    id: { type: Number, required: true },
     invoiceId: { type: Number, required: true },
     filename: { type: String, required: true },
     contentType: { type: String, required: true },
@@ -29,7 +37,7 @@ const schema = new Schema<AttachmentDoc>(
   },
   { versionKey: false },
 );
-schema.index({ companyId: 1, invoiceId: 1, _id: 1 });
+schema.index({ companyId: 1, invoiceId: 1, id: 1 });
 
 /**
  * What an invoice's attachments hold, kept beside them: `_id` is `<companyId>:<invoiceId>`. Every attachment
@@ -60,13 +68,19 @@ export function attachmentsRepo(conn: Connection) {
     return { count: docs.length, bytes: docs.reduce((s, d) => s + d.size, 0) };
   };
   return {
-    init: () => Promise.all([model.init(), usageModel.init()]).then(() => undefined),
-    ofInvoice: (companyId: CompanyId, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ _id: 1 }).lean<AttachmentDoc[]>(),
-    get: (companyId: CompanyId, invoiceId: number, id: number) => model.findOne({ _id: id, companyId, invoiceId }).lean<AttachmentDoc>(),
+    /** The indexes, and attachments stored before ids were per company brought to the current shape (company-keys.ts). */
+    init: async () => {
+      await Promise.all([model.init(), usageModel.init()]);
+      await migrateToCompanyKeys(conn, { collection: 'attachments', counter: attachmentCounter });
+    },
+    ofInvoice: (companyId: CompanyId, invoiceId: number) => model.find({ companyId, invoiceId }).sort({ id: 1 }).lean<AttachmentDoc[]>(),
+    get: (companyId: CompanyId, invoiceId: number, id: number) =>
+      model.findOne({ _id: attachmentKey(companyId, id), companyId, invoiceId }).lean<AttachmentDoc>(),
     /** In the transaction that also writes the audit event (session). */
-    create: async (doc: AttachmentDoc, session?: ClientSession) => void (await model.create([doc], { session })),
+    create: async (doc: Omit<AttachmentDoc, '_id'>, session?: ClientSession) =>
+      void (await model.create([{ _id: attachmentKey(doc.companyId, doc.id), ...doc }], { session })),
     remove: (companyId: CompanyId, invoiceId: number, id: number, session?: ClientSession) =>
-      model.deleteOne({ _id: id, companyId, invoiceId }, { session }),
+      model.deleteOne({ _id: attachmentKey(companyId, id), companyId, invoiceId }, { session }),
     /** Count and bytes attached now (for an early answer; the limits are held by `reserve`). */
     async usage(companyId: CompanyId, invoiceId: number): Promise<{ count: number; bytes: number }> {
       const doc = await usageModel.findById(usageId(companyId, invoiceId)).lean<AttachmentUsageDoc>();

@@ -1,7 +1,8 @@
 import { Schema, type Connection, type ClientSession, type mongo } from 'mongoose';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 import type { CompanyId, InvoiceFormat, InvoiceSnapshot, InvoiceStatus, TaxTreatmentId } from '@inv/contracts';
-import { invoiceCounter, migrateToCompanyKeys } from './company-keys';
+import { companyKey, migrateToCompanyKeys } from '@inv/runtime';
+import { invoiceCounter } from './company-keys';
 import { PENDING_INDEX, pushPending, type OutboxEntry, type PendingHolder, type PendingSource } from '@inv/outbox';
 
 /** A position as stored: quantities, prices and rates as decimal strings (never floats, never Decimal128). */
@@ -160,7 +161,7 @@ invoiceSchema.index({ companyId: 1, id: -1 });
 invoiceSchema.index(PENDING_INDEX.key, { name: PENDING_INDEX.name, partialFilterExpression: PENDING_INDEX.partialFilterExpression });
 
 /** The key of a company's invoice `id`: ids are numbered per company (its first invoice is 1). */
-export const invoiceKey = (companyId: CompanyId, id: number) => `${companyId}:${id}`;
+export const invoiceKey = companyKey;
 
 /** The relay's name for the invoices collection, whose drafts hold the events of their changes (pendingSource below). */
 export const INVOICES_SOURCE = 'invoices';

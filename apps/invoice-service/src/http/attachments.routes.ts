@@ -11,8 +11,8 @@ import type { InvoiceDeps } from '../support/deps';
 /** The upload route takes multipart/form-data and bounds its own body (5 MiB per file, cut while streaming). */
 export const UPLOAD_PATHS = [/^\/invoice\/[^/]+\/attachments\/?$/];
 
-export const presentAttachment = (a: AttachmentDoc) => ({
-  id: a._id,
+export const presentAttachment = (a: Omit<AttachmentDoc, '_id'>) => ({
+  id: a.id,
   filename: a.filename,
   content_type: a.contentType,
   size: a.size,
@@ -29,7 +29,7 @@ export function attachmentRoutes(deps: InvoiceDeps): Router {
       const a = await uploadAttachment(deps, companyIdOf(req), id, { headers: req.headers, body: req });
       res
         .status(201)
-        .location(`${req.baseUrl}/invoice/${id}/attachments/${a._id}`)
+        .location(`${req.baseUrl}/invoice/${id}/attachments/${a.id}`)
         .json({ message: 'attachment stored', ...presentAttachment(a) });
     } catch (err) {
       // The client may still be sending: answer now and do not keep the connection for the rest.

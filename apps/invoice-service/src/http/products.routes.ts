@@ -10,8 +10,8 @@ import { getProduct } from '../usecases/get-product';
 import { listProducts } from '../usecases/list-products';
 import { updateProduct } from '../usecases/update-product';
 
-export const presentProduct = (p: ProductDoc) => ({
-  id: p._id,
+export const presentProduct = (p: Omit<ProductDoc, '_id'>) => ({
+  id: p.id,
   name: p.name,
   description: p.description ?? null,
   unit_id: p.unitCode,
@@ -37,7 +37,7 @@ export function productRoutes(deps: InvoiceDeps): Router {
     const p = await createProduct(deps, companyIdOf(req), parseInput(ProductInput, req.body));
     res
       .status(201)
-      .location(`${req.baseUrl}/products/${p._id}`)
+      .location(`${req.baseUrl}/products/${p.id}`)
       .json({ message: 'product created', ...presentProduct(p) });
   });
   r.get('/products/:id', async (req, res) => {

@@ -1,14 +1,15 @@
 /** The product catalog: values a position can be filled from (copied, never referenced live). */
 import { defaultRateOfTreatment, type ProductInput, type CompanyId } from '@inv/contracts';
+import { productCounter } from '../db/company-keys';
 import type { ProductDoc } from '../db/products';
 import type { InvoiceDeps } from '../support/deps';
 import { duplicateSku, productChanged } from '../domain/product-rules';
 
-export async function createProduct(deps: InvoiceDeps, companyId: CompanyId, input: ProductInput): Promise<ProductDoc> {
+export async function createProduct(deps: InvoiceDeps, companyId: CompanyId, input: ProductInput): Promise<Omit<ProductDoc, '_id'>> {
   const treatment = input.tax_treatment_id ?? 'standard';
   const now = deps.now();
-  const doc: ProductDoc = {
-    _id: await deps.counters.next('product'),
+  const doc: Omit<ProductDoc, '_id'> = {
+    id: await deps.counters.next(productCounter(companyId)),
     companyId,
     name: input.name,
     description: input.description ?? undefined,
@@ -24,7 +25,7 @@ export async function createProduct(deps: InvoiceDeps, companyId: CompanyId, inp
   try {
     await deps.commit(async (session, emit) => {
       await deps.products.insert(doc, session);
-      emit(productChanged(companyId, doc._id, 'created', Object.keys(input)));
+      emit(productChanged(companyId, doc.id, 'created', Object.keys(input)));
     });
   } catch (err) {
     throw duplicateSku(err, input.sku);

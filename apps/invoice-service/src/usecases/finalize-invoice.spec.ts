@@ -12,7 +12,7 @@ describe("startFinalizeJob's checks", () => {
   it('looks for attachments unless the draft never had an upload (attachmentsUploaded false)', async () => {
     const f = fakeDeps();
     const asked: number[] = [];
-    const attachment = { _id: 5, key: 'k', filename: 'terms.pdf', contentType: 'application/pdf', size: 10 };
+    const attachment = { id: 5, key: 'k', filename: 'terms.pdf', contentType: 'application/pdf', size: 10 };
     (f.deps.attachments as any).ofInvoice = async (_c: string, id: number) => (asked.push(id), [attachment]);
     storedDraft(f, 1, { positions: [position(10)], attachmentsUploaded: false });
     storedDraft(f, 2, { positions: [position(11)], attachmentsUploaded: true });

@@ -45,7 +45,7 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: CompanyId, 
 
   // Attachments travel with the render command by reference, to be embedded where the format allows.
   const attachments = validation.attachments.map((a) => ({
-    id: a._id,
+    id: a.id,
     key: a.key,
     filename: a.filename,
     contentType: a.contentType,

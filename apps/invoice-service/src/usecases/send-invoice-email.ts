@@ -70,7 +70,7 @@ export async function sendInvoiceEmail(
   if ((input.attach_xml ?? Boolean(inv.xml)) && inv.xml) files.push(inv.xml);
   const wanted = input.attachment_ids ?? [];
   if (wanted.length) {
-    const mine = new Map((await deps.attachments.ofInvoice(companyId, invoiceId)).map((a) => [a._id, a]));
+    const mine = new Map((await deps.attachments.ofInvoice(companyId, invoiceId)).map((a) => [a.id, a]));
     wanted.forEach((id, i) => {
       const a = mine.get(id);
       if (!a) errors.push({ path: `attachment_ids.${i}`, message: `invoice ${invoiceId} has no attachment ${id}` });

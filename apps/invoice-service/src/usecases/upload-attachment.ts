@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError, conflict } from '@inv/service-kit';
 import type { AttachmentDoc } from '../db/attachments';
+import { attachmentCounter } from '../db/company-keys';
 import { acceptType, ATTACHMENT_BYTES_PER_INVOICE, ATTACHMENTS_PER_INVOICE, sanitizeFilename } from '../domain/attachment-rules';
 import type { InvoiceDeps } from '../support/deps';
 import { loadDraft } from './load-invoice';
@@ -21,7 +22,7 @@ export async function uploadAttachment(
   companyId: CompanyId,
   invoiceId: number,
   req: { headers: IncomingHttpHeaders; body: Readable },
-): Promise<AttachmentDoc> {
+): Promise<Omit<AttachmentDoc, '_id'>> {
   const inv = await loadDraft(deps, companyId, invoiceId);
   // an early answer before the bytes are read; the limits themselves are held by the reservation below
   refuseOver(invoiceId, await deps.attachments.usage(companyId, invoiceId), 0);
@@ -38,12 +39,12 @@ export async function uploadAttachment(
     if (file.size === 0) throw new AppError('unsupported_media_type', 'the file is empty', { code: 'UNSUPPORTED_ATTACHMENT_TYPE' });
     await deps.attachments.ensureUsage(companyId, invoiceId);
     refuseOver(invoiceId, await deps.attachments.usage(companyId, invoiceId), file.size);
-    const id = await deps.counters.next('attachment-id');
+    const id = await deps.counters.next(attachmentCounter(companyId));
     const filename = sanitizeFilename(file.filename, type.ext);
     const key = `${companyId}/invoices/${invoiceId}/attachments/${id}-${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
     await deps.objects.putFile(key, file.path, type.contentType);
-    const doc: AttachmentDoc = {
-      _id: id,
+    const doc: Omit<AttachmentDoc, '_id'> = {
+      id,
       companyId,
       invoiceId,
       filename,
