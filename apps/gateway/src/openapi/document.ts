@@ -83,9 +83,9 @@ export function buildOpenApiDocument() {
     ...otherPaths(),
     ...accountPaths(),
     ...catalogPaths(),
+    ...webhookPaths(),
     ...inboundPaths(),
     ...recurringPaths(),
-    ...webhookPaths(),
   };
   return polishDocument({
     openapi: '3.1.0',
