@@ -562,26 +562,53 @@ describe('customer-service customers and addresses', () => {
     });
   });
 
+  it("numbers customers and addresses per company: each new company's first is 1, and another company's id is 404", async () => {
+    const [a, b] = [`company-ids-a-${Date.now()}`, `company-ids-b-${Date.now()}`];
+    const ids = await Promise.all([a, b].map((company) => create({ ...b2b }, company)));
+    expect(ids).toEqual([1, 1]);
+    const address = { address_line_1: 'Weg 1', postal_code: '50667', city: 'Köln', country_code: 'DE' };
+    const aids = await Promise.all([a, b].map((company) => call('POST', '/customer/1/addresses', { body: address, company })));
+    expect(aids.map((r) => [r.status, r.body.id])).toEqual([
+      [201, 1],
+      [201, 1],
+    ]);
+    expect(await create({ ...b2b }, a)).toBe(2);
+    expect((await call('GET', '/customer/2', { company: b })).status).toBe(404);
+    expect((await call('GET', '/customer/1', { company: b })).body.id).toBe(1);
+  });
+
   describe('VAT check events', () => {
+    // ids are per company: a customer is (company, id)
+    const ofCompanyVat = (e: { companyId: string }) => e.companyId === 'company-vat';
     it('emits customer.vat-id-changed.v1 when a B2B customer gets or changes a VAT ID, not for B2C or unchanged IDs', async () => {
       const id = await create({ ...b2b, vat_id: 'DE143454214' }, 'company-vat');
-      await eventually(async () => (vatEvents.some((e) => e.customerId === id) ? true : undefined), 10_000, 'vat-id-changed');
-      expect(vatEvents.filter((e) => e.customerId === id)).toEqual([{ customerId: id, vatId: 'DE143454214', companyId: 'company-vat' }]);
+      await eventually(
+        async () => (vatEvents.some((e) => ofCompanyVat(e) && e.customerId === id) ? true : undefined),
+        10_000,
+        'vat-id-changed',
+      );
+      expect(vatEvents.filter((e) => ofCompanyVat(e) && e.customerId === id)).toEqual([
+        { customerId: id, vatId: 'DE143454214', companyId: 'company-vat' },
+      ]);
       await call('PUT', `/customer/${id}`, { company: 'company-vat', body: { email: 'x@y.example', vat_id: 'DE143454214' } });
       await call('PUT', `/customer/${id}`, { company: 'company-vat', body: { vat_id: 'ATU13585627' } });
-      await eventually(async () => (vatEvents.filter((e) => e.customerId === id).length === 2 ? true : undefined), 10_000, 'second event');
+      await eventually(
+        async () => (vatEvents.filter((e) => ofCompanyVat(e) && e.customerId === id).length === 2 ? true : undefined),
+        10_000,
+        'second event',
+      );
       const b2c = await create({ contact_type: 'B2C', first_name: 'A', last_name: 'B', vat_id: 'DE143454214' }, 'company-vat');
       const check = await call('GET', `/customer/${b2c}/vat-check`, { company: 'company-vat' });
       expect(check.body).toMatchObject({ status: 'not_checked', check_requested: false });
       const recheck = await call('GET', `/customer/${id}/vat-check`, { company: 'company-vat' });
       expect(recheck.body).toMatchObject({ status: 'pending', vat_id: 'ATU13585627', check_requested: true });
       await eventually(
-        async () => (vatEvents.some((e) => e.customerId === id && e.forceRefresh) ? true : undefined),
+        async () => (vatEvents.some((e) => ofCompanyVat(e) && e.customerId === id && e.forceRefresh) ? true : undefined),
         10_000,
         'forced re-check',
       );
-      expect(vatEvents.filter((e) => e.customerId === b2c)).toEqual([]);
-      expect(vatEvents.filter((e) => e.customerId === id).map((e) => [e.vatId, e.forceRefresh ?? false])).toEqual([
+      expect(vatEvents.filter((e) => ofCompanyVat(e) && e.customerId === b2c)).toEqual([]);
+      expect(vatEvents.filter((e) => ofCompanyVat(e) && e.customerId === id).map((e) => [e.vatId, e.forceRefresh ?? false])).toEqual([
         ['DE143454214', false],
         ['ATU13585627', false],
         ['ATU13585627', true],

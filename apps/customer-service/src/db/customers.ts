@@ -1,6 +1,14 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
+import { companyKey, migrateToCompanyKeys } from '@inv/runtime';
 import { driverCollection } from '@inv/service-kit';
+
+/**
+ * Customer and address ids are numbered per company (a company's first customer is 1, whatever other companies did):
+ * one counter per company and kind.
+ */
+export const customerCounter = (companyId: CompanyId) => `customer:${companyId}`;
+export const addressCounter = (companyId: CompanyId) => `address:${companyId}`;
 
 export type ContactType = 'B2B' | 'B2C';
 export type AddressType = 'billing' | 'shipping';
@@ -35,8 +43,11 @@ export interface VatCheckDoc {
 }
 
 export interface CustomerDoc {
-  _id: number;
+  /** companyKey(companyId, id): the id alone repeats across companies. */
+  _id: string;
   companyId: CompanyId;
+  /** The public id. */
+  id: number;
   /** 10000-69999, unique per company, never reused: doubles as the debtor account in accounting. */
   customerNumber: number;
   contactType: ContactType;
@@ -103,8 +114,9 @@ const vatSchema = new Schema<VatCheckDoc>(
 
 const schema = new Schema<CustomerDoc>(
   {
-    _id: Number,
+    _id: String,
     companyId: { type: String, required: true },
+    id: { type: Number, required: true },
     customerNumber: { type: Number, required: true },
     contactType: { type: String, required: true, enum: ['B2B', 'B2C'] },
     organizationName: String,
@@ -177,23 +189,29 @@ export type VatVerdict = Omit<VatCheckDoc, 'requestedAt' | 'vatId' | 'checkedAt'
 export function customersRepo(conn: Connection) {
   const model = conn.model<CustomerDoc>('Customer', schema, 'customers');
   return {
-    init: () => model.init(),
+    /** The indexes, and customers stored before ids were per company brought to the current shape. */
+    init: async () => {
+      await model.init();
+      await migrateToCompanyKeys(conn, { collection: 'customers', counter: customerCounter });
+    },
     /**
      * Every read is scoped by company: another company's id is simply not found. With the driver: every invoice
      * reads its customer twice (the billing snapshot at creation and at finalization), and mongoose's query costs
      * 55–75 µs of CPU more (docs/performance.md).
      */
-    get: (companyId: CompanyId, id: number): Promise<CustomerDoc | null> => driverCollection(model).findOne({ _id: id, companyId }),
+    get: (companyId: CompanyId, id: number): Promise<CustomerDoc | null> =>
+      driverCollection(model).findOne({ _id: companyKey(companyId, id), companyId }),
     insert: async (doc: CustomerDoc, session?: ClientSession) => void (await model.create([doc], { session })),
     /**
      * Applies `set` only if nobody changed the customer since `rev` was read (another PUT, an address edit):
      * answers whether it did, so a concurrent change is never overwritten silently.
      */
     updateAtRev: async (companyId: CompanyId, id: number, rev: number, set: Record<string, unknown>, session?: ClientSession) =>
-      (await model.updateOne({ _id: id, companyId, rev }, { $set: set, $inc: { rev: 1 } }, { session })).matchedCount === 1,
+      (await model.updateOne({ _id: companyKey(companyId, id), companyId, rev }, { $set: set, $inc: { rev: 1 } }, { session }))
+        .matchedCount === 1,
     /** Notes that a VIES check of `vatId` was asked for (only while the customer still has that VAT ID). */
     markVatRequested: (companyId: CompanyId, id: number, vatId: string, at: Date, session?: ClientSession) =>
-      model.updateOne({ _id: id, companyId, vatId }, { $set: { 'vat.requestedAt': at } }, { session }),
+      model.updateOne({ _id: companyKey(companyId, id), companyId, vatId }, { $set: { 'vat.requestedAt': at } }, { session }),
     /**
      * Stores a VIES verdict only while the customer still has that VAT ID (an answer for a replaced one is
      * stale) and only if it is not older than the stored one (answers can arrive out of order).
@@ -201,7 +219,7 @@ export function customersRepo(conn: Connection) {
     storeVatVerdict: (companyId: CompanyId, id: number, verdict: VatVerdict) =>
       model.updateOne(
         {
-          _id: id,
+          _id: companyKey(companyId, id),
           companyId,
           vatId: verdict.vatId,
           $or: [
@@ -217,7 +235,7 @@ export function customersRepo(conn: Connection) {
       const [docs, total] = await Promise.all([
         model
           .find(f)
-          .sort({ customerNumber: 1, _id: 1 })
+          .sort({ customerNumber: 1, id: 1 })
           .skip((page.page - 1) * page.limit)
           .limit(page.limit)
           .lean<CustomerDoc[]>(),

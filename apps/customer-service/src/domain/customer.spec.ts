@@ -14,7 +14,8 @@ const address = (over: Partial<AddressDoc>): AddressDoc => ({
   ...over,
 });
 const customer = (over: Partial<CustomerDoc>): CustomerDoc => ({
-  _id: 7,
+  _id: 'c1:7',
+  id: 7,
   companyId: asCompanyId('c1'),
   customerNumber: 10000,
   contactType: 'B2B',

@@ -132,7 +132,7 @@ export function presentVatCheck(c: CustomerDoc) {
 
 export function presentCustomer(c: CustomerDoc, opts: { addresses: boolean }) {
   return {
-    id: c._id,
+    id: c.id,
     customer_number: c.customerNumber,
     contact_type: c.contactType,
     organization_name: c.organizationName ?? null,

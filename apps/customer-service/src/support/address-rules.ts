@@ -1,15 +1,27 @@
 import { eventMessage } from '@inv/runtime';
 /** What the address use cases share: the cap, the lookup, the postal-code check and the optimistic write. */
 import { AppError, invalidData, notFound } from '@inv/service-kit';
-import type { AddressDoc, CustomerDoc } from '../db/customers';
+import type { CompanyId } from '@inv/contracts';
+import { addressCounter, type AddressDoc, type CustomerDoc } from '../db/customers';
 import { postalCodeProblem } from '../domain/postal-codes';
 import type { CustomerDeps } from './deps';
 
 export const MAX_ADDRESSES = 100;
 
+/**
+ * A new address id from the company's counter (ids per company). Addresses are found within their customer, so an
+ * id must be new there: the counter first moves past the customer's ids, which may come from the global counter
+ * of before (an address created then keeps its id; the company's counter did not know it).
+ */
+export async function nextAddressId(deps: CustomerDeps, companyId: CompanyId, existing: AddressDoc[]): Promise<number> {
+  const counter = addressCounter(companyId);
+  if (existing.length) await deps.counters.atLeast(counter, Math.max(...existing.map((a) => a.id)));
+  return deps.counters.next(counter);
+}
+
 export function findAddress(c: CustomerDoc, addressId: number): AddressDoc {
   const a = c.addresses.find((x) => x.id === addressId);
-  if (!a) throw notFound(`address ${addressId} of customer ${c._id}`);
+  if (!a) throw notFound(`address ${addressId} of customer ${c.id}`);
   return a;
 }
 
@@ -28,8 +40,8 @@ export interface AddressChange {
 
 export async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[], change: AddressChange) {
   await deps.commit(async (session, emit) => {
-    if (!(await deps.customers.updateAtRev(c.companyId, c._id, c.rev, { addresses, updatedAt: deps.now() }, session)))
+    if (!(await deps.customers.updateAtRev(c.companyId, c.id, c.rev, { addresses, updatedAt: deps.now() }, session)))
       throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
-    emit(eventMessage('customer.changed.v1', c.companyId, { customerId: c._id, ...change }));
+    emit(eventMessage('customer.changed.v1', c.companyId, { customerId: c.id, ...change }));
   });
 }

@@ -2,7 +2,7 @@ import type { CompanyId, AddressCreate } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { AddressDoc } from '../db/customers';
 import { withDefault } from '../domain/customer';
-import { assertPostalCode, MAX_ADDRESSES, saveAddresses } from '../support/address-rules';
+import { assertPostalCode, MAX_ADDRESSES, nextAddressId, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from '../support/deps';
 import { givenFields } from '@inv/runtime';
 import { loadCustomer } from './load-customer';
@@ -11,7 +11,7 @@ export async function addAddress(deps: CustomerDeps, companyId: CompanyId, custo
   const c = await loadCustomer(deps, companyId, customerId);
   if (c.addresses.length >= MAX_ADDRESSES) throw invalidData(`a customer has at most ${MAX_ADDRESSES} addresses`);
   const address: AddressDoc = {
-    id: await deps.counters.next('address'),
+    id: await nextAddressId(deps, companyId, c.addresses),
     type: input.type,
     isDefault: false,
     addressLine1: input.address_line_1,

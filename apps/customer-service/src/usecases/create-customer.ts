@@ -1,5 +1,6 @@
 import type { CompanyId, CustomerCreate } from '@inv/contracts';
-import type { CustomerDoc } from '../db/customers';
+import { companyKey } from '@inv/runtime';
+import { customerCounter, type CustomerDoc } from '../db/customers';
 import { needsVatCheck } from '../domain/customer';
 import {
   assertReferences,
@@ -14,10 +15,11 @@ import type { CustomerDeps } from '../support/deps';
 export async function createCustomer(deps: CustomerDeps, companyId: CompanyId, input: CustomerCreate): Promise<number> {
   await assertReferences(deps, companyId, input);
   const now = deps.now();
-  const id = await deps.counters.next('customer');
+  const id = await deps.counters.next(customerCounter(companyId));
   const fields = fieldsOf(input);
   const doc: CustomerDoc = {
-    _id: id,
+    _id: companyKey(companyId, id),
+    id,
     companyId,
     customerNumber: await nextCustomerNumber(deps, companyId),
     contactType: input.contact_type,

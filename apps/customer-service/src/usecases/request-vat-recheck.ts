@@ -8,8 +8,8 @@ export async function requestVatRecheck(deps: CustomerDeps, c: CustomerDoc): Pro
   if (c.contactType !== 'B2B' || !c.vatId || failsCheckDigits(c.vatId)) return false;
   const vatId = c.vatId;
   await deps.commit(async (session, emit) => {
-    await deps.customers.markVatRequested(c.companyId, c._id, vatId, deps.now(), session);
-    emit(vatCheckEvent(c.companyId, c._id, vatId, true));
+    await deps.customers.markVatRequested(c.companyId, c.id, vatId, deps.now(), session);
+    emit(vatCheckEvent(c.companyId, c.id, vatId, true));
   });
   return true;
 }
