@@ -60,6 +60,11 @@ describe('event mapping', () => {
   it('maps the bus events an integrator needs and nothing else', () => {
     expect(mapBusEvent('invoice.changed.v1', { invoiceId: 4, action: 'created', fields: [] })).toMatchObject({ type: 'invoice.created' });
     expect(mapBusEvent('invoice.changed.v1', { invoiceId: 4, action: 'updated', fields: [] })).toBeUndefined();
+    expect(mapBusEvent('invoice.changed.v1', { invoiceId: 4, action: 'cancelled', fields: ['status'] })).toEqual({
+      type: 'invoice.status_changed',
+      resource: { kind: 'invoice', id: 4 },
+      extra: { status: 'CANCELLED' },
+    });
     expect(mapBusEvent('invoice.finalized.v1', { invoiceId: 4, typeCode: '381' })).toMatchObject({ type: 'credit_note.finalized' });
     expect(mapBusEvent('invoice.finalized.v1', { invoiceId: 4, typeCode: '380' })).toMatchObject({ type: 'invoice.finalized' });
     expect(mapBusEvent('mail.sent.v1', { emailId: 'e1', subjectRef: 'member:m1' })).toBeUndefined();

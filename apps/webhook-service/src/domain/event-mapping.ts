@@ -45,9 +45,17 @@ const invoiceOfSubject = (subjectRef: string) => {
 export function mapBusEvent(type: string, data: Record<string, unknown>): MappedEvent | undefined {
   switch (type) {
     case 'invoice.changed.v1':
-      return data.action === 'created'
-        ? { type: 'invoice.created', resource: { kind: 'invoice', id: Number(data.invoiceId) }, extra: {} }
-        : undefined;
+      if (data.action === 'created')
+        return { type: 'invoice.created', resource: { kind: 'invoice', id: Number(data.invoiceId) }, extra: {} };
+      // a draft is cancelled through invoice.changed (no invoice.status-changed.v1 is published for it), and the
+      // integrator is promised invoice.status_changed for CANCELLED as for SENT and PAID
+      if (data.action === 'cancelled')
+        return {
+          type: 'invoice.status_changed',
+          resource: { kind: 'invoice', id: Number(data.invoiceId) },
+          extra: { status: 'CANCELLED' },
+        };
+      return undefined;
     case 'invoice.finalized.v1':
       return {
         type: data.typeCode === '381' ? 'credit_note.finalized' : 'invoice.finalized',
