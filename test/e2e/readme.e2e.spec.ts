@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { apiClient, startSystem, type System } from '../support/system';
+import { ALL_SERVICES, apiClient, startSystem, type System } from '../support/system';
 
 jest.setTimeout(300_000);
 
@@ -91,7 +91,12 @@ describe('e2e: the README runs verbatim', () => {
   );
 
   beforeAll(async () => {
-    system = await startSystem({ kind: 'readme', env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' } });
+    // every service the README shows, the webhook, inbound and recurring ones too
+    system = await startSystem({
+      kind: 'readme',
+      services: [...ALL_SERVICES, 'webhook', 'inbound', 'recurring'],
+      env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+    });
     dir = mkdtempSync(join(tmpdir(), 'readme-'));
     writeFileSync(join(dir, 'logo.png'), Buffer.from(PNG, 'base64'));
     writeFileSync(join(dir, 'terms.pdf'), PDF);
