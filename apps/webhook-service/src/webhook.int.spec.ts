@@ -232,6 +232,23 @@ describe('webhook-service', () => {
       await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
     });
 
+    it("reads an event's resource once for all its endpoints, which get the same bytes", async () => {
+      const eps = [];
+      for (const n of [1, 2, 3]) eps.push(await create({ url: receiver.url(`/fan-${n}`), event_types: ['invoice.status_changed'] }));
+      await peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: 41, customerId: 1, status: 'SENT' });
+      const got = await waitFor(
+        () => {
+          const all = receiver.received.filter((r) => r.path.startsWith('/fan-'));
+          return all.length === 3 && all;
+        },
+        { what: 'three deliveries' },
+      );
+      expect(new Set(got.map((r) => r.body)).size).toBe(1);
+      expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      expect(owners.seen.filter((s) => s.path === '/invoice/41')).toHaveLength(1);
+      for (const ep of eps) await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
+    });
+
     it('retries failures by the schedule with the same webhook-id and body, and logs each attempt', async () => {
       const path = '/flaky';
       let calls = 0;
