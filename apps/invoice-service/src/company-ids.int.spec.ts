@@ -6,6 +6,7 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createCounters } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
+import { positionIdsPerCompany } from './support/position-ids';
 import { attachmentsRepo } from './db/attachments';
 import { invoicesRepo } from './db/invoices';
 import { productsRepo } from './db/products';
@@ -98,7 +99,8 @@ describe('ids per company (invoice-service)', () => {
       [201, 1],
       [201, 1],
     ]);
-    for (const c of [a, b]) expect((await call(c, 'POST', '/invoice/1/positions', position)).status).toBe(201);
+    // positions are numbered per company too
+    for (const c of [a, b]) expect((await call(c, 'POST', '/invoice/1/positions', position)).body).toMatchObject({ position_id: 1 });
     // b's invoice 1 is a different document: a change of a's is not b's
     expect((await call(a, 'PUT', '/invoice/1', { note: 'only a' })).status).toBe(200);
     expect((await call(b, 'GET', '/invoice/1')).body.note ?? null).toBeNull();
@@ -246,6 +248,25 @@ describe('migration of invoices to ids per company', () => {
     await repo.init();
     expect(await raw.countDocuments({})).toBe(3);
     expect(await counters.next(`invoice:${a}`)).toBe(3819);
+  });
+
+  it('numbers positions per company, continuing after the largest id the former global counter gave', async () => {
+    const repo = invoicesRepo(conn);
+    await conn
+      .db!.collection('invoices')
+      .insertOne({ ...legacy(4000, a), _id: `${a}:4000`, id: 4000, positions: [{ id: 900 }, { id: 7 }] } as never);
+    const counters = createCounters(conn);
+    const next = positionIdsPerCompany(counters, (c) => repo.maxPositionId(c), 5);
+    expect([await next(a), await next(a), await next(b)]).toEqual([901, 902, 1]);
+    // another process (or a restart) takes the next block; the floor was computed once, when the counter began
+    const restarted = positionIdsPerCompany(
+      counters,
+      async () => {
+        throw new Error('the floor is computed only for a counter that does not exist yet');
+      },
+      5,
+    );
+    expect(await restarted(a)).toBe(906);
   });
 
   it('moves products and attachments the same way', async () => {

@@ -13,6 +13,7 @@ import { onMailSent } from './consumers/mail.sent';
 import { attachmentsRepo } from './db/attachments';
 import { emailsRepo } from './db/emails';
 import { invoicesRepo } from './db/invoices';
+import { positionIdsPerCompany } from './support/position-ids';
 import { jobsRepo, type JobDoc } from './db/jobs';
 import { numberingRepo } from './db/numbering';
 import { productsRepo } from './db/products';
@@ -81,7 +82,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     objects,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     counters,
-    positionIds: counters.inBlocks('position', 50),
+    positionIds: positionIdsPerCompany(counters, (companyId) => invoices.maxPositionId(companyId)),
     commit: rt.commit,
     publish: rt.publish,
     handOver: rt.handOver,

@@ -27,6 +27,15 @@ export function createCounters(conn: Connection) {
       await raw.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
     },
     /**
+     * Starts a counter that does not exist yet above `floor()` (ids given out before it existed); a counter that
+     * exists is left alone, so the floor is computed once per counter, not at every start. Safe when several
+     * processes race: `$max` never moves a counter back.
+     */
+    async startAbove(name: string, floor: () => Promise<number>): Promise<void> {
+      if (await raw.findOne({ _id: name })) return;
+      await raw.updateOne({ _id: name }, { $max: { seq: await floor() } }, { upsert: true });
+    },
+    /**
      * Ids of the same counter taken `size` at a time ($inc by `size`) and handed out from memory: one round
      * trip per `size` ids. Unique across processes (with `next` too), increasing within one process, but
      * not gapless: ids left in a block when the process stops are never used. For public ids only, never

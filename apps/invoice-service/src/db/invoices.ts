@@ -194,6 +194,17 @@ export function invoicesRepo(conn: Connection) {
     },
     /** The drafts' pending messages, for the relay (service-runtime keepPendingIn). */
     pendingSource: { name: INVOICES_SOURCE, collection: raw as unknown as mongo.Collection<PendingHolder> } satisfies PendingSource,
+    /** The largest position id the company's invoices hold (0 without any): where its position counter starts. */
+    maxPositionId: async (companyId: CompanyId): Promise<number> => {
+      const [top] = await raw
+        .aggregate<{ max: number | null }>([
+          { $match: { companyId } },
+          { $unwind: '$positions' },
+          { $group: { _id: null, max: { $max: '$positions.id' } } },
+        ])
+        .toArray();
+      return top?.max ?? 0;
+    },
     /** Every read is scoped by company: another company's id is simply not found. */
     get: (companyId: CompanyId, id: number, session?: ClientSession): Promise<InvoiceDoc | null> =>
       raw.findOne({ _id: invoiceKey(companyId, id), companyId }, session ? { session } : undefined),

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { CompanyId } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
 import type { Changes, HeldEntry } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
@@ -39,7 +40,8 @@ export interface InvoiceDeps {
   presignTtlSeconds: number;
   counters: Counters;
   /** Public position ids, taken from the `position` counter in blocks (one round trip per block). */
-  positionIds: () => Promise<number>;
+  /** The next position id of the company (support/position-ids.ts). */
+  positionIds: (companyId: CompanyId) => Promise<number>;
   /** A change and the messages it causes, committed together (the outbox). */
   commit: Changes['commit'];
   /** Messages that follow no write of this service: outbox, then the relay. */

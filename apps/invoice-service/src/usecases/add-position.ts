@@ -44,7 +44,7 @@ export async function addPosition(
     const added = toPosition(0, await withProduct(deps, companyId, input), inv.taxTreatmentId);
     if (input.product_id !== undefined) added.productId = input.product_id;
     const warnings = assertPositionAmounts(added, input.single_net_amount);
-    added.id = await deps.positionIds();
+    added.id = await deps.positionIds(companyId);
     // for the audit log, written with the change
     const announced = eventMessage('invoice.changed.v1', companyId, {
       invoiceId,

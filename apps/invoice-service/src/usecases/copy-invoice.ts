@@ -13,7 +13,7 @@ export async function copyInvoice(
 ): Promise<number> {
   const newId = await deps.counters.next(invoiceCounter(source.companyId));
   const positions: PositionDoc[] = [];
-  for (const p of source.positions) positions.push({ ...p, id: await deps.positionIds() });
+  for (const p of source.positions) positions.push({ ...p, id: await deps.positionIds(source.companyId) });
   const now = deps.now();
   await insertNumberedDraft(
     deps,

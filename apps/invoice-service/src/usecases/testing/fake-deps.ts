@@ -189,9 +189,9 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
         return next;
       },
     },
-    positionIds: async () => {
-      const next = (counters.get('position') ?? 0) + 1;
-      counters.set('position', next);
+    positionIds: async (companyId: string) => {
+      const next = (counters.get(`position:${companyId}`) ?? 0) + 1;
+      counters.set(`position:${companyId}`, next);
       return next;
     },
     bus,
