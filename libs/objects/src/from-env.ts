@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createObjectStore, type ObjectStore } from './object-store';
 
-/** Object-storage variables every service that stores files reads (document-service, export-service). */
+/** Object-storage variables every service that stores files reads (account-, invoice-, document-, export-, inbound-service). */
 export const objectStorageEnv = {
   /** S3/MinIO endpoint; required (a service without it refuses to start), optional here so that the reason is said plainly. */
   S3_ENDPOINT: z.string().url().optional(),
@@ -35,15 +35,4 @@ export async function connectObjectStore(config: ObjectStorageEnv): Promise<Obje
   });
   await objects.ensureBucket();
   return objects;
-}
-
-/**
- * @deprecated use `connectObjectStore` (inbound-service still calls this). Like it, it refuses to start without
- * S3_ENDPOINT; `_warn` is not called any more: no service starts an s3rver itself.
- */
-export async function openObjectStore(
-  config: ObjectStorageEnv,
-  _warn?: (endpoint: string) => void,
-): Promise<{ objects: ObjectStore; stop: () => Promise<void> }> {
-  return { objects: await connectObjectStore(config), stop: async () => undefined };
 }
