@@ -28,6 +28,13 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
   let again = false;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  /**
+   * Counts the reasons to look for work (a wake, a poll tick); `drainedAt` is the count when a claim that skipped no
+   * endpoint last found nothing. While they are equal, the end of an attempt claims nothing: there is no new work
+   * until the next wake or tick (without this, every attempt's end made one more empty claim in MongoDB).
+   */
+  let looks = 0;
+  let drainedAt = -1;
 
   async function fill(): Promise<void> {
     if (stopped) return;
@@ -42,8 +49,12 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
         while (!stopped && running.size < opts.globalConcurrency) {
           const busy = [...perEndpoint].filter(([, n]) => n >= opts.endpointConcurrency).map(([id]) => id);
           const now = deps.now();
+          const lookedAt = looks;
           const delivery = await deps.deliveries.claim(now, new Date(now.getTime() + opts.leaseMs), owner, busy);
-          if (!delivery) break;
+          if (!delivery) {
+            if (!busy.length) drainedAt = lookedAt;
+            break;
+          }
           const endpointId = delivery.endpointId;
           perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
           const task: Promise<void> = deliverOne(deps, delivery, owner)
@@ -55,7 +66,7 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
               const n = (perEndpoint.get(endpointId) ?? 1) - 1;
               if (n > 0) perEndpoint.set(endpointId, n);
               else perEndpoint.delete(endpointId);
-              void fill();
+              if (drainedAt !== looks) void fill();
             });
           running.add(task);
         }
@@ -74,12 +85,13 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
      * in flight: the end of one of those attempts looks for work anyway, and a claim now would find none.
      */
     wake(endpointIds?: readonly string[]) {
+      looks++;
       if (endpointIds?.length && endpointIds.every((id) => (perEndpoint.get(id) ?? 0) >= opts.endpointConcurrency)) return;
       void fill();
     },
     start() {
       stopped = false;
-      timer = setInterval(() => void fill(), opts.pollMs);
+      timer = setInterval(() => (looks++, void fill()), opts.pollMs);
       void fill();
     },
     /** Stops picking and waits for the attempts in flight (each bounded by the timeout). */
