@@ -69,9 +69,17 @@ describe('permissions: every route × every role × path spellings', () => {
     });
     service = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     const services = Object.fromEntries(
-      ['ACCOUNT_URL', 'CUSTOMER_URL', 'INVOICE_URL', 'DOCUMENT_URL', 'EXPORT_URL', 'QUOTA_URL', 'INBOUND_URL', 'RECURRING_URL', 'WEBHOOK_URL'].map(
-        (name) => [name, service],
-      ),
+      [
+        'ACCOUNT_URL',
+        'CUSTOMER_URL',
+        'INVOICE_URL',
+        'DOCUMENT_URL',
+        'EXPORT_URL',
+        'QUOTA_URL',
+        'INBOUND_URL',
+        'RECURRING_URL',
+        'WEBHOOK_URL',
+      ].map((name) => [name, service]),
     );
     gateway = await createGateway(
       gatewayConfig.parse({
