@@ -319,8 +319,10 @@ describe('e2e: webhooks over the whole invoice lifecycle', () => {
 
     // one invoice's events in the order they happened
     expect([created, finalized, sent, paid].map((p) => p.sequence)).toEqual([1, 2, 3, 4]);
-    // (invoice-service announces no creation of a credit note: its first event is its finalization)
-    expect(credit.sequence).toBe(1);
+    // a credit note is announced when it is created, like any draft, and finalized after
+    const creditCreated = await arrived('invoice.created', onInvoice(creditId));
+    expect(creditCreated.data.invoice).toMatchObject({ id: creditId, document_type: 'CREDIT_NOTE', preceding_invoice_id: invoiceId });
+    expect([creditCreated.sequence, credit.sequence]).toEqual([1, 2]);
     expect(cancelled.data.invoice).toMatchObject({ id: cancelledId, status: 'CANCELLED' });
     expect(cancelled.sequence).toBe(2); // after its invoice.created
     // no event twice, none of the other company's

@@ -1,10 +1,15 @@
+import { eventMessage } from '@inv/runtime';
 import { invoiceCounter } from '../db/company-keys';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { DocumentType } from '../domain/number-patterns';
 import type { InvoiceDeps } from '../support/deps';
+import { handOverHeld, heldEvents } from '../support/held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
-/** A new draft with copies of `source`'s positions (fresh position ids) and the given overrides. */
+/**
+ * A new draft with copies of `source`'s positions (fresh position ids) and the given overrides; announced like
+ * any new draft (`invoice.changed.v1` created: the audit log, and the integrators' `invoice.created` webhook).
+ */
 export async function copyInvoice(
   deps: InvoiceDeps,
   source: InvoiceDoc,
@@ -15,6 +20,13 @@ export async function copyInvoice(
   const positions: PositionDoc[] = [];
   for (const p of source.positions) positions.push({ ...p, id: await deps.positionIds(source.companyId) });
   const now = deps.now();
+  const pending = heldEvents(
+    eventMessage('invoice.changed.v1', source.companyId, {
+      invoiceId: newId,
+      action: 'created',
+      fields: ['customer_id', 'positions', ...(fields.precedingInvoiceId !== undefined ? ['preceding_invoice_id'] : [])],
+    }),
+  );
   await insertNumberedDraft(
     deps,
     {
@@ -32,8 +44,10 @@ export async function copyInvoice(
       createdAt: now,
       updatedAt: now,
       ...fields,
+      pendingMessages: pending,
     },
     { sequence },
   );
+  handOverHeld(deps, source.companyId, newId, pending);
   return newId;
 }

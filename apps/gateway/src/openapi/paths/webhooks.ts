@@ -34,17 +34,38 @@ const forbidden = { 403: problem('the role lacks webhooks:manage (owner and admi
 const disabled = conflict('the endpoint is disabled: enable it first (WEBHOOK_ENDPOINT_DISABLED)');
 
 /** How deliveries work, for the tag and the webhooks section. */
-export const WEBHOOKS_DESCRIPTION = [
-  'Events are POSTed to your endpoints by the [Standard Webhooks](https://www.standardwebhooks.com) specification:',
-  'headers `webhook-id` (the event id, the same on every retry: use it to drop duplicates), `webhook-timestamp` (Unix seconds)',
-  'and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the secret after `whsec_`, base64-decoded;',
-  'during the 24 h after a secret rotation two signatures, space-separated). Verify with any Standard Webhooks library.',
-  'Delivery is at least once: answer 2xx within 10 s; any other answer, a redirect (never followed) or a timeout is retried',
-  'after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (±20 %), 3 days in all. 410 Gone disables the endpoint;',
-  'an endpoint failing for 3 days is disabled and the owners are e-mailed. Order is not promised across resources; per resource,',
-  '`sequence` grows with each event, so drop an event whose sequence is lower than one you processed. Every payload carries the',
-  'resource as its GET shows it when the event was prepared (the same bytes on every retry).',
-].join(' ');
+export const WEBHOOKS_DESCRIPTION =
+  [
+    'Events are POSTed to your endpoints by the [Standard Webhooks](https://www.standardwebhooks.com) specification:',
+    'headers `webhook-id` (the event id, the same on every retry: use it to drop duplicates), `webhook-timestamp` (Unix seconds)',
+    'and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the secret after `whsec_`, base64-decoded;',
+    'during the 24 h after a secret rotation two signatures, space-separated). Verify with any Standard Webhooks library.',
+    'Delivery is at least once: answer 2xx within 10 s; any other answer, a redirect (never followed) or a timeout is retried',
+    'after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (±20 %), 3 days in all. 410 Gone disables the endpoint;',
+    'an endpoint failing for 3 days is disabled and the owners are e-mailed. Order is not promised across resources; per resource,',
+    '`sequence` grows with each event, so drop an event whose sequence is lower than one you processed. Every payload carries the',
+    'resource as its GET shows it when the event was prepared (the same bytes on every retry).',
+  ].join(' ') +
+  [
+    '',
+    '',
+    'Verifying in Node with the [`standardwebhooks`](https://www.npmjs.com/package/standardwebhooks) package, on the raw body:',
+    '',
+    '```js',
+    "import { Webhook } from 'standardwebhooks';",
+    'const wh = new Webhook(process.env.INVOICING_WEBHOOK_SECRET); // whsec_…',
+    "app.post('/hooks/invoicing', express.raw({ type: 'application/json' }), (req, res) => {",
+    '  let event;',
+    '  try {',
+    "    event = wh.verify(req.body.toString('utf8'), req.headers); // signature and timestamp (±5 min)",
+    '  } catch {',
+    '    return res.sendStatus(400);',
+    '  }',
+    '  // at least once: skip an event.id you have processed; answer fast, work afterwards',
+    '  res.sendStatus(204);',
+    '});',
+    '```',
+  ].join('\n');
 
 /** Webhook endpoints, their secrets and the delivery log (webhook-service). */
 export function webhookPaths(): Record<string, Record<string, unknown>> {
@@ -163,7 +184,7 @@ export function webhookEvents(): Record<string, unknown> {
           operationId: `webhook_${type.replace(/\./g, '_')}`,
           tags: [TAG],
           summary: (schema as z.ZodType).description ?? type,
-          description: WEBHOOKS_DESCRIPTION,
+          description: 'Signed, retried and ordered as the Webhooks tag describes; `data` holds the resource as its GET shows it.',
           security: [],
           requestBody: { required: true, content: { 'application/json': { schema: responseSchema(schema as z.ZodType) } } },
           responses: { '2XX': { description: 'received (any 2xx; 410 disables the endpoint, anything else is retried)' } },
