@@ -41,6 +41,7 @@ import { freeServicesPortOffset, launchServices, stopProcess, stopServices, type
 import { brokerObjectNames, deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
 import { startViesSimulator } from '@inv/vies-simulator';
 import { profileReport, type ProfileWindow } from './cpu-profiles';
+import { pct, procStat, treeCpuMs } from './proc';
 import { targetReport, type TargetInput } from './targets';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
@@ -62,19 +63,8 @@ const LINES = [
   ['Lizenz', 3, 19.99],
 ] as const;
 const root = resolve(__dirname, '../..');
-const TICK_MS = 1000 / 100; // USER_HZ
 
 // ---------------------------------------------------------------------------------------------- /proc
-/** A process's (`/proc/<pid>/stat`) or one thread's (`/proc/<pid>/task/<tid>/stat`) parent and CPU ms; undefined if gone. */
-function procStat(pid: number, tid?: string): { ppid: number; cpuMs: number } | undefined {
-  try {
-    const text = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
-  } catch {
-    return undefined;
-  }
-}
 /** CPU ms of this process alone (the load generator; its children, the services, are not in it). */
 const loadGeneratorCpuMs = () => procStat(process.pid)?.cpuMs ?? 0;
 function rssMb(pid: number): number {
@@ -103,20 +93,6 @@ const sample = (procs: Record<string, number>, measure: (pid: number) => number)
 /** What each process's `measure` grew by since `before`, per invoice. */
 const perInvoice = (procs: Record<string, number>, measure: (pid: number) => number, before: Record<string, number>, invoices: number) =>
   Object.entries(procs).map(([n, p]) => [n, (measure(p) - before[n]) / Math.max(1, invoices)] as const);
-/** CPU ms of a process and all its descendants (tsx's esbuild helper included). */
-function treeCpuMs(pid: number): number {
-  const all = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number);
-  const parent = new Map(all.map((p) => [p, procStat(p)?.ppid ?? 0]));
-  let total = 0;
-  for (const p of all) {
-    let q: number | undefined = p;
-    while (q && q !== pid) q = parent.get(q);
-    if (q === pid) total += procStat(p)?.cpuMs ?? 0;
-  }
-  return total;
-}
 /**
  * CPU ms of one process's threads by kind, from the names Node 24 gives them (/proc/<pid>/task/<tid>/comm):
  * `MainThread` (the event loop), `V8Worker` (V8's helper threads: the optimizing compilers Maglev and TurboFan, and
@@ -177,12 +153,6 @@ function findPid(pattern: RegExp): number | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------- client
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-
 /**
  * The load generator: node:http with a keep-alive agent (LOADGEN=http, default), or fetch (LOADGEN=fetch, undici,
  * what this harness used until 2026-11-26). It runs in this process on the same two cores as the system, so what it

@@ -15,7 +15,6 @@
  * each process's largest packages and functions by self time per phase, see cpu-profiles.ts), PROFILE_TOP (8).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -26,6 +25,7 @@ import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@in
 import { startViesSimulator } from '@inv/vies-simulator';
 import { apiClient } from '../support/system';
 import { profileReport, type ProfileWindow } from './cpu-profiles';
+import { pct, treeCpuMs } from './proc';
 
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const WARMUP = Number(env('WARMUP', '10'));
@@ -33,37 +33,6 @@ const PER_PHASE = Number(env('PER_PHASE', '30'));
 const PHASES = env('PHASES', 'none,five,none,five').split(',') as ('none' | 'five')[];
 const ENDPOINTS = Number(env('ENDPOINTS', '5'));
 const root = resolve(__dirname, '../..');
-const TICK_MS = 1000 / 100; // USER_HZ
-
-// The /proc readings and the percentile are the ones of finalize.bench.ts (which runs on import, so it cannot be imported).
-function procStat(pid: number): { ppid: number; cpuMs: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
-  } catch {
-    return undefined;
-  }
-}
-/** CPU ms of a process and all its descendants (tsx's esbuild helper included). */
-function treeCpuMs(pid: number): number {
-  const all = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number);
-  const parent = new Map(all.map((p) => [p, procStat(p)?.ppid ?? 0]));
-  let total = 0;
-  for (const p of all) {
-    let q: number | undefined = p;
-    while (q && q !== pid) q = parent.get(q);
-    if (q === pid) total += procStat(p)?.cpuMs ?? 0;
-  }
-  return total;
-}
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 
 /** A development stand-in in a process of its own (its CPU is counted apart), answering its first stdout line. */
 async function standIn(script: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; line: string }> {
