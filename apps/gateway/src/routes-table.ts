@@ -7,6 +7,7 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
     { prefix: '/invoice/tax-treatments', target: config.DOCUMENT_URL },
     { prefix: '/invoice', target: config.INVOICE_URL },
     { prefix: '/numbering', target: config.INVOICE_URL },
+    { prefix: '/bank-statements', target: config.INVOICE_URL },
     { prefix: '/products', target: config.INVOICE_URL },
     { prefix: '/template', target: config.DOCUMENT_URL },
     { prefix: '/exports', target: config.EXPORT_URL },

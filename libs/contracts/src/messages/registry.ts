@@ -154,6 +154,91 @@ export const events = {
     paidDate: z.string().optional(),
     totalGross: Dec.optional(),
   }),
+  /**
+   * A payment was recorded on an invoice (by hand, by the PAID shortcut, or confirmed from a bank statement). Amounts are
+   * positive decimal strings; `discount` is the Skonto granted with it (the open amount it closed beyond `amount`).
+   * `openAmount` is what is still owed after it; `paidInFull` when that reached zero (the invoice became PAID).
+   */
+  'invoice.payment-recorded.v1': z.object({
+    invoiceId: z.number().int(),
+    customerId: z.number().int(),
+    number: z.string(),
+    typeCode: z.enum(['380', '381']).optional(),
+    paymentId: z.number().int(),
+    amount: Dec,
+    discount: Dec.optional(),
+    date: z.string(),
+    method: z.string().optional(),
+    reference: z.string().optional(),
+    source: z.enum(['manual', 'status', 'bank_statement']),
+    openAmount: Dec,
+    paidInFull: z.boolean(),
+    currency: z.string().optional(),
+  }),
+  /** A recorded payment was reversed (only while it is not exported); the invoice is open again by `amount` + `discount`. */
+  'invoice.payment-reversed.v1': z.object({
+    invoiceId: z.number().int(),
+    customerId: z.number().int(),
+    number: z.string(),
+    paymentId: z.number().int(),
+    amount: Dec,
+    discount: Dec.optional(),
+    date: z.string(),
+    reversedAt: z.string(),
+    openAmount: Dec,
+  }),
+  /** export-service put these payments into a DATEV export: they can no longer be reversed (invoice-service marks them). */
+  'export.payments-exported.v1': z.object({ paymentIds: z.array(z.number().int()), jobId: z.string() }),
+  /** An invoice passed its due date unpaid (once per invoice and due date; announced by the daily reminder run). */
+  'invoice.overdue.v1': z.object({
+    invoiceId: z.number().int(),
+    customerId: z.number().int(),
+    number: z.string(),
+    dueDate: z.string(),
+    openAmount: Dec,
+  }),
+  /** A reminder (level 1 payment reminder, 2 and 3 dunning letters) was issued for an invoice, and whether it was e-mailed. */
+  'invoice.reminder-issued.v1': z.object({
+    invoiceId: z.number().int(),
+    customerId: z.number().int(),
+    number: z.string(),
+    reminderId: z.number().int(),
+    level: z.number().int().min(1).max(3),
+    date: z.string(),
+    fee: Dec,
+    interest: Dec,
+    openAmount: Dec,
+    emailed: z.boolean(),
+  }),
+  /** A bank statement (camt.053) was imported: how many credits it held and how many were matched to open invoices. */
+  'bank-statement.imported.v1': z.object({
+    statementId: z.number().int(),
+    credits: z.number().int(),
+    proposals: z.number().int(),
+  }),
+  /**
+   * inbound-service received and read a supplier's e-invoice (for the DATEV supplier bookings and webhooks). Amounts as
+   * the document states them; `vatBreakdown` per category and rate.
+   */
+  'inbound.received.v1': z.object({
+    inboundId: z.number().int(),
+    format: z.string(),
+    valid: z.boolean(),
+    number: z.string().optional(),
+    issueDate: z.string().optional(),
+    typeCode: z.string().optional(),
+    currency: z.string().optional(),
+    supplierId: z.number().int().optional(),
+    sellerName: z.string().optional(),
+    sellerVatId: z.string().optional(),
+    totalNet: Dec.optional(),
+    totalVat: Dec.optional(),
+    totalGross: Dec.optional(),
+    vatBreakdown: z.array(z.object({ category: z.string(), rate: Dec, net: Dec, vat: Dec })).optional(),
+    original: StoredObject.optional(),
+  }),
+  /** A received e-invoice was deleted (it had not been exported). */
+  'inbound.deleted.v1': z.object({ inboundId: z.number().int() }),
   /** A webhook endpoint was created, changed, deleted, its secret rotated, or disabled by delivery (for the audit log: field names only). */
   'webhook-endpoint.changed.v1': z.object({
     endpointId: z.string(),
