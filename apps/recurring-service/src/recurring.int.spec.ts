@@ -1,6 +1,7 @@
 import {
   deleteBrokerObjects,
   identityHeaders,
+  peerBus,
   serviceCaller,
   TEST_IDENTITY_KEY,
   testEnv,
@@ -51,6 +52,9 @@ describe('recurring-service', () => {
   };
 
   let main: { svc: Service; url: string };
+  /** recurring-invoice.run-finished.v1 as another service receives it. */
+  let peer: ReturnType<typeof peerBus>;
+  const announced: { id: string; companyId: string; data: Record<string, unknown> }[] = [];
   const api = (companyId: string) => serviceCaller(() => main.url, companyId);
 
   const template = (customerId = 7, extra: Record<string, unknown> = {}) => ({
@@ -67,12 +71,18 @@ describe('recurring-service', () => {
 
   beforeAll(async () => {
     mongo = await testMongo();
+    peer = peerBus(prefix);
+    peer.onEvent('recurring-log', ['recurring-invoice.run-finished.v1'], async (msg) => {
+      announced.push({ id: msg.id, companyId: msg.companyId, data: msg.data as Record<string, unknown> });
+    });
+    await peer.start();
     fake = await startFakeInvoiceService(TEST_IDENTITY_KEY);
     main = await replica();
   });
   afterAll(async () => {
     for (const s of started) await s.stop().catch(() => undefined);
     await fake?.close();
+    await peer?.stop();
     await deleteBrokerObjects(prefix);
     await mongo?.stop();
   });
@@ -381,6 +391,17 @@ describe('recurring-service', () => {
       next_run_date: '2026-12-01',
       last_run: { outcome: 'sent', invoice_id: 2 },
     });
+    // each end is announced once (webhooks: recurring_invoice.run_finished): the pause, then both periods sent
+    const mine = await waitFor(() => {
+      const got = announced.filter((a) => a.companyId === 'cmp_quota');
+      return got.length >= 3 && got;
+    });
+    expect(mine.map((a) => [a.data.periodStart, a.data.outcome, a.data.pausedReason, a.data.invoiceId])).toEqual([
+      ['2026-10-01', 'quota_exceeded', 'quota_exceeded', 1],
+      ['2026-10-01', 'sent', undefined, 1],
+      ['2026-11-01', 'sent', undefined, 2],
+    ]);
+    expect(new Set(mine.map((a) => a.id)).size).toBe(3);
   });
 
   it('pauses a schedule whose template the invoice API refuses, and says why', async () => {

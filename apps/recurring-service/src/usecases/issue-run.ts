@@ -1,4 +1,5 @@
 import { FINALIZE_TASK, RECURRING_RUN_META_KEY, type RecurringTemplate } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import { periodOf, runDate } from '../domain/schedule';
 import type { RunDoc, RunOutcome } from '../db/runs';
 import { scheduleKey, type LastRunDoc, type PausedReason, type ScheduleDoc } from '../db/schedules';
@@ -173,7 +174,8 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
 
   if (settled.pause) {
     const outcome = settled.outcome;
-    await deps.commit(async (session) => {
+    const pausedReason = settled.pause;
+    await deps.commit(async (session, emit) => {
       const r = await deps.runs.model.updateOne(
         { _id: run._id, owner: run.owner, state: 'open' },
         { $set: { outcome, error: settled.error ?? null, leaseUntil: deps.now() } },
@@ -188,6 +190,7 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
         },
         { session },
       );
+      emit(runFinished(run, outcome, settled.error, pausedReason, 'paused'));
     });
     log.info({ reason: settled.pause }, 'recurring invoice paused');
     return 'paused';
@@ -200,6 +203,33 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
   }
   log.info({ invoiceId: run.invoiceId, outcome: settled.outcome }, 'recurring run done');
   return 'advanced';
+}
+
+/**
+ * The announcement of a run's end (webhooks: recurring_invoice.run_finished). Its id names the company, schedule, period
+ * and stage, so a settle that is retried after a lost lease or a redelivery announces it once.
+ */
+function runFinished(
+  run: RunDoc,
+  outcome: RunOutcome,
+  error: string | undefined,
+  pausedReason: PausedReason | undefined,
+  stage: 'paused' | 'done',
+) {
+  return eventMessage(
+    'recurring-invoice.run-finished.v1',
+    run.companyId,
+    {
+      recurringId: run.scheduleId,
+      periodStart: run.period,
+      periodEnd: run.periodEnd,
+      invoiceId: run.invoiceId,
+      outcome,
+      ...(pausedReason && pausedReason !== 'user' ? { pausedReason } : {}),
+      ...(error ? { error } : {}),
+    },
+    `recurring-run-${run.companyId}-${run.scheduleId}-${run.period}-${stage}-${outcome}`,
+  );
 }
 
 /** An answer refusing the template's data: the schedule pauses until the template is fixed (the run stays open). */
@@ -219,7 +249,7 @@ function lastRunOf(run: RunDoc, outcome: RunOutcome, error: string | undefined):
 async function advance(deps: RecurringDeps, schedule: ScheduleDoc, run: RunDoc, settled: Settled | undefined) {
   const next = run.index + 1;
   const nextRunDate = runDate(schedule.schedule, next);
-  await deps.commit(async (session) => {
+  await deps.commit(async (session, emit) => {
     if (settled) {
       const r = await deps.runs.finish(
         run,
@@ -227,6 +257,7 @@ async function advance(deps: RecurringDeps, schedule: ScheduleDoc, run: RunDoc, 
         session,
       );
       if (r.matchedCount !== 1) throw new LeaseLost(run._id);
+      emit(runFinished(run, settled.outcome, settled.error, undefined, 'done'));
     }
     const set: Partial<ScheduleDoc> = {
       nextIndex: next,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InboundContent } from '../api/inbound';
 import { InvoiceSnapshot } from './snapshot';
 
 const Dec = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -239,6 +240,20 @@ export const events = {
   }),
   /** A received e-invoice was deleted (it had not been exported). */
   'inbound.deleted.v1': z.object({ inboundId: z.number().int() }),
+  /**
+   * A recurring invoice's run for one period ended: the invoice it issued (`invoiceId`) and how far it got, or the schedule
+   * paused (`pausedReason`: the plan's quota, or the template refused by invoice-service). Once per schedule and period
+   * (a pause and the later completion of the same run are two announcements with their own ids).
+   */
+  'recurring-invoice.run-finished.v1': z.object({
+    recurringId: z.number().int(),
+    periodStart: z.string(),
+    periodEnd: z.string(),
+    invoiceId: z.number().int().nullable(),
+    outcome: z.enum(['running', 'draft_created', 'finalized', 'sent', 'quota_exceeded', 'finalize_failed', 'failed']),
+    pausedReason: z.enum(['quota_exceeded', 'invoice_rejected']).optional(),
+    error: z.string().optional(),
+  }),
   /** A webhook endpoint was created, changed, deleted, its secret rotated, or disabled by delivery (for the audit log: field names only). */
   'webhook-endpoint.changed.v1': z.object({
     endpointId: z.string(),
@@ -276,6 +291,11 @@ export const commands = {
   }),
   /** Runs an accounting export job (export-service sends it to itself through its outbox). */
   'export.run-export.v1': z.object({ jobId: z.string() }),
+  /**
+   * Reads and validates a received e-invoice whose original is stored (inbound-service sends it to itself through its
+   * outbox when it accepts the upload; the document's id is its job's id).
+   */
+  'inbound.process-document.v1': z.object({ inboundId: z.number().int() }),
   'document.render-invoice.v1': z.object({
     jobId: z.string(),
     invoiceId: z.number().int(),
@@ -480,6 +500,24 @@ export const rpc = {
       logo: z.object({ key: z.string(), contentType: z.enum(['image/png', 'image/jpeg']) }).optional(),
     }),
     response: z.object({ url: z.string(), filename: z.string().optional(), expiresInSeconds: z.number().int().optional() }),
+  },
+  /**
+   * Renders a received e-invoice (inbound-service's reading, our JSON vocabulary) as a PDF, stores it under `key` (below
+   * the company's prefix) and answers the stored object. The view of a document that has no visual of its own (XRechnung).
+   */
+  'document.render-received.v1': {
+    request: z.object({
+      key: z.string(),
+      language: z.enum(['de', 'en']),
+      inboundId: z.number().int(),
+      format: z.string(),
+      profile: z.string().optional(),
+      valid: z.boolean(),
+      receivedAt: z.string(),
+      documentType: z.enum(['INVOICE', 'CREDIT_NOTE']).optional(),
+      content: InboundContent,
+    }),
+    response: StoredObject,
   },
 } as const;
 
