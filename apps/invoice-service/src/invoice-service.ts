@@ -16,6 +16,7 @@ import { invoicesRepo } from './db/invoices';
 import { positionIdsPerCompany } from './support/position-ids';
 import { jobsRepo, type JobDoc } from './db/jobs';
 import { numberingRepo } from './db/numbering';
+import { paymentsRepo } from './db/payments';
 import { productsRepo } from './db/products';
 import { createMailSender } from './mail/sender';
 import { numberingRoutes } from './http/numbering.routes';
@@ -46,7 +47,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const emails = emailsRepo(rt.conn);
   const numbering = numberingRepo(rt.conn);
   const products = productsRepo(rt.conn);
-  await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init()]);
+  const payments = paymentsRepo(rt.conn);
+  await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
   rt.keepPendingIn(invoices.pendingSource);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
@@ -71,6 +73,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     emails,
     numbering,
     products,
+    payments,
     mail: {
       sender,
       from: config.MAIL_FROM,

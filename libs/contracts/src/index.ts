@@ -22,3 +22,4 @@ export * from './api/roles';
 export * from './api/permissions';
 export * from './company-id';
 export * from './api/recurring';
+export * from './api/payments';

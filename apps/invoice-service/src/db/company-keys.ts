@@ -9,3 +9,4 @@ import type { CompanyId } from '@inv/contracts';
 export const invoiceCounter = (companyId: CompanyId) => `invoice:${companyId}`;
 export const productCounter = (companyId: CompanyId) => `product:${companyId}`;
 export const attachmentCounter = (companyId: CompanyId) => `attachment-id:${companyId}`;
+export const paymentCounter = (companyId: CompanyId) => `payment:${companyId}`;

@@ -72,6 +72,11 @@ export interface InvoiceDoc {
   paidDate?: string;
   paymentMethod?: string;
   paymentReference?: string;
+  /** Payments (payments.ts): cents paid and Skonto granted so far (not reversed); absent until the first payment. */
+  paidCents?: number;
+  discountCents?: number;
+  /** The status a document was in when payments made it PAID (a reversal returns it there). */
+  paidFromStatus?: InvoiceStatus;
   precedingInvoiceId?: number;
   /**
    * An invoice: the gross cents its credit notes have taken (finalized or being finalized), never above its
@@ -136,6 +141,9 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
     paidDate: String,
     paymentMethod: String,
     paymentReference: String,
+    paidCents: Number,
+    discountCents: Number,
+    paidFromStatus: String,
     precedingInvoiceId: Number,
     creditedCents: Number,
     creditReservedCents: Number,
@@ -253,6 +261,33 @@ export function invoicesRepo(conn: Connection) {
     /** A status move of a finalized document, only from the status it was read in. */
     moveStatus: async (companyId: CompanyId, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
       matched(await model.updateOne({ _id: invoiceKey(companyId, id), companyId, status: from }, { $set: set }, { session })),
+    /**
+     * A payment or its reversal: the paid and discount cents (and the status) change only if they are still as `seen`
+     * (read in the same transaction; a concurrent payment makes this answer false or the transaction retry).
+     */
+    settle: async (
+      companyId: CompanyId,
+      id: number,
+      seen: Pick<InvoiceDoc, 'status' | 'paidCents' | 'discountCents'>,
+      set: Partial<InvoiceDoc>,
+      unset: Array<keyof InvoiceDoc>,
+      session?: ClientSession,
+    ) => {
+      const same = (cents?: number) => (cents ? cents : { $in: [null, 0] });
+      return matched(
+        await model.updateOne(
+          {
+            _id: invoiceKey(companyId, id),
+            companyId,
+            status: seen.status,
+            paidCents: same(seen.paidCents),
+            discountCents: same(seen.discountCents),
+          },
+          { $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, 1])) } : {}) },
+          { session },
+        ),
+      );
+    },
     /** OPEN -> SENT (an e-mail was accepted); answers the invoice if it moved. */
     markSent: (companyId: CompanyId, id: number, now: Date, session?: ClientSession) =>
       model

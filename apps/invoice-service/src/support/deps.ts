@@ -8,6 +8,7 @@ import type { EmailsRepo } from '../db/emails';
 import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
 import type { NumberingRepo } from '../db/numbering';
+import type { PaymentsRepo } from '../db/payments';
 import type { ProductsRepo } from '../db/products';
 import type { FreeRecipients } from '../domain/email-rules';
 import type { MailSender } from '../mail/sender';
@@ -23,6 +24,8 @@ export interface InvoiceDeps {
   emails: EmailsRepo;
   numbering: NumberingRepo;
   products: ProductsRepo;
+  /** Payments of finalized invoices (usecases/record-payment.ts). */
+  payments: PaymentsRepo;
   /**
    * The mail module: its SMTP sender, sender address, attempts before a send fails and the e-mail ids this process is
    * sending right now; and the abuse limits of `send_email` (per UTC day, EMAIL_DAILY_LIMIT_*; EMAIL_FREE_RECIPIENTS).

@@ -1,0 +1,77 @@
+import type { InvoiceSnapshot, InvoiceStatus } from '@inv/contracts';
+import { toDecimal } from '@inv/money';
+
+/**
+ * Payments of a finalized document. Everything is counted in whole cents (amounts have at most 2 decimals).
+ * open = gross - paid - discounts; an invoice (380) is paid by the buyer, a credit note (381) is refunded by us: the
+ * same mechanics, "paid" meaning refunded. Credit notes do not change their invoice's open amount (record the
+ * settlement as a payment). The open amount reaching zero makes the document PAID.
+ */
+export interface PaymentState {
+  grossCents: number;
+  paidCents: number;
+  discountCents: number;
+}
+
+export const amountToCents = (amount: string): number => toDecimal(amount, 'amount').times(100).round().toNumber();
+export const centsToNumber = (cents: number): number => toDecimal(cents).dividedBy(100).toNumber();
+export const centsToText = (cents: number): string => toDecimal(cents).dividedBy(100).toFixed(2);
+
+export const openCentsOf = (s: PaymentState): number => Math.max(0, s.grossCents - s.paidCents - s.discountCents);
+
+/** Only finalized documents that are not fully paid take payments. */
+export const takesPayments = (status: InvoiceStatus): boolean => status === 'OPEN' || status === 'SENT';
+
+export type EarlyPaymentDiscount = NonNullable<InvoiceSnapshot['earlyPaymentDiscount']>;
+
+export type PaymentDecision =
+  | { ok: true; amountCents: number; discountCents: number; openAfterCents: number; paidInFull: boolean }
+  | { ok: false; reason: 'EXCEEDS_OPEN_AMOUNT'; openCents: number }
+  | { ok: false; reason: 'SKONTO_NOT_APPLICABLE'; detail: string };
+
+/**
+ * The rule of a payment of `amountCents` dated `date` on a document in `state`:
+ * - Skonto (the term's early-payment discount, fixed at finalization as `discount`): granted when no discount was
+ *   granted before, the payment is dated on or before `discount.untilDate`, and amount = open - discount amount
+ *   (so the payment closes the document). `skonto` undefined decides automatically, true insists, false never.
+ * - otherwise the amount must not exceed the open amount.
+ */
+export function decidePayment(
+  state: PaymentState,
+  amountCents: number,
+  date: string,
+  discount: EarlyPaymentDiscount | undefined,
+  skonto: boolean | undefined,
+): PaymentDecision {
+  const open = openCentsOf(state);
+  const discountCents = discount ? amountToCents(discount.amount) : 0;
+  const skontoFits =
+    discount !== undefined &&
+    discountCents > 0 &&
+    state.discountCents === 0 &&
+    date <= discount.untilDate &&
+    amountCents === open - discountCents;
+  if (skonto === true && !skontoFits) {
+    const detail = !discount
+      ? 'the invoice has no early-payment discount (Skonto)'
+      : state.discountCents > 0
+        ? 'a Skonto discount was already granted on this invoice'
+        : date > discount.untilDate
+          ? `the Skonto period ended on ${discount.untilDate}`
+          : `with Skonto the payment must be exactly ${centsToText(open - discountCents)} (open amount ${centsToText(open)} minus discount ${centsToText(discountCents)})`;
+    return { ok: false, reason: 'SKONTO_NOT_APPLICABLE', detail };
+  }
+  const granted = skonto !== false && skontoFits ? discountCents : 0;
+  if (amountCents + granted > open) return { ok: false, reason: 'EXCEEDS_OPEN_AMOUNT', openCents: open };
+  const openAfterCents = open - amountCents - granted;
+  return { ok: true, amountCents, discountCents: granted, openAfterCents, paidInFull: openAfterCents === 0 };
+}
+
+/** A payment date: not before the invoice date, at most one day after `today` (time zones). Answers the problem, if any. */
+export function paymentDateProblem(date: string, invoiceDate: string | undefined, today: string): string | undefined {
+  if (invoiceDate && date < invoiceDate) return `must not be before the invoice date ${invoiceDate}`;
+  const limit = new Date(`${today}T00:00:00Z`);
+  limit.setUTCDate(limit.getUTCDate() + 1);
+  if (date > limit.toISOString().slice(0, 10)) return `must not be later than ${limit.toISOString().slice(0, 10)} (tomorrow)`;
+  return undefined;
+}
