@@ -5,6 +5,7 @@ import { handleRenderInvoice, timedRender } from './consumers/document.render-in
 import { catalogRoutes } from './http/catalog.routes';
 import { onPresign } from './rpc/document.presign';
 import { onRenderPreview } from './rpc/document.render-preview';
+import { onRenderReminder } from './rpc/document.render-reminder';
 import { onRenderStatement } from './rpc/document.render-statement';
 import { onTemplateExists } from './rpc/document.template-exists';
 import type { DocumentDeps } from './support/deps';
@@ -32,6 +33,7 @@ export async function createDocumentService(config: DocumentConfig) {
   rt.bus.serveRpc('document.render-preview.v1', (msg) => onRenderPreview(deps, msg));
   rt.bus.serveRpc('document.presign.v1', (msg) => onPresign(deps, msg));
   rt.bus.serveRpc('document.render-statement.v1', (msg) => onRenderStatement(deps, msg));
+  rt.bus.serveRpc('document.render-reminder.v1', (msg) => onRenderReminder(deps, msg));
   rt.bus.serveRpc('document.template-exists.v1', onTemplateExists);
 
   return {

@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import { releaseYoungGenerationFlags } from '@inv/runtime';
 import type { InvoiceSnapshot } from '@inv/contracts';
 import type { AccountStatement, RenderStatementOptions } from '../pdf';
+import type { Reminder, RenderReminderOptions } from '../pdf/reminder';
 import type { RenderedDocuments, RenderOptions } from '../usecases/render-invoice';
 import { asBuffer } from './buffers';
 import type { RenderResult, RenderTask } from './render-task';
@@ -21,6 +22,7 @@ export interface Renderer {
     opts?: RenderOptions,
   ): Promise<RenderedDocuments & { /** the thread that rendered (0: the event loop's) */ thread: number }>;
   statement(statement: AccountStatement, opts?: RenderStatementOptions): Promise<Buffer>;
+  reminder(reminder: Reminder, opts?: RenderReminderOptions): Promise<Buffer>;
   /** Warms every worker (fonts, a sample render) and answers how long that took, in ms. */
   warmUp(): Promise<number>;
   /** Worker threads rendering (0: on the event loop). */
@@ -79,6 +81,9 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
     },
     async statement(statement, opts = {}) {
       return asBuffer((await done({ kind: 'statement', statement, opts })).statement!);
+    },
+    async reminder(reminder, opts = {}) {
+      return asBuffer((await done({ kind: 'reminder', reminder, opts })).reminder!);
     },
     async warmUp() {
       const started = performance.now();

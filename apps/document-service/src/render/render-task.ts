@@ -1,6 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import type { InvoiceSnapshot } from '@inv/contracts';
 import { renderStatementPdf, type AccountStatement, type RenderStatementOptions } from '../pdf';
+import { renderReminderPdf, type Reminder, type RenderReminderOptions } from '../pdf/reminder';
 import { renderInvoiceDocuments, type RenderedDocuments, type RenderOptions } from '../usecases/render-invoice';
 import { warmUp } from '../usecases/warm-up';
 import { asBuffer } from './buffers';
@@ -11,6 +12,7 @@ type ApiFormat = Parameters<typeof renderInvoiceDocuments>[1];
 export type RenderTask =
   | { kind: 'invoice'; snapshot: InvoiceSnapshot; format: ApiFormat; templateId: number; opts: RenderOptions }
   | { kind: 'statement'; statement: AccountStatement; opts: RenderStatementOptions }
+  | { kind: 'reminder'; reminder: Reminder; opts: RenderReminderOptions }
   | { kind: 'warm-up' };
 
 /**
@@ -18,7 +20,14 @@ export type RenderTask =
  * tell it from a worker that died (which the bus should retry).
  */
 export type RenderResult =
-  | { ok: true; invoice?: RenderedDocuments; statement?: Uint8Array; warmUpMs?: number; /** 0: the main thread */ thread: number }
+  | {
+      ok: true;
+      invoice?: RenderedDocuments;
+      statement?: Uint8Array;
+      reminder?: Uint8Array;
+      warmUpMs?: number;
+      /** 0: the main thread */ thread: number;
+    }
   | { ok: false; message: string };
 
 /**
@@ -49,6 +58,11 @@ export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
         const { logo, ...rest } = task.opts;
         const opts: RenderStatementOptions = { ...rest, logo: logo ? asBuffer(logo) : undefined };
         return { ok: true, statement: await renderStatementPdf(task.statement, opts), thread: threadId };
+      }
+      case 'reminder': {
+        const { logo, ...rest } = task.opts;
+        const opts: RenderReminderOptions = { ...rest, logo: logo ? asBuffer(logo) : undefined };
+        return { ok: true, reminder: await renderReminderPdf(task.reminder, opts), thread: threadId };
       }
       case 'warm-up': {
         const warmUpMs = await warmUp();

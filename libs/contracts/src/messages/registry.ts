@@ -519,6 +519,39 @@ export const rpc = {
     }),
     response: StoredObject,
   },
+  /**
+   * Renders a reminder (payment reminder or dunning letter) of an invoice as PDF/A, stores it under
+   * `<company>/invoices/<invoice>/reminders/<reminder>-<level>.pdf` (the same request renders the same object again)
+   * and answers where it is. Amounts are decimal strings; the figures are invoice-service's (domain/dunning.ts).
+   */
+  'document.render-reminder.v1': {
+    request: z.object({
+      invoiceId: z.number().int(),
+      reminderId: z.number().int(),
+      language: z.enum(['de', 'en']),
+      company: InvoiceSnapshot.shape.seller,
+      companyPayment: InvoiceSnapshot.shape.payment,
+      customer: InvoiceSnapshot.shape.buyer.extend({ customerNumber: z.string().optional() }),
+      level: z.number().int().min(1).max(3),
+      title: z.string(),
+      date: z.string(),
+      text: z.string(),
+      invoiceNumber: z.string(),
+      invoiceDate: z.string(),
+      dueDate: z.string(),
+      invoiceTotal: Dec,
+      openAmount: Dec,
+      fees: Dec,
+      flatFee: Dec,
+      interest: Dec,
+      interestPeriods: z.array(z.object({ from: z.string(), to: z.string(), days: z.number().int(), ratePercent: Dec })),
+      total: Dec,
+      payBy: z.string(),
+      template: z.number().int().optional(),
+      logo: z.object({ key: z.string(), contentType: z.enum(['image/png', 'image/jpeg']) }).optional(),
+    }),
+    response: z.object({ key: z.string(), filename: z.string(), size: z.number().int() }),
+  },
 } as const;
 
 export const messages = { events, commands, rpc };
