@@ -12,6 +12,7 @@ export const webhookConfig = baseEnv
     CUSTOMER_URL: url(3002),
     EXPORT_URL: url(3006),
     QUOTA_URL: url(3007),
+    INBOUND_URL: url(3009),
     /**
      * Key that encrypts the endpoints' signing secrets at rest (AES-256-GCM): 32 bytes as base64 or 64 hex
      * characters, comma-separated for rotation (the first encrypts, all decrypt). Required in production; outside

@@ -30,6 +30,13 @@ async function fakeOwners() {
       );
       return;
     }
+    const inbound = /^\/inbound\/(\d+)$/.exec(req.url ?? '');
+    if (inbound) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: Number(inbound[1]), status: 'RECEIVED', valid: true, format: 'xrechnung-ubl' }));
+      return;
+    }
+    // GET /bank-statements/{id} is not there: the payload carries the event's own figures
     res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,6 +68,7 @@ describe('webhook-service', () => {
           CUSTOMER_URL: owners.url,
           EXPORT_URL: owners.url,
           QUOTA_URL: owners.url,
+          INBOUND_URL: owners.url,
           WEBHOOK_POLL_MS: '50',
           WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400,600,800',
           WEBHOOK_TIMEOUT_MS: '1500',
@@ -229,6 +237,84 @@ describe('webhook-service', () => {
       expect(log[0]).toMatchObject({ status: 'delivered', attempts: 1, last_http_status: 204, event_type: 'invoice.status_changed' });
       expect(log[0].id).toMatch(/^wd_[0-9a-f]{24}$/);
       await call('DELETE', `/webhook-endpoints/${skipped.body.id}`);
+      await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
+    });
+
+    it('delivers payments, reminders, overdue invoices, imported bank statements and received e-invoices', async () => {
+      const path = '/facts';
+      const ep = await create({
+        url: receiver.url(path),
+        event_types: [
+          'invoice.payment_recorded',
+          'invoice.payment_reversed',
+          'invoice.status_changed',
+          'invoice.reminder_issued',
+          'bank_statement.imported',
+          'inbound_invoice.received',
+        ],
+      });
+      const inv = { invoiceId: 61, customerId: 1, number: 'RE-61' };
+      await peer.publishEvent('invoice.payment-recorded.v1', company, {
+        ...inv,
+        paymentId: 5,
+        amount: '100.00',
+        date: '2026-11-21',
+        source: 'manual',
+        openAmount: '19.00',
+        paidInFull: false,
+      });
+      await peer.publishEvent('invoice.payment-reversed.v1', company, {
+        ...inv,
+        paymentId: 5,
+        amount: '100.00',
+        date: '2026-11-21',
+        reversedAt: '2026-11-22T08:00:00.000Z',
+        openAmount: '119.00',
+      });
+      await peer.publishEvent('invoice.overdue.v1', company, { ...inv, dueDate: '2026-11-25', openAmount: '119.00' });
+      await peer.publishEvent('invoice.reminder-issued.v1', company, {
+        ...inv,
+        reminderId: 2,
+        level: 1,
+        date: '2026-12-01',
+        fee: '0.00',
+        interest: '0.00',
+        openAmount: '119.00',
+        emailed: true,
+      });
+      await peer.publishEvent('bank-statement.imported.v1', company, { statementId: 8, credits: 3, proposals: 2 });
+      await peer.publishEvent('inbound.received.v1', company, { inboundId: 77, format: 'xrechnung-ubl', valid: true });
+      const got = await waitFor(
+        () => {
+          const all = receiver.received.filter((r) => r.path === path);
+          return all.length === 6 && all;
+        },
+        { what: 'six deliveries' },
+      );
+      const byType = Object.fromEntries(got.map((r) => verify(ep.body.secret, r) as any).map((p) => [p.type + (p.data.status ?? ''), p]));
+      expect(byType['invoice.payment_recorded'].data).toEqual({
+        invoice: expect.objectContaining({ id: 61 }),
+        payment: { id: 5, amount: '100.00', discount: '0.00', date: '2026-11-21', method: null, reference: null, source: 'manual' },
+        open_amount: '19.00',
+        paid_in_full: false,
+      });
+      expect(byType['invoice.payment_reversed'].data).toMatchObject({
+        payment: { id: 5, reversed_at: '2026-11-22T08:00:00.000Z' },
+        open_amount: '119.00',
+      });
+      expect(byType['invoice.status_changedOVERDUE'].data).toEqual({ invoice: expect.objectContaining({ id: 61 }), status: 'OVERDUE' });
+      expect(byType['invoice.reminder_issued'].data.reminder).toMatchObject({ id: 2, level: 1, emailed: true });
+      expect(byType['bank_statement.imported'].data).toEqual({ bank_statement: null, statement_id: 8, credits: 3, proposals: 2 });
+      expect(byType['inbound_invoice.received'].data).toEqual({
+        inbound_invoice: { id: 77, status: 'RECEIVED', valid: true, format: 'xrechnung-ubl' },
+      });
+      // per resource, sequence grows: the invoice's four events are 1..4 in some order of arrival
+      const invoiceSeqs = got
+        .map((r) => JSON.parse(r.body))
+        .filter((p) => p.data.invoice)
+        .map((p) => p.sequence);
+      expect([...invoiceSeqs].sort()).toEqual([1, 2, 3, 4]);
+      expect(owners.seen.find((s) => s.path === '/inbound/77')?.identity).toBe(true);
       await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
     });
 

@@ -1,5 +1,6 @@
 import { addressAllowed, checkUrlForm } from './address-policy';
-import { mapBusEvent, payloadData, subscribes } from './event-mapping';
+import { WEBHOOK_EVENT_TYPES } from '@inv/contracts';
+import { mapBusEvent, payloadData, SOURCE_EVENTS, subscribes, type SourceEvent } from './event-mapping';
 import { nextAttemptAt, RETRY_SCHEDULE_MS } from './retry-schedule';
 import { newSigningSecret, secretBox, secretKeysOf } from './secrets';
 
@@ -75,6 +76,107 @@ describe('event mapping', () => {
     expect(mapBusEvent('vat.checked.v1', { vatId: 'DE1' })).toBeUndefined();
     expect(mapBusEvent('vat.checked.v1', { vatId: 'DE1', customerId: 3 })).toMatchObject({ type: 'customer.vat_checked' });
     expect(mapBusEvent('quota.limit-reached.v1', { month: '2026-11' })).toMatchObject({ type: 'quota.limit_reached' });
+  });
+
+  it('maps payments, reminders, overdue invoices, bank statements and received e-invoices', () => {
+    const base = { invoiceId: 42, customerId: 3, number: 'RE-2026-0042' };
+    expect(
+      mapBusEvent('invoice.payment-recorded.v1', {
+        ...base,
+        paymentId: 7,
+        amount: '116.62',
+        discount: '2.38',
+        date: '2026-11-21',
+        method: 'BANK_TRANSFER',
+        source: 'manual',
+        openAmount: '0.00',
+        paidInFull: true,
+      }),
+    ).toEqual({
+      type: 'invoice.payment_recorded',
+      resource: { kind: 'invoice', id: 42 },
+      extra: {
+        payment: {
+          id: 7,
+          amount: '116.62',
+          discount: '2.38',
+          date: '2026-11-21',
+          method: 'BANK_TRANSFER',
+          reference: null,
+          source: 'manual',
+        },
+        open_amount: '0.00',
+        paid_in_full: true,
+      },
+    });
+    expect(
+      mapBusEvent('invoice.payment-reversed.v1', {
+        ...base,
+        paymentId: 7,
+        amount: '116.62',
+        date: '2026-11-21',
+        reversedAt: '2026-11-22T08:00:00.000Z',
+        openAmount: '116.62',
+      }),
+    ).toEqual({
+      type: 'invoice.payment_reversed',
+      resource: { kind: 'invoice', id: 42 },
+      extra: {
+        payment: { id: 7, amount: '116.62', discount: '0.00', date: '2026-11-21', reversed_at: '2026-11-22T08:00:00.000Z' },
+        open_amount: '116.62',
+      },
+    });
+    const overdue = mapBusEvent('invoice.overdue.v1', { ...base, dueDate: '2026-11-01', openAmount: '119.00' })!;
+    expect(overdue).toEqual({ type: 'invoice.status_changed', resource: { kind: 'invoice', id: 42 }, extra: { status: 'OVERDUE' } });
+    expect(payloadData(overdue, { id: 42 })).toEqual({ invoice: { id: 42 }, status: 'OVERDUE' });
+    expect(
+      mapBusEvent('invoice.reminder-issued.v1', {
+        ...base,
+        reminderId: 3,
+        level: 2,
+        date: '2026-12-05',
+        fee: '5.00',
+        interest: '0.41',
+        openAmount: '124.41',
+        emailed: false,
+      }),
+    ).toEqual({
+      type: 'invoice.reminder_issued',
+      resource: { kind: 'invoice', id: 42 },
+      extra: { reminder: { id: 3, level: 2, date: '2026-12-05', fee: '5.00', interest: '0.41', open_amount: '124.41', emailed: false } },
+    });
+    const statement = mapBusEvent('bank-statement.imported.v1', { statementId: 12, credits: 14, proposals: 11 })!;
+    expect(statement).toMatchObject({ type: 'bank_statement.imported', resource: { kind: 'bank_statement', id: 12 } });
+    // the statement cannot be read (yet): its figures from the event travel anyway
+    expect(payloadData(statement, null)).toEqual({ bank_statement: null, statement_id: 12, credits: 14, proposals: 11 });
+    expect(payloadData(statement, { id: 12, credits: 14 })).toMatchObject({ bank_statement: { id: 12 }, proposals: 11 });
+    const inbound = mapBusEvent('inbound.received.v1', { inboundId: 31, format: 'xrechnung-ubl', valid: true })!;
+    expect(inbound).toEqual({ type: 'inbound_invoice.received', resource: { kind: 'inbound', id: 31 }, extra: {} });
+    expect(payloadData(inbound, { id: 31, valid: true })).toEqual({ inbound_invoice: { id: 31, valid: true } });
+    expect(mapBusEvent('inbound.deleted.v1', { inboundId: 31 })).toBeUndefined();
+    expect(mapBusEvent('export.payments-exported.v1', { paymentIds: [7], jobId: 'j' })).toBeUndefined();
+  });
+
+  it('lists a webhook type for every source event, each one a documented payload', () => {
+    const samples: Record<SourceEvent, Record<string, unknown>> = {
+      'invoice.changed.v1': { invoiceId: 1, action: 'created' },
+      'invoice.finalized.v1': { invoiceId: 1 },
+      'invoice.finalize-failed.v1': { invoiceId: 1, reason: 'x' },
+      'invoice.status-changed.v1': { invoiceId: 1, status: 'PAID' },
+      'mail.sent.v1': { emailId: 'e', subjectRef: 'invoice:1' },
+      'mail.failed.v1': { emailId: 'e', subjectRef: 'invoice:1', reason: 'x' },
+      'vat.checked.v1': { customerId: 1 },
+      'export.finished.v1': { jobId: 'j' },
+      'export.failed.v1': { jobId: 'j' },
+      'quota.limit-reached.v1': { month: '2026-11' },
+      'invoice.payment-recorded.v1': { invoiceId: 1, paymentId: 1 },
+      'invoice.payment-reversed.v1': { invoiceId: 1, paymentId: 1 },
+      'invoice.overdue.v1': { invoiceId: 1 },
+      'invoice.reminder-issued.v1': { invoiceId: 1, reminderId: 1 },
+      'bank-statement.imported.v1': { statementId: 1 },
+      'inbound.received.v1': { inboundId: 1 },
+    };
+    for (const type of SOURCE_EVENTS) expect(WEBHOOK_EVENT_TYPES).toContain(mapBusEvent(type, samples[type])!.type);
   });
 
   it('sends ping only on request, * matches every other type', () => {

@@ -6,7 +6,9 @@ export type ResourceRef =
   | { kind: 'customer'; id: number }
   | { kind: 'email'; id: string; invoiceId: number }
   | { kind: 'export'; id: string }
-  | { kind: 'quota'; id: string };
+  | { kind: 'quota'; id: string }
+  | { kind: 'bank_statement'; id: number }
+  | { kind: 'inbound'; id: number };
 
 export interface MappedEvent {
   type: WebhookEventType;
@@ -30,8 +32,17 @@ export const SOURCE_EVENTS = [
   'export.finished.v1',
   'export.failed.v1',
   'quota.limit-reached.v1',
+  'invoice.payment-recorded.v1',
+  'invoice.payment-reversed.v1',
+  'invoice.overdue.v1',
+  'invoice.reminder-issued.v1',
+  'bank-statement.imported.v1',
+  'inbound.received.v1',
 ] as const;
 export type SourceEvent = (typeof SOURCE_EVENTS)[number];
+
+/** The fields of `data` whose value is present (an optional field of the bus event that is absent is left out). */
+const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 
 const invoiceOfSubject = (subjectRef: string) => {
   const m = /^invoice:(\d+)$/.exec(subjectRef);
@@ -91,6 +102,69 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
       return { type: 'export.failed', resource: { kind: 'export', id: String(data.jobId) }, extra: {} };
     case 'quota.limit-reached.v1':
       return { type: 'quota.limit_reached', resource: { kind: 'quota', id: String(data.month) }, extra: {} };
+    // payments, reminders and overdue invoices: the invoice as GET shows it, the fact's own fields beside it (amounts
+    // as the decimal strings the bus carries)
+    case 'invoice.payment-recorded.v1':
+      return {
+        type: 'invoice.payment_recorded',
+        resource: { kind: 'invoice', id: Number(data.invoiceId) },
+        extra: {
+          payment: present({
+            id: data.paymentId,
+            amount: data.amount,
+            discount: data.discount ?? '0.00',
+            date: data.date,
+            method: data.method ?? null,
+            reference: data.reference ?? null,
+            source: data.source,
+            currency: data.currency,
+          }),
+          open_amount: data.openAmount,
+          paid_in_full: data.paidInFull,
+        },
+      };
+    case 'invoice.payment-reversed.v1':
+      return {
+        type: 'invoice.payment_reversed',
+        resource: { kind: 'invoice', id: Number(data.invoiceId) },
+        extra: {
+          payment: present({
+            id: data.paymentId,
+            amount: data.amount,
+            discount: data.discount ?? '0.00',
+            date: data.date,
+            reversed_at: data.reversedAt,
+          }),
+          open_amount: data.openAmount,
+        },
+      };
+    case 'invoice.overdue.v1':
+      return { type: 'invoice.status_changed', resource: { kind: 'invoice', id: Number(data.invoiceId) }, extra: { status: 'OVERDUE' } };
+    case 'invoice.reminder-issued.v1':
+      return {
+        type: 'invoice.reminder_issued',
+        resource: { kind: 'invoice', id: Number(data.invoiceId) },
+        extra: {
+          reminder: {
+            id: data.reminderId,
+            level: data.level,
+            date: data.date,
+            fee: data.fee,
+            interest: data.interest,
+            open_amount: data.openAmount,
+            emailed: data.emailed,
+          },
+        },
+      };
+    case 'bank-statement.imported.v1':
+      // the event's own figures travel with it: the payload holds them even when the statement cannot be read
+      return {
+        type: 'bank_statement.imported',
+        resource: { kind: 'bank_statement', id: Number(data.statementId) },
+        extra: { statement_id: data.statementId, credits: data.credits, proposals: data.proposals },
+      };
+    case 'inbound.received.v1':
+      return { type: 'inbound_invoice.received', resource: { kind: 'inbound', id: Number(data.inboundId) }, extra: {} };
     default:
       return undefined;
   }
@@ -117,5 +191,9 @@ export function payloadData(mapped: MappedEvent, resource: unknown): Record<stri
       return { export: resource ?? null, ...mapped.extra };
     case 'quota':
       return { quota: resource ?? null, ...mapped.extra };
+    case 'bank_statement':
+      return { bank_statement: resource ?? null, ...mapped.extra };
+    case 'inbound':
+      return { inbound_invoice: resource ?? null, ...mapped.extra };
   }
 }

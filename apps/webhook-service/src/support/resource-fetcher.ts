@@ -7,6 +7,7 @@ export interface OwnerUrls {
   CUSTOMER_URL: string;
   EXPORT_URL: string;
   QUOTA_URL: string;
+  INBOUND_URL: string;
 }
 
 /** The resource could not be read now (its owner is down or slow): the delivery is prepared again later. */
@@ -40,6 +41,10 @@ export function resourceFetcher(urls: OwnerUrls, signer: IdentitySigner, timeout
         return get(companyId, urls.EXPORT_URL, `/exports/job/${encodeURIComponent(ref.id)}`);
       case 'quota':
         return get(companyId, urls.QUOTA_URL, '/quota/');
+      case 'bank_statement':
+        return get(companyId, urls.INVOICE_URL, `/bank-statements/${ref.id}`);
+      case 'inbound':
+        return get(companyId, urls.INBOUND_URL, `/inbound/${ref.id}`);
       case 'email': {
         const list = (await get(companyId, urls.INVOICE_URL, `/invoice/${ref.invoiceId}/emails`)) as { emails?: { id: string }[] } | null;
         return list?.emails?.find((e) => e.id === ref.id) ?? null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailRecord } from './delivery';
+import { InboundDocument } from './inbound';
 import { Customer, Invoice, QuotaUsage } from './responses';
 
 /**
@@ -27,6 +28,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'export.finished',
   'export.failed',
   'quota.limit_reached',
+  'invoice.payment_recorded',
+  'invoice.payment_reversed',
+  'invoice.reminder_issued',
+  'bank_statement.imported',
+  'inbound_invoice.received',
   'ping',
 ] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
@@ -182,6 +188,15 @@ const ExportJob = z
   .loose()
   .meta({ description: 'the export job as GET /exports/job/{job_id} shows it' });
 const gone = 'null when it no longer exists (deleted before the delivery was prepared)';
+const Amount = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/)
+  .meta({ description: 'a decimal string (EUR, exact; never a float)', example: '116.62' });
+const CalendarDate = z.string().meta({ description: 'calendar date YYYY-MM-DD', example: '2026-11-21' });
+const BankStatementResource = z
+  .object({ id: z.number().int() })
+  .loose()
+  .meta({ description: 'the bank statement as GET /bank-statements/{id} shows it' });
 const InvoiceData = z.object({ invoice: Invoice.nullable().meta({ description: gone }) });
 
 export const WEBHOOK_PAYLOADS = {
@@ -198,8 +213,77 @@ export const WEBHOOK_PAYLOADS = {
   ),
   'invoice.status_changed': envelope(
     'invoice.status_changed',
-    InvoiceData.extend({ status: z.enum(['SENT', 'PAID', 'CANCELLED']) }),
-    'An invoice became SENT, PAID or CANCELLED.',
+    InvoiceData.extend({
+      status: z.enum(['SENT', 'PAID', 'CANCELLED', 'OVERDUE']).meta({
+        description: 'OVERDUE: the due date passed unpaid (once per invoice and due date, found by the daily reminder run)',
+      }),
+    }),
+    'An invoice became SENT, PAID or CANCELLED, or passed its due date unpaid (OVERDUE).',
+  ),
+  'invoice.payment_recorded': envelope(
+    'invoice.payment_recorded',
+    InvoiceData.extend({
+      payment: z.object({
+        id: z.number().int().meta({ description: 'the payment (GET /invoice/{id}/payments)' }),
+        amount: Amount,
+        discount: Amount.meta({ description: 'Skonto granted with this payment ("0.00" without)' }),
+        date: CalendarDate,
+        method: z.string().nullable(),
+        reference: z.string().nullable(),
+        source: z.enum(['manual', 'status', 'bank_statement']).meta({
+          description:
+            'manual: recorded through the API; status: the invoice was set PAID; bank_statement: a matched credit of an imported statement',
+        }),
+        currency: z.string().optional(),
+      }),
+      open_amount: Amount.meta({ description: 'what is still open after this payment' }),
+      paid_in_full: z.boolean(),
+    }),
+    'A payment of an invoice was recorded (by hand, by setting it PAID, or from a bank statement).',
+  ),
+  'invoice.payment_reversed': envelope(
+    'invoice.payment_reversed',
+    InvoiceData.extend({
+      payment: z.object({
+        id: z.number().int(),
+        amount: Amount,
+        discount: Amount,
+        date: CalendarDate,
+        reversed_at: Timestamp,
+      }),
+      open_amount: Amount.meta({ description: 'what is open again after the reversal' }),
+    }),
+    'A recorded payment was reversed; the invoice is open again by its amount and discount.',
+  ),
+  'invoice.reminder_issued': envelope(
+    'invoice.reminder_issued',
+    InvoiceData.extend({
+      reminder: z.object({
+        id: z.number().int(),
+        level: z.number().int().min(1).max(3).meta({ description: '1: payment reminder; 2 and 3: dunning letters' }),
+        date: CalendarDate,
+        fee: Amount,
+        interest: Amount,
+        open_amount: Amount,
+        emailed: z.boolean().meta({ description: 'whether it was e-mailed to the customer' }),
+      }),
+    }),
+    'A payment reminder or dunning letter was issued for an invoice.',
+  ),
+  'bank_statement.imported': envelope(
+    'bank_statement.imported',
+    z.object({
+      bank_statement: BankStatementResource.nullable().meta({ description: gone }),
+      statement_id: z.number().int(),
+      credits: z.number().int().meta({ description: 'credits the statement held' }),
+      proposals: z.number().int().meta({ description: 'credits matched to open invoices (proposals to confirm)' }),
+    }),
+    'A bank statement (camt.053) was imported.',
+  ),
+  'inbound_invoice.received': envelope(
+    'inbound_invoice.received',
+    z.object({ inbound_invoice: InboundDocument.nullable().meta({ description: gone }) }),
+    "A supplier's e-invoice was received and read (its validation verdict in valid and findings).",
   ),
   'credit_note.finalized': envelope(
     'credit_note.finalized',

@@ -4,6 +4,7 @@ import {
   MAX_WEBHOOK_ENDPOINTS,
   MessageBody,
   RotatedWebhookSecret,
+  WEBHOOK_API_VERSION,
   WEBHOOK_PAYLOADS,
   WebhookDeliveryPage,
   WebhookDeliveryQuery,
@@ -174,6 +175,66 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
   };
 }
 
+const invoiceExample = { id: 42, number: 'RE-2026-0042', status: 'SENT', '…': 'the invoice as GET /invoice/{id} shows it' };
+const envelopeExample = (type: string, sequence: number, data: Record<string, unknown>) => ({
+  id: 'evt_5b0c9d7e1a2f3b4c5d6e7f80',
+  type,
+  api_version: WEBHOOK_API_VERSION,
+  created_at: '2026-11-21T10:15:00.000Z',
+  sequence,
+  data,
+});
+
+/** Example payloads of the webhooks section (the event types without one show the schema's generated example). */
+const WEBHOOK_EXAMPLES: Partial<Record<string, unknown>> = {
+  'invoice.status_changed': envelopeExample('invoice.status_changed', 4, { invoice: invoiceExample, status: 'OVERDUE' }),
+  'invoice.payment_recorded': envelopeExample('invoice.payment_recorded', 5, {
+    invoice: invoiceExample,
+    payment: {
+      id: 7,
+      amount: '116.62',
+      discount: '2.38',
+      date: '2026-11-21',
+      method: 'BANK_TRANSFER',
+      reference: 'RE-2026-0042',
+      source: 'manual',
+      currency: 'EUR',
+    },
+    open_amount: '0.00',
+    paid_in_full: true,
+  }),
+  'invoice.payment_reversed': envelopeExample('invoice.payment_reversed', 6, {
+    invoice: invoiceExample,
+    payment: { id: 7, amount: '116.62', discount: '2.38', date: '2026-11-21', reversed_at: '2026-11-22T08:00:00.000Z' },
+    open_amount: '119.00',
+  }),
+  'invoice.reminder_issued': envelopeExample('invoice.reminder_issued', 5, {
+    invoice: invoiceExample,
+    reminder: { id: 3, level: 1, date: '2026-12-05', fee: '0.00', interest: '0.00', open_amount: '119.00', emailed: true },
+  }),
+  'bank_statement.imported': envelopeExample('bank_statement.imported', 1, {
+    bank_statement: { id: 12, '…': 'the statement as GET /bank-statements/{id} shows it' },
+    statement_id: 12,
+    credits: 14,
+    proposals: 11,
+  }),
+  'inbound_invoice.received': envelopeExample('inbound_invoice.received', 1, {
+    inbound_invoice: {
+      id: 31,
+      status: 'RECEIVED',
+      valid: true,
+      received_at: '2026-11-21T10:15:00.000Z',
+      filename: 'INV-2026-118.xml',
+      media_type: 'application/xml',
+      size: 14230,
+      sha256: '9f2c4e0b7d1a3c5e8f6b2d4a1c3e5f7a9b0d2c4e6f8a1b3d5c7e9f0a2b4c6d8e',
+      format: 'xrechnung-ubl',
+      iban_differs: false,
+      '…': 'the document as GET /inbound/{id} shows it',
+    },
+  }),
+};
+
 /** The OpenAPI 3.1 `webhooks` section: one entry per event type, its payload as the request body we send. */
 export function webhookEvents(): Record<string, unknown> {
   return Object.fromEntries(
@@ -186,7 +247,15 @@ export function webhookEvents(): Record<string, unknown> {
           summary: (schema as z.ZodType).description ?? type,
           description: 'Signed, retried and ordered as the Webhooks tag describes; `data` holds the resource as its GET shows it.',
           security: [],
-          requestBody: { required: true, content: { 'application/json': { schema: responseSchema(schema as z.ZodType) } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: responseSchema(schema as z.ZodType),
+                ...(WEBHOOK_EXAMPLES[type] === undefined ? {} : { example: WEBHOOK_EXAMPLES[type] }),
+              },
+            },
+          },
           responses: { '2XX': { description: 'received (any 2xx; 410 disables the endpoint, anything else is retried)' } },
         },
       },
