@@ -2,6 +2,7 @@ import { createCounters, createServiceRuntime } from '@inv/runtime';
 import { connectRedis, invalidatePeerData } from '@inv/service-kit';
 import { finalizedInvoiceBooker } from './consumers/invoice.finalized';
 import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
+import { onPaymentEvent } from './consumers/invoice.payments';
 import { onVatChecked } from './consumers/vat.checked';
 import { customersRepo } from './db/customers';
 import { ledgerRepo } from './db/ledger';
@@ -54,12 +55,21 @@ export async function createCustomerService(config: CustomerConfig) {
   rt.bus.onEvent('customer-payment-terms', ['company.payment-terms-changed.v1'], (msg) => onPaymentTermsChanged(deps, msg));
   rt.bus.onEvent('customer-vat-status', ['vat.checked.v1'], (msg) => onVatChecked(deps, msg));
   const bookFinalized = finalizedInvoiceBooker(deps);
-  rt.bus.onEvent('customer-ledger', ['invoice.finalized.v1', 'invoice.status-changed.v1'], async (msg) => {
+  const ledgerEvents = [
+    'invoice.finalized.v1' as const,
+    'invoice.status-changed.v1' as const,
+    'invoice.payment-recorded.v1' as const,
+    'invoice.payment-reversed.v1' as const,
+  ];
+  rt.bus.onEvent('customer-ledger', ledgerEvents, async (msg) => {
     switch (msg.type) {
       case 'invoice.finalized.v1':
         return bookFinalized(msg);
       case 'invoice.status-changed.v1':
         return onInvoiceStatusChanged(deps, msg);
+      case 'invoice.payment-recorded.v1':
+      case 'invoice.payment-reversed.v1':
+        return onPaymentEvent(deps, msg);
     }
   });
 

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
-import type { LedgerInvoice, LedgerStatus } from '../domain/ledger-rules';
+import type { LedgerInvoice, LedgerPayment, LedgerStatus } from '../domain/ledger-rules';
 
 /**
  * One invoice or credit note of a customer as the invoice events told us. The finalized event fills the
@@ -22,6 +22,8 @@ export interface LedgerInvoiceDoc {
   status: LedgerStatus;
   paidDate?: string;
   cancelledDate?: string;
+  /** From invoice.payment-recorded / -reversed events (reversed ones stay, marked, so a late payment is recognised). */
+  payments?: LedgerPayment[];
   updatedAt: Date;
 }
 
@@ -43,6 +45,10 @@ const schema = new Schema<LedgerInvoiceDoc>(
     status: { type: String, required: true },
     paidDate: String,
     cancelledDate: String,
+    payments: {
+      type: [{ _id: false, paymentId: Number, amount: String, discount: String, date: String, reversed: Boolean }],
+      default: undefined,
+    },
     updatedAt: { type: Date, required: true },
   },
   { versionKey: false },
@@ -100,6 +106,7 @@ export function ledgerRepo(conn: Connection) {
         status: d.status,
         paidDate: d.paidDate,
         cancelledDate: d.cancelledDate,
+        payments: d.payments,
       }));
     },
   };

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { Dec, toDecimal } from '@inv/money';
-import { movementsOf, nextLedgerStatus, overviewOf, statementOf, type LedgerInvoice, type LedgerStatus } from './ledger-rules';
+import {
+  movementsOf,
+  nextLedgerStatus,
+  openAmountOf,
+  overviewOf,
+  statementOf,
+  withRecordedPayment,
+  withReversedPayment,
+  type LedgerInvoice,
+  type LedgerPayment,
+  type LedgerStatus,
+} from './ledger-rules';
 
 const inv = (over: Partial<LedgerInvoice>): LedgerInvoice => ({
   invoiceId: 1,
@@ -162,5 +173,71 @@ describe('overviewOf', () => {
       creditNotes: { total: '0.00', count: 0 },
       balance: '0.00',
     });
+  });
+});
+
+describe('payments in the ledger', () => {
+  const p1 = { paymentId: 1, amount: '50.00', date: '2026-03-05' };
+  const p2 = { paymentId: 2, amount: '66.62', discount: '2.38', date: '2026-03-09' };
+
+  it('books each payment on its date and its Skonto as a discount movement of its own', () => {
+    const i = inv({ status: 'PAID', paidDate: '2026-03-09', payments: withRecordedPayment(withRecordedPayment([], p1), p2) });
+    expect(movementsOf(i)).toEqual([
+      { date: '2026-03-01', documentNumber: 'RE-2026-00001', type: 'invoice', debit: '119.00' },
+      { date: '2026-03-05', documentNumber: 'RE-2026-00001', type: 'payment', credit: '50.00' },
+      { date: '2026-03-09', documentNumber: 'RE-2026-00001', type: 'payment', credit: '66.62' },
+      { date: '2026-03-09', documentNumber: 'RE-2026-00001', type: 'discount', credit: '2.38' },
+    ]);
+    expect(statementOf([i], '2026-03-01', '2026-03-31').closingBalance).toBe('0.00');
+    expect(openAmountOf(i).toFixed(2)).toBe('0.00');
+  });
+
+  it('a partial payment leaves the rest outstanding; the overview counts the money received', () => {
+    const i = inv({ status: 'SENT', dueDate: '2026-03-10', payments: withRecordedPayment([], p1) });
+    const o = overviewOf([i], '2026-03-15');
+    expect(o.outstanding).toEqual({ total: '69.00', count: 1 });
+    expect(o.overdue).toEqual({ total: '69.00', count: 1 });
+    expect(o.paid).toEqual({ total: '50.00', count: 1 });
+    expect(o.balance).toBe('69.00');
+  });
+
+  it('payment events are the truth over a PAID status: a reversed payment leaves the invoice open', () => {
+    const i = inv({ status: 'PAID', paidDate: '2026-03-05', payments: withReversedPayment(withRecordedPayment([], p1), p1) });
+    expect(movementsOf(i).map((m) => m.type)).toEqual(['invoice']);
+    expect(overviewOf([i], '2026-03-15').outstanding).toEqual({ total: '119.00', count: 1 });
+    expect(overviewOf([i], '2026-03-15').paid).toEqual({ total: '0.00', count: 0 });
+  });
+
+  it('PAID without any payment event stays one payment of the gross (older data)', () => {
+    const o = overviewOf([inv({ status: 'PAID', paidDate: '2026-03-05' })], '2026-03-15');
+    expect(o.paid).toEqual({ total: '119.00', count: 1 });
+    expect(o.outstanding).toEqual({ total: '0.00', count: 0 });
+  });
+
+  it('ends the same whatever order recordings, reversals and redeliveries arrive in', () => {
+    type Ev = { kind: 'rec' | 'rev'; p: Omit<LedgerPayment, 'reversed'> };
+    const events: Ev[] = [
+      { kind: 'rec', p: p1 },
+      { kind: 'rec', p: p2 },
+      { kind: 'rev', p: p1 },
+    ];
+    const apply = (list: Ev[]) =>
+      list.reduce<LedgerPayment[]>((acc, e) => (e.kind === 'rec' ? withRecordedPayment(acc, e.p) : withReversedPayment(acc, e.p)), []);
+    const expected = movementsOf(inv({ payments: apply(events) }));
+    fc.assert(
+      fc.property(fc.shuffledSubarray([...events, ...events], { minLength: 6, maxLength: 6 }), (order) => {
+        expect(movementsOf(inv({ payments: apply(order) }))).toEqual(expected);
+      }),
+    );
+    expect(expected.map((m) => [m.type, m.credit ?? m.debit])).toEqual([
+      ['invoice', '119.00'],
+      ['payment', '66.62'],
+      ['discount', '2.38'],
+    ]);
+  });
+
+  it('a cancelled invoice with a partial payment books only the rest as an adjustment', () => {
+    const i = inv({ status: 'CANCELLED', cancelledDate: '2026-03-20', payments: withRecordedPayment([], p1) });
+    expect(movementsOf(i).at(-1)).toEqual({ date: '2026-03-20', documentNumber: 'RE-2026-00001', type: 'adjustment', credit: '69.00' });
   });
 });

@@ -13,9 +13,39 @@ export interface LedgerInvoice {
   status: LedgerStatus;
   paidDate?: string;
   cancelledDate?: string;
+  /**
+   * Payments recorded on the invoice (invoice.payment-recorded / -reversed events), reversed ones included. When there
+   * is at least one, they are the truth about what was paid; without any, a PAID status is one payment of the gross.
+   */
+  payments?: LedgerPayment[];
 }
 
-export type MovementType = 'invoice' | 'credit_note' | 'payment' | 'refund' | 'adjustment';
+/** One payment as the ledger knows it: the money received (`amount`) and the Skonto granted with it (`discount`). */
+export interface LedgerPayment {
+  paymentId: number;
+  amount: string;
+  discount?: string;
+  date: string; // YYYY-MM-DD
+  /** A reversal arrived (before or after the payment itself): the payment no longer counts. */
+  reversed: boolean;
+}
+
+/**
+ * The payment list after a recorded payment, whatever order the events arrive in: a payment already known (also one
+ * whose reversal came first) stays as it is, so a redelivery changes nothing and a reversal is never undone.
+ */
+export function withRecordedPayment(list: readonly LedgerPayment[], p: Omit<LedgerPayment, 'reversed'>): LedgerPayment[] {
+  if (list.some((x) => x.paymentId === p.paymentId)) return [...list];
+  return [...list, { ...p, reversed: false }];
+}
+
+/** The payment list after a reversal: the payment is marked reversed, or remembered as reversed until it arrives. */
+export function withReversedPayment(list: readonly LedgerPayment[], p: Omit<LedgerPayment, 'reversed'>): LedgerPayment[] {
+  if (list.some((x) => x.paymentId === p.paymentId)) return list.map((x) => (x.paymentId === p.paymentId ? { ...x, reversed: true } : x));
+  return [...list, { ...p, reversed: true }];
+}
+
+export type MovementType = 'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment';
 export interface Movement {
   date: string;
   documentNumber: string;
@@ -50,7 +80,42 @@ export function nextLedgerStatus(current: LedgerStatus | undefined, incoming: Le
 
 const amount = (value: string) => formatAmount(toDecimal(value, 'totalGross').abs());
 
-/** The bookings an invoice causes on the customer account: the document itself, then its payment or cancellation. */
+const dec = (v: string | undefined) => toDecimal(v ?? '0').abs();
+
+/** The payments that count (not reversed), in date order; empty when the invoice has none or all were reversed. */
+const livePayments = (inv: LedgerInvoice) =>
+  (inv.payments ?? []).filter((p) => !p.reversed).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.paymentId - b.paymentId));
+/** Payment events are the truth once there is one; without any, PAID is one payment of the gross (older data). */
+const hasPaymentEvents = (inv: LedgerInvoice) => (inv.payments?.length ?? 0) > 0;
+
+/** What the invoice's payments settled: the money received and the Skonto granted (decimal, positive). */
+export function settledOf(inv: LedgerInvoice): { paid: Dec; discount: Dec } {
+  if (!hasPaymentEvents(inv)) {
+    const full = inv.status === 'PAID' ? dec(inv.totalGross) : new Dec(0);
+    return { paid: full, discount: new Dec(0) };
+  }
+  let paid = new Dec(0);
+  let discount = new Dec(0);
+  for (const p of livePayments(inv)) {
+    paid = paid.plus(dec(p.amount));
+    discount = discount.plus(dec(p.discount));
+  }
+  return { paid, discount };
+}
+
+/** What is still owed on a (not cancelled) document after its payments and Skonto; never below zero. */
+export function openAmountOf(inv: LedgerInvoice): Dec {
+  if (inv.status === 'CANCELLED') return new Dec(0);
+  const { paid, discount } = settledOf(inv);
+  const open = dec(inv.totalGross).minus(paid).minus(discount);
+  return open.lt(0) ? new Dec(0) : open;
+}
+
+/**
+ * The bookings an invoice causes on the customer account: the document itself, then its payments (each with its Skonto
+ * as a `discount` movement of its own) or, without payment events, the PAID status as one payment of the gross; a
+ * cancellation books what was still open.
+ */
 export function movementsOf(inv: LedgerInvoice): Movement[] {
   const gross = amount(inv.totalGross);
   const credit = inv.typeCode === '381';
@@ -59,26 +124,36 @@ export function movementsOf(inv: LedgerInvoice): Movement[] {
       ? { date: inv.invoiceDate, documentNumber: inv.number, type: 'credit_note', credit: gross }
       : { date: inv.invoiceDate, documentNumber: inv.number, type: 'invoice', debit: gross },
   ];
-  if (inv.status === 'PAID') {
-    const date = inv.paidDate ?? inv.invoiceDate;
-    // A paid credit note is money we paid out to the customer: a refund, booked as a debit.
-    out.push(
-      credit
-        ? { date, documentNumber: inv.number, type: 'refund', debit: gross }
-        : { date, documentNumber: inv.number, type: 'payment', credit: gross },
-    );
-  } else if (inv.status === 'CANCELLED') {
+  // A paid credit note is money we paid out to the customer: a refund, booked as a debit.
+  const settle = (date: string, type: 'payment' | 'discount', value: string): Movement =>
+    credit
+      ? { date, documentNumber: inv.number, type: type === 'payment' ? 'refund' : 'discount', debit: value }
+      : { date, documentNumber: inv.number, type, credit: value };
+  if (hasPaymentEvents(inv)) {
+    for (const p of livePayments(inv)) {
+      if (!dec(p.amount).isZero()) out.push(settle(p.date, 'payment', formatAmount(dec(p.amount))));
+      if (!dec(p.discount).isZero()) out.push(settle(p.date, 'discount', formatAmount(dec(p.discount))));
+    }
+  } else if (inv.status === 'PAID') {
+    out.push(settle(inv.paidDate ?? inv.invoiceDate, 'payment', gross));
+  }
+  if (inv.status === 'CANCELLED') {
     const date = inv.cancelledDate ?? inv.invoiceDate;
-    out.push(
-      credit
-        ? { date, documentNumber: inv.number, type: 'adjustment', debit: gross }
-        : { date, documentNumber: inv.number, type: 'adjustment', credit: gross },
-    );
+    const { paid, discount } = settledOf(inv);
+    const rest = dec(inv.totalGross).minus(paid).minus(discount);
+    if (rest.gt(0)) {
+      const value = formatAmount(rest);
+      out.push(
+        credit
+          ? { date, documentNumber: inv.number, type: 'adjustment', debit: value }
+          : { date, documentNumber: inv.number, type: 'adjustment', credit: value },
+      );
+    }
   }
   return out;
 }
 
-const TYPE_ORDER: Record<MovementType, number> = { invoice: 0, credit_note: 1, refund: 2, payment: 3, adjustment: 4 };
+const TYPE_ORDER: Record<MovementType, number> = { invoice: 0, credit_note: 1, refund: 2, payment: 3, discount: 4, adjustment: 5 };
 
 /** Stable booking order: by date, documents before their settlements, then by document number. */
 export function compareMovements(a: Movement, b: Movement): number {
@@ -117,23 +192,27 @@ export interface FinancialOverview {
   balance: string;
 }
 
-/** Outstanding (finalized, unpaid invoices), the overdue part of them, paid invoices and credit notes. */
+/**
+ * Outstanding (what finalized invoices still owe after payments and Skonto, partial payments counted), the overdue part
+ * of it, paid (the money received on invoices, with the number of invoices that received any) and credit notes.
+ */
 export function overviewOf(invoices: readonly LedgerInvoice[], today: string): FinancialOverview {
-  const bucket = (list: readonly LedgerInvoice[]): Bucket => ({
-    total: formatAmount(list.reduce((sum, i) => sum.plus(toDecimal(i.totalGross).abs()), new Dec(0))),
-    count: list.length,
+  const sum = (values: readonly Dec[]): Bucket => ({
+    total: formatAmount(values.reduce((s, v) => s.plus(v), new Dec(0))),
+    count: values.length,
   });
   const invoicesOnly = invoices.filter((i) => i.typeCode === '380');
-  const outstanding = invoicesOnly.filter((i) => i.status === 'OPEN' || i.status === 'SENT');
+  const outstanding = invoicesOnly.map((i) => ({ i, open: openAmountOf(i) })).filter((x) => x.open.gt(0));
+  const paid = invoicesOnly.map((i) => settledOf(i).paid).filter((p) => p.gt(0));
   const balance = invoices
     .flatMap(movementsOf)
     .filter((m) => m.date <= today)
-    .reduce((sum, m) => sum.plus(signed(m)), new Dec(0));
+    .reduce((s, m) => s.plus(signed(m)), new Dec(0));
   return {
-    outstanding: bucket(outstanding),
-    overdue: bucket(outstanding.filter((i) => i.dueDate !== undefined && i.dueDate < today)),
-    paid: bucket(invoicesOnly.filter((i) => i.status === 'PAID')),
-    creditNotes: bucket(invoices.filter((i) => i.typeCode === '381' && i.status !== 'CANCELLED')),
+    outstanding: sum(outstanding.map((x) => x.open)),
+    overdue: sum(outstanding.filter((x) => x.i.dueDate !== undefined && x.i.dueDate < today).map((x) => x.open)),
+    paid: sum(paid),
+    creditNotes: sum(invoices.filter((i) => i.typeCode === '381' && i.status !== 'CANCELLED').map((i) => dec(i.totalGross))),
     balance: formatAmount(balance),
   };
 }

@@ -75,7 +75,7 @@ export interface Labels {
   balanceInOurFavour: string;
   balanceInYourFavour: string;
   balanceSettled: string;
-  entryType: Record<'invoice' | 'credit_note' | 'payment' | 'refund' | 'adjustment', string>;
+  entryType: Record<'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment', string>;
   intro: { invoice: string; creditNote: string; statement: string };
 }
 
@@ -153,6 +153,7 @@ const de: Labels = {
     invoice: 'Rechnung',
     credit_note: 'Gutschrift',
     payment: 'Zahlung',
+    discount: 'Skonto',
     refund: 'Erstattung',
     adjustment: 'Korrektur',
   },
@@ -237,6 +238,7 @@ const en: Labels = {
     invoice: 'Invoice',
     credit_note: 'Credit note',
     payment: 'Payment',
+    discount: 'Cash discount',
     refund: 'Refund',
     adjustment: 'Adjustment',
   },

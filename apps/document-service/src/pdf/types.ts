@@ -50,7 +50,7 @@ export interface RenderInvoiceOptions {
   creationDate?: Date;
 }
 
-export type StatementEntryType = 'invoice' | 'credit_note' | 'payment' | 'refund' | 'adjustment';
+export type StatementEntryType = 'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment';
 
 export interface StatementEntry {
   date: string; // YYYY-MM-DD

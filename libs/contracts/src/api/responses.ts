@@ -407,7 +407,10 @@ export const Statement = z
       z.object({
         date: Day,
         document_number: z.string(),
-        type: z.string(),
+        type: z.string().meta({
+          description:
+            '`invoice`, `credit_note`, `payment` (money received), `discount` (Skonto granted with a payment), `refund` (a credit note paid out) or `adjustment` (a cancellation)',
+        }),
         debit: Money.nullable(),
         credit: Money.nullable(),
         balance: Money,

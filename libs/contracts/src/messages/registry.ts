@@ -488,7 +488,7 @@ export const rpc = {
         z.object({
           date: z.string(),
           documentNumber: z.string(),
-          type: z.enum(['invoice', 'credit_note', 'payment', 'refund', 'adjustment']),
+          type: z.enum(['invoice', 'credit_note', 'payment', 'discount', 'refund', 'adjustment']),
           debit: Dec.optional(),
           credit: Dec.optional(),
           balance: Dec,
