@@ -1,8 +1,10 @@
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InboundConfig } from './config';
+import { handleProcessDocument } from './consumers/inbound.process-document';
 import { inboundDocuments } from './db/inbound-documents';
 import { suppliers } from './db/suppliers';
 import { DOCUMENT_PATHS, inboundRoutes } from './http/inbound.routes';
@@ -32,14 +34,20 @@ export async function createInboundService(config: InboundConfig) {
     documents: inboundDocuments(rt.conn),
     suppliers: suppliers(rt.conn),
     counters: createCounters(rt.conn),
+    commit: rt.commit,
+    bus: rt.bus,
     objects,
     inspector,
     logger: rt.logger,
+    maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
+    presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
+    jobSignals: new EventEmitter().setMaxListeners(0),
     now: () => new Date(),
   };
   await Promise.all([deps.documents.init(), deps.suppliers.init()]);
   rt.app.use(inboundRoutes(deps));
   rt.app.use(supplierRoutes(deps));
+  rt.bus.onCommand('inbound.process-document.v1', (msg, ctx) => handleProcessDocument(deps, msg, ctx.attempt));
 
   return {
     runtime: rt,

@@ -1,19 +1,10 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId, InboundFormat, InboundContent, InboundFinding } from '@inv/contracts';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 
-export interface InboundDoc {
-  _id: string; // `${companyId}:${id}`
-  companyId: CompanyId;
-  id: number;
-  status: 'RECEIVED' | 'REJECTED';
+/** What the reading found (absent while PROCESSING, and on a REJECTED document). */
+export interface InboundReading {
   valid: boolean;
-  receivedAt: Date;
-  filename?: string;
-  mediaType: 'application/xml' | 'application/pdf';
-  size: number;
-  sha256: string;
-  objectKey: string;
   format: InboundFormat;
   profile: string;
   version?: string;
@@ -27,6 +18,28 @@ export interface InboundDoc {
   duplicateOf?: number;
   ibanDiffers: boolean;
   summary: { number?: string; issueDate?: string; sellerName?: string; payable?: string; currency?: string; errorCount: number };
+}
+
+export interface InboundDoc extends Partial<Omit<InboundReading, 'valid' | 'ibanDiffers' | 'summary'>> {
+  _id: string; // `${companyId}:${id}`
+  companyId: CompanyId;
+  id: number;
+  /** PROCESSING until its job ends: RECEIVED (read, valid or not) or REJECTED (not readable, see error). */
+  status: 'PROCESSING' | 'RECEIVED' | 'REJECTED';
+  valid: boolean;
+  receivedAt: Date;
+  filename?: string;
+  mediaType: 'application/xml' | 'application/pdf';
+  size: number;
+  sha256: string;
+  objectKey: string;
+  /** The job: when processing began (last attempt) and ended, how often it was tried. */
+  startedAt?: Date;
+  finishedAt?: Date;
+  attempts?: number;
+  error?: { code: string; message: string };
+  ibanDiffers: boolean;
+  summary: InboundReading['summary'];
 }
 
 // the document is written and read as built (driver calls): its nested content is the contract's shape
@@ -49,10 +62,36 @@ export function inboundDocuments(conn: Connection) {
   const key = (companyId: CompanyId, id: number) => `${companyId}:${id}`;
   return {
     init: () => model.createIndexes(),
-    insert: (doc: Omit<InboundDoc, '_id'>) => raw.insertOne({ _id: key(doc.companyId, doc.id), ...doc }, AS_BUILT),
+    insert: (doc: Omit<InboundDoc, '_id'>, session?: ClientSession) =>
+      raw.insertOne({ _id: key(doc.companyId, doc.id), ...doc }, { ...AS_BUILT, session }),
     get: (companyId: CompanyId, id: number) => raw.findOne({ _id: key(companyId, id), companyId }),
-    async remove(companyId: CompanyId, id: number): Promise<InboundDoc | null> {
-      return raw.findOneAndDelete({ _id: key(companyId, id), companyId });
+    async remove(companyId: CompanyId, id: number, session?: ClientSession): Promise<InboundDoc | null> {
+      return raw.findOneAndDelete({ _id: key(companyId, id), companyId }, { session });
+    },
+    /** PROCESSING -> its job started (again, after a restart); null when the job has ended or the document is gone. */
+    markStarted: (companyId: CompanyId, id: number, now: Date) =>
+      raw.findOneAndUpdate(
+        { _id: key(companyId, id), companyId, status: 'PROCESSING' },
+        { $set: { startedAt: now }, $inc: { attempts: 1 } },
+        { returnDocument: 'after' },
+      ),
+    /** PROCESSING -> RECEIVED with the reading; false when the job had already ended (or the document was deleted). */
+    async finish(companyId: CompanyId, id: number, reading: InboundReading, now: Date, session: ClientSession): Promise<boolean> {
+      const res = await raw.updateOne(
+        { _id: key(companyId, id), companyId, status: 'PROCESSING' },
+        { $set: { ...reading, status: 'RECEIVED', finishedAt: now } },
+        { ...AS_BUILT, session },
+      );
+      return res.modifiedCount === 1;
+    },
+    /** PROCESSING -> REJECTED with the reason; false when the job had already ended. */
+    async reject(companyId: CompanyId, id: number, error: { code: string; message: string }, now: Date, session: ClientSession) {
+      const res = await raw.updateOne(
+        { _id: key(companyId, id), companyId, status: 'PROCESSING' },
+        { $set: { status: 'REJECTED', valid: false, error, finishedAt: now } },
+        { session },
+      );
+      return res.modifiedCount === 1;
     },
     /** The earliest document of the same supplier (or, unmatched, seller VAT ID) with this invoice number. */
     async firstWithNumber(
@@ -67,7 +106,10 @@ export function inboundDocuments(conn: Connection) {
             ? { sellerVatId: sender.sellerVatId }
             : undefined;
       if (!who) return undefined;
-      const first = await raw.findOne({ companyId, 'summary.number': number, ...who }, { sort: { id: 1 }, projection: { id: 1 } });
+      const first = await raw.findOne(
+        { companyId, 'summary.number': number, status: 'RECEIVED', ...who },
+        { sort: { id: 1 }, projection: { id: 1 } },
+      );
       return first?.id;
     },
     async list(companyId: CompanyId, filter: InboundFilter, page: number, limit: number) {

@@ -1,13 +1,24 @@
 import { Router, type Request } from 'express';
-import { IntId, INBOUND_PDF_MAX_BYTES, INBOUND_VALIDATE_MAX_BYTES, INBOUND_XML_MAX_BYTES, InboundListQuery } from '@inv/contracts';
+import {
+  IntId,
+  INBOUND_PDF_MAX_BYTES,
+  INBOUND_VALIDATE_MAX_BYTES,
+  INBOUND_XML_MAX_BYTES,
+  InboundListQuery,
+  InboundPdfQuery,
+  JobWaitQuery,
+} from '@inv/contracts';
 import { AppError, companyIdOf, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import type { InboundDeps } from '../support/deps';
 import { receiveDocument as readBody } from '../support/receive-body';
+import { toInboundJob } from '../support/present';
 import { deleteDocument } from '../usecases/delete-document';
+import { documentPdf } from '../usecases/document-pdf';
 import { getDocument } from '../usecases/get-document';
 import { listDocuments } from '../usecases/list-documents';
 import { receiveDocument } from '../usecases/receive-document';
 import { validateDocument } from '../usecases/validate-document';
+import { waitForJob } from '../usecases/wait-for-job';
 
 /** Paths whose body is a document (raw XML/PDF or multipart), not JSON. */
 export const DOCUMENT_PATHS = [/^\/inbound\/?$/, /^\/inbound\/validate\/?$/];
@@ -36,7 +47,8 @@ export function inboundRoutes(deps: InboundDeps): Router {
     const doc = await closingOnError(req, res, async () =>
       receiveDocument(deps, companyIdOf(req), await readBody(req.headers, req, receiveLimit)),
     );
-    res.status(201).location(`/api/v1/inbound/${doc.id}`).json(doc);
+    const job = toInboundJob(doc);
+    res.status(202).location(job.links.self).json(job);
   });
   r.get('/inbound/', async (req, res) => {
     const q = parseQuery(InboundListQuery, req.query);
@@ -46,6 +58,16 @@ export function inboundRoutes(deps: InboundDeps): Router {
   });
   r.get('/inbound/:id', async (req, res) => {
     res.json(await getDocument(deps, companyIdOf(req), parsePath(IntId, req.params, 'id')));
+  });
+  r.get('/inbound/:id/job', async (req, res) => {
+    const { wait } = parseQuery(JobWaitQuery, req.query);
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const doc = await waitForJob(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), wait, gone.signal);
+    res.json(toInboundJob(doc));
+  });
+  r.get('/inbound/:id/pdf', async (req, res) => {
+    res.json(await documentPdf(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parseQuery(InboundPdfQuery, req.query)));
   });
   r.delete('/inbound/:id', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');

@@ -1,5 +1,7 @@
+import type { EventEmitter } from 'node:events';
 import type { ObjectStore } from '@inv/objects';
-import type { Counters } from '@inv/runtime';
+import type { Changes } from '@inv/outbox';
+import type { AppBus, Counters } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import type { InboundDocuments } from '../db/inbound-documents';
 import type { Suppliers } from '../db/suppliers';
@@ -9,8 +11,17 @@ export interface InboundDeps {
   documents: InboundDocuments;
   suppliers: Suppliers;
   counters: Counters;
+  /** A change and the messages it causes, committed together (the outbox). */
+  commit: Changes['commit'];
+  /** RPC to document-service (the rendered view of a received XML). */
+  bus: Pick<AppBus, 'callRpc'>;
   objects: ObjectStore;
   inspector: Inspector;
   logger: Logger;
+  /** Attempts of the process command before the job is failed for good (bus retries + 1). */
+  maxAttempts: number;
+  presignTtlSeconds: number;
+  /** This process's ends of jobs (event: `<company>:<id>`), waking the long polls waiting for them. */
+  jobSignals: EventEmitter;
   now: () => Date;
 }

@@ -1,4 +1,4 @@
-import type { InboundDocument, InboundSummary } from '@inv/contracts';
+import { INBOUND_TASK, type InboundDocument, type InboundJob, type InboundSummary } from '@inv/contracts';
 import type { InboundDoc } from '../db/inbound-documents';
 
 type Stored = Omit<InboundDoc, '_id' | 'content' | 'findings'>;
@@ -13,11 +13,12 @@ function common(d: Stored) {
     media_type: d.mediaType,
     size: d.size,
     sha256: d.sha256,
-    format: d.format,
-    profile: d.profile,
+    ...(d.format ? { format: d.format } : {}),
+    ...(d.profile ? { profile: d.profile } : {}),
     ...(d.version ? { version: d.version } : {}),
-    customization_id: d.customizationId,
-    document_type: d.documentType,
+    ...(d.customizationId !== undefined ? { customization_id: d.customizationId } : {}),
+    ...(d.documentType ? { document_type: d.documentType } : {}),
+    ...(d.error ? { error: d.error } : {}),
     ...(d.supplierId !== undefined ? { supplier_id: d.supplierId } : {}),
     ...(d.duplicateOf !== undefined ? { duplicate_of: d.duplicateOf } : {}),
     iban_differs: d.ibanDiffers ?? false,
@@ -25,7 +26,7 @@ function common(d: Stored) {
 }
 
 export function toInboundDocument(d: Omit<InboundDoc, '_id'>): InboundDocument {
-  return { ...common(d), findings: d.findings, content: d.content };
+  return { ...common(d), ...(d.findings ? { findings: d.findings } : {}), ...(d.content ? { content: d.content } : {}) };
 }
 
 export function toInboundSummary(d: Stored): InboundSummary {
@@ -39,5 +40,24 @@ export function toInboundSummary(d: Stored): InboundSummary {
     ...(s.payable ? { payable: s.payable } : {}),
     ...(s.currency ? { currency: s.currency } : {}),
     error_count: s.errorCount,
+  };
+}
+
+/** The job of a received document (its id is the document's): PROCESSING is queued until a worker took it up. */
+export function toInboundJob(d: Omit<InboundDoc, '_id'>): InboundJob {
+  const status = d.status === 'RECEIVED' ? 'finished' : d.status === 'REJECTED' ? 'failed' : d.startedAt ? 'started' : 'queued';
+  const base = `/api/v1/inbound/${d.id}`;
+  return {
+    id: d.id,
+    task: INBOUND_TASK,
+    status,
+    document_id: d.id,
+    ...(d.status === 'REJECTED'
+      ? { error_code: d.error?.code ?? 'PROCESSING_FAILED', error_message: d.error?.message ?? 'not readable' }
+      : {}),
+    created_at: d.receivedAt.toISOString(),
+    started_at: d.startedAt?.toISOString() ?? null,
+    finished_at: d.finishedAt?.toISOString() ?? null,
+    links: { self: `${base}/job`, document: base, pdf: `${base}/pdf` },
   };
 }

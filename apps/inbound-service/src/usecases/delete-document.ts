@@ -1,12 +1,23 @@
 import type { CompanyId } from '@inv/contracts';
+import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
 import type { InboundDeps } from '../support/deps';
+import { viewKey } from './document-pdf';
 
-/** Deletes the reading, then the original (a failed object delete leaves an orphan the log names, never a record without its file). */
+/**
+ * Deletes the reading and announces it (`inbound.deleted.v1`, in the same transaction), then the original and the
+ * rendered views (a failed object delete leaves an orphan the log names, never a record without its file). A document
+ * still PROCESSING can be deleted: its job then finds nothing and ends without a trace.
+ */
 export async function deleteDocument(deps: InboundDeps, companyId: CompanyId, id: number): Promise<void> {
-  const doc = await deps.documents.remove(companyId, id);
+  const doc = await deps.commit(async (session, emit) => {
+    const removed = await deps.documents.remove(companyId, id, session);
+    if (removed) emit(eventMessage('inbound.deleted.v1', companyId, { inboundId: id }, `inbound-deleted:${companyId}:${id}`));
+    return removed;
+  });
   if (!doc) throw notFound('inbound document');
-  await deps.objects
-    .remove(doc.objectKey)
-    .catch((err: unknown) => deps.logger.warn({ err, key: doc.objectKey }, 'original of a deleted inbound document not removed'));
+  for (const key of [doc.objectKey, viewKey(companyId, id, 'de'), viewKey(companyId, id, 'en')])
+    await deps.objects
+      .remove(key)
+      .catch((err: unknown) => deps.logger.warn({ err, key }, 'a file of a deleted inbound document not removed'));
 }

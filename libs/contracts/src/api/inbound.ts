@@ -163,27 +163,36 @@ export type InboundContent = z.output<typeof InboundContent>;
 export type InboundParty = z.output<typeof InboundParty>;
 export type InboundLine = z.output<typeof InboundLine>;
 
-export const InboundStatus = z.enum(['RECEIVED', 'REJECTED']).meta({
-  description: 'RECEIVED: read and checked (see valid); REJECTED: kept but not readable as an e-invoice',
+export const InboundStatus = z.enum(['PROCESSING', 'RECEIVED', 'REJECTED']).meta({
+  description:
+    'PROCESSING: accepted and stored, being read and validated (its job: GET /inbound/{id}/job); RECEIVED: read and checked (see valid); REJECTED: kept but not readable as an e-invoice (see error)',
 });
+
+const reading = 'absent while the document is PROCESSING, and when it was REJECTED';
 
 export const InboundDocument = z
   .object({
     id: z.number().int(),
     status: InboundStatus,
-    valid: z.boolean(),
+    valid: z.boolean().meta({ description: 'false also while PROCESSING and when REJECTED' }),
     received_at: z.string(),
     filename: z.string().optional(),
     media_type: z.enum(['application/xml', 'application/pdf']),
     size: z.number().int(),
     sha256: z.string(),
-    format: InboundFormat,
-    profile: z.string(),
+    format: InboundFormat.optional().meta({ description: reading }),
+    profile: z.string().optional().meta({ description: reading }),
     version: z.string().optional(),
-    customization_id: z.string(),
-    document_type: z.enum(['INVOICE', 'CREDIT_NOTE']),
-    findings: z.array(InboundFinding),
-    content: InboundContent,
+    customization_id: z.string().optional().meta({ description: reading }),
+    document_type: z.enum(['INVOICE', 'CREDIT_NOTE']).optional().meta({ description: reading }),
+    findings: z.array(InboundFinding).optional().meta({ description: reading }),
+    content: InboundContent.optional().meta({ description: reading }),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .optional()
+      .meta({
+        description: 'REJECTED: why the document could not be read (XML_NOT_WELL_FORMED, PDF_WITHOUT_EINVOICE, UNSUPPORTED_FORMAT, …)',
+      }),
     supplier_id: z
       .number()
       .int()
@@ -231,6 +240,50 @@ export const InboundListQuery = Pagination.extend({
     .meta({ description: "the seller's VAT ID (BT-31), blanks ignored", example: 'DE123456789' }),
 });
 export type InboundListQuery = z.output<typeof InboundListQuery>;
+
+/** The task name of a received document's job. */
+export const INBOUND_TASK = 'receive_inbound_document';
+
+/**
+ * The job of a received document (POST /inbound/ answers it with 202): reading and validation run after the upload is
+ * stored. Its id is the document's id; GET /inbound/{id}/job?wait=N long-polls like a finalization job.
+ */
+export const InboundJob = z
+  .object({
+    id: z.number().int().meta({ description: "the job's id: the received document's id" }),
+    task: z.literal(INBOUND_TASK),
+    status: z.enum(['queued', 'started', 'finished', 'failed']).meta({
+      description:
+        'queued -> started -> finished (the document is RECEIVED, valid or not) | failed (REJECTED: not readable, see error_code)',
+    }),
+    document_id: z.number().int(),
+    error_code: z.string().optional().meta({ description: 'when failed: XML_NOT_WELL_FORMED, PDF_WITHOUT_EINVOICE, PDF_MALFORMED, …' }),
+    error_message: z.string().optional().meta({ description: 'when failed' }),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    links: z.object({ self: z.string(), document: z.string(), pdf: z.string() }),
+  })
+  .meta({
+    id: 'InboundJob',
+    example: {
+      id: 7,
+      task: 'receive_inbound_document',
+      status: 'finished',
+      document_id: 7,
+      created_at: '2026-11-27T10:15:00.000Z',
+      started_at: '2026-11-27T10:15:00.020Z',
+      finished_at: '2026-11-27T10:15:00.310Z',
+      links: { self: '/api/v1/inbound/7/job', document: '/api/v1/inbound/7', pdf: '/api/v1/inbound/7/pdf' },
+    },
+  });
+export type InboundJob = z.output<typeof InboundJob>;
+
+/** GET /inbound/{id}/pdf: the language of a rendered view (a PDF as sent is the same in both). */
+export const InboundPdfQuery = z.object({
+  language: z.enum(['de', 'en']).default('de').meta({ description: 'of the rendered view of an XML document' }),
+});
+export type InboundPdfQuery = z.output<typeof InboundPdfQuery>;
 
 export const InboundValidationResult = InboundValidationReport.extend({ content: InboundContent }).meta({ id: 'InboundValidationResult' });
 export type InboundValidationResult = z.output<typeof InboundValidationResult>;

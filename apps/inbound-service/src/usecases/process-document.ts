@@ -1,0 +1,117 @@
+import { INBOUND_XML_MAX_BYTES, type CompanyId } from '@inv/contracts';
+import { formatDecimal, sumDecimals } from '@inv/money';
+import { eventMessage } from '@inv/runtime';
+import { AppError } from '@inv/service-kit';
+import type { InboundDoc, InboundReading } from '../db/inbound-documents';
+import { ibanDiffers, matchSupplier, senderIds } from '../domain/supplier-match';
+import type { InboundDeps } from '../support/deps';
+import type { Inspection } from '../support/inspect';
+
+const DEC = /^-?\d+(\.\d+)?$/;
+const dec = (v: string | undefined) => (v !== undefined && DEC.test(v.trim()) ? v.trim() : undefined);
+
+/**
+ * The `inbound.process-document.v1` command: reads and validates a stored upload (in the inspector's worker threads),
+ * matches the supplier, flags a repeated number, and in one transaction turns the document RECEIVED with its reading
+ * and announces `inbound.received.v1` (for the DATEV supplier bookings and webhooks). A document that is no readable
+ * e-invoice (what the inspector refuses with a 4xx) is REJECTED with the reason: its job fails. Idempotent: a
+ * document whose job has ended (or that was deleted) is left alone, and the end is written only from PROCESSING, so a
+ * redelivered command processes once. Other errors (storage, busy workers) are retried by the bus; on the last
+ * attempt the job fails.
+ */
+export async function processDocument(deps: InboundDeps, companyId: CompanyId, id: number, attempt: number): Promise<void> {
+  const doc = await deps.documents.markStarted(companyId, id, deps.now());
+  if (!doc) return;
+  let inspection: Inspection;
+  try {
+    const bytes = await deps.objects.get(doc.objectKey);
+    inspection = await deps.inspector.check({ bytes, mediaType: doc.mediaType, filename: doc.filename }, INBOUND_XML_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, doc, { code: err.code, message: err.message });
+    if (attempt < deps.maxAttempts) throw err;
+    deps.logger.warn({ err, inboundId: id }, 'inbound document could not be processed');
+    return reject(deps, doc, { code: 'PROCESSING_FAILED', message: 'the document could not be processed; please upload it again' });
+  }
+  const reading = await readingOf(deps, companyId, inspection);
+  const finished = await deps.commit(async (session, emit) => {
+    if (!(await deps.documents.finish(companyId, id, reading, deps.now(), session))) return false;
+    emit(eventMessage('inbound.received.v1', companyId, receivedEvent(doc, reading), `inbound-received:${companyId}:${id}`));
+    return true;
+  });
+  if (finished) signal(deps, companyId, id);
+}
+
+async function reject(deps: InboundDeps, doc: InboundDoc, error: { code: string; message: string }): Promise<void> {
+  const rejected = await deps.commit((session) => deps.documents.reject(doc.companyId, doc.id, error, deps.now(), session));
+  if (rejected) signal(deps, doc.companyId, doc.id);
+}
+
+const signal = (deps: InboundDeps, companyId: CompanyId, id: number) => deps.jobSignals.emit(`${companyId}:${id}`);
+
+async function readingOf(deps: InboundDeps, companyId: CompanyId, { report, content }: Inspection): Promise<InboundReading> {
+  const sellerVatId = senderIds(content).vatId;
+  const supplier = matchSupplier(await deps.suppliers.candidates(companyId, senderIds(content)), content);
+  const duplicateOf = content.number
+    ? await deps.documents.firstWithNumber(companyId, { supplierId: supplier?.id, sellerVatId }, content.number)
+    : undefined;
+  return {
+    valid: report.valid,
+    format: report.format,
+    profile: report.profile,
+    version: report.version,
+    customizationId: report.customization_id,
+    documentType: report.document_type,
+    findings: report.findings,
+    content,
+    sellerVatId,
+    supplierId: supplier?.id,
+    duplicateOf,
+    ibanDiffers: ibanDiffers(supplier, content),
+    summary: {
+      number: content.number,
+      issueDate: content.issue_date,
+      sellerName: content.seller.name,
+      payable: content.totals.payable,
+      currency: content.currency,
+      errorCount: report.findings.filter((f) => f.severity === 'fatal' || f.severity === 'error').length,
+    },
+  };
+}
+
+/** The event's data: the document's amounts as it states them (decimal strings; one that is no decimal is left out). */
+function receivedEvent(doc: InboundDoc, r: InboundReading) {
+  const c = r.content;
+  const totalVat = dec(c.totals.tax_total) ?? sumOf(c.vat_breakdown.map((v) => v.tax_amount));
+  return {
+    inboundId: doc.id,
+    format: r.format,
+    valid: r.valid,
+    number: c.number,
+    issueDate: c.issue_date,
+    typeCode: c.type_code,
+    currency: c.currency,
+    supplierId: r.supplierId,
+    sellerName: c.seller.name,
+    sellerVatId: r.sellerVatId,
+    totalNet: dec(c.totals.tax_exclusive),
+    totalVat,
+    totalGross: dec(c.totals.tax_inclusive),
+    vatBreakdown: c.vat_breakdown.flatMap((v) => {
+      const net = dec(v.taxable_amount);
+      const vat = dec(v.tax_amount);
+      return net !== undefined && vat !== undefined ? [{ category: v.category ?? 'S', rate: dec(v.rate) ?? '0', net, vat }] : [];
+    }),
+    original: {
+      key: doc.objectKey,
+      filename: doc.filename ?? `inbound-${doc.id}.${doc.mediaType === 'application/pdf' ? 'pdf' : 'xml'}`,
+      contentType: doc.mediaType,
+      size: doc.size,
+    },
+  };
+}
+
+function sumOf(values: string[]): string | undefined {
+  const decs = values.map(dec);
+  if (!decs.length || decs.some((v) => v === undefined)) return undefined;
+  return formatDecimal(sumDecimals(decs as string[]));
+}
