@@ -5,6 +5,7 @@ import { handleRenderInvoice, timedRender } from './consumers/document.render-in
 import { catalogRoutes } from './http/catalog.routes';
 import { onPresign } from './rpc/document.presign';
 import { onRenderPreview } from './rpc/document.render-preview';
+import { onRenderReceived } from './rpc/document.render-received';
 import { onRenderReminder } from './rpc/document.render-reminder';
 import { onRenderStatement } from './rpc/document.render-statement';
 import { onTemplateExists } from './rpc/document.template-exists';
@@ -34,6 +35,7 @@ export async function createDocumentService(config: DocumentConfig) {
   rt.bus.serveRpc('document.presign.v1', (msg) => onPresign(deps, msg));
   rt.bus.serveRpc('document.render-statement.v1', (msg) => onRenderStatement(deps, msg));
   rt.bus.serveRpc('document.render-reminder.v1', (msg) => onRenderReminder(deps, msg));
+  rt.bus.serveRpc('document.render-received.v1', (msg) => onRenderReceived(deps, msg));
   rt.bus.serveRpc('document.template-exists.v1', onTemplateExists);
 
   return {

@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import { releaseYoungGenerationFlags } from '@inv/runtime';
 import type { InvoiceSnapshot } from '@inv/contracts';
 import type { AccountStatement, RenderStatementOptions } from '../pdf';
+import type { ReceivedInvoice } from '../pdf/received';
 import type { Reminder, RenderReminderOptions } from '../pdf/reminder';
 import type { RenderedDocuments, RenderOptions } from '../usecases/render-invoice';
 import { asBuffer } from './buffers';
@@ -23,6 +24,8 @@ export interface Renderer {
   ): Promise<RenderedDocuments & { /** the thread that rendered (0: the event loop's) */ thread: number }>;
   statement(statement: AccountStatement, opts?: RenderStatementOptions): Promise<Buffer>;
   reminder(reminder: Reminder, opts?: RenderReminderOptions): Promise<Buffer>;
+  /** A received e-invoice's view (inbound-service's reading). */
+  received(received: ReceivedInvoice): Promise<Buffer>;
   /** Warms every worker (fonts, a sample render) and answers how long that took, in ms. */
   warmUp(): Promise<number>;
   /** Worker threads rendering (0: on the event loop). */
@@ -84,6 +87,9 @@ export function createRenderer(workers: number, opts: { timeoutMs?: number } = {
     },
     async reminder(reminder, opts = {}) {
       return asBuffer((await done({ kind: 'reminder', reminder, opts })).reminder!);
+    },
+    async received(received) {
+      return asBuffer((await done({ kind: 'received', received })).received!);
     },
     async warmUp() {
       const started = performance.now();

@@ -1,6 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import type { InvoiceSnapshot } from '@inv/contracts';
 import { renderStatementPdf, type AccountStatement, type RenderStatementOptions } from '../pdf';
+import { renderReceivedPdf, type ReceivedInvoice } from '../pdf/received';
 import { renderReminderPdf, type Reminder, type RenderReminderOptions } from '../pdf/reminder';
 import { renderInvoiceDocuments, type RenderedDocuments, type RenderOptions } from '../usecases/render-invoice';
 import { warmUp } from '../usecases/warm-up';
@@ -13,6 +14,7 @@ export type RenderTask =
   | { kind: 'invoice'; snapshot: InvoiceSnapshot; format: ApiFormat; templateId: number; opts: RenderOptions }
   | { kind: 'statement'; statement: AccountStatement; opts: RenderStatementOptions }
   | { kind: 'reminder'; reminder: Reminder; opts: RenderReminderOptions }
+  | { kind: 'received'; received: ReceivedInvoice }
   | { kind: 'warm-up' };
 
 /**
@@ -25,6 +27,7 @@ export type RenderResult =
       invoice?: RenderedDocuments;
       statement?: Uint8Array;
       reminder?: Uint8Array;
+      received?: Uint8Array;
       warmUpMs?: number;
       /** 0: the main thread */ thread: number;
     }
@@ -64,6 +67,8 @@ export async function runRenderTask(task: RenderTask): Promise<RenderResult> {
         const opts: RenderReminderOptions = { ...rest, logo: logo ? asBuffer(logo) : undefined };
         return { ok: true, reminder: await renderReminderPdf(task.reminder, opts), thread: threadId };
       }
+      case 'received':
+        return { ok: true, received: await renderReceivedPdf(task.received), thread: threadId };
       case 'warm-up': {
         const warmUpMs = await warmUp();
         collectWarmUpGarbage();
