@@ -24,6 +24,15 @@ describe('invoice list filters', () => {
       status: { $in: [] },
       dueDate: { $lt: today },
     });
+    // open: an open amount left (OPEN, SENT) or paid in full (PAID), on the status index, combined with other filters
+    expect(invoiceListFilter(parse({ open: 'true', customer_id: '7' }), today).filter).toEqual({
+      customerId: 7,
+      $and: [{ status: { $in: ['OPEN', 'SENT'] } }],
+    });
+    expect(invoiceListFilter(parse({ open: 'false', status: 'SENT' }), today).filter).toEqual({
+      status: 'SENT',
+      $and: [{ status: 'PAID' }],
+    });
     const q = invoiceListFilter(parse({ q: 'RE-2026.*' }), today).filter.$or as { number: RegExp }[];
     expect(q[0].number.test('re-2026.*x')).toBe(true);
     expect(q[0].number.test('RE-2026-00001')).toBe(false); // the text is matched literally

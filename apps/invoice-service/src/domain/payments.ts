@@ -1,5 +1,7 @@
 import type { InvoiceSnapshot, InvoiceStatus } from '@inv/contracts';
 import { toDecimal } from '@inv/money';
+import type { InvoiceDoc } from '../db/invoices';
+import { grossCentsOf } from './totals';
 
 /**
  * Payments of a finalized document. Everything is counted in whole cents (amounts have at most 2 decimals).
@@ -12,6 +14,13 @@ export interface PaymentState {
   paidCents: number;
   discountCents: number;
 }
+
+/** The payment state of a finalized document (grossCents of older documents derived from their positions). */
+export const paymentStateOf = (inv: Pick<InvoiceDoc, 'grossCents' | 'positions' | 'paidCents' | 'discountCents'>): PaymentState => ({
+  grossCents: inv.grossCents ?? grossCentsOf(inv.positions),
+  paidCents: inv.paidCents ?? 0,
+  discountCents: inv.discountCents ?? 0,
+});
 
 export const amountToCents = (amount: string): number => toDecimal(amount, 'amount').times(100).round().toNumber();
 export const centsToNumber = (cents: number): number => toDecimal(cents).dividedBy(100).toNumber();

@@ -1,6 +1,8 @@
 import type { InvoiceTotals } from '@inv/money';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { JobDoc } from '../db/jobs';
+import type { PaymentDoc } from '../db/payments';
+import { amountToCents, centsToNumber, openCentsOf, paymentStateOf, takesPayments } from '../domain/payments';
 import { jsonNumber, presentTotals, totalsOf } from '../domain/totals';
 
 /**
@@ -76,11 +78,39 @@ export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
     payment_reference: inv.paymentReference ?? null,
     preceding_invoice_id: inv.precedingInvoiceId ?? null,
     ...(totals ? presentTotals(totals) : NO_TOTALS),
+    ...presentPaymentState(inv),
     ...(opts.positions ? { positions: presentPositions(inv.positions, totals) } : { position_count: inv.positions.length }),
     created_at: inv.createdAt.toISOString(),
     updated_at: inv.updatedAt.toISOString(),
     finalized_at: inv.finalizedAt?.toISOString() ?? null,
     cancelled_at: inv.cancelledAt?.toISOString() ?? null,
+  };
+}
+
+/** What was paid of a finalized document and what is open (null for drafts and cancelled ones: nothing is owed). */
+function presentPaymentState(inv: InvoiceDoc) {
+  const finalized = takesPayments(inv.status) || inv.status === 'PAID';
+  const state = paymentStateOf(inv);
+  return {
+    paid_amount: centsToNumber(state.paidCents),
+    skonto_amount: centsToNumber(state.discountCents),
+    open_amount: finalized ? centsToNumber(openCentsOf(state)) : null,
+  };
+}
+
+export function presentPayment(p: PaymentDoc) {
+  return {
+    id: p.id,
+    invoice_id: p.invoiceId,
+    amount: centsToNumber(amountToCents(p.amount)),
+    discount: centsToNumber(amountToCents(p.discount)),
+    date: p.date,
+    method: p.method ?? null,
+    reference: p.reference ?? null,
+    source: p.source,
+    exported: p.exportedAt !== undefined && p.exportedAt !== null,
+    reversed_at: p.reversedAt?.toISOString() ?? null,
+    created_at: p.createdAt.toISOString(),
   };
 }
 

@@ -12,10 +12,11 @@ import {
   centsToText,
   decidePayment,
   paymentDateProblem,
+  paymentStateOf,
   takesPayments,
 } from '../domain/payments';
 import { canMoveByPayment } from '../domain/status-machine';
-import { grossCentsOf, totalsOf } from '../domain/totals';
+import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from '../support/deps';
 
 /** A payment to record: amount as a decimal string with at most 2 decimals (> 0), date YYYY-MM-DD. */
@@ -34,13 +35,6 @@ export interface RecordedPayment {
   openAmount: number;
   paidInFull: boolean;
 }
-
-/** The payment state of a finalized document (grossCents of older documents derived from their positions). */
-export const paymentStateOf = (inv: InvoiceDoc) => ({
-  grossCents: inv.grossCents ?? grossCentsOf(inv.positions),
-  paidCents: inv.paidCents ?? 0,
-  discountCents: inv.discountCents ?? 0,
-});
 
 /** 409 PAYMENT_EXCEEDS_OPEN_AMOUNT, naming the open amount (detail and `open_amount`). */
 export function exceedsOpenAmount(inv: Pick<InvoiceDoc, 'id' | 'number'>, openCents: number, amountCents: number) {

@@ -200,6 +200,11 @@ export const InvoiceListQuery = Pagination.extend({
     .transform((v) => v === 'true')
     .optional()
     .meta({ description: 'true: OPEN or SENT and due before today' }),
+  open: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({ description: 'true: finalized and not fully paid (OPEN or SENT, open_amount > 0); false: paid in full (PAID)' }),
   q: z
     .string()
     .trim()

@@ -139,6 +139,11 @@ export const Invoice = z
     payment_reference: z.string().nullable(),
     preceding_invoice_id: z.number().int().nullable(),
     ...totals,
+    paid_amount: Money.meta({ description: 'sum of the payments recorded (not reversed); for a credit note: refunded' }),
+    skonto_amount: Money.meta({ description: 'early-payment discount (Skonto) granted with payments' }),
+    open_amount: Money.nullable().meta({
+      description: 'gross - paid - Skonto; 0 when PAID; null for drafts and cancelled invoices (GET /invoice/{id}/payments)',
+    }),
     positions: z.array(Position).optional().meta({ description: 'on GET /invoice/{id}' }),
     position_count: z.number().int().optional().meta({ description: 'in lists' }),
     created_at: Timestamp,

@@ -5,6 +5,7 @@ import type { ClientSession } from 'mongoose';
 import type { z } from 'zod';
 import { invoiceKey, type InvoiceDoc } from '../../db/invoices';
 import type { JobDoc } from '../../db/jobs';
+import type { PaymentDoc } from '../../db/payments';
 import type { InvoiceDeps } from '../../support/deps';
 import { createLogger, createPeerDataCache } from '@inv/service-kit';
 import { draftCache } from '../../support/draft-cache';
@@ -76,6 +77,8 @@ export interface FakeDeps {
   interfere(times?: number): void;
   /** How often the invoice repository read a single invoice (`get`). */
   reads(): number;
+  /** Payments by id (the test company's and others'). */
+  payments: Map<number, PaymentDoc>;
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
@@ -84,6 +87,7 @@ const clone = <T>(v: T): T => structuredClone(v);
 export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } = {}): FakeDeps {
   const invoices = new Map<number, InvoiceDoc>();
   const jobs = new Map<string, JobDoc>();
+  const payments = new Map<number, PaymentDoc>();
   const messages: OutboxMessage[] = [];
   const asked: FakeDeps['asked'] = [];
   const handlers: RpcHandlers = { ...defaultRpc(), ...rpc };
@@ -163,6 +167,20 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
       Object.assign(inv, clone(set));
       return true;
     },
+    settle: async (
+      companyId: string,
+      id: number,
+      seen: Pick<InvoiceDoc, 'status' | 'paidCents' | 'discountCents'>,
+      set: Partial<InvoiceDoc>,
+      unset: Array<keyof InvoiceDoc>,
+    ) => {
+      const inv = mine(companyId, id);
+      if (!inv || inv.status !== seen.status) return false;
+      if ((inv.paidCents ?? 0) !== (seen.paidCents ?? 0) || (inv.discountCents ?? 0) !== (seen.discountCents ?? 0)) return false;
+      Object.assign(inv, clone(set));
+      for (const k of unset) delete inv[k];
+      return true;
+    },
     claimForFinalize: async (companyId: string, id: number, seen: Date, jobId: string, frozen: Partial<InvoiceDoc>) => {
       const inv = draft(companyId, id);
       if (!unchangedSince(inv, seen) || !inv) return false;
@@ -177,6 +195,29 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     jobs: { insert: async (job: JobDoc) => void jobs.set(job._id, clone(job)) },
     attachments: { ofInvoice: async () => [] },
     products: { get: async () => null },
+    payments: {
+      get: async (companyId: string, id: number) => {
+        const p = payments.get(id);
+        return p && p.companyId === companyId ? clone(p) : null;
+      },
+      insert: async (doc: Omit<PaymentDoc, '_id'>) => void payments.set(doc.id, clone({ _id: `${doc.companyId}:${doc.id}`, ...doc })),
+      reverse: async (companyId: string, invoiceId: number, id: number, now: Date) => {
+        const p = payments.get(id);
+        if (!p || p.companyId !== companyId || p.invoiceId !== invoiceId || p.reversedAt || p.exportedAt) return null;
+        p.reversedAt = now;
+        return clone(p);
+      },
+      markExported: async (companyId: string, ids: number[], jobId: string, now: Date) => {
+        let n = 0;
+        for (const id of ids) {
+          const p = payments.get(id);
+          if (!p || p.companyId !== companyId || p.exportedAt) continue;
+          Object.assign(p, { exportedAt: now, exportJobId: jobId });
+          n++;
+        }
+        return n;
+      },
+    },
     numbering: {
       ensure: async () => undefined,
       ensureExists: async () => undefined,
@@ -220,6 +261,7 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     asked,
     interfere: (times = 1) => void (interfering = times),
     reads: () => reads,
+    payments,
   };
 }
 

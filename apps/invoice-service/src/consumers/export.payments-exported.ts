@@ -1,0 +1,7 @@
+import type { EventOf } from '@inv/runtime';
+import type { InvoiceDeps } from '../support/deps';
+import { markPaymentsExported } from '../usecases/mark-payments-exported';
+
+/** Payments went into a DATEV export: they are marked exported and can no longer be reversed (a redelivery changes nothing). */
+export const onPaymentsExported = async (deps: InvoiceDeps, msg: EventOf<'export.payments-exported.v1'>) =>
+  void (await markPaymentsExported(deps, msg.companyId, msg.data.paymentIds, msg.data.jobId));
