@@ -41,5 +41,10 @@ export const invoiceConfig = baseEnv.extend({
     .regex(/^(|true|false|[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*)$/, '`true`, `false` or company ids separated by commas')
     .default('false')
     .transform((v): boolean | string[] => (v === 'true' ? true : v === 'false' || v === '' ? false : v.split(','))),
+  /**
+   * How often the daily reminder run looks whether a company's day is still to do (ms; 0: never, e.g. in tests that
+   * run it themselves). A company's run of a UTC day happens once, at the first tick of that day on any replica.
+   */
+  REMINDER_TICK_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
 });
 export type InvoiceConfig = z.output<typeof invoiceConfig>;

@@ -24,6 +24,9 @@ import { productRoutes } from './http/products.routes';
 import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
 import { emailRoutes } from './http/emails.routes';
 import { invoiceRoutes } from './http/invoices.routes';
+import { reminderRoutes } from './http/reminders.routes';
+import { remindersRepo } from './db/reminders';
+import { reminderRun } from './support/reminder-run';
 import type { InvoiceDeps } from './support/deps';
 import { draftCache } from './support/draft-cache';
 import { peerData } from './support/peer-data';
@@ -47,8 +50,10 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const emails = emailsRepo(rt.conn);
   const numbering = numberingRepo(rt.conn);
   const products = productsRepo(rt.conn);
+  const reminders = remindersRepo(rt.conn);
   const payments = paymentsRepo(rt.conn);
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
+  await reminders.init();
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
   rt.keepPendingIn(invoices.pendingSource);
   if (!config.SMTP_URL) rt.logger.warn('SMTP_URL is unset: e-mails are rendered but not delivered (npm start runs maildev and sets it)');
@@ -73,6 +78,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     emails,
     numbering,
     products,
+    reminders,
     payments,
     mail: {
       sender,
@@ -100,6 +106,9 @@ export async function createInvoiceService(config: InvoiceConfig) {
   rt.app.use(productRoutes(deps));
   rt.app.use(numberingRoutes(deps));
   rt.app.use(emailRoutes(deps));
+  rt.app.use(reminderRoutes(deps));
+  // the daily reminder run (claims per company and day: safe with several replicas); tests call reminderRun.tick()
+  const dailyReminders = reminderRun(deps, { tickMs: config.REMINDER_TICK_MS, logger: rt.logger });
   rt.bus.onCommand('mail.send.v1', (msg, ctx) => handleSendMail(deps, msg, ctx.attempt));
   rt.bus.onEvent('invoice-mail', ['mail.sent.v1', 'mail.failed.v1'], (msg) =>
     msg.type === 'mail.sent.v1' ? onMailSent(deps, msg) : onMailFailed(deps, msg),
@@ -125,8 +134,14 @@ export async function createInvoiceService(config: InvoiceConfig) {
   return {
     runtime: rt,
     deps,
-    start: () => rt.start(),
+    reminderRun: dailyReminders,
+    async start() {
+      const started = await rt.start();
+      dailyReminders.start();
+      return started;
+    },
     async stop() {
+      await dailyReminders.stop();
       await rt.stop();
       peerRedis?.disconnect();
       sender.close();

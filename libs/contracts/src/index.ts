@@ -23,3 +23,4 @@ export * from './api/permissions';
 export * from './company-id';
 export * from './api/recurring';
 export * from './api/payments';
+export * from './api/reminders';

@@ -10,6 +10,7 @@ import type { JobsRepo } from '../db/jobs';
 import type { NumberingRepo } from '../db/numbering';
 import type { PaymentsRepo } from '../db/payments';
 import type { ProductsRepo } from '../db/products';
+import type { RemindersRepo } from '../db/reminders';
 import type { FreeRecipients } from '../domain/email-rules';
 import type { MailSender } from '../mail/sender';
 import type { DraftCache } from './draft-cache';
@@ -24,6 +25,8 @@ export interface InvoiceDeps {
   emails: EmailsRepo;
   numbering: NumberingRepo;
   products: ProductsRepo;
+  /** Reminders, the company's reminder settings, the daily run's proposals and claims (db/reminders.ts). */
+  reminders: RemindersRepo;
   /** Payments of finalized invoices (usecases/record-payment.ts). */
   payments: PaymentsRepo;
   /**

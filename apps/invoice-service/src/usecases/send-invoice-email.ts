@@ -142,19 +142,19 @@ export async function sendInvoiceEmail(
   return emailId;
 }
 
-type Recipients = { to: string[]; cc: string[]; bcc: string[] };
+export type Recipients = { to: string[]; cc: string[]; bcc: string[] };
 
 /**
  * 400s for recipients that are none of the customer's addresses: the buyer's contact e-mail, `EM` electronic address
  * or PEC frozen on the invoice, or the customer's current ones (asked only when one is not on the invoice), and the
  * seller's contact address (a copy to oneself).
  */
-async function recipientsNotKnown(
+export async function recipientsNotKnown(
   deps: InvoiceDeps,
   companyId: CompanyId,
   inv: InvoiceDoc,
   recipients: Recipients,
-  input: SendEmailRequest,
+  input: object,
 ): Promise<FieldError[]> {
   const snap = inv.snapshot!;
   const all = [...recipients.to, ...recipients.cc, ...recipients.bcc];
@@ -186,7 +186,7 @@ async function recipientsNotKnown(
  * within its limit; 429 EMAIL_LIMIT_EXCEEDED with Retry-After (`retry_after`: seconds to the next UTC day) when either
  * is used up. Answers how to give both back (the e-mail was not queued after all).
  */
-async function countAgainstLimits(
+export async function countAgainstLimits(
   deps: InvoiceDeps,
   companyId: CompanyId,
   invoiceId: number,

@@ -11,7 +11,14 @@ const MEMBERS = under('members');
 const AUDIT = under('audit-log');
 const WEBHOOKS = under('webhook-endpoints');
 const EXPORT = under('exports', 'acctexp', 'datev', 'downloads');
-const COMPANY_DATA = under('company', 'numbering', 'template', 'customer/payment-terms', 'invoice/email-texts');
+const COMPANY_DATA = under(
+  'company',
+  'numbering',
+  'template',
+  'customer/payment-terms',
+  'invoice/email-texts',
+  'invoice/reminder-settings',
+);
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
