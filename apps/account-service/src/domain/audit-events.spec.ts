@@ -28,6 +28,28 @@ describe('audited events', () => {
       resourceType: 'export',
       resourceId: 'j1',
     });
+    expect(
+      AUDITED['invoice.reminder-issued.v1']!(
+        {
+          invoiceId: 4,
+          customerId: 1,
+          number: 'RE-1',
+          reminderId: 2,
+          level: 2,
+          date: '2025-08-14',
+          fee: '5.00',
+          interest: '1.00',
+          openAmount: '10.00',
+          emailed: true,
+        },
+        'c',
+      ),
+    ).toEqual({
+      action: 'invoice.reminder_issued',
+      resourceType: 'reminder',
+      resourceId: '4/2',
+      fields: ['level', 'date', 'fee', 'interest', 'emailed'],
+    });
     expect(AUDITED['api-key.revoked.v1']!({ keyId: 'k', reason: 'plan_downgrade' }, 'c').action).toBe('api_key.deactivated');
   });
 });

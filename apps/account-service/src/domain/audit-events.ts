@@ -121,6 +121,12 @@ export const AUDITED = describers({
     resourceId: str(d.invoiceId),
     fields: ['status'],
   }),
+  'invoice.reminder-issued.v1': (d) => ({
+    action: 'invoice.reminder_issued',
+    resourceType: 'reminder',
+    resourceId: `${String(d.invoiceId)}/${String(d.reminderId)}`,
+    fields: ['level', 'date', 'fee', 'interest', 'emailed'],
+  }),
   'webhook-endpoint.changed.v1': (d) => ({
     action: `webhook_endpoint.${d.action}`,
     resourceType: 'webhook_endpoint',
