@@ -5,6 +5,7 @@ import { customerPaths } from './paths/customers';
 import { inboundPaths } from './paths/inbound';
 import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
+import { paymentPaths } from './paths/payments';
 import { accountPaths } from './paths/accounts';
 import { recurringPaths } from './paths/recurring';
 import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookPaths } from './paths/webhooks';
@@ -80,6 +81,7 @@ export function buildOpenApiDocument() {
   const paths = {
     ...customerPaths(),
     ...invoicePaths(),
+    ...paymentPaths(),
     ...otherPaths(),
     ...accountPaths(),
     ...catalogPaths(),

@@ -69,34 +69,7 @@ export const Payment = z
   })
   .meta({
     id: 'Payment',
-    examples: [
-      {
-        id: 7,
-        invoice_id: 42,
-        amount: 116.62,
-        discount: 2.38,
-        date: '2026-11-21',
-        method: 'BANK_TRANSFER',
-        reference: 'RE-2026-0042',
-        source: 'manual',
-        exported: false,
-        reversed_at: null,
-        created_at: '2026-11-21T10:15:00.000Z',
-      },
-    ],
-  });
-export type Payment = z.output<typeof Payment>;
-
-/** The answer of POST /invoice/{id}/payments and of a reversal: the payment and the invoice's state after it. */
-export const PaymentRecorded = Payment.extend({
-  message: z.string(),
-  open_amount: Money.meta({ description: "the invoice's open amount after this change" }),
-  invoice_status: z.enum(['OPEN', 'SENT', 'PAID']),
-}).meta({
-  id: 'PaymentRecorded',
-  examples: [
-    {
-      message: 'payment recorded; the invoice is paid in full',
+    example: {
       id: 7,
       invoice_id: 42,
       amount: 116.62,
@@ -108,10 +81,33 @@ export const PaymentRecorded = Payment.extend({
       exported: false,
       reversed_at: null,
       created_at: '2026-11-21T10:15:00.000Z',
-      open_amount: 0,
-      invoice_status: 'PAID',
     },
-  ],
+  });
+export type Payment = z.output<typeof Payment>;
+
+/** The answer of POST /invoice/{id}/payments and of a reversal: the payment and the invoice's state after it. */
+export const PaymentRecorded = Payment.extend({
+  message: z.string(),
+  open_amount: Money.meta({ description: "the invoice's open amount after this change" }),
+  invoice_status: z.enum(['OPEN', 'SENT', 'PAID']),
+}).meta({
+  id: 'PaymentRecorded',
+  example: {
+    message: 'payment recorded; the invoice is paid in full',
+    id: 7,
+    invoice_id: 42,
+    amount: 116.62,
+    discount: 2.38,
+    date: '2026-11-21',
+    method: 'BANK_TRANSFER',
+    reference: 'RE-2026-0042',
+    source: 'manual',
+    exported: false,
+    reversed_at: null,
+    created_at: '2026-11-21T10:15:00.000Z',
+    open_amount: 0,
+    invoice_status: 'PAID',
+  },
 });
 
 export const PaymentList = z

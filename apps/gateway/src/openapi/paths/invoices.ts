@@ -227,11 +227,15 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
       put: op({
         operationId: 'setInvoiceStatus',
         summary: 'Mark a finalized invoice SENT or PAID',
+        description:
+          'PAID is a shortcut: one payment of the whole open amount (source `status`, no Skonto), listed under GET /invoice/{id}/payments ' +
+          'and reversible like any payment; paid_date is its date. Repeating the status the invoice has changes nothing.',
         requestBody: body(StatusUpdate, { status: 'PAID', paid_date: '2026-11-30', payment_method: 'BANK_TRANSFER' }),
         responses: {
           200: json(StatusChanged),
           ...notFound(),
           ...conflict('transition not allowed (INVALID_STATUS_TRANSITION, INVOICE_NOT_FINALIZED)'),
+          // PAID records a payment: its date must not be before the invoice date (400 VALIDATION_ERROR)
           ...bodyErrors(),
           ...commonErrors(),
         },
