@@ -30,6 +30,7 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
   const resolve = options.resolve ?? systemResolve;
   const sender = createSender({ allowLoopback: config.allowLoopback, timeoutMs: config.WEBHOOK_TIMEOUT_MS, resolve });
   const signer = createIdentitySigner(resolveIdentityKeys(config, rt.logger));
+  const fetchResource = resourceFetcher(config, signer);
   let wake: WebhookDeps['wake'] = () => undefined;
   const deps: WebhookDeps = {
     endpoints,
@@ -38,11 +39,12 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
     bus: rt.bus,
     commit: rt.commit,
     commitOnce: rt.commitOnce,
+    commitAllOnce: rt.commitAllOnce,
     logger: rt.logger,
     box: secretBox(secretKeysOf(config.WEBHOOK_SECRET_KEYS, config.NODE_ENV === 'production')),
     resolve,
     sender,
-    fetchResource: resourceFetcher(config, signer),
+    fetchResource,
     policy: { httpsOnly: config.httpsOnly, allowLoopback: config.allowLoopback },
     schedule: config.WEBHOOK_RETRY_SCHEDULE_MS ?? RETRY_SCHEDULE_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
@@ -74,6 +76,7 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
     async stop() {
       await worker.stop();
       sender.close();
+      fetchResource.close();
       await rt.stop();
     },
   };

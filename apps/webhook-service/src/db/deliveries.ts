@@ -1,5 +1,6 @@
 import { Schema, Types, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
+import type { AnyBulkWriteOperation } from 'mongodb';
 import { driverCollection } from '@inv/service-kit';
 
 export interface Attempt {
@@ -64,6 +65,7 @@ deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
 export function deliveryStore(conn: Connection) {
   const model = conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema, 'deliveries');
   const raw = driverCollection<DeliveryDoc>(model);
+  const settles = coalescedWrites<AnyBulkWriteOperation<DeliveryDoc>>((ops) => raw.bulkWrite(ops, { ordered: false }));
   return {
     model,
     init: () => model.init(),
@@ -96,17 +98,22 @@ export function deliveryStore(conn: Connection) {
         { $set: { leaseUntil, leaseOwner: owner } },
         { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
       ),
-    /** Records an attempt's outcome, if this worker still holds the lease. */
+    /**
+     * Records an attempt's outcome, if this worker still holds the lease. The outcomes of attempts ending together
+     * are written in one bulkWrite (one round trip); each call settles when its outcome is written.
+     */
     settle: (id: Types.ObjectId, owner: string, attempt: Attempt, set: Partial<DeliveryDoc>) =>
-      raw.updateOne(
-        { _id: id, leaseOwner: owner, status: 'pending' },
-        {
-          $set: set,
-          $unset: { leaseUntil: '', leaseOwner: '' },
-          $inc: { attempts: 1 },
-          $push: { attemptLog: { $each: [attempt], $slice: -ATTEMPT_LOG_SIZE } },
+      settles.add({
+        updateOne: {
+          filter: { _id: id, leaseOwner: owner, status: 'pending' },
+          update: {
+            $set: set,
+            $unset: { leaseUntil: '', leaseOwner: '' },
+            $inc: { attempts: 1 },
+            $push: { attemptLog: { $each: [attempt], $slice: -ATTEMPT_LOG_SIZE } },
+          },
         },
-      ),
+      }),
     /** Gives a delivery back without an attempt (its payload could not be prepared yet). */
     release: (id: Types.ObjectId, owner: string, nextAttemptAt: Date) =>
       raw.updateOne({ _id: id, leaseOwner: owner }, { $set: { nextAttemptAt }, $unset: { leaseUntil: '', leaseOwner: '' } }),
@@ -145,3 +152,40 @@ export function deliveryStore(conn: Connection) {
   };
 }
 export type DeliveryStore = ReturnType<typeof deliveryStore>;
+
+/**
+ * Writes queued in the same turn of the event loop, or while the previous write is under way, go to MongoDB as one
+ * write (at most `max` operations); every `add` settles when its write has.
+ */
+export function coalescedWrites<T>(write: (ops: T[]) => Promise<unknown>, max = 500) {
+  const queue: { op: T; done: (err?: unknown) => void }[] = [];
+  let scheduled = false;
+  let writing = false;
+  const flush = async () => {
+    scheduled = false;
+    if (writing || !queue.length) return;
+    writing = true;
+    const batch = queue.splice(0, max);
+    try {
+      await write(batch.map((q) => q.op));
+      for (const q of batch) q.done();
+    } catch (err) {
+      for (const q of batch) q.done(err);
+    } finally {
+      writing = false;
+      if (queue.length) schedule();
+    }
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
+  };
+  return {
+    add: (op: T) =>
+      new Promise<void>((resolve, reject) => {
+        queue.push({ op, done: (err) => (err === undefined ? resolve() : reject(err)) });
+        schedule();
+      }),
+  };
+}

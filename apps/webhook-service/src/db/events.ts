@@ -39,12 +39,16 @@ const eventSchema = new Schema<EventDoc>(
 eventSchema.index({ occurredAt: 1 }, { expireAfterSeconds: 31 * 86_400 });
 const sequenceSchema = new Schema<SequenceDoc>({ _id: String, seq: Number }, { versionKey: false });
 
+/** Events committed by this process kept in memory until their first preparation (the newest this many). */
+const RECENT_KEPT = 2000;
+
 export function eventStore(conn: Connection) {
   const model = conn.model<EventDoc>('WebhookEvent', eventSchema, 'events');
   const sequences = conn.model<SequenceDoc>('WebhookSequence', sequenceSchema, 'sequences');
   // the driver's calls, not mongoose's, on the paths run per event and per delivery (less CPU per call)
   const raw = driverCollection<EventDoc>(model);
   const rawSequences = driverCollection<SequenceDoc>(sequences);
+  const recent = new Map<string, EventDoc>();
   return {
     model,
     init: () => Promise.all([model.init(), sequences.init()]),
@@ -57,8 +61,49 @@ export function eventStore(conn: Connection) {
       );
       return doc!.seq;
     },
+    /**
+     * Takes the next numbers of several resources at once (a key may come several times: it advances by its count);
+     * answers each key's last number taken.
+     */
+    async nextSequences(keys: string[], session: ClientSession): Promise<Map<string, number>> {
+      const counts = new Map<string, number>();
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+      const ids = [...counts.keys()];
+      if (ids.length === 1) {
+        const doc = await rawSequences.findOneAndUpdate(
+          { _id: ids[0]! },
+          { $inc: { seq: counts.get(ids[0]!)! } },
+          { upsert: true, returnDocument: 'after', session },
+        );
+        return new Map([[ids[0]!, doc!.seq]]);
+      }
+      await rawSequences.bulkWrite(
+        ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: { seq: counts.get(_id)! } }, upsert: true } })),
+        { session, ordered: false },
+      );
+      // the transaction reads its own writes
+      const docs = await rawSequences.find({ _id: { $in: ids } }, { session }).toArray();
+      return new Map(docs.map((d) => [d._id, d.seq]));
+    },
     insert: (doc: EventDoc, session: ClientSession) => raw.insertOne(doc, { session }),
-    get: (id: string) => raw.findOne({ _id: id }),
+    insertMany: (docs: EventDoc[], session: ClientSession) => raw.insertMany(docs, { session }),
+    /**
+     * Keeps an event this process has just committed, so the first preparation of its payload needs no read. Only
+     * what never changes is taken from it: a payload stored since (by another replica) still wins in `snapshot`.
+     */
+    remember(doc: EventDoc) {
+      if (doc.payload) return;
+      recent.set(doc._id, doc);
+      if (recent.size > RECENT_KEPT) recent.delete(recent.keys().next().value!);
+    },
+    get: async (id: string): Promise<EventDoc | null> => {
+      const kept = recent.get(id);
+      if (kept) {
+        recent.delete(id); // its payload is kept by the preparation (support/snapshots.ts)
+        return kept;
+      }
+      return raw.findOne({ _id: id });
+    },
     /** Stores the payload unless one is stored already; answers the one that counts (the first). */
     async snapshot(id: string, payload: string): Promise<string> {
       const doc = await raw.findOneAndUpdate(

@@ -15,6 +15,8 @@ export interface WebhookDeps {
   bus: AppBus;
   commit: ServiceRuntime['commit'];
   commitOnce: ServiceRuntime['commitOnce'];
+  /** commitOnce for a batch: the building block of the group commit of recorded events (usecases/record-event.ts). */
+  commitAllOnce: ServiceRuntime['commitAllOnce'];
   logger: Logger;
   /** Encrypts and decrypts the signing secrets at rest. */
   box: SecretBox;

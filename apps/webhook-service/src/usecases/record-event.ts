@@ -1,50 +1,99 @@
 import { createHash } from 'node:crypto';
 import type { CompanyId } from '@inv/contracts';
-import { mapBusEvent, resourceKeyOf, subscribes } from '../domain/event-mapping';
+import { groupCommit } from '@inv/outbox';
+import type { EventDoc } from '../db/events';
+import type { EndpointDoc } from '../db/endpoints';
+import { mapBusEvent, resourceKeyOf, subscribes, type MappedEvent } from '../domain/event-mapping';
 import type { WebhookDeps } from '../support/deps';
 
 /** The webhook event id of a bus event: derived from its envelope id, so a redelivery names the same event. */
 export const eventIdOf = (envelopeId: string) => `evt_${createHash('sha256').update(envelopeId).digest('hex').slice(0, 24)}`;
 
+type BusMessage = { id: string; type: string; companyId: CompanyId; occurredAt: string; data: unknown };
+type Queued = { msg: BusMessage; mapped: MappedEvent; targets: EndpointDoc[]; event?: EventDoc };
+
 /**
- * A bus event the integrator may want: records the webhook event and one delivery per enabled endpoint that
- * subscribed to its type, in the transaction that records the bus event as processed (at least once, never
+ * Records the bus events an integrator may want: for each, the webhook event and one delivery per enabled endpoint
+ * that subscribed to its type, in the transaction that records the bus event as processed (at least once, never
  * twice). The resource is read when the first delivery is prepared, not here.
+ *
+ * The events of one company that arrive together are recorded in one transaction (libs/outbox groupCommit, for the
+ * round trips: a transaction per event cost five), each still recorded once by its envelope id.
  */
-export async function recordEvent(
-  deps: WebhookDeps,
-  msg: { id: string; type: string; companyId: CompanyId; occurredAt: string; data: unknown },
-): Promise<void> {
-  const mapped = mapBusEvent(msg.type, msg.data as Record<string, unknown>);
-  if (!mapped) return;
-  // most companies have no endpoint for most events: a cached read, and no transaction. The list read here (at most
-  // a second old) is the one fanned out to: an endpoint created in that second starts with the next event.
-  const targets = (await deps.endpoints.enabledCached(msg.companyId)).filter((e) => subscribes(e.eventTypes, mapped.type));
-  if (!targets.length) return;
-  let queued = false;
-  await deps.commitOnce(msg, async (session) => {
-    const eventId = eventIdOf(msg.id);
-    const now = deps.now();
-    const sequence = await deps.events.nextSequence(msg.companyId, resourceKeyOf(mapped.resource), session);
-    await deps.events.insert(
-      { _id: eventId, companyId: msg.companyId, type: mapped.type, mapped, sequence, occurredAt: new Date(msg.occurredAt) },
-      session,
-    );
-    await deps.deliveries.insertMany(
-      targets.map((e) => ({
-        companyId: msg.companyId,
-        endpointId: e._id,
-        eventId,
-        eventType: mapped.type,
-        status: 'pending' as const,
-        attempts: 0,
-        nextAttemptAt: now,
-        attemptLog: [],
-        createdAt: now,
-      })),
-      session,
-    );
-    queued = true;
+export function eventRecorder(deps: WebhookDeps): (msg: BusMessage) => Promise<void> {
+  // a message that turns out recorded before (commitOnce skips it) keeps no event from an attempt that failed
+  const queuedOf = new WeakMap<object, Queued>();
+  const changes = {
+    commitAllOnce: deps.commitAllOnce,
+    commitOnce: async (...args: Parameters<WebhookDeps['commitOnce']>) => {
+      const applied = await deps.commitOnce(...args);
+      if (!applied) queuedOf.get(args[0])!.event = undefined;
+      return applied;
+    },
+  };
+  const record = groupCommit<Queued>(changes, {
+    key: (q) => q.msg.companyId,
+    inbox: (q) => q.msg,
+    lingerMs: 20,
+    async apply(batch, session) {
+      const now = deps.now();
+      // the next sequence number of each resource: one $inc per resource by its count, then the numbers in order
+      const keys = batch.map((q) => `${q.msg.companyId}:${resourceKeyOf(q.mapped.resource)}`);
+      const last = await deps.events.nextSequences(keys, session);
+      const taken = new Map<string, number>();
+      const counts = new Map<string, number>();
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+      const events = batch.map((q, i): EventDoc => {
+        const k = keys[i]!;
+        const n = (taken.get(k) ?? 0) + 1;
+        taken.set(k, n);
+        return {
+          _id: eventIdOf(q.msg.id),
+          companyId: q.msg.companyId,
+          type: q.mapped.type,
+          mapped: q.mapped,
+          sequence: last.get(k)! - counts.get(k)! + n,
+          occurredAt: new Date(q.msg.occurredAt),
+        };
+      });
+      await deps.events.insertMany(
+        events.map((e) => ({ ...e })),
+        session,
+      );
+      await deps.deliveries.insertMany(
+        batch.flatMap((q, i) =>
+          q.targets.map((e) => ({
+            companyId: q.msg.companyId,
+            endpointId: e._id,
+            eventId: events[i]!._id,
+            eventType: q.mapped.type,
+            status: 'pending' as const,
+            attempts: 0,
+            nextAttemptAt: now,
+            attemptLog: [],
+            createdAt: now,
+          })),
+        ),
+        session,
+      );
+      // kept for after the commit (a transaction retried from the start sets them again)
+      batch.forEach((q, i) => (q.event = events[i]));
+    },
   });
-  if (queued) deps.wake(targets.map((e) => e._id));
+  return async (msg) => {
+    const mapped = mapBusEvent(msg.type, msg.data as Record<string, unknown>);
+    if (!mapped) return;
+    // most companies have no endpoint for most events: a cached read, and no transaction. The list read here (at most
+    // a second old) is the one fanned out to: an endpoint created in that second starts with the next event.
+    const targets = (await deps.endpoints.enabledCached(msg.companyId)).filter((e) => subscribes(e.eventTypes, mapped.type));
+    if (!targets.length) return;
+    const queued: Queued = { msg, mapped, targets };
+    queuedOf.set(msg, queued);
+    await record(queued);
+    // undefined: recorded before (a redelivery), nothing queued now
+    if (queued.event) {
+      deps.events.remember(queued.event);
+      deps.wake(targets.map((e) => e._id));
+    }
+  };
 }
