@@ -20,6 +20,10 @@ describe('route permissions', () => {
     ['POST', '/exports/job', 'export'],
     ['PUT', '/invoice/email-texts', 'company:write'],
     ['DELETE', '/invoice/email-texts', 'company:write'],
+    ['PUT', '/invoice/reminder-settings', 'company:write'],
+    ['GET', '/invoice/reminder-settings', 'read'],
+    ['POST', '/invoice/7/reminders', 'invoices:write'],
+    ['GET', '/invoice/reminder-proposals', 'read'],
   ])('%s %s needs %s', (method, path, permission) => {
     expect(permissionOf(method, path)).toBe(permission);
   });

@@ -8,6 +8,7 @@ import { otherPaths } from './paths/other';
 import { paymentPaths } from './paths/payments';
 import { accountPaths } from './paths/accounts';
 import { recurringPaths } from './paths/recurring';
+import { reminderPaths } from './paths/reminders';
 import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookPaths } from './paths/webhooks';
 import { polishDocument } from './polish';
 
@@ -65,6 +66,11 @@ const tags = [
     description:
       'Invoice templates issued on a schedule (monthly, quarterly, yearly): each run creates, finalizes and e-mails an invoice through this API.',
   },
+  {
+    name: 'Reminders',
+    description:
+      'Payment reminders and dunning letters (Mahnwesen) with fees and default interest (§ 288 BGB), rendered as PDF and e-mailed; a daily run proposes or sends due ones.',
+  },
   { name: 'Webhooks', description: `Signed webhooks: endpoints, their secrets and the delivery log. ${WEBHOOKS_DESCRIPTION}` },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
@@ -88,6 +94,7 @@ export function buildOpenApiDocument() {
     ...webhookPaths(),
     ...inboundPaths(),
     ...recurringPaths(),
+    ...reminderPaths(),
   };
   return polishDocument({
     openapi: '3.1.0',

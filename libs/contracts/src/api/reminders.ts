@@ -54,9 +54,7 @@ export const ReminderSettingsUpdate = z
   .strict()
   .meta({
     id: 'ReminderSettingsUpdate',
-    examples: [
-      { mode: 'propose', fees: ['0.00', '5.00', '10.00'], texts: { en: { 1: { subject: 'Friendly reminder: invoice {number}' } } } },
-    ],
+    example: { mode: 'propose', fees: ['0.00', '5.00', '10.00'], texts: { en: { 1: { subject: 'Friendly reminder: invoice {number}' } } } },
   });
 export type ReminderSettingsUpdate = z.output<typeof ReminderSettingsUpdate>;
 
@@ -97,7 +95,7 @@ export const ReminderCreate = z
       .meta({ description: "default: the company's text of the level (also printed in the PDF)" }),
   })
   .strict()
-  .meta({ id: 'ReminderCreate', examples: [{ send_email: true, to: 'ap@buyer.example', language: 'de' }] });
+  .meta({ id: 'ReminderCreate', example: { send_email: true, to: 'ap@buyer.example', language: 'de' } });
 export type ReminderCreate = z.output<typeof ReminderCreate>;
 
 const Money = z.number().meta({ description: 'EUR, exact to the cent' });
@@ -125,32 +123,30 @@ export const Reminder = z
   })
   .meta({
     id: 'Reminder',
-    examples: [
-      {
-        id: 1,
-        invoice_id: 42,
-        level: 2,
-        date: '2025-08-14',
-        language: 'de',
-        b2b: true,
-        open_amount: 1000,
-        fee: 5,
-        fees: 5,
-        flat_fee: 0,
-        interest: 26.86,
-        interest_from: '2025-05-16',
-        interest_periods: [
-          { from: '2025-05-16', to: '2025-06-30', days: 46, rate_percent: 11.27 },
-          { from: '2025-07-01', to: '2025-08-14', days: 45, rate_percent: 10.27 },
-        ],
-        total: 1031.86,
-        pay_by: '2025-08-21',
-        subject: '1. Mahnung zur Rechnung RE-2025-0042',
-        email_id: '5b0c1c9e-4a57-4a0e-9a39-2f4b0b8f3c11',
-        source: 'manual',
-        created_at: '2025-08-14T08:00:00.000Z',
-      },
-    ],
+    example: {
+      id: 1,
+      invoice_id: 42,
+      level: 2,
+      date: '2025-08-14',
+      language: 'de',
+      b2b: true,
+      open_amount: 1000,
+      fee: 5,
+      fees: 5,
+      flat_fee: 0,
+      interest: 26.86,
+      interest_from: '2025-05-16',
+      interest_periods: [
+        { from: '2025-05-16', to: '2025-06-30', days: 46, rate_percent: 11.27 },
+        { from: '2025-07-01', to: '2025-08-14', days: 45, rate_percent: 10.27 },
+      ],
+      total: 1031.86,
+      pay_by: '2025-08-21',
+      subject: '1. Mahnung zur Rechnung RE-2025-0042',
+      email_id: '5b0c1c9e-4a57-4a0e-9a39-2f4b0b8f3c11',
+      source: 'manual',
+      created_at: '2025-08-14T08:00:00.000Z',
+    },
   });
 
 export const ReminderProposal = z
