@@ -173,6 +173,14 @@ export function exportInvoicesRepo(conn: Connection) {
         .cursor({ batchSize: 500 });
       for await (const doc of cursor) if (!q.onlyIds || q.onlyIds.has(doc.invoiceId)) yield doc;
     },
+    /** Finalized documents by id (the invoices payments belong to), with what their payment rows need. */
+    byIds: (companyId: CompanyId, invoiceIds: readonly number[]) =>
+      model
+        .find(
+          { companyId, finalized: true, invoiceId: { $in: [...invoiceIds] } },
+          { buyer: 1, invoiceId: 1, number: 1, typeCode: 1, invoiceDate: 1, customerNumber: 1, vatGroups: 1 },
+        )
+        .lean<ExportInvoiceDoc[]>(),
     countInPeriod: (companyId: CompanyId, q: PeriodQuery) => model.countDocuments(periodFilter(companyId, q)),
   };
 }

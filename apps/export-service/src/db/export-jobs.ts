@@ -6,6 +6,8 @@ export interface ExportJobResult {
   is_split: boolean;
   split_reason: string | null;
   total_invoice_count: number;
+  total_payment_count?: number;
+  total_supplier_invoice_count?: number;
   error?: { message: string; error_code: 'no_invoices_found' };
 }
 

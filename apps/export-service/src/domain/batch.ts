@@ -1,8 +1,10 @@
 import { Dec, toDecimal, type Dec as Decimal } from '@inv/money';
 import { bookingLineText, bookingLinesOf, documentGuid } from './bookings';
 import { BOOKING_COLUMNS, DEBTOR_COLUMNS } from './columns';
-import { debtorLines, newestPerDebtor } from './debtors';
+import { creditorLines, debtorLines, newestPerCreditor, newestPerDebtor } from './debtors';
 import type { ExportInvoice } from './export-invoice';
+import type { ExportPayment, ExportSupplierInvoice } from './export-payment';
+import { paymentLinesOf, supplierDocumentGuid, supplierLinesOf } from './payment-bookings';
 import { CRLF, headerLine, line, text } from './extf';
 import type { FiscalSlice } from './fiscal-year';
 import type { BelegDocument } from './belegbilder';
@@ -34,6 +36,14 @@ export function fileNames(slice: FiscalSlice, consultant: number, client: number
 /** A PDF's name inside the ZIP: the invoice number, made safe for every file system. */
 export const pdfNameOf = (inv: ExportInvoice) => `${inv.number.replace(/[^A-Za-z0-9._-]/g, '_')}_${inv.invoiceId}.pdf`;
 
+/** A received invoice's original inside the ZIP: `ER_<number>_<inbound id>.<extension of the original>`. */
+export const originalNameOf = (s: ExportSupplierInvoice) => {
+  const ext =
+    /\.([A-Za-z0-9]{1,5})$/.exec(s.original?.filename ?? '')?.[1]?.toLowerCase() ??
+    (s.original?.contentType.includes('pdf') ? 'pdf' : 'xml');
+  return `ER_${s.number.replace(/[^A-Za-z0-9._-]/g, '_')}_${s.inboundId}.${ext}`;
+};
+
 /**
  * The EXTF files of one fiscal-year slice, written as the invoices come (in booking order), so a large
  * export never holds all of them: `head()` is the header and heading lines, `add()` answers an invoice's
@@ -45,6 +55,11 @@ export class BatchWriter {
   readonly documents: BatchDocument[] = [];
   rowCount = 0;
   invoiceCount = 0;
+  paymentCount = 0;
+  supplierInvoiceCount = 0;
+  /** The ids of the payments booked in this slice (for export.payments-exported). */
+  readonly paymentIds: number[] = [];
+  private readonly newestCreditors = new Map<number, ExportSupplierInvoice>();
   private gross: Decimal = new Dec(0);
   private readonly newest = new Map<number, ExportInvoice>();
   private readonly header;
@@ -101,7 +116,42 @@ export class BatchWriter {
     return out;
   }
 
-  /** The Debitoren/Kreditoren file of the customers seen, when master data is wanted. */
+  /** The booking lines of one payment on an issued invoice (and of its Skonto); `inv` is the invoice it pays. */
+  addPayment(p: ExportPayment, inv: ExportInvoice | undefined): string {
+    let out = '';
+    for (const b of paymentLinesOf(p, inv, this.m)) {
+      out += bookingLineText(b) + CRLF;
+      this.gross = this.gross.plus(b.gross);
+      this.rowCount++;
+    }
+    this.paymentCount++;
+    this.paymentIds.push(p.paymentId);
+    if (this.o.includeMasterData && inv) newestPerDebtor(this.newest, inv, this.m);
+    return out;
+  }
+
+  /** The booking lines of one received (supplier) invoice; its original joins the Belegbilder when documents are wanted. */
+  addSupplierInvoice(s: ExportSupplierInvoice): string {
+    let out = '';
+    for (const b of supplierLinesOf(s, this.m, { companyId: this.o.companyId, withDocuments: this.o.includeDocuments })) {
+      out += bookingLineText(b) + CRLF;
+      this.gross = this.gross.plus(b.gross);
+      this.rowCount++;
+    }
+    this.supplierInvoiceCount++;
+    if (this.o.includeMasterData) newestPerCreditor(this.newestCreditors, s, this.m);
+    if (this.o.includeDocuments && s.original) {
+      this.documents.push({
+        guid: supplierDocumentGuid(this.o.companyId, s.inboundId),
+        filename: originalNameOf(s),
+        invoiceNumber: s.number,
+        pdfKey: s.original.key,
+      });
+    }
+    return out;
+  }
+
+  /** The Debitoren/Kreditoren file of the customers and suppliers seen, when master data is wanted. */
   debtors(): string | undefined {
     if (!this.o.includeMasterData) return undefined;
     return (
@@ -109,6 +159,7 @@ export class BatchWriter {
         headerLine({ ...this.header, category: 16, description: 'Debitoren' }),
         line(DEBTOR_COLUMNS.map((c) => text(c))),
         ...debtorLines([...this.newest.values()], this.m),
+        ...creditorLines(this.newestCreditors),
       ].join(CRLF) + CRLF
     );
   }

@@ -2,7 +2,8 @@ import { DEBTOR_COLUMNS, columnIndex } from './columns';
 import type { ExportInvoice } from './export-invoice';
 import { line, text } from './extf';
 import { datevVatId } from './bookings';
-import { debtorAccountOf, type EffectiveMappings } from './mapping-rules';
+import type { ExportSupplierInvoice } from './export-payment';
+import { creditorAccountOf, debtorAccountOf, type EffectiveMappings } from './mapping-rules';
 
 const col = (h: string) => columnIndex(DEBTOR_COLUMNS, h);
 const C = {
@@ -75,6 +76,37 @@ export function debtorLines(invoices: readonly ExportInvoice[], m: EffectiveMapp
         f[C.taxNumber] = text(b.taxNumber, 20);
       }
       if (inv.customerNumber !== undefined) f[C.customerNumber] = text(String(inv.customerNumber), 15);
+      return line(f);
+    });
+}
+
+/** Keeps the newest received invoice per creditor account (its seller is the master record). */
+export function newestPerCreditor(newest: Map<number, ExportSupplierInvoice>, s: ExportSupplierInvoice, m: EffectiveMappings) {
+  const account = creditorAccountOf(m, s.supplierId);
+  const cur = newest.get(account);
+  if (!cur || cur.issueDate < s.issueDate || (cur.issueDate === s.issueDate && cur.inboundId < s.inboundId)) newest.set(account, s);
+}
+
+/**
+ * The Kreditoren rows of the same file: one per creditor account, from the newest received invoice of the supplier
+ * (what its e-invoice states: name and VAT ID; the e-invoice event carries no address). Companies, Adressatentyp 2.
+ */
+export function creditorLines(newest: ReadonlyMap<number, ExportSupplierInvoice>): string[] {
+  return [...newest.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([account, s]) => {
+      const f = new Array<string>(DEBTOR_COLUMNS.length).fill('');
+      f[C.konto] = String(account);
+      if (s.sellerName) {
+        f[C.nameCompany] = text(s.sellerName, 50);
+        f[C.type] = '2';
+        f[C.short] = text(s.sellerName.slice(0, 15).trim(), 15);
+      }
+      const vat = datevVatId(s.sellerVatId);
+      if (vat) {
+        f[C.euCountry] = text(vat.slice(0, 2), 2);
+        f[C.euVatId] = text(vat.slice(2), 13);
+      }
       return line(f);
     });
 }

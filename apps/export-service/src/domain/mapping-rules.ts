@@ -15,7 +15,25 @@ export interface MappingSettings {
   receivablesAccount?: number;
   debtorAccounts?: 'per_customer' | 'collective';
   collectiveDebtorAccount?: number;
+  /** Payments: the bank account money arrives on (Konto of a payment row). */
+  bankAccount?: number;
+  /** Skonto granted: per VAT rate of the invoice (standard 19 %, reduced 7 %) and for untaxed revenue. */
+  discountAccountStandard?: number;
+  discountAccountReduced?: number;
+  discountAccountUntaxed?: number;
+  /** Received invoices: the expense account (Gegenkonto of a supplier row). */
+  expenseAccount?: number;
 }
+
+/** The settings of payments, Skonto and received invoices, as PUT /acctexp/mappings names them. */
+export const EXTRA_ACCOUNT_FIELDS = [
+  ['bankAccount', 'bank_account'],
+  ['discountAccountStandard', 'discount_account_standard'],
+  ['discountAccountReduced', 'discount_account_reduced'],
+  ['discountAccountUntaxed', 'discount_account_untaxed'],
+  ['expenseAccount', 'expense_account'],
+] as const;
+export type ExtraAccountField = (typeof EXTRA_ACCOUNT_FIELDS)[number][0];
 
 const LABELS: Record<MappingTreatment, string> = {
   standard: 'Domestic revenue, standard rate',
@@ -27,8 +45,15 @@ const LABELS: Record<MappingTreatment, string> = {
   outside_scope: 'Services taxable in a third country / outside scope (O)',
 };
 
-/** SKR03/SKR04 revenue accounts from the facts file: automatic accounts, so no BU key on any row. */
-const DEFAULTS: Record<Chart, { rows: MappingRow[]; receivables: number }> = {
+/**
+ * SKR03/SKR04 revenue accounts from the facts file: automatic accounts, so no BU key on any row. Besides them (not in
+ * the facts file; standard DATEV charts): the bank account (SKR03 1200 Bank, SKR04 1800 Bank), the granted-Skonto
+ * accounts (SKR03 8736 / 8731 'Gewährte Skonti 19 % / 7 % USt' and 8730 'Gewährte Skonti'; SKR04 4736 / 4731 / 4730),
+ * which are automatic accounts too (DATEV corrects the VAT itself, so their rows carry no BU key either), and the
+ * expense account of received invoices (SKR03 4900, SKR04 6300 'Sonstige betriebliche Aufwendungen'), which is not
+ * automatic: its rows carry the input-tax BU key of their rate (9 = 19 %, 8 = 7 % Vorsteuer).
+ */
+const DEFAULTS: Record<Chart, { rows: MappingRow[]; receivables: number; extra: Record<ExtraAccountField, number> }> = {
   SKR03: {
     rows: [
       { treatment: 'standard', rate: '19', account: 8400 },
@@ -40,6 +65,13 @@ const DEFAULTS: Record<Chart, { rows: MappingRow[]; receivables: number }> = {
       { treatment: 'outside_scope', rate: null, account: 8338 },
     ],
     receivables: 1400,
+    extra: {
+      bankAccount: 1200,
+      discountAccountStandard: 8736,
+      discountAccountReduced: 8731,
+      discountAccountUntaxed: 8730,
+      expenseAccount: 4900,
+    },
   },
   SKR04: {
     rows: [
@@ -52,6 +84,13 @@ const DEFAULTS: Record<Chart, { rows: MappingRow[]; receivables: number }> = {
       { treatment: 'outside_scope', rate: null, account: 4338 },
     ],
     receivables: 1200,
+    extra: {
+      bankAccount: 1800,
+      discountAccountStandard: 4736,
+      discountAccountReduced: 4731,
+      discountAccountUntaxed: 4730,
+      expenseAccount: 6300,
+    },
   },
 };
 
@@ -63,6 +102,8 @@ export const scaleAccount = (account4: number, length: number) => account4 * 10 
 
 /** Debtor accounts have one digit more than general-ledger accounts: 10^L .. 7*10^L - 1 (creditors above). */
 export const debtorRange = (length: number) => ({ min: 10 ** length, max: 7 * 10 ** length - 1 });
+/** Creditor accounts: 7*10^L .. 10^(L+1) - 1 (length 4: 70000-99999). */
+export const creditorRange = (length: number) => ({ min: 7 * 10 ** length, max: 10 ** (length + 1) - 1 });
 
 export const rowKey = (treatment: string, rate: string | null) => `${treatment}|${rate ?? ''}`;
 export const normalizeRate = (rate: number | string) =>
@@ -77,6 +118,12 @@ export interface EffectiveMappings {
   receivablesAccount: number;
   debtorAccounts: 'per_customer' | 'collective';
   collectiveDebtorAccount: number;
+  /** Chart defaults scaled to the account length, overlaid with the saved ones. */
+  bankAccount: number;
+  discountAccountStandard: number;
+  discountAccountReduced: number;
+  discountAccountUntaxed: number;
+  expenseAccount: number;
 }
 
 /** The defaults of the chart at the account length, overlaid with the company's saved rows and settings. */
@@ -105,6 +152,11 @@ export function effectiveMappings(chart: Chart, accountLength: number, saved: Ma
     receivablesAccount: saved?.receivablesAccount ?? scaleAccount(defaults.receivables, accountLength),
     debtorAccounts: saved?.debtorAccounts ?? 'per_customer',
     collectiveDebtorAccount: saved?.collectiveDebtorAccount ?? debtorRange(accountLength).min,
+    bankAccount: saved?.bankAccount ?? scaleAccount(defaults.extra.bankAccount, accountLength),
+    discountAccountStandard: saved?.discountAccountStandard ?? scaleAccount(defaults.extra.discountAccountStandard, accountLength),
+    discountAccountReduced: saved?.discountAccountReduced ?? scaleAccount(defaults.extra.discountAccountReduced, accountLength),
+    discountAccountUntaxed: saved?.discountAccountUntaxed ?? scaleAccount(defaults.extra.discountAccountUntaxed, accountLength),
+    expenseAccount: saved?.expenseAccount ?? scaleAccount(defaults.extra.expenseAccount, accountLength),
   };
 }
 
@@ -119,6 +171,11 @@ export function checkMappingUpdate(
     mappings?: { tax_treatment: string; tax_rate?: number | null; account: number }[];
     receivables_account?: number;
     collective_debtor_account?: number;
+    bank_account?: number;
+    discount_account_standard?: number;
+    discount_account_reduced?: number;
+    discount_account_untaxed?: number;
+    expense_account?: number;
   },
   accountLength: number,
 ): { rows: MappingRow[]; problems: FieldProblem[] } {
@@ -164,6 +221,14 @@ export function checkMappingUpdate(
       message: `account ${input.receivables_account} has ${String(input.receivables_account).length} digits; the configured account_length is ${accountLength}`,
     });
   }
+  for (const [, field] of EXTRA_ACCOUNT_FIELDS) {
+    const account = input[field];
+    if (account !== undefined && String(account).length !== accountLength)
+      problems.push({
+        path: field,
+        message: `account ${account} has ${String(account).length} digits; the configured account_length is ${accountLength}`,
+      });
+  }
   if (input.collective_debtor_account !== undefined) {
     const { min, max } = debtorRange(accountLength);
     if (input.collective_debtor_account < min || input.collective_debtor_account > max) {
@@ -184,6 +249,10 @@ export function mismatchedAccounts(saved: MappingSettings | null, accountLength:
     .map((r) => `${r.treatment}${r.rate ? ` ${r.rate} %` : ''}: ${r.account}`);
   if (saved.receivablesAccount !== undefined && String(saved.receivablesAccount).length !== accountLength)
     bad.push(`receivables_account: ${saved.receivablesAccount}`);
+  for (const [key, field] of EXTRA_ACCOUNT_FIELDS) {
+    const account = saved[key];
+    if (account !== undefined && String(account).length !== accountLength) bad.push(`${field}: ${account}`);
+  }
   const { min, max } = debtorRange(accountLength);
   const c = saved.collectiveDebtorAccount;
   if (c !== undefined && (c < min || c > max)) bad.push(`collective_debtor_account: ${c}`);
@@ -227,4 +296,36 @@ export function debtorAccountOf(m: EffectiveMappings, customerNumber: number | u
   const { min, max } = debtorRange(m.accountLength);
   const account = min + (customerNumber - 10_000);
   return account >= min && account <= max ? account : m.collectiveDebtorAccount;
+}
+
+/**
+ * The creditor account (Konto) of a supplier of received invoices, analogous to debtors: 7*10^L + the supplier's id
+ * (supplier 1 -> 70001 at account length 4); without a supplier id, or beyond the range, the collective creditor account
+ * 7*10^L (70000).
+ */
+export function creditorAccountOf(m: EffectiveMappings, supplierId: number | undefined): number {
+  const { min, max } = creditorRange(m.accountLength);
+  if (supplierId === undefined || supplierId < 1) return min;
+  const account = min + supplierId;
+  return account <= max ? account : min;
+}
+
+/** The granted-Skonto account of a VAT group of the invoice: by rate for standard-rated groups, else the untaxed one. */
+export function discountAccountOf(m: EffectiveMappings, category: string, rate: string): number | undefined {
+  if (category !== 'S') return m.discountAccountUntaxed;
+  const pct = toDecimal(rate).toFixed();
+  if (pct === '19') return m.discountAccountStandard;
+  if (pct === '7') return m.discountAccountReduced;
+  return undefined;
+}
+
+/**
+ * The input-tax BU key of a received invoice's VAT group on the (non-automatic) expense account: 9 = 19 % Vorsteuer,
+ * 8 = 7 % Vorsteuer (DATEV's standard keys). Other categories (reverse charge, exempt, ...) get no key: the row books
+ * the gross amount without input tax.
+ */
+export function inputTaxKeyOf(category: string, rate: string): string {
+  if (category !== 'S') return '';
+  const pct = toDecimal(rate).toFixed();
+  return pct === '19' ? '9' : pct === '7' ? '8' : '';
 }

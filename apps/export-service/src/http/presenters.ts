@@ -25,6 +25,11 @@ export const presentMappings = (m: EffectiveMappings) => ({
   receivables_account: m.receivablesAccount,
   debtor_accounts: m.debtorAccounts,
   collective_debtor_account: m.collectiveDebtorAccount,
+  bank_account: m.bankAccount,
+  discount_account_standard: m.discountAccountStandard,
+  discount_account_reduced: m.discountAccountReduced,
+  discount_account_untaxed: m.discountAccountUntaxed,
+  expense_account: m.expenseAccount,
 });
 
 export const presentJob = (j: ExportJobDoc) => ({

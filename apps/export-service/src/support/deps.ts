@@ -6,12 +6,18 @@ import type { DownloadsRepo } from '../db/downloads';
 import type { ExportConfigRepo } from '../db/export-config';
 import type { ExportInvoicesRepo } from '../db/export-invoices';
 import type { ExportJobsRepo } from '../db/export-jobs';
+import type { ExportPaymentsRepo } from '../db/export-payments';
+import type { ExportSupplierInvoicesRepo } from '../db/export-supplier-invoices';
 import type { MappingsRepo } from '../db/mappings';
 
 export interface ExportDeps {
   config: ExportConfigRepo;
   mappings: MappingsRepo;
   invoices: ExportInvoicesRepo;
+  /** Payments on issued invoices (with Skonto), for the payment bookings. */
+  payments: ExportPaymentsRepo;
+  /** Received (supplier) invoices, for the supplier bookings. */
+  supplierInvoices: ExportSupplierInvoicesRepo;
   jobs: ExportJobsRepo;
   downloads: DownloadsRepo;
   counters: Counters;

@@ -1,7 +1,7 @@
 import type { CompanyId, AccountMappingsUpdate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
-import { checkMappingUpdate, rowKey, type MappingRow } from '../domain/mapping-rules';
+import { checkMappingUpdate, EXTRA_ACCOUNT_FIELDS, rowKey, type MappingRow, type MappingSettings } from '../domain/mapping-rules';
 import type { ExportDeps } from '../support/deps';
 import { getMappings } from './get-mappings';
 
@@ -16,16 +16,14 @@ export async function saveMappings(deps: ExportDeps, companyId: CompanyId, input
     (saved?.rows ?? []).map((r) => [rowKey(r.treatment, r.rate), { treatment: r.treatment, rate: r.rate, account: r.account }]),
   );
   for (const r of rows) merged.set(rowKey(r.treatment, r.rate), r);
-  await deps.mappings.save(
-    companyId,
-    {
-      rows: [...merged.values()],
-      receivablesAccount: input.receivables_account ?? saved?.receivablesAccount,
-      debtorAccounts: input.debtor_accounts ?? saved?.debtorAccounts,
-      collectiveDebtorAccount: input.collective_debtor_account ?? saved?.collectiveDebtorAccount,
-    },
-    deps.now(),
-  );
+  const settings: MappingSettings = {
+    rows: [...merged.values()],
+    receivablesAccount: input.receivables_account ?? saved?.receivablesAccount,
+    debtorAccounts: input.debtor_accounts ?? saved?.debtorAccounts,
+    collectiveDebtorAccount: input.collective_debtor_account ?? saved?.collectiveDebtorAccount,
+  };
+  for (const [key, field] of EXTRA_ACCOUNT_FIELDS) settings[key] = input[field] ?? saved?.[key];
+  await deps.mappings.save(companyId, settings, deps.now());
   await deps.commit(async (_session, emit) =>
     emit(
       eventMessage('export.changed.v1', companyId, {

@@ -54,6 +54,12 @@ export const ExportResult = z
     }),
     split_reason: z.string().nullable().meta({ description: '`year_boundary` when is_split is true, else null' }),
     total_invoice_count: z.number().int().meta({ description: 'invoices and credit notes in the export' }),
+    total_payment_count: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'payments in the export (a payment row, and a Skonto row when Skonto was granted)' }),
+    total_supplier_invoice_count: z.number().int().optional().meta({ description: 'received (supplier) invoices in the export' }),
     error: z
       .object({ message: z.string(), error_code: z.literal('no_invoices_found') })
       .optional()
@@ -126,6 +132,23 @@ export const AccountMappings = z
         '`per_customer`: the debtor account is derived from the customer number; `collective`: every row uses collective_debtor_account',
     }),
     collective_debtor_account: z.number().int().meta({ description: 'debtor account used in collective mode (account_length + 1 digits)' }),
+    bank_account: z.number().int().meta({ description: 'payments: the bank account (Konto) against the debtor (SKR03 1200, SKR04 1800)' }),
+    discount_account_standard: z
+      .number()
+      .int()
+      .meta({ description: 'Skonto granted on 19 % revenue (SKR03 8736, SKR04 4736; automatic account, no BU key)' }),
+    discount_account_reduced: z
+      .number()
+      .int()
+      .meta({ description: 'Skonto granted on 7 % revenue (SKR03 8731, SKR04 4731; automatic account, no BU key)' }),
+    discount_account_untaxed: z
+      .number()
+      .int()
+      .meta({ description: 'Skonto granted on revenue without German VAT (SKR03 8730, SKR04 4730)' }),
+    expense_account: z.number().int().meta({
+      description:
+        'received invoices: the expense account (Gegenkonto) against the creditor, with the input-tax BU key of the rate (9 = 19 %, 8 = 7 %); SKR03 4900, SKR04 6300',
+    }),
   })
   .meta({ id: 'AccountMappings' });
 
@@ -153,6 +176,11 @@ export const AccountMappingsUpdate = z
     receivables_account: Account.optional(),
     debtor_accounts: z.enum(['per_customer', 'collective']).optional(),
     collective_debtor_account: Account.optional(),
+    bank_account: Account.optional(),
+    discount_account_standard: Account.optional(),
+    discount_account_reduced: Account.optional(),
+    discount_account_untaxed: Account.optional(),
+    expense_account: Account.optional(),
   })
   .meta({ id: 'AccountMappingsUpdate', description: 'batch save: the rows sent change, the others stay; one bad row saves nothing' });
 export type AccountMappingsUpdate = z.output<typeof AccountMappingsUpdate>;

@@ -305,7 +305,7 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
         operationId: 'getExportJob',
         summary: 'Poll an export job',
         description:
-          'status queued -> started -> finished | failed, progress 0-100; result when finished (result.error with error_code no_invoices_found when the period held nothing), error_message when failed.',
+          'status queued -> started -> finished | failed, progress 0-100; result when finished (result.error with error_code no_invoices_found when the period held nothing: no invoice, payment or received invoice), error_message when failed. An export books the invoices and credit notes by invoice date, the payments (and their Skonto) by payment date and the valid received invoices by their issue date.',
         responses: { 200: json(ExportJob), ...notFound(), ...commonErrors() },
       }),
     },
@@ -313,7 +313,8 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       get: op(x, {
         operationId: 'getAccountMappings',
         summary: 'List account mappings',
-        description: 'Revenue accounts per tax treatment and rate, and the debtor settings.',
+        description:
+          'Revenue accounts per tax treatment and rate, the debtor settings, and the accounts of payments (bank), granted Skonto (per rate) and received invoices (expense account; creditors are 70000 + the supplier id at account length 4).',
         responses: { 200: json(AccountMappings), ...commonErrors() },
       }),
       put: op(x, {
@@ -328,6 +329,8 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
             { tax_treatment: 'intra_community', account: 8125 },
           ],
           debtor_accounts: 'per_customer',
+          bank_account: 1200,
+          expense_account: 4900,
         }),
         responses: { 200: json(AccountMappings.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
       }),

@@ -1,0 +1,6 @@
+import type { EventOf } from '@inv/runtime';
+import type { ExportDeps } from '../support/deps';
+import { projectPayment } from '../usecases/project-payment';
+
+/** invoice.payment-reversed.v1: the payment in the export's read model (see projectPayment). */
+export const onPaymentReversed = (deps: ExportDeps, msg: EventOf<'invoice.payment-reversed.v1'>) => projectPayment(deps, msg);
