@@ -109,7 +109,7 @@ export function reminderPaths(): Record<string, Record<string, unknown>> {
         summary: 'Change the reminder settings',
         description:
           'Needs `company:write`. Only what is sent changes; a text keeps its other part (subject or body). `reset_texts: true` restores the default texts first. ' +
-          'The daily run (once per UTC day, the first hour) announces every overdue invoice once per due date (webhook `invoice.overdue`), and when a level is due ' +
+          'The daily run (once per UTC day, the first hour) announces every overdue invoice once per due date (webhook `invoice.status_changed` with status OVERDUE), and when a level is due ' +
           '(`interval_days`: level 1 after the due date, level 2 after level 1, level 3 after level 2) it lists it under GET /invoice/reminder-proposals (`propose`) ' +
           "or issues it and e-mails it to the buyer's address on the invoice (`send`; without an address it is proposed with the reason). " +
           'An unknown placeholder is 400.',
