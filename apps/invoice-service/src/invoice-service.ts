@@ -11,6 +11,8 @@ import { handleSendMail } from './consumers/mail.send';
 import { onMailFailed } from './consumers/mail.failed';
 import { onMailSent } from './consumers/mail.sent';
 import { attachmentsRepo } from './db/attachments';
+import { bankStatementsRepo } from './db/bank-statements';
+import { bankStatementRoutes, STATEMENT_UPLOAD_PATHS } from './http/bank-statements.routes';
 import { emailsRepo } from './db/emails';
 import { invoicesRepo } from './db/invoices';
 import { positionIdsPerCompany } from './support/position-ids';
@@ -42,7 +44,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     database: 'invoicing_invoice',
     port: config.PORT,
     env: config,
-    nonJsonBodyPaths: UPLOAD_PATHS,
+    nonJsonBodyPaths: [...UPLOAD_PATHS, ...STATEMENT_UPLOAD_PATHS],
   });
   const invoices = invoicesRepo(rt.conn);
   const jobs = jobsRepo(rt.conn);
@@ -52,6 +54,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const products = productsRepo(rt.conn);
   const reminders = remindersRepo(rt.conn);
   const payments = paymentsRepo(rt.conn);
+  const bankStatements = bankStatementsRepo(rt.conn);
+  await bankStatements.init();
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
   await reminders.init();
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
@@ -80,6 +84,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     products,
     reminders,
     payments,
+    bankStatements,
     mail: {
       sender,
       from: config.MAIL_FROM,
@@ -114,6 +119,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     msg.type === 'mail.sent.v1' ? onMailSent(deps, msg) : onMailFailed(deps, msg),
   );
   rt.app.use(invoiceRoutes(deps));
+  rt.app.use(bankStatementRoutes(deps));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     let job: JobDoc | undefined;
     switch (msg.type) {

@@ -23,4 +23,5 @@ export * from './api/permissions';
 export * from './company-id';
 export * from './api/recurring';
 export * from './api/payments';
+export * from './api/bank-statements';
 export * from './api/reminders';

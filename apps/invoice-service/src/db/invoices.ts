@@ -372,6 +372,41 @@ export function invoicesRepo(conn: Connection) {
         { $unset: { finalizingJobId: 1, snapshot: 1, invoiceDate: 1, dueDate: 1 } },
         { session },
       ),
+    /**
+     * The company's invoices that take payments (OPEN, SENT; not credit notes), with what matching a bank statement
+     * needs: one read per import (the `{companyId, status, id}` index).
+     */
+    openForMatching: (companyId: CompanyId) =>
+      raw
+        .find(
+          { companyId, status: { $in: ['OPEN', 'SENT'] }, typeCode: '380' },
+          {
+            projection: {
+              _id: 0,
+              id: 1,
+              number: 1,
+              customerId: 1,
+              customerName: 1,
+              status: 1,
+              grossCents: 1,
+              paidCents: 1,
+              discountCents: 1,
+              positions: 1,
+              'snapshot.earlyPaymentDiscount': 1,
+              'snapshot.buyer.name': 1,
+            },
+          },
+        )
+        .toArray() as Promise<
+        Array<
+          Pick<
+            InvoiceDoc,
+            'id' | 'number' | 'customerId' | 'customerName' | 'status' | 'grossCents' | 'paidCents' | 'discountCents' | 'positions'
+          > & {
+            snapshot?: Pick<InvoiceSnapshot, 'earlyPaymentDiscount'> & { buyer?: { name?: string } };
+          }
+        >
+      >,
     /** One page of the company's invoices matching `filter` (built by the list use case), and the count. */
     async page(companyId: CompanyId, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
       const scoped = { ...filter, companyId };

@@ -232,7 +232,7 @@ export function parseCamt053(text: string): CamtDocument {
   };
 
   const finishEntry = (e: Entry) => {
-    const where = `Stmt[${statements.length}]/Ntry[${e.index}]`;
+    const where = `Stmt[${statements.length + 1}]/Ntry[${e.index}]`;
     const entryAmount = e.amount !== undefined ? readAmount(e.amount) : undefined;
     if (!entryAmount) fail(`${where}/Amt`, e.amount === undefined ? 'missing' : `"${e.amount.slice(0, 40)}" is not an amount`);
     if (!e.currency || !CURRENCY.test(e.currency)) fail(`${where}/Amt/@Ccy`, 'not an ISO 4217 currency code');

@@ -4,6 +4,7 @@ import type { ObjectStore } from '@inv/objects';
 import type { Changes, HeldEntry } from '@inv/outbox';
 import type { AppBus, Counters } from '@inv/runtime';
 import type { AttachmentsRepo } from '../db/attachments';
+import type { BankStatementsRepo } from '../db/bank-statements';
 import type { EmailsRepo } from '../db/emails';
 import type { InvoicesRepo } from '../db/invoices';
 import type { JobsRepo } from '../db/jobs';
@@ -29,6 +30,8 @@ export interface InvoiceDeps {
   reminders: RemindersRepo;
   /** Payments of finalized invoices (usecases/record-payment.ts). */
   payments: PaymentsRepo;
+  /** Uploaded camt.053 bank statements, their entries and match proposals (db/bank-statements.ts). */
+  bankStatements: BankStatementsRepo;
   /**
    * The mail module: its SMTP sender, sender address, attempts before a send fails and the e-mail ids this process is
    * sending right now; and the abuse limits of `send_email` (per UTC day, EMAIL_DAILY_LIMIT_*; EMAIL_FREE_RECIPIENTS).
