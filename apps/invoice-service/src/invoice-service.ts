@@ -29,6 +29,8 @@ import { invoiceRoutes } from './http/invoices.routes';
 import { reminderRoutes } from './http/reminders.routes';
 import { remindersRepo } from './db/reminders';
 import { reminderRun } from './support/reminder-run';
+import { paymentRoutes } from './http/payments.routes';
+import { onPaymentsExported } from './consumers/export.payments-exported';
 import type { InvoiceDeps } from './support/deps';
 import { draftCache } from './support/draft-cache';
 import { peerData } from './support/peer-data';
@@ -120,6 +122,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
   );
   rt.app.use(invoiceRoutes(deps));
   rt.app.use(bankStatementRoutes(deps));
+  rt.app.use(paymentRoutes(deps));
+  rt.bus.onEvent('invoice-payments-exported', ['export.payments-exported.v1'], (msg) => onPaymentsExported(deps, msg));
   rt.bus.onEvent('invoice-jobs', ['document.render-started.v1', 'document.rendered.v1', 'document.render-failed.v1'], async (msg) => {
     let job: JobDoc | undefined;
     switch (msg.type) {
