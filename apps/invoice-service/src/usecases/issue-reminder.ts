@@ -246,6 +246,7 @@ export async function issueReminder(
             interest: figures.interest,
             openAmount: figures.openAmount,
             emailed: Boolean(mail),
+            flatFee: figures.flatFee === '0.00' ? undefined : figures.flatFee,
           },
           `reminder-issued-${companyId}-${id}`,
         ),

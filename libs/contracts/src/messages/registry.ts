@@ -210,6 +210,8 @@ export const events = {
     interest: Dec,
     openAmount: Dec,
     emailed: z.boolean(),
+    /** The € 40 flat fee of § 288 (5) BGB charged with this reminder (absent or 0.00: none); a debit like `fee`. */
+    flatFee: Dec.optional(),
   }),
   /** A bank statement (camt.053) was imported: how many credits it held and how many were matched to open invoices. */
   'bank-statement.imported.v1': z.object({
