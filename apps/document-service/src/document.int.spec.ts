@@ -244,4 +244,41 @@ describe('document-service', () => {
         .toString(),
     ).toBe('%PDF-');
   });
+
+  it('renders a reminder PDF over RPC and stores it under the invoice', async () => {
+    const answer = await peer.callRpc(
+      'document.render-reminder.v1',
+      company,
+      {
+        invoiceId: 42,
+        reminderId: 3,
+        language: 'de',
+        company: sellerParty(),
+        customer: { ...domesticMixedRates().buyer, customerNumber: '10001' },
+        level: 2,
+        title: '1. Mahnung',
+        date: '2025-08-14',
+        text: 'Sehr geehrte Damen und Herren,\n\nbitte zahlen Sie.',
+        invoiceNumber: 'RE-2025-0042',
+        invoiceDate: '2025-05-01',
+        dueDate: '2025-05-15',
+        invoiceTotal: '1000.00',
+        openAmount: '1000.00',
+        fees: '5.00',
+        flatFee: '0.00',
+        interest: '26.86',
+        interestPeriods: [
+          { from: '2025-05-16', to: '2025-06-30', days: 46, ratePercent: '11.27' },
+          { from: '2025-07-01', to: '2025-08-14', days: 45, ratePercent: '10.27' },
+        ],
+        total: '1031.86',
+        payBy: '2025-08-21',
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(answer).toMatchObject({ key: `${company}/invoices/42/reminders/3-2.pdf`, filename: 'Mahnung-RE-2025-0042-2.pdf' });
+    const pdf = await service.objects.get(answer.key);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.length).toBe(answer.size);
+  });
 });
