@@ -70,7 +70,9 @@ export async function recordPaymentIn(
         : `invoice ${invoiceId} is ${inv.status}; only finalized invoices (OPEN, SENT) take payments`,
       inv.status === 'PAID' ? 'INVOICE_ALREADY_PAID' : 'INVOICE_NOT_PAYABLE',
     );
-  const dateProblem = paymentDateProblem(input.date, inv.invoiceDate, deps.now().toISOString().slice(0, 10));
+  // the PAID shortcut of PUT /invoice/{id}/status keeps accepting the paid_date it always accepted (the specification's)
+  const dateProblem =
+    source === 'status' ? undefined : paymentDateProblem(input.date, inv.invoiceDate, deps.now().toISOString().slice(0, 10));
   if (dateProblem) throw invalidData(`date ${dateProblem}`, [{ path: 'date', message: dateProblem }]);
   // the HTTP schema checks this already; callers without HTTP (bank statements) get the same answer
   if (!/^\d{1,9}(\.\d{1,2})?$/.test(input.amount) || amountToCents(input.amount) <= 0)
