@@ -118,6 +118,15 @@ export const ERROR_CODES = {
     422,
     'The received PDF carries no embedded e-invoice XML (not ZUGFeRD/Factur-X): a plain PDF is not an e-invoice.',
   ],
+  DOCUMENT_PROCESSING: [409, 'The received document is still being read; wait for its job (GET /inbound/{id}/job?wait=25).'],
+  DOCUMENT_NOT_READABLE: [
+    422,
+    'The received document was REJECTED (not readable as an e-invoice, see its `error`): it has no reading to render.',
+  ],
+  PROCESSING_FAILED: [
+    422,
+    "The error_code of a received document's failed job when reading it failed on our side after every retry; upload the document again.",
+  ],
   RATE_LIMITED: [429, 'Too many requests for the company; wait Retry-After seconds.'],
   TOO_MANY_FAILED_AUTHENTICATIONS: [429, 'Too many failed authentications from this address; wait Retry-After seconds.'],
   EMAIL_LIMIT_EXCEEDED: [
@@ -152,6 +161,7 @@ export const ERROR_CODES = {
   NOT_IMPLEMENTED: [503, 'The operation is not available yet.'],
   SERVICE_UNAVAILABLE: [503, 'A service the request needs is temporarily unavailable; retry later.'],
   SERVICE_BUSY: [503, 'The service has every slot in use and its queue is full or was waited on too long; wait Retry-After seconds.'],
+  RENDER_UNAVAILABLE: [503, 'The PDF view of a received e-invoice could not be rendered now; retry later.'],
   UPSTREAM_TIMEOUT: [504, 'A service did not answer in time; retry later.'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import {
+  DownloadLink,
   InboundDocument,
+  InboundJob,
+  InboundPdfQuery,
+  JobWaitQuery,
   InboundListQuery,
   InboundSummary,
   InboundValidationResult,
@@ -9,7 +13,20 @@ import {
   SupplierInput,
   SupplierListQuery,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, intId, json, notFound, type Operation, paginationHeaders, problem, queryParams } from '../builder';
+import {
+  body,
+  bodyErrors,
+  commonErrors,
+  conflict,
+  intId,
+  json,
+  notFound,
+  type Operation,
+  paginationHeaders,
+  problem,
+  queryParams,
+  unprocessable,
+} from '../builder';
 
 const tags = ['Inbound'];
 const id = intId('id', 'inbound document id (per company, from 1)');
@@ -45,6 +62,27 @@ const documentErrors = () => ({
   415: problem('UNSUPPORTED_FORMAT: neither XML nor PDF, or XML of another vocabulary than UBL Invoice/CreditNote or CII'),
   422: problem('PDF_WITHOUT_EINVOICE: a PDF without embedded e-invoice XML'),
 });
+
+/** POST /inbound/ refuses at once only what is cheap to see; the rest ends the job failed with the same codes. */
+const acceptErrors = () => ({
+  ...commonErrors(),
+  400: problem(
+    'refused before anything is stored: XML_DTD_FORBIDDEN (any DTD or entity: XXE and entity expansion are refused), XML_ENCODING_UNSUPPORTED, XML_TOO_DEEP, XML_NOT_WELL_FORMED (no root element), VALIDATION_ERROR',
+  ),
+  413: problem('DOCUMENT_TOO_LARGE: over the limit (XML 5 MiB, PDF 10 MiB), counted while streaming'),
+  415: problem('UNSUPPORTED_FORMAT: neither XML nor PDF, or a root element other than UBL Invoice/CreditNote or CII CrossIndustryInvoice'),
+});
+
+const jobExample = {
+  id: 7,
+  task: 'receive_inbound_document',
+  status: 'queued',
+  document_id: 7,
+  created_at: '2026-11-27T10:15:00.000Z',
+  started_at: null,
+  finished_at: null,
+  links: { self: '/api/v1/inbound/7/job', document: '/api/v1/inbound/7', pdf: '/api/v1/inbound/7/pdf' },
+};
 
 const example = {
   id: 1,
@@ -123,17 +161,20 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
         operationId: 'receiveInboundDocument',
         summary: 'Receive an e-invoice',
         description:
-          'Reads and validates a received e-invoice (XRechnung UBL or CII, Peppol BIS Billing 3 invoice or credit note, EN 16931 UBL/CII, ZUGFeRD/Factur-X PDF) and stores it: ' +
-          'the original under the company, the reading in our JSON vocabulary with the detected format, profile, version and the findings of the official rules ' +
+          'Accepts a received e-invoice (XRechnung UBL or CII, Peppol BIS Billing 3 invoice or credit note, EN 16931 UBL/CII, ZUGFeRD/Factur-X PDF): ' +
+          'the original is stored under the company and the answer is 202 with a job whose id is the document id (Location: the job). ' +
+          'Reading and validation then run in the background: the reading in our JSON vocabulary with the detected format, profile, version and the findings of the official rules ' +
           '(XSD, EN 16931 Schematron, and the XRechnung or Peppol rules the document declares; `valid` is false when a finding is fatal or error). ' +
-          'An invalid e-invoice is still received (201, valid: false); what is no e-invoice at all is refused with a 4xx and nothing is stored.',
+          'Long-poll `GET /inbound/{id}/job?wait=25` until `finished` (the document is RECEIVED, valid or not) or `failed` (REJECTED: not readable as an e-invoice, `error_code` says why: ' +
+          'XML_NOT_WELL_FORMED, PDF_WITHOUT_EINVOICE, PDF_MALFORMED, DOCUMENT_TOO_LARGE once extracted from a PDF, UNSUPPORTED_FORMAT). ' +
+          'What is cheap to see (size, type, DTD, encoding, depth, root element) is refused at once with a 4xx and nothing is stored.',
         requestBody: documentBody('5 MiB', '10 MiB'),
         responses: {
-          201: {
-            description: 'received (Location: the document)',
-            content: { 'application/json': { schema: json(InboundDocument).content['application/json'].schema, example } },
+          202: {
+            description: 'accepted (Location: the job)',
+            content: { 'application/json': { schema: json(InboundJob).content['application/json'].schema, example: jobExample } },
           },
-          ...documentErrors(),
+          ...acceptErrors(),
         },
       }),
     },
@@ -235,14 +276,71 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'getInboundDocument',
         summary: 'Get a received e-invoice',
-        description: 'The reading in our JSON vocabulary, the detected format, profile and version, and the validation findings.',
-        responses: { 200: json(InboundDocument), ...notFound(), ...commonErrors() },
+        description:
+          'The reading in our JSON vocabulary, the detected format, profile and version, and the validation findings. ' +
+          'While its job runs the status is PROCESSING and the reading is absent; a REJECTED document has `error` instead.',
+        responses: {
+          200: {
+            description: 'OK',
+            content: { 'application/json': { schema: json(InboundDocument).content['application/json'].schema, example } },
+          },
+          ...notFound(),
+          ...commonErrors(),
+        },
       }),
       delete: op({
         operationId: 'deleteInboundDocument',
         summary: 'Delete a received e-invoice',
-        description: 'Removes the reading and the stored original.',
+        description:
+          'Removes the reading, the stored original and the rendered views (announced as inbound.deleted); a document still being read can be deleted too.',
         responses: { 200: json(MessageResponse), ...notFound(), ...commonErrors() },
+      }),
+    },
+    '/inbound/{id}/job': {
+      parameters: [id],
+      get: op({
+        operationId: 'getInboundJob',
+        summary: 'Get the job of a received e-invoice',
+        description:
+          'queued -> started -> finished | failed, like a finalization job; its id is the document id. With `wait` the answer is held (long polling) until the job has ended, at most that many seconds.',
+        parameters: queryParams(JobWaitQuery),
+        responses: {
+          200: {
+            description: 'OK',
+            content: {
+              'application/json': {
+                schema: json(InboundJob).content['application/json'].schema,
+                example: {
+                  ...jobExample,
+                  status: 'finished',
+                  started_at: '2026-11-27T10:15:00.020Z',
+                  finished_at: '2026-11-27T10:15:00.310Z',
+                },
+              },
+            },
+          },
+          ...notFound(),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/inbound/{id}/pdf': {
+      parameters: [id],
+      get: op({
+        operationId: 'getInboundPdfLink',
+        summary: 'Get a human-readable PDF of a received e-invoice',
+        description:
+          'A presigned link, valid 5 minutes. A ZUGFeRD/Factur-X PDF is the original as the supplier sent it (the same in both languages); ' +
+          'an XML e-invoice (XRechnung has no visual of its own) is rendered from the reading in German or English ("Eingangsrechnung" / "Received invoice": ' +
+          'seller, buyer, numbers and dates, lines, allowances and charges, VAT breakdown, totals, payment means, terms, notes), once per language, and kept with the document.',
+        parameters: queryParams(InboundPdfQuery),
+        responses: {
+          200: json(DownloadLink),
+          ...notFound(),
+          ...conflict('DOCUMENT_PROCESSING: the job has not ended yet'),
+          ...unprocessable('DOCUMENT_NOT_READABLE: the document was REJECTED and has no reading to render'),
+          ...commonErrors(),
+        },
       }),
     },
   };
