@@ -140,15 +140,18 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
     );
     const title = `${reminder.title} \u2013 ${reminder.invoiceNumber}`;
     flow.y += c.text(title, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + mm(3);
-    const text = reminder.text.trim();
-    if (text) {
-      for (const paragraph of text.split(/\n{2,}/)) {
-        const h = c.height(paragraph, { size: 9.5, width: CONTENT.width });
-        flow.ensure(h + 4);
-        flow.y += c.text(paragraph, CONTENT.left, flow.y, { size: 9.5, width: CONTENT.width }) + mm(2.5);
-      }
-      flow.y += mm(2);
-    }
+    // the text's last paragraph (the closing: "Mit freundlichen Grüßen / Seller GmbH") goes below the table
+    const paragraphs = reminder.text
+      .trim()
+      .split(/\n{2,}/)
+      .filter(Boolean);
+    const signOff = paragraphs.length > 1 ? paragraphs.pop() : undefined;
+    const paragraph = (value: string, style: { size: number } = { size: 9.5 }) => {
+      flow.ensure(c.height(value, { ...style, width: CONTENT.width }) + 4);
+      flow.y += c.text(value, CONTENT.left, flow.y, { ...style, width: CONTENT.width }) + mm(2.5);
+    };
+    for (const p of paragraphs) paragraph(p);
+    if (paragraphs.length) flow.y += mm(2);
 
     const money = (v: string) => formatAmount(v, lang);
     const tableRows: TableRow[] = [
@@ -176,10 +179,12 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
     const pay = reminder.companyPayment;
     const lines = [`${t.payBy(formatDate(reminder.payBy, lang))}: ${formatMoney(reminder.total, lang)}`];
     if (pay?.iban) lines.push(`${l.iban} ${formatIban(pay.iban)}${pay.bic ? `   ${l.bic} ${pay.bic}` : ''}`);
-    if (reminder.interestPeriods.length) lines.push('', t.interestNote);
-    const closing = lines.join('\n');
-    flow.ensure(c.height(closing, { size: 9.5, width: CONTENT.width }) + 4);
-    flow.y += c.text(closing, CONTENT.left, flow.y, { size: 9.5, width: CONTENT.width });
+    paragraph(lines.join('\n'));
+    if (signOff) paragraph(signOff);
+    if (reminder.interestPeriods.length) {
+      flow.y += mm(2);
+      paragraph(t.interestNote, { size: 8 });
+    }
 
     finishPages(c, { party: reminder.company, payment: reminder.companyPayment }, l, lang);
   } catch (err) {
