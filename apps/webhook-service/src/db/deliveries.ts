@@ -99,6 +99,45 @@ export function deliveryStore(conn: Connection) {
         { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
       ),
     /**
+     * Takes up to `limit` due deliveries at once (two round trips instead of one each), at most `free(endpointId)` of
+     * an endpoint, skipping `busyEndpoints`; null when none is due. A race with another worker is settled by the update: a delivery it took
+     * between the read and the update is not ours (ours are read back by this exact lease).
+     */
+    async claimSome(
+      now: Date,
+      leaseUntil: Date,
+      owner: string,
+      busyEndpoints: string[],
+      free: (endpointId: string) => number,
+      limit: number,
+    ): Promise<DeliveryDoc[] | null> {
+      const due = { status: 'pending' as const, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] };
+      const candidates = await raw
+        .find({ ...due, nextAttemptAt: { $lte: now }, ...(busyEndpoints.length ? { endpointId: { $nin: busyEndpoints } } : {}) })
+        .sort({ nextAttemptAt: 1 })
+        .limit(limit * 2)
+        .toArray();
+      if (!candidates.length) return null;
+      const taken = new Map<string, number>();
+      const chosen: DeliveryDoc[] = [];
+      for (const d of candidates) {
+        const n = taken.get(d.endpointId) ?? 0;
+        if (chosen.length >= limit || n >= free(d.endpointId)) continue;
+        taken.set(d.endpointId, n + 1);
+        chosen.push(d);
+      }
+      if (!chosen.length) return [];
+      const ids = chosen.map((d) => d._id);
+      const res = await raw.updateMany(
+        { _id: { $in: ids }, ...due, nextAttemptAt: { $lte: now } },
+        { $set: { leaseUntil, leaseOwner: owner } },
+      );
+      if (res.modifiedCount === chosen.length) return chosen.map((d) => ({ ...d, leaseUntil, leaseOwner: owner }));
+      // another worker took some in between: ours hold exactly this lease (a lease of ours from before either still
+      // runs, and then the delivery was not due, or it ended before now)
+      return raw.find({ _id: { $in: ids }, leaseOwner: owner, leaseUntil }).toArray();
+    },
+    /**
      * Records an attempt's outcome, if this worker still holds the lease. The outcomes of attempts ending together
      * are written in one bulkWrite (one round trip); each call settles when its outcome is written.
      */

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { deliverOne } from '../usecases/deliver-one';
+import type { DeliveryDoc } from '../db/deliveries';
 import type { WebhookDeps } from './deps';
+
+/** Most deliveries taken in one claim. */
+const MAX_CLAIM_BATCH = 32;
 
 export interface WorkerOptions {
   /** Deliveries in flight per endpoint: a slow endpoint holds at most this many slots. */
@@ -35,6 +39,23 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
    */
   let looks = 0;
   let drainedAt = -1;
+  /** How many endpoints the wakes since the last claim named: new deliveries for several are claimed in one go. */
+  let fanOut = 0;
+
+  const start = (delivery: DeliveryDoc) => {
+    const endpointId = delivery.endpointId;
+    perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+    const task: Promise<void> = deliverOne(deps, delivery, owner)
+      .catch((err: unknown) => deps.logger.error({ err, deliveryId: delivery._id.toHexString() }, 'webhook delivery failed unexpectedly'))
+      .finally(() => {
+        running.delete(task);
+        const n = (perEndpoint.get(endpointId) ?? 1) - 1;
+        if (n > 0) perEndpoint.set(endpointId, n);
+        else perEndpoint.delete(endpointId);
+        if (drainedAt !== looks) void fill();
+      });
+    running.add(task);
+  };
 
   async function fill(): Promise<void> {
     if (stopped) return;
@@ -50,25 +71,26 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
           const busy = [...perEndpoint].filter(([, n]) => n >= opts.endpointConcurrency).map(([id]) => id);
           const now = deps.now();
           const lookedAt = looks;
-          const delivery = await deps.deliveries.claim(now, new Date(now.getTime() + opts.leaseMs), owner, busy);
+          const leaseUntil = new Date(now.getTime() + opts.leaseMs);
+          const batch = Math.min(fanOut, opts.globalConcurrency - running.size, MAX_CLAIM_BATCH);
+          fanOut = 0;
+          if (batch > 1) {
+            // an event for several endpoints: their deliveries in one claim
+            const free = (id: string) => opts.endpointConcurrency - (perEndpoint.get(id) ?? 0);
+            const claimed = await deps.deliveries.claimSome(now, leaseUntil, owner, busy, free, batch);
+            if (!claimed) {
+              if (!busy.length) drainedAt = lookedAt;
+              break;
+            }
+            for (const d of claimed) start(d);
+            if (claimed.length) continue; // else another worker took them: one at a time below
+          }
+          const delivery = await deps.deliveries.claim(now, leaseUntil, owner, busy);
           if (!delivery) {
             if (!busy.length) drainedAt = lookedAt;
             break;
           }
-          const endpointId = delivery.endpointId;
-          perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
-          const task: Promise<void> = deliverOne(deps, delivery, owner)
-            .catch((err: unknown) =>
-              deps.logger.error({ err, deliveryId: delivery._id.toHexString() }, 'webhook delivery failed unexpectedly'),
-            )
-            .finally(() => {
-              running.delete(task);
-              const n = (perEndpoint.get(endpointId) ?? 1) - 1;
-              if (n > 0) perEndpoint.set(endpointId, n);
-              else perEndpoint.delete(endpointId);
-              if (drainedAt !== looks) void fill();
-            });
-          running.add(task);
+          start(delivery);
         }
       } while (again && !stopped);
     } catch (err) {
@@ -87,6 +109,7 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
     wake(endpointIds?: readonly string[]) {
       looks++;
       if (endpointIds?.length && endpointIds.every((id) => (perEndpoint.get(id) ?? 0) >= opts.endpointConcurrency)) return;
+      fanOut += endpointIds?.length ?? 0;
       void fill();
     },
     start() {
