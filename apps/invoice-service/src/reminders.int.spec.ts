@@ -240,6 +240,22 @@ describe('reminders', () => {
     expect(saved.body.texts.en['2'].is_default).toBe(true);
   });
 
+  it('reminds the open amount left after a payment, and refuses a paid invoice', async () => {
+    clock = undefined;
+    const company = 'cmp_rem_paid';
+    const inv = await finalized(company);
+    at(addDays(inv.due, 8));
+    const pay = (amount: string) =>
+      call('POST', `/invoice/${inv.id}/payments`, { amount, date: addDays(inv.due, 8), method: 'BANK_TRANSFER' }, company);
+    expect((await pay('38.00')).status).toBe(201);
+    const reminded = await call('POST', `/invoice/${inv.id}/reminders`, {}, company);
+    expect(reminded.body).toMatchObject({ level: 1, open_amount: 200, total: 200 });
+    expect(rendered.at(-1)).toMatchObject({ invoiceTotal: '238.00', openAmount: '200.00', total: '200.00' });
+    expect((await pay('200.00')).status).toBe(201);
+    const refused = await call('POST', `/invoice/${inv.id}/reminders`, {}, company);
+    expect([refused.status, refused.body.code]).toEqual([409, 'INVOICE_ALREADY_PAID']);
+  });
+
   it('the daily run twice at once: one set of proposals, invoice.overdue.v1 once per invoice and due date', async () => {
     clock = undefined;
     const company = 'cmp_rem_run';
