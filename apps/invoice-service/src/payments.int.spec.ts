@@ -154,6 +154,11 @@ describe('payments (invoice-service)', () => {
     expect(both.find((r) => r.status === 409)!.body).toMatchObject({ code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', open_amount: 490 });
     expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({ paid_amount: 700, open_amount: 490 });
     expect((await call('GET', `/invoice/${id}/payments`)).body.total).toBe(1);
+
+    // four at once of 200 on the 490 open: exactly two fit
+    const four = await Promise.all([1, 2, 3, 4].map(() => pay(id, 200)));
+    expect(four.map((r) => r.status).sort()).toEqual([201, 201, 409, 409]);
+    expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({ status: 'OPEN', paid_amount: 1100, open_amount: 90 });
   });
 
   it('PUT status PAID pays the open amount as one payment (source status); a reversal reopens the invoice', async () => {
