@@ -69,9 +69,10 @@ describe('reminders', () => {
     peer = peerBus(prefix);
     servePeerRpcs(peer, {
       // the buyer has an e-mail address on the invoice (the daily run in mode send writes to it)
-      'customer.billing-snapshot.v1': () => ({
+      'customer.billing-snapshot.v1': (companyId) => ({
         ...peerBillingSnapshot,
         buyer: { ...peerBillingSnapshot.buyer, contact: { email: 'ap@buyer.example' } },
+        ...(companyId === 'cmp_rem_b2b' ? { contactType: 'B2B' as const } : {}),
       }),
     });
     peer.onCommand('document.render-invoice.v1', async (msg) => {
@@ -216,7 +217,7 @@ describe('reminders', () => {
     expect((await call('GET', `/invoice/${inv.id}/reminders`, undefined, 'cmp_other')).status).toBe(404);
   });
 
-  it('refuses drafts, invoices not yet overdue, a level twice, unknown fields, future dates and unknown placeholders', async () => {
+  it('refuses drafts, invoices not yet overdue, a level twice, unknown fields, dates too far ahead and unknown placeholders', async () => {
     clock = undefined;
     const company = 'cmp_rem_refuse';
     const draft = (await call('POST', '/invoice/', { customer_id: 1 }, company)).body.invoice_id;
@@ -227,7 +228,8 @@ describe('reminders', () => {
     expect([early.status, early.body.code]).toEqual([409, 'INVOICE_NOT_OVERDUE']);
     at(addDays(inv.due, 8));
     expect((await call('POST', `/invoice/${inv.id}/reminders`, { lvl: 1 }, company)).status).toBe(400);
-    expect((await call('POST', `/invoice/${inv.id}/reminders`, { date: addDays(inv.due, 9) }, company)).status).toBe(400);
+    const far = await call('POST', `/invoice/${inv.id}/reminders`, { date: addDays(inv.due, 800) }, company);
+    expect([far.status, far.body.errors?.[0]?.path]).toEqual([400, 'date']);
     expect((await call('POST', `/invoice/${inv.id}/reminders`, { level: 2 }, company)).status).toBe(201);
     const again = await call('POST', `/invoice/${inv.id}/reminders`, { level: 1 }, company);
     expect([again.status, again.body.code]).toEqual([409, 'REMINDER_LEVEL_ISSUED']);
@@ -238,6 +240,23 @@ describe('reminders', () => {
     const saved = await call('PUT', '/invoice/reminder-settings', { texts: { en: { 3: { subject: 'Last call: {number}' } } } }, company);
     expect(saved.body.texts.en['3']).toMatchObject({ subject: 'Last call: {number}', is_default: false });
     expect(saved.body.texts.en['2'].is_default).toBe(true);
+  });
+
+  it('dates a reminder ahead: interest to that date, worked by hand for a consumer and a business', async () => {
+    clock = undefined;
+    // 238.00 open. Consumer (cmp_rem_ahead): in default 30 days after the due date, interest from due + 31 to due + 45:
+    // 15 days at 1.27 + 5 = 6.27 % (the base rate since 2025-07-01): 238 x 0.0627 x 15 / 365 = 0.613258 -> 0.61
+    const consumer = await finalized('cmp_rem_ahead');
+    const c = await call('POST', `/invoice/${consumer.id}/reminders`, { date: addDays(consumer.due, 45) }, 'cmp_rem_ahead');
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ b2b: false, interest: 0.61, interest_from: addDays(consumer.due, 31), total: 238.61 });
+    // Business (the customer's type is B2B): from due + 1 to due + 45, 45 days at 1.27 + 9 = 10.27 %:
+    // 238 x 0.1027 x 45 / 365 = 3.013471 -> 3.01
+    const business = await finalized('cmp_rem_b2b');
+    const b = await call('POST', `/invoice/${business.id}/reminders`, { date: addDays(business.due, 45) }, 'cmp_rem_b2b');
+    expect(b.status).toBe(201);
+    expect(b.body).toMatchObject({ b2b: true, interest: 3.01, interest_from: addDays(business.due, 1), total: 241.01 });
+    expect(b.body.interest_periods.reduce((s: number, p: Json) => s + p.days, 0)).toBe(45);
   });
 
   it('reminds the open amount left after a payment, and refuses a paid invoice', async () => {

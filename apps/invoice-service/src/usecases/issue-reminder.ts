@@ -5,7 +5,7 @@ import { commandMessage, eventMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, type FieldError } from '@inv/service-kit';
 import { reminderCounter, type ReminderDoc } from '../db/reminders';
 import type { InvoiceDoc } from '../db/invoices';
-import { LEVEL_NAMES, isBusiness, nextLevel, reminderFigures, reminderTexts, type ReminderLevel } from '../domain/dunning';
+import { LEVEL_NAMES, addDays, isBusiness, nextLevel, reminderFigures, reminderTexts, type ReminderLevel } from '../domain/dunning';
 import { mayUseFreeRecipients, normaliseNewlines, unsafeTextProblem } from '../domain/email-rules';
 import { centsToText, openCentsOf } from '../domain/payments';
 import { grossCentsOf, totalsOf } from '../domain/totals';
@@ -17,6 +17,8 @@ import { MAX_RECIPIENTS, countAgainstLimits, recipientsNotKnown } from './send-i
 const emailAddress = z.email();
 const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const today = (now: Date) => now.toISOString().slice(0, 10);
+/** A reminder may be dated ahead (a letter prepared for a later day: interest runs to its date), within this many days. */
+export const MAX_DAYS_AHEAD = 730;
 
 /** The open cents of a finalized invoice: gross minus payments and Skonto (domain/payments.ts). */
 const openCents = (inv: InvoiceDoc): number =>
@@ -71,8 +73,11 @@ export async function issueReminder(
   const inv = await loadInvoice(deps, companyId, invoiceId);
   const now = deps.now();
   const date = input.date ?? today(now);
-  if (date > today(now))
-    throw invalidData('the reminder date must not be in the future', [{ path: 'date', message: `after today (${today(now)})` }]);
+  const latest = addDays(today(now), MAX_DAYS_AHEAD);
+  if (date > latest)
+    throw invalidData('the reminder date is too far ahead', [
+      { path: 'date', message: `at most ${MAX_DAYS_AHEAD} days after today (${latest})` },
+    ]);
   const refusal = notRemindable(inv, date);
   if (refusal) throw refusal;
   const snap = inv.snapshot!;

@@ -81,7 +81,9 @@ export const ReminderCreate = z
     level: ReminderLevel.optional().meta({
       description: 'default: the next level (1 after none, then 2, 3); a level already issued is 409',
     }),
-    date: IsoDate.optional().meta({ description: 'the reminder date (interest runs to it); default today; not in the future' }),
+    date: IsoDate.optional().meta({
+      description: 'the reminder date (interest runs to it, both days included); default today (UTC); at most 730 days ahead',
+    }),
     language: z.enum(['de', 'en']).optional().meta({ description: "default: the customer's language on the invoice" }),
     send_email: z.boolean().default(false).meta({ description: 'e-mail the reminder with its PDF and the invoice PDF attached' }),
     to: Addresses.optional().meta({
