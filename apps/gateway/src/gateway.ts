@@ -1,5 +1,5 @@
 import express from 'express';
-import { INBOUND_PDF_MAX_BYTES } from '@inv/contracts';
+import { BANK_STATEMENT_MAX_BYTES, INBOUND_PDF_MAX_BYTES } from '@inv/contracts';
 import type { LogDestination } from '@inv/service-kit';
 import {
   connectRedis,
@@ -69,6 +69,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
       { method: 'PUT', path: /^\/company\/logo\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
       // a received e-invoice PDF is at most 10 MiB (inbound-service cuts it and answers DOCUMENT_TOO_LARGE); 64 KiB for a form's framing
       { method: 'POST', path: /^\/inbound\/?$/, maxBytes: INBOUND_PDF_MAX_BYTES + 64 * 1024 },
+      // a camt.053 bank statement is at most 20 MiB (invoice-service cuts it and answers BANK_STATEMENT_TOO_LARGE); 64 KiB for a form's framing
+      { method: 'POST', path: /^\/bank-statements\/?$/, maxBytes: BANK_STATEMENT_MAX_BYTES + 64 * 1024 },
     ]),
   );
   api.use(openApiRoutes());

@@ -31,7 +31,8 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
  * answer in time gets the client a 504 problem.
  */
 export function upstreamTimeoutOf(config: Pick<GatewayConfig, 'UPSTREAM_TIMEOUT_MS' | 'UPSTREAM_TIMEOUT_SLOW_MS'>) {
-  const slow = [/^\/invoice\/[^/]+\/preview$/, /^\/customer\/[^/]+\/statement\/pdf$/, /^\/downloads(\/|$)/];
+  // a camt.053 upload of 50,000 lines is read, matched and stored in a few seconds; 30 s would cut a slow link's 20 MiB
+  const slow = [/^\/invoice\/[^/]+\/preview$/, /^\/customer\/[^/]+\/statement\/pdf$/, /^\/downloads(\/|$)/, /^\/bank-statements\/?$/];
   return (path: string) => (slow.some((re) => re.test(path)) ? config.UPSTREAM_TIMEOUT_SLOW_MS : config.UPSTREAM_TIMEOUT_MS);
 }
 

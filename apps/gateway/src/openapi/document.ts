@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '@inv/contracts';
 import { components } from './builder';
+import { bankStatementPaths } from './paths/bank-statements';
 import { catalogPaths } from './paths/catalog';
 import { customerPaths } from './paths/customers';
 import { inboundPaths } from './paths/inbound';
@@ -71,6 +72,11 @@ const tags = [
     description:
       'Payment reminders and dunning letters (Mahnwesen) with fees and default interest (§ 288 BGB), rendered as PDF and e-mailed; a daily run proposes or sends due ones.',
   },
+  {
+    name: 'Bank statements',
+    description:
+      'camt.053 bank statements: credits matched to open invoices by invoice number, RF reference, amount and payer, confirmed into payments.',
+  },
   { name: 'Webhooks', description: `Signed webhooks: endpoints, their secrets and the delivery log. ${WEBHOOKS_DESCRIPTION}` },
   { name: 'Accounting export', description: 'DATEV EXTF export configuration, account mappings and export jobs.' },
   { name: 'Downloads', description: 'Export files.' },
@@ -95,6 +101,7 @@ export function buildOpenApiDocument() {
     ...inboundPaths(),
     ...recurringPaths(),
     ...reminderPaths(),
+    ...bankStatementPaths(),
   };
   return polishDocument({
     openapi: '3.1.0',

@@ -25,7 +25,7 @@ export const BankStatementQuery = z
   .object({
     page: z.coerce.number().int().min(1).default(1).meta({ description: '1-based page of entries' }),
     limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'entries per page, at most 1,000 (default 100)' }),
-    state: BankEntryState.optional().meta({ description: 'only entries in this state' }),
+    state: BankEntryState.optional().meta({ description: 'only entries in this state', example: 'open' }),
   })
   .strict();
 export type BankStatementQuery = z.output<typeof BankStatementQuery>;
@@ -119,3 +119,18 @@ export const BankStatementDetail = BankStatement.extend({
   limit: z.number().int(),
   total: z.number().int().meta({ description: 'entries matching `state` (all without it)' }),
 }).meta({ id: 'BankStatementDetail' });
+
+export const BankStatementList = z
+  .object({
+    bank_statements: z.array(BankStatement),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  })
+  .meta({ id: 'BankStatementList' });
+
+/** POST /bank-statements/: 201 imported, 200 imported before (nothing changed); with the first 100 entries. */
+export const BankStatementImported = BankStatementDetail.extend({ message: z.string() }).meta({ id: 'BankStatementImported' });
+
+/** POST …/confirm and …/ignore: the entry as it is now. */
+export const BankEntryChanged = BankStatementEntry.extend({ message: z.string() }).meta({ id: 'BankEntryChanged' });
