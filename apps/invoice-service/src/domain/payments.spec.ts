@@ -26,7 +26,12 @@ describe('payments domain', () => {
     const positions = [
       { id: 1, title: 'x', quantity: '3', unitCode: 'C62', unitPrice: '0.10', taxRate: '0.19', taxTreatmentId: 'standard' as const },
     ];
-    expect(paymentStateOf({ positions })).toEqual(state(36)); // 0.30 net + 0.057 VAT = 0.357 -> 0.36
+    expect(paymentStateOf({ status: 'OPEN', positions })).toEqual(state(36)); // 0.30 net + 0.057 VAT = 0.357 -> 0.36
+    // marked PAID before payments were recorded: paid in full
+    expect(paymentStateOf({ status: 'PAID', positions, grossCents: 11900 })).toEqual(state(11900, 11900));
+    expect(paymentStateOf({ status: 'PAID', positions, grossCents: 11900, paidCents: 11662, discountCents: 238 })).toEqual(
+      state(11900, 11662, 238),
+    );
   });
 
   it('a partial payment leaves the rest open; the last one closes the invoice', () => {

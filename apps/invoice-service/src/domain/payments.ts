@@ -15,12 +15,18 @@ export interface PaymentState {
   discountCents: number;
 }
 
-/** The payment state of a finalized document (grossCents of older documents derived from their positions). */
-export const paymentStateOf = (inv: Pick<InvoiceDoc, 'grossCents' | 'positions' | 'paidCents' | 'discountCents'>): PaymentState => ({
-  grossCents: inv.grossCents ?? grossCentsOf(inv.positions),
-  paidCents: inv.paidCents ?? 0,
-  discountCents: inv.discountCents ?? 0,
-});
+/**
+ * The payment state of a finalized document (grossCents of older documents derived from their positions). A document
+ * marked PAID before payments were recorded has no paidCents: it counts as paid in full (one payment of its gross).
+ */
+export const paymentStateOf = (
+  inv: Pick<InvoiceDoc, 'status' | 'grossCents' | 'positions' | 'paidCents' | 'discountCents'>,
+): PaymentState => {
+  const grossCents = inv.grossCents ?? grossCentsOf(inv.positions);
+  const discountCents = inv.discountCents ?? 0;
+  const paidCents = inv.paidCents ?? (inv.status === 'PAID' ? grossCents - discountCents : 0);
+  return { grossCents, paidCents, discountCents };
+};
 
 export const amountToCents = (amount: string): number => toDecimal(amount, 'amount').times(100).round().toNumber();
 export const centsToNumber = (cents: number): number => toDecimal(cents).dividedBy(100).toNumber();
