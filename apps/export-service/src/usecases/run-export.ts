@@ -91,7 +91,8 @@ async function run(
   );
   await deps.jobs.progress(companyId, jobId, 5);
 
-  // Invoices stream from a cursor in booking order; a ZIP per fiscal year opens with its first invoice.
+  // Invoices stream from a cursor in booking order; a ZIP per fiscal year opens with its first booking (invoice,
+  // payment or received invoice), and its payment and supplier rows follow its invoices.
   const slices = splitByFiscalYear(job.startDate, job.endDate, config.fiscalYearStartMonth);
   const options = {
     companyId,
