@@ -48,6 +48,12 @@ export const webhookConfig = baseEnv
       .int()
       .min(1000)
       .default(3 * 24 * 3600 * 1000),
+    /**
+     * The process's scheduling niceness (0-19; Linux nice of its main thread, set at start by main.ts): deliveries
+     * are background work, so where webhook-service shares cores with the services that finalize invoices, those
+     * come first. 0 leaves it as started.
+     */
+    WEBHOOK_NICE: z.coerce.number().int().min(0).max(19).default(10),
     /** Sender of the e-mail that tells owners about a disabled endpoint. */
     MAIL_FROM: z.string().default('E-Rechnung <noreply@e-rechnung.example>'),
   })

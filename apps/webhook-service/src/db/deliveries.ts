@@ -100,7 +100,7 @@ export function deliveryStore(conn: Connection) {
       ),
     /**
      * Takes up to `limit` due deliveries at once (two round trips instead of one each), at most `free(endpointId)` of
-     * an endpoint, skipping `busyEndpoints`; null when none is due. A race with another worker is settled by the update: a delivery it took
+     * an endpoint, skipping `busyEndpoints`; null when none is due, and `rest` false when it took all that were due. A race with another worker is settled by the update: a delivery it took
      * between the read and the update is not ours (ours are read back by this exact lease).
      */
     async claimSome(
@@ -110,7 +110,7 @@ export function deliveryStore(conn: Connection) {
       busyEndpoints: string[],
       free: (endpointId: string) => number,
       limit: number,
-    ): Promise<DeliveryDoc[] | null> {
+    ): Promise<{ claimed: DeliveryDoc[]; rest: boolean } | null> {
       const due = { status: 'pending' as const, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] };
       const candidates = await raw
         .find({ ...due, nextAttemptAt: { $lte: now }, ...(busyEndpoints.length ? { endpointId: { $nin: busyEndpoints } } : {}) })
@@ -126,16 +126,18 @@ export function deliveryStore(conn: Connection) {
         taken.set(d.endpointId, n + 1);
         chosen.push(d);
       }
-      if (!chosen.length) return [];
+      // whether due deliveries are left (beyond the read, or of an endpoint out of free slots)
+      const rest = candidates.length === limit * 2 || chosen.length < candidates.length;
+      if (!chosen.length) return { claimed: [], rest };
       const ids = chosen.map((d) => d._id);
       const res = await raw.updateMany(
         { _id: { $in: ids }, ...due, nextAttemptAt: { $lte: now } },
         { $set: { leaseUntil, leaseOwner: owner } },
       );
-      if (res.modifiedCount === chosen.length) return chosen.map((d) => ({ ...d, leaseUntil, leaseOwner: owner }));
+      if (res.modifiedCount === chosen.length) return { claimed: chosen.map((d) => ({ ...d, leaseUntil, leaseOwner: owner })), rest };
       // another worker took some in between: ours hold exactly this lease (a lease of ours from before either still
       // runs, and then the delivery was not due, or it ended before now)
-      return raw.find({ _id: { $in: ids }, leaseOwner: owner, leaseUntil }).toArray();
+      return { claimed: await raw.find({ _id: { $in: ids }, leaseOwner: owner, leaseUntil }).toArray(), rest: true };
     },
     /**
      * Records an attempt's outcome, if this worker still holds the lease. The outcomes of attempts ending together

@@ -6,6 +6,7 @@ import { deliveryWorker } from './delivery-worker';
 /** Deliveries whose endpoint is gone: each attempt ends at once (abandoned), which is all the worker needs here. */
 function fakeDeps(queue: Partial<DeliveryDoc>[]) {
   const claims: (string | undefined)[] = [];
+  const batches: string[][] = [];
   const deps = {
     now: () => new Date(),
     logger: { error: () => undefined, warn: () => undefined },
@@ -17,10 +18,23 @@ function fakeDeps(queue: Partial<DeliveryDoc>[]) {
         claims.push(next?.endpointId);
         return next ? { _id: new Types.ObjectId(), eventId: 'evt_1', attempts: 0, ...next } : null;
       },
+      claimSome: async (_now: Date, _lease: Date, _owner: string, busy: string[], free: (id: string) => number, limit: number) => {
+        if (!queue.length) return null;
+        const taken: Partial<DeliveryDoc>[] = [];
+        const per = new Map<string, number>();
+        for (const d of [...queue]) {
+          const n = per.get(d.endpointId!) ?? 0;
+          if (taken.length >= limit || busy.includes(d.endpointId!) || n >= free(d.endpointId!)) continue;
+          per.set(d.endpointId!, n + 1);
+          taken.push(...queue.splice(queue.indexOf(d), 1));
+        }
+        batches.push(taken.map((d) => d.endpointId!));
+        return { claimed: taken.map((d) => ({ _id: new Types.ObjectId(), eventId: 'evt_1', attempts: 0, ...d })), rest: queue.length > 0 };
+      },
       abandon: async () => undefined,
     },
   } as unknown as WebhookDeps;
-  return { deps, claims };
+  return { deps, claims, batches };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -60,6 +74,29 @@ describe('delivery worker', () => {
       await settle();
       // each attempt's end looks for the endpoint's next delivery
       expect(claims.filter(Boolean)).toEqual(['we_1', 'we_1', 'we_1']);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("claims an event's deliveries to several endpoints in one claim, within each endpoint's limit", async () => {
+    const { deps, claims, batches } = fakeDeps([]);
+    const worker = deliveryWorker(deps, { endpointConcurrency: 1, globalConcurrency: 64, pollMs: 60_000, leaseMs: 1000 });
+    worker.start();
+    try {
+      await settle();
+      const before = claims.length;
+      const queue = ['we_1', 'we_2', 'we_3', 'we_1'];
+      // the deliveries appear after the start (its claim found none), as an event's commit makes them
+      const fresh = fakeDeps(queue.map((endpointId) => ({ endpointId }) as Partial<DeliveryDoc>));
+      Object.assign(deps.deliveries, fresh.deps.deliveries);
+      worker.wake(['we_1', 'we_2', 'we_3']);
+      await settle();
+      // one claim for the three endpoints (we_1's second delivery waits for its first: limit 1), then single claims
+      expect(fresh.batches[0]).toEqual(['we_1', 'we_2', 'we_3']);
+      expect(fresh.claims.filter(Boolean)).toEqual(['we_1']);
+      expect(claims.length).toBe(before);
+      expect(batches).toEqual([]);
     } finally {
       await worker.stop();
     }

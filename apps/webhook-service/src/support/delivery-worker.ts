@@ -77,13 +77,14 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
           if (batch > 1) {
             // an event for several endpoints: their deliveries in one claim
             const free = (id: string) => opts.endpointConcurrency - (perEndpoint.get(id) ?? 0);
-            const claimed = await deps.deliveries.claimSome(now, leaseUntil, owner, busy, free, batch);
-            if (!claimed) {
+            const some = await deps.deliveries.claimSome(now, leaseUntil, owner, busy, free, batch);
+            for (const d of some?.claimed ?? []) start(d);
+            // none due, or all taken: no claim more to find that out
+            if (!some || !some.rest) {
               if (!busy.length) drainedAt = lookedAt;
               break;
             }
-            for (const d of claimed) start(d);
-            if (claimed.length) continue; // else another worker took them: one at a time below
+            if (some.claimed.length) continue; // else another worker took them: one at a time below
           }
           const delivery = await deps.deliveries.claim(now, leaseUntil, owner, busy);
           if (!delivery) {
