@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AttachmentLink, Reminder, ReminderCreate, ReminderProposal, ReminderSettings, ReminderSettingsUpdate } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, type Operation } from '../builder';
+import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, problem, type Operation } from '../builder';
 
 /** An answer with its schema and a real example. */
 const jsonExample = (s: z.ZodType, example: unknown, description = 'OK', headers?: Record<string, unknown>) => {
@@ -163,9 +163,11 @@ export function reminderPaths(): Record<string, Record<string, unknown>> {
             'not remindable: a draft, cancelled invoice or credit note (INVOICE_NOT_REMINDABLE), nothing open (INVOICE_ALREADY_PAID), not overdue on the date ' +
               '(INVOICE_NOT_OVERDUE), the level or a higher one issued already (REMINDER_LEVEL_ISSUED), all three issued (REMINDER_LEVELS_EXHAUSTED)',
           ),
-          429: { description: 'the e-mail limits of the day are used up (EMAIL_LIMIT_EXCEEDED; Retry-After)' },
           ...bodyErrors(),
           ...commonErrors(),
+          429: problem(
+            'with send_email: a daily e-mail limit of the invoice or the company (EMAIL_LIMIT_EXCEEDED; `retry_after`), or the rate limit',
+          ),
         },
       }),
       get: r({
