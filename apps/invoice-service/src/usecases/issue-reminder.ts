@@ -119,7 +119,12 @@ export async function issueReminder(
   let mail: { recipients: { to: string[]; cc: string[]; bcc: string[] }; count: number } | undefined;
   if (input.send_email) {
     const recipients = {
-      to: input.to === undefined ? [snap.buyer.contact?.email].filter((a): a is string => Boolean(a)) : list(input.to),
+      to:
+        input.to === undefined
+          ? [
+              snap.buyer.contact?.email ?? (snap.buyer.electronicAddress?.scheme === 'EM' ? snap.buyer.electronicAddress.value : undefined),
+            ].filter((a): a is string => Boolean(a))
+          : list(input.to),
       cc: list(input.cc),
       bcc: list(input.bcc),
     };
