@@ -145,8 +145,10 @@ export function bankStatementsRepo(conn: Connection) {
   return {
     init: async () => void (await Promise.all([statements.init(), entries.init()])),
     /** A statement stored before with the same identity or the same bytes. */
-    findSame: (companyId: CompanyId, statementKey: string, sha256: string) =>
-      statements.findOne({ companyId, $or: [{ statementKey }, { sha256 }] }).lean<BankStatementDoc>(),
+    findSame: (companyId: CompanyId, statementKey: string | undefined, sha256: string) =>
+      statements
+        .findOne(statementKey ? { companyId, $or: [{ statementKey }, { sha256 }] } : { companyId, sha256 })
+        .lean<BankStatementDoc>(),
     get: (companyId: CompanyId, id: number, session?: ClientSession) =>
       statements.findOne({ _id: companyKey(companyId, id), companyId }, undefined, { session }).lean<BankStatementDoc>(),
     /** The statement and its entries, one transaction (entries in batches of 1,000). */
