@@ -318,6 +318,33 @@ describe('webhook-service', () => {
       await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
     });
 
+    it('numbers the events of a resource without gaps or repeats when they arrive together (recorded in one transaction)', async () => {
+      const path = '/together';
+      const ep = await create({ url: receiver.url(path), event_types: ['invoice.status_changed'] });
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          peer.publishEvent('invoice.status-changed.v1', company, { invoiceId: i % 2 ? 71 : 72, customerId: 1, status: 'SENT' }),
+        ),
+      );
+      const got = await waitFor(
+        () => {
+          const all = receiver.received.filter((r) => r.path === path);
+          return all.length >= 12 && all;
+        },
+        { what: 'twelve deliveries' },
+      );
+      const payloads = got.map((r) => JSON.parse(r.body));
+      for (const id of [71, 72])
+        expect(
+          payloads
+            .filter((p) => p.data.invoice.id === id)
+            .map((p) => p.sequence)
+            .sort((a, b) => a - b),
+        ).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(new Set(payloads.map((p) => p.id)).size).toBe(12);
+      await call('DELETE', `/webhook-endpoints/${ep.body.id}`);
+    });
+
     it("reads an event's resource once for all its endpoints, which get the same bytes", async () => {
       const eps = [];
       for (const n of [1, 2, 3]) eps.push(await create({ url: receiver.url(`/fan-${n}`), event_types: ['invoice.status_changed'] }));

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { CompanyId } from '@inv/contracts';
-import { IDENTITY_HEADER, type IdentitySigner } from '@inv/service-kit';
+import { IDENTITY_HEADER, IDENTITY_TOKEN_TTL_SECONDS, type IdentitySigner } from '@inv/service-kit';
 import type { ResourceRef } from '../domain/event-mapping';
 
 export interface OwnerUrls {
@@ -49,8 +49,20 @@ export function resourceFetcher(urls: OwnerUrls, signer: IdentitySigner, timeout
     http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
     https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
   };
+  // a company's token is used for a while (a third of its lifetime): one signature per company and 20 s, not per event
+  const tokens = new Map<CompanyId, { token: Promise<string>; until: number }>();
+  const tokenOf = (companyId: CompanyId) => {
+    const now = Date.now();
+    const kept = tokens.get(companyId);
+    if (kept && kept.until > now) return kept.token;
+    if (tokens.size > 10_000) tokens.clear();
+    const token = signer.sign({ scope: 'company', companyId, keyId: 'webhook-service', role: 'member' });
+    tokens.set(companyId, { token, until: now + (IDENTITY_TOKEN_TTL_SECONDS * 1000) / 3 });
+    token.catch(() => tokens.delete(companyId));
+    return token;
+  };
   const get = async (companyId: CompanyId, base: string, path: string): Promise<unknown> => {
-    const token = await signer.sign({ scope: 'company', companyId, keyId: 'webhook-service', role: 'member' });
+    const token = await tokenOf(companyId);
     let res: { status: number; body: string };
     try {
       res = await getOnce(agents, `${base}${path}`, { [IDENTITY_HEADER]: token, accept: 'application/json' }, timeoutMs);
