@@ -16,5 +16,10 @@ export const inboundConfig = baseEnv.extend({
   INBOUND_XSD_ENGINE: z.enum(['auto', 'xmllint', 'wasm']).default('auto'),
   /** Worker threads validating documents (each holds the compiled rule sets, about 150-250 MB); 0: on the event loop. */
   INBOUND_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
+  /**
+   * The nice value of the validation worker threads (Linux: per thread; 0 = the service's priority, 19 = lowest): the
+   * documents are read from a queue, so they take what CPU finalizations and requests leave idle.
+   */
+  INBOUND_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(19),
 });
 export type InboundConfig = z.output<typeof inboundConfig>;

@@ -29,6 +29,7 @@ export async function createInboundService(config: InboundConfig) {
   const inspector = createInspector(
     { kitDir, cacheDir: config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(config.XDG_CACHE_HOME), xsdEngine: config.INBOUND_XSD_ENGINE },
     config.INBOUND_WORKERS,
+    { nice: config.INBOUND_WORKER_NICE },
   );
   const deps: InboundDeps = {
     documents: inboundDocuments(rt.conn),

@@ -22,12 +22,12 @@ const INSPECT_TIMEOUT_MS = 60_000;
  * which on the service's own thread would stall every other request and the health probes. `workers` threads
  * (piscina) each hold the compiled rule sets; with 0 the documents are checked on the event loop (tests, benches).
  */
-export function createInspector(kit: KitOptions, workers: number): Inspector {
+export function createInspector(kit: KitOptions, workers: number, opts: { nice?: number } = {}): Inspector {
   const pool =
     workers > 0
       ? new Piscina<InspectTask, InspectResult>({
           filename: __filename.endsWith('.ts') ? join(__dirname, 'inspect.worker.dev.cjs') : join(__dirname, 'inspect.worker.js'),
-          workerData: kit,
+          workerData: { ...kit, nice: opts.nice },
           minThreads: workers,
           maxThreads: workers,
           idleTimeout: Number.POSITIVE_INFINITY, // the rule sets stay loaded
