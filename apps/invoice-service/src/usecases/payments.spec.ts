@@ -59,8 +59,8 @@ describe('recordPayment / reversePayment', () => {
     expect(inv.paidDate).toBeUndefined();
     expect(inv.paidFromStatus).toBeUndefined();
     expect(f.messages.map((m) => [m.type, (m.data as { status?: string }).status])).toEqual([
-      ['invoice.payment-recorded.v1', undefined],
       ['invoice.status-changed.v1', 'PAID'],
+      ['invoice.payment-recorded.v1', undefined],
       ['invoice.payment-reversed.v1', undefined],
       ['invoice.status-changed.v1', 'SENT'],
     ]);

@@ -114,6 +114,24 @@ export async function recordPaymentIn(
   if (!(await deps.invoices.settle(companyId, invoiceId, inv, set, [], session)))
     throw conflict(`invoice ${invoiceId} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
   await deps.payments.insert(payment, session);
+  // the status first: in an invoice's webhook sequence, PAID directly follows SENT as before payments existed
+  if (set.status === 'PAID')
+    emit(
+      eventMessage(
+        'invoice.status-changed.v1',
+        companyId,
+        {
+          invoiceId,
+          customerId: inv.customerId,
+          number: inv.number,
+          status: 'PAID',
+          paidDate: input.date,
+          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+        },
+        // one per payment that closed the document: it may be paid, reopened by a reversal and paid again
+        `status-${companyId}-${invoiceId}-PAID-${paymentId}`,
+      ),
+    );
   emit(
     eventMessage(
       'invoice.payment-recorded.v1',
@@ -137,23 +155,6 @@ export async function recordPaymentIn(
       `payment-recorded-${companyId}-${paymentId}`,
     ),
   );
-  if (set.status === 'PAID')
-    emit(
-      eventMessage(
-        'invoice.status-changed.v1',
-        companyId,
-        {
-          invoiceId,
-          customerId: inv.customerId,
-          number: inv.number,
-          status: 'PAID',
-          paidDate: input.date,
-          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-        },
-        // one per payment that closed the document: it may be paid, reopened by a reversal and paid again
-        `status-${companyId}-${invoiceId}-PAID-${paymentId}`,
-      ),
-    );
   return {
     payment: { _id: `${companyId}:${paymentId}`, ...payment },
     openAmount: centsToNumber(decision.openAfterCents),

@@ -28,6 +28,14 @@ describe('setStatus', () => {
     expect(f.payments.get(1)).toMatchObject({ invoiceId: 1, amount: '238.00', discount: '0.00', source: 'status' });
     expect(f.messages).toEqual([
       expect.objectContaining({
+        kind: 'event',
+        type: 'invoice.status-changed.v1',
+        companyId: COMPANY,
+        // one per payment that closed the invoice: a reversal and a new payment announce PAID again
+        id: `status-${COMPANY}-1-PAID-1`,
+        data: expect.objectContaining({ invoiceId: 1, customerId: 1, status: 'PAID', paidDate: '2026-11-19', totalGross: '238.00' }),
+      }),
+      expect.objectContaining({
         type: 'invoice.payment-recorded.v1',
         id: `payment-recorded-${COMPANY}-1`,
         data: expect.objectContaining({
@@ -38,14 +46,6 @@ describe('setStatus', () => {
           paidInFull: true,
           source: 'status',
         }),
-      }),
-      expect.objectContaining({
-        kind: 'event',
-        type: 'invoice.status-changed.v1',
-        companyId: COMPANY,
-        // one per payment that closed the invoice: a reversal and a new payment announce PAID again
-        id: `status-${COMPANY}-1-PAID-1`,
-        data: expect.objectContaining({ invoiceId: 1, customerId: 1, status: 'PAID', paidDate: '2026-11-19', totalGross: '238.00' }),
       }),
     ]);
   });
