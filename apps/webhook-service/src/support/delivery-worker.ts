@@ -39,8 +39,9 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
    */
   let looks = 0;
   let drainedAt = -1;
-  /** How many endpoints the wakes since the last claim named: new deliveries for several are claimed in one go. */
-  let fanOut = 0;
+  /** The endpoints the wakes since the last claim named: new deliveries for several are claimed in one go. */
+  let woken = new Set<string>();
+  const free = (id: string) => opts.endpointConcurrency - (perEndpoint.get(id) ?? 0);
 
   const start = (delivery: DeliveryDoc) => {
     const endpointId = delivery.endpointId;
@@ -72,11 +73,12 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
           const now = deps.now();
           const lookedAt = looks;
           const leaseUntil = new Date(now.getTime() + opts.leaseMs);
-          const batch = Math.min(fanOut, opts.globalConcurrency - running.size, MAX_CLAIM_BATCH);
-          fanOut = 0;
+          let slots = 0;
+          for (const id of woken) slots += Math.max(0, free(id));
+          woken = new Set();
+          const batch = Math.min(slots, opts.globalConcurrency - running.size, MAX_CLAIM_BATCH);
           if (batch > 1) {
-            // an event for several endpoints: their deliveries in one claim
-            const free = (id: string) => opts.endpointConcurrency - (perEndpoint.get(id) ?? 0);
+            // new deliveries for several endpoints (or several free slots of one): taken in one claim
             const some = await deps.deliveries.claimSome(now, leaseUntil, owner, busy, free, batch);
             for (const d of some?.claimed ?? []) start(d);
             // none due, or all taken: no claim more to find that out
@@ -110,7 +112,7 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
     wake(endpointIds?: readonly string[]) {
       looks++;
       if (endpointIds?.length && endpointIds.every((id) => (perEndpoint.get(id) ?? 0) >= opts.endpointConcurrency)) return;
-      fanOut += endpointIds?.length ?? 0;
+      for (const id of endpointIds ?? []) woken.add(id);
       void fill();
     },
     start() {
