@@ -48,7 +48,7 @@ export const PaymentListQuery = Pagination.extend({
     .transform((v) => v === 'true')
     .default(true)
     .meta({ description: 'false: leave reversed payments out (default true: they are listed with reversed_at set)' }),
-}).strict();
+});
 export type PaymentListQuery = z.output<typeof PaymentListQuery>;
 
 const Money = z.number().meta({ description: 'amount in EUR, exact to the cent' });
