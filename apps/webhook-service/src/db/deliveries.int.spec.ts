@@ -1,0 +1,86 @@
+import mongoose, { type Connection } from 'mongoose';
+import { asCompanyId } from '@inv/contracts';
+import { testMongo } from '@inv/testing';
+import { deliveryStore, type DeliveryDoc, type DeliveryStore } from './deliveries';
+
+jest.setTimeout(30_000);
+
+const company = asCompanyId('cmp_claims');
+
+/** The claims of several workers racing for the same due deliveries: each delivery is held by one of them only. */
+describe('delivery claims', () => {
+  let mongo: Awaited<ReturnType<typeof testMongo>>;
+  let conn: Connection;
+  let store: DeliveryStore;
+
+  beforeAll(async () => {
+    mongo = await testMongo();
+    conn = await mongoose.createConnection(mongo.uri, { dbName: `webhook_claims_${process.pid}` }).asPromise();
+    store = deliveryStore(conn);
+    await store.init();
+  });
+  afterAll(async () => {
+    await conn?.dropDatabase();
+    await conn?.close();
+    await mongo?.stop();
+  });
+
+  const queue = async (n: number, endpoints: string[], nextAttemptAt = new Date(Date.now() - 1000)) =>
+    store.insertMany(
+      Array.from({ length: n }, (_, i) => ({
+        companyId: company,
+        endpointId: endpoints[i % endpoints.length]!,
+        eventId: `evt_${Math.random().toString(16).slice(2)}`,
+        eventType: 'invoice.created',
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt,
+        attemptLog: [],
+        createdAt: new Date(),
+      })),
+    );
+
+  it('gives each due delivery to one worker, within the free slots per endpoint, and says when it took all', async () => {
+    await store.model.deleteMany({});
+    await queue(40, ['we_1', 'we_2', 'we_3', 'we_4', 'we_5']);
+    await queue(3, ['we_1'], new Date(Date.now() + 60_000)); // not due yet
+    const now = new Date();
+    const lease = (ms: number) => new Date(now.getTime() + 10_000 + ms);
+    const owners = ['w1', 'w2', 'w3', 'w4'];
+    const results = await Promise.all(owners.map((owner, i) => store.claimSome(now, lease(i), owner, [], () => 3, 12)));
+    const claimed = results.flatMap((r, i) => (r?.claimed ?? []).map((d) => ({ owner: owners[i]!, d })));
+    const ids = claimed.map((c) => c.d._id.toHexString());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of results) {
+      const perEndpoint = new Map<string, number>();
+      for (const d of r?.claimed ?? []) perEndpoint.set(d.endpointId, (perEndpoint.get(d.endpointId) ?? 0) + 1);
+      expect(Math.max(0, ...perEndpoint.values())).toBeLessThanOrEqual(3);
+      expect(r?.claimed.length ?? 0).toBeLessThanOrEqual(12);
+    }
+    // what each worker got is what MongoDB says it holds
+    const held = await store.model.find({ leaseOwner: { $exists: true } }).lean<DeliveryDoc[]>();
+    expect(held.map((d) => `${d._id.toHexString()}:${d.leaseOwner}`).sort()).toEqual(
+      claimed.map((c) => `${c.d._id.toHexString()}:${c.owner}`).sort(),
+    );
+    expect(held.every((d) => d.nextAttemptAt!.getTime() <= now.getTime())).toBe(true);
+
+    // the rest, then nothing: a claim that took every due one says so, and one that finds none answers null
+    let rest = await store.claimSome(now, lease(9), 'w9', [], () => 100, 32);
+    while (rest?.rest) rest = await store.claimSome(now, lease(9), 'w9', [], () => 100, 32);
+    expect(await store.model.countDocuments({ leaseOwner: { $exists: false } })).toBe(3);
+    expect(await store.claimSome(now, lease(9), 'w9', [], () => 100, 32)).toBeNull();
+  });
+
+  it('skips busy endpoints and takes a delivery whose lease expired (its worker died)', async () => {
+    await store.model.deleteMany({});
+    const [a, b] = await queue(2, ['we_busy', 'we_free']);
+    const past = new Date(Date.now() - 1);
+    await store.model.updateOne({ _id: b!._id }, { $set: { leaseUntil: past, leaseOwner: 'dead' } });
+    const now = new Date();
+    const got = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w1', ['we_busy'], () => 4, 8);
+    expect(got?.claimed.map((d) => d.endpointId)).toEqual(['we_free']);
+    expect(got?.rest).toBe(false);
+    expect((await store.model.findById(a!._id).lean<DeliveryDoc>())?.leaseOwner).toBeUndefined();
+    expect((await store.model.findById(b!._id).lean<DeliveryDoc>())?.leaseOwner).toBe('w1');
+  });
+});
