@@ -231,6 +231,27 @@ describe('bank statements (invoice-service)', () => {
     expect((await stranger('GET', '/bank-statements/')).body.total).toBe(0);
   });
 
+  it('books an entry again once its payment was reversed: on another invoice, or ignores it', async () => {
+    const entry = (await call('GET', `/bank-statements/${statementId}?state=confirmed&limit=10`)).body.entries.find(
+      (e: { id: number }) => e.id === 3,
+    );
+    const { payment_id: paymentId } = entry.payment;
+    // still booked: another invoice is refused
+    expect(await call('POST', `/bank-statements/${statementId}/entries/3/confirm`, { invoice_id: ids.four })).toMatchObject({
+      status: 409,
+      body: { code: 'BANK_ENTRY_ALREADY_CONFIRMED' },
+    });
+    expect((await call('POST', `/invoice/${ids.three}/payments/${paymentId}/reverse`)).status).toBe(200);
+    const ignored = await call('POST', `/bank-statements/${statementId}/entries/3/ignore`);
+    expect(ignored.body).toMatchObject({ state: 'ignored', payment: null });
+    expect((await call('GET', `/bank-statements/${statementId}`)).body).toMatchObject({ confirmed: 3, ignored: 2 });
+    const rebooked = await call('POST', `/bank-statements/${statementId}/entries/3/confirm`);
+    expect(rebooked.status).toBe(201);
+    expect(rebooked.body.payment.payment_id).not.toBe(paymentId);
+    expect((await call('GET', `/invoice/${ids.three}`)).body.status).toBe('PAID');
+    expect((await call('GET', `/bank-statements/${statementId}`)).body).toMatchObject({ confirmed: 4, ignored: 1 });
+  });
+
   it('knows a payer by the IBAN of a confirmed match in the next statement', async () => {
     const inv = await openInvoice(9, 'RE-2026-0009', 10); // 11.90, customer "Somebody"
     const next = fixture

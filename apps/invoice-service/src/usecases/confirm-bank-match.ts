@@ -1,5 +1,6 @@
 import type { BankEntryConfirm, CompanyId } from '@inv/contracts';
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
+import type { ClientSession } from 'mongoose';
 import { paymentCounter } from '../db/company-keys';
 import type { BankEntryDoc } from '../db/bank-statements';
 import { amountToCents, centsToText } from '../domain/payments';
@@ -22,7 +23,8 @@ const notACredit = () =>
  * `bank_statement`, method BANK_TRANSFER) on the best proposal, or on `invoice_id` / with `amount` (a correction),
  * dated `date` or the entry's value (else booking) date. The payment and the entry's move to `confirmed` (with the
  * payment id) are one transaction, so confirming again records nothing: the same confirmation answers the entry as
- * it is, another invoice or amount is 409 BANK_ENTRY_ALREADY_CONFIRMED. An ignored entry can still be confirmed.
+ * it is, another invoice or amount is 409 BANK_ENTRY_ALREADY_CONFIRMED. An ignored entry can still be confirmed, and so
+ * can a confirmed one whose payment was reversed since (the new payment replaces it on the entry).
  * Errors of recordPayment pass through (409 INVOICE_ALREADY_PAID, PAYMENT_EXCEEDS_OPEN_AMOUNT, 400 date).
  */
 export async function confirmBankMatch(
@@ -48,7 +50,10 @@ export async function confirmBankMatch(
       );
     return { entry: e, created: false };
   };
-  if (entry.state === 'confirmed') return again(entry);
+  /** A confirmed entry whose payment was reversed since (POST /invoice/{id}/payments/{paymentId}/reverse) may be booked again. */
+  const stillBooked = async (e: BankEntryDoc, session?: ClientSession) =>
+    e.state === 'confirmed' && !(await deps.payments.get(companyId, e.confirmed!.paymentId, session))?.reversedAt;
+  if (await stillBooked(entry)) return again(entry);
 
   const invoiceId = input.invoice_id ?? entry.proposals[0]?.invoiceId;
   if (invoiceId === undefined)
@@ -70,7 +75,7 @@ export async function confirmBankMatch(
     // read again inside the transaction: a confirmation that won meanwhile is answered as such
     const current = await deps.bankStatements.getEntry(companyId, statementId, entryId, session);
     if (!current) throw notFound(`entry ${entryId} of bank statement ${statementId}`);
-    if (current.state === 'confirmed') return again(current);
+    if (await stillBooked(current, session)) return again(current);
     await recordPaymentIn(
       deps,
       session,
