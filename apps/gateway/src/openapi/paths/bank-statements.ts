@@ -219,7 +219,7 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
           'or correct it: `invoice_id` books it on another invoice, `amount` books part of the credit, `date` dates it otherwise. ' +
           'Fully paid invoices become PAID (webhooks invoice.payment_recorded, invoice.status_changed). The payment and the entry are written together: ' +
           'confirming again answers 200 with the same payment, never a second one. An ignored entry can still be confirmed. ' +
-          'Reversing the payment (POST /invoice/{id}/payments/{paymentId}/reverse) does not reopen the entry.',
+          'Once its payment is reversed (POST /invoice/{id}/payments/{paymentId}/reverse) the entry can be confirmed again, on another invoice too, or ignored.',
         requestBody: { ...body(BankEntryConfirm, { invoice_id: 42, amount: '100.00' }), required: false },
         responses: {
           201: jsonExample(BankEntryChanged, { message: 'payment 17 recorded', ...confirmed }, 'the payment was recorded'),
@@ -243,11 +243,11 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
         operationId: 'ignoreBankStatementEntry',
         summary: 'Ignore an entry',
         description:
-          'Marks the entry as needing no payment (a credit that is no invoice’s, a debit). Ignoring again changes nothing. No body.',
+          'Marks the entry as needing no payment (a credit that is no invoice’s, a debit). Ignoring again changes nothing; a confirmed entry only once its payment is reversed. No body.',
         responses: {
           200: jsonExample(BankEntryChanged, { message: 'entry 3 ignored', ...debit, state: 'ignored' }, 'ignored'),
           ...notFound(),
-          ...conflict('BANK_ENTRY_ALREADY_CONFIRMED: the entry was booked as a payment (reverse the payment instead)'),
+          ...conflict('BANK_ENTRY_ALREADY_CONFIRMED: the entry is booked as a payment (reverse the payment first)'),
           ...commonErrors(),
         },
       }),
