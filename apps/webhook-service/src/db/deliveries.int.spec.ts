@@ -2,12 +2,13 @@ import mongoose, { type Connection } from 'mongoose';
 import { asCompanyId } from '@inv/contracts';
 import { testMongo } from '@inv/testing';
 import { deliveryStore, type DeliveryDoc, type DeliveryStore } from './deliveries';
+import { eventStore } from './events';
 
 jest.setTimeout(30_000);
 
 const company = asCompanyId('cmp_claims');
 
-/** The claims of several workers racing for the same due deliveries: each delivery is held by one of them only. */
+/** Workers (replicas) racing: for the same due deliveries each is held by one of them only; an event keeps one payload. */
 describe('delivery claims', () => {
   let mongo: Awaited<ReturnType<typeof testMongo>>;
   let conn: Connection;
@@ -69,6 +70,24 @@ describe('delivery claims', () => {
     while (rest?.rest) rest = await store.claimSome(now, lease(9), 'w9', [], () => 100, 32);
     expect(await store.model.countDocuments({ leaseOwner: { $exists: false } })).toBe(3);
     expect(await store.claimSome(now, lease(9), 'w9', [], () => 100, 32)).toBeNull();
+  });
+
+  it("keeps an event's first payload: two replicas preparing it at once both send that one", async () => {
+    const [one, two] = [eventStore(conn), eventStore(conn)];
+    await one.init();
+    const ids = ['evt_race_1', 'evt_race_2', 'evt_race_3'];
+    await one.model.insertMany(
+      ids.map((_id) => ({ _id, companyId: company, type: 'invoice.created', sequence: 1, occurredAt: new Date() })),
+    );
+    const answers = await Promise.all([
+      ...ids.map((id) => one.snapshot(id, `one:${id}`)),
+      ...ids.map((id) => two.snapshot(id, `two:${id}`)),
+    ]);
+    const stored = await one.model.find({ _id: { $in: ids } }).lean();
+    for (const [i, id] of ids.entries()) {
+      const kept = stored.find((d) => d._id === id)!.payload;
+      expect([answers[i], answers[i + ids.length]]).toEqual([kept, kept]);
+    }
   });
 
   it('skips busy endpoints and takes a delivery whose lease expired (its worker died)', async () => {

@@ -2,6 +2,7 @@ import { Schema, Types, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { driverCollection } from '@inv/service-kit';
+import { coalesced } from './coalesce';
 
 export interface Attempt {
   at: Date;
@@ -65,7 +66,10 @@ deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
 export function deliveryStore(conn: Connection) {
   const model = conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema, 'deliveries');
   const raw = driverCollection<DeliveryDoc>(model);
-  const settles = coalescedWrites<AnyBulkWriteOperation<DeliveryDoc>>((ops) => raw.bulkWrite(ops, { ordered: false }));
+  const settles = coalesced<AnyBulkWriteOperation<DeliveryDoc>, void>(async (ops) => {
+    await raw.bulkWrite(ops, { ordered: false });
+    return [];
+  });
   return {
     model,
     init: () => model.init(),
@@ -193,40 +197,3 @@ export function deliveryStore(conn: Connection) {
   };
 }
 export type DeliveryStore = ReturnType<typeof deliveryStore>;
-
-/**
- * Writes queued in the same turn of the event loop, or while the previous write is under way, go to MongoDB as one
- * write (at most `max` operations); every `add` settles when its write has.
- */
-export function coalescedWrites<T>(write: (ops: T[]) => Promise<unknown>, max = 500) {
-  const queue: { op: T; done: (err?: unknown) => void }[] = [];
-  let scheduled = false;
-  let writing = false;
-  const flush = async () => {
-    scheduled = false;
-    if (writing || !queue.length) return;
-    writing = true;
-    const batch = queue.splice(0, max);
-    try {
-      await write(batch.map((q) => q.op));
-      for (const q of batch) q.done();
-    } catch (err) {
-      for (const q of batch) q.done(err);
-    } finally {
-      writing = false;
-      if (queue.length) schedule();
-    }
-  };
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => void flush());
-  };
-  return {
-    add: (op: T) =>
-      new Promise<void>((resolve, reject) => {
-        queue.push({ op, done: (err) => (err === undefined ? resolve() : reject(err)) });
-        schedule();
-      }),
-  };
-}

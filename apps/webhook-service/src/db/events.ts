@@ -2,6 +2,7 @@ import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
 import { driverCollection } from '@inv/service-kit';
 import type { MappedEvent } from '../domain/event-mapping';
+import { coalesced } from './coalesce';
 
 /**
  * One webhook event: what it is about and, once the first delivery was prepared, its payload exactly as sent
@@ -49,6 +50,17 @@ export function eventStore(conn: Connection) {
   const raw = driverCollection<EventDoc>(model);
   const rawSequences = driverCollection<SequenceDoc>(sequences);
   const recent = new Map<string, EventDoc>();
+  const snapshots = coalesced<{ id: string; payload: string }, string>(async (items) => {
+    const res = await raw.bulkWrite(
+      items.map(({ id, payload }) => ({ updateOne: { filter: { _id: id, payload: { $exists: false } }, update: { $set: { payload } } } })),
+      { ordered: false },
+    );
+    if (res.modifiedCount === items.length) return items.map((i) => i.payload);
+    // some were stored before (another replica prepared them first): the stored ones count
+    const stored = await raw.find({ _id: { $in: items.map((i) => i.id) } }, { projection: { payload: 1 } }).toArray();
+    const byId = new Map(stored.map((d) => [d._id, d.payload!]));
+    return items.map((i) => byId.get(i.id)!);
+  });
   return {
     model,
     init: () => Promise.all([model.init(), sequences.init()]),
@@ -104,16 +116,11 @@ export function eventStore(conn: Connection) {
       }
       return raw.findOne({ _id: id });
     },
-    /** Stores the payload unless one is stored already; answers the one that counts (the first). */
-    async snapshot(id: string, payload: string): Promise<string> {
-      const doc = await raw.findOneAndUpdate(
-        { _id: id, payload: { $exists: false } },
-        { $set: { payload } },
-        { returnDocument: 'after', projection: { payload: 1 } },
-      );
-      if (doc?.payload) return doc.payload;
-      return (await raw.findOne({ _id: id }, { projection: { payload: 1 } }))!.payload!;
-    },
+    /**
+     * Stores the payload unless one is stored already; answers the one that counts (the first). The snapshots of
+     * events prepared together are written in one round trip.
+     */
+    snapshot: (id: string, payload: string): Promise<string> => snapshots.add({ id, payload }),
   };
 }
 export type EventStore = ReturnType<typeof eventStore>;
