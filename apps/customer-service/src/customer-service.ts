@@ -3,6 +3,7 @@ import { connectRedis, invalidatePeerData } from '@inv/service-kit';
 import { finalizedInvoiceBooker } from './consumers/invoice.finalized';
 import { onInvoiceStatusChanged } from './consumers/invoice.status-changed';
 import { onPaymentEvent } from './consumers/invoice.payments';
+import { onReminderIssued } from './consumers/invoice.reminder-issued';
 import { onVatChecked } from './consumers/vat.checked';
 import { customersRepo } from './db/customers';
 import { ledgerRepo } from './db/ledger';
@@ -60,6 +61,7 @@ export async function createCustomerService(config: CustomerConfig) {
     'invoice.status-changed.v1' as const,
     'invoice.payment-recorded.v1' as const,
     'invoice.payment-reversed.v1' as const,
+    'invoice.reminder-issued.v1' as const,
   ];
   rt.bus.onEvent('customer-ledger', ledgerEvents, async (msg) => {
     switch (msg.type) {
@@ -70,6 +72,8 @@ export async function createCustomerService(config: CustomerConfig) {
       case 'invoice.payment-recorded.v1':
       case 'invoice.payment-reversed.v1':
         return onPaymentEvent(deps, msg);
+      case 'invoice.reminder-issued.v1':
+        return onReminderIssued(deps, msg);
     }
   });
 

@@ -1,6 +1,6 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
-import type { LedgerInvoice, LedgerPayment, LedgerStatus } from '../domain/ledger-rules';
+import type { LedgerInvoice, LedgerPayment, LedgerReminder, LedgerStatus } from '../domain/ledger-rules';
 
 /**
  * One invoice or credit note of a customer as the invoice events told us. The finalized event fills the
@@ -24,6 +24,8 @@ export interface LedgerInvoiceDoc {
   cancelledDate?: string;
   /** From invoice.payment-recorded / -reversed events (reversed ones stay, marked, so a late payment is recognised). */
   payments?: LedgerPayment[];
+  /** From invoice.reminder-issued events, one per reminder id. */
+  reminders?: LedgerReminder[];
   updatedAt: Date;
 }
 
@@ -47,6 +49,10 @@ const schema = new Schema<LedgerInvoiceDoc>(
     cancelledDate: String,
     payments: {
       type: [{ _id: false, paymentId: Number, amount: String, discount: String, date: String, reversed: Boolean }],
+      default: undefined,
+    },
+    reminders: {
+      type: [{ _id: false, reminderId: Number, level: Number, date: String, fee: String, interest: String, flatFee: String }],
       default: undefined,
     },
     updatedAt: { type: Date, required: true },
@@ -107,6 +113,7 @@ export function ledgerRepo(conn: Connection) {
         paidDate: d.paidDate,
         cancelledDate: d.cancelledDate,
         payments: d.payments,
+        reminders: d.reminders,
       }));
     },
   };

@@ -6,10 +6,13 @@ import {
   openAmountOf,
   overviewOf,
   statementOf,
+  reminderMovementsOf,
+  withIssuedReminder,
   withRecordedPayment,
   withReversedPayment,
   type LedgerInvoice,
   type LedgerPayment,
+  type LedgerReminder,
   type LedgerStatus,
 } from './ledger-rules';
 
@@ -239,5 +242,74 @@ describe('payments in the ledger', () => {
   it('a cancelled invoice with a partial payment books only the rest as an adjustment', () => {
     const i = inv({ status: 'CANCELLED', cancelledDate: '2026-03-20', payments: withRecordedPayment([], p1) });
     expect(movementsOf(i).at(-1)).toEqual({ date: '2026-03-20', documentNumber: 'RE-2026-00001', type: 'adjustment', credit: '69.00' });
+  });
+});
+
+describe('reminders in the ledger', () => {
+  const r1: LedgerReminder = { reminderId: 11, level: 1, date: '2026-03-25', fee: '0.00', interest: '0.00' };
+  const r2: LedgerReminder = { reminderId: 12, level: 2, date: '2026-04-08', fee: '5.00', interest: '0.80', flatFee: '40.00' };
+  const r3: LedgerReminder = { reminderId: 13, level: 3, date: '2026-04-22', fee: '10.00', interest: '1.35' };
+  const issued = (list: LedgerReminder[]) => list.reduce<LedgerReminder[]>((acc, r) => withIssuedReminder(acc, r), []);
+
+  it('a level-1 reminder with fee 0 and no interest adds no movement', () => {
+    expect(reminderMovementsOf(inv({ reminders: issued([r1]) }))).toEqual([]);
+    expect(movementsOf(inv({ reminders: issued([{ ...r1, flatFee: '0.00' }]) })).map((m) => m.type)).toEqual(['invoice']);
+  });
+
+  it('books fee, flat fee and the interest increase as debits on the reminder date with the invoice number', () => {
+    const i = inv({ status: 'SENT', reminders: issued([r1, r2, r3]) });
+    expect(reminderMovementsOf(i)).toEqual([
+      { date: '2026-04-08', documentNumber: 'RE-2026-00001', type: 'reminder_fee', debit: '5.00' },
+      { date: '2026-04-08', documentNumber: 'RE-2026-00001', type: 'reminder_fee', debit: '40.00' },
+      { date: '2026-04-08', documentNumber: 'RE-2026-00001', type: 'interest', debit: '0.80' },
+      { date: '2026-04-22', documentNumber: 'RE-2026-00001', type: 'reminder_fee', debit: '10.00' },
+      // 1.35 is the interest up to the third reminder; 0.80 of it was booked with the second
+      { date: '2026-04-22', documentNumber: 'RE-2026-00001', type: 'interest', debit: '0.55' },
+    ]);
+    const s = statementOf([i], '2026-03-01', '2026-04-30');
+    // 119.00 + 5 + 40 + 10 fees + 1.35 interest in all
+    expect(s.closingBalance).toBe('175.35');
+    expect(s.entries.at(-1)).toMatchObject({ type: 'interest', balance: '175.35' });
+  });
+
+  it('fees and interest raise the balance but not outstanding (open invoice amounts only)', () => {
+    const o = overviewOf([inv({ status: 'SENT', reminders: issued([r2]) })], '2026-04-30');
+    expect(o.outstanding).toEqual({ total: '119.00', count: 1 });
+    expect(o.overdue).toEqual({ total: '119.00', count: 1 });
+    expect(o.balance).toBe('164.80');
+    // not yet on the balance before the reminder's day
+    expect(overviewOf([inv({ status: 'SENT', reminders: issued([r2]) })], '2026-04-01').balance).toBe('119.00');
+  });
+
+  it('interest that drops on a later reminder books nothing (never a credit); a later rise books only what exceeds the highest', () => {
+    const lower = { ...r3, interest: '0.50' };
+    const r4: LedgerReminder = { reminderId: 14, level: 3, date: '2026-05-06', fee: '0.00', interest: '1.00' };
+    const interest = reminderMovementsOf(inv({ reminders: issued([r2, lower, r4]) })).filter((m) => m.type === 'interest');
+    expect(interest.map((m) => [m.date, m.debit])).toEqual([
+      ['2026-04-08', '0.80'],
+      ['2026-05-06', '0.20'],
+    ]);
+  });
+
+  it('a redelivered reminder changes nothing, and the order of arrival does not matter', () => {
+    const expected = movementsOf(inv({ reminders: issued([r1, r2, r3]) }));
+    fc.assert(
+      fc.property(fc.shuffledSubarray([r1, r2, r3, r1, r2, r3], { minLength: 6, maxLength: 6 }), (order) => {
+        const list = issued(order);
+        expect(list).toHaveLength(3);
+        expect(movementsOf(inv({ reminders: list }))).toEqual(expected);
+      }),
+    );
+  });
+
+  it('a payment on the reminder day comes before the reminder fee', () => {
+    const i = inv({ reminders: issued([r2]), payments: withRecordedPayment([], { paymentId: 1, amount: '119.00', date: '2026-04-08' }) });
+    expect(statementOf([i], '2026-03-01', '2026-04-30').entries.map((e) => [e.type, e.balance])).toEqual([
+      ['invoice', '119.00'],
+      ['payment', '0.00'],
+      ['reminder_fee', '5.00'],
+      ['reminder_fee', '45.00'],
+      ['interest', '45.80'],
+    ]);
   });
 });

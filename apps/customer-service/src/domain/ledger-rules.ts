@@ -18,6 +18,28 @@ export interface LedgerInvoice {
    * is at least one, they are the truth about what was paid; without any, a PAID status is one payment of the gross.
    */
   payments?: LedgerPayment[];
+  /** Reminders issued on the invoice (invoice.reminder-issued events): their fees and interest are debits of their own. */
+  reminders?: LedgerReminder[];
+}
+
+/**
+ * One reminder (Mahnung) as the ledger knows it: its fee, the § 288 (5) BGB flat fee charged with it and the default
+ * interest as computed on the day of the reminder (decimal strings; invoice-service recomputes the interest on each
+ * reminder, so it is the total up to that day, not an increment).
+ */
+export interface LedgerReminder {
+  reminderId: number;
+  level: number;
+  date: string; // YYYY-MM-DD
+  fee: string;
+  interest: string;
+  flatFee?: string;
+}
+
+/** The reminder list after an issued reminder: a reminder already known stays as it is (a redelivery changes nothing). */
+export function withIssuedReminder(list: readonly LedgerReminder[], r: LedgerReminder): LedgerReminder[] {
+  if (list.some((x) => x.reminderId === r.reminderId)) return [...list];
+  return [...list, r];
 }
 
 /** One payment as the ledger knows it: the money received (`amount`) and the Skonto granted with it (`discount`). */
@@ -45,7 +67,7 @@ export function withReversedPayment(list: readonly LedgerPayment[], p: Omit<Ledg
   return [...list, { ...p, reversed: true }];
 }
 
-export type MovementType = 'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment';
+export type MovementType = 'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment' | 'reminder_fee' | 'interest';
 export interface Movement {
   date: string;
   documentNumber: string;
@@ -111,10 +133,49 @@ export function openAmountOf(inv: LedgerInvoice): Dec {
   return open.lt(0) ? new Dec(0) : open;
 }
 
+/** The reminders in issue order: by date, then level, then id. */
+const remindersInOrder = (inv: LedgerInvoice) =>
+  [...(inv.reminders ?? [])].sort((a, b) =>
+    a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.level !== b.level ? a.level - b.level : a.reminderId - b.reminderId,
+  );
+
+/**
+ * The debits the reminders of an invoice cause, each dated on its reminder's day with the invoice number: the reminder
+ * fee and the § 288 (5) BGB flat fee (each a `reminder_fee` movement when above zero) and default interest.
+ *
+ * Interest: invoice-service recomputes the interest from the due date on each reminder, so a reminder's `interest` is the
+ * total so far and already contains what earlier reminders charged. Booking it in full on every reminder would count the
+ * same days twice. Each reminder therefore books only the increase over the highest interest an earlier reminder of the
+ * same invoice carried (the previous reminder's, unless it dropped); a lower figure (e.g. recomputed on a smaller open
+ * amount after a partial payment) books nothing and is never a credit, so the interest booked in all equals the highest
+ * interest any reminder of the invoice stated.
+ */
+export function reminderMovementsOf(inv: LedgerInvoice): Movement[] {
+  const out: Movement[] = [];
+  let interestBooked = new Dec(0);
+  for (const r of remindersInOrder(inv)) {
+    const debit = (type: 'reminder_fee' | 'interest', value: Dec): Movement => ({
+      date: r.date,
+      documentNumber: inv.number,
+      type,
+      debit: formatAmount(value),
+    });
+    if (dec(r.fee).gt(0)) out.push(debit('reminder_fee', dec(r.fee)));
+    if (dec(r.flatFee).gt(0)) out.push(debit('reminder_fee', dec(r.flatFee)));
+    const increase = dec(r.interest).minus(interestBooked);
+    if (increase.gt(0)) {
+      out.push(debit('interest', increase));
+      interestBooked = dec(r.interest);
+    }
+  }
+  return out;
+}
+
 /**
  * The bookings an invoice causes on the customer account: the document itself, then its payments (each with its Skonto
  * as a `discount` movement of its own) or, without payment events, the PAID status as one payment of the gross; a
- * cancellation books what was still open.
+ * cancellation books what was still open. Reminder fees and interest follow (reminderMovementsOf); they are not part of
+ * the open amount, which stays the invoice's own.
  */
 export function movementsOf(inv: LedgerInvoice): Movement[] {
   const gross = amount(inv.totalGross);
@@ -150,10 +211,20 @@ export function movementsOf(inv: LedgerInvoice): Movement[] {
       );
     }
   }
+  out.push(...reminderMovementsOf(inv));
   return out;
 }
 
-const TYPE_ORDER: Record<MovementType, number> = { invoice: 0, credit_note: 1, refund: 2, payment: 3, discount: 4, adjustment: 5 };
+const TYPE_ORDER: Record<MovementType, number> = {
+  invoice: 0,
+  credit_note: 1,
+  refund: 2,
+  payment: 3,
+  discount: 4,
+  adjustment: 5,
+  reminder_fee: 6,
+  interest: 7,
+};
 
 /** Stable booking order: by date, documents before their settlements, then by document number. */
 export function compareMovements(a: Movement, b: Movement): number {
@@ -193,8 +264,8 @@ export interface FinancialOverview {
 }
 
 /**
- * Outstanding (what finalized invoices still owe after payments and Skonto, partial payments counted), the overdue part
- * of it, paid (the money received on invoices, with the number of invoices that received any) and credit notes.
+ * Outstanding (what finalized invoices still owe after payments and Skonto, partial payments counted; open invoice
+ * amounts only, without reminder fees and interest, which count in `balance`), the overdue part of it, paid (the money received on invoices, with the number of invoices that received any) and credit notes.
  */
 export function overviewOf(invoices: readonly LedgerInvoice[], today: string): FinancialOverview {
   const sum = (values: readonly Dec[]): Bucket => ({

@@ -75,7 +75,7 @@ export interface Labels {
   balanceInOurFavour: string;
   balanceInYourFavour: string;
   balanceSettled: string;
-  entryType: Record<'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment', string>;
+  entryType: Record<'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment' | 'reminder_fee' | 'interest', string>;
   intro: { invoice: string; creditNote: string; statement: string };
 }
 
@@ -156,6 +156,8 @@ const de: Labels = {
     discount: 'Skonto',
     refund: 'Erstattung',
     adjustment: 'Korrektur',
+    reminder_fee: 'Mahngebühr',
+    interest: 'Verzugszinsen',
   },
   intro: {
     invoice: 'Vielen Dank für Ihren Auftrag. Wir berechnen Ihnen folgende Leistungen:',
@@ -241,6 +243,8 @@ const en: Labels = {
     discount: 'Cash discount',
     refund: 'Refund',
     adjustment: 'Adjustment',
+    reminder_fee: 'Reminder fee',
+    interest: 'Default interest',
   },
   intro: {
     invoice: 'Thank you for your order. We are pleased to invoice you for the following:',

@@ -17,7 +17,7 @@ import { FlowTable, type TableRow } from './table';
 import { DEFAULT_TEMPLATE_ID, themeFor } from './templates';
 import type { AccountStatement, RenderStatementOptions } from './types';
 
-const ENTRY_TYPES = new Set(['invoice', 'credit_note', 'payment', 'discount', 'refund', 'adjustment']);
+const ENTRY_TYPES = new Set(['invoice', 'credit_note', 'payment', 'discount', 'refund', 'adjustment', 'reminder_fee', 'interest']);
 
 function validate(s: AccountStatement): void {
   if (!s || typeof s !== 'object') throw new RangeError('statement is required');

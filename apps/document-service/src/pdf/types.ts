@@ -50,7 +50,7 @@ export interface RenderInvoiceOptions {
   creationDate?: Date;
 }
 
-export type StatementEntryType = 'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment';
+export type StatementEntryType = 'invoice' | 'credit_note' | 'payment' | 'discount' | 'refund' | 'adjustment' | 'reminder_fee' | 'interest';
 
 export interface StatementEntry {
   date: string; // YYYY-MM-DD

@@ -414,7 +414,7 @@ export const Statement = z
         document_number: z.string(),
         type: z.string().meta({
           description:
-            '`invoice`, `credit_note`, `payment` (money received), `discount` (Skonto granted with a payment), `refund` (a credit note paid out) or `adjustment` (a cancellation)',
+            '`invoice`, `credit_note`, `payment` (money received), `discount` (Skonto granted with a payment), `refund` (a credit note paid out), `adjustment` (a cancellation), `reminder_fee` (a reminder fee or the § 288 (5) BGB flat fee, a debit on the reminder date) or `interest` (default interest charged with a reminder: only the increase over the previous reminder of the invoice)',
         }),
         debit: Money.nullable(),
         credit: Money.nullable(),

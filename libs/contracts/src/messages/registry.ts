@@ -490,7 +490,7 @@ export const rpc = {
         z.object({
           date: z.string(),
           documentNumber: z.string(),
-          type: z.enum(['invoice', 'credit_note', 'payment', 'discount', 'refund', 'adjustment']),
+          type: z.enum(['invoice', 'credit_note', 'payment', 'discount', 'refund', 'adjustment', 'reminder_fee', 'interest']),
           debit: Dec.optional(),
           credit: Dec.optional(),
           balance: Dec,
