@@ -21,5 +21,10 @@ export const inboundConfig = baseEnv.extend({
    * documents are read from a queue, so they take what CPU finalizations and requests leave idle.
    */
   INBOUND_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(19),
+  /**
+   * The share of one core received documents are read with at most, on average (one at a time, then a rest in
+   * proportion): 1 reads them back to back. POST /inbound/validate is not held back.
+   */
+  INBOUND_CPU_SHARE: z.coerce.number().min(0.05).max(1).default(0.5),
 });
 export type InboundConfig = z.output<typeof inboundConfig>;

@@ -10,6 +10,7 @@ import { suppliers } from './db/suppliers';
 import { DOCUMENT_PATHS, inboundRoutes } from './http/inbound.routes';
 import { supplierRoutes } from './http/suppliers.routes';
 import { defaultKitDir, defaultSefCacheDir } from './support/conformance-kit';
+import { dutyCycle } from './support/duty-cycle';
 import { createInspector } from './support/inspector';
 import type { InboundDeps } from './support/deps';
 
@@ -39,6 +40,7 @@ export async function createInboundService(config: InboundConfig) {
     bus: rt.bus,
     objects,
     inspector,
+    processing: dutyCycle(config.INBOUND_CPU_SHARE),
     logger: rt.logger,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,

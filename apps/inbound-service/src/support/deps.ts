@@ -5,6 +5,7 @@ import type { AppBus, Counters } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import type { InboundDocuments } from '../db/inbound-documents';
 import type { Suppliers } from '../db/suppliers';
+import type { DutyCycle } from './duty-cycle';
 import type { Inspector } from './inspector';
 
 export interface InboundDeps {
@@ -17,6 +18,8 @@ export interface InboundDeps {
   bus: Pick<AppBus, 'callRpc'>;
   objects: ObjectStore;
   inspector: Inspector;
+  /** Received documents are read one at a time, at most INBOUND_CPU_SHARE of a core (support/duty-cycle.ts). */
+  processing: DutyCycle;
   logger: Logger;
   /** Attempts of the process command before the job is failed for good (bus retries + 1). */
   maxAttempts: number;

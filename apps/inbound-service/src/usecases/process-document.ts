@@ -11,7 +11,8 @@ const DEC = /^-?\d+(\.\d+)?$/;
 const dec = (v: string | undefined) => (v !== undefined && DEC.test(v.trim()) ? v.trim() : undefined);
 
 /**
- * The `inbound.process-document.v1` command: reads and validates a stored upload (in the inspector's worker threads),
+ * The `inbound.process-document.v1` command: reads and validates a stored upload (in the inspector's worker threads, one
+ * document at a time at most INBOUND_CPU_SHARE of a core: deps.processing),
  * matches the supplier, flags a repeated number, and in one transaction turns the document RECEIVED with its reading
  * and announces `inbound.received.v1` (for the DATEV supplier bookings and webhooks). A document that is no readable
  * e-invoice (what the inspector refuses with a 4xx) is REJECTED with the reason: its job fails. Idempotent: a
@@ -24,8 +25,10 @@ export async function processDocument(deps: InboundDeps, companyId: CompanyId, i
   if (!doc) return;
   let inspection: Inspection;
   try {
-    const bytes = await deps.objects.get(doc.objectKey);
-    inspection = await deps.inspector.check({ bytes, mediaType: doc.mediaType, filename: doc.filename }, INBOUND_XML_MAX_BYTES);
+    inspection = await deps.processing.run(async () => {
+      const bytes = await deps.objects.get(doc.objectKey);
+      return deps.inspector.check({ bytes, mediaType: doc.mediaType, filename: doc.filename }, INBOUND_XML_MAX_BYTES);
+    });
   } catch (err) {
     if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, doc, { code: err.code, message: err.message });
     if (attempt < deps.maxAttempts) throw err;
