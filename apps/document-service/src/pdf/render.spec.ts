@@ -246,6 +246,28 @@ describeWithTools('renderStatementPdf', () => {
     expect(content).toContain(lang === 'de' ? 'Offener Betrag zu unseren Gunsten: 1.200,00 €' : 'Balance due to us: €1,200.00');
   });
 
+  it.each([
+    ['de', 'Mahngebühr', 'Verzugszinsen'],
+    ['en', 'Reminder fee', 'Default interest'],
+  ] as const)('labels reminder fees and default interest (%s)', async (lang, fee, interest) => {
+    const sample = sampleStatement(2, lang);
+    const reminder = { date: '2026-04-08', documentNumber: 'RE-2026-100' };
+    const statement = {
+      ...sample,
+      entries: [
+        ...sample.entries,
+        { ...reminder, type: 'reminder_fee' as const, debit: '5.00', balance: '1205.00' },
+        { ...reminder, type: 'reminder_fee' as const, debit: '40.00', balance: '1245.00' },
+        { ...reminder, type: 'interest' as const, debit: '0.80', balance: '1245.80' },
+      ],
+      closingBalance: '1245.80',
+    };
+    const file = save(await renderStatementPdf(statement));
+    const content = text(file);
+    expect(content).toContain(fee);
+    expect(content).toContain(interest);
+  });
+
   it('rejects malformed statements', async () => {
     const statement = sampleStatement(2);
     await expect(renderStatementPdf({ ...statement, openingBalance: 'abc' })).rejects.toThrow(/decimal/);
