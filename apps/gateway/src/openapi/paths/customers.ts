@@ -118,7 +118,10 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'getFinancialOverview',
         summary: 'Get a financial overview',
-        description: 'Outstanding, overdue and paid totals of the customer, with counts.',
+        description:
+          'Outstanding, overdue and paid totals of the customer, with counts. `outstanding` and `overdue` are open invoice ' +
+          'amounts (after payments and Skonto), without reminder fees and default interest; `balance` is the account ' +
+          'balance up to today and includes them.',
         responses: { 200: json(FinancialOverview), ...notFound(), ...commonErrors() },
       }),
     },
@@ -127,7 +130,10 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'getStatement',
         summary: 'Get an account statement',
-        description: 'Opening balance, entries with running balance, closing balance.',
+        description:
+          'Opening balance, entries with running balance, closing balance. Reminder fees (also the § 288 (5) BGB flat fee) ' +
+          'and default interest are debit entries of their own (`reminder_fee`, `interest`) on the reminder date, under ' +
+          'the invoice number.',
         parameters: queryParams(StatementQuery),
         responses: { 200: json(Statement), ...notFound(), ...commonErrors() },
       }),
