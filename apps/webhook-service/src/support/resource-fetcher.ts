@@ -15,14 +15,28 @@ export interface OwnerUrls {
 /** The resource could not be read now (its owner is down or slow): the delivery is prepared again later. */
 export class ResourceUnavailable extends Error {}
 
-/** One GET at an owner: its status and body, or an error (refused, reset, timed out). */
-function getOnce(agents: Agents, target: string, headers: Record<string, string>, timeoutMs: number) {
+/**
+ * One GET at an owner: its status and body, or an error (refused, reset, timed out). A kept-alive connection the
+ * owner closed meanwhile (it restarted) fails as it is reused: asked again once on a new one.
+ */
+async function getOnce(agents: Agents, target: string, headers: Record<string, string>, timeoutMs: number) {
+  try {
+    return await getOver(agents, target, headers, timeoutMs);
+  } catch (err) {
+    if (!(err as { reusedSocket?: boolean }).reusedSocket) throw err;
+    return getOver(agents, target, headers, timeoutMs);
+  }
+}
+
+function getOver(agents: Agents, target: string, headers: Record<string, string>, timeoutMs: number) {
   const url = new URL(target);
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     // the whole answer within the timeout (a slow trickle too)
     const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), timeoutMs);
+    let answered = false;
     const req = mod.get(url, { agent: url.protocol === 'https:' ? agents.https : agents.http, headers }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -31,7 +45,12 @@ function getOnce(agents: Agents, target: string, headers: Record<string, string>
       });
       res.on('error', (err) => (clearTimeout(timer), reject(err)));
     });
-    req.on('error', (err) => (clearTimeout(timer), reject(err)));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      // no answer began on a reused connection that was reset: safe to ask again (a GET)
+      const stale = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && !answered;
+      reject(Object.assign(err, { reusedSocket: stale }));
+    });
   });
 }
 type Agents = { http: http.Agent; https: https.Agent };
