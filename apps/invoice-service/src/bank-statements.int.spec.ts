@@ -292,4 +292,27 @@ describe('bank statements (invoice-service)', () => {
     expect(await upload(huge)).toMatchObject({ status: 413, body: { code: 'BANK_STATEMENT_TOO_LARGE' } });
     expect((await call('GET', '/bank-statements/')).body.total).toBe(3);
   });
+
+  it('confirms every entry three times at the same moment: one payment each, the others answered 200', async () => {
+    const n = 6;
+    const invs: number[] = [];
+    for (let k = 0; k < n; k++) invs.push(await openInvoice(1, `RX-${k}`, 100 + k));
+    const ntry = (k: number) =>
+      `<Ntry><Amt Ccy="EUR">${((100 + k) * 1.19).toFixed(2)}</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>${today}</Dt></BookgDt>` +
+      `<NtryDtls><TxDtls><RmtInf><Ustrd>RX-${k}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`;
+    const xml = `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><GrpHdr><MsgId>RACE</MsgId></GrpHdr><Stmt><Id>R</Id><Acct><Id><IBAN>DE44500105175407324931</IBAN></Id></Acct>${Array.from({ length: n }, (_, k) => ntry(k)).join('')}</Stmt></BkToCstmrStmt></Document>`;
+    const res = await upload(xml);
+    expect(res.status).toBe(201);
+    const sid = res.body.id;
+    const statuses = await Promise.all(
+      Array.from({ length: n }, (_, k) =>
+        Promise.all([1, 2, 3].map(() => call('POST', `/bank-statements/${sid}/entries/${k + 1}/confirm`))),
+      ),
+    );
+    for (const k of invs) {
+      const payments = (await service.deps.payments.listOf(company, k, { includeReversed: true, page: 1, limit: 10 })).items;
+      expect(payments).toHaveLength(1);
+    }
+    for (const r of statuses) expect(r.map((x) => x.status).sort()).toEqual([200, 200, 201]);
+  });
 });

@@ -195,10 +195,17 @@ export function bankStatementsRepo(conn: Connection) {
       set: Partial<BankEntryDoc>,
       unset: Array<keyof BankEntryDoc>,
       session: ClientSession,
+      /** the payment a confirmed entry held when it was read (it moves only if it still holds that one) */
+      seenPaymentId?: number,
     ): Promise<BankEntryDoc | null> {
       const after = await entries
         .findOneAndUpdate(
-          { _id: entryKey(companyId, statementId, index), companyId, state: from },
+          {
+            _id: entryKey(companyId, statementId, index),
+            companyId,
+            state: from,
+            ...(from === 'confirmed' ? { 'confirmed.paymentId': seenPaymentId } : {}),
+          },
           { $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, 1])) } : {}) },
           { returnDocument: 'after', session },
         )

@@ -34,6 +34,24 @@ export async function confirmBankMatch(
   entryId: number,
   input: BankEntryConfirm,
 ): Promise<ConfirmedMatch> {
+  // two confirmations at the same moment: the one that lost sees the invoice or the entry changed and tries again,
+  // finding the entry confirmed (200, the same payment) instead of answering 409
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await confirmOnce(deps, companyId, statementId, entryId, input);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'CONCURRENT_MODIFICATION') || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function confirmOnce(
+  deps: InvoiceDeps,
+  companyId: CompanyId,
+  statementId: number,
+  entryId: number,
+  input: BankEntryConfirm,
+): Promise<ConfirmedMatch> {
   const entry = await deps.bankStatements.getEntry(companyId, statementId, entryId);
   if (!entry) throw notFound(`entry ${entryId} of bank statement ${statementId}`);
   if (!entry.credit || entry.reversal || entry.cents === undefined) throw notACredit();
@@ -76,18 +94,9 @@ export async function confirmBankMatch(
     const current = await deps.bankStatements.getEntry(companyId, statementId, entryId, session);
     if (!current) throw notFound(`entry ${entryId} of bank statement ${statementId}`);
     if (await stillBooked(current, session)) return again(current);
-    await recordPaymentIn(
-      deps,
-      session,
-      emit,
-      companyId,
-      invoiceId,
-      { amount: centsToText(amountCents), date, method: 'BANK_TRANSFER', reference },
-      'bank_statement',
-      paymentId,
-    );
     // the customer the payer IBAN paid for (later imports know the payer by it)
     const customerId = proposal?.customerId ?? (await deps.invoices.get(companyId, invoiceId, session))?.customerId ?? 0;
+    // the entry first: of two confirmations at the same moment, the second's write to it conflicts before any payment
     const moved = await deps.bankStatements.moveEntry(
       companyId,
       statementId,
@@ -99,8 +108,19 @@ export async function confirmBankMatch(
       },
       ['ignoredAt'],
       session,
+      current.confirmed?.paymentId,
     );
     if (!moved) throw conflict(`entry ${entryId} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+    await recordPaymentIn(
+      deps,
+      session,
+      emit,
+      companyId,
+      invoiceId,
+      { amount: centsToText(amountCents), date, method: 'BANK_TRANSFER', reference },
+      'bank_statement',
+      paymentId,
+    );
     return { entry: moved, created: true };
   });
 }

@@ -33,6 +33,7 @@ export async function ignoreBankEntry(
       { state: 'ignored', ignoredAt: deps.now() },
       ['confirmed'],
       session,
+      entry.confirmed?.paymentId,
     ),
   );
   if (!moved) throw conflict(`entry ${entryId} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
