@@ -315,4 +315,15 @@ describe('bank statements (invoice-service)', () => {
     }
     for (const r of statuses) expect(r.map((x) => x.status).sort()).toEqual([200, 200, 201]);
   });
+
+  it('stores a statement uploaded twice at the same moment once', async () => {
+    const twin = fixture.replace('MSG-2026-11-27-0001', 'MSG-TWIN');
+    const before = imported.length;
+    const both = await Promise.all([upload(twin), upload(twin)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect(both[0]!.body.id).toBe(both[1]!.body.id);
+    await waitFor(async () => imported.length === before + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(imported).toHaveLength(before + 1);
+  });
 });
