@@ -50,6 +50,8 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
     mailFrom: config.MAIL_FROM,
     wake: (endpointIds) => wake(endpointIds),
+    reserve: (endpointIds) => worker.reserve(endpointIds),
+    adopt: (reservation, deliveries) => worker.adopt(reservation, deliveries),
     now: () => new Date(),
   };
   const worker = deliveryWorker(deps, {

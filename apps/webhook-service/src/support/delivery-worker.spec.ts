@@ -80,6 +80,31 @@ describe('delivery worker', () => {
     }
   });
 
+  it('reserves slots for deliveries created leased to it, within the limits, and starts them without a claim', async () => {
+    const { deps, claims, batches } = fakeDeps([]);
+    const worker = deliveryWorker(deps, { endpointConcurrency: 1, globalConcurrency: 3, pollMs: 60_000, leaseMs: 1000 });
+    worker.start();
+    try {
+      await settle();
+      const before = claims.length;
+      const first = worker.reserve(['we_1', 'we_1', 'we_2']);
+      expect(first.endpointIds).toEqual(['we_1', 'we_2']); // we_1's limit is 1
+      expect(first.owner).toBe(worker.owner);
+      const second = worker.reserve(['we_3', 'we_4']);
+      expect(second.endpointIds).toEqual(['we_3']); // 3 in all
+      // we_2's delivery was not created (its transaction failed): its slot is free again, we_1's starts
+      const leased = { _id: new Types.ObjectId(), endpointId: 'we_1', eventId: 'evt_1', attempts: 0 } as DeliveryDoc;
+      worker.adopt(first, [leased]);
+      worker.adopt(second, []);
+      await settle();
+      expect(worker.reserve(['we_1', 'we_2', 'we_3']).endpointIds).toEqual(['we_1', 'we_2', 'we_3']);
+      expect(batches).toEqual([]);
+      expect(claims.slice(before).filter(Boolean)).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("claims an event's deliveries to several endpoints in one claim, within each endpoint's limit", async () => {
     const { deps, claims, batches } = fakeDeps([]);
     const worker = deliveryWorker(deps, { endpointConcurrency: 1, globalConcurrency: 64, pollMs: 60_000, leaseMs: 1000 });

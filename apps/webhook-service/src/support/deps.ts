@@ -1,6 +1,6 @@
 import type { AppBus, ServiceRuntime } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import type { DeliveryStore } from '../db/deliveries';
+import type { DeliveryDoc, DeliveryStore } from '../db/deliveries';
 import type { EndpointStore } from '../db/endpoints';
 import type { EventStore } from '../db/events';
 import type { SecretBox } from '../domain/secrets';
@@ -31,5 +31,14 @@ export interface WebhookDeps {
   mailFrom: string;
   /** Wakes the delivery worker (after a commit that queued deliveries, for these endpoints when given). */
   wake(endpointIds?: readonly string[]): void;
+  /** The delivery worker's slots for deliveries created already leased to it (support/delivery-worker.ts). */
+  reserve(endpointIds: readonly string[]): Reservation;
+  adopt(reservation: Reservation, deliveries: DeliveryDoc[]): void;
   now(): Date;
+}
+
+export interface Reservation {
+  endpointIds: string[];
+  owner: string;
+  leaseUntil: Date;
 }

@@ -1,16 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { CompanyId } from '@inv/contracts';
 import { groupCommit } from '@inv/outbox';
+import type { DeliveryDoc } from '../db/deliveries';
 import type { EventDoc } from '../db/events';
 import type { EndpointDoc } from '../db/endpoints';
 import { mapBusEvent, resourceKeyOf, subscribes, type MappedEvent } from '../domain/event-mapping';
-import type { WebhookDeps } from '../support/deps';
+import type { Reservation, WebhookDeps } from '../support/deps';
 
 /** The webhook event id of a bus event: derived from its envelope id, so a redelivery names the same event. */
 export const eventIdOf = (envelopeId: string) => `evt_${createHash('sha256').update(envelopeId).digest('hex').slice(0, 24)}`;
 
 type BusMessage = { id: string; type: string; companyId: CompanyId; occurredAt: string; data: unknown };
-type Queued = { msg: BusMessage; mapped: MappedEvent; targets: EndpointDoc[]; event?: EventDoc };
+type Queued = {
+  msg: BusMessage;
+  mapped: MappedEvent;
+  targets: EndpointDoc[];
+  /** The worker's slots: these endpoints' deliveries are created leased to it and start without a claim. */
+  reservation: Reservation;
+  /** Set by the transaction that recorded it. */
+  event?: EventDoc;
+  deliveries?: DeliveryDoc[];
+};
 
 /**
  * Records the bus events an integrator may want: for each, the webhook event and one delivery per enabled endpoint
@@ -27,7 +37,7 @@ export function eventRecorder(deps: WebhookDeps): (msg: BusMessage) => Promise<v
     commitAllOnce: deps.commitAllOnce,
     commitOnce: async (...args: Parameters<WebhookDeps['commitOnce']>) => {
       const applied = await deps.commitOnce(...args);
-      if (!applied) queuedOf.get(args[0])!.event = undefined;
+      if (!applied) Object.assign(queuedOf.get(args[0])!, { event: undefined, deliveries: undefined });
       return applied;
     },
   };
@@ -60,24 +70,33 @@ export function eventRecorder(deps: WebhookDeps): (msg: BusMessage) => Promise<v
         events.map((e) => ({ ...e })),
         session,
       );
-      await deps.deliveries.insertMany(
-        batch.flatMap((q, i) =>
-          q.targets.map((e) => ({
-            companyId: q.msg.companyId,
-            endpointId: e._id,
-            eventId: events[i]!._id,
-            eventType: q.mapped.type,
-            status: 'pending' as const,
-            attempts: 0,
-            nextAttemptAt: now,
-            attemptLog: [],
-            createdAt: now,
-          })),
-        ),
+      const created = await deps.deliveries.insertMany(
+        batch.flatMap((q, i) => {
+          const leased = [...q.reservation.endpointIds];
+          return q.targets.map((e) => {
+            const mine = leased.indexOf(e._id);
+            if (mine >= 0) leased.splice(mine, 1);
+            return {
+              companyId: q.msg.companyId,
+              endpointId: e._id,
+              eventId: events[i]!._id,
+              eventType: q.mapped.type,
+              status: 'pending' as const,
+              attempts: 0,
+              nextAttemptAt: now,
+              ...(mine >= 0 ? { leaseUntil: q.reservation.leaseUntil, leaseOwner: q.reservation.owner } : {}),
+              attemptLog: [],
+              createdAt: now,
+            };
+          });
+        }),
         session,
       );
       // kept for after the commit (a transaction retried from the start sets them again)
-      batch.forEach((q, i) => (q.event = events[i]));
+      batch.forEach((q, i) => {
+        q.event = events[i];
+        q.deliveries = created.filter((d) => d.eventId === events[i]!._id);
+      });
     },
   });
   return async (msg) => {
@@ -87,13 +106,20 @@ export function eventRecorder(deps: WebhookDeps): (msg: BusMessage) => Promise<v
     // a second old) is the one fanned out to: an endpoint created in that second starts with the next event.
     const targets = (await deps.endpoints.enabledCached(msg.companyId)).filter((e) => subscribes(e.eventTypes, mapped.type));
     if (!targets.length) return;
-    const queued: Queued = { msg, mapped, targets };
+    const queued: Queued = { msg, mapped, targets, reservation: deps.reserve(targets.map((e) => e._id)) };
     queuedOf.set(msg, queued);
-    await record(queued);
-    // undefined: recorded before (a redelivery), nothing queued now
-    if (queued.event) {
-      deps.events.remember(queued.event);
-      deps.wake(targets.map((e) => e._id));
+    try {
+      await record(queued);
+    } catch (err) {
+      deps.adopt(queued.reservation, []);
+      throw err;
     }
+    // undefined: recorded before (a redelivery), nothing queued now
+    if (!queued.event) return deps.adopt(queued.reservation, []);
+    deps.events.remember(queued.event);
+    const leased = (queued.deliveries ?? []).filter((d) => d.leaseOwner !== undefined);
+    deps.adopt(queued.reservation, leased);
+    // the rest (endpoints without a free slot now) are claimed as usual
+    if (leased.length < targets.length) deps.wake(targets.map((e) => e._id));
   };
 }
