@@ -143,6 +143,9 @@ describe('camt.053 reader', () => {
       status: 413,
       code: 'BANK_STATEMENT_TOO_LARGE',
     });
+    const oneStmt = '<Stmt><Id>S</Id><Acct><Id><IBAN>DE44500105175407324931</IBAN></Id></Acct></Stmt>';
+    const stmts = doc(v('08'), '').replace(/<Stmt>.*<\/Stmt>/, oneStmt.repeat(1001));
+    expect(refusal(() => parse(stmts))).toMatchObject({ status: 413, code: 'BANK_STATEMENT_TOO_MANY_ENTRIES' });
   });
 
   it('reads amounts and dates strictly', () => {

@@ -20,6 +20,8 @@ import { AppError, type FieldError } from '@inv/service-kit';
 export const CAMT_MAX_BYTES = 20 * 1024 * 1024;
 /** The most booking lines one file may carry. */
 export const CAMT_MAX_ENTRIES = 50_000;
+/** The most statements (Stmt: one per account and period) one file may carry. */
+export const CAMT_MAX_STATEMENTS = 1000;
 /** Deepest element nesting accepted: camt.053 needs about 12. */
 export const CAMT_MAX_DEPTH = 64;
 /** Versions 02 to 13 of the message (banks send 02, 04 and 08 in practice). */
@@ -317,8 +319,11 @@ export function parseCamt053(text: string): CamtDocument {
     ccy = tag.attributes['Ccy']?.value;
     if (depth === 1 && tag.local !== 'BkToCstmrStmt')
       throw invalid('NOT_CAMT053', `the Document holds <${tag.local.slice(0, 60)}>, not <BkToCstmrStmt>`);
-    if (depth === 2 && tag.local === 'Stmt') stmt = {};
-    else if (depth === 3 && stmt && tag.local === 'Ntry') {
+    if (depth === 2 && tag.local === 'Stmt') {
+      if (statements.length >= CAMT_MAX_STATEMENTS)
+        throw tooLarge('BANK_STATEMENT_TOO_MANY_ENTRIES', `the file has more than ${CAMT_MAX_STATEMENTS} statements (Stmt)`);
+      stmt = {};
+    } else if (depth === 3 && stmt && tag.local === 'Ntry') {
       entries++;
       entry = { index: entries, txs: [], ...newTx() };
       entryDepth = stack.length;

@@ -146,7 +146,7 @@ export const ERROR_CODES = {
     'The camt.053 file has invalid values (amounts, currencies, credit/debit indicators, dates, IBANs, missing MsgId or Stmt/Id); `errors` names each place (at most 20).',
   ],
   BANK_STATEMENT_TOO_LARGE: [413, 'A camt.053 file may have at most 20 MiB; the upload was cut and nothing stored.'],
-  BANK_STATEMENT_TOO_MANY_ENTRIES: [413, 'A camt.053 file may carry at most 50,000 booking lines; split the period.'],
+  BANK_STATEMENT_TOO_MANY_ENTRIES: [413, 'A camt.053 file may carry at most 50,000 booking lines and 1,000 statements; split the period.'],
   BANK_ENTRY_NOT_A_CREDIT: [
     409,
     'Only credits (money received, not reversals) can be confirmed as payments; debits are shown, not matched.',

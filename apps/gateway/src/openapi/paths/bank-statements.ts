@@ -138,7 +138,7 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
         summary: 'Upload a camt.053 bank statement',
         description:
           'A camt.053 file (ISO 20022 BankToCustomerStatement, camt.053.001.02 to .13; banks send 02, 04 and 08) as the raw body (application/xml) ' +
-          'or as the one file of multipart/form-data, at most 20 MiB and 50,000 booking lines. Every line is stored with its payer, remittance ' +
+          'or as the one file of multipart/form-data, at most 20 MiB, 50,000 booking lines and 1,000 statements (Stmt). Every line is stored with its payer, remittance ' +
           `information and proposals. ${MATCHING} ` +
           'The same statement uploaded again (same MsgId, Stmt Ids and accounts, or the same bytes) answers 200 with the stored statement: nothing changes twice. ' +
           'The answer carries the first 100 entries (GET /bank-statements/{id} pages through all). Webhook bank_statement.imported on the first import. ' +
@@ -184,7 +184,7 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
               'XML_TOO_DEEP, BANK_STATEMENT_INVALID (amounts, currencies, CdtDbtInd, dates, IBANs, missing MsgId or Stmt/Id; `errors` names each place)',
           ),
           413: problem(
-            'BANK_STATEMENT_TOO_LARGE (over 20 MiB, cut while streaming) or BANK_STATEMENT_TOO_MANY_ENTRIES (over 50,000 lines)',
+            'BANK_STATEMENT_TOO_LARGE (over 20 MiB, cut while streaming) or BANK_STATEMENT_TOO_MANY_ENTRIES (over 50,000 lines or 1,000 statements)',
           ),
           415: problem('UNSUPPORTED_MEDIA_TYPE: not application/xml, text/xml or multipart/form-data'),
         },
