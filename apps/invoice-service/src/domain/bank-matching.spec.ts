@@ -90,6 +90,13 @@ describe('bank matching', () => {
     expect(matchLine(line(11900, { unstructured: ['Rg.:RE/2026/0001.'] }), index)[0]).toMatchObject({ invoiceId: 1, confidence: 0.95 });
   });
 
+  it('looks at the end-to-end id when the remittance names nothing', () => {
+    expect(matchLine(line(11900, { unstructured: ['Danke'], endToEndId: 'RE-2026-0001' }), index)[0]).toMatchObject({
+      invoiceId: 1,
+      reasons: ['invoice_number', 'amount_equals_open'],
+    });
+  });
+
   it('names several invoices with lower confidence each', () => {
     const p = matchLine(line(35700, { unstructured: ['RE-2026-0001 RE-2026-0003'] }), index);
     expect(p.map((x) => [x.invoiceId, x.confidence])).toEqual([

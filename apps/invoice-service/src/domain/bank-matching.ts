@@ -1,7 +1,7 @@
 /**
  * Matching of bank statement credits to open invoices (pure). For each credit:
  * 1. an invoice number of an open invoice named in the remittance information (Ustrd lines, structured references,
- *    the bank's additional text; compared without case, spaces and hyphens, word by word so that "42" is not found
+ *    then the bank's additional text and the end-to-end id; compared without case, spaces and hyphens, word by word so that "42" is not found
  *    inside "2042"), or an ISO 11649 RF creditor reference whose reference part is the number: confidence 0.95 when
  *    the amount equals the open amount, 0.9 when it equals the open amount minus Skonto within its period, 0.75 for
  *    less (a partial payment), 0.6 for more (the proposal books the open amount);
@@ -37,6 +37,8 @@ export interface MatchableLine {
   unstructured: string[];
   references: string[];
   additionalInfo?: string;
+  /** Some payers' software puts the invoice number here. */
+  endToEndId?: string;
 }
 
 export type MatchReason =
@@ -243,6 +245,7 @@ export function matchLine(line: MatchableLine, index: MatchIndex): Proposal[] {
   }
   for (const text of line.unstructured) numbersIn(text, index, found);
   if (!found.size && line.additionalInfo) numbersIn(line.additionalInfo, index, found);
+  if (!found.size && line.endToEndId) numbersIn(line.endToEndId, index, found);
 
   if (found.size) {
     const several = found.size > 1;
