@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BankStatementDetail } from './bank-statements';
 import { EmailRecord } from './delivery';
 import { InboundDocument } from './inbound';
 import { Customer, Invoice, QuotaUsage } from './responses';
@@ -193,10 +194,7 @@ const Amount = z
   .regex(/^-?\d+(\.\d+)?$/)
   .meta({ description: 'a decimal string (EUR, exact; never a float)', example: '116.62' });
 const CalendarDate = z.string().meta({ description: 'calendar date YYYY-MM-DD', example: '2026-11-21' });
-const BankStatementResource = z
-  .object({ id: z.number().int() })
-  .loose()
-  .meta({ description: 'the bank statement as GET /bank-statements/{id} shows it' });
+
 const InvoiceData = z.object({ invoice: Invoice.nullable().meta({ description: gone }) });
 
 export const WEBHOOK_PAYLOADS = {
@@ -273,7 +271,9 @@ export const WEBHOOK_PAYLOADS = {
   'bank_statement.imported': envelope(
     'bank_statement.imported',
     z.object({
-      bank_statement: BankStatementResource.nullable().meta({ description: gone }),
+      bank_statement: BankStatementDetail.nullable().meta({
+        description: `the statement as GET /bank-statements/{id} shows it (with the first 100 entries); ${gone}`,
+      }),
       statement_id: z.number().int(),
       credits: z.number().int().meta({ description: 'credits the statement held' }),
       proposals: z.number().int().meta({ description: 'credits matched to open invoices (proposals to confirm)' }),
