@@ -21,24 +21,29 @@ const dec = (v: string | undefined) => (v !== undefined && DEC.test(v.trim()) ? 
  * attempt the job fails.
  */
 export async function processDocument(deps: InboundDeps, companyId: CompanyId, id: number, attempt: number): Promise<void> {
-  const doc = await deps.documents.markStarted(companyId, id, deps.now());
-  if (!doc) return;
-  let inspection: Inspection;
+  const pending = await deps.documents.get(companyId, id);
+  if (pending?.status !== 'PROCESSING') return;
+  let doc: InboundDoc | null = pending;
+  let inspection: Inspection | undefined;
   try {
+    // queued until its turn; started when it is read
     inspection = await deps.processing.run(async () => {
+      doc = await deps.documents.markStarted(companyId, id, deps.now());
+      if (!doc) return undefined;
       const bytes = await deps.objects.get(doc.objectKey);
       return deps.inspector.check({ bytes, mediaType: doc.mediaType, filename: doc.filename }, INBOUND_XML_MAX_BYTES);
     });
   } catch (err) {
-    if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, doc, { code: err.code, message: err.message });
+    if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, pending, { code: err.code, message: err.message });
     if (attempt < deps.maxAttempts) throw err;
     deps.logger.warn({ err, inboundId: id }, 'inbound document could not be processed');
-    return reject(deps, doc, { code: 'PROCESSING_FAILED', message: 'the document could not be processed; please upload it again' });
+    return reject(deps, pending, { code: 'PROCESSING_FAILED', message: 'the document could not be processed; please upload it again' });
   }
+  if (!doc || !inspection) return; // ended or deleted while it waited
   const reading = await readingOf(deps, companyId, inspection);
   const finished = await deps.commit(async (session, emit) => {
     if (!(await deps.documents.finish(companyId, id, reading, deps.now(), session))) return false;
-    emit(eventMessage('inbound.received.v1', companyId, receivedEvent(doc, reading), `inbound-received:${companyId}:${id}`));
+    emit(eventMessage('inbound.received.v1', companyId, receivedEvent(pending, reading), `inbound-received:${companyId}:${id}`));
     return true;
   });
   if (finished) signal(deps, companyId, id);
