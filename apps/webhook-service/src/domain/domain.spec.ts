@@ -139,11 +139,23 @@ describe('event mapping', () => {
         interest: '0.41',
         openAmount: '124.41',
         emailed: false,
+        flatFee: '40.00',
       }),
     ).toEqual({
       type: 'invoice.reminder_issued',
       resource: { kind: 'invoice', id: 42 },
-      extra: { reminder: { id: 3, level: 2, date: '2026-12-05', fee: '5.00', interest: '0.41', open_amount: '124.41', emailed: false } },
+      extra: {
+        reminder: {
+          id: 3,
+          level: 2,
+          date: '2026-12-05',
+          fee: '5.00',
+          flat_fee: '40.00',
+          interest: '0.41',
+          open_amount: '124.41',
+          emailed: false,
+        },
+      },
     });
     const statement = mapBusEvent('bank-statement.imported.v1', { statementId: 12, credits: 14, proposals: 11 })!;
     expect(statement).toMatchObject({ type: 'bank_statement.imported', resource: { kind: 'bank_statement', id: 12 } });

@@ -150,6 +150,7 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
             level: data.level,
             date: data.date,
             fee: data.fee,
+            flat_fee: data.flatFee ?? '0.00',
             interest: data.interest,
             open_amount: data.openAmount,
             emailed: data.emailed,

@@ -261,6 +261,7 @@ export const WEBHOOK_PAYLOADS = {
         level: z.number().int().min(1).max(3).meta({ description: '1: payment reminder; 2 and 3: dunning letters' }),
         date: CalendarDate,
         fee: Amount,
+        flat_fee: Amount.meta({ description: 'the € 40 flat fee of § 288 (5) BGB charged with this reminder ("0.00": none)' }),
         interest: Amount,
         open_amount: Amount,
         emailed: z.boolean().meta({ description: 'whether it was e-mailed to the customer' }),

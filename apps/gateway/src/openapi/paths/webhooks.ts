@@ -210,7 +210,16 @@ const WEBHOOK_EXAMPLES: Partial<Record<string, unknown>> = {
   }),
   'invoice.reminder_issued': envelopeExample('invoice.reminder_issued', 5, {
     invoice: invoiceExample,
-    reminder: { id: 3, level: 1, date: '2026-12-05', fee: '0.00', interest: '0.00', open_amount: '119.00', emailed: true },
+    reminder: {
+      id: 3,
+      level: 2,
+      date: '2026-12-19',
+      fee: '5.00',
+      flat_fee: '40.00',
+      interest: '0.41',
+      open_amount: '119.00',
+      emailed: true,
+    },
   }),
   'bank_statement.imported': envelopeExample('bank_statement.imported', 1, {
     bank_statement: {
