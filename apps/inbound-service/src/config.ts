@@ -25,6 +25,6 @@ export const inboundConfig = baseEnv.extend({
    * The share of one core received documents are read with at most, on average (one at a time, then a rest in
    * proportion): 1 reads them back to back. POST /inbound/validate is not held back.
    */
-  INBOUND_CPU_SHARE: z.coerce.number().min(0.05).max(1).default(0.5),
+  INBOUND_CPU_SHARE: z.coerce.number().min(0.05).max(1).default(0.25),
 });
 export type InboundConfig = z.output<typeof inboundConfig>;
