@@ -70,7 +70,17 @@ const SERVICES: ServiceSpec[] = [
   {
     name: 'webhook-service',
     port: 3008,
-    env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'WEBHOOK_SECRET_KEYS', 'INVOICE_URL', 'CUSTOMER_URL', 'EXPORT_URL', 'QUOTA_URL', 'INBOUND_URL'],
+    env: [
+      ...COMMON_ENV,
+      ...BUS_AND_DB_ENV,
+      'WEBHOOK_SECRET_KEYS',
+      'INVOICE_URL',
+      'CUSTOMER_URL',
+      'EXPORT_URL',
+      'QUOTA_URL',
+      'INBOUND_URL',
+      'RECURRING_URL',
+    ],
   },
   { name: 'recurring-service', port: 3010, env: [...COMMON_ENV, ...BUS_AND_DB_ENV, 'INVOICE_URL'] },
   {
@@ -302,7 +312,7 @@ function ingressProblems(m: Manifests): string[] {
 }
 
 /** The services whose public GET webhook-service reads (the resource of an event, with a signed identity). */
-const READ_BY_WEBHOOKS = ['invoice-service', 'customer-service', 'export-service', 'quota-service', 'inbound-service'];
+const READ_BY_WEBHOOKS = ['invoice-service', 'customer-service', 'export-service', 'quota-service', 'inbound-service', 'recurring-service'];
 /** recurring-service issues its runs through invoice-service's public API (signed identity): the one other caller it admits. */
 const CALLED_BY_RECURRING = ['invoice-service'];
 

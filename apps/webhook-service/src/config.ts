@@ -13,6 +13,7 @@ export const webhookConfig = baseEnv
     EXPORT_URL: url(3006),
     QUOTA_URL: url(3007),
     INBOUND_URL: url(3009),
+    RECURRING_URL: url(3010),
     /**
      * Key that encrypts the endpoints' signing secrets at rest (AES-256-GCM): 32 bytes as base64 or 64 hex
      * characters, comma-separated for rotation (the first encrypts, all decrypt). Required in production; outside

@@ -166,6 +166,35 @@ describe('event mapping', () => {
     expect(inbound).toEqual({ type: 'inbound_invoice.received', resource: { kind: 'inbound', id: 31 }, extra: {} });
     expect(payloadData(inbound, { id: 31, valid: true })).toEqual({ inbound_invoice: { id: 31, valid: true } });
     expect(mapBusEvent('inbound.deleted.v1', { inboundId: 31 })).toBeUndefined();
+    const run = mapBusEvent('recurring-invoice.run-finished.v1', {
+      recurringId: 4,
+      periodStart: '2026-12-01',
+      periodEnd: '2026-12-31',
+      invoiceId: 118,
+      outcome: 'quota_exceeded',
+      pausedReason: 'quota_exceeded',
+      error: '402 INVOICE_LIMIT_REACHED',
+    })!;
+    expect(run).toMatchObject({ type: 'recurring_invoice.run_finished', resource: { kind: 'recurring', id: 4 } });
+    expect(payloadData(run, { id: 4, status: 'paused' })).toEqual({
+      recurring_invoice: { id: 4, status: 'paused' },
+      run: {
+        period_start: '2026-12-01',
+        period_end: '2026-12-31',
+        invoice_id: 118,
+        outcome: 'quota_exceeded',
+        paused_reason: 'quota_exceeded',
+        error: '402 INVOICE_LIMIT_REACHED',
+      },
+    });
+    const done = mapBusEvent('recurring-invoice.run-finished.v1', {
+      recurringId: 4,
+      periodStart: 'a',
+      periodEnd: 'b',
+      invoiceId: 9,
+      outcome: 'sent',
+    })!;
+    expect(payloadData(done, null)).toMatchObject({ recurring_invoice: null, run: { outcome: 'sent', paused_reason: null, error: null } });
     expect(mapBusEvent('export.payments-exported.v1', { paymentIds: [7], jobId: 'j' })).toBeUndefined();
   });
 
@@ -187,6 +216,7 @@ describe('event mapping', () => {
       'invoice.reminder-issued.v1': { invoiceId: 1, reminderId: 1 },
       'bank-statement.imported.v1': { statementId: 1 },
       'inbound.received.v1': { inboundId: 1 },
+      'recurring-invoice.run-finished.v1': { recurringId: 1, outcome: 'sent' },
     };
     for (const type of SOURCE_EVENTS) expect(WEBHOOK_EVENT_TYPES).toContain(mapBusEvent(type, samples[type])!.type);
   });

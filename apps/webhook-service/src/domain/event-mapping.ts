@@ -8,7 +8,8 @@ export type ResourceRef =
   | { kind: 'export'; id: string }
   | { kind: 'quota'; id: string }
   | { kind: 'bank_statement'; id: number }
-  | { kind: 'inbound'; id: number };
+  | { kind: 'inbound'; id: number }
+  | { kind: 'recurring'; id: number };
 
 export interface MappedEvent {
   type: WebhookEventType;
@@ -38,6 +39,7 @@ export const SOURCE_EVENTS = [
   'invoice.reminder-issued.v1',
   'bank-statement.imported.v1',
   'inbound.received.v1',
+  'recurring-invoice.run-finished.v1',
 ] as const;
 export type SourceEvent = (typeof SOURCE_EVENTS)[number];
 
@@ -166,6 +168,21 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
       };
     case 'inbound.received.v1':
       return { type: 'inbound_invoice.received', resource: { kind: 'inbound', id: Number(data.inboundId) }, extra: {} };
+    case 'recurring-invoice.run-finished.v1':
+      return {
+        type: 'recurring_invoice.run_finished',
+        resource: { kind: 'recurring', id: Number(data.recurringId) },
+        extra: {
+          run: {
+            period_start: data.periodStart,
+            period_end: data.periodEnd,
+            invoice_id: data.invoiceId ?? null,
+            outcome: data.outcome,
+            paused_reason: data.pausedReason ?? null,
+            error: data.error ?? null,
+          },
+        },
+      };
     default:
       return undefined;
   }
@@ -196,5 +213,7 @@ export function payloadData(mapped: MappedEvent, resource: unknown): Record<stri
       return { bank_statement: resource ?? null, ...mapped.extra };
     case 'inbound':
       return { inbound_invoice: resource ?? null, ...mapped.extra };
+    case 'recurring':
+      return { recurring_invoice: resource ?? null, ...mapped.extra };
   }
 }

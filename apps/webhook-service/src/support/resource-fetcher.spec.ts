@@ -21,7 +21,7 @@ describe('resource fetcher', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const fetchResource = resourceFetcher(
-      { INVOICE_URL: url, CUSTOMER_URL: url, EXPORT_URL: url, QUOTA_URL: url, INBOUND_URL: url },
+      { INVOICE_URL: url, CUSTOMER_URL: url, EXPORT_URL: url, QUOTA_URL: url, INBOUND_URL: url, RECURRING_URL: url },
       createIdentitySigner(['k'.repeat(32)]),
     );
     const company = asCompanyId('cmp_fetch');

@@ -10,6 +10,7 @@ export interface OwnerUrls {
   EXPORT_URL: string;
   QUOTA_URL: string;
   INBOUND_URL: string;
+  RECURRING_URL: string;
 }
 
 /** The resource could not be read now (its owner is down or slow): the delivery is prepared again later. */
@@ -110,6 +111,8 @@ export function resourceFetcher(urls: OwnerUrls, signer: IdentitySigner, timeout
         return get(companyId, urls.INVOICE_URL, `/bank-statements/${ref.id}`);
       case 'inbound':
         return get(companyId, urls.INBOUND_URL, `/inbound/${ref.id}`);
+      case 'recurring':
+        return get(companyId, urls.RECURRING_URL, `/recurring-invoices/${ref.id}`);
       case 'email': {
         const list = (await get(companyId, urls.INVOICE_URL, `/invoice/${ref.invoiceId}/emails`)) as { emails?: { id: string }[] } | null;
         return list?.emails?.find((e) => e.id === ref.id) ?? null;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BankStatementDetail } from './bank-statements';
 import { EmailRecord } from './delivery';
 import { InboundDocument } from './inbound';
+import { RecurringInvoice, RecurringRunOutcome } from './recurring';
 import { Customer, Invoice, QuotaUsage } from './responses';
 
 /**
@@ -34,6 +35,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'invoice.reminder_issued',
   'bank_statement.imported',
   'inbound_invoice.received',
+  'recurring_invoice.run_finished',
   'ping',
 ] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
@@ -285,6 +287,26 @@ export const WEBHOOK_PAYLOADS = {
     'inbound_invoice.received',
     z.object({ inbound_invoice: InboundDocument.nullable().meta({ description: gone }) }),
     "A supplier's e-invoice was received and read (its validation verdict in valid and findings).",
+  ),
+  'recurring_invoice.run_finished': envelope(
+    'recurring_invoice.run_finished',
+    z.object({
+      recurring_invoice: RecurringInvoice.nullable().meta({
+        description: `the schedule as GET /recurring-invoices/{id} shows it; ${gone}`,
+      }),
+      run: z.object({
+        period_start: CalendarDate,
+        period_end: CalendarDate,
+        invoice_id: z.number().int().nullable().meta({ description: 'the invoice the run issued (null: none was created)' }),
+        outcome: RecurringRunOutcome,
+        paused_reason: z
+          .enum(['quota_exceeded', 'invoice_rejected'])
+          .nullable()
+          .meta({ description: "the schedule paused at this run: the plan's quota is used up, or invoice-service refused the template" }),
+        error: z.string().nullable(),
+      }),
+    }),
+    "A recurring invoice's run for one period ended: the invoice it issued and how far it got, or why the schedule paused.",
   ),
   'credit_note.finalized': envelope(
     'credit_note.finalized',

@@ -239,6 +239,24 @@ const WEBHOOK_EXAMPLES: Partial<Record<string, unknown>> = {
     credits: 14,
     proposals: 11,
   }),
+  'recurring_invoice.run_finished': envelopeExample('recurring_invoice.run_finished', 3, {
+    recurring_invoice: {
+      id: 4,
+      name: 'Office rent Musterstraße 1',
+      status: 'paused',
+      paused_reason: 'quota_exceeded',
+      next_run_date: '2026-12-01',
+      '…': 'the schedule as GET /recurring-invoices/{id} shows it',
+    },
+    run: {
+      period_start: '2026-12-01',
+      period_end: '2026-12-31',
+      invoice_id: 118,
+      outcome: 'quota_exceeded',
+      paused_reason: 'quota_exceeded',
+      error: '402 INVOICE_LIMIT_REACHED: the monthly limit of 50 invoices is reached',
+    },
+  }),
   'inbound_invoice.received': envelopeExample('inbound_invoice.received', 1, {
     inbound_invoice: {
       id: 31,
