@@ -50,6 +50,41 @@ describe('audited events', () => {
       resourceId: '4/2',
       fields: ['level', 'date', 'fee', 'interest', 'emailed'],
     });
+    expect(
+      AUDITED['invoice.payment-recorded.v1']!(
+        {
+          invoiceId: 4,
+          customerId: 1,
+          number: 'RE-1',
+          paymentId: 2,
+          amount: '759.50',
+          discount: '25.70',
+          date: '2026-11-27',
+          source: 'bank_statement',
+          openAmount: '0.00',
+          paidInFull: true,
+        },
+        'c',
+      ),
+    ).toEqual({
+      action: 'invoice.payment_recorded',
+      resourceType: 'payment',
+      resourceId: '4/2',
+      fields: ['amount', 'date', 'method', 'discount', 'source'],
+    });
+    expect(
+      AUDITED['recurring-invoice.run-finished.v1']!(
+        {
+          recurringId: 3,
+          periodStart: '2026-12-01',
+          periodEnd: '2026-12-31',
+          invoiceId: null,
+          outcome: 'failed',
+          pausedReason: 'invoice_rejected',
+        },
+        'c',
+      ),
+    ).toMatchObject({ action: 'recurring_invoice.paused', resourceId: '3', fields: ['period_start', 'outcome'] });
     expect(AUDITED['api-key.revoked.v1']!({ keyId: 'k', reason: 'plan_downgrade' }, 'c').action).toBe('api_key.deactivated');
   });
 });

@@ -127,6 +127,30 @@ export const AUDITED = describers({
     resourceId: `${String(d.invoiceId)}/${String(d.reminderId)}`,
     fields: ['level', 'date', 'fee', 'interest', 'emailed'],
   }),
+  'invoice.payment-recorded.v1': (d) => ({
+    action: 'invoice.payment_recorded',
+    resourceType: 'payment',
+    resourceId: `${String(d.invoiceId)}/${String(d.paymentId)}`,
+    fields: ['amount', 'date', 'method', ...(d.discount ? ['discount'] : []), ...(d.reference ? ['reference'] : []), 'source'],
+  }),
+  'invoice.payment-reversed.v1': (d) => ({
+    action: 'invoice.payment_reversed',
+    resourceType: 'payment',
+    resourceId: `${String(d.invoiceId)}/${String(d.paymentId)}`,
+    fields: ['reversed_at'],
+  }),
+  'bank-statement.imported.v1': (d) => ({
+    action: 'bank_statement.imported',
+    resourceType: 'bank_statement',
+    resourceId: String(d.statementId),
+    fields: ['credits', 'proposals'],
+  }),
+  'recurring-invoice.run-finished.v1': (d) => ({
+    action: d.pausedReason ? 'recurring_invoice.paused' : 'recurring_invoice.run_finished',
+    resourceType: 'recurring_invoice',
+    resourceId: String(d.recurringId),
+    fields: ['period_start', 'outcome', ...(d.invoiceId === null ? [] : ['invoice_id'])],
+  }),
   'webhook-endpoint.changed.v1': (d) => ({
     action: `webhook_endpoint.${d.action}`,
     resourceType: 'webhook_endpoint',
