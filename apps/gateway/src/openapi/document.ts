@@ -105,7 +105,7 @@ export function buildOpenApiDocument() {
   };
   return polishDocument({
     openapi: '3.1.0',
-    info: { title: 'Invoicing API', version: '1.3.0', description },
+    info: { title: 'Invoicing API', version: '1.6.0', description },
     servers: [{ url: '/api/v1' }],
     security: [{ ApiKey: [] }],
     tags,

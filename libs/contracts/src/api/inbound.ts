@@ -187,12 +187,9 @@ export const InboundDocument = z
     document_type: z.enum(['INVOICE', 'CREDIT_NOTE']).optional().meta({ description: reading }),
     findings: z.array(InboundFinding).optional().meta({ description: reading }),
     content: InboundContent.optional().meta({ description: reading }),
-    error: z
-      .object({ code: z.string(), message: z.string() })
-      .optional()
-      .meta({
-        description: 'REJECTED: why the document could not be read (XML_NOT_WELL_FORMED, PDF_WITHOUT_EINVOICE, UNSUPPORTED_FORMAT, …)',
-      }),
+    error: z.object({ code: z.string(), message: z.string() }).optional().meta({
+      description: 'REJECTED: why the document could not be read (XML_NOT_WELL_FORMED, PDF_WITHOUT_EINVOICE, UNSUPPORTED_FORMAT, …)',
+    }),
     supplier_id: z
       .number()
       .int()
