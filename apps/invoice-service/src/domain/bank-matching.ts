@@ -11,7 +11,7 @@
  *    several invoices fit.
  * Debits, reversals, bookings that are not booked (PDNG, INFO) and credits in another currency than EUR get no
  * proposal. The index over the company's open invoices is built once per import: matching a line costs a few map
- * look-ups (10,000 lines against 5,000 invoices: a few ms; test/bench/bank-matching.bench.ts).
+ * look-ups (10,000 lines against 5,000 invoices: a few ms; apps/invoice-service/bench/bank-matching.bench.ts).
  */
 
 export interface OpenInvoice {
