@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { INBOUND_ATTACHMENT_MAX_BYTES, INBOUND_ATTACHMENTS_MAX, INBOUND_ATTACHMENTS_MAX_TOTAL_BYTES } from '@inv/contracts';
 import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InboundConfig } from './config';
@@ -44,6 +45,11 @@ export async function createInboundService(config: InboundConfig) {
     logger: rt.logger,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
+    attachmentLimits: {
+      count: INBOUND_ATTACHMENTS_MAX,
+      bytes: INBOUND_ATTACHMENT_MAX_BYTES,
+      totalBytes: INBOUND_ATTACHMENTS_MAX_TOTAL_BYTES,
+    },
     jobSignals: new EventEmitter().setMaxListeners(0),
     now: () => new Date(),
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -265,6 +266,126 @@ describe('inbound-service over HTTP', () => {
     expect((await send('cmp_view', 'GET', `/inbound/${xml.id}/pdf?language=fr`)).status).toBe(400);
     expect((await send('cmp_view', 'DELETE', `/inbound/${xml.id}`)).status).toBe(200);
     expect(await service.deps.objects.exists(`cmp_view/inbound/${xml.id}/view-en.pdf`)).toBe(false);
+  });
+
+  /** XR_UBL with files embedded as cac:AdditionalDocumentReference (base64 EmbeddedDocumentBinaryObject). */
+  const withAttachments = (files: { name: string; mime: string; bytes: Buffer }[]) =>
+    Buffer.from(
+      XR_UBL.toString('utf8').replace(
+        '<cac:AccountingSupplierParty>',
+        files
+          .map(
+            (f, i) =>
+              `<cac:AdditionalDocumentReference><cbc:ID>A-${i + 1}</cbc:ID><cbc:DocumentDescription>file ${i + 1}</cbc:DocumentDescription>` +
+              `<cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode="${f.mime}" filename="${f.name}">${f.bytes.toString('base64')}` +
+              '</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>',
+          )
+          .join('') + '<cac:AccountingSupplierParty>',
+      ),
+    );
+
+  it('GET /inbound/{id}/original and /attachments/{n}: presigned downloads of the original and the decoded embedded files, per company', async () => {
+    const timesheet = Buffer.concat([Buffer.from('%PDF-1.4\n% timesheet\n'), Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 256))]);
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    const xml = withAttachments([
+      { name: 'Stundenzettel.pdf', mime: 'application/pdf', bytes: timesheet },
+      { name: '../evil.html', mime: 'text/html', bytes: html },
+    ]);
+    const { id, doc } = await receive('cmp_att', xml, 'application/xml');
+    expect(doc.status).toBe('RECEIVED');
+    expect(doc.content.attachments).toEqual([
+      expect.objectContaining({
+        id: 'A-1',
+        filename: 'Stundenzettel.pdf',
+        mime_code: 'application/pdf',
+        download: `/api/v1/inbound/${id}/attachments/1`,
+        size: timesheet.length,
+        sha256: createHash('sha256').update(timesheet).digest('hex'),
+      }),
+      expect.objectContaining({ id: 'A-2', download: `/api/v1/inbound/${id}/attachments/2`, size: html.length }),
+    ]);
+
+    const original = await send('cmp_att', 'GET', `/inbound/${id}/original`);
+    expect(original.body).toEqual({
+      url: expect.stringContaining(`cmp_att/inbound/${id}/original.xml`),
+      filename: `inbound-${id}.xml`,
+      content_type: 'application/xml',
+      expires_in: expect.any(Number),
+    });
+    const originalRes = await undiciFetch(original.body.url);
+    expect(originalRes.headers.get('content-disposition')).toMatch(/^attachment; filename="inbound-\d+\.xml"/);
+    expect(Buffer.from(await originalRes.arrayBuffer()).equals(xml)).toBe(true);
+
+    const first = await send('cmp_att', 'GET', `/inbound/${id}/attachments/1`);
+    expect(first.body).toEqual({
+      url: expect.stringContaining(`cmp_att/inbound/${id}/attachments/1-Stundenzettel.pdf`),
+      filename: 'Stundenzettel.pdf',
+      content_type: 'application/pdf',
+      expires_in: expect.any(Number),
+    });
+    const firstRes = await undiciFetch(first.body.url);
+    expect(firstRes.headers.get('content-disposition')).toBe('attachment; filename="Stundenzettel.pdf"');
+    expect(Buffer.from(await firstRes.arrayBuffer()).equals(timesheet)).toBe(true);
+
+    // HTML a supplier embeds is never served as HTML, and always as a download; no path in its name
+    const second = await send('cmp_att', 'GET', `/inbound/${id}/attachments/2`);
+    expect(second.body).toMatchObject({ filename: 'evil.html', content_type: 'application/octet-stream' });
+    const secondRes = await undiciFetch(second.body.url);
+    expect(secondRes.headers.get('content-type')).toBe('application/octet-stream');
+    expect(secondRes.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect(Buffer.from(await secondRes.arrayBuffer()).equals(html)).toBe(true);
+
+    expect((await send('cmp_att', 'GET', `/inbound/${id}/attachments/3`)).body).toMatchObject({
+      status: 404,
+      code: 'ATTACHMENT_NOT_FOUND',
+    });
+    expect((await send('cmp_att', 'GET', `/inbound/${id}/attachments/x`)).status).toBe(400);
+    // another company's id: 404, nothing signed
+    expect((await send('cmp_att_other', 'GET', `/inbound/${id}/original`)).status).toBe(404);
+    expect((await send('cmp_att_other', 'GET', `/inbound/${id}/attachments/1`)).status).toBe(404);
+
+    expect((await send('cmp_att', 'DELETE', `/inbound/${id}`)).status).toBe(200);
+    expect(await service.deps.objects.exists(`cmp_att/inbound/${id}/attachments/1-Stundenzettel.pdf`)).toBe(false);
+    expect(await service.deps.objects.exists(`cmp_att/inbound/${id}/attachments/2-evil.html`)).toBe(false);
+    expect((await send('cmp_att', 'GET', `/inbound/${id}/original`)).status).toBe(404);
+  });
+
+  it('too many or too large embedded attachments: a warning each, nothing stored for them', async () => {
+    const limits = service.deps.attachmentLimits;
+    service.deps.attachmentLimits = { count: 2, bytes: 1000, totalBytes: 1500 };
+    try {
+      const file = (name: string, size: number) => ({ name, mime: 'application/pdf', bytes: Buffer.alloc(size, name.charCodeAt(0)) });
+      const { id, doc } = await receive(
+        'cmp_att_lim',
+        withAttachments([file('a.pdf', 600), file('b.pdf', 1001), file('c.pdf', 1000), file('d.pdf', 100), file('e.pdf', 100)]),
+        'application/xml',
+      );
+      expect(doc.status).toBe('RECEIVED');
+      expect(doc.content.attachments.map((a: { download?: string }) => a.download)).toEqual([
+        `/api/v1/inbound/${id}/attachments/1`,
+        undefined,
+        undefined,
+        `/api/v1/inbound/${id}/attachments/4`,
+        undefined,
+      ]);
+      const warnings = doc.findings.filter((f: { rule: string }) => f.rule === 'INB-ATTACHMENT');
+      expect(warnings).toEqual([
+        expect.objectContaining({ severity: 'warning', source: 'attachments', location: '/Invoice[1]/AdditionalDocumentReference[2]' }),
+        expect.objectContaining({ severity: 'warning', message: expect.stringContaining('in all') }),
+        expect.objectContaining({ severity: 'warning', message: expect.stringContaining('more than 2') }),
+      ]);
+      for (const [n, name] of [
+        [2, 'b.pdf'],
+        [3, 'c.pdf'],
+        [5, 'e.pdf'],
+      ] as const) {
+        expect((await send('cmp_att_lim', 'GET', `/inbound/${id}/attachments/${n}`)).status).toBe(404);
+        expect(await service.deps.objects.exists(`cmp_att_lim/inbound/${id}/attachments/${n}-${name}`)).toBe(false);
+      }
+      expect((await send('cmp_att_lim', 'GET', `/inbound/${id}/attachments/4`)).body.filename).toBe('d.pdf');
+    } finally {
+      service.deps.attachmentLimits = limits;
+    }
   });
 
   it('reads a ZUGFeRD/Factur-X PDF through its embedded XML, raw and as a multipart file', async () => {

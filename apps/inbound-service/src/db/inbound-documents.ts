@@ -2,6 +2,15 @@ import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId, InboundFormat, InboundContent, InboundFinding } from '@inv/contracts';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 
+export interface StoredAttachment {
+  n: number;
+  key: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+}
+
 /** What the reading found (absent while PROCESSING, and on a REJECTED document). */
 export interface InboundReading {
   valid: boolean;
@@ -17,6 +26,8 @@ export interface InboundReading {
   supplierId?: number;
   duplicateOf?: number;
   ibanDiffers: boolean;
+  /** The embedded attachments stored beside the original (n: place in content.attachments, from 1). */
+  attachmentFiles?: StoredAttachment[];
   summary: { number?: string; issueDate?: string; sellerName?: string; payable?: string; currency?: string; errorCount: number };
 }
 
@@ -119,7 +130,7 @@ export function inboundDocuments(conn: Connection) {
       if (filter.sellerVatId) q.sellerVatId = filter.sellerVatId;
       const [items, total] = await Promise.all([
         raw
-          .find(q, { projection: { content: 0, findings: 0 } })
+          .find(q, { projection: { content: 0, findings: 0, attachmentFiles: 0 } })
           .sort({ id: -1 })
           .skip((page - 1) * limit)
           .limit(limit)

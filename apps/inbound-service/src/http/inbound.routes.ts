@@ -13,6 +13,7 @@ import type { InboundDeps } from '../support/deps';
 import { receiveDocument as readBody } from '../support/receive-body';
 import { toInboundJob } from '../support/present';
 import { deleteDocument } from '../usecases/delete-document';
+import { attachmentLink, originalLink } from '../usecases/document-files';
 import { documentPdf } from '../usecases/document-pdf';
 import { getDocument } from '../usecases/get-document';
 import { listDocuments } from '../usecases/list-documents';
@@ -68,6 +69,12 @@ export function inboundRoutes(deps: InboundDeps): Router {
   });
   r.get('/inbound/:id/pdf', async (req, res) => {
     res.json(await documentPdf(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parseQuery(InboundPdfQuery, req.query)));
+  });
+  r.get('/inbound/:id/original', async (req, res) => {
+    res.json(await originalLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id')));
+  });
+  r.get('/inbound/:id/attachments/:n', async (req, res) => {
+    res.json(await attachmentLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePath(IntId, req.params, 'n')));
   });
   r.delete('/inbound/:id', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');

@@ -5,6 +5,7 @@ import type { AppBus, Counters } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import type { InboundDocuments } from '../db/inbound-documents';
 import type { Suppliers } from '../db/suppliers';
+import type { AttachmentLimits } from '../domain/attachments';
 import type { DutyCycle } from './duty-cycle';
 import type { Inspector } from './inspector';
 
@@ -24,6 +25,8 @@ export interface InboundDeps {
   /** Attempts of the process command before the job is failed for good (bus retries + 1). */
   maxAttempts: number;
   presignTtlSeconds: number;
+  /** Embedded attachments of a received document decoded and stored at most (more: a warning). */
+  attachmentLimits: AttachmentLimits;
   /** This process's ends of jobs (event: `<company>:<id>`), waking the long polls waiting for them. */
   jobSignals: EventEmitter;
   now: () => Date;

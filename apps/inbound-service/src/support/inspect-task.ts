@@ -1,5 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { AppError, type ErrorKind } from '@inv/service-kit';
+import type { AttachmentLimits } from '../domain/attachments';
 import { checkDocument } from '../usecases/check-document';
 import { openConformanceKit, warmKit, type ConformanceKit, type XsdEngine } from './conformance-kit';
 import type { Inspection } from './inspect';
@@ -7,7 +8,12 @@ import type { ReceivedDocument } from './receive-body';
 
 /** What an inspection worker is asked (structured-cloned: Buffers arrive as Uint8Array). */
 export type InspectTask =
-  | { kind: 'check'; doc: { bytes: Uint8Array; mediaType: ReceivedDocument['mediaType']; filename?: string }; xmlMaxBytes: number }
+  | {
+      kind: 'check';
+      doc: { bytes: Uint8Array; mediaType: ReceivedDocument['mediaType']; filename?: string };
+      xmlMaxBytes: number;
+      attachmentLimits?: AttachmentLimits;
+    }
   | { kind: 'warm-up' };
 
 /**
@@ -36,7 +42,7 @@ export function kitRunner(opts: KitOptions) {
         ...task.doc,
         bytes: Buffer.from(task.doc.bytes.buffer, task.doc.bytes.byteOffset, task.doc.bytes.byteLength),
       };
-      return { ok: true, inspection: await checkDocument(open(), doc, task.xmlMaxBytes), thread: threadId };
+      return { ok: true, inspection: await checkDocument(open(), doc, task.xmlMaxBytes, task.attachmentLimits), thread: threadId };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, kind: err.kind, message: err.message, code: err.code };
       throw err;

@@ -3,13 +3,17 @@ import type { InboundContent, InboundFinding, InboundValidationReport } from '@i
 import { checkArithmetic } from '../domain/arithmetic';
 import { detectFormat } from '../domain/detect-format';
 import { guardXml } from '../domain/xml-guard';
+import type { AttachmentLimits } from '../domain/attachments';
 import type { ConformanceKit } from './conformance-kit';
+import { decodeAttachments, type EmbeddedFile } from './embedded-attachments';
 import { readContent } from './read-content';
 import { parseXml, validateDocument, xpathNodes, xpathString } from './validator';
 
 export interface Inspection {
   report: InboundValidationReport;
   content: InboundContent;
+  /** The embedded attachments within the limits, decoded (only when asked for: a received document, not /validate). */
+  attachments?: EmbeddedFile[];
 }
 
 /** XRechnung versions the kit's rules are written for (xrechnung/xslt: XRechnung 3.0.2). */
@@ -23,7 +27,7 @@ const XRECHNUNG_RULES_VERSION = '3.0';
 export async function inspectXml(
   kit: ConformanceKit,
   bytes: Uint8Array,
-  opts: { maxBytes: number; fromPdf?: boolean },
+  opts: { maxBytes: number; fromPdf?: boolean; attachmentLimits?: AttachmentLimits },
 ): Promise<Inspection> {
   const text = guardXml(bytes, opts.maxBytes);
   const doc = parseXml(text);
@@ -45,7 +49,8 @@ export async function inspectXml(
       message: `the document declares XRechnung ${format.version}; it was checked with the rules of XRechnung ${XRECHNUNG_RULES_VERSION}.2, the version in force`,
       source: 'xrechnung',
     });
-  const all = [...findings, ...arithmetic, ...notes];
+  const embedded = opts.attachmentLimits ? decodeAttachments(doc, format.syntax, opts.attachmentLimits) : undefined;
+  const all = [...findings, ...arithmetic, ...notes, ...(embedded?.findings ?? [])];
   const creditNote = root.localName === 'CreditNote' || content.type_code === '381';
   return {
     report: {
@@ -60,5 +65,6 @@ export async function inspectXml(
       findings: all,
     },
     content,
+    ...(embedded ? { attachments: embedded.files } : {}),
   };
 }

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { AppError } from '@inv/service-kit';
+import type { AttachmentLimits } from '../domain/attachments';
 import type { Inspection } from './inspect';
 import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from './inspect-task';
 import type { ReceivedDocument } from './receive-body';
 
 export interface Inspector {
   /** Reads and validates one document (AppError for a refusal, as checkDocument). */
-  check(doc: ReceivedDocument, xmlMaxBytes: number): Promise<Inspection>;
+  check(doc: ReceivedDocument, xmlMaxBytes: number, attachmentLimits?: AttachmentLimits): Promise<Inspection>;
   /** Compiles (first start) and loads the rule sets in every worker; resolves when all are ready. */
   warmUp(): Promise<void>;
   readonly workers: number;
@@ -47,8 +48,13 @@ export function createInspector(kit: KitOptions, workers: number, opts: { nice?:
   };
   return {
     workers,
-    async check(doc, xmlMaxBytes) {
-      const result = await run({ kind: 'check', doc: { bytes: doc.bytes, mediaType: doc.mediaType, filename: doc.filename }, xmlMaxBytes });
+    async check(doc, xmlMaxBytes, attachmentLimits) {
+      const result = await run({
+        kind: 'check',
+        doc: { bytes: doc.bytes, mediaType: doc.mediaType, filename: doc.filename },
+        xmlMaxBytes,
+        attachmentLimits,
+      });
       if (!result.ok) throw new AppError(result.kind, result.message, { code: result.code });
       return result.inspection!;
     },

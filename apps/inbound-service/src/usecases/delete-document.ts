@@ -5,8 +5,8 @@ import type { InboundDeps } from '../support/deps';
 import { viewKey } from './document-pdf';
 
 /**
- * Deletes the reading and announces it (`inbound.deleted.v1`, in the same transaction), then the original and the
- * rendered views (a failed object delete leaves an orphan the log names, never a record without its file). A document
+ * Deletes the reading and announces it (`inbound.deleted.v1`, in the same transaction), then the original, the
+ * rendered views and the stored attachments (a failed object delete leaves an orphan the log names, never a record without its file). A document
  * still PROCESSING can be deleted: its job then finds nothing and ends without a trace.
  */
 export async function deleteDocument(deps: InboundDeps, companyId: CompanyId, id: number): Promise<void> {
@@ -16,7 +16,16 @@ export async function deleteDocument(deps: InboundDeps, companyId: CompanyId, id
     return removed;
   });
   if (!doc) throw notFound('inbound document');
-  for (const key of [doc.objectKey, viewKey(companyId, id, 'de'), viewKey(companyId, id, 'en')])
+  await removeObjects(deps, [
+    doc.objectKey,
+    viewKey(companyId, id, 'de'),
+    viewKey(companyId, id, 'en'),
+    ...(doc.attachmentFiles ?? []).map((a) => a.key),
+  ]);
+}
+
+export async function removeObjects(deps: InboundDeps, keys: string[]): Promise<void> {
+  for (const key of keys)
     await deps.objects
       .remove(key)
       .catch((err: unknown) => deps.logger.warn({ err, key }, 'a file of a deleted inbound document not removed'));

@@ -2,10 +2,13 @@ import { INBOUND_XML_MAX_BYTES, type CompanyId } from '@inv/contracts';
 import { formatDecimal, sumDecimals } from '@inv/money';
 import { eventMessage } from '@inv/runtime';
 import { AppError } from '@inv/service-kit';
-import type { InboundDoc, InboundReading } from '../db/inbound-documents';
+import type { InboundDoc, InboundReading, StoredAttachment } from '../db/inbound-documents';
+import { attachmentFilename, safeKeyName, servedContentType } from '../domain/attachments';
 import { ibanDiffers, matchSupplier, senderIds } from '../domain/supplier-match';
 import type { InboundDeps } from '../support/deps';
+import type { EmbeddedFile } from '../support/embedded-attachments';
 import type { Inspection } from '../support/inspect';
+import { removeObjects } from './delete-document';
 
 const DEC = /^-?\d+(\.\d+)?$/;
 const dec = (v: string | undefined) => (v !== undefined && DEC.test(v.trim()) ? v.trim() : undefined);
@@ -31,7 +34,11 @@ export async function processDocument(deps: InboundDeps, companyId: CompanyId, i
       doc = await deps.documents.markStarted(companyId, id, deps.now());
       if (!doc) return undefined;
       const bytes = await deps.objects.get(doc.objectKey);
-      return deps.inspector.check({ bytes, mediaType: doc.mediaType, filename: doc.filename }, INBOUND_XML_MAX_BYTES);
+      return deps.inspector.check(
+        { bytes, mediaType: doc.mediaType, filename: doc.filename },
+        INBOUND_XML_MAX_BYTES,
+        deps.attachmentLimits,
+      );
     });
   } catch (err) {
     if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, pending, { code: err.code, message: err.message });
@@ -40,13 +47,36 @@ export async function processDocument(deps: InboundDeps, companyId: CompanyId, i
     return reject(deps, pending, { code: 'PROCESSING_FAILED', message: 'the document could not be processed; please upload it again' });
   }
   if (!doc || !inspection) return; // ended or deleted while it waited
-  const reading = await readingOf(deps, companyId, inspection);
+  const attachmentFiles = await storeAttachments(deps, companyId, id, inspection.attachments ?? []);
+  const reading = await readingOf(deps, companyId, id, inspection, attachmentFiles);
   const finished = await deps.commit(async (session, emit) => {
     if (!(await deps.documents.finish(companyId, id, reading, deps.now(), session))) return false;
     emit(eventMessage('inbound.received.v1', companyId, receivedEvent(pending, reading), `inbound-received:${companyId}:${id}`));
     return true;
   });
   if (finished) signal(deps, companyId, id);
+  // deleted while it was read: its attachments go too (another delivery that finished stored the same keys: kept)
+  else if (attachmentFiles.length && !(await deps.documents.get(companyId, id)))
+    await removeObjects(
+      deps,
+      attachmentFiles.map((a) => a.key),
+    );
+}
+
+/**
+ * The decoded attachments beside the original, `<company>/inbound/<id>/attachments/<n>-<safe name>` (the same keys
+ * when the command comes again), with a content type that is never active content (domain/attachments.ts).
+ */
+async function storeAttachments(deps: InboundDeps, companyId: CompanyId, id: number, files: EmbeddedFile[]): Promise<StoredAttachment[]> {
+  const stored: StoredAttachment[] = [];
+  for (const f of files) {
+    const filename = attachmentFilename(f.n, f.filename, f.mimeCode);
+    const contentType = servedContentType(f.mimeCode);
+    const key = `${companyId}/inbound/${id}/attachments/${f.n}-${safeKeyName(filename)}`;
+    await deps.objects.put(key, Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength), contentType);
+    stored.push({ n: f.n, key, filename, contentType, size: f.bytes.byteLength, sha256: f.sha256 });
+  }
+  return stored;
 }
 
 async function reject(deps: InboundDeps, doc: InboundDoc, error: { code: string; message: string }): Promise<void> {
@@ -56,7 +86,20 @@ async function reject(deps: InboundDeps, doc: InboundDoc, error: { code: string;
 
 const signal = (deps: InboundDeps, companyId: CompanyId, id: number) => deps.jobSignals.emit(`${companyId}:${id}`);
 
-async function readingOf(deps: InboundDeps, companyId: CompanyId, { report, content }: Inspection): Promise<InboundReading> {
+async function readingOf(
+  deps: InboundDeps,
+  companyId: CompanyId,
+  id: number,
+  { report, content: read }: Inspection,
+  attachmentFiles: StoredAttachment[],
+): Promise<InboundReading> {
+  const content = {
+    ...read,
+    attachments: read.attachments.map((a, i) => {
+      const file = attachmentFiles.find((f) => f.n === i + 1);
+      return file ? { ...a, download: `/api/v1/inbound/${id}/attachments/${file.n}`, size: file.size, sha256: file.sha256 } : a;
+    }),
+  };
   const sellerVatId = senderIds(content).vatId;
   const supplier = matchSupplier(await deps.suppliers.candidates(companyId, senderIds(content)), content);
   const duplicateOf = content.number
@@ -75,6 +118,7 @@ async function readingOf(deps: InboundDeps, companyId: CompanyId, { report, cont
     supplierId: supplier?.id,
     duplicateOf,
     ibanDiffers: ibanDiffers(supplier, content),
+    attachmentFiles,
     summary: {
       number: content.number,
       issueDate: content.issue_date,

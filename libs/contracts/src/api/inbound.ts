@@ -31,9 +31,10 @@ export const InboundFinding = z
     severity: InboundFindingSeverity,
     location: z.string().meta({ description: 'XPath of the element the rule is about (XSD: line number)', example: '/Invoice[1]' }),
     message: z.string(),
-    source: z
-      .enum(['xsd', 'en16931', 'xrechnung', 'peppol', 'arithmetic'])
-      .meta({ description: 'which artefact found it: the XML schema, a Schematron rule set or our own arithmetic re-check' }),
+    source: z.enum(['xsd', 'en16931', 'xrechnung', 'peppol', 'arithmetic', 'attachments']).meta({
+      description:
+        'which artefact found it: the XML schema, a Schematron rule set, our own arithmetic re-check or the limits of embedded attachments',
+    }),
   })
   .meta({ id: 'InboundValidationFinding' });
 export type InboundFinding = z.output<typeof InboundFinding>;
@@ -155,6 +156,13 @@ export const InboundContent = z
         mime_code: z.string().optional(),
         description: z.string().optional(),
         uri: z.string().optional(),
+        download: z.string().optional().meta({
+          description:
+            'an embedded file that was stored: the path of its presigned link (GET /inbound/{id}/attachments/{n}, n from 1 in document order); absent when it was not embedded or over a limit (see the warning INB-ATTACHMENT)',
+          example: '/api/v1/inbound/7/attachments/1',
+        }),
+        size: z.number().int().optional().meta({ description: 'bytes of the decoded file (a stored one)' }),
+        sha256: z.string().optional().meta({ description: 'hex SHA-256 of the decoded file (a stored one)' }),
       }),
     ),
   })
@@ -281,6 +289,26 @@ export const InboundPdfQuery = z.object({
   language: z.enum(['de', 'en']).default('de').meta({ description: 'of the rendered view of an XML document' }),
 });
 export type InboundPdfQuery = z.output<typeof InboundPdfQuery>;
+
+/** Embedded attachments of a received document that are decoded and stored (more or larger: a warning, not stored). */
+export const INBOUND_ATTACHMENTS_MAX = 20;
+export const INBOUND_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const INBOUND_ATTACHMENTS_MAX_TOTAL_BYTES = 25 * 1024 * 1024;
+
+/** GET /inbound/{id}/original and /inbound/{id}/attachments/{n}: a presigned download (always Content-Disposition: attachment). */
+export const InboundFileLink = z
+  .object({
+    url: z.string().meta({ description: 'presigned; valid for expires_in seconds; downloads as a file (Content-Disposition: attachment)' }),
+    filename: z.string(),
+    content_type: z.string().meta({
+      description:
+        'the type the file is served with: the original application/xml or application/pdf; an attachment its declared type when it is one XRechnung allows (PDF, PNG, JPEG, CSV, XLSX, ODS), else application/octet-stream',
+    }),
+    expires_in: z.number().int(),
+  })
+  .strict()
+  .meta({ id: 'InboundFileLink' });
+export type InboundFileLink = z.output<typeof InboundFileLink>;
 
 export const InboundValidationResult = InboundValidationReport.extend({ content: InboundContent }).meta({ id: 'InboundValidationResult' });
 export type InboundValidationResult = z.output<typeof InboundValidationResult>;
