@@ -18,7 +18,9 @@ describe('credit notes within the invoice (invoice-service)', () => {
   let url: string;
   let peer: Bus<Messages>;
   const company = asCompanyId('cmp_credit');
-  let renderBehaviour: 'ok' | 'fail' = 'ok';
+  /** 'twice': the rendered event is delivered twice (two envelopes: the inbox does not dedupe them). */
+  let renderBehaviour: 'ok' | 'fail' | 'twice' = 'ok';
+  const statusEvents: Array<{ id: string; invoiceId: number; status: string; paidDate?: string }> = [];
 
   const call = serviceCaller(() => url, company);
 
@@ -48,11 +50,17 @@ describe('credit notes within the invoice (invoice-service)', () => {
       const { jobId, invoiceId } = msg.data;
       if (renderBehaviour === 'fail')
         return void (await peer.publishEvent('document.render-failed.v1', msg.companyId, { jobId, invoiceId, reason: 'font exploded' }));
-      await peer.publishEvent('document.rendered.v1', msg.companyId, {
+      const rendered = {
         jobId,
         invoiceId,
         pdf: { key: `${company}/invoices/${invoiceId}/invoice.pdf`, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
-      });
+      };
+      await peer.publishEvent('document.rendered.v1', msg.companyId, rendered);
+      if (renderBehaviour === 'twice') await peer.publishEvent('document.rendered.v1', msg.companyId, rendered);
+    });
+    peer.onEvent('credit-status-log', ['invoice.status-changed.v1'], async (msg) => {
+      const { invoiceId, status, paidDate } = msg.data as { invoiceId: number; status: string; paidDate?: string };
+      statusEvents.push({ id: msg.id, invoiceId, status, paidDate });
     });
     await peer.start();
     service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, stores.mongoUrl, stores.s3Env)));
@@ -230,5 +238,90 @@ describe('credit notes within the invoice (invoice-service)', () => {
     const byAmount = await call('POST', `/invoice/${mixed.id}/credit-note`, { amount: 10 });
     expect(byAmount.status).toBe(400);
     expect(byAmount.body.errors[0].message).toContain('several VAT rates');
+  });
+
+  describe('a finalized credit note lowers the open amount of its invoice', () => {
+    const today = () => new Date().toISOString().slice(0, 10);
+    /** A finalized invoice of 1 x 100.00 at 19 %: 119.00 gross. */
+    const smallInvoice = async () => {
+      const id = (await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
+      const pos = await call('POST', `/invoice/${id}/positions`, {
+        title: 'Service',
+        quantity: 1,
+        unit_id: 'C62',
+        unit_net_amount: 100,
+        tax_rate: 0.19,
+      });
+      expect(pos.status).toBe(201);
+      expect((await finalize(id)).body.job_status).toBe('finished');
+      return id;
+    };
+    const pay = (id: number, amount: string) => call('POST', `/invoice/${id}/payments`, { amount, date: today(), method: 'BANK_TRANSFER' });
+    const openIds = async () =>
+      ((await call('GET', '/invoice/?open=true&limit=100')).body.invoices as Array<{ id: number }>).map((i) => i.id);
+
+    it('settles the invoice (PAID, no payment) when the credit leaves nothing open, once although rendered twice', async () => {
+      const id = await smallInvoice();
+      expect((await pay(id, '50.00')).status).toBe(201);
+      const note = await creditNote(id, { amount: 69 });
+      expect(await gross(note)).toBe(69);
+      renderBehaviour = 'twice';
+      try {
+        expect((await finalize(note)).body.job_status).toBe('finished');
+      } finally {
+        renderBehaviour = 'ok';
+      }
+      const inv = (await call('GET', `/invoice/${id}`)).body;
+      expect(inv).toMatchObject({ status: 'PAID', paid_amount: 50, credited_amount: 69, open_amount: 0, paid_date: today() });
+      expect((await call('GET', `/invoice/${id}/payments`)).body.total).toBe(1);
+      expect(await openIds()).not.toContain(id);
+      // the second rendered event changed nothing: counted once, announced once
+      await waitFor(async () => statusEvents.some((e) => e.invoiceId === id && e.status === 'PAID'));
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await service.deps.invoices.get(company, id))?.creditSettledCents).toBe(6_900);
+      const paid = statusEvents.filter((e) => e.invoiceId === id && e.status === 'PAID');
+      expect(new Set(paid.map((e) => e.id)).size).toBe(1);
+      expect(paid[0]).toMatchObject({ paidDate: today() });
+      // the credit note itself is finalized as usual
+      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({ status: 'OPEN', credited_amount: 0 });
+    });
+
+    it('lowers the open amount of a partly credited invoice: payments beyond it are refused, the rest pays it', async () => {
+      const id = await smallInvoice();
+      const note = await creditNote(id, { amount: 19 });
+      expect((await finalize(note)).body.job_status).toBe('finished');
+      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({ status: 'OPEN', credited_amount: 19, open_amount: 100 });
+      expect(await openIds()).toContain(id);
+      const over = await pay(id, '119.00');
+      expect(over.status).toBe(409);
+      expect(over.body).toMatchObject({ code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', open_amount: 100 });
+      expect(over.body.detail).toContain('100.00');
+      const rest = await pay(id, '100.00');
+      expect(rest.status).toBe(201);
+      expect(rest.body).toMatchObject({ open_amount: 0, invoice_status: 'PAID' });
+      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 100,
+        credited_amount: 19,
+        open_amount: 0,
+      });
+      expect(await openIds()).not.toContain(id);
+    });
+
+    it('leaves a PAID invoice PAID and only counts the credit', async () => {
+      const id = await smallInvoice();
+      expect((await pay(id, '119.00')).status).toBe(201);
+      await waitFor(async () => statusEvents.some((e) => e.invoiceId === id && e.status === 'PAID'));
+      const note = await creditNote(id, { amount: 19 });
+      expect((await finalize(note)).body.job_status).toBe('finished');
+      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 119,
+        credited_amount: 19,
+        open_amount: 0,
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(statusEvents.filter((e) => e.invoiceId === id)).toHaveLength(1); // the payment's
+    });
   });
 });

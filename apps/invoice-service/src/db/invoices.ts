@@ -85,6 +85,12 @@ export interface InvoiceDoc {
   creditedCents?: number;
   /** A credit note: the gross cents it took from its invoice's creditedCents at finalization (given back if that fails). */
   creditReservedCents?: number;
+  /**
+   * An invoice: the gross cents of its FINALIZED credit notes (creditedCents also counts those being finalized). They
+   * lower its open amount (domain/payments.ts); added once per credit note, in the transaction that finalizes it
+   * (usecases/settle-credit-note.ts). Absent until its first credit note is finalized.
+   */
+  creditSettledCents?: number;
   createdAt: Date;
   updatedAt: Date;
   finalizedAt?: Date;
@@ -147,6 +153,7 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
     precedingInvoiceId: Number,
     creditedCents: Number,
     creditReservedCents: Number,
+    creditSettledCents: Number,
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     finalizedAt: Date,
@@ -262,13 +269,14 @@ export function invoicesRepo(conn: Connection) {
     moveStatus: async (companyId: CompanyId, id: number, from: InvoiceDoc['status'], set: Partial<InvoiceDoc>, session?: ClientSession) =>
       matched(await model.updateOne({ _id: invoiceKey(companyId, id), companyId, status: from }, { $set: set }, { session })),
     /**
-     * A payment or its reversal: the paid and discount cents (and the status) change only if they are still as `seen`
+     * A payment or its reversal: the paid and discount cents (and the status) change only if they and the credited
+     * cents are still as `seen`
      * (read in the same transaction; a concurrent payment makes this answer false or the transaction retry).
      */
     settle: async (
       companyId: CompanyId,
       id: number,
-      seen: Pick<InvoiceDoc, 'status' | 'paidCents' | 'discountCents'>,
+      seen: Pick<InvoiceDoc, 'status' | 'paidCents' | 'discountCents' | 'creditSettledCents'>,
       set: Partial<InvoiceDoc>,
       unset: Array<keyof InvoiceDoc>,
       session?: ClientSession,
@@ -282,6 +290,7 @@ export function invoicesRepo(conn: Connection) {
             status: seen.status,
             paidCents: same(seen.paidCents),
             discountCents: same(seen.discountCents),
+            creditSettledCents: same(seen.creditSettledCents),
           },
           { $set: set, ...(unset.length ? { $unset: Object.fromEntries(unset.map((k) => [k, 1])) } : {}) },
           { session },
@@ -365,6 +374,31 @@ export function invoicesRepo(conn: Connection) {
       );
       return before.creditReservedCents;
     },
+    /**
+     * Credit note `creditNoteId` of `cents` gross is finalized: the invoice `id` it corrects counts it in its
+     * creditSettledCents (and `set`: PAID when that settles it), only if the invoice is still as `seen` (read in the
+     * same transaction). The caller adds each credit note once: in the transaction that moves it from DRAFT to OPEN.
+     */
+    settleCredit: async (
+      companyId: CompanyId,
+      id: number,
+      seen: Pick<InvoiceDoc, 'status' | 'creditSettledCents'>,
+      cents: number,
+      set: Partial<InvoiceDoc>,
+      session?: ClientSession,
+    ) =>
+      matched(
+        await raw.updateOne(
+          {
+            _id: invoiceKey(companyId, id),
+            companyId,
+            status: seen.status,
+            creditSettledCents: seen.creditSettledCents ? seen.creditSettledCents : { $in: [null, 0] },
+          } as mongo.Filter<InvoiceDoc>,
+          { $inc: { creditSettledCents: cents }, $set: set },
+          rawOpts(session),
+        ),
+      ),
     /** Finalization failed: the draft is editable again, without the data frozen for it. */
     releaseFinalize: (companyId: CompanyId, id: number, jobId: string, session?: ClientSession) =>
       model.updateOne(
@@ -391,6 +425,7 @@ export function invoicesRepo(conn: Connection) {
               grossCents: 1,
               paidCents: 1,
               discountCents: 1,
+              creditSettledCents: 1,
               positions: 1,
               'snapshot.earlyPaymentDiscount': 1,
               'snapshot.buyer.name': 1,
@@ -401,7 +436,16 @@ export function invoicesRepo(conn: Connection) {
         Array<
           Pick<
             InvoiceDoc,
-            'id' | 'number' | 'customerId' | 'customerName' | 'status' | 'grossCents' | 'paidCents' | 'discountCents' | 'positions'
+            | 'id'
+            | 'number'
+            | 'customerId'
+            | 'customerName'
+            | 'status'
+            | 'grossCents'
+            | 'paidCents'
+            | 'discountCents'
+            | 'creditSettledCents'
+            | 'positions'
           > & {
             snapshot?: Pick<InvoiceSnapshot, 'earlyPaymentDiscount'> & { buyer?: { name?: string } };
           }

@@ -28,7 +28,8 @@ export function invoiceListFilter(q: InvoiceListQuery, today: string): { filter:
   } else if (q.overdue === false) {
     filter.$nor = [{ status: { $in: ['OPEN', 'SENT'] }, dueDate: { $lt: today } }];
   }
-  // open amount > 0 exactly while a finalized document is OPEN or SENT (it becomes PAID at zero): the status index serves it
+  // open amount > 0 exactly while a finalized document is OPEN or SENT (it becomes PAID at zero, by a payment or by a
+  // credit note that leaves nothing open: settle-credit-note.ts): the status index serves it
   if (q.open !== undefined) filter.$and = [{ status: q.open ? { $in: ['OPEN', 'SENT'] } : 'PAID' }];
   if (q.q) {
     const re = new RegExp(escapeRegex(q.q), 'i');

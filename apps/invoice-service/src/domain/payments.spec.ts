@@ -1,8 +1,13 @@
 import { PaymentCreate } from '@inv/contracts';
-import { amountToCents, centsToText, decidePayment, openCentsOf, paymentDateProblem, paymentStateOf } from './payments';
+import { amountToCents, centsToText, decidePayment, openCentsOf, paymentDateProblem, paymentStateOf, settleByCredit } from './payments';
 import { canMoveByPayment, statusAfterReversal } from './status-machine';
 
-const state = (grossCents: number, paidCents = 0, discountCents = 0) => ({ grossCents, paidCents, discountCents });
+const state = (grossCents: number, paidCents = 0, discountCents = 0, creditedCents = 0) => ({
+  grossCents,
+  paidCents,
+  discountCents,
+  creditedCents,
+});
 // 2 % Skonto of 119.00 until 2026-11-27
 const skonto = { percent: '2', untilDate: '2026-11-27', amount: '2.38', days: 7 };
 
@@ -12,6 +17,21 @@ describe('payments domain', () => {
     expect(openCentsOf(state(11900, 5000))).toBe(6900);
     expect(openCentsOf(state(11900, 11662, 238))).toBe(0);
     expect(openCentsOf(state(100, 200))).toBe(0);
+  });
+
+  it('finalized credit notes lower the open amount; one that leaves nothing open settles an OPEN or SENT invoice', () => {
+    expect(openCentsOf(state(11900, 0, 0, 1900))).toBe(10000);
+    expect(openCentsOf(state(11900, 5000, 0, 6900))).toBe(0);
+    expect(settleByCredit(state(11900, 5000), 'SENT', 6900)).toEqual({ settled: true, paidCents: 5000 });
+    expect(settleByCredit(state(11900), 'OPEN', 1900)).toEqual({ settled: false });
+    expect(settleByCredit(state(11900, 11900), 'PAID', 1900)).toEqual({ settled: false });
+    // marked PAID by a credit note without payments: nothing counts as paid
+    expect(paymentStateOf({ status: 'PAID', positions: [], grossCents: 11900, paidCents: 0, creditSettledCents: 11900 })).toEqual(
+      state(11900, 0, 0, 11900),
+    );
+    expect(paymentStateOf({ status: 'PAID', positions: [], grossCents: 11900, creditSettledCents: 1900 })).toEqual(
+      state(11900, 10000, 0, 1900),
+    );
   });
 
   it('amounts are exact cents (no float rounding)', () => {

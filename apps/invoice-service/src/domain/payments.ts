@@ -5,14 +5,17 @@ import { grossCentsOf } from './totals';
 
 /**
  * Payments of a finalized document. Everything is counted in whole cents (amounts have at most 2 decimals).
- * open = gross - paid - discounts; an invoice (380) is paid by the buyer, a credit note (381) is refunded by us: the
- * same mechanics, "paid" meaning refunded. Credit notes do not change their invoice's open amount (record the
- * settlement as a payment). The open amount reaching zero makes the document PAID.
+ * open = gross - paid - discounts - credited; an invoice (380) is paid by the buyer, a credit note (381) is refunded by
+ * us: the same mechanics, "paid" meaning refunded. A finalized credit note lowers its invoice's open amount by its
+ * gross (`credited`, InvoiceDoc.creditSettledCents; settleByCredit below). The open amount reaching zero makes the
+ * document PAID.
  */
 export interface PaymentState {
   grossCents: number;
   paidCents: number;
   discountCents: number;
+  /** The gross of the document's finalized credit notes (0 for a credit note itself). */
+  creditedCents: number;
 }
 
 /**
@@ -20,22 +23,37 @@ export interface PaymentState {
  * marked PAID before payments were recorded has no paidCents: it counts as paid in full (one payment of its gross).
  */
 export const paymentStateOf = (
-  inv: Pick<InvoiceDoc, 'status' | 'grossCents' | 'positions' | 'paidCents' | 'discountCents'>,
+  inv: Pick<InvoiceDoc, 'status' | 'grossCents' | 'positions' | 'paidCents' | 'discountCents' | 'creditSettledCents'>,
 ): PaymentState => {
   const grossCents = inv.grossCents ?? grossCentsOf(inv.positions);
   const discountCents = inv.discountCents ?? 0;
-  const paidCents = inv.paidCents ?? (inv.status === 'PAID' ? grossCents - discountCents : 0);
-  return { grossCents, paidCents, discountCents };
+  const creditedCents = inv.creditSettledCents ?? 0;
+  const paidCents = inv.paidCents ?? (inv.status === 'PAID' ? Math.max(0, grossCents - discountCents - creditedCents) : 0);
+  return { grossCents, paidCents, discountCents, creditedCents };
 };
 
 export const amountToCents = (amount: string): number => toDecimal(amount, 'amount').times(100).round().toNumber();
 export const centsToNumber = (cents: number): number => toDecimal(cents).dividedBy(100).toNumber();
 export const centsToText = (cents: number): string => toDecimal(cents).dividedBy(100).toFixed(2);
 
-export const openCentsOf = (s: PaymentState): number => Math.max(0, s.grossCents - s.paidCents - s.discountCents);
+export const openCentsOf = (s: PaymentState): number => Math.max(0, s.grossCents - s.paidCents - s.discountCents - s.creditedCents);
 
 /** Only finalized documents that are not fully paid take payments. */
 export const takesPayments = (status: InvoiceStatus): boolean => status === 'OPEN' || status === 'SENT';
+
+export type CreditSettlement = { settled: false } | { settled: true; paidCents: number };
+
+/**
+ * A finalized credit note of `creditCents` gross lowers the open amount of the invoice it corrects (`state` before
+ * it, `status` the invoice's). If that brings the open amount of an OPEN or SENT invoice to zero, the invoice is
+ * settled: it becomes PAID without a payment (paid stays what was paid). A PAID invoice stays PAID (money the buyer
+ * paid beyond what is now owed is refunded as a payment on the credit note).
+ */
+export function settleByCredit(state: PaymentState, status: InvoiceStatus, creditCents: number): CreditSettlement {
+  if (!takesPayments(status)) return { settled: false };
+  const after = openCentsOf({ ...state, creditedCents: state.creditedCents + creditCents });
+  return after === 0 ? { settled: true, paidCents: state.paidCents } : { settled: false };
+}
 
 export type EarlyPaymentDiscount = NonNullable<InvoiceSnapshot['earlyPaymentDiscount']>;
 

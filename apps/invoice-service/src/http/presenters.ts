@@ -94,6 +94,7 @@ function presentPaymentState(inv: InvoiceDoc) {
   return {
     paid_amount: centsToNumber(state.paidCents),
     skonto_amount: centsToNumber(state.discountCents),
+    credited_amount: centsToNumber(state.creditedCents),
     open_amount: finalized ? centsToNumber(openCentsOf(state)) : null,
   };
 }

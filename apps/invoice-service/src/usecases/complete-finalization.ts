@@ -5,6 +5,7 @@ import type { JobDoc } from '../db/jobs';
 import { exportFacts } from '../domain/export-facts';
 import { totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from '../support/deps';
+import { settleCreditNoteIn } from './settle-credit-note';
 
 /**
  * When the job started: as recorded (render-started), else as the renderer reports it (it announces only a
@@ -20,6 +21,8 @@ export function startedAtOf(job: Pick<JobDoc, 'startedAt' | 'createdAt'>, report
 /**
  * The documents exist: the invoice becomes OPEN and the job finished, with the finalized event in the
  * same transaction. Idempotent by state: a redelivered message finds the job finished and changes nothing.
+ * A credit note with a preceding invoice lowers that invoice's open amount in the same transaction, and settles it
+ * (PAID) when nothing is left open (settle-credit-note.ts).
  * Answers the job as it was written (undefined when nothing changed).
  */
 export async function completeFinalization(
@@ -68,6 +71,8 @@ export async function completeFinalization(
         `finalized-${companyId}-${invoiceId}`,
       ),
     );
+    // once: only the transaction whose DRAFT -> OPEN move matched gets here
+    await settleCreditNoteIn(deps, session, emit, companyId, inv, now);
   });
   return written;
 }

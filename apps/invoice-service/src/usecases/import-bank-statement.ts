@@ -30,7 +30,7 @@ export function openInvoiceOf(inv: Openable): OpenInvoice {
     number: inv.number,
     customerId: inv.customerId,
     customerName: inv.customerName ?? inv.snapshot?.buyer?.name,
-    openCents: openCentsOf({ grossCents, paidCents, discountCents }),
+    openCents: openCentsOf({ grossCents, paidCents, discountCents, creditedCents: inv.creditSettledCents ?? 0 }),
     skonto: epd && skontoCents > 0 ? { cents: skontoCents, untilDate: epd.untilDate } : undefined,
   };
 }

@@ -20,12 +20,13 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 /** A reminder may be dated ahead (a letter prepared for a later day: interest runs to its date), within this many days. */
 export const MAX_DAYS_AHEAD = 730;
 
-/** The open cents of a finalized invoice: gross minus payments and Skonto (domain/payments.ts). */
+/** The open cents of a finalized invoice: gross minus payments, Skonto and finalized credit notes (domain/payments.ts). */
 const openCents = (inv: InvoiceDoc): number =>
   openCentsOf({
     grossCents: inv.grossCents ?? grossCentsOf(inv.positions),
     paidCents: inv.paidCents ?? 0,
     discountCents: inv.discountCents ?? 0,
+    creditedCents: inv.creditSettledCents ?? 0,
   });
 
 /** The open amount of a finalized invoice, decimal string. */

@@ -39,7 +39,7 @@ export async function reversePayment(deps: InvoiceDeps, companyId: CompanyId, in
       throw conflict(`invoice ${invoiceId} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
     const reversed = await deps.payments.reverse(companyId, invoiceId, paymentId, now, session);
     if (!reversed) throw conflict(`payment ${paymentId} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
-    const openAfter = openCentsOf({ grossCents: state.grossCents, paidCents, discountCents });
+    const openAfter = openCentsOf({ ...state, paidCents, discountCents });
     emit(
       eventMessage(
         'invoice.payment-reversed.v1',

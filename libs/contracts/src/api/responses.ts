@@ -141,8 +141,13 @@ export const Invoice = z
     ...totals,
     paid_amount: Money.meta({ description: 'sum of the payments recorded (not reversed); for a credit note: refunded' }),
     skonto_amount: Money.meta({ description: 'early-payment discount (Skonto) granted with payments' }),
+    credited_amount: Money.meta({
+      description:
+        'gross of the finalized credit notes of this invoice (0 for a credit note): lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment',
+      example: 19,
+    }),
     open_amount: Money.nullable().meta({
-      description: 'gross - paid - Skonto; 0 when PAID; null for drafts and cancelled invoices (GET /invoice/{id}/payments)',
+      description: 'gross - paid - Skonto - credited; 0 when PAID; null for drafts and cancelled invoices (GET /invoice/{id}/payments)',
     }),
     positions: z.array(Position).optional().meta({ description: 'on GET /invoice/{id}' }),
     position_count: z.number().int().optional().meta({ description: 'in lists' }),

@@ -170,13 +170,14 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
     settle: async (
       companyId: string,
       id: number,
-      seen: Pick<InvoiceDoc, 'status' | 'paidCents' | 'discountCents'>,
+      seen: Pick<InvoiceDoc, 'status' | 'paidCents' | 'discountCents' | 'creditSettledCents'>,
       set: Partial<InvoiceDoc>,
       unset: Array<keyof InvoiceDoc>,
     ) => {
       const inv = mine(companyId, id);
       if (!inv || inv.status !== seen.status) return false;
       if ((inv.paidCents ?? 0) !== (seen.paidCents ?? 0) || (inv.discountCents ?? 0) !== (seen.discountCents ?? 0)) return false;
+      if ((inv.creditSettledCents ?? 0) !== (seen.creditSettledCents ?? 0)) return false;
       Object.assign(inv, clone(set));
       for (const k of unset) delete inv[k];
       return true;

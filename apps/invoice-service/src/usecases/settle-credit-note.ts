@@ -1,0 +1,66 @@
+import type { CompanyId } from '@inv/contracts';
+import type { Emit } from '@inv/outbox';
+import { eventMessage } from '@inv/runtime';
+import { conflict } from '@inv/service-kit';
+import type { ClientSession } from 'mongoose';
+import type { InvoiceDoc } from '../db/invoices';
+import { paymentStateOf, settleByCredit } from '../domain/payments';
+import { canMoveByPayment } from '../domain/status-machine';
+import { grossCentsOf, totalsOf } from '../domain/totals';
+import type { InvoiceDeps } from '../support/deps';
+
+/**
+ * A credit note (381) with a preceding invoice was just finalized (complete-finalization.ts, same transaction): its
+ * gross lowers the invoice's open amount (creditSettledCents). Once per credit note: the caller runs this only in the
+ * transaction whose DRAFT -> OPEN move of the credit note matched, so a redelivered rendered event adds nothing.
+ *
+ * The rule: when the credit brings the open amount of an OPEN or SENT invoice to zero, the invoice is settled and
+ * becomes PAID without a payment (paid_date = the credit note's date), announced as invoice.status-changed.v1 PAID
+ * like PUT /invoice/{id}/status (statements, DATEV and webhooks follow). A PAID invoice only counts the credit (money
+ * paid beyond what is now owed is refunded as a payment on the credit note). Answers whether the invoice was settled.
+ */
+export async function settleCreditNoteIn(
+  deps: InvoiceDeps,
+  session: ClientSession,
+  emit: Emit,
+  companyId: CompanyId,
+  note: InvoiceDoc,
+  now: Date,
+): Promise<boolean> {
+  if (note.typeCode !== '381' || note.precedingInvoiceId === undefined) return false;
+  const cents = Math.abs(note.creditReservedCents ?? note.grossCents ?? grossCentsOf(note.positions));
+  if (cents === 0) return false;
+  const inv = await deps.invoices.get(companyId, note.precedingInvoiceId, session);
+  if (!inv) return false;
+  const settlement = settleByCredit(paymentStateOf(inv), inv.status, cents);
+  const paidDate = note.invoiceDate ?? now.toISOString().slice(0, 10);
+  const set: Partial<InvoiceDoc> = { updatedAt: now };
+  if (settlement.settled && canMoveByPayment(inv.status, 'PAID'))
+    Object.assign(set, {
+      status: 'PAID',
+      paidFromStatus: inv.status,
+      paidDate,
+      // explicit: a PAID invoice without paidCents would count as paid in full by payments (paymentStateOf)
+      paidCents: settlement.paidCents,
+    } satisfies Partial<InvoiceDoc>);
+  if (!(await deps.invoices.settleCredit(companyId, inv.id, inv, cents, set, session)))
+    throw conflict(`invoice ${inv.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+  if (set.status !== 'PAID') return false;
+  emit(
+    eventMessage(
+      'invoice.status-changed.v1',
+      companyId,
+      {
+        invoiceId: inv.id,
+        customerId: inv.customerId,
+        number: inv.number,
+        status: 'PAID',
+        paidDate,
+        totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+      },
+      // one per credit note that settled the invoice (it may be reopened by a payment's reversal and settled again)
+      `status-${companyId}-${inv.id}-PAID-credit-${note.id}`,
+    ),
+  );
+  return true;
+}
