@@ -38,6 +38,10 @@ export const ERROR_CODES = {
   PLAN_REQUIRED: [403, 'The operation needs the Pro plan (API keys: API access requires an active Pro subscription).'],
   FORBIDDEN: [403, 'The key may not do this.'],
   NOT_FOUND: [404, "No such resource (also for another company's ids) or no such path."],
+  ATTACHMENT_NOT_FOUND: [
+    404,
+    'The received e-invoice has no stored attachment with this number (none embedded there, or over the limits: see its INB-ATTACHMENT warning).',
+  ],
   METHOD_NOT_ALLOWED: [405, 'The path exists, the method does not; `Allow` lists the methods.'],
   CONFLICT: [409, 'The request conflicts with the current state.'],
   CONCURRENT_MODIFICATION: [409, 'Someone changed the resource meanwhile; fetch it and retry.'],

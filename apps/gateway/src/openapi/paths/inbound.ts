@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   DownloadLink,
   InboundDocument,
+  InboundFileLink,
   InboundJob,
   InboundPdfQuery,
   JobWaitQuery,
@@ -141,7 +142,17 @@ const example = {
     totals: { line_total: '314.86', tax_exclusive: '314.86', tax_total: '59.82', tax_inclusive: '374.68', payable: '374.68' },
     payment_means: [{ code: '58', iban: 'DE75512108001245126199' }],
     payment_terms: 'Zahlbar sofort ohne Abzug.',
-    attachments: [],
+    attachments: [
+      {
+        id: 'TS-2026-11',
+        filename: 'Stundenzettel-November.pdf',
+        mime_code: 'application/pdf',
+        description: 'Stundenzettel November',
+        download: '/api/v1/inbound/1/attachments/1',
+        size: 48213,
+        sha256: '9f2c1d0b5e8a7c3f4d6e1b2a0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d',
+      },
+    ],
   },
 };
 
@@ -292,7 +303,7 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
         operationId: 'deleteInboundDocument',
         summary: 'Delete a received e-invoice',
         description:
-          'Removes the reading, the stored original and the rendered views (announced as inbound.deleted); a document still being read can be deleted too.',
+          'Removes the reading, the stored original, its stored attachments and the rendered views (announced as inbound.deleted); a document still being read can be deleted too.',
         responses: { 200: json(MessageResponse), ...notFound(), ...commonErrors() },
       }),
     },
@@ -339,6 +350,67 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
           ...notFound(),
           ...conflict('DOCUMENT_PROCESSING: the job has not ended yet'),
           ...unprocessable('DOCUMENT_NOT_READABLE: the document was REJECTED and has no reading to render'),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/inbound/{id}/original': {
+      parameters: [id],
+      get: op({
+        operationId: 'getInboundOriginalLink',
+        summary: 'Download the original of a received e-invoice',
+        description:
+          'A presigned link, valid 5 minutes, to the document exactly as the supplier sent it (XML or ZUGFeRD/Factur-X PDF), byte for byte; ' +
+          'it downloads as a file (Content-Disposition: attachment). Available in every status, also PROCESSING and REJECTED.',
+        responses: {
+          200: {
+            description: 'OK',
+            content: {
+              'application/json': {
+                schema: json(InboundFileLink).content['application/json'].schema,
+                example: {
+                  url: 'https://storage.example.com/invoicing/cmp_1/inbound/1/original.xml?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=300&X-Amz-Signature=…',
+                  filename: 'inbound-1.xml',
+                  content_type: 'application/xml',
+                  expires_in: 300,
+                },
+              },
+            },
+          },
+          ...notFound(),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/inbound/{id}/attachments/{n}': {
+      parameters: [id, intId('n', 'the place of the attachment in content.attachments, from 1 (its `download` path)')],
+      get: op({
+        operationId: 'getInboundAttachmentLink',
+        summary: 'Download a file embedded in a received e-invoice',
+        description:
+          'A presigned link, valid 5 minutes, to an attachment the supplier embedded (UBL EmbeddedDocumentBinaryObject, CII AttachmentBinaryObject), ' +
+          'decoded and stored when the document was read. Per document at most 20 attachments, 10 MiB each and 25 MiB in all are stored; ' +
+          'one beyond is named in a warning finding INB-ATTACHMENT and has no `download`. It always downloads as a file (Content-Disposition: attachment) ' +
+          'and is served as its declared type only when EN 16931 allows it (PDF, PNG, JPEG, CSV, XLSX, ODS), else as application/octet-stream. ' +
+          'Files embedded in a ZUGFeRD/Factur-X PDF beside the invoice XML are not extracted. 404 ATTACHMENT_NOT_FOUND when the document has no stored attachment n.',
+        responses: {
+          200: {
+            description: 'OK',
+            content: {
+              'application/json': {
+                schema: json(InboundFileLink).content['application/json'].schema,
+                example: {
+                  url: 'https://storage.example.com/invoicing/cmp_1/inbound/1/attachments/1-Stundenzettel-November.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=300&X-Amz-Signature=…',
+                  filename: 'Stundenzettel-November.pdf',
+                  content_type: 'application/pdf',
+                  expires_in: 300,
+                },
+              },
+            },
+          },
+          404: problem(
+            "ATTACHMENT_NOT_FOUND: the document has no stored attachment n; NOT_FOUND: no such document (another company's ids too)",
+          ),
           ...commonErrors(),
         },
       }),
