@@ -1,3 +1,5 @@
+import { openInvoiceOf } from './import-bank-statement';
+import { notRemindable, openAmountOf } from './issue-reminder';
 import { markPaymentsExported } from './mark-payments-exported';
 import { recordPayment } from './record-payment';
 import { reversePayment } from './reverse-payment';
@@ -88,5 +90,23 @@ describe('recordPayment / reversePayment', () => {
     await expect(reversePayment(f.deps, COMPANY, 1, 1)).rejects.toMatchObject({ options: { code: 'PAYMENT_EXPORTED' } });
     await expect(reversePayment(f.deps, COMPANY, 2, 1)).rejects.toMatchObject({ kind: 'not_found' });
     expect(f.invoices.get(1)).toMatchObject({ paidCents: 1000 });
+  });
+
+  it('counts finalized credit notes: the open amount, the overpayment guard, a reversal, bank matching and reminders', async () => {
+    const f = fakeDeps();
+    // 238.00 gross, 38.00 credited by a finalized credit note: 200.00 open
+    const inv = finalized(f, { creditSettledCents: 3800, dueDate: '2026-11-15', snapshot: {} as never });
+    expect(openAmountOf(inv)).toBe('200.00');
+    expect(notRemindable(inv, '2026-11-20')).toBeUndefined();
+    expect(openInvoiceOf({ ...inv, snapshot: undefined }).openCents).toBe(20000);
+    await expect(recordPayment(f.deps, COMPANY, 1, input('238'), 'manual')).rejects.toMatchObject({
+      options: { code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', extra: { open_amount: 200 } },
+    });
+    const r = await recordPayment(f.deps, COMPANY, 1, input('200'), 'manual');
+    expect(r).toMatchObject({ openAmount: 0, paidInFull: true });
+    expect(f.invoices.get(1)).toMatchObject({ status: 'PAID', paidCents: 20000, creditSettledCents: 3800 });
+    await reversePayment(f.deps, COMPANY, 1, r.payment.id); // the refused attempt took an id too
+    expect(f.invoices.get(1)).toMatchObject({ status: 'SENT', paidCents: 0 });
+    expect(f.messages.find((m) => m.type === 'invoice.payment-reversed.v1')?.data).toMatchObject({ openAmount: '200.00' });
   });
 });
