@@ -7,7 +7,7 @@ import { grossCentsOf } from './totals';
  * Payments of a finalized document. Everything is counted in whole cents (amounts have at most 2 decimals).
  * open = gross - paid - discounts - credited; an invoice (380) is paid by the buyer, a credit note (381) is refunded by
  * us: the same mechanics, "paid" meaning refunded. A finalized credit note lowers its invoice's open amount by its
- * gross (`credited`, InvoiceDoc.creditSettledCents; settleByCredit below). The open amount reaching zero makes the
+ * gross (`credited`, InvoiceDoc.creditSettledCents; settledByCredit below). The open amount reaching zero makes the
  * document PAID.
  */
 export interface PaymentState {
@@ -28,7 +28,8 @@ export const paymentStateOf = (
   const grossCents = inv.grossCents ?? grossCentsOf(inv.positions);
   const discountCents = inv.discountCents ?? 0;
   const creditedCents = inv.creditSettledCents ?? 0;
-  const paidCents = inv.paidCents ?? (inv.status === 'PAID' ? Math.max(0, grossCents - discountCents - creditedCents) : 0);
+  // a credit note that settles an invoice, or counts on one marked PAID this way, writes its paidCents (settle-credit-note.ts)
+  const paidCents = inv.paidCents ?? (inv.status === 'PAID' ? grossCents - discountCents : 0);
   return { grossCents, paidCents, discountCents, creditedCents };
 };
 
@@ -41,18 +42,14 @@ export const openCentsOf = (s: PaymentState): number => Math.max(0, s.grossCents
 /** Only finalized documents that are not fully paid take payments. */
 export const takesPayments = (status: InvoiceStatus): boolean => status === 'OPEN' || status === 'SENT';
 
-export type CreditSettlement = { settled: false } | { settled: true; paidCents: number };
-
 /**
  * A finalized credit note of `creditCents` gross lowers the open amount of the invoice it corrects (`state` before
  * it, `status` the invoice's). If that brings the open amount of an OPEN or SENT invoice to zero, the invoice is
  * settled: it becomes PAID without a payment (paid stays what was paid). A PAID invoice stays PAID (money the buyer
  * paid beyond what is now owed is refunded as a payment on the credit note).
  */
-export function settleByCredit(state: PaymentState, status: InvoiceStatus, creditCents: number): CreditSettlement {
-  if (!takesPayments(status)) return { settled: false };
-  const after = openCentsOf({ ...state, creditedCents: state.creditedCents + creditCents });
-  return after === 0 ? { settled: true, paidCents: state.paidCents } : { settled: false };
+export function settledByCredit(state: PaymentState, status: InvoiceStatus, creditCents: number): boolean {
+  return takesPayments(status) && openCentsOf({ ...state, creditedCents: state.creditedCents + creditCents }) === 0;
 }
 
 export type EarlyPaymentDiscount = NonNullable<InvoiceSnapshot['earlyPaymentDiscount']>;

@@ -4,7 +4,7 @@ import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
 import type { InvoiceDoc } from '../db/invoices';
-import { paymentStateOf, settleByCredit } from '../domain/payments';
+import { paymentStateOf, settledByCredit } from '../domain/payments';
 import { canMoveByPayment } from '../domain/status-machine';
 import { grossCentsOf, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from '../support/deps';
@@ -32,16 +32,15 @@ export async function settleCreditNoteIn(
   if (cents === 0) return false;
   const inv = await deps.invoices.get(companyId, note.precedingInvoiceId, session);
   if (!inv) return false;
-  const settlement = settleByCredit(paymentStateOf(inv), inv.status, cents);
+  const state = paymentStateOf(inv);
   const paidDate = note.invoiceDate ?? now.toISOString().slice(0, 10);
-  const set: Partial<InvoiceDoc> = { updatedAt: now };
-  if (settlement.settled && canMoveByPayment(inv.status, 'PAID'))
+  // paidCents written as it was: an invoice marked PAID before payments existed has none and counts as paid in full
+  const set: Partial<InvoiceDoc> = { updatedAt: now, paidCents: state.paidCents };
+  if (settledByCredit(state, inv.status, cents) && canMoveByPayment(inv.status, 'PAID'))
     Object.assign(set, {
       status: 'PAID',
       paidFromStatus: inv.status,
       paidDate,
-      // explicit: a PAID invoice without paidCents would count as paid in full by payments (paymentStateOf)
-      paidCents: settlement.paidCents,
     } satisfies Partial<InvoiceDoc>);
   if (!(await deps.invoices.settleCredit(companyId, inv.id, inv, cents, set, session)))
     throw conflict(`invoice ${inv.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
