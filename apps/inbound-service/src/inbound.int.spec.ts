@@ -350,6 +350,32 @@ describe('inbound-service over HTTP', () => {
     expect((await send('cmp_att', 'GET', `/inbound/${id}/original`)).status).toBe(404);
   });
 
+  it("a ZUGFeRD/Factur-X PDF's other embedded files are attachments too, after those of its XML", async () => {
+    const note = Buffer.from('%PDF-1.4 Lieferschein 4711');
+    const pdf = await PDFDocument.create();
+    pdf.addPage();
+    await pdf.attach(CII, 'factur-x.xml', { mimeType: 'text/xml', description: 'Factur-X invoice' });
+    await pdf.attach(note, 'Lieferschein.pdf', { mimeType: 'application/pdf', description: 'Lieferschein' });
+    const bytes = Buffer.from(await pdf.save());
+    const { id, doc } = await receive('cmp_att_pdf', bytes, 'application/pdf');
+    expect(doc).toMatchObject({ status: 'RECEIVED', format: 'factur-x' });
+    expect(doc.content.attachments).toEqual([
+      expect.objectContaining({
+        filename: 'Lieferschein.pdf',
+        mime_code: 'application/pdf',
+        description: 'Lieferschein',
+        download: `/api/v1/inbound/${id}/attachments/1`,
+        size: note.length,
+      }),
+    ]);
+    const link = await send('cmp_att_pdf', 'GET', `/inbound/${id}/attachments/1`);
+    expect(link.body).toMatchObject({ filename: 'Lieferschein.pdf', content_type: 'application/pdf' });
+    expect(Buffer.from(await (await undiciFetch(link.body.url)).arrayBuffer()).equals(note)).toBe(true);
+    const original = await send('cmp_att_pdf', 'GET', `/inbound/${id}/original`);
+    expect(original.body).toMatchObject({ filename: `inbound-${id}.pdf`, content_type: 'application/pdf' });
+    expect(Buffer.from(await (await undiciFetch(original.body.url)).arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
   it('too many or too large embedded attachments: a warning each, nothing stored for them', async () => {
     const limits = service.deps.attachmentLimits;
     service.deps.attachmentLimits = { count: 2, bytes: 1000, totalBytes: 1500 };

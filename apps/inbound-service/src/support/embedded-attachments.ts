@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { InboundFinding } from '@inv/contracts';
+import { AppError } from '@inv/service-kit';
 import type { AttachmentLimits } from '../domain/attachments';
+import type { Inspection } from './inspect';
+import type { PdfEmbeddedFile } from './pdf-einvoice';
 import { xpathNodes, xpathString, type XmlDoc } from './validator';
 
 /** A file embedded in the e-invoice, decoded; `n` is its place (from 1) among the document's attachments (content.attachments). */
@@ -65,4 +68,47 @@ export function decodeAttachments(
     });
   });
   return { files, findings };
+}
+
+/**
+ * The files a ZUGFeRD/Factur-X PDF embeds beside its invoice XML, as further attachments after those of the XML
+ * (content.attachments, numbered on), decoded within the same limits (a compressed one is inflated at most to the
+ * per-attachment limit); one over a limit or not decodable is named in a warning and not kept.
+ */
+export function withPdfAttachments(inspection: Inspection, others: PdfEmbeddedFile[], limits: AttachmentLimits): Inspection {
+  const files = [...(inspection.attachments ?? [])];
+  const entries = [...inspection.content.attachments];
+  const findings: InboundFinding[] = [];
+  let total = files.reduce((sum, f) => sum + f.bytes.byteLength, 0);
+  others.forEach((o, i) => {
+    entries.push({ filename: o.name, mime_code: o.mimeCode, description: o.description });
+    const n = entries.length;
+    const warn = (message: string) =>
+      findings.push({
+        rule: 'INB-ATTACHMENT',
+        severity: 'warning',
+        location: `PDF EmbeddedFiles[${i + 1}]`,
+        message,
+        source: 'attachments',
+      });
+    if (files.length >= limits.count) return warn(`attachment ${n} not stored: more than ${limits.count} embedded attachments`);
+    let bytes: Buffer;
+    try {
+      bytes = o.read(limits.bytes);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'DOCUMENT_TOO_LARGE')
+        return warn(`attachment ${n} not stored: more than ${mib(limits.bytes)} per attachment once decoded`);
+      return warn(`attachment ${n} not stored: the embedded file cannot be decoded`);
+    }
+    if (bytes.length === 0) return warn(`attachment ${n} not stored: the embedded file is empty`);
+    if (total + bytes.length > limits.totalBytes)
+      return warn(`attachment ${n} not stored: the attachments would exceed ${mib(limits.totalBytes)} in all`);
+    total += bytes.length;
+    files.push({ n, filename: o.name, mimeCode: o.mimeCode, bytes, sha256: createHash('sha256').update(bytes).digest('hex') });
+  });
+  return {
+    report: { ...inspection.report, findings: [...inspection.report.findings, ...findings] },
+    content: { ...inspection.content, attachments: entries },
+    attachments: files,
+  };
 }

@@ -6,6 +6,17 @@ import { AppError } from '@inv/service-kit';
 const INVOICE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'zugferd_invoice.xml'];
 /** Name tree nodes visited at most (a hostile tree can be wide or cyclic). */
 const MAX_TREE_NODES = 1000;
+/** Other embedded files listed at most (each is a candidate attachment; see the attachment limits). */
+const MAX_OTHER_FILES = 100;
+
+/** A file embedded in the PDF beside the invoice XML, decoded only when asked (bounded like the invoice). */
+export interface PdfEmbeddedFile {
+  name: string;
+  mimeCode?: string;
+  description?: string;
+  /** The decoded bytes; AppError DOCUMENT_TOO_LARGE beyond `max`, PDF_MALFORMED when it cannot be decoded. */
+  read(max: number): Buffer;
+}
 
 const malformed = (why: string) => new AppError('invalid_data', `the PDF cannot be read: ${why}`, { code: 'PDF_MALFORMED' });
 
@@ -14,7 +25,10 @@ const malformed = (why: string) => new AppError('invalid_data', `the PDF cannot 
  * catalog's EmbeddedFiles name tree. Nothing in the PDF is executed or rendered. The embedded stream is inflated
  * with zlib's `maxOutputLength`, so a compression bomb stops at `maxXmlBytes` instead of filling memory.
  */
-export async function extractEmbeddedInvoice(bytes: Uint8Array, maxXmlBytes: number): Promise<{ name: string; xml: Buffer }> {
+export async function extractEmbeddedInvoice(
+  bytes: Uint8Array,
+  maxXmlBytes: number,
+): Promise<{ name: string; xml: Buffer; others: PdfEmbeddedFile[] }> {
   let pdf: PDFDocument;
   try {
     pdf = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
@@ -57,7 +71,23 @@ export async function extractEmbeddedInvoice(bytes: Uint8Array, maxXmlBytes: num
   const [name, spec] = pick;
   const stream = spec.lookupMaybe(PDFName.of('EF'), PDFDict)?.lookup(PDFName.of('F'));
   if (!(stream instanceof PDFRawStream)) throw malformed(`the embedded file ${name.slice(0, 100)} has no content stream`);
-  return { name: name.slice(0, 200), xml: decodeStream(stream, maxXmlBytes) };
+  const others = byName
+    .filter(([other]) => other !== name)
+    .slice(0, MAX_OTHER_FILES)
+    .map(([other, otherSpec]): PdfEmbeddedFile => {
+      const file = otherSpec.lookupMaybe(PDFName.of('EF'), PDFDict)?.lookup(PDFName.of('F'));
+      const subtype = file instanceof PDFRawStream ? file.dict.lookup(PDFName.of('Subtype')) : undefined;
+      return {
+        name: other.slice(0, 200),
+        mimeCode: subtype instanceof PDFName ? subtype.decodeText().slice(0, 100) : undefined,
+        description: textOf(otherSpec.lookup(PDFName.of('Desc')))?.slice(0, 2000),
+        read: (max) => {
+          if (!(file instanceof PDFRawStream)) throw malformed(`the embedded file ${other.slice(0, 100)} has no content stream`);
+          return decodeStream(file, max);
+        },
+      };
+    });
+  return { name: name.slice(0, 200), xml: decodeStream(stream, maxXmlBytes), others };
 }
 
 function textOf(o: PDFObject | undefined): string | undefined {

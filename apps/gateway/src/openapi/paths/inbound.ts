@@ -392,7 +392,7 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
           'decoded and stored when the document was read. Per document at most 20 attachments, 10 MiB each and 25 MiB in all are stored; ' +
           'one beyond is named in a warning finding INB-ATTACHMENT and has no `download`. It always downloads as a file (Content-Disposition: attachment) ' +
           'and is served as its declared type only when EN 16931 allows it (PDF, PNG, JPEG, CSV, XLSX, ODS), else as application/octet-stream. ' +
-          'Files embedded in a ZUGFeRD/Factur-X PDF beside the invoice XML are not extracted. 404 ATTACHMENT_NOT_FOUND when the document has no stored attachment n.',
+          'The other files a ZUGFeRD/Factur-X PDF embeds beside its invoice XML are attachments too, numbered after those of the XML. 404 ATTACHMENT_NOT_FOUND when the document has no stored attachment n.',
         responses: {
           200: {
             description: 'OK',
