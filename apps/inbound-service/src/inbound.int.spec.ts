@@ -350,6 +350,25 @@ describe('inbound-service over HTTP', () => {
     expect((await send('cmp_att', 'GET', `/inbound/${id}/original`)).status).toBe(404);
   });
 
+  it('reads a CII AttachmentBinaryObject as an attachment', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+    const cii = Buffer.from(
+      CII.toString('utf8').replace(
+        '</ram:ApplicableHeaderTradeAgreement>',
+        '<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>TS-1</ram:IssuerAssignedID><ram:TypeCode>916</ram:TypeCode>' +
+          `<ram:Name>Timesheet</ram:Name><ram:AttachmentBinaryObject mimeCode="image/png" filename="ts.png">${png.toString('base64')}` +
+          '</ram:AttachmentBinaryObject></ram:AdditionalReferencedDocument></ram:ApplicableHeaderTradeAgreement>',
+      ),
+    );
+    const { id, doc } = await receive('cmp_att_cii', cii, 'application/xml');
+    expect(doc.content.attachments).toEqual([
+      expect.objectContaining({ id: 'TS-1', filename: 'ts.png', download: `/api/v1/inbound/${id}/attachments/1`, size: png.length }),
+    ]);
+    const link = await send('cmp_att_cii', 'GET', `/inbound/${id}/attachments/1`);
+    expect(link.body).toMatchObject({ filename: 'ts.png', content_type: 'image/png' });
+    expect(Buffer.from(await (await undiciFetch(link.body.url)).arrayBuffer()).equals(png)).toBe(true);
+  });
+
   it("a ZUGFeRD/Factur-X PDF's other embedded files are attachments too, after those of its XML", async () => {
     const note = Buffer.from('%PDF-1.4 Lieferschein 4711');
     const pdf = await PDFDocument.create();

@@ -52,6 +52,7 @@ export function attachmentFilename(n: number, filename: string | undefined, mime
 export function safeKeyName(name: string): string {
   const s = name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^\w.-]+/g, '_')
     .replace(/^\.+/, '_')
     .slice(0, 100);
