@@ -20,7 +20,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
   const company = asCompanyId('cmp_credit');
   /** 'twice': the rendered event is delivered twice (two envelopes: the inbox does not dedupe them). */
   let renderBehaviour: 'ok' | 'fail' | 'twice' = 'ok';
-  const statusEvents: Array<{ id: string; invoiceId: number; status: string; paidDate?: string }> = [];
+  const statusEvents: Array<{ id: string; invoiceId: number; status: string; paidDate?: string; settledByCredit?: boolean }> = [];
 
   const call = serviceCaller(() => url, company);
 
@@ -59,8 +59,13 @@ describe('credit notes within the invoice (invoice-service)', () => {
       if (renderBehaviour === 'twice') await peer.publishEvent('document.rendered.v1', msg.companyId, rendered);
     });
     peer.onEvent('credit-status-log', ['invoice.status-changed.v1'], async (msg) => {
-      const { invoiceId, status, paidDate } = msg.data as { invoiceId: number; status: string; paidDate?: string };
-      statusEvents.push({ id: msg.id, invoiceId, status, paidDate });
+      const { invoiceId, status, paidDate, settledByCredit } = msg.data as {
+        invoiceId: number;
+        status: string;
+        paidDate?: string;
+        settledByCredit?: boolean;
+      };
+      statusEvents.push({ id: msg.id, invoiceId, status, paidDate, settledByCredit });
     });
     await peer.start();
     service = await createInvoiceService(invoiceConfig.parse(testEnv(prefix, stores.mongoUrl, stores.s3Env)));
@@ -194,7 +199,8 @@ describe('credit notes within the invoice (invoice-service)', () => {
     expect(accepted).toHaveLength(6); // 6 x 200.00 = 1,200.00 fits, a 7th would not
     await waitFor(async () => {
       const states = await Promise.all(notes.map(async (id) => (await call('GET', `/invoice/${id}`)).body.status));
-      return states.filter((s) => s === 'OPEN').length === 6;
+      // applied in full to the unpaid invoice: each finalized credit note is settled (PAID) right away
+      return states.filter((s) => s === 'PAID').length === 6;
     });
     expect(await creditedCents(inv.id)).toBe(120_000);
     const list = await call('GET', '/invoice/?document_type=CREDIT_NOTE&limit=100');
@@ -281,9 +287,76 @@ describe('credit notes within the invoice (invoice-service)', () => {
       expect((await service.deps.invoices.get(company, id))?.creditSettledCents).toBe(6_900);
       const paid = statusEvents.filter((e) => e.invoiceId === id && e.status === 'PAID');
       expect(new Set(paid.map((e) => e.id)).size).toBe(1);
-      expect(paid[0]).toMatchObject({ paidDate: today() });
-      // the credit note itself is finalized as usual
-      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({ status: 'OPEN', credited_amount: 0 });
+      expect(paid[0]).toMatchObject({ paidDate: today(), settledByCredit: true });
+      // the credit note was applied in full (the invoice still owed 69.00): settled too, without a refund
+      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 0,
+        credited_amount: 69,
+        open_amount: 0,
+      });
+      expect(await openIds()).not.toContain(note);
+    });
+
+    it('settles both an unpaid invoice and a credit note of its whole gross: two PAID without payments', async () => {
+      const id = await smallInvoice();
+      const note = await creditNote(id, { amount: 119 });
+      expect((await finalize(note)).body.job_status).toBe('finished');
+      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 0,
+        credited_amount: 119,
+        open_amount: 0,
+      });
+      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 0,
+        credited_amount: 119,
+        open_amount: 0,
+        paid_date: today(),
+      });
+      expect((await call('GET', `/invoice/${id}/payments`)).body.total).toBe(0);
+      expect((await call('GET', `/invoice/${note}/payments`)).body.total).toBe(0);
+      const open = await openIds();
+      expect(open).not.toContain(id);
+      expect(open).not.toContain(note);
+      await waitFor(
+        async () => statusEvents.filter((e) => (e.invoiceId === id || e.invoiceId === note) && e.status === 'PAID').length === 2,
+      );
+      for (const doc of [id, note])
+        expect(statusEvents.find((e) => e.invoiceId === doc && e.status === 'PAID')).toMatchObject({
+          settledByCredit: true,
+          paidDate: today(),
+        });
+    });
+
+    it('applies to a partly paid invoice only what it still owed: the rest of the credit note is a refund owed', async () => {
+      const id = await smallInvoice();
+      expect((await pay(id, '100.00')).status).toBe(201);
+      const note = await creditNote(id, { amount: 69 });
+      expect((await finalize(note)).body.job_status).toBe('finished');
+      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({ status: 'PAID', paid_amount: 100, open_amount: 0 });
+      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({
+        status: 'OPEN',
+        paid_amount: 0,
+        credited_amount: 19,
+        open_amount: 50,
+      });
+      expect(await openIds()).toContain(note);
+      const over = await pay(note, '69.00');
+      expect(over.status).toBe(409);
+      expect(over.body).toMatchObject({ code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', open_amount: 50 });
+      const refund = await pay(note, '50.00');
+      expect(refund.status).toBe(201);
+      expect(refund.body).toMatchObject({ open_amount: 0, invoice_status: 'PAID' });
+      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 50,
+        credited_amount: 19,
+        open_amount: 0,
+      });
+      expect(await openIds()).not.toContain(note);
+      await waitFor(async () => statusEvents.some((e) => e.invoiceId === id && e.status === 'PAID' && e.settledByCredit === true));
     });
 
     it('lowers the open amount of a partly credited invoice: payments beyond it are refused, the rest pays it', async () => {
@@ -320,8 +393,11 @@ describe('credit notes within the invoice (invoice-service)', () => {
         credited_amount: 19,
         open_amount: 0,
       });
+      // nothing was owed any more: the whole credit note is a refund owed
+      expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({ status: 'OPEN', credited_amount: 0, open_amount: 19 });
       await new Promise((r) => setTimeout(r, 300));
       expect(statusEvents.filter((e) => e.invoiceId === id)).toHaveLength(1); // the payment's
+      expect(statusEvents.filter((e) => e.invoiceId === note)).toHaveLength(0);
     });
   });
 });

@@ -14,7 +14,10 @@ export interface PaymentState {
   grossCents: number;
   paidCents: number;
   discountCents: number;
-  /** The gross of the document's finalized credit notes (0 for a credit note itself). */
+  /**
+   * An invoice: the gross of its finalized credit notes. A credit note: the part of its gross applied to its invoice
+   * (appliedCreditCents; the rest is refunded as payments).
+   */
   creditedCents: number;
 }
 
@@ -51,6 +54,14 @@ export const takesPayments = (status: InvoiceStatus): boolean => status === 'OPE
 export function settledByCredit(state: PaymentState, status: InvoiceStatus, creditCents: number): boolean {
   return takesPayments(status) && openCentsOf({ ...state, creditedCents: state.creditedCents + creditCents }) === 0;
 }
+
+/**
+ * The part of a credit note of `creditCents` gross applied to the invoice it corrects (`state` before it): what the
+ * invoice still owed, at most the credit note's gross. The rest is a refund owed to the buyer (the credit note's open
+ * amount). An invoice already paid in full takes nothing: the whole credit note is to be refunded.
+ */
+export const appliedCreditCents = (state: PaymentState, creditCents: number): number =>
+  Math.max(0, Math.min(creditCents, openCentsOf(state)));
 
 export type EarlyPaymentDiscount = NonNullable<InvoiceSnapshot['earlyPaymentDiscount']>;
 

@@ -4,7 +4,7 @@ import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
 import type { InvoiceDoc } from '../db/invoices';
-import { paymentStateOf, settledByCredit } from '../domain/payments';
+import { appliedCreditCents, paymentStateOf, settledByCredit } from '../domain/payments';
 import { canMoveByPayment } from '../domain/status-machine';
 import { grossCentsOf, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from '../support/deps';
@@ -18,6 +18,12 @@ import type { InvoiceDeps } from '../support/deps';
  * becomes PAID without a payment (paid_date = the credit note's date), announced as invoice.status-changed.v1 PAID
  * like PUT /invoice/{id}/status (statements, DATEV and webhooks follow). A PAID invoice only counts the credit (money
  * paid beyond what is now owed is refunded as a payment on the credit note). Answers whether the invoice was settled.
+ *
+ * The credit note itself: the part of its gross that the invoice still owed (min(gross, the invoice's open amount
+ * before it), domain/payments.ts appliedCreditCents) is applied, stored as the credit note's creditSettledCents (so
+ * its open amount = gross - applied - refunded, everywhere paymentStateOf counts). Applied in full, the credit note is
+ * settled too: PAID without a refund (paid_date = its date), announced with settledByCredit like the invoice. The rest
+ * (money the buyer paid beyond what is now owed) stays open on the credit note: a refund owed, recorded as a payment.
  */
 export async function settleCreditNoteIn(
   deps: InvoiceDeps,
@@ -44,6 +50,7 @@ export async function settleCreditNoteIn(
     } satisfies Partial<InvoiceDoc>);
   if (!(await deps.invoices.settleCredit(companyId, inv.id, inv, cents, set, session)))
     throw conflict(`invoice ${inv.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+  await applyToCreditNote(deps, session, emit, companyId, note, appliedCreditCents(state, cents), paidDate, now);
   if (set.status !== 'PAID') return false;
   emit(
     eventMessage(
@@ -56,10 +63,51 @@ export async function settleCreditNoteIn(
         status: 'PAID',
         paidDate,
         totalGross: totalsOf(inv.positions).taxInclusiveTotal,
+        settledByCredit: true,
       },
       // one per credit note that settled the invoice (it may be reopened by a payment's reversal and settled again)
       `status-${companyId}-${inv.id}-PAID-credit-${note.id}`,
     ),
   );
   return true;
+}
+
+/**
+ * The credit note (just moved to OPEN in this transaction, nothing refunded yet) records `applied` cents as applied to
+ * its invoice; all of its gross applied, it is PAID without a refund and announced so (settledByCredit).
+ */
+async function applyToCreditNote(
+  deps: InvoiceDeps,
+  session: ClientSession,
+  emit: Emit,
+  companyId: CompanyId,
+  note: InvoiceDoc,
+  applied: number,
+  paidDate: string,
+  now: Date,
+): Promise<void> {
+  if (applied <= 0) return;
+  const state = paymentStateOf({ ...note, paidCents: note.paidCents ?? 0 });
+  const settled = applied >= state.grossCents - state.paidCents - state.discountCents && canMoveByPayment(note.status, 'PAID');
+  const set: Partial<InvoiceDoc> = { creditSettledCents: applied, paidCents: state.paidCents, updatedAt: now };
+  if (settled) Object.assign(set, { status: 'PAID', paidFromStatus: note.status, paidDate } satisfies Partial<InvoiceDoc>);
+  if (!(await deps.invoices.settle(companyId, note.id, note, set, [], session)))
+    throw conflict(`credit note ${note.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
+  if (!settled) return;
+  emit(
+    eventMessage(
+      'invoice.status-changed.v1',
+      companyId,
+      {
+        invoiceId: note.id,
+        customerId: note.customerId,
+        number: note.number,
+        status: 'PAID',
+        paidDate,
+        totalGross: totalsOf(note.positions).taxInclusiveTotal,
+        settledByCredit: true,
+      },
+      `status-${companyId}-${note.id}-PAID-applied`,
+    ),
+  );
 }

@@ -143,11 +143,12 @@ export const Invoice = z
     skonto_amount: Money.meta({ description: 'early-payment discount (Skonto) granted with payments' }),
     credited_amount: Money.meta({
       description:
-        'gross of the finalized credit notes of this invoice (0 for a credit note): lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment',
+        'invoice: gross of its finalized credit notes; lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment. Credit note: the part of its gross applied to its invoice (what the invoice still owed, at most the gross); the rest is open, a refund owed (recorded as a payment on the credit note); applied in full, the credit note is PAID without a refund',
       example: 19,
     }),
     open_amount: Money.nullable().meta({
-      description: 'gross - paid - Skonto - credited; 0 when PAID; null for drafts and cancelled invoices (GET /invoice/{id}/payments)',
+      description:
+        'gross - paid - Skonto - credited (for a credit note: gross - refunded - applied); 0 when PAID; null for drafts and cancelled invoices (GET /invoice/{id}/payments)',
     }),
     positions: z.array(Position).optional().meta({ description: 'on GET /invoice/{id}' }),
     position_count: z.number().int().optional().meta({ description: 'in lists' }),

@@ -154,6 +154,13 @@ export const events = {
     status: z.enum(['SENT', 'PAID', 'CANCELLED']),
     paidDate: z.string().optional(),
     totalGross: Dec.optional(),
+    /**
+     * PAID only: the document was settled by a credit note, not by money. An invoice whose open amount a finalized
+     * credit note (381) brought to zero, or a credit note applied in full to its invoice. Consumers book no payment
+     * (or refund) for this PAID; payments recorded on the document still come as invoice.payment-recorded.v1.
+     * Absent: an ordinary PAID (without payment events it stands for one payment of the gross, older data).
+     */
+    settledByCredit: z.boolean().optional(),
   }),
   /**
    * A payment was recorded on an invoice (by hand, by the PAID shortcut, or confirmed from a bank statement). Amounts are
