@@ -147,6 +147,57 @@ describe('customer-service ledger, overview and statements', () => {
     expect(doc?.status).toBe('SENT');
   });
 
+  it('an invoice settled by its credit note: invoice debit and credit note credit, no payment and no refund', async () => {
+    const other = (
+      await call('POST', '/customer/', { body: { organization_name: 'Credit GmbH', email: 'ap@credit.example', language: 'English' } })
+    ).body.id as number;
+    const paid = (invoiceId: number, number: string) => ({
+      invoiceId,
+      customerId: other,
+      number,
+      status: 'PAID' as const,
+      paidDate: '2026-05-04',
+      totalGross: '119.00',
+      settledByCredit: true,
+    });
+    // the invoice's PAID overtakes its finalized event: the flag is kept for it
+    await peer.publishEvent('invoice.status-changed.v1', company, paid(101, 'RE-2026-00101'));
+    await peer.publishEvent(
+      'invoice.finalized.v1',
+      company,
+      finalized(101, { customerId: other, number: 'RE-2026-00101', invoiceDate: '2026-05-02', dueDate: '2026-05-16' }),
+    );
+    await peer.publishEvent(
+      'invoice.finalized.v1',
+      company,
+      finalized(102, { customerId: other, typeCode: '381', number: 'GS-2026-00102', invoiceDate: '2026-05-04', dueDate: undefined }),
+    );
+    await peer.publishEvent('invoice.status-changed.v1', company, paid(102, 'GS-2026-00102'));
+    await eventually(async () =>
+      (await svc.runtime.conn
+        .collection('ledger_invoices')
+        .countDocuments({ invoiceId: { $in: [101, 102] }, status: 'PAID', finalized: true })) === 2
+        ? true
+        : undefined,
+    );
+    const res = await call('GET', `/customer/${other}/statement?from=2026-05-01&to=2026-05-31`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      opening_balance: 0,
+      entries: [
+        { date: '2026-05-02', document_number: 'RE-2026-00101', type: 'invoice', debit: 119, credit: null, balance: 119 },
+        { date: '2026-05-04', document_number: 'GS-2026-00102', type: 'credit_note', debit: null, credit: 119, balance: 0 },
+      ],
+      closing_balance: 0,
+    });
+    expect((await call('GET', `/customer/${other}/financial-overview`)).body).toMatchObject({
+      outstanding: { total: 0, count: 0 },
+      paid: { total: 0, count: 0 },
+      credit_notes: { total: 119, count: 1 },
+      balance: 0,
+    });
+  });
+
   it('statement: opening balance, entries with running balance, closing balance', async () => {
     const res = await call('GET', `/customer/${customerId}/statement?from=2026-02-05&to=2026-03-31`);
     expect(res.status).toBe(200);

@@ -24,6 +24,8 @@ export interface LedgerInvoiceDoc {
   cancelledDate?: string;
   /** From invoice.payment-recorded / -reversed events (reversed ones stay, marked, so a late payment is recognised). */
   payments?: LedgerPayment[];
+  /** A PAID status event said settledByCredit: settled by a credit note, no payment (ledger-rules.ts). */
+  settledByCredit?: boolean;
   /** From invoice.reminder-issued events, one per reminder id. */
   reminders?: LedgerReminder[];
   updatedAt: Date;
@@ -47,6 +49,7 @@ const schema = new Schema<LedgerInvoiceDoc>(
     status: { type: String, required: true },
     paidDate: String,
     cancelledDate: String,
+    settledByCredit: Boolean,
     payments: {
       type: [{ _id: false, paymentId: Number, amount: String, discount: String, date: String, reversed: Boolean }],
       default: undefined,
@@ -113,6 +116,7 @@ export function ledgerRepo(conn: Connection) {
         paidDate: d.paidDate,
         cancelledDate: d.cancelledDate,
         payments: d.payments,
+        settledByCredit: d.settledByCredit,
         reminders: d.reminders,
       }));
     },

@@ -313,3 +313,58 @@ describe('reminders in the ledger', () => {
     ]);
   });
 });
+
+describe('documents settled by a credit note (settledByCredit)', () => {
+  const invoice = (over: Partial<LedgerInvoice> = {}) => inv({ status: 'PAID', paidDate: '2026-03-10', settledByCredit: true, ...over });
+  const note = (over: Partial<LedgerInvoice> = {}) =>
+    inv({
+      invoiceId: 2,
+      number: 'GS-2026-00001',
+      typeCode: '381',
+      invoiceDate: '2026-03-10',
+      dueDate: undefined,
+      status: 'PAID',
+      paidDate: '2026-03-10',
+      settledByCredit: true,
+      ...over,
+    });
+  const types = (docs: LedgerInvoice[]) => docs.flatMap(movementsOf).map((m) => m.type);
+
+  it('books no made-up payment or refund: invoice debit, credit note credit, balance 0', () => {
+    const docs = [invoice(), note()];
+    expect(types(docs)).toEqual(['invoice', 'credit_note']);
+    const s = statementOf(docs, '2026-03-01', '2026-03-31');
+    expect(s.entries.map((e) => [e.type, e.debit ?? `-${e.credit}`, e.balance])).toEqual([
+      ['invoice', '119.00', '119.00'],
+      ['credit_note', '-119.00', '0.00'],
+    ]);
+    expect(s.closingBalance).toBe('0.00');
+    expect(openAmountOf(docs[0])).toEqual(new Dec(0));
+    expect(overviewOf(docs, '2026-04-01')).toEqual({
+      outstanding: { total: '0.00', count: 0 },
+      overdue: { total: '0.00', count: 0 },
+      paid: { total: '0.00', count: 0 },
+      creditNotes: { total: '119.00', count: 1 },
+      balance: '0.00',
+    });
+  });
+
+  it('a partly paid invoice: the payment counts, the credit closes the rest, the refund of the excess is booked', () => {
+    const payments: LedgerPayment[] = [{ paymentId: 1, amount: '100.00', date: '2026-03-05', reversed: false }];
+    const refund: LedgerPayment[] = [{ paymentId: 2, amount: '50.00', date: '2026-03-12', reversed: false }];
+    const paidInvoice = invoice({ payments });
+    // credit note 69.00: 19.00 applied, 50.00 refunded (a payment on it, so an ordinary PAID)
+    const refunded = note({ totalGross: '69.00', settledByCredit: undefined, paidDate: '2026-03-12', payments: refund });
+    expect(openAmountOf(paidInvoice)).toEqual(new Dec(0));
+    expect(types([paidInvoice, refunded])).toEqual(['invoice', 'payment', 'credit_note', 'refund']);
+    expect(statementOf([paidInvoice, refunded], '2026-03-01', '2026-03-31').closingBalance).toBe('0.00');
+    // before the refund: the credit note is open, we owe the customer 50.00
+    const owed = note({ totalGross: '69.00', status: 'OPEN', settledByCredit: undefined, paidDate: undefined });
+    expect(statementOf([paidInvoice, owed], '2026-03-01', '2026-03-31').closingBalance).toBe('-50.00');
+  });
+
+  it('without the flag a PAID without payment events is still one payment of the gross (older data)', () => {
+    expect(types([invoice({ settledByCredit: undefined })])).toEqual(['invoice', 'payment']);
+    expect(types([note({ settledByCredit: false })])).toEqual(['credit_note', 'refund']);
+  });
+});

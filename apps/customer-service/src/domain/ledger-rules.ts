@@ -18,6 +18,12 @@ export interface LedgerInvoice {
    * is at least one, they are the truth about what was paid; without any, a PAID status is one payment of the gross.
    */
   payments?: LedgerPayment[];
+  /**
+   * Its PAID came with settledByCredit (invoice.status-changed.v1): a credit note settled it (or, for a credit note,
+   * it was applied in full to its invoice). That PAID is no payment (nor refund): only payment events count, and
+   * nothing stays open.
+   */
+  settledByCredit?: boolean;
   /** Reminders issued on the invoice (invoice.reminder-issued events): their fees and interest are debits of their own. */
   reminders?: LedgerReminder[];
 }
@@ -109,11 +115,15 @@ const livePayments = (inv: LedgerInvoice) =>
   (inv.payments ?? []).filter((p) => !p.reversed).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.paymentId - b.paymentId));
 /** Payment events are the truth once there is one; without any, PAID is one payment of the gross (older data). */
 const hasPaymentEvents = (inv: LedgerInvoice) => (inv.payments?.length ?? 0) > 0;
+/** PAID stands for one payment of the gross: no payment events and not settled by a credit note. */
+const impliedPayment = (inv: LedgerInvoice) => inv.status === 'PAID' && !hasPaymentEvents(inv) && inv.settledByCredit !== true;
+/** PAID by a credit note: nothing is left open, whatever the payments covered (the credit note books the rest). */
+const creditSettled = (inv: LedgerInvoice) => inv.status === 'PAID' && inv.settledByCredit === true;
 
 /** What the invoice's payments settled: the money received and the Skonto granted (decimal, positive). */
 export function settledOf(inv: LedgerInvoice): { paid: Dec; discount: Dec } {
   if (!hasPaymentEvents(inv)) {
-    const full = inv.status === 'PAID' ? dec(inv.totalGross) : new Dec(0);
+    const full = impliedPayment(inv) ? dec(inv.totalGross) : new Dec(0);
     return { paid: full, discount: new Dec(0) };
   }
   let paid = new Dec(0);
@@ -127,7 +137,7 @@ export function settledOf(inv: LedgerInvoice): { paid: Dec; discount: Dec } {
 
 /** What is still owed on a (not cancelled) document after its payments and Skonto; never below zero. */
 export function openAmountOf(inv: LedgerInvoice): Dec {
-  if (inv.status === 'CANCELLED') return new Dec(0);
+  if (inv.status === 'CANCELLED' || creditSettled(inv)) return new Dec(0);
   const { paid, discount } = settledOf(inv);
   const open = dec(inv.totalGross).minus(paid).minus(discount);
   return open.lt(0) ? new Dec(0) : open;
@@ -173,8 +183,9 @@ export function reminderMovementsOf(inv: LedgerInvoice): Movement[] {
 
 /**
  * The bookings an invoice causes on the customer account: the document itself, then its payments (each with its Skonto
- * as a `discount` movement of its own) or, without payment events, the PAID status as one payment of the gross; a
- * cancellation books what was still open. Reminder fees and interest follow (reminderMovementsOf); they are not part of
+ * as a `discount` movement of its own) or, without payment events, the PAID status as one payment of the gross (not
+ * when a credit note settled it: settledByCredit; the credit note's own entry books the credit); a cancellation books
+ * what was still open. Reminder fees and interest follow (reminderMovementsOf); they are not part of
  * the open amount, which stays the invoice's own.
  */
 export function movementsOf(inv: LedgerInvoice): Movement[] {
@@ -195,7 +206,7 @@ export function movementsOf(inv: LedgerInvoice): Movement[] {
       if (!dec(p.amount).isZero()) out.push(settle(p.date, 'payment', formatAmount(dec(p.amount))));
       if (!dec(p.discount).isZero()) out.push(settle(p.date, 'discount', formatAmount(dec(p.discount))));
     }
-  } else if (inv.status === 'PAID') {
+  } else if (impliedPayment(inv)) {
     out.push(settle(inv.paidDate ?? inv.invoiceDate, 'payment', gross));
   }
   if (inv.status === 'CANCELLED') {
