@@ -1,5 +1,14 @@
 import { PaymentCreate } from '@inv/contracts';
-import { amountToCents, centsToText, decidePayment, openCentsOf, paymentDateProblem, paymentStateOf, settledByCredit } from './payments';
+import {
+  amountToCents,
+  appliedCreditCents,
+  centsToText,
+  decidePayment,
+  openCentsOf,
+  paymentDateProblem,
+  paymentStateOf,
+  settledByCredit,
+} from './payments';
 import { canMoveByPayment, statusAfterReversal } from './status-machine';
 
 const state = (grossCents: number, paidCents = 0, discountCents = 0, creditedCents = 0) => ({
@@ -29,6 +38,16 @@ describe('payments domain', () => {
     expect(paymentStateOf({ status: 'PAID', positions: [], grossCents: 11900, paidCents: 0, creditSettledCents: 11900 })).toEqual(
       state(11900, 0, 0, 11900),
     );
+  });
+
+  it('a credit note applies what its invoice still owed (at most its gross); the rest is a refund owed on it', () => {
+    expect(appliedCreditCents(state(11900), 11900)).toBe(11900);
+    expect(appliedCreditCents(state(11900, 10000), 6900)).toBe(1900);
+    expect(appliedCreditCents(state(11900, 11900), 1900)).toBe(0);
+    expect(appliedCreditCents(state(11900, 0, 0, 11000), 900)).toBe(900);
+    // the credit note's open amount: gross - refunded - applied
+    expect(openCentsOf(state(6900, 0, 0, 1900))).toBe(5000);
+    expect(openCentsOf(state(6900, 5000, 0, 1900))).toBe(0);
   });
 
   it('amounts are exact cents (no float rounding)', () => {
