@@ -89,6 +89,9 @@ export interface InvoiceDoc {
    * An invoice: the gross cents of its FINALIZED credit notes (creditedCents also counts those being finalized). They
    * lower its open amount (domain/payments.ts); added once per credit note, in the transaction that finalizes it
    * (usecases/settle-credit-note.ts). Absent until its first credit note is finalized.
+   * A credit note: the part of its gross applied to its invoice when it was finalized (what the invoice still owed, at
+   * most the gross; domain/payments.ts appliedCreditCents): it lowers the credit note's own open amount the same way,
+   * the rest is a refund owed. Absent: nothing applied.
    */
   creditSettledCents?: number;
   createdAt: Date;
