@@ -94,14 +94,31 @@ export function queryParams(s: z.ZodType): Record<string, unknown>[] {
   const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
+    $defs?: Record<string, Record<string, unknown>>;
   };
+  const defs = json.$defs ?? {};
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
     required: (json.required ?? []).includes(name),
     ...(schema.description ? { description: schema.description } : {}),
-    schema,
+    schema: inlineDefs(schema, defs),
   }));
+}
+
+/**
+ * A parameter's schema stands alone in the document: a query field whose schema has an id (a named enum) comes out of
+ * zod as a `$ref` into the object's own `$defs`, which a parameter does not carry. The definition is put in its place
+ * (the field's own description and default win).
+ */
+function inlineDefs(schema: unknown, defs: Record<string, Record<string, unknown>>): unknown {
+  if (Array.isArray(schema)) return schema.map((v) => inlineDefs(v, defs));
+  if (!schema || typeof schema !== 'object') return schema;
+  const { $ref, ...rest } = schema as Record<string, unknown>;
+  const inner = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inlineDefs(v, defs)]));
+  const target = typeof $ref === 'string' && $ref.startsWith('#/$defs/') ? defs[$ref.slice('#/$defs/'.length)] : undefined;
+  if (!target) return $ref === undefined ? inner : { $ref, ...inner };
+  return { ...(inlineDefs(target, defs) as Record<string, unknown>), ...inner };
 }
 
 export interface Operation {

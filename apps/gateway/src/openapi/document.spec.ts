@@ -19,6 +19,27 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 
+  it('resolves every $ref inside the document (a generator refuses the whole document otherwise)', () => {
+    const unresolved: string[] = [];
+    const resolves = (ref: string) =>
+      ref.startsWith('#/') &&
+      ref
+        .slice(2)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce<Json>((node, key) => (node === undefined ? undefined : node[key]), doc) !== undefined;
+    const walk = (node: Json, at: string) => {
+      if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${at}/${i}`));
+      else if (node && typeof node === 'object')
+        for (const [k, v] of Object.entries(node)) {
+          if (k === '$ref' && typeof v === 'string' && !resolves(v)) unresolved.push(`${at}: ${v}`);
+          else walk(v, `${at}/${k}`);
+        }
+    };
+    walk(doc, '#');
+    expect(unresolved).toEqual([]);
+  });
+
   it('gives every operation a unique operationId, a tag and a response schema for every status', () => {
     const ids = operations.map((o) => o.op.operationId);
     expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
