@@ -14,3 +14,4 @@ export * from './identity';
 export * from './pagination';
 export * from './request-actor';
 export * from './startup-garbage';
+export * from './one-file';

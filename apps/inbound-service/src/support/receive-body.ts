@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
-import { AppError, invalidData } from '@inv/service-kit';
+import { AppError, receiveOneFile } from '@inv/service-kit';
 
 export interface ReceivedDocument {
   bytes: Buffer;
@@ -34,96 +33,24 @@ function mediaTypeOf(bytes: Buffer, declared: string): ReceivedDocument['mediaTy
 }
 
 /**
- * Reads the document of a request into memory, bounded: a raw body (application/xml, text/xml,
- * application/pdf) or multipart/form-data with one file (busboy). Documents are at most a few MB, and
- * the readers (SaxonJS, pdf-lib) need them whole anyway; the size limit cuts the stream at the first byte
- * past it. `maxBytes(type)` is the limit per media type.
+ * Reads the document of a request into memory, bounded (service-kit's receiveOneFile: a raw body of application/xml,
+ * text/xml or application/pdf, or multipart/form-data with one file), then tells XML from PDF by its bytes and holds it
+ * to that type's limit. Documents are at most a few MB, and the readers (SaxonJS, pdf-lib) need them whole anyway.
+ * `maxBytes(type)` is the limit per media type.
  */
 export async function receiveDocument(
   headers: IncomingHttpHeaders,
   body: Readable,
   maxBytes: (type: ReceivedDocument['mediaType']) => number,
 ): Promise<ReceivedDocument> {
-  const contentType = String(headers['content-type'] ?? '').toLowerCase();
-  const hardMax = Math.max(maxBytes('application/xml'), maxBytes('application/pdf'));
-  const declared = contentType.split(';')[0]!.trim();
-  if (declared === 'multipart/form-data') return receiveMultipart(headers, body, hardMax, maxBytes);
-  if (!['application/xml', 'text/xml', 'application/pdf'].includes(declared)) {
-    body.resume();
-    throw unsupported(`Content-Type ${declared.slice(0, 80) || '(none)'}`);
-  }
-  const declaredLength = Number(headers['content-length'] ?? 0);
-  const max = maxBytes(declared === 'application/pdf' ? 'application/pdf' : 'application/xml');
-  if (declaredLength > max) {
-    body.resume();
-    throw tooLarge(max);
-  }
-  const bytes = await readBounded(body, max);
-  const mediaType = mediaTypeOf(bytes, declared);
-  if (bytes.length > maxBytes(mediaType)) throw tooLarge(maxBytes(mediaType));
-  return { bytes, mediaType };
-}
-
-async function readBounded(stream: Readable, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      stream.resume();
-      throw tooLarge(max);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  if (size === 0) throw invalidData('the request has no document', [{ path: 'body', message: 'required' }]);
-  return Buffer.concat(chunks);
-}
-
-function receiveMultipart(
-  headers: IncomingHttpHeaders,
-  body: Readable,
-  hardMax: number,
-  maxBytes: (type: ReceivedDocument['mediaType']) => number,
-): Promise<ReceivedDocument> {
-  let bb: busboy.Busboy;
-  try {
-    bb = busboy({ headers, defParamCharset: 'utf8', limits: { fileSize: hardMax + 1, files: 1, fields: 0, parts: 2 } });
-  } catch {
-    body.resume();
-    throw invalidData('expected multipart/form-data with one file', [{ path: 'file', message: 'required' }]);
-  }
-  return new Promise<ReceivedDocument>((resolve, reject) => {
-    let failed = false;
-    let file: Promise<ReceivedDocument> | undefined;
-    const fail = (err: Error) => {
-      if (failed) return;
-      failed = true;
-      body.unpipe(bb);
-      body.resume();
-      reject(err);
-    };
-    bb.on('file', (_name, stream, info) => {
-      if (file) return stream.resume();
-      file = (async () => {
-        const bytes = await readBounded(stream, hardMax);
-        const mediaType = mediaTypeOf(bytes, info.mimeType);
-        if (bytes.length > maxBytes(mediaType)) throw tooLarge(maxBytes(mediaType));
-        const filename = info.filename ? info.filename.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) : undefined;
-        return { bytes, mediaType, filename: filename || undefined };
-      })();
-      file.catch(fail);
-    });
-    bb.on('filesLimit', () => fail(invalidData('send exactly one file', [{ path: 'file', message: 'one file only' }])));
-    bb.on('partsLimit', () => fail(invalidData('send exactly one file', [{ path: 'file', message: 'one file only' }])));
-    bb.on('error', () =>
-      fail(invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }])),
-    );
-    bb.on('close', () => {
-      if (failed) return;
-      if (!file) return fail(invalidData('the form has no file', [{ path: 'file', message: 'required' }]));
-      file.then(resolve, fail);
-    });
-    body.on('error', fail);
-    body.pipe(bb);
+  const { bytes, declaredType, filename } = await receiveOneFile(headers, body, {
+    types: ['application/xml', 'text/xml', 'application/pdf'],
+    maxBytes: (declared) => maxBytes(declared === 'application/pdf' ? 'application/pdf' : 'application/xml'),
+    tooLarge,
+    unsupported,
+    noun: 'document',
   });
+  const mediaType = mediaTypeOf(bytes, declaredType);
+  if (bytes.length > maxBytes(mediaType)) throw tooLarge(maxBytes(mediaType));
+  return { bytes, mediaType, ...(filename ? { filename } : {}) };
 }
