@@ -71,6 +71,12 @@ export const json = (s: z.ZodType, description = 'OK', headers?: Record<string, 
   content: { 'application/json': { schema: responseSchema(s) } },
 });
 
+/** An answer with its schema and a real example. */
+export const jsonExample = (s: z.ZodType, example: unknown, description = 'OK', headers?: Record<string, unknown>) => {
+  const answer = json(s, description, headers);
+  return { ...answer, content: { 'application/json': { ...answer.content['application/json'], example } } };
+};
+
 export const paginationHeaders = {
   'X-Total-Count': { description: 'number of matching records', schema: { type: 'integer' } },
   Link: {

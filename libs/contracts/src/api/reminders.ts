@@ -101,6 +101,32 @@ export const ReminderCreate = z
 export type ReminderCreate = z.output<typeof ReminderCreate>;
 
 const Money = z.number().meta({ description: 'EUR, exact to the cent' });
+/** Invoice 42 (RE-2025-0042, 1,000.00 open, due 2025-05-15, a business customer): its first dunning letter on 2025-08-14. */
+export const REMINDER_EXAMPLE = {
+  id: 2,
+  invoice_id: 42,
+  level: 2,
+  date: '2025-08-14',
+  language: 'de',
+  b2b: true,
+  open_amount: 1000,
+  fee: 5,
+  fees: 5,
+  flat_fee: 0,
+  interest: 26.86,
+  interest_from: '2025-05-16',
+  interest_periods: [
+    { from: '2025-05-16', to: '2025-06-30', days: 46, rate_percent: 11.27 },
+    { from: '2025-07-01', to: '2025-08-14', days: 45, rate_percent: 10.27 },
+  ],
+  total: 1031.86,
+  pay_by: '2025-08-21',
+  subject: '1. Mahnung zur Rechnung RE-2025-0042',
+  email_id: '5b0c1c9e-4a57-4a0e-9a39-2f4b0b8f3c11',
+  source: 'manual',
+  created_at: '2025-08-14T08:00:02.311Z',
+};
+
 export const Reminder = z
   .object({
     id: z.number().int(),
@@ -123,33 +149,7 @@ export const Reminder = z
     source: z.enum(['manual', 'daily_run']),
     created_at: z.string(),
   })
-  .meta({
-    id: 'Reminder',
-    example: {
-      id: 1,
-      invoice_id: 42,
-      level: 2,
-      date: '2025-08-14',
-      language: 'de',
-      b2b: true,
-      open_amount: 1000,
-      fee: 5,
-      fees: 5,
-      flat_fee: 0,
-      interest: 26.86,
-      interest_from: '2025-05-16',
-      interest_periods: [
-        { from: '2025-05-16', to: '2025-06-30', days: 46, rate_percent: 11.27 },
-        { from: '2025-07-01', to: '2025-08-14', days: 45, rate_percent: 10.27 },
-      ],
-      total: 1031.86,
-      pay_by: '2025-08-21',
-      subject: '1. Mahnung zur Rechnung RE-2025-0042',
-      email_id: '5b0c1c9e-4a57-4a0e-9a39-2f4b0b8f3c11',
-      source: 'manual',
-      created_at: '2025-08-14T08:00:00.000Z',
-    },
-  });
+  .meta({ id: 'Reminder', example: REMINDER_EXAMPLE });
 
 export const ReminderProposal = z
   .object({

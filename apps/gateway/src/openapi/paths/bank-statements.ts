@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   BankEntryChanged,
   BankEntryConfirm,
@@ -8,13 +7,18 @@ import {
   BankStatementQuery,
   BankStatementDetail,
 } from '@inv/contracts';
-import { body, commonErrors, conflict, intId, json, notFound, paginationHeaders, problem, queryParams, type Operation } from '../builder';
-
-/** An answer with its schema and a real example. */
-const jsonExample = (s: z.ZodType, example: unknown, description = 'OK', headers?: Record<string, unknown>) => {
-  const answer = json(s, description, headers);
-  return { ...answer, content: { 'application/json': { ...answer.content['application/json'], example } } };
-};
+import {
+  body,
+  commonErrors,
+  conflict,
+  intId,
+  notFound,
+  paginationHeaders,
+  problem,
+  queryParams,
+  type Operation,
+  jsonExample,
+} from '../builder';
 
 const statement = {
   id: 3,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { Payment, PaymentCreate, PaymentList, PaymentListQuery, PaymentRecorded } from '@inv/contracts';
 import {
   body,
@@ -6,18 +5,12 @@ import {
   commonErrors,
   conflict,
   intId,
-  json,
   notFound,
   paginationHeaders,
   queryParams,
   type Operation,
+  jsonExample,
 } from '../builder';
-
-/** An answer with its schema and a real example. */
-const jsonExample = (s: z.ZodType, example: unknown, description = 'OK', headers?: Record<string, unknown>) => {
-  const answer = json(s, description, headers);
-  return { ...answer, content: { 'application/json': { ...answer.content['application/json'], example } } };
-};
 
 // invoice 42: 119.00 gross, 2 % Skonto (2.38) until 2026-11-27
 const partial = {

@@ -14,18 +14,12 @@ import {
   commonErrors,
   conflict,
   intId,
-  json,
   notFound,
   paginationHeaders,
   queryParams,
   type Operation,
+  jsonExample,
 } from '../builder';
-
-/** An answer with its schema and a real example. */
-const jsonExample = (s: z.ZodType, example: unknown, description = 'OK', headers?: Record<string, unknown>) => {
-  const answer = json(s, description, headers);
-  return { ...answer, content: { 'application/json': { ...answer.content['application/json'], example } } };
-};
 
 const createExample = {
   name: 'Office rent Musterstraße 1',

@@ -1,40 +1,17 @@
 import { z } from 'zod';
-import { AttachmentLink, Reminder, ReminderCreate, ReminderProposal, ReminderSettings, ReminderSettingsUpdate } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, json, notFound, problem, type Operation } from '../builder';
+import {
+  AttachmentLink,
+  Reminder,
+  REMINDER_EXAMPLE,
+  ReminderCreate,
+  ReminderProposal,
+  ReminderSettings,
+  ReminderSettingsUpdate,
+} from '@inv/contracts';
+import { body, bodyErrors, commonErrors, conflict, intId, notFound, problem, type Operation, jsonExample } from '../builder';
 
-/** An answer with its schema and a real example. */
-const jsonExample = (s: z.ZodType, example: unknown, description = 'OK', headers?: Record<string, unknown>) => {
-  const answer = json(s, description, headers);
-  return { ...answer, content: { 'application/json': { ...answer.content['application/json'], example } } };
-};
-
-// invoice 42 (RE-2025-0042, 1,000.00 open, due 2025-05-15, a business customer): its first dunning letter on 2025-08-14
-const reminderExample = {
-  id: 2,
-  invoice_id: 42,
-  level: 2,
-  date: '2025-08-14',
-  language: 'de',
-  b2b: true,
-  open_amount: 1000,
-  fee: 5,
-  fees: 5,
-  flat_fee: 0,
-  interest: 26.86,
-  interest_from: '2025-05-16',
-  interest_periods: [
-    { from: '2025-05-16', to: '2025-06-30', days: 46, rate_percent: 11.27 },
-    { from: '2025-07-01', to: '2025-08-14', days: 45, rate_percent: 10.27 },
-  ],
-  total: 1031.86,
-  pay_by: '2025-08-21',
-  subject: '1. Mahnung zur Rechnung RE-2025-0042',
-  email_id: '5b0c1c9e-4a57-4a0e-9a39-2f4b0b8f3c11',
-  source: 'manual',
-  created_at: '2025-08-14T08:00:02.311Z',
-};
 const firstExample = {
-  ...reminderExample,
+  ...REMINDER_EXAMPLE,
   id: 1,
   level: 1,
   date: '2025-05-22',
@@ -157,7 +134,7 @@ export function reminderPaths(): Record<string, Record<string, unknown>> {
           "default recipient: the buyer's e-mail address on the invoice). The audit log records it and the webhook `invoice.reminder_issued` announces it.",
         requestBody: body(ReminderCreate, { level: 2, date: '2025-08-14', send_email: true, to: 'ap@buyer.example' }),
         responses: {
-          201: jsonExample(Reminder, reminderExample, 'issued; Location names the link to its PDF'),
+          201: jsonExample(Reminder, REMINDER_EXAMPLE, 'issued; Location names the link to its PDF'),
           ...notFound(),
           ...conflict(
             'not remindable: a draft, cancelled invoice or credit note (INVOICE_NOT_REMINDABLE), nothing open (INVOICE_ALREADY_PAID), not overdue on the date ' +
@@ -175,7 +152,7 @@ export function reminderPaths(): Record<string, Record<string, unknown>> {
         summary: "List an invoice's reminders",
         description: 'By level.',
         responses: {
-          200: jsonExample(z.object({ reminders: z.array(Reminder) }), { reminders: [firstExample, reminderExample] }),
+          200: jsonExample(z.object({ reminders: z.array(Reminder) }), { reminders: [firstExample, REMINDER_EXAMPLE] }),
           ...notFound(),
           ...commonErrors(),
         },
