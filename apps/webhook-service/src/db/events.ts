@@ -64,15 +64,6 @@ export function eventStore(conn: Connection) {
   return {
     model,
     init: () => Promise.all([model.init(), sequences.init()]),
-    /** The next sequence number of one resource of a company (in the transaction that records the event). */
-    async nextSequence(companyId: CompanyId, resourceKey: string, session: ClientSession): Promise<number> {
-      const doc = await rawSequences.findOneAndUpdate(
-        { _id: `${companyId}:${resourceKey}` },
-        { $inc: { seq: 1 } },
-        { upsert: true, returnDocument: 'after', session },
-      );
-      return doc!.seq;
-    },
     /**
      * Takes the next numbers of several resources at once (a key may come several times: it advances by its count);
      * answers each key's last number taken.
