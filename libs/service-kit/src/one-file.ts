@@ -63,6 +63,8 @@ async function readBounded(stream: Readable, max: number, opts: OneFileOptions):
   return Buffer.concat(chunks);
 }
 
+const malformed = () => invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }]);
+
 function receiveMultipart(headers: IncomingHttpHeaders, body: Readable, opts: OneFileOptions): Promise<ReceivedFile> {
   const max = Math.max(...opts.types.map((t) => opts.maxBytes(t)));
   let bb: busboy.Busboy;
@@ -83,6 +85,9 @@ function receiveMultipart(headers: IncomingHttpHeaders, body: Readable, opts: On
       reject(err);
     };
     bb.on('file', (_name, stream, info) => {
+      // busboy destroys a part's stream with an error when the body ends inside it (no closing boundary): every
+      // part's stream gets a listener, or that error ends the process
+      stream.on('error', () => fail(malformed()));
       if (file) return stream.resume();
       file = (async () => {
         const bytes = await readBounded(stream, max, opts);
@@ -93,9 +98,7 @@ function receiveMultipart(headers: IncomingHttpHeaders, body: Readable, opts: On
     });
     bb.on('filesLimit', () => fail(invalidData('send exactly one file', [{ path: 'file', message: 'one file only' }])));
     bb.on('partsLimit', () => fail(invalidData('send exactly one file', [{ path: 'file', message: 'one file only' }])));
-    bb.on('error', () =>
-      fail(invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }])),
-    );
+    bb.on('error', () => fail(malformed()));
     bb.on('close', () => {
       if (failed) return;
       if (!file) return fail(invalidData('the form has no file', [{ path: 'file', message: 'required' }]));

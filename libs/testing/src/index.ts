@@ -249,3 +249,4 @@ export async function brokerObjectNames(): Promise<{ queues: string[]; exchanges
   const [queues, exchanges] = await Promise.all([list('list_queues'), list('list_exchanges')]);
   return { queues, exchanges };
 }
+export * from './malformed-multipart';

@@ -23,6 +23,8 @@ export interface ReceivedFile {
   cleanup(): Promise<void>;
 }
 
+const malformed = () => invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }]);
+
 const tooLarge = () =>
   new AppError('payload_too_large', `an attachment may have at most ${ATTACHMENT_MAX_BYTES} bytes (5 MiB)`, {
     code: 'ATTACHMENT_TOO_LARGE',
@@ -77,6 +79,9 @@ export async function receiveUpload(headers: IncomingHttpHeaders, body: Readable
         description = text.trim() || undefined;
       });
       bb.on('file', (name, stream, info) => {
+        // busboy destroys a part's stream with an error when the body ends inside it (no closing boundary): every
+        // part's stream gets a listener, or that error ends the process (service-kit's multipart-guard test)
+        stream.on('error', () => fail(malformed()));
         if (name !== 'file' || file) {
           stream.resume();
           return;
@@ -105,15 +110,17 @@ export async function receiveUpload(headers: IncomingHttpHeaders, body: Readable
             }
           });
           stream.on('limit', cut);
+          stream.on('error', (err) => {
+            out.destroy();
+            ko(err);
+          });
           stream.pipe(out);
           out.on('error', ko);
           out.on('finish', () => ok({ path, size, sha256: hash.digest('hex'), head: Buffer.concat(head), filename: info.filename }));
         });
         file.catch(() => undefined);
       });
-      bb.on('error', () =>
-        fail(invalidData('the multipart body is malformed', [{ path: 'file', message: 'malformed multipart/form-data' }])),
-      );
+      bb.on('error', () => fail(malformed()));
       bb.on('close', () => {
         if (failed) return;
         if (!file) return fail(invalidData('the form has no file in field "file"', [{ path: 'file', message: 'required' }]));
