@@ -17,6 +17,13 @@ export const recurringConfig = baseEnv.extend({
   RECURRING_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How long a run waits for its finalization job before leaving it for the next tick. */
   RECURRING_JOB_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  /**
+   * The gateway's per-company limit (requests in any sliding second): the scheduler's calls take their slots from
+   * the same window in Redis. Set it to the gateway's value.
+   */
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
+  /** Periods one schedule issues at most per tick; a longer catch-up goes on at the next ticks. */
+  RECURRING_CATCH_UP_PER_TICK: z.coerce.number().int().min(1).max(24).default(3),
   /** Schedules worked on at once by one replica. */
   RECURRING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
 });

@@ -1,4 +1,4 @@
-import { createIdentitySigner, resolveIdentityKeys } from '@inv/service-kit';
+import { connectRedis, createCompanyRateLimit, createIdentitySigner, GATEWAY_REDIS_NAMESPACE, resolveIdentityKeys } from '@inv/service-kit';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { RecurringConfig } from './config';
 import { runStore } from './db/runs';
@@ -20,18 +20,29 @@ export async function createRecurringService(config: RecurringConfig, options: R
   const runs = runStore(rt.conn);
   await Promise.all([schedules.init(), runs.init()]);
   const signer = createIdentitySigner(resolveIdentityKeys(config, rt.logger));
+  // the gateway's per-company window (not a readiness check: without Redis the limit holds per replica)
+  const redis = connectRedis(config.REDIS_URL, config.REDIS_PREFIX);
+  redis.on('error', () => undefined);
+  const rateLimit = createCompanyRateLimit(redis, config.RATE_LIMIT_PER_SECOND, {
+    keyPrefix: GATEWAY_REDIS_NAMESPACE,
+    onRedisError: (err) => rt.logger.warn({ err }, 'rate limit in Redis failed; limiting per replica'),
+  });
   const deps: RecurringDeps = {
     schedules,
     runs,
     counters: createCounters(rt.conn),
     commit: rt.commit,
     logger: rt.logger,
-    invoiceApi: invoiceApi({ url: config.INVOICE_URL, signer, timeoutMs: config.RECURRING_HTTP_TIMEOUT_MS }),
+    invoiceApi: invoiceApi({ url: config.INVOICE_URL, signer, timeoutMs: config.RECURRING_HTTP_TIMEOUT_MS, rateLimit }),
     now: options.now ?? (() => new Date()),
     leaseMs: config.RECURRING_LEASE_MS,
     jobWaitMs: config.RECURRING_JOB_WAIT_MS,
   };
-  const ticker = scheduler(deps, { tickMs: config.RECURRING_TICK_MS, concurrency: config.RECURRING_CONCURRENCY });
+  const ticker = scheduler(deps, {
+    tickMs: config.RECURRING_TICK_MS,
+    concurrency: config.RECURRING_CONCURRENCY,
+    perSchedule: config.RECURRING_CATCH_UP_PER_TICK,
+  });
   rt.app.use(recurringRoutes(deps));
 
   return {
@@ -46,6 +57,8 @@ export async function createRecurringService(config: RecurringConfig, options: R
     async stop() {
       await ticker.stop();
       await rt.stop();
+      rateLimit.stop();
+      redis.disconnect();
     },
   };
 }

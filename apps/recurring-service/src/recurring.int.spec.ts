@@ -1,5 +1,6 @@
 import {
   deleteBrokerObjects,
+  deleteRedisKeys,
   identityHeaders,
   peerBus,
   serviceCaller,
@@ -10,6 +11,7 @@ import {
   waitFor,
 } from '@inv/testing';
 import { asCompanyId } from '@inv/contracts';
+import { connectRedis, createCompanyRateLimit, GATEWAY_REDIS_NAMESPACE } from '@inv/service-kit';
 import { recurringConfig } from './config';
 import { createRecurringService } from './recurring-service';
 import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
@@ -84,6 +86,7 @@ describe('recurring-service', () => {
     await fake?.close();
     await peer?.stop();
     await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`);
     await mongo?.stop();
   });
 
@@ -421,5 +424,96 @@ describe('recurring-service', () => {
     await call('PUT', `/recurring-invoices/${created.body.id}`, { template: template(41), status: 'active' });
     await tick(main.svc);
     expect(fake.invoicesOf('cmp_reject').map((i) => i.customer_id)).toEqual([41]);
+  });
+
+  it('refuses a start_date more than a year back or ten years ahead (400, naming the field and the bound)', async () => {
+    const call = api('cmp_old_start');
+    // the clock is at 2026-11-15: the earliest start is 2025-11-15, the latest 2036-11-15
+    for (const start_date of ['1990-01-01', '0001-01-01', '2025-11-14']) {
+      const refused = await call('POST', '/recurring-invoices/', {
+        template: template(),
+        schedule: { interval: 'monthly', day_of_month: 1, start_date },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_ERROR');
+      expect(refused.body.detail).toContain('start_date');
+      expect(refused.body.detail).toContain('2025-11-15');
+      expect(refused.body.errors).toEqual([expect.objectContaining({ path: 'schedule.start_date' })]);
+    }
+    const far = await call('POST', '/recurring-invoices/', {
+      template: template(),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '9999-01-01' },
+    });
+    expect(far.status).toBe(400);
+    expect(far.body.detail).toContain('2036-11-15');
+    const edge = await call('POST', '/recurring-invoices/', {
+      template: template(),
+      schedule: { interval: 'yearly', day_of_month: 1, start_date: '2025-11-15' },
+    });
+    expect(edge.status).toBe(201);
+    // moving an existing schedule's start far back is refused too; keeping its start as it was is not
+    const moved = await call('PUT', `/recurring-invoices/${edge.body.id}`, {
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '1990-01-01' },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.detail).toContain('2025-11-15');
+    const kept = await call('PUT', `/recurring-invoices/${edge.body.id}`, {
+      status: 'paused',
+      schedule: { interval: 'yearly', day_of_month: 1, start_date: '2025-11-15', end_date: '2030-12-31' },
+    });
+    expect(kept.status).toBe(200);
+    expect(fake.invoicesOf('cmp_old_start')).toHaveLength(0);
+  });
+
+  it('catches up at most 3 periods per tick, and the rest at the next ticks, each period once', async () => {
+    const call = api('cmp_behind');
+    const created = await call('POST', '/recurring-invoices/', {
+      template: template(),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2025-12-01' },
+    });
+    expect(created.body.next_run_date).toBe('2025-12-01');
+    const expected = Array.from({ length: 12 }, (_, i) => `${i < 1 ? 2025 : 2026}-${String(((11 + i) % 12) + 1).padStart(2, '0')}-01`);
+    const issuedAfter: number[] = [];
+    for (let t = 0; t < 6; t++) {
+      await main.svc.scheduler.tick();
+      issuedAfter.push(fake.invoicesOf('cmp_behind').length);
+    }
+    expect(issuedAfter).toEqual([3, 6, 9, 12, 12, 12]);
+    const periods = fake.invoicesOf('cmp_behind').map((i) => i.benefit_period_start);
+    expect(periods).toEqual(expected);
+    expect(fake.calls.filter((c) => c.companyId === 'cmp_behind' && c.method === 'POST' && c.path === '/invoice/')).toHaveLength(12);
+    expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body).toMatchObject({
+      status: 'active',
+      next_run_date: '2026-12-01',
+    });
+  });
+
+  it("takes its calls from the company's rate-limit window in Redis, the one the gateway keeps", async () => {
+    const limited = await replica({ RATE_LIMIT_PER_SECOND: '4' });
+    // the gateway's limiter as the gateway keys it (its client's prefix is REDIS_PREFIX + gw:)
+    const gatewayRedis = connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `${prefix}:${GATEWAY_REDIS_NAMESPACE}`);
+    const gatewayLimit = createCompanyRateLimit(gatewayRedis, 4);
+    try {
+      await new Promise((r) => (gatewayRedis.status === 'ready' ? r(undefined) : gatewayRedis.once('ready', r)));
+      const call = api('cmp_rl');
+      // 3 periods due, 3 calls each (the draft, two positions)
+      await call('POST', '/recurring-invoices/', {
+        template: template(),
+        schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-09-01' },
+      });
+      // the company's integrator has used up this second at the gateway
+      const started = Date.now();
+      for (let i = 0; i < 4; i++) expect((await gatewayLimit.take('cmp_rl')).admitted).toBe(true);
+      await tick(limited.svc);
+      const took = Date.now() - started;
+      expect(fake.invoicesOf('cmp_rl')).toHaveLength(3);
+      expect(fake.calls.filter((c) => c.companyId === 'cmp_rl')).toHaveLength(9);
+      // 4 + 9 calls at 4 per sliding second: the last can go only 3 s after the first (1 s if the scheduler's own
+      // calls did not count, at once if it did not respect the gateway's)
+      expect(took).toBeGreaterThanOrEqual(2900);
+    } finally {
+      gatewayLimit.stop();
+      gatewayRedis.disconnect();
+    }
   });
 });

@@ -15,3 +15,4 @@ export * from './pagination';
 export * from './request-actor';
 export * from './startup-garbage';
 export * from './one-file';
+export * from './company-rate-limit';

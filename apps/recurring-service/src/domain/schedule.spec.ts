@@ -1,6 +1,6 @@
 import type { RecurringSchedule } from '@inv/contracts';
 import { RecurringSchedule as ScheduleSchema } from '@inv/contracts';
-import { dayBefore, firstIndex, firstIndexAfter, occurrence, periodOf, runDate } from './schedule';
+import { dayBefore, firstIndex, firstIndexAfter, occurrence, periodOf, runDate, startDateBounds, startDateProblem } from './schedule';
 
 const runs = (s: RecurringSchedule, n: number) => {
   const out: string[] = [];
@@ -89,5 +89,16 @@ describe('schedule arithmetic', () => {
     const q: RecurringSchedule = { interval: 'quarterly', day_of_month: 'last', start_date: '2020-01-01' };
     expect(occurrence(q, firstIndexAfter(q, '2026-10-30'))).toBe('2026-10-31');
     expect(occurrence(q, firstIndexAfter(q, '2026-10-31'))).toBe('2027-01-31');
+  });
+
+  it('accepts a start_date from a year back to ten years ahead', () => {
+    expect(startDateBounds('2026-11-15')).toEqual({ earliest: '2025-11-15', latest: '2036-11-15' });
+    // across a leap day: 365 days before 2028-03-01 is 2027-03-02
+    expect(startDateBounds('2028-03-01').earliest).toBe('2027-03-02');
+    expect(startDateProblem('2025-11-15', '2026-11-15')).toBeNull();
+    expect(startDateProblem('2036-11-15', '2026-11-15')).toBeNull();
+    expect(startDateProblem('2025-11-14', '2026-11-15')).toContain('earliest 2025-11-15');
+    expect(startDateProblem('0001-01-01', '2026-11-15')).toContain('365 days');
+    expect(startDateProblem('2036-11-16', '2026-11-15')).toContain('latest 2036-11-15');
   });
 });

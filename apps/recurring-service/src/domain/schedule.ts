@@ -1,4 +1,4 @@
-import type { RecurringSchedule } from '@inv/contracts';
+import { RECURRING_START_MAX_FUTURE_YEARS, RECURRING_START_MAX_PAST_DAYS, type RecurringSchedule } from '@inv/contracts';
 
 /**
  * Schedule arithmetic on calendar dates (YYYY-MM-DD, no time zone: a run date is a date of the company's
@@ -84,3 +84,25 @@ export function firstIndexAfter(s: RecurringSchedule, after: string | undefined)
 
 /** Today's date in UTC. */
 export const dateOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/** The earliest and the latest start_date accepted on `today` (RECURRING_START_MAX_PAST_DAYS / _FUTURE_YEARS). */
+export function startDateBounds(today: string): { earliest: string; latest: string } {
+  const { y, month0, d } = parts(today);
+  const earliest = new Date(Date.UTC(y, month0, d - RECURRING_START_MAX_PAST_DAYS));
+  const latest = new Date(Date.UTC(y + RECURRING_START_MAX_FUTURE_YEARS, month0, d));
+  const iso = (t: Date) => format(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
+  return { earliest: iso(earliest), latest: iso(latest) };
+}
+
+/**
+ * Why a start_date is refused on `today`, or null: more than RECURRING_START_MAX_PAST_DAYS back would issue the
+ * periods since then as a catch-up (years of invoices, each with a permanent number), and one more than
+ * RECURRING_START_MAX_FUTURE_YEARS ahead is a typing error rather than a plan.
+ */
+export function startDateProblem(startDate: string, today: string): string | null {
+  const { earliest, latest } = startDateBounds(today);
+  if (startDate < earliest)
+    return `must not be more than ${RECURRING_START_MAX_PAST_DAYS} days in the past (earliest ${earliest}); missed periods are issued as invoices`;
+  if (startDate > latest) return `must not be more than ${RECURRING_START_MAX_FUTURE_YEARS} years in the future (latest ${latest})`;
+  return null;
+}

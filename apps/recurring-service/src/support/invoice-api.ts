@@ -1,5 +1,5 @@
 import type { CompanyId } from '@inv/contracts';
-import { IDENTITY_HEADER, type IdentitySigner } from '@inv/service-kit';
+import { IDENTITY_HEADER, type CompanyRateLimit, type IdentitySigner } from '@inv/service-kit';
 
 /** invoice-service could not be reached or answered 5xx/429: the run is tried again at a later tick. */
 export class InvoiceApiUnavailable extends Error {}
@@ -19,8 +19,32 @@ export const problemText = (a: ApiAnswer) =>
  * company (role `member`, which may write invoices; key id `recurring-service`, so the audit log names the
  * scheduler as the actor). The same calls an integrator makes; the gateway's Idempotency-Key handling is not on
  * this path, which is why runs are claimed in MongoDB and drafts marked with their run id (see issue-run.ts).
+ *
+ * Every call first takes a slot of the company's rate-limit window, the one the gateway keeps in Redis for the
+ * company's API requests (`rateLimit`), so the scheduler's calls count against the same per-company limit: when
+ * the window is full the call waits for a free slot (at most `rateWaitMs`, then the run is left for a later tick).
  */
-export function invoiceApi(opts: { url: string; signer: IdentitySigner; timeoutMs: number }) {
+export function invoiceApi(opts: {
+  url: string;
+  signer: IdentitySigner;
+  timeoutMs: number;
+  rateLimit?: CompanyRateLimit;
+  /** Longest wait for a free slot of the company's window before the call counts as unavailable. */
+  rateWaitMs?: number;
+}) {
+  const rateWaitMs = opts.rateWaitMs ?? 10_000;
+  const slot = async (companyId: CompanyId, what: string, signal?: AbortSignal) => {
+    if (!opts.rateLimit) return;
+    const giveUpAt = Date.now() + rateWaitMs;
+    for (;;) {
+      const verdict = await opts.rateLimit.take(companyId);
+      if (verdict.admitted) return;
+      const waitMs = Math.min(1000, Math.max(10, Math.ceil(verdict.resetUs / 1000)));
+      if (signal?.aborted || Date.now() + waitMs > giveUpAt)
+        throw new InvoiceApiUnavailable(`${what}: the company's rate limit is used up`);
+      await sleep(waitMs, signal);
+    }
+  };
   return async function call(
     companyId: CompanyId,
     method: 'GET' | 'POST' | 'PUT',
@@ -28,6 +52,7 @@ export function invoiceApi(opts: { url: string; signer: IdentitySigner; timeoutM
     body?: unknown,
     extra: { signal?: AbortSignal; extraTimeoutMs?: number } = {},
   ): Promise<ApiAnswer> {
+    await slot(companyId, `${method} ${path}`, extra.signal);
     const token = await opts.signer.sign({ scope: 'company', companyId, keyId: 'recurring-service', role: 'member' });
     const timeout = AbortSignal.timeout(opts.timeoutMs + (extra.extraTimeoutMs ?? 0));
     let res: Response;
@@ -54,3 +79,9 @@ export function invoiceApi(opts: { url: string; signer: IdentitySigner; timeoutM
   };
 }
 export type InvoiceApi = ReturnType<typeof invoiceApi>;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });

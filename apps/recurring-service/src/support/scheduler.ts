@@ -6,7 +6,7 @@ import type { RecurringDeps } from './deps';
  * Ticks at start and every `tickMs`; a tick still running when the next is due is not doubled. The schedule
  * state lives in MongoDB only, so a restarted replica simply ticks again and catches up.
  */
-export function scheduler(deps: RecurringDeps, opts: { tickMs: number; concurrency: number }) {
+export function scheduler(deps: RecurringDeps, opts: { tickMs: number; concurrency: number; perSchedule?: number }) {
   // a run claimed by this replica names it; a new process is a new owner (its predecessor's claims expire)
   const owner = `${process.pid}-${randomUUID()}`;
   const stopping = new AbortController();
@@ -15,7 +15,7 @@ export function scheduler(deps: RecurringDeps, opts: { tickMs: number; concurren
 
   const tick = (): Promise<number> => {
     if (current) return current;
-    current = runDueSchedules(deps, { owner, concurrency: opts.concurrency, signal: stopping.signal })
+    current = runDueSchedules(deps, { owner, concurrency: opts.concurrency, perSchedule: opts.perSchedule, signal: stopping.signal })
       .catch((err: unknown) => {
         deps.logger.error({ err }, 'recurring scheduler tick failed');
         return 0;

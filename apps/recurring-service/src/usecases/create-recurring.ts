@@ -1,6 +1,6 @@
 import type { CompanyId, RecurringInvoiceCreate } from '@inv/contracts';
-import { AppError } from '@inv/service-kit';
-import { dateOf, firstIndexAfter, runDate } from '../domain/schedule';
+import { AppError, invalidData } from '@inv/service-kit';
+import { dateOf, firstIndexAfter, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
 import { presentSchedule } from '../support/present';
@@ -9,6 +9,8 @@ import { presentSchedule } from '../support/present';
 export const MAX_LIVE_SCHEDULES = 500;
 
 export async function createRecurring(deps: RecurringDeps, companyId: CompanyId, input: RecurringInvoiceCreate) {
+  const startProblem = startDateProblem(input.schedule.start_date, dateOf(deps.now()));
+  if (startProblem) throw invalidData(`schedule.start_date ${startProblem}`, [{ path: 'schedule.start_date', message: startProblem }]);
   if ((await deps.schedules.countLive(companyId)) >= MAX_LIVE_SCHEDULES)
     throw new AppError('conflict', `at most ${MAX_LIVE_SCHEDULES} recurring invoices that have not ended`, { code: 'RECURRING_LIMIT' });
   const id = await deps.counters.next(`recurring:${companyId}`);

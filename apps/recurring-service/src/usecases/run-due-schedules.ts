@@ -5,8 +5,13 @@ import { issueRun } from './issue-run';
 
 /** Schedules read per query of a tick. */
 const BATCH = 100;
-/** Runs one schedule issues in one tick at most (a catch-up of more goes on at the next tick). */
-const MAX_RUNS_PER_SCHEDULE = 120;
+/**
+ * Periods one schedule issues in one tick at most, by default (RECURRING_CATCH_UP_PER_TICK): a schedule far behind
+ * (resumed after a long pause) catches up a few periods per tick, oldest first, instead of issuing dozens of
+ * invoices, each with a permanent number, in one burst. The rest are issued at the next ticks; the run claims keep
+ * each period single.
+ */
+export const DEFAULT_RUNS_PER_TICK = 3;
 
 /**
  * One tick of the scheduler: every active schedule whose next run is due today or earlier issues its runs,
@@ -16,11 +21,11 @@ const MAX_RUNS_PER_SCHEDULE = 120;
  */
 export async function runDueSchedules(
   deps: RecurringDeps,
-  opts: { owner: string; concurrency: number; signal?: AbortSignal; batch?: number },
+  opts: { owner: string; concurrency: number; signal?: AbortSignal; batch?: number; perSchedule?: number },
 ) {
   const today = dateOf(deps.now());
   let advanced = 0;
-  // a schedule worked on in this tick may still be due (a catch-up longer than MAX_RUNS_PER_SCHEDULE): not twice
+  // a schedule worked on in this tick may still be due (a catch-up longer than perSchedule): not twice
   const seen = new Set<string>();
   let after: { nextRunDate: string; _id: string } | undefined;
   for (;;) {
@@ -35,7 +40,7 @@ export async function runDueSchedules(
       while (next < due.length && !opts.signal?.aborted) {
         const schedule = due[next++];
         try {
-          advanced += await catchUp(deps, schedule, today, opts);
+          advanced += await catchUp(deps, schedule, today, { ...opts, perSchedule: opts.perSchedule ?? DEFAULT_RUNS_PER_TICK });
         } catch (err) {
           deps.logger.error(
             { err, companyId: schedule.companyId, recurringId: schedule.id },
@@ -48,7 +53,12 @@ export async function runDueSchedules(
   }
 }
 
-async function catchUp(deps: RecurringDeps, first: ScheduleDoc, today: string, opts: { owner: string; signal?: AbortSignal }) {
+async function catchUp(
+  deps: RecurringDeps,
+  first: ScheduleDoc,
+  today: string,
+  opts: { owner: string; perSchedule: number; signal?: AbortSignal },
+) {
   let schedule: ScheduleDoc | null = first;
   let advanced = 0;
   while (
@@ -56,7 +66,7 @@ async function catchUp(deps: RecurringDeps, first: ScheduleDoc, today: string, o
     schedule.status === 'active' &&
     schedule.nextRunDate !== null &&
     schedule.nextRunDate <= today &&
-    advanced < MAX_RUNS_PER_SCHEDULE &&
+    advanced < opts.perSchedule &&
     !opts.signal?.aborted
   ) {
     if ((await issueRun(deps, schedule, opts.owner, opts.signal)) !== 'advanced') break;

@@ -1,6 +1,6 @@
 import type { CompanyId, RecurringInvoiceUpdate, RecurringTemplate } from '@inv/contracts';
 import { AppError, conflict, invalidData } from '@inv/service-kit';
-import { firstIndexAfter, runDate } from '../domain/schedule';
+import { dateOf, firstIndexAfter, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
 import { presentSchedule } from '../support/present';
@@ -23,6 +23,12 @@ export async function updateRecurring(deps: RecurringDeps, companyId: CompanyId,
     throw new AppError('conflict', `recurring invoice ${id} has ended; give a schedule with a later end_date to resume it`, {
       code: 'RECURRING_ENDED',
     });
+
+  // a start_date kept as it was stays accepted (the schedule has run since; its billed periods are skipped)
+  if (input.schedule && input.schedule.start_date !== doc.schedule.start_date) {
+    const startProblem = startDateProblem(input.schedule.start_date, dateOf(deps.now()));
+    if (startProblem) throw invalidData(`schedule.start_date ${startProblem}`, [{ path: 'schedule.start_date', message: startProblem }]);
+  }
 
   const set: Partial<ScheduleDoc> = { autoFinalize, autoSendEmail, updatedAt: deps.now() };
   if (input.name !== undefined) set.name = input.name;

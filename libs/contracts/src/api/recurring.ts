@@ -14,6 +14,13 @@ import { safeText } from './safe-text';
 export const MAX_RECURRING_POSITIONS = 100;
 /** Key of the invoice `meta` under which a run marks the draft it created (found again after a crash). */
 export const RECURRING_RUN_META_KEY = 'recurring_run';
+/**
+ * How far back a schedule's start_date may lie, in days before today (the service's UTC date): the periods since
+ * then are issued as a catch-up, so an old date would issue years of invoices, each with a permanent number.
+ */
+export const RECURRING_START_MAX_PAST_DAYS = 365;
+/** How far ahead a schedule's start_date may lie, in years after today. */
+export const RECURRING_START_MAX_FUTURE_YEARS = 10;
 
 export const RecurringInterval = z.enum(['monthly', 'quarterly', 'yearly']).meta({ id: 'RecurringInterval' });
 export type RecurringInterval = z.output<typeof RecurringInterval>;
@@ -63,7 +70,10 @@ export type RecurringTemplate = z.output<typeof RecurringTemplate>;
 const scheduleFields = {
   interval: RecurringInterval,
   day_of_month: DayOfMonth,
-  start_date: IsoDate.meta({ description: 'the first run is the first day_of_month on or after this date', example: '2026-12-01' }),
+  start_date: IsoDate.meta({
+    description: `the first run is the first day_of_month on or after this date; at most ${RECURRING_START_MAX_PAST_DAYS} days before today (missed periods are issued as a catch-up, a few per scheduler tick) and at most ${RECURRING_START_MAX_FUTURE_YEARS} years after it`,
+    example: '2026-12-01',
+  }),
   end_date: IsoDate.optional().meta({
     description: 'no run after this date; the last period ends on it at the latest',
     example: '2027-11-30',
