@@ -602,6 +602,13 @@ describe('inbound-service over HTTP', () => {
     expect((await send('cmp_sup', 'POST', '/suppliers/', json({ name: 'X', nmae: 'typo' }), 'application/json')).body.code).toBe(
       'UNKNOWN_FIELD',
     );
+    // a supplier name refuses control characters and bidirectional overrides, as every other name does
+    for (const name of ['Evil\u202Egpj.exe GmbH', 'Line\nbreak GmbH', 'Nul\u0000 GmbH'])
+      expect((await send('cmp_sup', 'POST', '/suppliers/', json({ name }), 'application/json')).body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: [{ path: 'name', message: expect.stringMatching(/control characters or bidirectional overrides/) }],
+      });
+    expect((await send('cmp_sup', 'GET', '/suppliers/')).body).toEqual([]);
     const created = await send(
       'cmp_sup',
       'POST',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Pagination } from './common';
+import { safeText } from './safe-text';
 
 /**
  * Received e-invoices (inbound-service): a document as sent by a supplier (XRechnung UBL or CII, Peppol BIS 3,
@@ -13,6 +14,22 @@ export const INBOUND_XML_MAX_BYTES = 5 * 1024 * 1024;
 export const INBOUND_PDF_MAX_BYTES = 10 * 1024 * 1024;
 /** Largest document `POST /inbound/validate` checks synchronously (bytes). */
 export const INBOUND_VALIDATE_MAX_BYTES = 1024 * 1024;
+/**
+ * The work one received XML may cost, bounded before any parser or rule set sees it (an e-invoice counted once
+ * more, in the worker, when it came embedded in a PDF). A real invoice stays far below: the XRechnung UBL example
+ * has about 25 elements per line, so 1,000 lines are about 25,000 elements and 6,000 attributes, and no field but an
+ * embedded attachment (…BinaryObject, bounded by the document size) holds more than a few kB of text.
+ */
+export const INBOUND_XML_LIMITS = {
+  /** Elements in the document. */
+  elements: 50_000,
+  /** Attributes in the document (namespace declarations included). */
+  attributes: 50_000,
+  /** Attributes of one element. */
+  attributesPerElement: 64,
+  /** Characters of one text node or attribute value (an embedded …BinaryObject: bounded by the document size only). */
+  textChars: 100_000,
+} as const;
 
 export const INBOUND_FORMATS = ['xrechnung-ubl', 'xrechnung-cii', 'peppol-ubl', 'ubl-en16931', 'cii-en16931', 'factur-x'] as const;
 export const InboundFormat = z.enum(INBOUND_FORMATS).meta({
@@ -319,7 +336,7 @@ export const SUPPLIER_MAX_IBANS = 10;
 /** A supplier of the company (the register received e-invoices are matched against). */
 export const SupplierInput = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: safeText(z.string().trim().min(1).max(200)),
     vat_id: z
       .string()
       .trim()

@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   ],
   XML_ENCODING_UNSUPPORTED: [400, 'The received XML (e-invoice or bank statement) is not UTF-8 (or declares another encoding).'],
   XML_TOO_DEEP: [400, 'The received XML nests elements deeper than 128 levels (bank statements: 64).'],
+  XML_TOO_COMPLEX: [
+    400,
+    'The received e-invoice XML exceeds a bound of the work one document may cost: more than 50,000 elements or 50,000 attributes, more than 64 attributes on one element, or more than 100,000 characters in one text or attribute value (an embedded …BinaryObject excepted). Refused at upload; found in a PDF, its job fails with this code.',
+  ],
   PDF_MALFORMED: [400, 'The received PDF cannot be read (broken structure, encryption, or an embedded file in an unsupported encoding).'],
   REQUEST_ABORTED: [400, 'The client aborted the request.'],
   INVALID_IDEMPOTENCY_KEY: [400, 'The Idempotency-Key header is malformed (1 to 255 printable characters).'],
@@ -126,6 +130,10 @@ export const ERROR_CODES = {
   DOCUMENT_NOT_READABLE: [
     422,
     'The received document was REJECTED (not readable as an e-invoice, see its `error`): it has no reading to render.',
+  ],
+  VALIDATION_TIMEOUT: [
+    422,
+    "The error_code of a received document's failed job when reading and validating it took longer than the limit (60 s): the document is too heavy to check; it is not retried.",
   ],
   PROCESSING_FAILED: [
     422,
