@@ -26,5 +26,7 @@ export const inboundConfig = baseEnv.extend({
    * proportion): 1 reads them back to back. POST /inbound/validate is not held back.
    */
   INBOUND_CPU_SHARE: z.coerce.number().min(0.05).max(1).default(0.25),
+  /** A document whose reading and validation take longer is stopped and REJECTED (VALIDATION_TIMEOUT), not retried. */
+  INBOUND_VALIDATION_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(60_000),
 });
 export type InboundConfig = z.output<typeof inboundConfig>;

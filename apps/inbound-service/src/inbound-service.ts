@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { INBOUND_ATTACHMENT_MAX_BYTES, INBOUND_ATTACHMENTS_MAX, INBOUND_ATTACHMENTS_MAX_TOTAL_BYTES } from '@inv/contracts';
+import { type CompanyId, INBOUND_ATTACHMENT_MAX_BYTES, INBOUND_ATTACHMENTS_MAX, INBOUND_ATTACHMENTS_MAX_TOTAL_BYTES } from '@inv/contracts';
 import { connectObjectStore } from '@inv/objects';
 import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InboundConfig } from './config';
 import { handleProcessDocument } from './consumers/inbound.process-document';
+import { processDocument } from './usecases/process-document';
+import { documentScheduler } from './support/document-scheduler';
 import { inboundDocuments } from './db/inbound-documents';
 import { suppliers } from './db/suppliers';
 import { DOCUMENT_PATHS, inboundRoutes } from './http/inbound.routes';
@@ -14,6 +16,17 @@ import { defaultKitDir, defaultSefCacheDir } from './support/conformance-kit';
 import { dutyCycle } from './support/duty-cycle';
 import { createInspector } from './support/inspector';
 import type { InboundDeps } from './support/deps';
+
+/**
+ * The documents waiting to be read are queued in memory per company, at most QUEUED_PER_COMPANY each and QUEUED_TOTAL
+ * in all (the rest waits in MongoDB); every SWEEP_MS the waiting documents nobody holds are queued again, the oldest
+ * SWEEP_PER_COMPANY of each of at most SWEEP_COMPANIES companies (after a restart, or what a stopped replica held).
+ */
+const QUEUED_PER_COMPANY = 1_000;
+const QUEUED_TOTAL = 20_000;
+const SWEEP_MS = 15_000;
+const SWEEP_PER_COMPANY = 100;
+const SWEEP_COMPANIES = 200;
 
 /** Received e-invoices: validation with the official rules, reading into our JSON, storage of the originals. */
 export async function createInboundService(config: InboundConfig) {
@@ -31,19 +44,31 @@ export async function createInboundService(config: InboundConfig) {
   const inspector = createInspector(
     { kitDir, cacheDir: config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(config.XDG_CACHE_HOME), xsdEngine: config.INBOUND_XSD_ENGINE },
     config.INBOUND_WORKERS,
-    { nice: config.INBOUND_WORKER_NICE },
+    { nice: config.INBOUND_WORKER_NICE, timeoutMs: config.INBOUND_VALIDATION_TIMEOUT_MS },
   );
+  const documents = inboundDocuments(rt.conn);
+  const scheduler = documentScheduler({
+    gate: dutyCycle(config.INBOUND_CPU_SHARE),
+    work: (companyId, id) => processDocument(deps, companyId as CompanyId, id),
+    waiting: () => documents.waiting(new Date(), SWEEP_PER_COMPANY, SWEEP_COMPANIES),
+    logger: rt.logger,
+    sweepMs: SWEEP_MS,
+    limits: { perCompany: QUEUED_PER_COMPANY, total: QUEUED_TOTAL },
+  });
   const deps: InboundDeps = {
-    documents: inboundDocuments(rt.conn),
+    documents,
     suppliers: suppliers(rt.conn),
     counters: createCounters(rt.conn),
     commit: rt.commit,
     bus: rt.bus,
     objects,
     inspector,
-    processing: dutyCycle(config.INBOUND_CPU_SHARE),
+    scheduler,
     logger: rt.logger,
     maxAttempts: config.BUS_RETRY_DELAYS_MS.length + 1,
+    retryDelaysMs: config.BUS_RETRY_DELAYS_MS,
+    // longer than a reading may take (the inspection's timeout, then storing and committing)
+    leaseMs: 2 * config.INBOUND_VALIDATION_TIMEOUT_MS + 60_000,
     presignTtlSeconds: config.PRESIGNED_URL_TTL_SECONDS,
     attachmentLimits: {
       count: INBOUND_ATTACHMENTS_MAX,
@@ -56,19 +81,23 @@ export async function createInboundService(config: InboundConfig) {
   await Promise.all([deps.documents.init(), deps.suppliers.init()]);
   rt.app.use(inboundRoutes(deps));
   rt.app.use(supplierRoutes(deps));
-  rt.bus.onCommand('inbound.process-document.v1', (msg, ctx) => handleProcessDocument(deps, msg, ctx.attempt));
+  rt.bus.onCommand('inbound.process-document.v1', (msg) => handleProcessDocument(deps, msg));
 
   return {
     runtime: rt,
     deps,
+    scheduler,
     async start() {
       // the stylesheets are compiled (first start) and loaded before the service reports ready
       const started = performance.now();
       await inspector.warmUp();
       rt.logger.info({ ms: Math.round(performance.now() - started) }, 'conformance rules loaded');
-      return rt.start();
+      const running = await rt.start();
+      await scheduler.start(); // what waited when the last process stopped
+      return running;
     },
     async stop() {
+      await scheduler.stop();
       await rt.stop();
       await inspector.close();
     },

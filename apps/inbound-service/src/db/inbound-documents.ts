@@ -48,6 +48,8 @@ export interface InboundDoc extends Partial<Omit<InboundReading, 'valid' | 'iban
   startedAt?: Date;
   finishedAt?: Date;
   attempts?: number;
+  /** Whoever claimed the job works on it until then; after it (a crash), any replica may take the job up again. */
+  leaseUntil?: Date;
   error?: { code: string; message: string };
   ibanDiffers: boolean;
   summary: InboundReading['summary'];
@@ -60,6 +62,8 @@ schema.index({ companyId: 1, valid: 1, id: -1 });
 schema.index({ companyId: 1, status: 1, id: -1 });
 schema.index({ companyId: 1, sellerVatId: 1, id: -1 });
 schema.index({ companyId: 1, 'summary.number': 1, id: 1 });
+// the documents waiting to be read (the work queue of processDocument): few, so a small partial index
+schema.index({ companyId: 1, id: 1 }, { name: 'processing_queue', partialFilterExpression: { status: 'PROCESSING' } });
 
 export interface InboundFilter {
   status?: InboundDoc['status'];
@@ -79,13 +83,34 @@ export function inboundDocuments(conn: Connection) {
     async remove(companyId: CompanyId, id: number, session?: ClientSession): Promise<InboundDoc | null> {
       return raw.findOneAndDelete({ _id: key(companyId, id), companyId }, { session });
     },
-    /** PROCESSING -> its job started (again, after a restart); null when the job has ended or the document is gone. */
-    markStarted: (companyId: CompanyId, id: number, now: Date) =>
+    /**
+     * Takes the job of a PROCESSING document that nobody holds (no lease, or an expired one: its holder died) until
+     * `now + leaseMs`, counting the attempt; null when the job has ended, the document is gone, or another holds it.
+     */
+    claim: (companyId: CompanyId, id: number, now: Date, leaseMs: number) =>
       raw.findOneAndUpdate(
-        { _id: key(companyId, id), companyId, status: 'PROCESSING' },
-        { $set: { startedAt: now }, $inc: { attempts: 1 } },
+        { _id: key(companyId, id), companyId, status: 'PROCESSING', leaseUntil: { $not: { $gt: now } } },
+        { $set: { startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs) }, $inc: { attempts: 1 } },
         { returnDocument: 'after' },
       ),
+    /** Gives a claimed job back, to be taken up again from `retryAt` (a failure on our side worth another attempt). */
+    async release(companyId: CompanyId, id: number, retryAt: Date): Promise<void> {
+      await raw.updateOne({ _id: key(companyId, id), companyId, status: 'PROCESSING' }, { $set: { leaseUntil: retryAt } });
+    },
+    /**
+     * The PROCESSING documents nobody holds, the oldest `perCompany` of each of at most `companies` companies (so
+     * that one company's backlog never hides another's document): what a start or a periodic sweep queues again.
+     */
+    async waiting(now: Date, perCompany: number, companies: number): Promise<Array<{ companyId: CompanyId; id: number }>> {
+      const free = { status: 'PROCESSING' as const, leaseUntil: { $not: { $gt: now } } };
+      const ids = (await raw.distinct('companyId', free)).slice(0, companies) as CompanyId[];
+      const found = await Promise.all(
+        ids.map((companyId) =>
+          raw.find({ ...free, companyId }, { projection: { companyId: 1, id: 1 }, sort: { id: 1 }, limit: perCompany }).toArray(),
+        ),
+      );
+      return found.flat().map((d) => ({ companyId: d.companyId, id: d.id }));
+    },
     /** PROCESSING -> RECEIVED with the reading; false when the job had already ended (or the document was deleted). */
     async finish(companyId: CompanyId, id: number, reading: InboundReading, now: Date, session: ClientSession): Promise<boolean> {
       const res = await raw.updateOne(

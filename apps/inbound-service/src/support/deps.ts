@@ -6,7 +6,7 @@ import type { Logger } from '@inv/service-kit';
 import type { InboundDocuments } from '../db/inbound-documents';
 import type { Suppliers } from '../db/suppliers';
 import type { AttachmentLimits } from '../domain/attachments';
-import type { DutyCycle } from './duty-cycle';
+import type { DocumentScheduler } from './document-scheduler';
 import type { Inspector } from './inspector';
 
 export interface InboundDeps {
@@ -19,11 +19,14 @@ export interface InboundDeps {
   bus: Pick<AppBus, 'callRpc'>;
   objects: ObjectStore;
   inspector: Inspector;
-  /** Received documents are read one at a time, at most INBOUND_CPU_SHARE of a core (support/duty-cycle.ts). */
-  processing: DutyCycle;
+  /** Received documents are read one at a time, companies in turn, at most INBOUND_CPU_SHARE of a core. */
+  scheduler: Pick<DocumentScheduler, 'enqueue'>;
   logger: Logger;
-  /** Attempts of the process command before the job is failed for good (bus retries + 1). */
+  /** Attempts at reading a document before its job is failed for good (BUS_RETRY_DELAYS_MS + 1), and the delays between. */
   maxAttempts: number;
+  retryDelaysMs: readonly number[];
+  /** How long a claimed job is held (longer than a reading may take): after it, a crashed holder's job is taken up again. */
+  leaseMs: number;
   presignTtlSeconds: number;
   /** Embedded attachments of a received document decoded and stored at most (more: a warning). */
   attachmentLimits: AttachmentLimits;

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface DutyCycle {
   /** Runs `work` once no other work of this gate runs and the rest after the previous one is over. */
   run<T>(work: () => Promise<T>): Promise<T>;
+  /** Resolves when the work started so far is over and so is its rest (what the next run would wait for). */
+  idle(): Promise<void>;
 }
 
 /**
@@ -29,5 +31,6 @@ export function dutyCycle(share: number, now: () => number = () => performance.n
       tail = result.then(ignore, ignore).then(() => (rest > 0 ? sleep(rest) : undefined));
       return result;
     },
+    idle: () => tail.then(() => undefined),
   };
 }

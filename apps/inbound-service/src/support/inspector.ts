@@ -15,15 +15,14 @@ export interface Inspector {
   close(): Promise<void>;
 }
 
-/** An inspection that takes this long is stuck (a pathological document): its worker is stopped, the client gets 503. */
-const INSPECT_TIMEOUT_MS = 60_000;
-
 /**
- * Validation off the event loop: the Schematron stylesheets run synchronously in SaxonJS for 0.3-1 s per document,
- * which on the service's own thread would stall every other request and the health probes. `workers` threads
- * (piscina) each hold the compiled rule sets; with 0 the documents are checked on the event loop (tests, benches).
+ * An inspection that takes longer than `timeoutMs` (default 60 s) is stopped with its worker: the document is too
+ * heavy to check (VALIDATION_TIMEOUT, 422; a received document's job fails with it, once). A full queue: 503 SERVICE_BUSY.
  */
-export function createInspector(kit: KitOptions, workers: number, opts: { nice?: number } = {}): Inspector {
+export const INSPECT_TIMEOUT_MS = 60_000;
+
+export function createInspector(kit: KitOptions, workers: number, opts: { nice?: number; timeoutMs?: number } = {}): Inspector {
+  const timeoutMs = opts.timeoutMs ?? INSPECT_TIMEOUT_MS;
   const pool =
     workers > 0
       ? new Piscina<InspectTask, InspectResult>({
@@ -39,9 +38,15 @@ export function createInspector(kit: KitOptions, workers: number, opts: { nice?:
   const inline = pool ? undefined : kitRunner(kit);
   const run = (task: InspectTask) => {
     if (inline) return inline(task);
-    return pool!.run(task, task.kind === 'warm-up' ? {} : { signal: AbortSignal.timeout(INSPECT_TIMEOUT_MS) }).catch((err: unknown) => {
-      const name = (err as { name?: string })?.name;
-      if (name === 'AbortError' || /queue is full/i.test(String((err as Error)?.message)))
+    const timeout = task.kind === 'warm-up' ? undefined : AbortSignal.timeout(timeoutMs);
+    return pool!.run(task, timeout ? { signal: timeout } : {}).catch((err: unknown) => {
+      if (timeout?.aborted)
+        throw new AppError(
+          'unprocessable',
+          `reading and validating the document took longer than ${Math.round(timeoutMs / 1000)} s; it is too heavy to check`,
+          { code: 'VALIDATION_TIMEOUT' },
+        );
+      if ((err as { name?: string })?.name === 'AbortError' || /queue is full/i.test(String((err as Error)?.message)))
         throw new AppError('unavailable', 'the validation workers are busy; retry later', { code: 'SERVICE_BUSY' });
       throw err;
     });

@@ -7,6 +7,7 @@ import { attachmentFilename, safeKeyName, servedContentType } from '../domain/at
 import { ibanDiffers, matchSupplier, senderIds } from '../domain/supplier-match';
 import type { InboundDeps } from '../support/deps';
 import type { EmbeddedFile } from '../support/embedded-attachments';
+import type { WorkOutcome } from '../support/document-scheduler';
 import type { Inspection } from '../support/inspect';
 import { removeObjects } from './delete-document';
 
@@ -14,44 +15,46 @@ const DEC = /^-?\d+(\.\d+)?$/;
 const dec = (v: string | undefined) => (v !== undefined && DEC.test(v.trim()) ? v.trim() : undefined);
 
 /**
- * The `inbound.process-document.v1` command: reads and validates a stored upload (in the inspector's worker threads, one
- * document at a time at most INBOUND_CPU_SHARE of a core: deps.processing),
+ * Reads and validates one stored upload (the document scheduler's work, support/document-scheduler.ts: one document
+ * at a time, companies in turn, at most INBOUND_CPU_SHARE of a core; the inspection in the inspector's worker threads),
  * matches the supplier, flags a repeated number, and in one transaction turns the document RECEIVED with its reading
- * and announces `inbound.received.v1` (for the DATEV supplier bookings and webhooks). A document that is no readable
- * e-invoice (what the inspector refuses with a 4xx) is REJECTED with the reason: its job fails. Idempotent: a
- * document whose job has ended (or that was deleted) is left alone, and the end is written only from PROCESSING, so a
- * redelivered command processes once. Other errors (storage, busy workers) are retried by the bus; on the last
- * attempt the job fails.
+ * and announces `inbound.received.v1` (for the DATEV supplier bookings and webhooks). The job is claimed with a lease
+ * first: a document whose job has ended, that was deleted or that another process holds is left alone, and the end is
+ * written only from PROCESSING, so a redelivered command or a sweep reads it once. A document that is no readable
+ * e-invoice (what the inspector refuses with a 4xx, the bounds of xml-guard.ts included) or that takes longer than the
+ * inspection timeout (VALIDATION_TIMEOUT) is REJECTED with the reason at once: its job fails, never retried. Other
+ * errors (storage, busy workers) give the job back for another attempt after a delay (retryAfterMs); the attempt after
+ * the last (also when a document's reading crashed the process every time) fails it with PROCESSING_FAILED.
  */
-export async function processDocument(deps: InboundDeps, companyId: CompanyId, id: number, attempt: number): Promise<void> {
-  const pending = await deps.documents.get(companyId, id);
-  if (pending?.status !== 'PROCESSING') return;
-  let doc: InboundDoc | null = pending;
-  let inspection: Inspection | undefined;
+export async function processDocument(deps: InboundDeps, companyId: CompanyId, id: number): Promise<WorkOutcome> {
+  const doc = await deps.documents.claim(companyId, id, deps.now(), deps.leaseMs);
+  if (!doc) return; // ended, deleted, or another process reads it
+  const attempt = doc.attempts ?? 1;
+  if (attempt > deps.maxAttempts) return reject(deps, doc, PROCESSING_FAILED);
+  let inspection: Inspection;
   try {
-    // queued until its turn; started when it is read
-    inspection = await deps.processing.run(async () => {
-      doc = await deps.documents.markStarted(companyId, id, deps.now());
-      if (!doc) return undefined;
-      const bytes = await deps.objects.get(doc.objectKey);
-      return deps.inspector.check(
-        { bytes, mediaType: doc.mediaType, filename: doc.filename },
-        INBOUND_XML_MAX_BYTES,
-        deps.attachmentLimits,
-      );
-    });
+    const bytes = await deps.objects.get(doc.objectKey);
+    inspection = await deps.inspector.check(
+      { bytes, mediaType: doc.mediaType, filename: doc.filename },
+      INBOUND_XML_MAX_BYTES,
+      deps.attachmentLimits,
+    );
   } catch (err) {
-    if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, pending, { code: err.code, message: err.message });
-    if (attempt < deps.maxAttempts) throw err;
-    deps.logger.warn({ err, inboundId: id }, 'inbound document could not be processed');
-    return reject(deps, pending, { code: 'PROCESSING_FAILED', message: 'the document could not be processed; please upload it again' });
+    if (err instanceof AppError && err.kind !== 'unavailable') return reject(deps, doc, { code: err.code, message: err.message });
+    if (attempt >= deps.maxAttempts) {
+      deps.logger.warn({ err, inboundId: id }, 'inbound document could not be processed');
+      return reject(deps, doc, PROCESSING_FAILED);
+    }
+    const retryAfterMs = deps.retryDelaysMs[attempt - 1] ?? deps.retryDelaysMs.at(-1) ?? 1000;
+    deps.logger.info({ err, inboundId: id, attempt, retryAfterMs }, 'inbound document: reading failed; tried again later');
+    await deps.documents.release(companyId, id, new Date(deps.now().getTime() + retryAfterMs));
+    return { retryAfterMs };
   }
-  if (!doc || !inspection) return; // ended or deleted while it waited
   const attachmentFiles = await storeAttachments(deps, companyId, id, inspection.attachments ?? []);
   const reading = await readingOf(deps, companyId, id, inspection, attachmentFiles);
   const finished = await deps.commit(async (session, emit) => {
     if (!(await deps.documents.finish(companyId, id, reading, deps.now(), session))) return false;
-    emit(eventMessage('inbound.received.v1', companyId, receivedEvent(pending, reading), `inbound-received:${companyId}:${id}`));
+    emit(eventMessage('inbound.received.v1', companyId, receivedEvent(doc, reading), `inbound-received:${companyId}:${id}`));
     return true;
   });
   if (finished) signal(deps, companyId, id);
@@ -62,6 +65,8 @@ export async function processDocument(deps: InboundDeps, companyId: CompanyId, i
       attachmentFiles.map((a) => a.key),
     );
 }
+
+const PROCESSING_FAILED = { code: 'PROCESSING_FAILED', message: 'the document could not be processed; please upload it again' };
 
 /**
  * The decoded attachments beside the original, `<company>/inbound/<id>/attachments/<n>-<safe name>` (the same keys
