@@ -1,5 +1,5 @@
 import express from 'express';
-import { BANK_STATEMENT_MAX_BYTES, INBOUND_PDF_MAX_BYTES } from '@inv/contracts';
+import { BANK_STATEMENT_MAX_BYTES, INBOUND_PDF_MAX_BYTES, INBOUND_XML_MAX_BYTES } from '@inv/contracts';
 import type { LogDestination } from '@inv/service-kit';
 import {
   connectRedis,
@@ -68,9 +68,23 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
       // a logo is at most 1 MiB: account-service cuts it and answers LOGO_TOO_LARGE
       { method: 'PUT', path: /^\/company\/logo\/?$/, maxBytes: config.MAX_UPLOAD_BYTES },
       // a received e-invoice PDF is at most 10 MiB (inbound-service cuts it and answers DOCUMENT_TOO_LARGE); 64 KiB for a form's framing
-      { method: 'POST', path: /^\/inbound\/?$/, maxBytes: INBOUND_PDF_MAX_BYTES + 64 * 1024 },
+      // a raw XML document: at most 5 MiB
+      {
+        method: 'POST',
+        path: /^\/inbound\/?$/,
+        maxBytes: INBOUND_PDF_MAX_BYTES + 64 * 1024,
+        types: [
+          { type: /^(application|text)\/xml$/, maxBytes: INBOUND_XML_MAX_BYTES },
+          { type: /^application\/pdf$/, maxBytes: INBOUND_PDF_MAX_BYTES },
+        ],
+      },
       // a camt.053 bank statement is at most 20 MiB (invoice-service cuts it and answers BANK_STATEMENT_TOO_LARGE); 64 KiB for a form's framing
-      { method: 'POST', path: /^\/bank-statements\/?$/, maxBytes: BANK_STATEMENT_MAX_BYTES + 64 * 1024 },
+      {
+        method: 'POST',
+        path: /^\/bank-statements\/?$/,
+        maxBytes: BANK_STATEMENT_MAX_BYTES + 64 * 1024,
+        types: [{ type: /^(application|text)\/xml$/, maxBytes: BANK_STATEMENT_MAX_BYTES }],
+      },
     ]),
   );
   api.use(openApiRoutes());

@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { httpMetricsMiddleware, metricsEndpoint } from './http-metrics';
 import { requireIdentity, type IdentityVerifier } from './identity';
+import { lingeringClose } from './lingering-close';
 import type { Logger } from './logger';
 import { jsonDepthExceeds } from './parse';
 import { problem, toProblem } from './problem';
@@ -83,6 +84,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  // a refusal answered while the body still arrives is read, not cut by a reset (lingering-close.ts)
+  app.use(lingeringClose());
   app.use(traceMiddleware(opts.service));
   app.use(httpMetricsMiddleware({ service: opts.service, routeLabel: opts.metricsRouteLabel }));
   app.use((req, res, next) => {

@@ -1,4 +1,4 @@
-import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import httpProxy from 'http-proxy';
@@ -67,6 +67,21 @@ export function proxyTarget(target: string) {
 
 const heldOf = (req: IncomingMessage) => (req as Request).res?.locals[HELD] as Held | undefined;
 
+/** Methods whose request may be sent a second time: repeating one has the effect of sending it once (RFC 9110 9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** Largest streamed body kept aside so that its request can be sent again after a reset (a JSON body's limit). */
+const REPLAY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A kept-alive socket the service closed (its keep-alive timeout) just as the agent handed it to a request: the
+ * request fails with a reset before the service saw it. Node marks such a request `reusedSocket` and advises
+ * sending it again; only idempotent methods are, once, and only before any answer arrived.
+ */
+function isStaleSocketReset(err: Error, proxyReq: ClientRequest | undefined) {
+  const code = (err as { code?: string }).code;
+  return proxyReq?.reusedSocket === true && (code === 'ECONNRESET' || code === 'EPIPE');
+}
+
 export interface ProxyLimits extends GateOptions {
   /** Long polls open at once per upstream, on their own sockets so they never take the other requests' slots. */
   maxLongPolls: number;
@@ -112,6 +127,9 @@ export function proxyToServices(
   // errors without a per-request callback (none expected) are logged, never thrown
   proxy.on('error', (err) => logger.warn({ err }, 'proxy error'));
   proxy.on('econnreset', () => undefined);
+  // the request each forwarding sent, for the stale-socket check of its error (nothing is changed on it here)
+  const sent = new WeakMap<IncomingMessage, ClientRequest>();
+  proxy.on('proxyReq', (proxyReq, req) => void sent.set(req, proxyReq));
   proxy.on('proxyRes', (proxyRes, req, res) => {
     // the client went away before the answer was through: stop reading it
     res.on('close', () => {
@@ -186,17 +204,34 @@ export function proxyToServices(
         delete req.headers['transfer-encoding'];
         req.headers['content-length'] = String(held.body.length);
       }
-      proxy.web(
-        req,
-        res,
-        {
-          target: parsed.get(target)!,
-          agent: lane.agent,
-          proxyTimeout: timeoutOf(req.path),
-          buffer: held ? Readable.from([held.body]) : undefined,
-        },
-        onError,
-      );
+      // what a second attempt would send: the held body, nothing, or a small streamed body kept aside as it goes
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const bodiless = !held && !(declared > 0) && req.headers['transfer-encoding'] === undefined;
+      const kept: Buffer[] | undefined =
+        !held && !bodiless && IDEMPOTENT.has(req.method) && declared > 0 && declared <= REPLAY_MAX_BYTES ? [] : undefined;
+      const replay = (): Readable | undefined => {
+        if (held) return Readable.from([held.body]);
+        if (bodiless) return Readable.from([]);
+        const body = kept && req.complete ? Buffer.concat(kept) : undefined;
+        return body && body.length === declared ? Readable.from([body]) : undefined;
+      };
+      const forward = (attempt: number, buffer: Readable | undefined) =>
+        proxy.web(
+          req,
+          res,
+          { target: parsed.get(target)!, agent: lane.agent, proxyTimeout: timeoutOf(req.path), buffer },
+          (err: Error, inReq: IncomingMessage, out: ServerResponse | unknown) => {
+            const again = attempt === 0 && IDEMPOTENT.has(req.method) && !res.headersSent && !res.destroyed ? replay() : undefined;
+            if (again && isStaleSocketReset(err, sent.get(req))) {
+              logger.info({ err, method: req.method }, 'kept-alive upstream socket was reset; request sent again');
+              return forward(1, again);
+            }
+            onError(err, inReq, out);
+          },
+        );
+      forward(0, held ? Readable.from([held.body]) : undefined);
+      // after the proxy's pipe (same tick): both see every chunk
+      if (kept) req.on('data', (chunk: Buffer) => kept.push(chunk));
     } catch (err) {
       next(err);
     }
