@@ -2,11 +2,17 @@ import type { Request, Response } from 'express';
 
 /** Public path prefix the gateway serves the services under (Link headers point there). */
 const PUBLIC_PREFIX = '/api/v1';
+/**
+ * Longest `Link` header sent. Each link repeats the request's query, so a long query made it four times as long: past
+ * the 16 KiB Node allows for a message's headers, the gateway could not read the service's answer and said 503.
+ */
+export const MAX_LINK_HEADER_BYTES = 8 * 1024;
 
 /**
  * Pagination metadata as headers: `X-Total-Count` and an RFC 8288 `Link` with first, prev, next and last
  * (relative references to the public URL, other query parameters kept). Lists whose body is a bare JSON
- * array (as existing SDKs read them) carry their metadata only here.
+ * array (as existing SDKs read them) carry their metadata only here. Links longer than MAX_LINK_HEADER_BYTES in all
+ * are left out (a link without the query's filters would point at other results); X-Total-Count is always sent.
  */
 export function setPaginationHeaders(req: Request, res: Response, page: { total: number; page: number; limit: number }): void {
   const last = Math.max(1, Math.ceil(page.total / page.limit));
@@ -22,5 +28,6 @@ export function setPaginationHeaders(req: Request, res: Response, page: { total:
   if (page.page < last) links.push(link(page.page + 1, 'next'));
   links.push(link(last, 'last'));
   res.setHeader('x-total-count', String(page.total));
-  res.setHeader('link', links.join(', '));
+  const header = links.join(', ');
+  if (Buffer.byteLength(header) <= MAX_LINK_HEADER_BYTES) res.setHeader('link', header);
 }
