@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dropNulls, parseInput } from './parse';
 import { ConfigError, envVars, parseConfig } from './config';
+import { MAX_LISTED_ERRORS, toProblem } from './problem';
 
 describe('parseInput', () => {
   const schema = z.object({
@@ -53,5 +54,48 @@ describe('parseConfig', () => {
       expect(problems).toHaveLength(3);
       expect(problems.join('\n')).toMatch(/PORT:.*\nAMQP_URL:.*\nNAME:.*\(not set\)/);
     }
+  });
+});
+
+describe('an answer to a body with very many problems', () => {
+  const schema = z.object({ customer_id: z.number().int(), note: z.string().optional(), tax_rate: z.string().optional() });
+  const problemOf = (body: unknown) => {
+    try {
+      parseInput(schema, body);
+    } catch (err) {
+      return toProblem(err).problem;
+    }
+    throw new Error('accepted');
+  };
+
+  it('lists the first 20 of 50,000 unknown fields and counts them all, in a few KB', () => {
+    const body: Record<string, unknown> = { customer_id: 1 };
+    for (let i = 0; i < 50_000; i++) body[`field_${i}`] = i;
+    body.tax_rat = '0.19';
+    const p = problemOf(body);
+    expect(p.code).toBe('UNKNOWN_FIELD');
+    expect(p.errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(p.errors_total).toBe(50_001);
+    expect(p.detail).toContain('and 49981 more');
+    expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThan(8 * 1024);
+  });
+
+  it('lists the first 20 of many invalid items too', () => {
+    const list = z.object({ items: z.array(z.number()) });
+    let p;
+    try {
+      parseInput(list, { items: Array.from({ length: 10_000 }, () => 'x') });
+    } catch (err) {
+      p = toProblem(err).problem;
+    }
+    expect(p?.errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(p?.errors_total).toBe(10_000);
+    expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThan(8 * 1024);
+  });
+
+  it('still names every unknown field and its suggestion when there are few', () => {
+    const p = problemOf({ customer_id: 1, tax_rat: '0.19' });
+    expect(p.errors).toEqual([{ path: 'tax_rat', in: 'body', message: 'unknown field; did you mean tax_rate?' }]);
+    expect(p.errors_total).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AppError, type FieldError } from './errors';
-import { zodFieldErrors } from './problem';
+import { listedText, MAX_LISTED_ERRORS, zodFieldErrors } from './problem';
 import { unknownFieldError, unknownFields } from './unknown-fields';
 
 /**
@@ -79,14 +79,20 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export function refuseUnknownFields(schema: z.ZodType, body: unknown, check?: () => { success: boolean; error?: z.ZodError }): void {
   const unknown = unknownFields(schema, body);
   if (!unknown.length) return;
-  const errors: FieldError[] = unknown.map(unknownFieldError);
-  const result = check?.();
+  // suggestions cost edit distances: worked out for the ones an answer lists only (toProblem lists MAX_LISTED_ERRORS
+  // and counts the rest in errors_total)
+  const errors: FieldError[] = unknown.map((f, i) =>
+    i < MAX_LISTED_ERRORS ? unknownFieldError(f) : { path: f.path, in: 'body', message: 'unknown field' },
+  );
+  // the body's other problems follow, unless the unknown fields alone fill the list already
+  const result = unknown.length < MAX_LISTED_ERRORS ? check?.() : undefined;
   if (result && !result.success && result.error) {
     const named = new Set(errors.map((e) => e.path));
     for (const e of zodFieldErrors(result.error)) if (!named.has(e.path)) errors.push({ ...e, in: 'body' });
   }
-  const names = unknown.map((f) => (f.suggestion ? `${f.path} (did you mean ${f.suggestion}?)` : f.path));
-  throw new AppError('invalid_data', `unknown field${unknown.length > 1 ? 's' : ''} in the request body: ${names.join(', ')}`, {
+  const names = unknown.slice(0, MAX_LISTED_ERRORS).map((f) => (f.suggestion ? `${f.path} (did you mean ${f.suggestion}?)` : f.path));
+  const more = unknown.length > MAX_LISTED_ERRORS ? `, and ${unknown.length - MAX_LISTED_ERRORS} more` : '';
+  throw new AppError('invalid_data', `unknown field${unknown.length > 1 ? 's' : ''} in the request body: ${names.join(', ')}${more}`, {
     code: 'UNKNOWN_FIELD',
     errors,
   });
@@ -109,7 +115,10 @@ function parseLocated<S extends z.ZodType>(schema: S, input: unknown, location: 
   const errors = locatedErrors(result.error, location, name);
   throw new AppError(
     'invalid_data',
-    `invalid ${location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'request body'}: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    `invalid ${location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'request body'}: ${listedText(
+      errors.map((e) => `${e.path}: ${e.message}`),
+      '; ',
+    )}`,
     {
       code: 'VALIDATION_ERROR',
       errors,

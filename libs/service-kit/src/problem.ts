@@ -67,6 +67,23 @@ function issueMessage(issue: ZodError['issues'][number]): string {
   return issue.message;
 }
 
+/**
+ * Most field errors one answer lists: a body with 50,000 unknown keys answered a problem document of megabytes.
+ * The first MAX_LISTED_ERRORS are listed, `errors_total` counts them all.
+ */
+export const MAX_LISTED_ERRORS = 20;
+
+/** The errors an answer lists (the first MAX_LISTED_ERRORS) and, when some were left out, how many there were. */
+export function listedErrors(errors: FieldError[]): { errors: FieldError[]; errors_total?: number } {
+  return errors.length > MAX_LISTED_ERRORS ? { errors: errors.slice(0, MAX_LISTED_ERRORS), errors_total: errors.length } : { errors };
+}
+
+/** `items` joined for a detail text, at most MAX_LISTED_ERRORS of them ("…, and 49,980 more"). */
+export function listedText(items: string[], separator: string): string {
+  if (items.length <= MAX_LISTED_ERRORS) return items.join(separator);
+  return `${items.slice(0, MAX_LISTED_ERRORS).join(separator)}${separator}and ${items.length - MAX_LISTED_ERRORS} more`;
+}
+
 export function zodFieldErrors(err: ZodError): FieldError[] {
   return err.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issueMessage(issue) }));
 }
@@ -76,7 +93,7 @@ export function toProblem(err: unknown): { problem: Problem; unexpected: boolean
   if (err instanceof AppError) {
     return {
       problem: problem(err.status, err.code, err.message, {
-        ...(err.options.errors ? { errors: err.options.errors } : {}),
+        ...(err.options.errors ? listedErrors(err.options.errors) : {}),
         ...(err.options.extra ?? {}),
       }),
       unexpected: false,
@@ -84,8 +101,11 @@ export function toProblem(err: unknown): { problem: Problem; unexpected: boolean
   }
   if (err instanceof ZodError) {
     const errors = zodFieldErrors(err);
-    const detail = `invalid request: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;
-    return { problem: problem(400, 'VALIDATION_ERROR', detail, { errors }), unexpected: false };
+    const detail = `invalid request: ${listedText(
+      errors.map((e) => `${e.path}: ${e.message}`),
+      '; ',
+    )}`;
+    return { problem: problem(400, 'VALIDATION_ERROR', detail, listedErrors(errors)), unexpected: false };
   }
   const dependency = asDependencyError(err);
   if (dependency) return { problem: dependency, unexpected: true };
