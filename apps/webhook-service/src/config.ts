@@ -25,8 +25,14 @@ export const webhookConfig = baseEnv
      * production, false in production (set by the refinement below).
      */
     WEBHOOKS_ALLOW_LOOPBACK: z.enum(['true', 'false', '1', '0']).optional(),
-    /** Deliveries in flight at once per endpoint, and in all (one process). */
+    /** Deliveries in flight at once per endpoint, per company and in all (one process: per replica). */
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /**
+     * Per company; at most half of WEBHOOK_GLOBAL_CONCURRENCY is used. A company's endpoints that time out (or take a
+     * quarter of the timeout or longer) share a quarter of it, and all such endpoints half of the replica's slots
+     * (domain/fair-share.ts).
+     */
+    WEBHOOK_COMPANY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
     WEBHOOK_GLOBAL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
     /** How long one attempt may take before it counts as a timeout. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),

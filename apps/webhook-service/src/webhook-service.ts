@@ -28,7 +28,12 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
   const events = eventStore(rt.conn);
   await Promise.all([endpoints.init(), deliveries.init(), events.init()]);
   const resolve = options.resolve ?? systemResolve;
-  const sender = createSender({ allowLoopback: config.allowLoopback, timeoutMs: config.WEBHOOK_TIMEOUT_MS, resolve });
+  const sender = createSender({
+    allowLoopback: config.allowLoopback,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    resolve,
+    maxSockets: config.WEBHOOK_GLOBAL_CONCURRENCY,
+  });
   const signer = createIdentitySigner(resolveIdentityKeys(config, rt.logger));
   const fetchResource = resourceFetcher(config, signer);
   let wake: WebhookDeps['wake'] = () => undefined;
@@ -50,13 +55,16 @@ export async function createWebhookService(config: WebhookConfig, options: Webho
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
     mailFrom: config.MAIL_FROM,
     wake: (endpointIds) => wake(endpointIds),
-    reserve: (endpointIds) => worker.reserve(endpointIds),
+    reserve: (companyId, endpointIds) => worker.reserve(companyId, endpointIds),
     adopt: (reservation, deliveries) => worker.adopt(reservation, deliveries),
     now: () => new Date(),
   };
   const worker = deliveryWorker(deps, {
     endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    companyConcurrency: config.WEBHOOK_COMPANY_CONCURRENCY,
     globalConcurrency: config.WEBHOOK_GLOBAL_CONCURRENCY,
+    // an attempt taking a quarter of the timeout or more makes its endpoint slow (a smaller share: domain/fair-share.ts)
+    slowMs: Math.floor(config.WEBHOOK_TIMEOUT_MS / 4),
     pollMs: config.WEBHOOK_POLL_MS,
     // an attempt takes at most the timeout; the margin covers preparing the payload and recording the outcome
     leaseMs: config.WEBHOOK_LEASE_MS ?? config.WEBHOOK_TIMEOUT_MS + 30_000,

@@ -26,10 +26,23 @@ describe('delivery claims', () => {
     await mongo?.stop();
   });
 
-  const queue = async (n: number, endpoints: string[], nextAttemptAt = new Date(Date.now() - 1000)) =>
+  /** A chooser taking at most `per` of each endpoint (the worker's takes its slots: domain/fair-share.ts). */
+  const upTo =
+    (per: number) =>
+    (due: DeliveryDoc[], limit: number): DeliveryDoc[] => {
+      const taken = new Map<string, number>();
+      return due.filter((d) => {
+        const n = taken.get(d.endpointId) ?? 0;
+        if (n >= per || [...taken.values()].reduce((a, b) => a + b, 0) >= limit) return false;
+        taken.set(d.endpointId, n + 1);
+        return true;
+      });
+    };
+  const none = { endpoints: [], companies: [] };
+  const queue = async (n: number, endpoints: string[], nextAttemptAt = new Date(Date.now() - 1000), companyId = company) =>
     store.insertMany(
       Array.from({ length: n }, (_, i) => ({
-        companyId: company,
+        companyId,
         endpointId: endpoints[i % endpoints.length]!,
         eventId: `evt_${Math.random().toString(16).slice(2)}`,
         eventType: 'invoice.created',
@@ -48,7 +61,7 @@ describe('delivery claims', () => {
     const now = new Date();
     const lease = (ms: number) => new Date(now.getTime() + 10_000 + ms);
     const owners = ['w1', 'w2', 'w3', 'w4'];
-    const results = await Promise.all(owners.map((owner, i) => store.claimSome(now, lease(i), owner, [], () => 3, 12)));
+    const results = await Promise.all(owners.map((owner, i) => store.claimSome(now, lease(i), owner, none, upTo(3), 12)));
     const claimed = results.flatMap((r, i) => (r?.claimed ?? []).map((d) => ({ owner: owners[i]!, d })));
     const ids = claimed.map((c) => c.d._id.toHexString());
     expect(new Set(ids).size).toBe(ids.length);
@@ -66,10 +79,10 @@ describe('delivery claims', () => {
     expect(held.every((d) => d.nextAttemptAt!.getTime() <= now.getTime())).toBe(true);
 
     // the rest, then nothing: a claim that took every due one says so, and one that finds none answers null
-    let rest = await store.claimSome(now, lease(9), 'w9', [], () => 100, 32);
-    while (rest?.rest) rest = await store.claimSome(now, lease(9), 'w9', [], () => 100, 32);
+    let rest = await store.claimSome(now, lease(9), 'w9', none, upTo(100), 32);
+    while (rest?.rest) rest = await store.claimSome(now, lease(9), 'w9', none, upTo(100), 32);
     expect(await store.model.countDocuments({ leaseOwner: { $exists: false } })).toBe(3);
-    expect(await store.claimSome(now, lease(9), 'w9', [], () => 100, 32)).toBeNull();
+    expect(await store.claimSome(now, lease(9), 'w9', none, upTo(100), 32)).toBeNull();
   });
 
   it("keeps an event's first payload: two replicas preparing it at once both send that one", async () => {
@@ -96,10 +109,25 @@ describe('delivery claims', () => {
     const past = new Date(Date.now() - 1);
     await store.model.updateOne({ _id: b!._id }, { $set: { leaseUntil: past, leaseOwner: 'dead' } });
     const now = new Date();
-    const got = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w1', ['we_busy'], () => 4, 8);
+    const got = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w1', { endpoints: ['we_busy'], companies: [] }, upTo(4), 8);
     expect(got?.claimed.map((d) => d.endpointId)).toEqual(['we_free']);
     expect(got?.rest).toBe(false);
     expect((await store.model.findById(a!._id).lean<DeliveryDoc>())?.leaseOwner).toBeUndefined();
     expect((await store.model.findById(b!._id).lean<DeliveryDoc>())?.leaseOwner).toBe('w1');
+  });
+
+  it('skips companies at their limit, in single claims and batches', async () => {
+    await store.model.deleteMany({});
+    const busy = asCompanyId('cmp_claims_busy');
+    await queue(3, ['we_b1', 'we_b2'], new Date(Date.now() - 2000), busy);
+    const [free] = await queue(1, ['we_f1']);
+    const now = new Date();
+    const skip = { endpoints: [], companies: [busy] };
+    const one = await store.claim(now, new Date(now.getTime() + 10_000), 'w1', skip);
+    expect(one?._id.toHexString()).toBe(free!._id.toHexString());
+    expect(await store.claim(now, new Date(now.getTime() + 10_000), 'w1', skip)).toBeNull();
+    expect(await store.claimSome(now, new Date(now.getTime() + 10_000), 'w1', skip, upTo(4), 8)).toBeNull();
+    const rest = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w2', none, upTo(4), 8);
+    expect(rest?.claimed.map((d) => d.companyId)).toEqual([busy, busy, busy]);
   });
 });

@@ -63,6 +63,17 @@ deliverySchema.index({ createdAt: 1 }, { expireAfterSeconds: DELIVERY_RETENTION_
 // one delivery per event and endpoint (a redelivered bus event or a race cannot double it)
 deliverySchema.index({ eventId: 1, endpointId: 1 }, { unique: true });
 
+/** What a claim skips: endpoints and companies at their limits in this worker. */
+export interface Skip {
+  endpoints: string[];
+  companies: string[];
+}
+const skipping = (skip: Skip) => ({
+  ...(skip.endpoints.length ? { endpointId: { $nin: skip.endpoints } } : {}),
+  // the ids come from deliveries read before (domain/fair-share.ts counts by them)
+  ...(skip.companies.length ? { companyId: { $nin: skip.companies as CompanyId[] } } : {}),
+});
+
 export function deliveryStore(conn: Connection) {
   const model = conn.model<DeliveryDoc>('WebhookDelivery', deliverySchema, 'deliveries');
   const raw = driverCollection<DeliveryDoc>(model);
@@ -88,49 +99,43 @@ export function deliveryStore(conn: Connection) {
         .limit(q.limit + 1)
         .lean<DeliveryDoc[]>(),
     /**
-     * Takes one due delivery for `owner` until `leaseUntil`, skipping endpoints at their concurrency limit. Due:
-     * pending, its time come, and not held by a live lease.
+     * Takes one due delivery for `owner` until `leaseUntil`, skipping the endpoints and companies at their limits
+     * (domain/fair-share.ts). Due: pending, its time come, and not held by a live lease.
      */
-    claim: (now: Date, leaseUntil: Date, owner: string, busyEndpoints: string[]) =>
+    claim: (now: Date, leaseUntil: Date, owner: string, skip: Skip) =>
       raw.findOneAndUpdate(
         {
           status: 'pending',
           nextAttemptAt: { $lte: now },
           $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }],
-          ...(busyEndpoints.length ? { endpointId: { $nin: busyEndpoints } } : {}),
+          ...skipping(skip),
         },
         { $set: { leaseUntil, leaseOwner: owner } },
         { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
       ),
     /**
-     * Takes up to `limit` due deliveries at once (two round trips instead of one each), at most `free(endpointId)` of
-     * an endpoint, skipping `busyEndpoints`; null when none is due, and `rest` false when it took all that were due. A race with another worker is settled by the update: a delivery it took
-     * between the read and the update is not ours (ours are read back by this exact lease).
+     * Takes up to `limit` due deliveries at once (two round trips instead of one each), those `choose` picks of the
+     * due ones read (it takes their slots), skipping `skip`; null when none is due, and `rest` false when it took all
+     * that were due. A race with another worker is settled by the update: a delivery it took between the read and
+     * the update is not ours (ours are read back by this exact lease).
      */
     async claimSome(
       now: Date,
       leaseUntil: Date,
       owner: string,
-      busyEndpoints: string[],
-      free: (endpointId: string) => number,
+      skip: Skip,
+      choose: (due: DeliveryDoc[], limit: number) => DeliveryDoc[],
       limit: number,
     ): Promise<{ claimed: DeliveryDoc[]; rest: boolean } | null> {
       const due = { status: 'pending' as const, $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] };
       const candidates = await raw
-        .find({ ...due, nextAttemptAt: { $lte: now }, ...(busyEndpoints.length ? { endpointId: { $nin: busyEndpoints } } : {}) })
+        .find({ ...due, nextAttemptAt: { $lte: now }, ...skipping(skip) })
         .sort({ nextAttemptAt: 1 })
         .limit(limit * 2)
         .toArray();
       if (!candidates.length) return null;
-      const taken = new Map<string, number>();
-      const chosen: DeliveryDoc[] = [];
-      for (const d of candidates) {
-        const n = taken.get(d.endpointId) ?? 0;
-        if (chosen.length >= limit || n >= free(d.endpointId)) continue;
-        taken.set(d.endpointId, n + 1);
-        chosen.push(d);
-      }
-      // whether due deliveries are left (beyond the read, or of an endpoint out of free slots)
+      const chosen = choose(candidates, limit);
+      // whether due deliveries are left (beyond the read, or of an endpoint or company out of free slots)
       const rest = candidates.length === limit * 2 || chosen.length < candidates.length;
       if (!chosen.length) return { claimed: [], rest };
       const ids = chosen.map((d) => d._id);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { deliverOne } from '../usecases/deliver-one';
 import type { DeliveryDoc } from '../db/deliveries';
-import type { WebhookDeps } from './deps';
+import { fairLimits, fairShare, type Slot } from '../domain/fair-share';
+import type { Reservation, WebhookDeps } from './deps';
 
 /** Most deliveries taken in one claim. */
 const MAX_CLAIM_BATCH = 32;
@@ -10,55 +11,58 @@ const MAX_CLAIM_BATCH = 32;
 export interface WorkerOptions {
   /** Deliveries in flight per endpoint: a slow endpoint holds at most this many slots. */
   endpointConcurrency: number;
+  /** Deliveries in flight per company (at most half of `globalConcurrency` is used: domain/fair-share.ts). */
+  companyConcurrency: number;
   /** Deliveries in flight in this process. */
   globalConcurrency: number;
+  /** An attempt that takes this long or longer (or times out) makes its endpoint slow (domain/fair-share.ts). */
+  slowMs: number;
   pollMs: number;
   /** How long a picked delivery stays held (longer than one attempt can take). */
   leaseMs: number;
 }
 
 /**
- * Sends due deliveries. Picks them one at a time from MongoDB under a lease (survives kill -9: an expired lease
- * makes the delivery due again), up to the global limit, skipping endpoints that already have their share in
- * flight, so an endpoint that times out holds at most `endpointConcurrency` slots and the other companies'
- * deliveries go on beside it (no head-of-line blocking). Woken after every commit that queued deliveries and on a
- * poll interval (retries come due, leases of dead workers expire, other replicas queued work).
+ * Sends due deliveries. Picks them from MongoDB under a lease (survives kill -9: an expired lease makes the
+ * delivery due again), sharing the process's slots between companies (domain/fair-share.ts): the claims skip the
+ * endpoints and companies that have their share in flight, so an endpoint that times out holds at most
+ * `endpointConcurrency` slots, a company at most `companyConcurrency`, and a company's endpoints that time out
+ * only a quarter of that: the other companies' deliveries go on beside them (no head-of-line blocking). Woken after
+ * every commit that queued deliveries and on a poll interval (retries come due, leases of dead workers expire,
+ * other replicas queued work).
  */
 export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const perEndpoint = new Map<string, number>();
+  const share = fairShare(
+    fairLimits({ global: opts.globalConcurrency, endpoint: opts.endpointConcurrency, company: opts.companyConcurrency }),
+  );
   const running = new Set<Promise<void>>();
   let filling = false;
   let again = false;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   /**
-   * Counts the reasons to look for work (a wake, a poll tick); `drainedAt` is the count when a claim that skipped no
-   * endpoint last found nothing. While they are equal, the end of an attempt claims nothing: there is no new work
+   * Counts the reasons to look for work (a wake, a poll tick); `drainedAt` is the count when a claim that skipped
+   * nothing last found nothing. While they are equal, the end of an attempt claims nothing: there is no new work
    * until the next wake or tick (without this, every attempt's end made one more empty claim in MongoDB).
    */
   let looks = 0;
   let drainedAt = -1;
   /** The endpoints the wakes since the last claim named: new deliveries for several are claimed in one go. */
   let woken = new Set<string>();
-  const free = (id: string) => opts.endpointConcurrency - (perEndpoint.get(id) ?? 0);
 
-  /** Slots taken for deliveries being created already leased to this worker (`reserve`), until `adopt`. */
-  let reserved = 0;
-  const freeSlot = (endpointId: string) => {
-    const n = (perEndpoint.get(endpointId) ?? 1) - 1;
-    if (n > 0) perEndpoint.set(endpointId, n);
-    else perEndpoint.delete(endpointId);
-  };
-
-  const start = (delivery: DeliveryDoc, slotTaken = false) => {
-    const endpointId = delivery.endpointId;
-    if (!slotTaken) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+  const start = (delivery: DeliveryDoc, slot: Slot) => {
+    // an attempt still running at the slow threshold makes its endpoint slow at once (not only when it times out)
+    const slowTimer = setTimeout(() => share.slowDown(slot), opts.slowMs);
     const task: Promise<void> = deliverOne(deps, delivery, owner)
+      .then((sent) => {
+        if (sent) share.observe(slot.companyId, slot.endpointId, sent.error === 'timeout' || sent.durationMs >= opts.slowMs);
+      })
       .catch((err: unknown) => deps.logger.error({ err, deliveryId: delivery._id.toHexString() }, 'webhook delivery failed unexpectedly'))
       .finally(() => {
+        clearTimeout(slowTimer);
         running.delete(task);
-        freeSlot(endpointId);
+        share.release(slot);
         if (drainedAt !== looks) void fill();
       });
     running.add(task);
@@ -74,32 +78,57 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
     try {
       do {
         again = false;
-        while (!stopped && running.size + reserved < opts.globalConcurrency) {
-          const busy = [...perEndpoint].filter(([, n]) => n >= opts.endpointConcurrency).map(([id]) => id);
+        while (!stopped && share.free() > 0) {
+          const skip = share.blocked();
+          const skipsNothing = !skip.endpoints.length && !skip.companies.length;
           const now = deps.now();
           const lookedAt = looks;
           const leaseUntil = new Date(now.getTime() + opts.leaseMs);
           let slots = 0;
-          for (const id of woken) slots += Math.max(0, free(id));
+          for (const id of woken) slots += Math.max(0, share.endpointFree(id));
           woken = new Set();
-          const batch = Math.min(slots, opts.globalConcurrency - running.size - reserved, MAX_CLAIM_BATCH);
+          const batch = Math.min(slots, share.free(), MAX_CLAIM_BATCH);
           if (batch > 1) {
-            // new deliveries for several endpoints (or several free slots of one): taken in one claim
-            const some = await deps.deliveries.claimSome(now, leaseUntil, owner, busy, free, batch);
-            for (const d of some?.claimed ?? []) start(d);
+            // new deliveries for several endpoints (or several free slots of one): taken in one claim; the chooser
+            // takes their slots at once, so no limit is passed while the claim is on its way
+            const slotOf = new Map<string, Slot>();
+            const choose = (due: DeliveryDoc[], limit: number) =>
+              due.filter((d) => {
+                if (slotOf.size >= limit) return false;
+                const slot = share.take(d.companyId, d.endpointId);
+                if (slot) slotOf.set(d._id.toHexString(), slot);
+                return slot !== undefined;
+              });
+            let some: Awaited<ReturnType<typeof deps.deliveries.claimSome>>;
+            try {
+              some = await deps.deliveries.claimSome(now, leaseUntil, owner, skip, choose, batch);
+            } catch (err) {
+              for (const slot of slotOf.values()) share.release(slot);
+              throw err;
+            }
+            for (const d of some?.claimed ?? []) {
+              const id = d._id.toHexString();
+              start(d, slotOf.get(id)!);
+              slotOf.delete(id);
+            }
+            // chosen, but another worker took them first
+            for (const slot of slotOf.values()) share.release(slot);
             // none due, or all taken: no claim more to find that out
             if (!some || !some.rest) {
-              if (!busy.length) drainedAt = lookedAt;
+              if (skipsNothing) drainedAt = lookedAt;
               break;
             }
             if (some.claimed.length) continue; // else another worker took them: one at a time below
           }
-          const delivery = await deps.deliveries.claim(now, leaseUntil, owner, busy);
+          const delivery = await deps.deliveries.claim(now, leaseUntil, owner, skip);
           if (!delivery) {
-            if (!busy.length) drainedAt = lookedAt;
+            if (skipsNothing) drainedAt = lookedAt;
             break;
           }
-          start(delivery);
+          const slot = share.take(delivery.companyId, delivery.endpointId);
+          if (slot) start(delivery, slot);
+          // its company or endpoint filled up while the claim was on its way (a reservation): given back, due as it was
+          else await deps.deliveries.release(delivery._id, owner, delivery.nextAttemptAt ?? now);
         }
       } while (again && !stopped);
     } catch (err) {
@@ -117,39 +146,35 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
      */
     wake(endpointIds?: readonly string[]) {
       looks++;
-      if (endpointIds?.length && endpointIds.every((id) => (perEndpoint.get(id) ?? 0) >= opts.endpointConcurrency)) return;
+      if (endpointIds?.length && endpointIds.every((id) => share.endpointFree(id) <= 0)) return;
       for (const id of endpointIds ?? []) woken.add(id);
       void fill();
     },
     /**
-     * Takes a slot of each of these endpoints that has one free (and the process too) for a delivery about to be
-     * created already leased to this worker: it starts at `adopt` without a claim (two round trips saved per event).
-     * A worker killed before that leaves it leased, and it is taken once the lease expired, as any other.
+     * Takes a slot of each of these endpoints of the company that has one free (within every limit) for a delivery
+     * about to be created already leased to this worker: it starts at `adopt` without a claim (two round trips saved
+     * per event). A worker killed before that leaves it leased, and it is taken once the lease expired, as any other.
      */
-    reserve(endpointIds: readonly string[]): { endpointIds: string[]; owner: string; leaseUntil: Date } {
-      const taken: string[] = [];
+    reserve(companyId: string, endpointIds: readonly string[]): Reservation {
+      const slots: Slot[] = [];
       for (const id of stopped ? [] : endpointIds) {
-        if (running.size + reserved >= opts.globalConcurrency) break;
-        if (free(id) <= 0) continue;
-        perEndpoint.set(id, (perEndpoint.get(id) ?? 0) + 1);
-        reserved++;
-        taken.push(id);
+        const slot = share.take(companyId, id);
+        if (slot) slots.push(slot);
       }
-      return { endpointIds: taken, owner, leaseUntil: new Date(deps.now().getTime() + opts.leaseMs) };
+      return { endpointIds: slots.map((s) => s.endpointId), slots, owner, leaseUntil: new Date(deps.now().getTime() + opts.leaseMs) };
     },
     /** Ends a reservation: the deliveries created leased to this worker start; the slots of the others are freed. */
-    adopt(reservation: { endpointIds: string[] }, deliveries: DeliveryDoc[]) {
-      const left = [...reservation.endpointIds];
-      reserved -= left.length;
+    adopt(reservation: Reservation, deliveries: DeliveryDoc[]) {
+      const left = [...reservation.slots];
       for (const d of deliveries) {
-        const i = left.indexOf(d.endpointId);
+        const i = left.findIndex((s) => s.endpointId === d.endpointId);
         if (i < 0) continue;
-        left.splice(i, 1);
+        const [slot] = left.splice(i, 1);
         if (stopped)
-          freeSlot(d.endpointId); // leased: taken after its lease by whoever runs then
-        else start(d, true);
+          share.release(slot!); // leased: taken after its lease by whoever runs then
+        else start(d, slot!);
       }
-      for (const id of left) freeSlot(id);
+      for (const slot of left) share.release(slot);
       if (left.length && drainedAt !== looks) void fill();
     },
     start() {
@@ -164,6 +189,8 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
       await Promise.allSettled([...running]);
     },
     inFlight: () => running.size,
+    /** The slots in use: in all, by slow endpoints, per company (tests, benchmarks). */
+    share: () => ({ ...share.stats(), of: share.inFlightOf }),
   };
 }
 export type DeliveryWorker = ReturnType<typeof deliveryWorker>;

@@ -1,8 +1,10 @@
+import type { CompanyId } from '@inv/contracts';
 import type { AppBus, ServiceRuntime } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import type { DeliveryDoc, DeliveryStore } from '../db/deliveries';
 import type { EndpointStore } from '../db/endpoints';
 import type { EventStore } from '../db/events';
+import type { Slot } from '../domain/fair-share';
 import type { SecretBox } from '../domain/secrets';
 import type { Resolve } from './address-guard';
 import type { FetchResource } from './resource-fetcher';
@@ -32,13 +34,15 @@ export interface WebhookDeps {
   /** Wakes the delivery worker (after a commit that queued deliveries, for these endpoints when given). */
   wake(endpointIds?: readonly string[]): void;
   /** The delivery worker's slots for deliveries created already leased to it (support/delivery-worker.ts). */
-  reserve(endpointIds: readonly string[]): Reservation;
+  reserve(companyId: CompanyId, endpointIds: readonly string[]): Reservation;
   adopt(reservation: Reservation, deliveries: DeliveryDoc[]): void;
   now(): Date;
 }
 
 export interface Reservation {
   endpointIds: string[];
+  /** The worker's slots behind them (domain/fair-share.ts). */
+  slots: Slot[];
   owner: string;
   leaseUntil: Date;
 }

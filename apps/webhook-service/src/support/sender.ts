@@ -19,11 +19,14 @@ export const EXCERPT_BYTES = 1024;
  * endpoint's checks never saw). Keep-alive agents reuse connections to a receiver; a reused socket was checked
  * when it connected.
  */
-export function createSender(opts: { allowLoopback: boolean; timeoutMs: number; resolve: Resolve }) {
+export function createSender(opts: { allowLoopback: boolean; timeoutMs: number; resolve: Resolve; maxSockets?: number }) {
   const lookup = guardedLookup(opts.resolve, opts.allowLoopback);
+  // sockets per origin: as many as deliveries may be in flight (the worker's limits bound them), so the deliveries of
+  // one company never wait in the agent's queue behind another's to the same host (a queued request's timeout runs)
+  const maxSockets = opts.maxSockets ?? 64;
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 16 }),
+    'http:': new http.Agent({ keepAlive: true, maxSockets }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets }),
   };
   return {
     send(target: string, headers: Record<string, string>, body: string): Promise<SendResult> {

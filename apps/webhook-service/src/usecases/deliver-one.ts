@@ -3,6 +3,7 @@ import { nextAttemptAt } from '../domain/retry-schedule';
 import type { WebhookDeps } from '../support/deps';
 import { disableEndpoint } from '../support/disable-endpoint';
 import { ResourceUnavailable } from '../support/resource-fetcher';
+import type { SendResult } from '../support/sender';
 import { signedHeaders } from '../support/signing';
 import { payloadFor } from '../support/snapshots';
 
@@ -13,16 +14,17 @@ const PREPARE_RETRY_MS = 5_000;
  * One attempt of a delivery the worker holds (leased as `owner`): prepare its payload (the event's snapshot), sign
  * it (Standard Webhooks) and POST it. 2xx: delivered. 410: failed, and the endpoint is disabled. Anything else
  * (3xx, 4xx, 5xx, timeout, refused connection, refused address): the next attempt by the schedule, or failed
- * when it is used up; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled.
+ * when it is used up; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled. Answers what the POST gave
+ * (undefined when none was made), by which the worker judges the endpoint slow or not.
  */
-export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner: string): Promise<void> {
+export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner: string): Promise<SendResult | undefined> {
   // the cached list first (a read per delivery saved); a miss is checked in the database (created a moment ago elsewhere)
   const endpoint =
     (await deps.endpoints.enabledCached(delivery.companyId)).find((e) => e._id === delivery.endpointId) ??
     (await deps.endpoints.get(delivery.companyId, delivery.endpointId));
   if (!endpoint || !endpoint.enabled) {
     await deps.deliveries.abandon(delivery._id, owner);
-    return;
+    return undefined;
   }
   let payload: string | undefined;
   try {
@@ -31,11 +33,11 @@ export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner
     if (!(err instanceof ResourceUnavailable)) throw err;
     deps.logger.warn({ eventId: delivery.eventId, reason: err.message }, 'webhook: resource not readable now; preparing again later');
     await deps.deliveries.release(delivery._id, owner, new Date(deps.now().getTime() + PREPARE_RETRY_MS));
-    return;
+    return undefined;
   }
   if (payload === undefined) {
     await deps.deliveries.abandon(delivery._id, owner);
-    return;
+    return undefined;
   }
   const at = deps.now();
   const result = await deps.sender.send(endpoint.url, signedHeaders(deps.box, endpoint, delivery.eventId, payload, at), payload);
@@ -51,12 +53,12 @@ export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner
     await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'delivered', deliveredAt: deps.now() });
     // the endpoint works again (the cached copy may predate a failure this delivery itself had: its attempts say so)
     if (endpoint.failingSince || delivery.attempts > 0) await deps.endpoints.update(endpoint.companyId, endpoint._id, {}, ['failingSince']);
-    return;
+    return result;
   }
   if (status === 410) {
     await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'failed' });
     await disableEndpoint(deps, endpoint, 'gone');
-    return;
+    return result;
   }
   const next = nextAttemptAt(delivery.attempts + 1, deps.now(), deps.schedule);
   await deps.deliveries.settle(delivery._id, owner, attempt, next ? { nextAttemptAt: next } : { status: 'failed' });
@@ -65,4 +67,5 @@ export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner
   } else if (at.getTime() - endpoint.failingSince.getTime() >= deps.disableAfterMs) {
     await disableEndpoint(deps, endpoint, 'failing');
   }
+  return result;
 }

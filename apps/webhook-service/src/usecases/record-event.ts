@@ -106,7 +106,15 @@ export function eventRecorder(deps: WebhookDeps): (msg: BusMessage) => Promise<v
     // a second old) is the one fanned out to: an endpoint created in that second starts with the next event.
     const targets = (await deps.endpoints.enabledCached(msg.companyId)).filter((e) => subscribes(e.eventTypes, mapped.type));
     if (!targets.length) return;
-    const queued: Queued = { msg, mapped, targets, reservation: deps.reserve(targets.map((e) => e._id)) };
+    const queued: Queued = {
+      msg,
+      mapped,
+      targets,
+      reservation: deps.reserve(
+        msg.companyId,
+        targets.map((e) => e._id),
+      ),
+    };
     queuedOf.set(msg, queued);
     try {
       await record(queued);
