@@ -147,7 +147,22 @@ describe('webhook-service', () => {
         'WEBHOOK_URL_NOT_ALLOWED',
       );
       expect((await create({ url: 'x'.repeat(3000), event_types: ['*'] })).status).toBe(400);
+      // control characters and bidirectional overrides, as in every other name (the URL parser would drop a tab or
+      // line feed silently: the stored URL would not be the one called)
+      for (const bad of [
+        { url: receiver.url(), event_types: ['*'], description: 'ERP \u202Eeldnah' },
+        { url: receiver.url(), event_types: ['*'], description: 'line\r\nInjected: yes' },
+        { url: `${receiver.url()}\u202E/x`, event_types: ['*'] },
+        { url: `http://127.0.0.1:${receiver.port}/ho\tok`, event_types: ['*'] },
+        { url: `http://127.0.0.1:${receiver.port}/ho\u0000ok`, event_types: ['*'] },
+      ]) {
+        const refused = await create(bad);
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors?.[0]?.message ?? refused.body.detail).toMatch(/control characters or bidirectional overrides/);
+      }
       const created = await create({ url: receiver.url(), event_types: ['*'] });
+      const renamed = await call('PUT', `/webhook-endpoints/${created.body.id}`, { description: 'a\u2066b' });
+      expect(renamed.status).toBe(400);
       const put = await call('PUT', `/webhook-endpoints/${created.body.id}`, { enabeld: false });
       expect(put.status).toBe(400);
       expect(put.body.error_code).toBe('UNKNOWN_FIELD');
@@ -165,6 +180,12 @@ describe('webhook-service', () => {
       'http://[fe80::1]/hook',
       'http://0.0.0.0/hook',
       'http://[::ffff:10.0.0.1]/hook',
+      // IPv4-compatible IPv6 (the URL parser writes [::10.0.0.1] as [::a00:1]): judged by the IPv4 address inside
+      'http://[::a00:1]/hook',
+      'http://[::10.0.0.1]/hook',
+      'http://[::169.254.169.254]/latest/meta-data/',
+      'http://[::127.0.0.1]/hook',
+      'http://[::ffff:a9fe:a9fe]/hook',
     ])('refuses %s at creation (400 WEBHOOK_URL_NOT_ALLOWED)', async (url) => {
       const res = await create({ url, event_types: ['*'] });
       expect(res.status).toBe(400);

@@ -22,6 +22,22 @@ describe('address policy', () => {
     ['::ffff:127.0.0.1', false],
     ['::ffff:10.1.1.1', false],
     ['::', false],
+    // IPv4-compatible (::/96) and other forms that carry an IPv4 address: judged by it
+    ['::a00:1', false],
+    ['::7f00:1', false],
+    ['::127.0.0.1', false],
+    ['::a9fe:a9fe', false],
+    ['::c0a8:101', false],
+    ['::2', false],
+    ['0:0:0:0:0:0:a00:1', false],
+    ['::ffff:a00:1', false],
+    ['::ffff:a9fe:a9fe', false],
+    ['0:0:0:0:0:ffff:7f00:1', false],
+    ['64:ff9b::a00:1', false],
+    ['64:ff9b:1::a00:1', false],
+    ['2002:a00:1::', false],
+    ['::ffff:0:a00:1', false],
+    ['::5db8:d822', true],
     ['93.184.216.34', true],
     ['2606:2800:220:1:248:1893:25c8:1946', true],
     ['::ffff:93.184.216.34', true],
@@ -32,6 +48,9 @@ describe('address policy', () => {
     expect(addressAllowed('127.0.0.1', true)).toBe(true);
     expect(addressAllowed('::1', true)).toBe(true);
     expect(addressAllowed('10.0.0.1', true)).toBe(false);
+    // the IPv4-compatible form of 127.0.0.1 is not loopback (it does not reach it): refused either way
+    expect(addressAllowed('::7f00:1', true)).toBe(false);
+    expect(addressAllowed('::a00:1', true)).toBe(false);
   });
 
   it('wants https in production and no credentials', () => {

@@ -3,6 +3,7 @@ import { BankStatementDetail } from './bank-statements';
 import { EmailRecord } from './delivery';
 import { InboundDocument } from './inbound';
 import { RecurringInvoice, RecurringRunOutcome } from './recurring';
+import { safeText } from './safe-text';
 import { Customer, Invoice, QuotaUsage } from './responses';
 
 /**
@@ -51,11 +52,11 @@ const EventTypes = z
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length + 1)
   .meta({ description: 'the event types to receive, or `["*"]` for all (ping is always sent on request)' });
-const Url = z.string().trim().min(1).max(2048).meta({
+const Url = safeText(z.string().trim().min(1).max(2048)).meta({
   description:
     'where deliveries are POSTed: https (http only outside production); hosts resolving to private, loopback, link-local or metadata addresses are refused',
 });
-const Description = z.string().trim().max(500);
+const Description = safeText(z.string().trim().max(500));
 
 export const WebhookEndpointCreate = z
   .object({
