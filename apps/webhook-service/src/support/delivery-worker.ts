@@ -52,9 +52,14 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
   let woken = new Set<string>();
 
   const start = (delivery: DeliveryDoc, slot: Slot) => {
-    // an attempt still running at the slow threshold makes its endpoint slow at once (not only when it times out)
-    const slowTimer = setTimeout(() => share.slowDown(slot), opts.slowMs);
-    const task: Promise<void> = deliverOne(deps, delivery, owner)
+    // a POST still running at the slow threshold makes its endpoint slow at once (not only when it times out); the
+    // time to prepare the payload (the owner's GET) is not the receiver's
+    let slowTimer: NodeJS.Timeout | undefined;
+    const post = {
+      sending: () => void (slowTimer = setTimeout(() => share.slowDown(slot), opts.slowMs)),
+      sent: () => clearTimeout(slowTimer),
+    };
+    const task: Promise<void> = deliverOne(deps, delivery, owner, post)
       .then((sent) => {
         if (sent) share.observe(slot.companyId, slot.endpointId, sent.error === 'timeout' || sent.durationMs >= opts.slowMs);
       })

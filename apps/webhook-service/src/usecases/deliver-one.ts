@@ -17,7 +17,13 @@ const PREPARE_RETRY_MS = 5_000;
  * when it is used up; an endpoint failing for WEBHOOK_DISABLE_AFTER_MS is disabled. Answers what the POST gave
  * (undefined when none was made), by which the worker judges the endpoint slow or not.
  */
-export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner: string): Promise<SendResult | undefined> {
+export async function deliverOne(
+  deps: WebhookDeps,
+  delivery: DeliveryDoc,
+  owner: string,
+  /** Called as the POST starts (after the payload was prepared) and as it ends: the time between is the receiver's. */
+  post: { sending(): void; sent(): void } = { sending: () => undefined, sent: () => undefined },
+): Promise<SendResult | undefined> {
   // the cached list first (a read per delivery saved); a miss is checked in the database (created a moment ago elsewhere)
   const endpoint =
     (await deps.endpoints.enabledCached(delivery.companyId)).find((e) => e._id === delivery.endpointId) ??
@@ -40,7 +46,9 @@ export async function deliverOne(deps: WebhookDeps, delivery: DeliveryDoc, owner
     return undefined;
   }
   const at = deps.now();
+  post.sending();
   const result = await deps.sender.send(endpoint.url, signedHeaders(deps.box, endpoint, delivery.eventId, payload, at), payload);
+  post.sent();
   const attempt = {
     at,
     durationMs: result.durationMs,
