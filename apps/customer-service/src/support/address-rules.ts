@@ -38,10 +38,15 @@ export interface AddressChange {
   fields: string[];
 }
 
-export async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[], change: AddressChange) {
-  await deps.commit(async (session, emit) => {
+/**
+ * Answers the id of the address changed as the commit stored it: a retry with the same Idempotency-Key whose first
+ * attempt committed gets that attempt's id (its commit is replayed), never this attempt's unused one.
+ */
+export async function saveAddresses(deps: CustomerDeps, c: CustomerDoc, addresses: AddressDoc[], change: AddressChange): Promise<number> {
+  return deps.commit(async (session, emit) => {
     if (!(await deps.customers.updateAtRev(c.companyId, c.id, c.rev, { addresses, updatedAt: deps.now() }, session)))
       throw new AppError('conflict', 'the customer changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
     emit(eventMessage('customer.changed.v1', c.companyId, { customerId: c.id, ...change }));
+    return change.addressId;
   });
 }

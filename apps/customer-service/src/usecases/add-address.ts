@@ -28,6 +28,6 @@ export async function addAddress(deps: CustomerDeps, companyId: CompanyId, custo
   // The first address of a type is its default unless the client says otherwise.
   const firstOfType = !c.addresses.some((a) => a.type === address.type);
   if (input.is_default ?? firstOfType) addresses = withDefault(addresses, address.id, address.type);
-  await saveAddresses(deps, c, addresses, { action: 'address_added', addressId: address.id, fields: givenFields(input) });
-  return address.id;
+  // the id the commit stored (an earlier attempt's on a retry with the same Idempotency-Key)
+  return saveAddresses(deps, c, addresses, { action: 'address_added', addressId: address.id, fields: givenFields(input) });
 }

@@ -33,10 +33,12 @@ export async function createCustomer(deps: CustomerDeps, companyId: CompanyId, i
   };
   const check = needsVatCheck(undefined, doc) && !checksumVerdict(doc, now);
   if (check && doc.vatId) doc.vat = { status: 'pending', vatId: doc.vatId, requestedAt: now };
-  await deps.commit(async (session, emit) => {
+  // the id the commit stored is the answer: a retry with the same Idempotency-Key whose first attempt committed gets
+  // that customer's id (its commit is replayed), never this attempt's unused one
+  return deps.commit(async (session, emit) => {
     await deps.customers.insert(doc, session);
     if (check && doc.vatId) emit(vatCheckEvent(companyId, id, doc.vatId));
     emit(customerChangedEvent(companyId, id, 'created', input));
+    return id;
   });
-  return id;
 }
