@@ -1,7 +1,9 @@
 import type { BankAccountInput } from '@inv/contracts';
+import type { Emit } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import { conflict, type FieldError } from '@inv/service-kit';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import type { ClientSession } from 'mongoose';
 import type { BankAccountDoc, CompanyDoc } from '../db/companies';
 import type { CompanyDeps } from './deps';
 
@@ -24,11 +26,21 @@ export function checkAccount(input: Partial<BankAccountInput>, errors: FieldErro
 }
 
 export async function saveAccounts(deps: CompanyDeps, c: CompanyDoc, accounts: BankAccountDoc[], field: string) {
+  await deps.commit((session, emit) => writeAccounts(deps, c, accounts, field, session, emit));
+}
+
+/** `saveAccounts` inside a caller's commit (one that answers what it stored). */
+export async function writeAccounts(
+  deps: CompanyDeps,
+  c: CompanyDoc,
+  accounts: BankAccountDoc[],
+  field: string,
+  session: ClientSession,
+  emit: Emit,
+) {
   // exactly one default while there are accounts
   if (accounts.length && !accounts.some((a) => a.isDefault)) accounts[0]!.isDefault = true;
-  await deps.commit(async (session, emit) => {
-    if (!(await deps.companies.setBankAccounts(c._id, c.bankAccountsRev, accounts, deps.now(), session)))
-      throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
-    emit(eventMessage('company.profile-changed.v1', c._id, { fields: [field] }));
-  });
+  if (!(await deps.companies.setBankAccounts(c._id, c.bankAccountsRev, accounts, deps.now(), session)))
+    throw conflict('the bank accounts changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
+  emit(eventMessage('company.profile-changed.v1', c._id, { fields: [field] }));
 }

@@ -1,6 +1,8 @@
 import type { PaymentTermUpdate } from '@inv/contracts';
+import type { Emit } from '@inv/outbox';
 import { eventMessage, type AppBus } from '@inv/runtime';
 import { AppError, conflict } from '@inv/service-kit';
+import type { ClientSession } from 'mongoose';
 import type { CompanyDoc, PaymentTermDoc } from '../db/companies';
 import type { CompanyDeps } from './deps';
 
@@ -16,18 +18,28 @@ export async function savePaymentTerms(
   terms: PaymentTermDoc[],
   changed: { id: number; action: 'created' | 'updated' | 'deleted' },
 ) {
-  return deps.commit(async (session, emit) => {
-    const after = await deps.companies.setPaymentTerms(c._id, c.paymentTermsRev, terms, deps.now(), session);
-    if (!after) throw conflict('the payment terms changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
-    emit(
-      eventMessage('company.payment-terms-changed.v1', c._id, {
-        rev: after.paymentTermsRev ?? 1,
-        terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })),
-        changed,
-      }),
-    );
-    return after;
-  });
+  return deps.commit((session, emit) => writePaymentTerms(deps, c, terms, changed, session, emit));
+}
+
+/** `savePaymentTerms` inside a caller's commit (one that answers what it stored); answers the company after. */
+export async function writePaymentTerms(
+  deps: CompanyDeps,
+  c: CompanyDoc,
+  terms: PaymentTermDoc[],
+  changed: { id: number; action: 'created' | 'updated' | 'deleted' },
+  session: ClientSession,
+  emit: Emit,
+) {
+  const after = await deps.companies.setPaymentTerms(c._id, c.paymentTermsRev, terms, deps.now(), session);
+  if (!after) throw conflict('the payment terms changed meanwhile; retry', 'CONCURRENT_MODIFICATION');
+  emit(
+    eventMessage('company.payment-terms-changed.v1', c._id, {
+      rev: after.paymentTermsRev ?? 1,
+      terms: terms.map((t) => ({ id: t.id, name: t.name, days: t.days })),
+      changed,
+    }),
+  );
+  return after;
 }
 
 export function applyPaymentTermUpdate(term: PaymentTermDoc, input: PaymentTermUpdate): PaymentTermDoc {
