@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
 import type { MappingSettings } from '../domain/mapping-rules';
 
@@ -39,7 +39,7 @@ export function mappingsRepo(conn: Connection) {
     get: (companyId: CompanyId) => model.findById(companyId).lean<MappingsDoc>(),
     save: (companyId: CompanyId, s: MappingSettings, now: Date) =>
       model.updateOne({ _id: companyId }, { $set: { ...s, updatedAt: now } }, { upsert: true }),
-    reset: (companyId: CompanyId) => model.deleteOne({ _id: companyId }),
+    reset: (companyId: CompanyId, session?: ClientSession) => model.deleteOne({ _id: companyId }, { session }),
   };
 }
 export type MappingsRepo = ReturnType<typeof mappingsRepo>;

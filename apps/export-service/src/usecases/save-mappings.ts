@@ -37,9 +37,11 @@ export async function saveMappings(deps: ExportDeps, companyId: CompanyId, input
 
 /** POST /acctexp/mappings/reset: back to the defaults of the configured chart. */
 export async function resetMappings(deps: ExportDeps, companyId: CompanyId) {
-  await deps.mappings.reset(companyId);
-  await deps.commit(async (_session, emit) =>
-    emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_reset', fields: ['mappings'] })),
-  );
+  // the reset and its announcement in one commit: a retry with the same Idempotency-Key whose first attempt committed
+  // replays it (resets nothing a change made since has saved, announces nothing twice)
+  await deps.commit(async (session, emit) => {
+    await deps.mappings.reset(companyId, session);
+    emit(eventMessage('export.changed.v1', companyId, { action: 'mappings_reset', fields: ['mappings'] }));
+  });
   return getMappings(deps, companyId);
 }

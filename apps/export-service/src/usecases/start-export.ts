@@ -30,9 +30,11 @@ export async function startExport(deps: ExportDeps, companyId: CompanyId, input:
     );
   }
 
-  const jobId = randomUUID();
   const now = deps.now();
-  await deps.commit(async (session, emit) => {
+  // the job id the commit stored is the answer: a retry with the same Idempotency-Key whose first attempt committed
+  // gets that job (its commit is replayed), never a job that was not stored
+  return deps.commit(async (session, emit) => {
+    const jobId = randomUUID();
     await deps.jobs.create(
       {
         _id: jobId,
@@ -58,6 +60,6 @@ export async function startExport(deps: ExportDeps, companyId: CompanyId, input:
         fields: givenFields(input),
       }),
     );
+    return jobId;
   });
-  return jobId;
 }
