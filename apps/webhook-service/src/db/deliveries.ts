@@ -174,23 +174,26 @@ export function deliveryStore(conn: Connection) {
         { $set: { status: 'failed' }, $unset: { leaseUntil: '', leaseOwner: '', nextAttemptAt: '' } },
       ),
     /** Sends a delivery again now (a new round of the schedule). */
-    requeue: (companyId: CompanyId, endpointId: string, id: Types.ObjectId, now: Date) =>
+    requeue: (companyId: CompanyId, endpointId: string, id: Types.ObjectId, now: Date, session?: ClientSession) =>
       model.updateOne(
         { _id: id, companyId, endpointId, status: { $ne: 'pending' } },
         { $set: { status: 'pending', nextAttemptAt: now, attempts: 0 }, $unset: { deliveredAt: 1 } },
+        { session },
       ),
     /** Brings a pending delivery's next attempt forward to now, unless an attempt is in flight (false then). */
-    sendPendingNow: async (companyId: CompanyId, endpointId: string, id: Types.ObjectId, now: Date) =>
+    sendPendingNow: async (companyId: CompanyId, endpointId: string, id: Types.ObjectId, now: Date, session?: ClientSession) =>
       (
         await model.updateOne(
           { _id: id, companyId, endpointId, status: 'pending', $or: [{ leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] },
           { $set: { nextAttemptAt: now } },
+          { session },
         )
       ).matchedCount === 1,
-    requeueFailedSince: (companyId: CompanyId, endpointId: string, since: Date, now: Date) =>
+    requeueFailedSince: (companyId: CompanyId, endpointId: string, since: Date, now: Date, session?: ClientSession) =>
       model.updateMany(
         { companyId, endpointId, status: 'failed', createdAt: { $gte: since } },
         { $set: { status: 'pending', nextAttemptAt: now, attempts: 0 } },
+        { session },
       ),
     /** The endpoint's pending deliveries fail with it (disabled or deleted). */
     failPendingOf: (companyId: CompanyId, endpointId: string, session?: ClientSession) =>

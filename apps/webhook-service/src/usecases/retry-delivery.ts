@@ -14,9 +14,13 @@ export async function retryDelivery(deps: WebhookDeps, companyId: CompanyId, end
   const delivery = m ? await deps.deliveries.get(companyId, endpointId, new Types.ObjectId(m[1])) : null;
   if (!delivery) throw notFound(`delivery ${deliveryId}`);
   if (!endpoint.enabled) throw conflict('the endpoint is disabled: enable it first (PUT enabled: true)', 'WEBHOOK_ENDPOINT_DISABLED');
-  if (delivery.status === 'pending') {
-    if (!(await deps.deliveries.sendPendingNow(companyId, endpointId, delivery._id, deps.now())))
-      throw conflict('an attempt of this delivery is in flight; its outcome is in the log shortly', 'DELIVERY_PENDING');
-  } else await deps.deliveries.requeue(companyId, endpointId, delivery._id, deps.now());
+  // a commit, so that a retry with the same Idempotency-Key whose first attempt committed is replayed (it sends
+  // nothing again, nor finds its own pending attempt in flight)
+  await deps.commit(async (session) => {
+    if (delivery.status === 'pending') {
+      if (!(await deps.deliveries.sendPendingNow(companyId, endpointId, delivery._id, deps.now(), session)))
+        throw conflict('an attempt of this delivery is in flight; its outcome is in the log shortly', 'DELIVERY_PENDING');
+    } else await deps.deliveries.requeue(companyId, endpointId, delivery._id, deps.now(), session);
+  });
   deps.wake();
 }

@@ -11,11 +11,13 @@ export async function sendTest(deps: WebhookDeps, companyId: CompanyId, endpoint
   const endpoint = await loadEndpoint(deps, companyId, endpointId);
   if (!endpoint.enabled) throw conflict('the endpoint is disabled: enable it first (PUT enabled: true)', 'WEBHOOK_ENDPOINT_DISABLED');
   const now = deps.now();
-  const eventId = `evt_${randomBytes(12).toString('hex')}`;
-  const event = { _id: eventId, companyId, type: 'ping', sequence: 1, occurredAt: now };
-  const [delivery] = await deps.commit(async (session) => {
+  // the ids the commit stored are the answer: a retry with the same Idempotency-Key whose first attempt committed
+  // gets that ping's delivery (its commit is replayed), never a second ping
+  const queued = await deps.commit(async (session) => {
+    const eventId = `evt_${randomBytes(12).toString('hex')}`;
+    const event = { _id: eventId, companyId, type: 'ping', sequence: 1, occurredAt: now };
     await deps.events.insert({ ...event, payload: payloadOf(event, { endpoint_id: endpointId }) }, session);
-    return deps.deliveries.insertMany(
+    const [delivery] = await deps.deliveries.insertMany(
       [
         {
           companyId,
@@ -31,7 +33,8 @@ export async function sendTest(deps: WebhookDeps, companyId: CompanyId, endpoint
       ],
       session,
     );
+    return { delivery_id: deliveryIdOf(delivery!), event_id: eventId };
   });
   deps.wake();
-  return { delivery_id: deliveryIdOf(delivery!), event_id: eventId };
+  return queued;
 }
