@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 
@@ -29,7 +29,8 @@ export function suppliers(conn: Connection) {
   const key = (companyId: CompanyId, id: number) => `${companyId}:${id}`;
   return {
     init: () => model.createIndexes(),
-    insert: (doc: Omit<SupplierDoc, '_id'>) => raw.insertOne({ _id: key(doc.companyId, doc.id), ...doc }, AS_BUILT),
+    insert: (doc: Omit<SupplierDoc, '_id'>, session?: ClientSession) =>
+      raw.insertOne({ _id: key(doc.companyId, doc.id), ...doc }, { ...AS_BUILT, session }),
     get: (companyId: CompanyId, id: number) => raw.findOne({ _id: key(companyId, id), companyId }),
     async replace(companyId: CompanyId, id: number, fields: Pick<SupplierDoc, 'name' | 'vatId' | 'peppolId' | 'ibans' | 'updatedAt'>) {
       const unset: Record<string, ''> = {};

@@ -9,6 +9,10 @@ export async function createSupplier(deps: InboundDeps, companyId: CompanyId, in
   const now = deps.now();
   const id = await deps.counters.next(`supplier:${companyId}`);
   const doc = { companyId, id, name: input.name, vatId: input.vat_id, peppolId: input.peppol_id, ibans, createdAt: now, updatedAt: now };
-  await deps.suppliers.insert(doc);
-  return toSupplier({ _id: `${companyId}:${id}`, ...doc });
+  // a commit whose result is the supplier stored: a retry with the same Idempotency-Key whose first attempt committed
+  // gets that supplier (its commit is replayed), never a second one under this attempt's id
+  return deps.commit(async (session) => {
+    await deps.suppliers.insert(doc, session);
+    return toSupplier({ _id: `${companyId}:${id}`, ...doc });
+  });
 }

@@ -35,9 +35,14 @@ export async function receiveDocument(deps: InboundDeps, companyId: CompanyId, r
     ibanDiffers: false,
     summary: { errorCount: 0 },
   };
-  await deps.commit(async (session, emit) => {
+  // the document the commit stored is the answer: a retry with the same Idempotency-Key whose first attempt committed
+  // gets that document (its commit is replayed). The original this attempt stored above under its own id is then an
+  // orphan object no document refers to (the id was taken from the counter and is never used again): accepted, one
+  // object per such retry, rather than a second document or an upload after the commit that a crash could lose.
+  return deps.commit(async (session, emit) => {
     await deps.documents.insert(doc, session);
     emit(commandMessage('inbound.process-document.v1', companyId, { inboundId: id }, `inbound-process:${companyId}:${id}`));
+    const stored: InboundDoc = { _id: `${companyId}:${id}`, ...doc };
+    return stored;
   });
-  return { _id: `${companyId}:${id}`, ...doc };
 }

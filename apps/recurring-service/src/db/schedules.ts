@@ -73,7 +73,9 @@ export function scheduleStore(conn: Connection) {
   return {
     model,
     init: () => model.init(),
-    insert: (doc: ScheduleDoc) => model.create(doc),
+    insert: async (doc: ScheduleDoc, session?: ClientSession) => {
+      await model.create([doc], { session });
+    },
     get: (companyId: CompanyId, id: number) => model.findById(scheduleKey(companyId, id)).lean<ScheduleDoc>(),
     async list(companyId: CompanyId, q: { page: number; limit: number; status?: ScheduleDoc['status'] }) {
       const filter = { companyId, ...(q.status ? { status: q.status } : {}) };

@@ -36,7 +36,15 @@ export async function createRecurring(deps: RecurringDeps, companyId: CompanyId,
     createdAt: now,
     updatedAt: now,
   };
-  await deps.schedules.insert(doc);
-  deps.logger.info({ companyId, recurringId: id, nextRunDate, today: dateOf(now) }, 'recurring invoice created');
-  return presentSchedule(doc);
+  // a commit whose result is the schedule stored: a retry with the same Idempotency-Key whose first attempt committed
+  // gets that schedule (its commit is replayed), never a second one under this attempt's id
+  const created = await deps.commit(async (session) => {
+    await deps.schedules.insert(doc, session);
+    return presentSchedule(doc);
+  });
+  deps.logger.info(
+    { companyId, recurringId: created.id, nextRunDate: created.next_run_date, today: dateOf(now) },
+    'recurring invoice created',
+  );
+  return created;
 }
