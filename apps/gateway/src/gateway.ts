@@ -95,7 +95,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   });
   api.use(rateLimiter.middleware);
   api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY, config.LONG_POLLS_PER_COMPANY));
-  api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table)));
+  api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table), signer));
   api.use(
     proxyToServices(table, upstreamTimeoutOf(config), logger, {
       maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,

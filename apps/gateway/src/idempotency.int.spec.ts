@@ -2,7 +2,8 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import Redis from 'ioredis';
-import { IDENTITY_HEADER } from '@inv/service-kit';
+import { createHash } from 'node:crypto';
+import { createIdentityVerifier, IDENTITY_HEADER } from '@inv/service-kit';
 import { TEST_IDENTITY_KEY } from '@inv/testing';
 import { gatewayConfig } from './config';
 import { createGateway } from './gateway';
@@ -91,6 +92,22 @@ describe('gateway: Idempotency-Key requests take the one forwarding path', () =>
     }
     expect(keyed.headers['x-api-key']).toBeUndefined();
     expect(Number(keyed.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify({ name: 'keyed' })));
+  });
+
+  it('signs the key and the fingerprint of the request into the identity the service gets (its journal of what it committed)', async () => {
+    const verifier = createIdentityVerifier([TEST_IDENTITY_KEY]);
+    const idem = `journal-${Date.now()}`;
+    await post('/customer/', { name: 'journaled' }, idem);
+    const keyed = await verifier.verify(String(seen.at(-1)!.headers[IDENTITY_HEADER]));
+    const fingerprint = createHash('sha256')
+      .update('POST /api/v1/customer/\n')
+      .update(JSON.stringify({ name: 'journaled' }))
+      .digest('hex');
+    expect(keyed).toMatchObject({ companyId: 'cmp_idem', idempotencyKey: idem, idempotencyFingerprint: fingerprint });
+    await post('/customer/', { name: 'plain' });
+    const plain = await verifier.verify(String(seen.at(-1)!.headers[IDENTITY_HEADER]));
+    expect(plain.idempotencyKey).toBeUndefined();
+    expect(plain.idempotencyFingerprint).toBeUndefined();
   });
 
   it("answers the proxy's 504 when the service does not answer within the upstream timeout, and releases the key", async () => {

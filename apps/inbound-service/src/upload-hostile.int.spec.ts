@@ -66,7 +66,7 @@ describe('inbound-service upload route under malformed multipart', () => {
       expect(uncaught).toEqual([]);
       const list = await fetch(`${base}/inbound/`, { headers: await identityHeaders(company) });
       expect(list.status).toBe(200);
-      expect((await list.json()).total ?? 0).toBe(0);
+      expect(((await list.json()) as { total?: number }).total ?? 0).toBe(0);
     } finally {
       process.off('uncaughtException', onUncaught);
     }

@@ -1,5 +1,7 @@
 import type { ClientSession, Connection } from 'mongoose';
+import { AppError, currentIdempotentRequest, type IdempotentRequest } from '@inv/service-kit';
 import { processedMessages } from './inbox';
+import { IdempotencyKeyReused, requestJournal } from './request-journal';
 import type { Outbox, OutboxEntry, OutboxMessage } from './outbox';
 
 /** Queues messages of the change being made; they are written with it and published after its commit. */
@@ -63,30 +65,53 @@ export interface Changes {
  */
 export function createChanges(conn: Connection, outbox: Outbox, kick: (committed: OutboxEntry[]) => void | Promise<void>): Changes {
   const processed = processedMessages(conn);
+  const journal = requestJournal(conn);
+  const transact = async <T>(work: (session: ClientSession, emit: Emit) => Promise<T>, request?: IdempotentRequest, index = 0) => {
+    let result: T | undefined;
+    let written: OutboxEntry[] = [];
+    await conn.transaction(async (session) => {
+      const messages: OutboxMessage[] = [];
+      written = [];
+      result = await work(session, (...m) => void messages.push(...m));
+      if (messages.length) written = await outbox.add(messages, session);
+      if (request) await journal.record(request, index, result, session);
+    });
+    if (written.length) await kick(written);
+    return result as T;
+  };
   const changes: Changes = {
     async commit<T>(work: (session: ClientSession, emit: Emit) => Promise<T>): Promise<T> {
-      let result: T | undefined;
-      let written: OutboxEntry[] = [];
-      await conn.transaction(async (session) => {
-        const messages: OutboxMessage[] = [];
-        written = [];
-        result = await work(session, (...m) => void messages.push(...m));
-        if (messages.length) written = await outbox.add(messages, session);
-      });
-      if (written.length) await kick(written);
-      return result as T;
+      const request = currentIdempotentRequest();
+      if (!request) return transact(work);
+      // a request sent with an Idempotency-Key: its commits are journaled with their results, in their own
+      // transactions; an earlier attempt's commit answers its result again and writes nothing (request-journal.ts)
+      const index = request.commits++;
+      if (index < request.replayed.length) return request.replayed[index] as T;
+      try {
+        return await transact(work, request, index);
+      } catch (err) {
+        if (index > 0 || (err as { code?: number }).code !== 11000 || !/idempotency_journal/.test(String((err as Error).message)))
+          throw err;
+        // another attempt of the same request committed first: the client retries and gets that one's answer
+        const other = await journal.find(request);
+        if (other && other.fingerprint !== request.fingerprint) throw new IdempotencyKeyReused();
+        throw new AppError('conflict', 'a request with this Idempotency-Key was processed meanwhile; retry it to get its answer', {
+          code: 'IDEMPOTENCY_IN_PROGRESS',
+        });
+      }
     },
     async publish(...messages: OutboxMessage[]): Promise<void> {
       if (messages.length === 0) return;
       await kick(await outbox.add(messages));
     },
     async init() {
-      await Promise.all([outbox.model.init(), processed.init()]);
+      await Promise.all([outbox.model.init(), processed.init(), journal.init()]);
     },
     commitOnce: (msg, work) => changes.commitAllOnce([msg], work),
     async commitAllOnce(msgs, work) {
       try {
-        await changes.commit(async (session, emit) => {
+        // a consumer's change: never part of a request's journal (its own inbox makes it happen once)
+        await transact(async (session, emit) => {
           await processed.record(msgs, new Date(), session);
           await work(session, emit);
         });

@@ -5,3 +5,4 @@ export * from './inbox';
 export * from './metrics';
 export * from './group-commit';
 export * from './pending';
+export * from './request-journal';

@@ -14,6 +14,7 @@ import {
   type OutboxEntry,
   type OutboxRelay,
   type PendingSource,
+  requestJournal,
 } from '@inv/outbox';
 import {
   connectMongo,
@@ -36,6 +37,7 @@ import {
 } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
 import { asAppBus, untypedBus, type AppBus } from './handlers';
+import { idempotentRequests } from './idempotent-requests';
 
 /**
  * Environment every service reads, MongoDB aside: what a service that keeps no data extends (document- and
@@ -177,6 +179,7 @@ async function openDatabase(opts: RuntimeOptions, mongoUrl: string, logger: Logg
   };
   return {
     api,
+    journal: requestJournal(conn),
     relay(): OutboxRelay {
       if (!relay) throw new Error('relay starts with start()');
       return relay;
@@ -251,6 +254,8 @@ export async function createServiceRuntime(
     identity,
     nonJsonBodyPaths: opts.nonJsonBodyPaths,
   });
+  // a POST sent with an Idempotency-Key: its commits and its answer are journaled, a retry answers them again
+  if (db) app.use(idempotentRequests(db.journal, logger));
   let http: Listening | undefined;
 
   const runtime: ServiceRuntimeWithoutDatabase = {

@@ -37,6 +37,9 @@ export interface Identity {
   requestId?: string;
   /** The client's address as the gateway saw it (for the audit log). */
   clientIp?: string;
+  /** A POST's `Idempotency-Key` (libs/service-kit idempotent-request.ts), with the gateway's fingerprint of the request. */
+  idempotencyKey?: string;
+  idempotencyFingerprint?: string;
 }
 
 const claimsSchema = z.object({
@@ -48,6 +51,14 @@ const claimsSchema = z.object({
   client_ip: z.string().max(100).optional(),
   plan: z.string().max(50).optional(),
   request_id: z.string().max(200).optional(),
+  idem: z
+    .string()
+    .regex(/^[\w.:-]{1,255}$/)
+    .optional(),
+  idem_fp: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 /** Env fragment: comma-separated signing keys, each at least 32 characters (first signs, all verify). */
@@ -102,6 +113,8 @@ export function createIdentitySigner(keys: string[], ttlSeconds = IDENTITY_TOKEN
         plan: identity.plan,
         request_id: identity.requestId,
         client_ip: identity.clientIp,
+        idem: identity.idempotencyKey,
+        idem_fp: identity.idempotencyFingerprint,
       })
         .setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' })
         .setSubject(sub)
@@ -152,6 +165,7 @@ export function createIdentityVerifier(keys: string[]) {
           plan: claims.plan,
           requestId: claims.request_id,
           clientIp: claims.client_ip,
+          ...(claims.idem && claims.idem_fp ? { idempotencyKey: claims.idem, idempotencyFingerprint: claims.idem_fp } : {}),
         };
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw new IdentityRejected('identity token expired');

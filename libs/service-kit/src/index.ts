@@ -16,3 +16,4 @@ export * from './request-actor';
 export * from './startup-garbage';
 export * from './one-file';
 export * from './company-rate-limit';
+export * from './idempotent-request';

@@ -18,7 +18,7 @@ const testSigner = createIdentitySigner([TEST_IDENTITY_KEY]);
  */
 export async function identityHeaders(
   companyId: string | { internal: true },
-  extra: { keyId?: string; plan?: string; role?: string } = {},
+  extra: { keyId?: string; plan?: string; role?: string; idempotencyKey?: string; idempotencyFingerprint?: string } = {},
 ): Promise<Record<string, string>> {
   const token =
     typeof companyId === 'string'
@@ -28,6 +28,8 @@ export async function identityHeaders(
           keyId: extra.keyId ?? 'test-key',
           role: extra.role,
           plan: extra.plan ?? 'pro',
+          idempotencyKey: extra.idempotencyKey,
+          idempotencyFingerprint: extra.idempotencyFingerprint,
         })
       : await testSigner.sign({ scope: 'internal' });
   return { [IDENTITY_HEADER]: token };
@@ -250,3 +252,4 @@ export async function brokerObjectNames(): Promise<{ queues: string[]; exchanges
   return { queues, exchanges };
 }
 export * from './malformed-multipart';
+export * from './commit-kill-switch';

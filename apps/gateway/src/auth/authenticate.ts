@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
-import { AppError, COMPANY_HEADER, IDENTITY_HEADER, unauthenticated, type IdentitySigner, type Logger } from '@inv/service-kit';
+import {
+  AppError,
+  COMPANY_HEADER,
+  IDENTITY_HEADER,
+  unauthenticated,
+  type Identity,
+  type IdentitySigner,
+  type Logger,
+} from '@inv/service-kit';
 import { setRateLimitHeaders } from '../http/rate-limit';
 import type { FailedAuthLimiter } from './failed-auth-limiter';
 import type { KeyCache, VerifiedKey } from './key-cache';
@@ -165,7 +173,7 @@ export function authenticate(deps: AuthDeps) {
     const revoked = req.method === 'DELETE' ? REVOKE_PATH.exec(req.path) : null;
     if (revoked) deps.cache.evictKeyId(revoked[1]);
 
-    const token = await deps.signer.sign({
+    const signed: Identity = {
       scope: 'company',
       companyId: identity.companyId,
       keyId: identity.keyId,
@@ -173,11 +181,14 @@ export function authenticate(deps: AuthDeps) {
       plan: identity.plan,
       requestId,
       clientIp: client,
-    });
+    };
+    const token = await deps.signer.sign(signed);
     req.headers[IDENTITY_HEADER] = token;
     res.locals.companyId = identity.companyId;
     res.locals.role = identity.role;
     res.locals.identityToken = token;
+    // the identity as signed: the idempotency step signs it again with the request's key (http/idempotency.ts)
+    res.locals.signedIdentity = signed;
     next();
   };
 }

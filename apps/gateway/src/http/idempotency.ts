@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AppError, notFound, type Redis } from '@inv/service-kit';
+import { AppError, IDENTITY_HEADER, redactSecrets, notFound, type Identity, type IdentitySigner, type Redis } from '@inv/service-kit';
 import { holdAnswer, type UpstreamAnswer } from './proxy';
 
 interface Stored {
@@ -13,9 +13,6 @@ interface Stored {
 
 const KEY_PATTERN = /^[\w.:-]{1,255}$/;
 
-/** Secret material in an answer (an API key created by the request): never kept in Redis. */
-const SECRET = /ak_live_[0-9a-f]{32}/g;
-
 /** Answers larger than this are passed on but not kept (the key is released: a retry runs again). */
 const MAX_KEPT_ANSWER_BYTES = 1024 * 1024;
 
@@ -27,7 +24,7 @@ const MAX_KEPT_ANSWER_BYTES = 1024 * 1024;
  * other request (its timeouts, headers, trace context and error answers), which hands the answer back
  * to be kept. 5xx answers, proxy errors and answers cut short are not kept: the client can retry them.
  */
-export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: string) => string | undefined) {
+export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: string) => string | undefined, signer: IdentitySigner) {
   const readBody = express.raw({ type: () => true, limit: '1mb' });
   return (req: Request, res: Response, next: NextFunction) => {
     const idemKey = req.header('idempotency-key');
@@ -61,6 +58,11 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
             .send(stored.body ?? '');
           return;
         }
+        // the service gets the key and the fingerprint signed: it journals what the request commits under them, so a
+        // retry after a lost answer (which empties this cache) answers the first result (libs/runtime idempotent-requests.ts)
+        const identity = res.locals.signedIdentity as Identity | undefined;
+        if (identity)
+          req.headers[IDENTITY_HEADER] = await signer.sign({ ...identity, idempotencyKey: idemKey, idempotencyFingerprint: fingerprint });
         let kept = false;
         holdAnswer(res, body, MAX_KEPT_ANSWER_BYTES, (answer: UpstreamAnswer) => {
           if (answer.status >= 500) return;
@@ -71,7 +73,7 @@ export function idempotency(redis: Redis, ttlSeconds: number, targetOf: (path: s
             status: answer.status,
             contentType: answer.contentType ?? 'application/json',
             // a secret in the answer (a new API key) is shown once: the replay names the key but not its secret
-            body: answer.body.toString('utf8').replace(SECRET, 'ak_live_********************************'),
+            body: redactSecrets(answer.body.toString('utf8')),
           };
           void redis.set(key, JSON.stringify(done), 'EX', ttlSeconds).catch(() => undefined);
         });

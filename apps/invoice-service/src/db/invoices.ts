@@ -245,13 +245,14 @@ export function invoicesRepo(conn: Connection) {
       set: Pick<InvoiceDoc, 'positions' | 'grossCents' | 'updatedAt'>,
       /** Messages announcing the change, kept in the draft with it (one atomic write); hand them to the relay after. */
       pending: OutboxEntry[] = [],
+      session?: ClientSession,
     ) =>
       matched(
         await raw.updateOne(
           // null matches an invoice without a tax treatment too
           { ...draft(companyId, id), updatedAt: seen.updatedAt, taxTreatmentId: seen.taxTreatmentId ?? null } as mongo.Filter<InvoiceDoc>,
           { $set: set, ...pushPending(pending) },
-          rawOpts(),
+          rawOpts(session),
         ),
       ),
     /** An attachment upload starts: finalization must look for the invoice's attachments from now on. */

@@ -1,7 +1,8 @@
 /** How positions are built, checked and written (optimistically, only if the draft did not change meanwhile). */
 import { defaultRateOfTreatment, type PositionCreate, type CompanyId } from '@inv/contracts';
 import type { OutboxMessage } from '@inv/outbox';
-import { AppError, invalidData } from '@inv/service-kit';
+import { AppError, currentIdempotentRequest, invalidData } from '@inv/service-kit';
+import type { ClientSession } from 'mongoose';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { derivedValueWarnings, grossCentsOf, positionAmountErrors, totalsOf, type DerivedValueWarning } from '../domain/totals';
 import type { InvoiceDeps } from './deps';
@@ -53,15 +54,17 @@ export async function savePositions(
   inv: InvoiceDoc,
   positions: PositionDoc[],
   messages: OutboxMessage[],
+  session?: ClientSession,
 ): Promise<InvoiceDoc> {
   assertComputable(positions);
   const set = { positions, grossCents: grossCentsOf(positions), updatedAt: deps.now() };
   const pending = heldEvents(...messages);
-  if (!(await deps.invoices.setPositions(inv.companyId, inv.id, inv, set, pending)))
+  if (!(await deps.invoices.setPositions(inv.companyId, inv.id, inv, set, pending, session)))
     throw new AppError('conflict', 'the invoice changed meanwhile; retry the request', { code: 'CONCURRENT_MODIFICATION' });
-  handOverHeld(deps, inv.companyId, inv.id, pending);
+  // in a caller's transaction the messages are handed over by the caller once it committed
+  if (!session) handOverHeld(deps, inv.companyId, inv.id, pending);
   const { pendingMessages: _pending, ...written } = inv; // the copy kept and answered carries no messages
-  return { ...written, ...set };
+  return { ...written, ...set, ...(session ? { pendingMessages: pending } : {}) };
 }
 
 /**
@@ -80,9 +83,28 @@ export async function changePositions<T>(
 ): Promise<{ invoice: InvoiceDoc; value: T }> {
   const attempt = async (inv: InvoiceDoc) => {
     const { positions, value, messages } = await change(inv);
+    if (currentIdempotentRequest()) return journaled(inv, positions, value, messages);
     const invoice = await savePositions(deps, inv, positions, messages);
     deps.drafts.remember(invoice);
     return { invoice, value };
+  };
+  /**
+   * A request sent with an Idempotency-Key: the same write as a commit, so that it is journaled with its result
+   * (libs/outbox request-journal.ts); a retry after a lost answer gets that result and writes nothing.
+   */
+  const journaled = async (inv: InvoiceDoc, positions: PositionDoc[], value: T, messages: OutboxMessage[]) => {
+    let wrote: InvoiceDoc | undefined;
+    const result = await deps.commit(async (session) => {
+      wrote = await savePositions(deps, inv, positions, messages, session);
+      const { pendingMessages: _pending, ...invoice } = wrote;
+      const answered: InvoiceDoc = invoice;
+      return { invoice: answered, value };
+    });
+    if (wrote) {
+      handOverHeld(deps, inv.companyId, inv.id, wrote.pendingMessages ?? []);
+      deps.drafts.remember(result.invoice);
+    }
+    return result;
   };
   const copy = deps.drafts.get(companyId, invoiceId);
   if (copy) {

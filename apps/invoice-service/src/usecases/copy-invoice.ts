@@ -27,7 +27,7 @@ export async function copyInvoice(
       fields: ['customer_id', 'positions', ...(fields.precedingInvoiceId !== undefined ? ['preceding_invoice_id'] : [])],
     }),
   );
-  await insertNumberedDraft(
+  const stored = await insertNumberedDraft(
     deps,
     {
       id: newId,
@@ -48,6 +48,8 @@ export async function copyInvoice(
     },
     { sequence },
   );
+  // a retry of a request that stored its copy before (Idempotency-Key) answers that copy; this attempt's id stays unused
+  if (stored.id !== newId) return stored.id;
   handOverHeld(deps, source.companyId, newId, pending);
   return newId;
 }

@@ -42,7 +42,10 @@ export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, inp
     updatedAt: now,
     pendingMessages: pending,
   };
-  const number = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });
+  const inserted = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });
+  // a retry of a request that stored its draft before (Idempotency-Key) answers that draft; this attempt's id stays unused
+  if (inserted.id !== id) return inserted.id;
+  const { number } = inserted;
   handOverHeld(deps, companyId, id, pending);
   // the draft as stored (a read gives no key for an unset field), for the positions that usually follow
   const { pendingMessages: _pending, ...kept } = draft;

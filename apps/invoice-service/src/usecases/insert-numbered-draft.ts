@@ -23,26 +23,36 @@ const perSequence = oneAtATime();
  * Drafts are never deleted: a draft that is not issued is cancelled and keeps its number, documented as
  * cancelled (status CANCELLED), so the record of numbers stays complete.
  */
+/** The draft a commit stored: its id and number (those of an earlier attempt when the request is a retry). */
+export interface StoredDraft {
+  id: number;
+  number: string;
+}
+
 export async function insertNumberedDraft(
   deps: InvoiceDeps,
   doc: Omit<InvoiceDoc, '_id' | 'number'>,
   numbering: { explicit?: string; sequence: DocumentType },
-): Promise<string> {
+): Promise<StoredDraft> {
   if (numbering.explicit !== undefined) {
+    const number = numbering.explicit;
     try {
-      await deps.invoices.insert({ ...doc, number: numbering.explicit });
+      // a commit (one insert): a request sent with an Idempotency-Key journals the draft it stored with it
+      return await deps.commit(async (session) => {
+        await deps.invoices.insert({ ...doc, number }, session);
+        return { id: doc.id, number };
+      });
     } catch (err) {
-      if (duplicateNumber(err)) throw conflict(`invoice number ${numbering.explicit} is already used`, 'DUPLICATE_INVOICE_NUMBER');
+      if (duplicateNumber(err)) throw conflict(`invoice number ${number} is already used`, 'DUPLICATE_INVOICE_NUMBER');
       throw err;
     }
-    return numbering.explicit;
   }
   const now = deps.now();
   await deps.numbering.ensureExists(doc.companyId, numbering.sequence, now);
-  let number = '';
-  const takeAndInsert = (lookFirst: boolean) =>
+  const takeAndInsert = (lookFirst: boolean): Promise<StoredDraft> =>
     perSequence(`${doc.companyId}:${numbering.sequence}`, () =>
       deps.commit(async (session) => {
+        let number = '';
         for (let skipped = 0; ; skipped++) {
           const { seq, value } = await deps.numbering.take(doc.companyId, numbering.sequence, now, session);
           number = formatNumber(seq.pattern, now, value);
@@ -54,15 +64,16 @@ export async function insertNumberedDraft(
             );
         }
         await deps.invoices.insert({ ...doc, number }, session);
+        // the draft as the commit stored it: what a retry of the same request (Idempotency-Key) answers again
+        return { id: doc.id, number };
       }),
     );
   try {
     // Nearly always the sequence's next number is free: the unique index (companyId, number) says when not.
-    await takeAndInsert(false);
+    return await takeAndInsert(false);
   } catch (err) {
     if (!duplicateNumber(err)) throw err;
     // The number was taken explicitly (invoice_number); the aborted transaction took nothing. Look before taking.
-    await takeAndInsert(true);
+    return await takeAndInsert(true);
   }
-  return number;
 }

@@ -100,10 +100,11 @@ export async function sendInvoiceEmail(
   );
   const subject = input.subject ?? texts.subject;
   const text = message ?? texts.text;
-  const emailId = randomUUID();
   const release = await countAgainstLimits(deps, companyId, invoiceId, count);
   try {
-    await deps.commit(async (session, emit) => {
+    // the id the commit stored is the answer (a retry with the same Idempotency-Key gets the first attempt's)
+    return await deps.commit(async (session, emit) => {
+      const emailId = randomUUID();
       await deps.emails.create(
         {
           _id: emailId,
@@ -134,12 +135,12 @@ export async function sendInvoiceEmail(
           `mail-send-${emailId}`,
         ),
       );
+      return emailId;
     });
   } catch (err) {
     await release().catch(() => undefined); // the original error matters; a count left over only errs on the safe side
     throw err;
   }
-  return emailId;
 }
 
 export type Recipients = { to: string[]; cc: string[]; bcc: string[] };
