@@ -272,6 +272,21 @@ describe('bank statements (invoice-service)', () => {
     });
   });
 
+  it('does not book a credit in another currency as a EUR payment', async () => {
+    const inv = await openInvoice(4, 'RE-2026-0011', 100); // 119.00
+    const usd = fixture
+      .replace('MSG-2026-11-27-0001', 'MSG-2026-11-29-USD')
+      .replace('<Amt Ccy="EUR">119.00</Amt>', '<Amt Ccy="USD">119.00</Amt>')
+      .replace('<Amt Ccy="EUR">119.00</Amt>', '<Amt Ccy="USD">119.00</Amt>');
+    const res = await upload(usd);
+    expect(res.status).toBe(201);
+    expect(res.body.entries[0]).toMatchObject({ currency: 'USD', proposals: [] });
+    const confirm = await call('POST', `/bank-statements/${res.body.id}/entries/1/confirm`, { invoice_id: inv });
+    expect(confirm.status).toBe(409);
+    expect(confirm.body).toMatchObject({ code: 'BANK_ENTRY_CURRENCY_MISMATCH', currency: 'USD' });
+    expect((await call('GET', `/invoice/${inv}/payments`)).body.payments).toEqual([]);
+  });
+
   it('refuses hostile and wrong files with clear 4xx', async () => {
     expect(await upload('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.052.001.08"><BkToCstmrRpt/></Document>')).toMatchObject({
       status: 400,
@@ -290,7 +305,7 @@ describe('bank statements (invoice-service)', () => {
     expect(await upload('{"a":1}', 'application/json')).toMatchObject({ status: 415 });
     const huge = Buffer.alloc(20 * 1024 * 1024 + 10, 0x20);
     expect(await upload(huge)).toMatchObject({ status: 413, body: { code: 'BANK_STATEMENT_TOO_LARGE' } });
-    expect((await call('GET', '/bank-statements/')).body.total).toBe(3);
+    expect((await call('GET', '/bank-statements/')).body.total).toBe(4); // the good ones of the tests before
   });
 
   it('confirms every entry three times at the same moment: one payment each, the others answered 200', async () => {

@@ -257,6 +257,13 @@ describe('invoice e-mail', () => {
 
   it("uses the company's own texts, refuses unknown placeholders and resets to the defaults", async () => {
     behaviour = 'ok';
+    // control characters and bidirectional overrides are refused like in every other name and text
+    for (const subject of ['Invoice \u202e{number}', 'Invoice\r\nBcc: x@evil.example', 'Invoice \u0000'])
+      expect(await call('PUT', '/invoice/email-texts', { de: { subject } })).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR' },
+      });
+    expect(await call('PUT', '/invoice/email-texts', { en: { body: 'Pay \u202d{total}' } })).toMatchObject({ status: 400 });
     const bad = await call('PUT', '/invoice/email-texts', { en: { body: 'Please pay {amount}' } });
     expect([bad.status, bad.body.errors[0].path]).toEqual([400, 'en.body']);
     const saved = await call('PUT', '/invoice/email-texts', {

@@ -55,6 +55,13 @@ async function confirmOnce(
   const entry = await deps.bankStatements.getEntry(companyId, statementId, entryId);
   if (!entry) throw notFound(`entry ${entryId} of bank statement ${statementId}`);
   if (!entry.credit || entry.reversal || entry.cents === undefined) throw notACredit();
+  // invoices are in EUR: a credit in another currency is no payment of one at its face value (a USD 100 is not EUR 100)
+  if (entry.currency !== 'EUR')
+    throw new AppError(
+      'conflict',
+      `entry ${entryId} is a credit in ${entry.currency}; invoices are in EUR: record the EUR amount the bank booked with POST /invoice/{id}/payments`,
+      { code: 'BANK_ENTRY_CURRENCY_MISMATCH', extra: { currency: entry.currency } },
+    );
   const again = (e: BankEntryDoc): ConfirmedMatch => {
     const c = e.confirmed!;
     const other =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMBEDDABLE_MIME_CODES } from '../tables';
+import { safeText } from './safe-text';
 
 /** Invoice attachments and e-mail delivery. */
 export const Attachment = z
@@ -52,16 +53,10 @@ export const SendEmailRequest = z
     to: Addresses.meta({ description: 'one address or a list; at most 10 recipients in to, cc and bcc together' }),
     cc: Addresses.optional(),
     bcc: Addresses.optional().meta({ description: 'only in the SMTP envelope, never in the headers' }),
-    subject: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
+    subject: safeText(z.string().trim().min(1).max(200))
       .optional()
       .meta({ description: 'default: from the German or English template after the language' }),
-    message: z
-      .string()
-      .max(10_000)
+    message: safeText(z.string().max(10_000), { multiLine: true })
       .optional()
       .meta({ description: 'the text body; default: from the template (invoice number, total, due date)' }),
     attach_pdf: z.boolean().default(true),
@@ -96,8 +91,8 @@ export const EmailRecord = z
   .meta({ id: 'EmailRecord' });
 
 const Template = z.object({
-  subject: z.string().trim().min(1).max(200).optional(),
-  body: z.string().trim().min(1).max(10_000).optional(),
+  subject: safeText(z.string().trim().min(1).max(200)).optional(),
+  body: safeText(z.string().trim().min(1).max(10_000), { multiLine: true }).optional(),
 });
 /** PUT /invoice/email-texts: the company's own e-mail texts per language (DELETE goes back to the defaults). */
 export const EmailTextsUpdate = z

@@ -163,6 +163,10 @@ export const ERROR_CODES = {
     409,
     'Only credits (money received, not reversals) can be confirmed as payments; debits are shown, not matched.',
   ],
+  BANK_ENTRY_CURRENCY_MISMATCH: [
+    409,
+    'The credit is in another currency than EUR (`currency`); invoices are in EUR: record the EUR amount your bank booked as a payment (POST /invoice/{id}/payments).',
+  ],
   BANK_ENTRY_UNMATCHED: [409, 'The entry has no proposal: name the invoice to book it on (`invoice_id`).'],
   BANK_ENTRY_ALREADY_CONFIRMED: [
     409,

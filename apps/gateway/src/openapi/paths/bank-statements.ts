@@ -234,7 +234,7 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
           ),
           ...notFound(),
           ...conflict(
-            'BANK_ENTRY_NOT_A_CREDIT (a debit or reversal), BANK_ENTRY_UNMATCHED (no proposal: name invoice_id), BANK_ENTRY_ALREADY_CONFIRMED (on another invoice or amount; `payment_id`), ' +
+            'BANK_ENTRY_NOT_A_CREDIT (a debit or reversal), BANK_ENTRY_CURRENCY_MISMATCH (a credit in another currency than EUR; `currency`), BANK_ENTRY_UNMATCHED (no proposal: name invoice_id), BANK_ENTRY_ALREADY_CONFIRMED (on another invoice or amount; `payment_id`), ' +
               'BANK_AMOUNT_EXCEEDS_CREDIT, and those of recording a payment: INVOICE_NOT_PAYABLE, INVOICE_ALREADY_PAID, PAYMENT_EXCEEDS_OPEN_AMOUNT (`open_amount`), CONCURRENT_MODIFICATION',
           ),
           ...commonErrors(),
