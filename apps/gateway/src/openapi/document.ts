@@ -39,7 +39,7 @@ Only an owner may make someone owner, change or remove an owner, or create an ow
 
 **Asynchronous work** (finalization, exports) is a job: poll it every 2 s with backoff.
 
-**Idempotency.** POST requests accept an \`Idempotency-Key\` header: a retry with the same key and body gets the first answer again (\`Idempotent-Replayed: true\`) without running twice; the same key with another body answers 422.
+**Idempotency.** POST requests accept an \`Idempotency-Key\` header: a retry with the same key and body gets the first answer again (\`Idempotent-Replayed: true\`) without running twice; the same key with another body answers 422. This holds also when the first answer was lost (a 504 because the service stopped right after its change): the service records what the request changed under the key in the same transaction, so the retry answers the first result and nothing is created twice. Keys are kept 7 days; a request that changed nothing (a 4xx) keeps none. Secrets shown once (a new API key, a webhook signing secret) are masked in a replay.
 
 **Rate limits.** Per company (default 50 requests a second): beyond it 429 with \`Retry-After\` and \`RateLimit-*\` headers. Failed authentications are limited per client address.
 

@@ -106,7 +106,10 @@ export const ERROR_CODES = {
   RECURRING_ENDED: [409, 'The recurring invoice has ended; give a schedule with a later end_date to resume it.'],
   DELIVERY_PENDING: [409, 'The webhook delivery is pending already: it is sent at its next attempt.'],
   CUSTOMER_NUMBERS_EXHAUSTED: [409, 'The company used every customer number (10000-69999).'],
-  IDEMPOTENCY_IN_PROGRESS: [409, 'A request with the same Idempotency-Key is still running.'],
+  IDEMPOTENCY_IN_PROGRESS: [
+    409,
+    'A request with the same Idempotency-Key is still running, or finished a moment ago: send it again shortly to get its answer.',
+  ],
   BODY_TIMEOUT: [408, 'The request body did not arrive within BODY_TIMEOUT_MS (30 s) of its head; the connection is closed.'],
   PAYLOAD_TOO_LARGE: [413, 'The body exceeds the limit (1 MiB for JSON).'],
   DOCUMENT_TOO_LARGE: [
