@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { startEmbeddedS3 } from '@inv/objects';
+import { freeServicesPortOffset, launchServices, stopServices, type RunningService, type ServiceName } from '@inv/runtime';
+import {
+  commitKillSwitch,
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  identityHeaders,
+  serviceCaller,
+  testEnv,
+  uniquePrefix,
+  type CommitKillSwitch,
+} from '@inv/testing';
+import { DEMO_COMPANY_ID } from './usecases/bootstrap-demo-company';
+
+jest.setTimeout(240_000);
+
+/**
+ * The service as its own process behind a relay to MongoDB that kills it (SIGKILL) the moment a commit of an
+ * idempotent request has gone out (libs/testing commit-kill-switch.ts), restarted after.
+ */
+function crashHarness(
+  service: ServiceName,
+  company: string,
+  extraEnv: () => Promise<Record<string, string>> | Record<string, string> = () => ({}),
+) {
+  const prefix = uniquePrefix(`idem${service}`);
+  let portOffset = 0;
+  let mongoUri = '';
+  let stopMongo: () => Promise<void>;
+  let relay: CommitKillSwitch;
+  let env: NodeJS.ProcessEnv;
+  let running: RunningService[] = [];
+  let base = '';
+  const launch = async () => {
+    running = await launchServices({
+      root: resolve(__dirname, '../../..'),
+      services: [service],
+      env,
+      portOffset,
+      stdio: 'ignore',
+      readyTimeoutMs: 120_000,
+    });
+    base = running[0]!.url;
+  };
+  beforeAll(async () => {
+    portOffset = await freeServicesPortOffset();
+    const mongo = await startEmbeddedMongo();
+    mongoUri = mongo.uri;
+    stopMongo = mongo.stop;
+    relay = await commitKillSwitch(mongo.uri);
+    env = { ...process.env, ...testEnv(prefix, relay.uri, await extraEnv()) };
+    delete env.PORT;
+    await launch();
+  });
+  afterAll(async () => {
+    await stopServices(running);
+    await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`);
+    await relay?.stop();
+    await stopMongo?.();
+  });
+
+  /** A POST as the gateway forwards one with an Idempotency-Key: the key and the request's fingerprint signed. */
+  const idempotentPost = async (path: string, body: unknown, key: string, contentType = 'application/json') => {
+    const payload = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+    const fingerprint = createHash('sha256').update(`POST /api/v1${path}\n`).update(payload).digest('hex');
+    try {
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': contentType,
+          ...(await identityHeaders(company, { idempotencyKey: key, idempotencyFingerprint: fingerprint })),
+        },
+        body: payload,
+        signal: AbortSignal.timeout(60_000),
+      });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
+    } catch {
+      return { status: 0, replayed: null, body: undefined }; // the service died before it answered
+    }
+  };
+
+  return {
+    call: serviceCaller(() => base, company),
+    idempotentPost,
+    /** Sends once with the relay armed (the service dies after its commit), restarts it and sends again. */
+    async crashThenRetry(path: string, body: unknown, key: string, contentType?: string) {
+      const killed = relay.arm('idempotency_journal', running[0]!.child.pid!);
+      const first = await idempotentPost(path, body, key, contentType);
+      expect({ first: first.status, body: first.body }).toEqual({ first: 0, body: undefined });
+      await killed;
+      await new Promise((r) => (running[0]!.child.exitCode !== null ? r(undefined) : running[0]!.child.once('exit', r)));
+      await launch();
+      return idempotentPost(path, body, key, contentType);
+    },
+    /** A collection of the service's database, read around the relay. */
+    async stored(database: string, collection: string, filter: Record<string, unknown> = {}) {
+      const client = await MongoClient.connect(mongoUri);
+      try {
+        return await client
+          .db(`${prefix.replace(/-/g, '_')}_${database}`)
+          .collection(collection)
+          .find(filter)
+          .toArray();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
+/**
+ * The documented retry path for account-service's creations: a POST sent with an Idempotency-Key whose service dies
+ * right after its commit (the gateway answers 504 and forgets its copy) and that the client sends again with the same
+ * key: the retry answers the first result (an API key's secret only redacted: it was never kept) and nothing exists
+ * twice.
+ */
+describe('idempotent retries across a crash between commit and answer (account-service)', () => {
+  const s3 = { stop: async () => undefined, env: {} as Record<string, string> };
+  const h = crashHarness('account', DEMO_COMPANY_ID, async () => {
+    const server = await startEmbeddedS3();
+    s3.stop = () => server.stop();
+    return {
+      S3_ENDPOINT: server.endpoint,
+      S3_ACCESS_KEY: server.accessKey,
+      S3_SECRET_KEY: server.secretKey,
+      BOOTSTRAP_API_KEY: 'ak_live_00112233445566778899aabbccddee01',
+    };
+  });
+  afterAll(() => s3.stop());
+
+  it('adds a bank account once (the retry is no DUPLICATE_BANK_ACCOUNT); a third send replays the kept answer', async () => {
+    const body = { iban: 'DE89370400440532013000', bank_name: 'Bank' };
+    const retry = await h.crashThenRetry('/company/bank-accounts', body, 'bank-1');
+    expect(retry.status).toBe(201);
+    expect(retry.replayed).toBe('true');
+    expect(retry.body).toMatchObject({ id: expect.any(Number), iban: 'DE89370400440532013000' });
+    const accounts = (await h.call('GET', '/company/bank-accounts')).body.bank_accounts as Array<{ id: number; iban: string }>;
+    expect(accounts.filter((a) => a.iban === body.iban).map((a) => a.id)).toEqual([retry.body.id]);
+    expect(await h.idempotentPost('/company/bank-accounts', body, 'bank-1')).toEqual(retry);
+  });
+
+  it('creates a payment term once', async () => {
+    const retry = await h.crashThenRetry('/company/payment-terms', { name: 'Once 45', days: 45 }, 'term-1');
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ id: expect.any(Number), name: 'Once 45', days: 45 });
+    const terms = (await h.call('GET', '/company/payment-terms')).body.payment_terms as Array<{ id: number; name: string }>;
+    expect(terms.filter((t) => t.name === 'Once 45').map((t) => t.id)).toEqual([retry.body.id]);
+  });
+
+  it('creates an API key once: the retry names the stored key, its secret redacted (never kept)', async () => {
+    const retry = await h.crashThenRetry('/company/api-keys', { name: 'once' }, 'key-1');
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ id: expect.any(String), name: 'once', key: `ak_live_${'*'.repeat(32)}` });
+    const keys = (await h.call('GET', '/company/api-keys')).body.api_keys as Array<{ id: string; name: string; prefix: string }>;
+    expect(keys.filter((k) => k.name === 'once').map((k) => [k.id, k.prefix])).toEqual([[retry.body.id, retry.body.prefix]]);
+    const journal = JSON.stringify(await h.stored('invoicing_account', 'idempotency_journal'));
+    expect(journal).not.toMatch(/ak_live_[0-9a-f]{32}/);
+  });
+
+  it('invites a member once', async () => {
+    const retry = await h.crashThenRetry('/members/', { email: 'once@team.example', role: 'admin' }, 'member-1');
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ id: expect.any(String), email: 'once@team.example', status: 'invited' });
+    const members = (await h.call('GET', '/members/')).body.members as Array<{ id: string; email: string }>;
+    expect(members.filter((m) => m.email === 'once@team.example').map((m) => m.id)).toEqual([retry.body.id]);
+  });
+});
