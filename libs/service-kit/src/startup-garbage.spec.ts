@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Logger } from './logger';
-import { releaseStartupGarbage } from './startup-garbage';
+import { LAST_RESORT_GC, releaseStartupGarbage } from './startup-garbage';
 
 const logger = () => {
   const lines: { obj: Record<string, unknown>; msg: string }[] = [];
@@ -16,12 +16,13 @@ describe('releaseStartupGarbage', () => {
     else g.gc = had;
   });
 
-  it("runs V8's compacting full collection once and logs what it gave back", () => {
+  it("runs V8's compacting full collection once (a plain one on Node 20's V8 11) and logs what it gave back", () => {
     const calls: unknown[] = [];
     g.gc = (opts: unknown) => calls.push(opts);
     const { lines, log } = logger();
     releaseStartupGarbage(log);
-    expect(calls).toEqual([{ type: 'major', execution: 'sync', flavor: 'last-resort' }]);
+    expect(LAST_RESORT_GC).toBe(Number(process.versions.node.split('.')[0]) >= 22);
+    expect(calls).toEqual([LAST_RESORT_GC ? { type: 'major', execution: 'sync', flavor: 'last-resort' } : undefined]);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.msg).toBe('start-up garbage collected');
     expect(lines[0]!.obj).toEqual({
