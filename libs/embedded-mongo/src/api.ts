@@ -1,3 +1,4 @@
+import { openDataDir } from './persistence/data-dir';
 import { EmbeddedMongoServer } from './server';
 
 export interface EmbeddedMongoOptions {
@@ -7,6 +8,14 @@ export interface EmbeddedMongoOptions {
   host?: string;
   /** How often TTL indexes remove expired documents (ms); default 60 s, as mongod. */
   ttlIntervalMs?: number;
+  /**
+   * Keep the data in this directory (created when missing): every acknowledged write is in its journal (fsynced
+   * before the answer), and the next start reads it back, also after `kill -9`. Without it, data is kept in memory
+   * only. A directory that cannot be used makes the start fail with EmbeddedMongoDataError.
+   */
+  dataDir?: string;
+  /** With dataDir: compact the journal into a snapshot once it grows past this many bytes (default 64 MiB). */
+  compactAfterBytes?: number;
 }
 
 export interface EmbeddedMongo {
@@ -29,12 +38,27 @@ const REPLICA_SET = 'rs0';
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   if (process.env.NODE_ENV === 'production') {
     throw new Error(
-      'Refusing to start: the embedded MongoDB is a development/test tool and keeps data only in memory. ' +
+      'Refusing to start: the embedded MongoDB is a development/test tool, not a production store. ' +
         'Set MONGO_URL to a real MongoDB in production.',
     );
   }
-  const server = new EmbeddedMongoServer({ host: opts.host, port: opts.port, setName: REPLICA_SET, ttlIntervalMs: opts.ttlIntervalMs });
-  const { host, port } = await server.listen();
+  const data = opts.dataDir ? await openDataDir(opts.dataDir, { compactAfterBytes: opts.compactAfterBytes }) : undefined;
+  const server = new EmbeddedMongoServer({
+    host: opts.host,
+    port: opts.port,
+    setName: REPLICA_SET,
+    ttlIntervalMs: opts.ttlIntervalMs,
+    store: data?.store,
+    journal: data?.journal,
+  });
+  let address: { host: string; port: number };
+  try {
+    address = await server.listen();
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  const { host, port } = address;
   return {
     uri: `mongodb://${host}:${port}/?replicaSet=${REPLICA_SET}`,
     port,

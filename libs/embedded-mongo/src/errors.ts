@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 
 /** Server error codes used here, with the codeName MongoDB reports for each. */
 export const ErrorCodes = {
+  InternalError: 1,
   BadValue: 2,
   FailedToParse: 9,
   TypeMismatch: 14,

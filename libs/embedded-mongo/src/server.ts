@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import { CursorRegistry } from './cursors';
 import { dispatchWaiting } from './dispatcher';
 import { CommandError, ErrorCodes } from './errors';
+import type { Journal } from './persistence/data-dir';
 import { Store } from './storage/store';
 import { sweepExpired } from './storage/ttl';
 import { TransactionManager } from './transactions/manager';
@@ -21,13 +22,37 @@ export interface ServerOptions {
    * benchmark 1.4 % of this server's CPU and grew with the data held.
    */
   ttlIntervalMs?: number;
+  /** The data read back from a data directory (default: an empty store). */
+  store?: Store;
+  /** Where the store's changes are saved; a write is answered once its changes are on disk. */
+  journal?: Journal;
 }
+
+/** Commands that change data: refused once the journal could not be written (see `Journal.failed`). */
+const WRITES = new Set(
+  [
+    'insert',
+    'update',
+    'delete',
+    'findAndModify',
+    'create',
+    'drop',
+    'dropDatabase',
+    'createIndexes',
+    'dropIndexes',
+    'deleteIndexes',
+    'renameCollection',
+    'collMod',
+    'commitTransaction',
+  ].map((n) => n.toLowerCase()),
+);
 
 /** A TCP server that answers the MongoDB wire protocol from an in-memory Store. */
 export class EmbeddedMongoServer {
-  readonly store = new Store();
+  readonly store: Store;
   readonly cursors = new CursorRegistry();
-  readonly transactions = new TransactionManager(this.store);
+  readonly transactions: TransactionManager;
+  private readonly journal?: Journal;
   private readonly sockets = new Set<Socket>();
   private server?: Server;
   private sweeper?: NodeJS.Timeout;
@@ -36,7 +61,11 @@ export class EmbeddedMongoServer {
   private requestIds = 0;
   address = '';
 
-  constructor(private readonly opts: ServerOptions = {}) {}
+  constructor(private readonly opts: ServerOptions = {}) {
+    this.store = opts.store ?? new Store();
+    this.transactions = new TransactionManager(this.store);
+    this.journal = opts.journal;
+  }
 
   async listen(): Promise<{ host: string; port: number }> {
     const host = this.opts.host ?? '127.0.0.1';
@@ -58,7 +87,7 @@ export class EmbeddedMongoServer {
 
   /** Idle cursors and transactions; expired documents too when the TTL interval has passed (or `ttl` says so). */
   sweep(now = Date.now(), ttl = now - this.lastTtlSweep >= (this.opts.ttlIntervalMs ?? 60_000)): void {
-    if (ttl) {
+    if (ttl && !this.journal?.failed) {
       this.lastTtlSweep = now;
       sweepExpired(this.store, now);
     }
@@ -72,6 +101,7 @@ export class EmbeddedMongoServer {
     const server = this.server;
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.journal?.close();
   }
 
   private accept(socket: Socket): void {
@@ -158,8 +188,26 @@ export class EmbeddedMongoServer {
     const moreToCome = (parsed.flags & FLAG_MORE_TO_COME) !== 0; // the client asked for no reply
     const answer = (reply: Document): boolean =>
       moreToCome || this.send(socket, reply, (doc) => encodeMsg(requestId, parsed.header.requestId, doc));
+    const journal = this.journal;
+    if (!journal) {
+      const reply = dispatchWaiting(parsed.body, db, ctx);
+      return reply instanceof Promise ? reply.then(answer) : answer(reply);
+    }
+    if (journal.failed && WRITES.has((Object.keys(parsed.body)[0] ?? '').toLowerCase())) {
+      return answer(new CommandError(ErrorCodes.InternalError, journal.failed.message).toReply());
+    }
+    const before = journal.changes;
     const reply = dispatchWaiting(parsed.body, db, ctx);
-    return reply instanceof Promise ? reply.then(answer) : answer(reply);
+    // a command that changed data is answered once its changes are on disk, never before
+    const durable = (r: Document): Document | Promise<Document> =>
+      journal.changes === before
+        ? r
+        : journal.whenDurable().then(
+            () => r,
+            (err: Error) => new CommandError(ErrorCodes.InternalError, err.message).toReply(),
+          );
+    const saved = reply instanceof Promise ? reply.then(durable) : durable(reply);
+    return saved instanceof Promise ? saved.then(answer) : answer(saved);
   }
 
   /** Writes an encoded reply; a reply that cannot be encoded (e.g. too large) becomes an error reply. */

@@ -166,7 +166,7 @@ const collMod: CommandHandler = (cmd, ctx) => {
       (i) => i.spec.name === want.name || (want.keyPattern && keyString(i.spec.key) === keyString(want.keyPattern)),
     );
     if (!ix) throw new CommandError(ErrorCodes.IndexNotFound, 'cannot find index');
-    if (typeof want.expireAfterSeconds === 'number') ix.spec.expireAfterSeconds = want.expireAfterSeconds;
+    if (typeof want.expireAfterSeconds === 'number') coll.setIndexOption(ix, 'expireAfterSeconds', want.expireAfterSeconds);
   }
   return { ok: 1 };
 };

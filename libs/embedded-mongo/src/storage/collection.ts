@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
 import { isPlainObject, keyString } from '../util/values';
 import { ForkableMap } from './forkable-map';
+import type { ChangeLog } from './store';
 import { duplicateKeyError, equalityValue, isExactKeyValue, SecondaryIndex, type IndexSpec, type KeyChange } from './index-manager';
 
 /** A stored document. Entries are replaced, never mutated, so a transaction can tell by identity
@@ -13,6 +14,9 @@ export interface Entry {
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
 export class Collection {
+  /** Where this collection's changes are recorded: set on the shared store's collections when data is kept. */
+  changes?: ChangeLog;
+
   constructor(
     readonly db: string,
     readonly name: string,
@@ -37,6 +41,7 @@ export class Collection {
     });
     this.docs.set(id, { doc });
     for (const [ix, k] of keys) ix.add(id, doc, k);
+    this.changes?.put(this, doc);
     return id;
   }
 
@@ -50,6 +55,7 @@ export class Collection {
     if (!old) return false;
     for (const ix of this.indexes.values()) ix.remove(id, old.doc);
     this.docs.delete(id);
+    this.changes?.remove(this, old.doc._id);
     return true;
   }
 
@@ -87,8 +93,11 @@ export class Collection {
       throw err;
     }
     for (const { id, doc } of changes) {
+      const before = this.changes && !doc ? this.docs.get(id)?.doc : undefined;
       if (doc) this.docs.set(id, { doc });
       else this.docs.delete(id);
+      if (doc) this.changes?.put(this, doc);
+      else if (before) this.changes?.remove(this, before._id);
     }
   }
 
@@ -98,6 +107,7 @@ export class Collection {
     if (entry) {
       this.docs.set(id, entry);
       for (const ix of this.indexes.values()) ix.add(id, entry.doc);
+      this.changes?.put(this, entry.doc);
     }
   }
 
@@ -116,11 +126,19 @@ export class Collection {
       ix.add(id, doc);
     }
     this.indexes.set(spec.name, ix);
+    this.changes?.index(this, spec);
+  }
+
+  /** Changes an option of an index (collMod: `expireAfterSeconds`). */
+  setIndexOption(ix: SecondaryIndex, option: string, value: unknown): void {
+    ix.spec[option] = value;
+    this.changes?.index(this, ix.spec);
   }
 
   dropIndex(name: string): void {
     if (name === '_id_') throw new CommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
     if (!this.indexes.delete(name)) throw new CommandError(ErrorCodes.IndexNotFound, `index not found with name [${name}]`);
+    this.changes?.dropIndex(this, name);
   }
 
   indexSpecs(): IndexSpec[] {

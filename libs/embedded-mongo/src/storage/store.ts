@@ -1,5 +1,25 @@
 import type { Document } from 'bson';
-import { Collection } from './collection';
+import { OrderedMap } from 'immutable';
+import { Collection, type Entry } from './collection';
+import { ForkableMap } from './forkable-map';
+import type { IndexSpec } from './index-manager';
+
+/**
+ * Where the shared store's changes are recorded when the server keeps its data (a journal in the data directory).
+ * Called after each change is made in memory, in the order made; collections of transactions' private copies
+ * have none, so a transaction is recorded only by its commit.
+ */
+export interface ChangeLog {
+  put(coll: Collection, doc: Document): void;
+  remove(coll: Collection, id: unknown): void;
+  createCollection(coll: Collection): void;
+  dropCollection(db: string, name: string): void;
+  dropDatabase(db: string): void;
+  /** An index created, or its options changed (collMod). */
+  index(coll: Collection, spec: IndexSpec): void;
+  dropIndex(coll: Collection, name: string): void;
+  rename(from: { db: string; name: string }, to: Collection): void;
+}
 
 /**
  * Thrown by a write outside a transaction whose statement's first document is locked by an open
@@ -35,6 +55,8 @@ export class Store implements DataAccess {
   private written = 0;
   /** Whether the running command may wait for a lock: only the server's dispatch can wait. */
   private mayWait = false;
+  /** Set when the data is kept in a data directory; every collection of the store records its changes there. */
+  changes?: ChangeLog;
 
   collection(db: string, name: string): Collection | undefined {
     return this.dbs.get(db)?.get(name);
@@ -95,25 +117,50 @@ export class Store implements DataAccess {
     if (!colls) this.dbs.set(db, (colls = new Map()));
     const coll = new Collection(db, name, options);
     colls.set(name, coll);
+    coll.changes = this.changes;
+    this.changes?.createCollection(coll);
     return coll;
+  }
+
+  /** A collection as read back from a data directory (before `changes` is set: loading records nothing). */
+  load(db: string, name: string, options: Document, uuid: Buffer, docs: Map<string, Document>, indexes: IndexSpec[]): Collection {
+    const map = OrderedMap<string, Entry>().withMutations((m) => {
+      for (const [id, doc] of docs) m.set(id, { doc });
+    });
+    const coll = new Collection(db, name, options, new ForkableMap(map), new Map(), uuid);
+    for (const spec of indexes) coll.addIndex(spec);
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    colls.set(name, coll);
+    return coll;
+  }
+
+  /** Starts recording every change of every collection in `changes`. */
+  record(changes: ChangeLog): void {
+    this.changes = changes;
+    for (const coll of this.allCollections()) coll.changes = changes;
   }
 
   /** Moves a collection (documents and indexes) to a new namespace. */
   rename(coll: Collection, db: string, name: string): Collection {
-    this.drop(coll.db, coll.name);
+    this.dbs.get(coll.db)?.delete(coll.name);
     const moved = new Collection(db, name, coll.options, coll.docs, coll.indexes, coll.uuid);
     let colls = this.dbs.get(db);
     if (!colls) this.dbs.set(db, (colls = new Map()));
     colls.set(name, moved);
+    moved.changes = this.changes;
+    this.changes?.rename(coll, moved);
     return moved;
   }
 
   drop(db: string, name: string): boolean {
-    return this.dbs.get(db)?.delete(name) ?? false;
+    const dropped = this.dbs.get(db)?.delete(name) ?? false;
+    if (dropped) this.changes?.dropCollection(db, name);
+    return dropped;
   }
 
   dropDatabase(db: string): void {
-    this.dbs.delete(db);
+    if (this.dbs.delete(db)) this.changes?.dropDatabase(db);
   }
 
   collections(db: string): Collection[] {

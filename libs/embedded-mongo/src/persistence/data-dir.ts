@@ -1,0 +1,489 @@
+import type { Document } from 'bson';
+import { Binary } from 'bson';
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Collection } from '../storage/collection';
+import type { IndexSpec } from '../storage/index-manager';
+import { Store, type ChangeLog } from '../storage/store';
+import { keyString } from '../util/values';
+import { encodeFrame, scanFrames } from './frames';
+
+/**
+ * The data directory's files:
+ *   FORMAT            the format version ("1"); a newer one is refused
+ *   LOCK              the pid of the process using the directory
+ *   snapshot.bson     the data as of the start of journal `next` (written to snapshot.tmp, fsynced, renamed)
+ *   journal-<n>.log   every change since, appended and fsynced before the write is acknowledged
+ * Each file is a sequence of frames (u32 length, u32 CRC-32, BSON op). Journal ops become effective at a commit
+ * frame (`{ o: 'k' }`), written after the ops of one group commit, so a transaction is never half-applied.
+ */
+export const FORMAT_VERSION = 1;
+const SNAPSHOT = 'snapshot.bson';
+const JOURNAL = /^journal-(\d+)\.log$/;
+const journalName = (gen: number) => `journal-${String(gen).padStart(8, '0')}.log`;
+const WHAT_TO_DO = 'start with --fresh to delete the data directory, or move it away (nothing was deleted)';
+
+export type DataErrorReason = 'unwritable' | 'damaged' | 'newer-format' | 'in-use';
+
+/** A data directory that cannot be used; `file` is the file (or directory) concerned. Nothing was deleted. */
+export class EmbeddedMongoDataError extends Error {
+  override readonly name = 'EmbeddedMongoDataError';
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly reason: DataErrorReason,
+  ) {
+    super(message);
+  }
+}
+
+export interface DataDirOptions {
+  /** Compact (snapshot + new journal) when the journal grows past this many bytes and past the last snapshot's size. */
+  compactAfterBytes?: number;
+}
+
+interface CollState {
+  options: Document;
+  uuid: Buffer;
+  indexes: Map<string, IndexSpec>;
+  docs: Map<string, Document>;
+}
+
+/** The data as ops replay it, before it becomes a Store. */
+class ReplayState {
+  readonly dbs = new Map<string, Map<string, CollState>>();
+
+  private coll(db: string, name: string): CollState {
+    const c = this.dbs.get(db)?.get(name);
+    if (!c) throw new Error(`collection ${db}.${name} does not exist`);
+    return c;
+  }
+
+  private set(db: string, name: string, c: CollState): void {
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    colls.set(name, c);
+  }
+
+  apply(op: Document): void {
+    switch (op.o) {
+      case 'p':
+        this.coll(op.d, op.c).docs.set(keyString(op.doc._id), op.doc);
+        return;
+      case 'x':
+        this.coll(op.d, op.c).docs.delete(keyString(op.id));
+        return;
+      case 'cc':
+        this.set(op.d, op.c, {
+          options: op.opts ?? {},
+          uuid: Buffer.from((op.uuid as Binary).buffer),
+          indexes: new Map(),
+          docs: new Map(),
+        });
+        return;
+      case 'dc':
+        this.dbs.get(op.d)?.delete(op.c);
+        return;
+      case 'dd':
+        this.dbs.delete(op.d);
+        return;
+      case 'ci':
+        this.coll(op.d, op.c).indexes.set(op.spec.name, op.spec as IndexSpec);
+        return;
+      case 'di':
+        this.coll(op.d, op.c).indexes.delete(op.n);
+        return;
+      case 'rn': {
+        const c = this.coll(op.d, op.c);
+        this.dbs.get(op.d)?.delete(op.c);
+        this.set(op.td, op.tc, c);
+        return;
+      }
+      default:
+        throw new Error(`unknown record ${JSON.stringify(op.o)}`);
+    }
+  }
+
+  toStore(): Store {
+    const store = new Store();
+    for (const [db, colls] of this.dbs)
+      for (const [name, c] of colls) store.load(db, name, c.options, c.uuid, c.docs, [...c.indexes.values()]);
+    return store;
+  }
+}
+
+function damaged(file: string, what: string): EmbeddedMongoDataError {
+  return new EmbeddedMongoDataError(`The embedded MongoDB's data file ${file} ${what}; ${WHAT_TO_DO}.`, file, 'damaged');
+}
+
+function unwritable(dir: string, err: unknown): EmbeddedMongoDataError {
+  const reason = err instanceof Error ? err.message : String(err);
+  return new EmbeddedMongoDataError(`cannot write to ${dir}: ${reason}`, dir, 'unwritable');
+}
+
+async function exists(path: string): Promise<boolean> {
+  return fs.stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const fh = await fs.open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Takes the directory's LOCK, or throws when a live process holds it (a `kill -9`ed one's is taken over). */
+async function lock(dir: string): Promise<string> {
+  const file = join(dir, 'LOCK');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw unwritable(dir, err);
+    }
+    const pid = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+    let alive = false;
+    try {
+      if (pid > 0) process.kill(pid, 0);
+      alive = pid > 0;
+    } catch (err) {
+      alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (alive) {
+      throw new EmbeddedMongoDataError(
+        `The data directory ${dir} is in use by process ${pid} (see ${file}); stop it first, or use another directory.`,
+        file,
+        'in-use',
+      );
+    }
+    await fs.unlink(file).catch(() => undefined);
+  }
+}
+
+/**
+ * Opens (creating when missing) a data directory: checks its format, replays the snapshot and the journals, cuts
+ * a torn tail off the last journal, and returns the store and the journal that keeps recording it.
+ */
+export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promise<{ store: Store; journal: Journal }> {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw unwritable(dir, err);
+  }
+  const formatFile = join(dir, 'FORMAT');
+  const names = await fs.readdir(dir);
+  const journals = names
+    .map((n) => JOURNAL.exec(n))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ gen: Number(m[1]), file: join(dir, m[0]) }))
+    .sort((a, b) => a.gen - b.gen);
+  if (await exists(formatFile)) {
+    const text = (await fs.readFile(formatFile, 'utf8')).trim();
+    const version = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(version >= 1)) throw damaged(formatFile, `does not hold a format version (found ${JSON.stringify(text.slice(0, 40))})`);
+    if (version > FORMAT_VERSION) {
+      throw new EmbeddedMongoDataError(
+        `The data directory ${dir} was written by a newer version of the embedded MongoDB (format ${version}, ${formatFile}); ` +
+          `this version reads format ${FORMAT_VERSION}. Update, or ${WHAT_TO_DO}.`,
+        formatFile,
+        'newer-format',
+      );
+    }
+  } else if (journals.length || names.includes(SNAPSHOT)) {
+    throw damaged(formatFile, 'is missing while the directory holds data');
+  }
+  const lockFile = await lock(dir);
+  try {
+    if (!(await exists(formatFile))) {
+      const tmp = `${formatFile}.tmp`;
+      await fs.writeFile(tmp, `${FORMAT_VERSION}\n`);
+      await fs.rename(tmp, formatFile);
+      await fsyncDir(dir);
+    }
+    await fs.unlink(join(dir, 'snapshot.tmp')).catch(() => undefined); // a compaction cut short
+    const state = new ReplayState();
+    let firstGen = journals[0]?.gen ?? 1;
+    let snapshotBytes = 0;
+    const snapshotFile = join(dir, SNAPSHOT);
+    if (await exists(snapshotFile)) {
+      const buf = await fs.readFile(snapshotFile);
+      snapshotBytes = buf.length;
+      const scan = scanFrames(buf);
+      if (!scan.ok || scan.end !== buf.length) throw damaged(snapshotFile, `cannot be read at byte ${scan.ok ? scan.end : scan.at}`);
+      const [head, ...rest] = scan.ops.map((f) => f.op);
+      const tail = rest.pop();
+      if (head?.o !== 'snap' || tail?.o !== 'end') throw damaged(snapshotFile, 'is incomplete');
+      try {
+        for (const op of rest) state.apply(op);
+      } catch (err) {
+        throw damaged(snapshotFile, `holds an unreadable record (${(err as Error).message})`);
+      }
+      firstGen = Number(head.next);
+    }
+    const live = journals.filter((j) => j.gen >= firstGen);
+    for (const old of journals.filter((j) => j.gen < firstGen)) await fs.unlink(old.file); // already in the snapshot
+    let journalBytes = 0;
+    for (const [i, { file }] of live.entries()) {
+      const buf = await fs.readFile(file);
+      const scan = scanFrames(buf);
+      if (!scan.ok) throw damaged(file, `cannot be read at byte ${scan.at} (damaged in the middle, not a write cut short by a crash)`);
+      let pending: Document[] = [];
+      let committedEnd = 0;
+      try {
+        for (const { op, end } of scan.ops) {
+          if (op.o !== 'k') {
+            pending.push(op);
+            continue;
+          }
+          for (const p of pending) state.apply(p);
+          pending = [];
+          committedEnd = end;
+        }
+      } catch (err) {
+        throw damaged(file, `holds an unreadable record (${(err as Error).message})`);
+      }
+      if (committedEnd !== buf.length) {
+        // a group commit cut short by a crash: never acknowledged; cut it off so appends follow intact frames
+        if (i !== live.length - 1) throw damaged(file, `ends in an incomplete record at byte ${committedEnd}`);
+        await fs.truncate(file, committedEnd);
+      }
+      journalBytes = committedEnd;
+    }
+    let store: Store;
+    try {
+      store = state.toStore();
+    } catch (err) {
+      throw damaged(dir, `holds data that cannot be loaded (${(err as Error).message})`);
+    }
+    const gen = live.at(-1)?.gen ?? firstGen;
+    const file = join(dir, journalName(gen));
+    let fh: FileHandle;
+    try {
+      fh = await fs.open(file, live.length ? 'r+' : 'w');
+      if (!live.length) await fsyncDir(dir);
+    } catch (err) {
+      throw unwritable(dir, err);
+    }
+    const journal = new Journal(dir, store, fh, gen, journalBytes, snapshotBytes, lockFile, opts.compactAfterBytes ?? 64 * 1024 * 1024);
+    store.record(journal);
+    return { store, journal };
+  } catch (err) {
+    await fs.unlink(lockFile).catch(() => undefined);
+    throw err;
+  }
+}
+
+const COMMIT = encodeFrame({ o: 'k' });
+
+/**
+ * Appends the store's changes to the journal. Changes made while an fsync runs are written together by the next
+ * one (group commit); `whenDurable` resolves once everything recorded so far is on disk.
+ */
+export class Journal implements ChangeLog {
+  private pending: Buffer[] = [];
+  private recorded = 0;
+  private durable = 0;
+  private scheduled = false;
+  private flushing = false;
+  private waiters: Array<{ seq: number; resolve: () => void; reject: (err: Error) => void }> = [];
+  private compacting?: Promise<void>;
+  private closed = false;
+  /** Set when a write to the journal failed: nothing more is written, writes are refused. */
+  failed?: Error;
+
+  constructor(
+    readonly dir: string,
+    private readonly store: Store,
+    private fh: FileHandle,
+    private gen: number,
+    private size: number,
+    private snapshotBytes: number,
+    private readonly lockFile: string,
+    private readonly compactAfterBytes: number,
+  ) {}
+
+  get file(): string {
+    return join(this.dir, journalName(this.gen));
+  }
+
+  /** How many changes were recorded so far (compare before and after a command to see whether it wrote). */
+  get changes(): number {
+    return this.recorded;
+  }
+
+  put(coll: Collection, doc: Document): void {
+    this.add({ o: 'p', d: coll.db, c: coll.name, doc });
+  }
+  remove(coll: Collection, id: unknown): void {
+    this.add({ o: 'x', d: coll.db, c: coll.name, id });
+  }
+  createCollection(coll: Collection): void {
+    this.add({ o: 'cc', d: coll.db, c: coll.name, opts: coll.options, uuid: new Binary(coll.uuid, 4) });
+  }
+  dropCollection(db: string, name: string): void {
+    this.add({ o: 'dc', d: db, c: name });
+  }
+  dropDatabase(db: string): void {
+    this.add({ o: 'dd', d: db });
+  }
+  index(coll: Collection, spec: IndexSpec): void {
+    this.add({ o: 'ci', d: coll.db, c: coll.name, spec });
+  }
+  dropIndex(coll: Collection, name: string): void {
+    this.add({ o: 'di', d: coll.db, c: coll.name, n: name });
+  }
+  rename(from: { db: string; name: string }, to: Collection): void {
+    this.add({ o: 'rn', d: from.db, c: from.name, td: to.db, tc: to.name });
+  }
+
+  private add(op: Document): void {
+    this.pending.push(encodeFrame(op));
+    this.recorded++;
+    if (!this.scheduled && !this.flushing) {
+      this.scheduled = true;
+      // the end of this turn of the event loop: every command answered in it shares one fsync
+      setImmediate(() => void this.flush());
+    }
+  }
+
+  /** Resolves when every change recorded so far is on disk; rejects when the journal cannot be written. */
+  whenDurable(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.durable >= this.recorded) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ seq: this.recorded, resolve, reject }));
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    if (this.flushing || this.failed || !this.pending.length) return;
+    this.flushing = true;
+    const frames = this.pending;
+    this.pending = [];
+    const upto = this.recorded;
+    frames.push(COMMIT);
+    const buf = Buffer.concat(frames);
+    try {
+      let done = 0;
+      while (done < buf.length) done += (await this.fh.write(buf, done, buf.length - done, this.size + done)).bytesWritten;
+      await this.fh.datasync();
+      this.size += buf.length;
+      this.durable = upto;
+      this.waiters = this.waiters.filter((w) => (w.seq <= upto ? (w.resolve(), false) : true));
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.flushing = false;
+    }
+    if (this.failed) return;
+    if (this.pending.length) await this.flush();
+    else if (!this.compacting && !this.closed && this.size > Math.max(this.compactAfterBytes, this.snapshotBytes)) {
+      this.compacting = this.compact().finally(() => (this.compacting = undefined));
+    }
+  }
+
+  private fail(err: unknown): void {
+    const reason = err instanceof Error ? err.message : String(err);
+    this.failed = new Error(
+      `the write could not be saved to ${this.file} (${reason}); it was not acknowledged, and this server accepts no more ` +
+        'writes: free the disk (or make it writable) and restart it',
+    );
+    for (const w of this.waiters) w.reject(this.failed);
+    this.waiters = [];
+    // cut off whatever part of the failed group reached the file, so the journal ends with a complete record
+    void this.fh.truncate(this.size).catch(() => undefined);
+  }
+
+  /**
+   * Writes a snapshot of the data as it is now and continues in a new journal: the store's collections are forked
+   * (O(1) each), the new journal takes every later change, and the snapshot is written meanwhile (snapshot.tmp,
+   * fsync, rename, fsync of the directory); the old journal is deleted once the snapshot is in place.
+   */
+  async compact(): Promise<void> {
+    const next = this.gen + 1;
+    const nextFile = join(this.dir, journalName(next));
+    let nextFh: FileHandle;
+    try {
+      nextFh = await fs.open(nextFile, 'w');
+      await fsyncDir(this.dir);
+    } catch {
+      return; // the journal keeps growing; a write that cannot be saved fails on its own
+    }
+    // wait until nothing is being written, then switch synchronously: the fork and the switch see the same changes
+    while (this.flushing || this.pending.length) {
+      await (this.pending.length && !this.flushing ? this.flush() : new Promise((r) => setImmediate(r)));
+      if (this.failed) return void (await nextFh.close());
+    }
+    const colls = this.store.allCollections().map((c) => ({
+      db: c.db,
+      name: c.name,
+      options: c.options,
+      uuid: c.uuid,
+      specs: c.indexSpecs().filter((s) => s.name !== '_id_'),
+      docs: c.docs.fork(),
+    }));
+    const oldFh = this.fh;
+    const oldFile = this.file;
+    this.fh = nextFh;
+    this.gen = next;
+    this.size = 0;
+    await oldFh.close();
+    const tmp = join(this.dir, 'snapshot.tmp');
+    const fh = await fs.open(tmp, 'w');
+    let bytes = 0;
+    try {
+      let chunk: Buffer[] = [];
+      let chunkBytes = 0;
+      const put = async (op: Document) => {
+        const f = encodeFrame(op);
+        chunk.push(f);
+        chunkBytes += f.length;
+        if (chunkBytes >= 1 << 20) await drain();
+      };
+      const drain = async () => {
+        const buf = Buffer.concat(chunk);
+        chunk = [];
+        chunkBytes = 0;
+        let done = 0;
+        while (done < buf.length) done += (await fh.write(buf, done, buf.length - done, bytes + done)).bytesWritten;
+        bytes += buf.length;
+      };
+      await put({ o: 'snap', v: FORMAT_VERSION, next, at: new Date() });
+      for (const c of colls) {
+        await put({ o: 'cc', d: c.db, c: c.name, opts: c.options, uuid: new Binary(c.uuid, 4) });
+        for (const spec of c.specs) await put({ o: 'ci', d: c.db, c: c.name, spec });
+        for (const { doc } of c.docs.values()) await put({ o: 'p', d: c.db, c: c.name, doc });
+      }
+      await put({ o: 'end' });
+      await drain();
+      await fh.sync();
+      await fh.close();
+      await fs.rename(tmp, join(this.dir, SNAPSHOT));
+      await fsyncDir(this.dir);
+      this.snapshotBytes = bytes;
+      await fs.unlink(oldFile);
+    } catch {
+      // the old snapshot and both journals stay; the next start replays them
+      await fh.close().catch(() => undefined);
+      await fs.unlink(tmp).catch(() => undefined);
+    }
+  }
+
+  /** Writes what is pending, waits for a running compaction, and releases the directory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    while (!this.failed && (this.pending.length || this.flushing)) {
+      await (this.pending.length && !this.flushing ? this.flush() : new Promise((r) => setImmediate(r)));
+    }
+    await this.compacting;
+    await this.fh.close().catch(() => undefined);
+    await fs.unlink(this.lockFile).catch(() => undefined);
+  }
+}
