@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../api';
-import { EmbeddedMongoDataError } from './data-dir';
+import { EmbeddedMongoServer } from '../server';
+import { EmbeddedMongoDataError, openDataDir } from './data-dir';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -201,6 +202,64 @@ describe('embedded MongoDB with a data directory', () => {
       name: 'EmbeddedMongoDataError',
       reason: 'unwritable',
       message: expect.stringContaining(`cannot write to ${join(parent, 'file', 'data')}`),
+    });
+  });
+
+  it('journals TTL deletions', async () => {
+    const dir = freshDir();
+    const mongo = await startEmbeddedMongo({ dataDir: dir, ttlIntervalMs: 50 });
+    const client = await new MongoClient(mongo.uri, { serverSelectionTimeoutMS: 3000 }).connect();
+    const c = client.db('t').collection('ttl');
+    await c.createIndex({ at: 1 }, { expireAfterSeconds: 0 });
+    await c.insertMany([{ _id: 'old' as never, at: new Date(Date.now() - 60_000) }, { _id: 'keep' as never }]);
+    for (let i = 0; i < 100 && (await c.countDocuments()) > 1; i++) await new Promise((r) => setTimeout(r, 50));
+    await client.close();
+    await mongo.stop();
+    await withServer(dir, async (again) => {
+      expect((await again.db('t').collection('ttl').find().toArray()).map((d) => d._id)).toEqual(['keep']);
+    });
+  });
+
+  it('refuses a second server on a directory in use', async () => {
+    const dir = freshDir();
+    const first = await startEmbeddedMongo({ dataDir: dir });
+    try {
+      await expect(startEmbeddedMongo({ dataDir: dir })).rejects.toMatchObject({ name: 'EmbeddedMongoDataError', reason: 'in-use' });
+    } finally {
+      await first.stop();
+    }
+    await (await startEmbeddedMongo({ dataDir: dir })).stop();
+  });
+
+  it('fails a write that cannot be saved, acknowledges none after it, and keeps what was saved', async () => {
+    const dir = freshDir();
+    const { store, journal } = await openDataDir(dir);
+    const server = new EmbeddedMongoServer({ store, journal });
+    const { host, port } = await server.listen();
+    const client = await new MongoClient(`mongodb://${host}:${port}/?directConnection=true`, {
+      serverSelectionTimeoutMS: 3000,
+      retryWrites: false,
+    }).connect();
+    try {
+      const c = client.db('t').collection('c');
+      await c.insertOne({ _id: 'saved' as never });
+      // the journal's file becomes unwritable underneath the server (as a full or read-only disk would)
+      await (journal as unknown as { fh: { close(): Promise<void> } }).fh.close();
+      await expect(c.insertOne({ _id: 'lost' as never })).rejects.toMatchObject({
+        code: 1,
+        message: expect.stringContaining('could not be saved'),
+      });
+      await expect(c.insertOne({ _id: 'refused' as never })).rejects.toMatchObject({
+        code: 1,
+        message: expect.stringContaining('restart'),
+      });
+      expect(await c.findOne({ _id: 'saved' as never })).not.toBeNull();
+    } finally {
+      await client.close();
+      await server.close();
+    }
+    await withServer(dir, async (again) => {
+      expect((await again.db('t').collection('c').find().toArray()).map((d) => d._id)).toEqual(['saved']);
     });
   });
 });
