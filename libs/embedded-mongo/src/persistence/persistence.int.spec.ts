@@ -130,6 +130,7 @@ describe('embedded MongoDB with a data directory', () => {
     truncateSync(file, full - 30);
     await withServer(dir, async (client) => {
       expect((await client.db('t').collection('c').find().toArray()).map((d) => d._id)).toEqual([0, 1, 2, 3]);
+      expect(statSync(file).size).toBeLessThan(full - 30); // the torn record is cut off
       await client
         .db('t')
         .collection('c')
