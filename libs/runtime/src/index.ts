@@ -4,6 +4,7 @@ export * from './counters';
 export * from './company-keys';
 export * from './run-main';
 export * from './process-launcher';
+export * from './startup-progress';
 export * from './node-flags';
 export * from './ports';
 export * from './handlers';

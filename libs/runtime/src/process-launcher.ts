@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { SERVICE_ENV, serviceNodeFlags } from './node-flags';
 import { freePortOffset } from './ports';
+import { isStartupMessage } from './startup-progress';
 
 /** Every deployable service: folder under apps/, default port. */
 export const SERVICES = {
@@ -42,8 +44,13 @@ export interface RunningService {
   name: ServiceName;
   url: string;
   child: ChildProcess;
-  /** The last few KB the service wrote (stdout and stderr) when started with stdio 'ignore', for error messages. */
+  /**
+   * The last few KB the service wrote, for error messages: stdout and stderr with stdio 'ignore', stderr (where a
+   * service's start-up failure goes) with 'inherit'.
+   */
   outputTail?: () => string;
+  /** What it said it is doing while it starts (reportStartup over the IPC channel), and when it said so. */
+  startup: { step?: string; at: number };
 }
 
 export interface LaunchOptions {
@@ -56,7 +63,12 @@ export interface LaunchOptions {
   /** The gateway's port when set (npm start honours PORT); nothing calls the gateway, so no URL changes. */
   gatewayPort?: number;
   stdio?: 'inherit' | 'ignore' | 'pipe';
+  /** A hard limit on each service's start (ms); without one, a service is waited for as long as it makes progress. */
   readyTimeoutMs?: number;
+  /** How long a starting service may go without progress (see waitReady) before the start fails; default 120 s. */
+  stallMs?: number;
+  /** Called as a starting service reports a step (reportStartup), e.g. 'connecting to RabbitMQ'. */
+  onProgress?: (svc: RunningService, step: string) => void;
   /** Extra node flags of each service process (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs?: string[];
   /** Run the compiled build (`dist/<service>/main.js`, `npm run build:services`) instead of the TypeScript through tsx. */
@@ -101,28 +113,69 @@ export function spawnService(name: ServiceName, opts: LaunchOptions): RunningSer
     delete env.MONGO_URL;
     delete env.MONGO_DATABASE_PREFIX;
   }
+  // an IPC channel: the service reports its start-up steps (startup-progress.ts). With 'inherit', stderr passes through
+  // this process (copied to its stderr as it comes) so that a failure can quote it; stdout stays the terminal's own
+  // (the services pretty-print their logs only to a terminal).
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: opts.root,
     env,
-    stdio: stdio === 'ignore' ? ['ignore', 'pipe', 'pipe'] : stdio,
+    stdio:
+      stdio === 'ignore'
+        ? ['ignore', 'pipe', 'pipe', 'ipc']
+        : stdio === 'inherit'
+          ? ['inherit', 'inherit', 'pipe', 'ipc']
+          : [stdio, stdio, stdio, 'ipc'],
   });
-  if (stdio !== 'ignore') return { name, url: `http://127.0.0.1:${port}`, child };
+  const svc: RunningService = { name, url: `http://127.0.0.1:${port}`, child, startup: { at: Date.now() } };
+  child.on('message', (m: unknown) => {
+    if (!isStartupMessage(m)) return;
+    svc.startup = { step: m.step.slice(0, 200), at: Date.now() };
+    opts.onProgress?.(svc, svc.startup.step!);
+  });
+  // the channel only carries start-up steps: it must not keep this process alive, nor the child's exit wait on it
+  child.channel?.unref();
+  if (stdio === 'pipe') return svc;
   let tail = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { name, url: `http://127.0.0.1:${port}`, child, outputTail: () => tail };
+  if (stdio === 'ignore') child.stdout?.on('data', keep);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    keep(chunk);
+    if (stdio === 'inherit') process.stderr.write(chunk);
+  });
+  svc.outputTail = () => tail;
+  return svc;
 }
 
 const OUTPUT_TAIL_CHARS = 4096;
 
-function exitedError(svc: RunningService): Error {
+/** The last lines a service wrote, for a message about it. */
+const lastLines = (svc: RunningService, lines = 20) => {
   const tail = svc.outputTail?.().trim();
+  return tail ? `; its last output:\n${tail.split('\n').slice(-lines).join('\n')}` : '';
+};
+
+function exitedError(svc: RunningService): Error {
   const how = svc.child.signalCode ? `signal ${svc.child.signalCode}` : `code ${svc.child.exitCode}`;
-  return new Error(`${svc.name} exited with ${how} before it was ready${tail ? `; its last output:\n${tail}` : ''}`);
+  return new Error(`${svc.name} exited with ${how} before it was ready${lastLines(svc)}`);
 }
+
+/** CPU time (user + system, ms) the process has used so far, from /proc (Linux); undefined elsewhere or once it is gone. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU a starting service must use per second to count as working (loading and compiling its modules) rather than idling. */
+const WORKING_CPU_MS_PER_S = 20;
+export const DEFAULT_STALL_MS = 120_000;
 
 /**
  * One GET of `url` through node:http; resolves the status code, or undefined when nothing answers within
@@ -148,15 +201,62 @@ export async function probeReady(url: string, timeoutMs = 1000): Promise<boolean
   return status !== undefined && status >= 200 && status < 300;
 }
 
-/** Polls /readyz until the service answers 200 (no fixed sleeps). */
-export async function waitReady(svc: RunningService, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+/**
+ * Polls /readyz until the service answers 200 (no fixed sleeps). Fails when the process exits, after `timeoutMs`
+ * (a hard limit; Infinity for none), or when it has made no progress for `stallMs`. Progress is any of: a start-up step
+ * it reports (reportStartup), CPU it uses (loading and compiling its modules, at least 20 ms a second: a loaded machine
+ * slows a start down but does not stop it), a /readyz answer that changed (its checks turning ready one by one).
+ */
+export async function waitReady(
+  svc: RunningService,
+  timeoutMs = 60_000,
+  opts: { stallMs?: number; now?: () => number } = {},
+): Promise<void> {
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const stallMs = opts.stallMs ?? DEFAULT_STALL_MS;
+  let progressAt = started;
+  let lastCpu = processCpuMs(svc.child.pid);
+  let lastCpuAt = started;
+  let lastAnswer: string | undefined;
+  for (;;) {
     if (svc.child.exitCode !== null || svc.child.signalCode !== null) throw exitedError(svc);
-    if (await probeReady(`${svc.url}/readyz`, 1000)) return;
+    const answer = await readyzAnswer(`${svc.url}/readyz`);
+    if (answer.ready) return;
+    const t = now();
+    if (answer.body !== undefined && answer.body !== lastAnswer) {
+      if (lastAnswer !== undefined) progressAt = t;
+      lastAnswer = answer.body;
+    }
+    progressAt = Math.max(progressAt, svc.startup.at);
+    const cpu = processCpuMs(svc.child.pid);
+    if (cpu !== undefined && lastCpu !== undefined && t - lastCpuAt >= 1000) {
+      if (cpu - lastCpu >= (WORKING_CPU_MS_PER_S * (t - lastCpuAt)) / 1000) progressAt = t;
+      lastCpu = cpu;
+      lastCpuAt = t;
+    } else if (lastCpu === undefined) lastCpu = cpu;
+    const step = svc.startup.step ? ` (last step: ${svc.startup.step})` : '';
+    if (t - started >= timeoutMs) throw new Error(`${svc.name} not ready after ${timeoutMs} ms${step}${lastLines(svc)}`);
+    if (t - progressAt >= stallMs)
+      throw new Error(`${svc.name} not ready: no progress for ${Math.round((t - progressAt) / 1000)} s${step}${lastLines(svc)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${svc.name} not ready after ${timeoutMs} ms`);
+}
+
+/** One GET of /readyz: ready (2xx), and its body when it answered (the checks, to see them change). */
+function readyzAnswer(url: string, timeoutMs = 1000): Promise<{ ready: boolean; body?: string }> {
+  return new Promise((resolvePromise) => {
+    const req = request(url, { method: 'GET', agent: false, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body = (body + c).slice(0, 4096)));
+      res.on('end', () => resolvePromise({ ready: res.statusCode! >= 200 && res.statusCode! < 300, body: `${res.statusCode} ${body}` }));
+      res.on('error', () => resolvePromise({ ready: false }));
+    });
+    req.once('timeout', () => req.destroy(new Error('timeout')));
+    req.once('error', () => resolvePromise({ ready: false }));
+    req.end();
+  });
 }
 
 export async function launchServices(opts: LaunchOptions): Promise<RunningService[]> {
@@ -169,7 +269,7 @@ export async function launchServices(opts: LaunchOptions): Promise<RunningServic
     await Promise.all(
       running.map(async (svc) => {
         const started = Date.now();
-        await waitReady(svc, opts.readyTimeoutMs);
+        await waitReady(svc, opts.readyTimeoutMs ?? Infinity, { stallMs: opts.stallMs });
         opts.onReady?.(svc, Date.now() - started);
       }),
     );

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { z } from 'zod';
 import { exitOnSignals, loadConfigOrExit, type Logger } from '@inv/service-kit';
+import { reportStartup } from './startup-progress';
 
 interface Startable {
   runtime: { logger: Logger };
@@ -16,6 +17,7 @@ export function runMain<S extends z.ZodType<{ HEAP_GROWING_PERCENT: number }>>(
 ): void {
   const config = loadConfigOrExit(schema);
   applyHeapGrowing(config.HEAP_GROWING_PERCENT);
+  reportStartup('setting up');
   create(config)
     .then(async (service) => {
       await service.start();

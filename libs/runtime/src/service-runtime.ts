@@ -38,6 +38,7 @@ import {
 import { startTelemetry } from '@inv/telemetry';
 import { asAppBus, untypedBus, type AppBus } from './handlers';
 import { idempotentRequests } from './idempotent-requests';
+import { reportStartup } from './startup-progress';
 
 /**
  * Environment every service reads, MongoDB aside: what a service that keeps no data extends (document- and
@@ -232,6 +233,7 @@ export async function createServiceRuntime(
   startTelemetry({ serviceName: opts.service, otlpEndpoint: opts.env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger(opts.service, opts.env.LOG_LEVEL);
   const identity = createIdentityVerifier(resolveIdentityKeys(opts.env, logger));
+  if (mongoUrl) reportStartup('connecting to MongoDB');
   const db = opts.database === undefined || !mongoUrl ? undefined : await openDatabase(opts, mongoUrl, logger);
   const redis = opts.useRedis ? connectRedis(opts.env.REDIS_URL, opts.env.REDIS_PREFIX) : undefined;
   const bus = asAppBus(
@@ -265,9 +267,12 @@ export async function createServiceRuntime(
     app,
     async start() {
       finalizeApp(app, logger);
+      reportStartup('connecting to RabbitMQ');
       await bus.start();
       db?.startRelay(bus);
+      reportStartup('collecting start-up garbage');
       releaseStartupGarbage(logger);
+      reportStartup('listening');
       http = await listen(app, opts.port, opts.env.HOST);
       logger.info({ url: http.url }, `${opts.service} listening`);
       return http;
