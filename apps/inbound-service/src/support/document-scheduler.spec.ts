@@ -21,7 +21,8 @@ describe('documentScheduler', () => {
     await s.start(); // attacker:1 starts
     s.enqueue('victim', 1);
     s.enqueue('attacker', 4);
-    await sleep(100);
+    // until all five ran (bounded): a fixed pause was too short on a busy machine
+    for (let waited = 0; log.length < 5 && waited < 10_000; waited += 20) await sleep(20);
     await s.stop();
     expect(log).toEqual(['attacker:1', 'victim:1', 'attacker:2', 'attacker:3', 'attacker:4']);
   });
@@ -48,7 +49,8 @@ describe('documentScheduler', () => {
     s.enqueue('a', 1);
     s.enqueue('a', 2);
     s.enqueue('a', 3);
-    await sleep(100);
+    for (let waited = 0; log.length < 4 && waited < 10_000; waited += 20) await sleep(20);
+    await sleep(50); // nothing more comes
     await s.stop();
     expect(log).toEqual(['a:1', 'a:2', 'a:3', 'a:1']);
   });
