@@ -230,6 +230,12 @@ describe('embedded MongoDB with a data directory', () => {
       await first.stop();
     }
     await (await startEmbeddedMongo({ dataDir: dir })).stop();
+    // a LOCK left by a killed process: another pid, or this pid in an earlier life (containers reuse pids)
+    for (const stale of ['999999 1\n', `${process.pid} 1\n`]) {
+      writeFileSync(join(dir, 'LOCK'), stale);
+      await (await startEmbeddedMongo({ dataDir: dir })).stop();
+      expect(existsSync(join(dir, 'LOCK'))).toBe(false);
+    }
   });
 
   it('fails a write that cannot be saved, acknowledges none after it, and keeps what was saved', async () => {
