@@ -196,6 +196,31 @@ describe('embedded MongoDB with a data directory', () => {
     });
   });
 
+  it('loses nothing when compactions run between concurrent writes', async () => {
+    const dir = freshDir();
+    await withServer(
+      dir,
+      async (client) => {
+        const c = client.db('t').collection('c');
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, w) => {
+            for (let i = 0; i < 30; i++) {
+              await c.insertOne({ _id: `${w}-${i}` as never, pad: 'p'.repeat(100) });
+              if (i % 3 === 0) await c.updateOne({ _id: `${w}-${i}` as never }, { $set: { updated: true } });
+            }
+          }),
+        );
+      },
+      4 * 1024,
+    );
+    expect(existsSync(join(dir, 'snapshot.bson'))).toBe(true);
+    await withServer(dir, async (client) => {
+      const c = client.db('t').collection('c');
+      expect(await c.countDocuments()).toBe(600);
+      expect(await c.countDocuments({ updated: true })).toBe(200);
+    });
+  });
+
   it('says which directory cannot be written', async () => {
     const parent = freshDir();
     writeFileSync(join(parent, 'file'), '');
