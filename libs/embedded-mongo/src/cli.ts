@@ -1,6 +1,9 @@
 import { startEmbeddedMongo } from './api';
 
-/** `npm run -s mongo:embedded -- --port 27117 [--host 127.0.0.1]`: prints the URI, serves until a signal. */
+/**
+ * `npm run -s mongo:embedded -- --port 27117 [--host 127.0.0.1] [--data-dir DIR]`: prints the URI, serves until a
+ * signal; with --data-dir the data is kept there (see the README).
+ */
 function argValue(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   if (i >= 0) return args[i + 1];
@@ -13,7 +16,7 @@ async function main(): Promise<void> {
   const portArg = argValue(args, '--port');
   const port = portArg === undefined ? 0 : Number(portArg);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${portArg}`);
-  const mongo = await startEmbeddedMongo({ port, host: argValue(args, '--host') });
+  const mongo = await startEmbeddedMongo({ port, host: argValue(args, '--host'), dataDir: argValue(args, '--data-dir') });
   process.stdout.write(`${mongo.uri}\n`);
   const stop = () => {
     void mongo.stop().then(() => process.exit(0));

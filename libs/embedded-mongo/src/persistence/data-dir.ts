@@ -224,13 +224,17 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
   }
   const lockFile = await lock(dir);
   try {
-    if (!(await exists(formatFile))) {
-      const tmp = `${formatFile}.tmp`;
-      await fs.writeFile(tmp, `${FORMAT_VERSION}\n`);
-      await fs.rename(tmp, formatFile);
-      await fsyncDir(dir);
+    try {
+      if (!(await exists(formatFile))) {
+        const tmp = `${formatFile}.tmp`;
+        await fs.writeFile(tmp, `${FORMAT_VERSION}\n`);
+        await fs.rename(tmp, formatFile);
+        await fsyncDir(dir);
+      }
+      await fs.rm(join(dir, 'snapshot.tmp'), { force: true }); // a compaction cut short
+    } catch (err) {
+      throw unwritable(dir, err);
     }
-    await fs.unlink(join(dir, 'snapshot.tmp')).catch(() => undefined); // a compaction cut short
     const state = new ReplayState();
     let firstGen = journals[0]?.gen ?? 1;
     let snapshotBytes = 0;
@@ -251,7 +255,11 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
       firstGen = Number(head.next);
     }
     const live = journals.filter((j) => j.gen >= firstGen);
-    for (const old of journals.filter((j) => j.gen < firstGen)) await fs.unlink(old.file); // already in the snapshot
+    try {
+      for (const old of journals.filter((j) => j.gen < firstGen)) await fs.unlink(old.file); // already in the snapshot
+    } catch (err) {
+      throw unwritable(dir, err);
+    }
     let journalBytes = 0;
     for (const [i, { file }] of live.entries()) {
       const buf = await fs.readFile(file);
@@ -275,7 +283,9 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
       if (committedEnd !== buf.length) {
         // a group commit cut short by a crash: never acknowledged; cut it off so appends follow intact frames
         if (i !== live.length - 1) throw damaged(file, `ends in an incomplete record at byte ${committedEnd}`);
-        await fs.truncate(file, committedEnd);
+        await fs.truncate(file, committedEnd).catch((err: unknown) => {
+          throw unwritable(dir, err);
+        });
       }
       journalBytes = committedEnd;
     }

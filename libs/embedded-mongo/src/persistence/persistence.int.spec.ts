@@ -188,12 +188,14 @@ describe('embedded MongoDB with a data directory', () => {
     );
     expect(existsSync(join(dir, 'snapshot.bson'))).toBe(true);
     expect(readdirSync(dir).filter((f) => f.startsWith('journal-')).length).toBe(1);
+    writeFileSync(join(dir, 'snapshot.tmp'), 'half a snapshot: a compaction killed midway'); // ignored and removed
     await withServer(dir, async (client) => {
       const c = client.db('t').collection('c');
       expect(await c.countDocuments()).toBe(150);
       expect(await c.findOne({ _id: 199 as never })).toMatchObject({ k: 'k199' });
       await expect(c.insertOne({ k: 'k100' })).rejects.toMatchObject({ code: 11000 });
     });
+    expect(existsSync(join(dir, 'snapshot.tmp'))).toBe(false);
   });
 
   it('loses nothing when compactions run between concurrent writes', async () => {
