@@ -119,13 +119,7 @@ export class Collection {
   }
 
   addIndex(spec: IndexSpec): void {
-    const ix = new SecondaryIndex(spec);
-    for (const [id, { doc }] of this.docs) {
-      const hit = ix.conflict(id, doc);
-      if (hit) throw duplicateKeyError(this.ns, spec, hit.values);
-      ix.add(id, doc);
-    }
-    this.indexes.set(spec.name, ix);
+    this.indexes.set(spec.name, SecondaryIndex.build(spec, this.docs, this.ns));
     this.changes?.index(this, spec);
   }
 

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { OrderedSet } from 'immutable';
+import { OrderedMap, OrderedSet } from 'immutable';
 import { CommandError, ErrorCodes } from '../errors';
 import { ForkableMap } from './forkable-map';
 import { mingoQuery } from '../util/mingo';
@@ -80,6 +80,28 @@ export class SecondaryIndex {
       seen.set(key, { key, values });
     }
     return [...seen.values()];
+  }
+
+  /**
+   * An index over existing documents (createIndexes on a filled collection, a start from a data directory), built
+   * in plain Maps and turned into the persistent structures once: adding document by document cost a persistent
+   * update per document and made a start with 50,000 documents spend most of its time here.
+   */
+  static build(spec: IndexSpec, docs: Iterable<[string, { doc: Document }]>, ns: string): SecondaryIndex {
+    const ix = new SecondaryIndex(spec);
+    const byKey = new Map<string, string[]>();
+    for (const [id, { doc }] of docs) {
+      for (const { key, values } of ix.keysFor(doc)) {
+        const ids = byKey.get(key);
+        if (!ids) byKey.set(key, [id]);
+        else if (spec.unique) throw duplicateKeyError(ns, spec, values);
+        else ids.push(id);
+      }
+    }
+    const entries = OrderedMap<string, OrderedSet<string>>().withMutations((m) => {
+      for (const [key, ids] of byKey) m.set(key, OrderedSet(ids));
+    });
+    return new SecondaryIndex(spec, new ForkableMap(entries), ix.known);
   }
 
   keyForLookup(values: unknown[]): string {
