@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { freeServicesPortOffset, httpStatus } from '@inv/runtime';
@@ -8,6 +9,15 @@ import { deleteBrokerObjects, uniquePrefix } from '@inv/testing';
 jest.setTimeout(120_000);
 
 const root = resolve(__dirname, '../../..');
+
+/** A data directory of its own for each launcher of these tests (never the repository's .data/), removed afterwards. */
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+  const dir = mkdtempSync(resolve(tmpdir(), 'inv-start-'));
+  dataDirs.push(dir);
+  return dir;
+};
+afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /**
  * What `npm start` runs, started the way its script does. tsx is loaded with `--import` rather than through the tsx
@@ -40,6 +50,7 @@ describe('npm start', () => {
       REDIS_PREFIX: `${prefix}:`,
       MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
       LOG_LEVEL: 'silent',
+      DATA_DIR: tempDataDir(),
     };
     for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT']) delete env[name];
     const child = spawn(process.execPath, START, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -71,6 +82,7 @@ describe('npm start', () => {
       REDIS_PREFIX: `${prefix}:`,
       MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
       LOG_LEVEL: 'silent',
+      DATA_DIR: tempDataDir(),
     };
     for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT', 'BOOTSTRAP_API_KEY']) delete env[name];
     // a process group of its own, as a terminal gives a command
@@ -159,6 +171,7 @@ describe('npm start with KEEP_GOING / RESTART', () => {
       REDIS_PREFIX: `${prefix}:`,
       MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
       LOG_LEVEL: 'silent',
+      DATA_DIR: tempDataDir(),
       ...extra,
     };
     for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT', 'BOOTSTRAP_API_KEY', 'KEEP_GOING', 'RESTART'])
@@ -229,5 +242,94 @@ describe('npm start with KEEP_GOING / RESTART', () => {
     } finally {
       if (run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, 'SIGKILL');
     }
+  });
+});
+
+/** The data directory: what a run keeps for the next one (DATA_DIR), --fresh, the lock. */
+describe('npm start keeps its data', () => {
+  const prefix = uniquePrefix('data');
+  afterAll(() => deleteBrokerObjects(prefix));
+
+  it('a restart keeps the data and the printed key; a second launcher on it is refused; --fresh empties it', async () => {
+    const offset = await freeServicesPortOffset();
+    const dataDir = tempDataDir();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SERVICES: 'gateway,account,customer',
+      PORT_OFFSET: String(offset),
+      BUS_PREFIX: prefix,
+      REDIS_PREFIX: `${prefix}:`,
+      MONGO_DATABASE_PREFIX: `${prefix.replace(/-/g, '_')}_`,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+    };
+    for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'SMTP_URL', 'PORT', 'BOOTSTRAP_API_KEY', 'IDENTITY_SIGNING_KEYS', 'FRESH'])
+      delete env[name];
+    const api = `http://127.0.0.1:${8080 + offset}/api/v1`;
+    const call = (key: string, method: string, path: string, body?: unknown) =>
+      fetch(`${api}${path}`, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const run = async (args: string[], during: (key: string, output: string) => Promise<void>) => {
+      const launcher = startLauncher(env, args);
+      try {
+        const key = (await launcher.waitFor(/API key: +(ak_live_[0-9a-f]+)/, 110_000))[1]!;
+        expect(launcher.output()).toContain(`Data:      ${dataDir}`);
+        await during(key, launcher.output());
+        launcher.ctrlC();
+        expect(await launcher.exited).toBe(0);
+        expect(existsSync(resolve(dataDir, 'LOCK'))).toBe(false);
+        return key;
+      } finally {
+        if (launcher.child.exitCode === null && launcher.child.signalCode === null) process.kill(-launcher.child.pid!, 'SIGKILL');
+      }
+    };
+
+    let customerId = '';
+    const key = await run([], async (k, output) => {
+      expect(output).toContain('generated now');
+      expect(statSync(resolve(dataDir, 'bootstrap-key')).mode & 0o777).toBe(0o600);
+      const created = await call(k, 'POST', '/customer/', { organization_name: 'Beispiel AG', language: 'German' });
+      expect(created.status).toBe(201);
+      customerId = ((await created.json()) as { id: string }).id;
+      // a second launcher on the same data, on other ports: refused at once, naming the directory; this one runs on
+      const second = startLauncher({ ...env, PORT_OFFSET: String(offset + 1) });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`the data directory ${dataDir} is in use by another launcher`);
+      expect((await call(k, 'GET', `/customer/${customerId}`)).status).toBe(200);
+    });
+    const again = await run([], async (k, output) => {
+      expect(output).toContain('generated earlier');
+      const read = await call(k, 'GET', `/customer/${customerId}`);
+      expect(read.status).toBe(200);
+      expect(((await read.json()) as { organization_name: string }).organization_name).toBe('Beispiel AG');
+    });
+    expect(again).toBe(key);
+    const fresh = await run(['--fresh'], async (k) => {
+      expect((await call(k, 'GET', `/customer/${customerId}`)).status).toBe(404);
+    });
+    expect(fresh).not.toBe(key);
+  }, 400_000);
+  it('stops on data the embedded MongoDB cannot read with its message, and deletes nothing', async () => {
+    const dataDir = tempDataDir();
+    mkdirSync(resolve(dataDir, 'mongo'));
+    writeFileSync(resolve(dataDir, 'mongo', 'FORMAT'), 'not a version\n');
+    writeFileSync(resolve(dataDir, 'bootstrap-key'), 'ak_live_0123456789abcdef0123456789abcdef\n');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SERVICES: 'account',
+      PORT_OFFSET: String(await freeServicesPortOffset()),
+      DATA_DIR: dataDir,
+    };
+    for (const name of ['MONGO_URL', 'S3_ENDPOINT', 'FRESH']) delete env[name];
+    const run = startLauncher(env);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(`[all] failed to start: The embedded MongoDB's data file ${resolve(dataDir, 'mongo', 'FORMAT')}`);
+    expect(run.output()).not.toMatch(/\n\s+at /); // one line, no stack
+    expect(readFileSync(resolve(dataDir, 'mongo', 'FORMAT'), 'utf8')).toBe('not a version\n');
+    expect(existsSync(resolve(dataDir, 'bootstrap-key'))).toBe(true);
+    expect(existsSync(resolve(dataDir, 'LOCK'))).toBe(false);
   });
 });

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import { startEmbeddedMongo } from '@inv/embedded-mongo';
+import { EmbeddedMongoDataError, startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3 } from '@inv/objects';
 import {
   assertPortsFree,
   launchServices,
   needsDatabase,
   parseServiceList,
+  processCpuMs,
   SERVICES,
   spawnService,
   stopService,
@@ -19,14 +19,16 @@ import {
   type ServiceName,
 } from '@inv/runtime';
 import { startViesSimulator } from '@inv/vies-simulator';
-import { RESTART_LIMIT, RESTART_STABLE_MS, restartBackoffMs, StartError, supervision } from './supervision';
+import { dataDirPath, keptSecret, newApiKey, newSigningKey, openDataDir } from './data-dir';
+import { freshStart, RESTART_LIMIT, RESTART_STABLE_MS, restartBackoffMs, StartError, supervision } from './supervision';
 
 /**
  * Runs a set of services as separate processes on this machine (SERVICES=all, or a list such as
  * "gateway,invoice,document"): one command for the whole system. Starts one embedded MongoDB for all of
  * them when MONGO_URL is unset (and the VIES simulator when VIES_URL is unset: services never start a
  * development stand-in themselves), creates a demo API key when BOOTSTRAP_API_KEY is unset, and a random
- * identity-token key for the run when IDENTITY_SIGNING_KEYS is unset.
+ * identity-token key when IDENTITY_SIGNING_KEYS is unset. The embedded stores and both generated keys live in the data
+ * directory (DATA_DIR, default .data/), so a later run has the same data and the same key; --fresh / FRESH=1 empties it.
  */
 const label = (name: ServiceName) => SERVICES[name].dir;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -53,10 +55,19 @@ async function main() {
   const services = parseServiceList(process.env.SERVICES ?? 'all');
   const env: NodeJS.ProcessEnv = { ...process.env };
   const mode = supervision(env, process.argv.slice(2));
+  const fresh = freshStart(env, process.argv.slice(2));
+  // the data directory first: a second launcher on the same data is refused before anything else, whatever its ports
+  const dataPath = dataDirPath(root, env);
+  if (fresh) console.warn(`[all] --fresh: deleting the data in ${dataPath}`);
+  const data = openDataDir(dataPath, { fresh });
   // PORT_OFFSET shifts every service port (two copies side by side); every port is checked before anything starts.
   const portOffset = Number(env.PORT_OFFSET ?? 0);
   if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > 50_000)
     throw new StartError('PORT_OFFSET must be an integer 0..50000');
+  // no fixed deadline for a start: a service is waited for as long as it makes progress (waitReady); READY_TIMEOUT_S sets one
+  const readyTimeoutS = env.READY_TIMEOUT_S ? Number(env.READY_TIMEOUT_S) : undefined;
+  if (readyTimeoutS !== undefined && !(Number.isFinite(readyTimeoutS) && readyTimeoutS > 0))
+    throw new StartError('READY_TIMEOUT_S must be a number of seconds > 0');
   const gatewayPort = env.PORT ? Number(env.PORT) : undefined; // PORT moves only the gateway
   if (gatewayPort !== undefined && !(Number.isInteger(gatewayPort) && gatewayPort > 0 && gatewayPort < 65_536))
     throw new StartError('PORT must be an integer 1..65535');
@@ -88,6 +99,7 @@ async function main() {
       await stopS3();
       await stopVies();
       await stopMail().catch(() => undefined);
+      data.release();
     })());
   let stopping: Promise<void> | undefined;
   // Ctrl+C sends SIGINT to the whole process group: every service stops on its own while this process stops
@@ -111,15 +123,15 @@ async function main() {
     // only for services that keep data (document-, vat-service and the gateway do not)
     if (!env.MONGO_URL && services.some(needsDatabase)) {
       if (env.NODE_ENV === 'production') throw new Error('set MONGO_URL: the embedded MongoDB server is a development tool');
-      const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0) });
+      const mongo = await startEmbeddedMongo({ port: Number(env.EMBEDDED_MONGO_PORT ?? 0), dataDir: data.mongo });
       env.MONGO_URL = mongo.uri;
       stopMongo = mongo.stop;
-      console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data lives in memory)`);
+      console.warn(`[all] MONGO_URL is unset: embedded development MongoDB at ${mongo.uri} (data in ${data.mongo})`);
     }
     // One embedded object store for all services (documents are written by one and exported by another).
     if (!env.S3_ENDPOINT) {
       if (env.NODE_ENV === 'production') throw new Error('set S3_ENDPOINT: the embedded S3 server is a development tool');
-      const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0) });
+      const s3 = await startEmbeddedS3({ port: Number(env.EMBEDDED_S3_PORT ?? 0), directory: data.objects });
       Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey });
       // created once here, so the services starting together do not race to create it
       await createObjectStore({
@@ -130,7 +142,7 @@ async function main() {
         presignTtlSeconds: 60,
       }).ensureBucket();
       stopS3 = s3.stop;
-      console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files live in a temporary directory)`);
+      console.warn(`[all] S3_ENDPOINT is unset: embedded development S3 server at ${s3.endpoint} (files in ${data.objects})`);
     }
     // The VIES simulator stands in for the EU service when VIES_URL is unset; its answers are never real.
     if (!env.VIES_URL && services.includes('vat')) {
@@ -170,13 +182,15 @@ async function main() {
     if (!env.IDENTITY_SIGNING_KEYS) {
       if (env.NODE_ENV === 'production')
         throw new Error('set IDENTITY_SIGNING_KEYS: production keys come from a Secret, never generated per run');
-      env.IDENTITY_SIGNING_KEYS = randomBytes(32).toString('hex');
+      // kept with the data: sign-in sessions and invitation links of an earlier run stay valid
+      env.IDENTITY_SIGNING_KEYS = keptSecret(data.path, 'identity-key', newSigningKey).value;
     }
     // Local runs keep classic queues: a development broker holds the classic `inv.*` queues of earlier runs, and a
     // queue's type cannot change on redeclaration. Production and the tests declare quorum queues.
     env.BUS_QUEUE_TYPE ??= 'classic';
-    const generatedKey = !env.BOOTSTRAP_API_KEY;
-    env.BOOTSTRAP_API_KEY ??= `ak_live_${randomBytes(16).toString('hex')}`;
+    // generated once and kept with the data (mode 0600): the key the first run printed works in every later run
+    const keptKey = env.BOOTSTRAP_API_KEY ? undefined : keptSecret(data.path, 'bootstrap-key', newApiKey);
+    env.BOOTSTRAP_API_KEY ??= keptKey!.value;
 
     // invitation links in e-mails point at the web app behind this gateway
     env.APP_URL ??= `http://127.0.0.1:${gatewayPort ?? SERVICES.gateway.port + portOffset}/app`;
@@ -194,7 +208,10 @@ async function main() {
       portOffset,
       gatewayPort,
       stdio: 'inherit',
-      readyTimeoutMs: 90_000,
+      readyTimeoutMs: readyTimeoutS === undefined ? Infinity : readyTimeoutS * 1000,
+      onProgress: (svc, step) => {
+        if (!readyAt.has(svc.name)) console.log(`[all] ${label(svc.name)}: ${step}`);
+      },
       onStarting: (svc) => {
         running.push(svc);
         watch(svc);
@@ -248,7 +265,7 @@ async function main() {
         watch(next);
         console.log(`[all] starting ${label(next.name)} again (pid ${next.child.pid})… waiting for /readyz on :${portOf(next)}`);
         const started = Date.now();
-        waitReady(next, launchOptions.readyTimeoutMs).then(
+        waitReady(next, launchOptions.readyTimeoutMs, { stallMs: launchOptions.stallMs }).then(
           () => {
             if (stopping || next.child.exitCode !== null || next.child.signalCode !== null) return;
             readyAt.set(next.name, Date.now());
@@ -264,9 +281,15 @@ async function main() {
       restartTimers.add(timer);
     };
 
-    // Progress while the services start: which ones the platform still waits for.
+    // Progress while the services start: which ones the platform still waits for, each with what it last said it does
+    // (before its first step it is loading its code) and the CPU it has used.
     const waiting = setInterval(() => {
-      const pending = running.filter((s) => !readyAt.has(s.name)).map((s) => label(s.name));
+      const pending = running
+        .filter((s) => !readyAt.has(s.name))
+        .map((s) => {
+          const cpu = processCpuMs(s.child.pid);
+          return `${label(s.name)} (${s.startup.step ?? 'loading its code'}${cpu === undefined ? '' : `, ${seconds(cpu)} CPU`})`;
+        });
       if (pending.length) console.log(`[all] ${seconds(Date.now() - launchStarted)}: waiting for ${pending.join(', ')}`);
     }, 15_000);
     try {
@@ -293,9 +316,9 @@ async function main() {
         `  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`,
       );
     if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
-    console.log(
-      `  API key:   ${env.BOOTSTRAP_API_KEY}${generatedKey ? '   (generated for this run; set BOOTSTRAP_API_KEY to keep one)' : ''}`,
-    );
+    const keyNote = keptKey ? `   (${keptKey.generated ? 'generated now' : 'generated earlier'}, kept in ${data.path}/bootstrap-key)` : '';
+    console.log(`  API key:   ${env.BOOTSTRAP_API_KEY}${keyNote}`);
+    console.log(`  Data:      ${data.path}   (kept between runs; npm start -- --fresh starts empty)`);
     console.log(`  Try:       curl -H "X-API-Key: ${env.BOOTSTRAP_API_KEY}" ${gateway?.url ?? 'http://127.0.0.1:8080'}/api/v1/invoice/`);
     console.log('');
   } catch (err) {
@@ -307,7 +330,9 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  // a mistake of the caller (a taken port, a bad setting) in one line; anything else with its stack
-  console.error('[all] failed to start:', err instanceof StartError ? err.message : err);
+  // a mistake of the caller (a taken port, a bad setting, data the embedded MongoDB cannot read: its message names the
+  // file and what to do, and nothing is deleted) in one line; anything else with its stack
+  const plain = err instanceof StartError || err instanceof EmbeddedMongoDataError;
+  console.error('[all] failed to start:', plain ? (err as Error).message : err);
   process.exit(1);
 });

@@ -16,6 +16,8 @@ export const RESTART_LIMIT = 5;
 export const RESTART_STABLE_MS = 60_000;
 export const restartBackoffMs = (attempt: number) => Math.min(1000 * 2 ** (attempt - 1), 30_000);
 
+const KNOWN_ARGS = ['--keep-going', '--restart', '--fresh'];
+
 function envFlag(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = (env[name] ?? '').trim().toLowerCase();
   if (['', '0', 'false', 'no'].includes(value)) return false;
@@ -24,9 +26,12 @@ function envFlag(env: NodeJS.ProcessEnv, name: string): boolean {
 }
 
 export function supervision(env: NodeJS.ProcessEnv, args: string[]): Supervision {
-  const unknown = args.filter((a) => a !== '--keep-going' && a !== '--restart');
-  if (unknown.length) throw new StartError(`unknown argument(s) ${unknown.join(' ')}; known: --keep-going, --restart`);
+  const unknown = args.filter((a) => !KNOWN_ARGS.includes(a));
+  if (unknown.length) throw new StartError(`unknown argument(s) ${unknown.join(' ')}; known: ${KNOWN_ARGS.join(', ')}`);
   if (envFlag(env, 'RESTART') || args.includes('--restart')) return 'restart';
   if (envFlag(env, 'KEEP_GOING') || args.includes('--keep-going')) return 'keep-going';
   return 'stop';
 }
+
+/** `--fresh` or FRESH=1: the data directory is deleted before the start (nothing else ever deletes it). */
+export const freshStart = (env: NodeJS.ProcessEnv, args: string[]): boolean => envFlag(env, 'FRESH') || args.includes('--fresh');

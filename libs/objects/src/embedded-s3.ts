@@ -20,6 +20,8 @@ export interface EmbeddedS3 {
 /**
  * Local S3-compatible server (s3rver) for development and tests, started by the launcher (`npm start`) and the
  * tests, never by a service. It verifies V4 signatures and presigned-link expiry like S3 does. Never used in production.
+ * Its files live in `directory` (npm start: `<DATA_DIR>/objects`, kept across restarts); without one, in a temporary
+ * directory removed on stop.
  */
 export async function startEmbeddedS3(opts: { port?: number; directory?: string; buckets?: string[] } = {}): Promise<EmbeddedS3> {
   if (process.env.NODE_ENV === 'production') {
