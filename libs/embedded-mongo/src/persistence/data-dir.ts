@@ -3,7 +3,8 @@ import { Binary } from 'bson';
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Collection } from '../storage/collection';
+import type { Collection, Entry } from '../storage/collection';
+import type { ForkableMap } from '../storage/forkable-map';
 import type { IndexSpec } from '../storage/index-manager';
 import { Store, type ChangeLog } from '../storage/store';
 import { keyString } from '../util/values';
@@ -315,6 +316,16 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
 
 const COMMIT = encodeFrame({ o: 'k' });
 
+/** The collections as they were at a journal switch (documents forked, O(1) each): what a snapshot writes. */
+type Captured = Array<{ db: string; name: string; options: Document; uuid: Buffer; specs: IndexSpec[]; docs: ForkableMap<string, Entry> }>;
+
+/** A switch to the next journal that compact() asked for. */
+interface Rotation {
+  fh: FileHandle;
+  done(switched: { colls: Captured; oldFile: string }): void;
+  cancel(): void;
+}
+
 /**
  * Appends the store's changes to the journal. Changes made while an fsync runs are written together by the next
  * one (group commit); `whenDurable` resolves once everything recorded so far is on disk.
@@ -327,6 +338,7 @@ export class Journal implements ChangeLog {
   private flushing = false;
   private waiters: Array<{ seq: number; resolve: () => void; reject: (err: Error) => void }> = [];
   private compacting?: Promise<void>;
+  private rotation?: Rotation;
   private closed = false;
   /** Set when a write to the journal failed: nothing more is written, writes are refused. */
   failed?: Error;
@@ -393,32 +405,71 @@ export class Journal implements ChangeLog {
     return new Promise((resolve, reject) => this.waiters.push({ seq: this.recorded, resolve, reject }));
   }
 
+  /**
+   * Writes the pending changes, group after group, each ended by a commit frame and fsynced. A loop, not a chain:
+   * under constant load it never returns to compact, so a requested journal switch happens between two groups.
+   */
   private async flush(): Promise<void> {
     this.scheduled = false;
-    if (this.flushing || this.failed || !this.pending.length) return;
+    if (this.flushing || this.failed) return;
     this.flushing = true;
-    const frames = this.pending;
-    this.pending = [];
-    const upto = this.recorded;
-    frames.push(COMMIT);
-    const buf = Buffer.concat(frames);
     try {
-      let done = 0;
-      while (done < buf.length) done += (await this.fh.write(buf, done, buf.length - done, this.size + done)).bytesWritten;
-      await this.fh.datasync();
-      this.size += buf.length;
-      this.durable = upto;
-      this.waiters = this.waiters.filter((w) => (w.seq <= upto ? (w.resolve(), false) : true));
-    } catch (err) {
-      this.fail(err);
+      while (this.pending.length && !this.failed) {
+        const frames = this.pending;
+        this.pending = [];
+        const upto = this.recorded;
+        // a switch requested by compact: the snapshot holds exactly the changes written to the old journal
+        const rotation = this.rotation;
+        this.rotation = undefined;
+        const colls = rotation ? this.capture() : undefined;
+        frames.push(COMMIT);
+        const buf = Buffer.concat(frames);
+        try {
+          let done = 0;
+          while (done < buf.length) done += (await this.fh.write(buf, done, buf.length - done, this.size + done)).bytesWritten;
+          await this.fh.datasync();
+        } catch (err) {
+          this.fail(err);
+          if (rotation) rotation.cancel();
+          break;
+        }
+        this.size += buf.length;
+        this.durable = upto;
+        this.waiters = this.waiters.filter((w) => (w.seq <= upto ? (w.resolve(), false) : true));
+        if (rotation && colls) this.switchTo(rotation, colls);
+      }
     } finally {
       this.flushing = false;
     }
     if (this.failed) return;
-    if (this.pending.length) await this.flush();
-    else if (!this.compacting && !this.closed && this.size > Math.max(this.compactAfterBytes, this.snapshotBytes)) {
+    if (this.rotation) this.switchTo(this.rotation, this.capture()); // requested during the last group
+    if (!this.compacting && !this.closed && this.size > Math.max(this.compactAfterBytes, this.snapshotBytes)) {
       this.compacting = this.compact().finally(() => (this.compacting = undefined));
     }
+  }
+
+  /** The data as it is now: the collections' documents forked (O(1) each), for the snapshot. */
+  private capture(): Captured {
+    return this.store.allCollections().map((c) => ({
+      db: c.db,
+      name: c.name,
+      options: c.options,
+      uuid: c.uuid,
+      specs: c.indexSpecs().filter((s) => s.name !== '_id_'),
+      docs: c.docs.fork(),
+    }));
+  }
+
+  /** Continues in the next journal (synchronously, between two groups). */
+  private switchTo(rotation: Rotation, colls: Captured): void {
+    this.rotation = undefined;
+    const oldFh = this.fh;
+    const oldFile = this.file;
+    this.fh = rotation.fh;
+    this.gen++;
+    this.size = 0;
+    void oldFh.close().catch(() => undefined);
+    rotation.done({ colls, oldFile });
   }
 
   private fail(err: unknown): void {
@@ -429,6 +480,9 @@ export class Journal implements ChangeLog {
     );
     for (const w of this.waiters) w.reject(this.failed);
     this.waiters = [];
+    const rotation = this.rotation;
+    this.rotation = undefined;
+    rotation?.cancel();
     // cut off whatever part of the failed group reached the file, so the journal ends with a complete record
     void this.fh.truncate(this.size).catch(() => undefined);
   }
@@ -439,8 +493,7 @@ export class Journal implements ChangeLog {
    * fsync, rename, fsync of the directory); the old journal is deleted once the snapshot is in place.
    */
   async compact(): Promise<void> {
-    const next = this.gen + 1;
-    const nextFile = join(this.dir, journalName(next));
+    const nextFile = join(this.dir, journalName(this.gen + 1));
     let nextFh: FileHandle;
     try {
       nextFh = await fs.open(nextFile, 'w');
@@ -448,29 +501,22 @@ export class Journal implements ChangeLog {
     } catch {
       return; // the journal keeps growing; a write that cannot be saved fails on its own
     }
-    // wait until nothing is being written, then switch synchronously: the fork and the switch see the same changes
-    while (this.flushing || this.pending.length) {
-      await (this.pending.length && !this.flushing ? this.flush() : new Promise((r) => setImmediate(r)));
-      if (this.failed) return void (await nextFh.close());
-    }
-    const colls = this.store.allCollections().map((c) => ({
-      db: c.db,
-      name: c.name,
-      options: c.options,
-      uuid: c.uuid,
-      specs: c.indexSpecs().filter((s) => s.name !== '_id_'),
-      docs: c.docs.fork(),
-    }));
-    const oldFh = this.fh;
-    const oldFile = this.file;
-    this.fh = nextFh;
-    this.gen = next;
-    this.size = 0;
-    await oldFh.close();
+    if (this.failed) return void (await nextFh.close().catch(() => undefined));
+    const switched = await new Promise<{ colls: Captured; oldFile: string } | undefined>((resolve) => {
+      const rotation: Rotation = { fh: nextFh, done: resolve, cancel: () => resolve(undefined) };
+      // taken between two groups, or once the last one is written; a flush is running or scheduled when any is pending
+      if (this.flushing || this.pending.length) this.rotation = rotation;
+      else this.switchTo(rotation, this.capture()); // nothing pending: flush() runs only while something is
+    });
+    if (!switched) return void (await nextFh.close().catch(() => undefined));
+    const { colls, oldFile } = switched;
+    const next = this.gen;
     const tmp = join(this.dir, 'snapshot.tmp');
-    const fh = await fs.open(tmp, 'w');
+    let fh: FileHandle | undefined;
     let bytes = 0;
     try {
+      fh = await fs.open(tmp, 'w');
+      const out = fh;
       let chunk: Buffer[] = [];
       let chunkBytes = 0;
       const put = async (op: Document) => {
@@ -484,7 +530,7 @@ export class Journal implements ChangeLog {
         chunk = [];
         chunkBytes = 0;
         let done = 0;
-        while (done < buf.length) done += (await fh.write(buf, done, buf.length - done, bytes + done)).bytesWritten;
+        while (done < buf.length) done += (await out.write(buf, done, buf.length - done, bytes + done)).bytesWritten;
         bytes += buf.length;
       };
       await put({ o: 'snap', v: FORMAT_VERSION, next, at: new Date() });
@@ -495,15 +541,16 @@ export class Journal implements ChangeLog {
       }
       await put({ o: 'end' });
       await drain();
-      await fh.sync();
-      await fh.close();
+      await out.sync();
+      fh = undefined;
+      await out.close();
       await fs.rename(tmp, join(this.dir, SNAPSHOT));
       await fsyncDir(this.dir);
       this.snapshotBytes = bytes;
       await fs.unlink(oldFile);
     } catch {
       // the old snapshot and both journals stay; the next start replays them
-      await fh.close().catch(() => undefined);
+      await fh?.close().catch(() => undefined);
       await fs.unlink(tmp).catch(() => undefined);
     }
   }
