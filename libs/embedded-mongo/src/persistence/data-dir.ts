@@ -225,17 +225,7 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
   }
   const lockFile = await lock(dir);
   try {
-    try {
-      if (!(await exists(formatFile))) {
-        const tmp = `${formatFile}.tmp`;
-        await fs.writeFile(tmp, `${FORMAT_VERSION}\n`);
-        await fs.rename(tmp, formatFile);
-        await fsyncDir(dir);
-      }
-      await fs.rm(join(dir, 'snapshot.tmp'), { force: true }); // a compaction cut short
-    } catch (err) {
-      throw unwritable(dir, err);
-    }
+    // everything is read and checked before anything in the directory is changed
     const state = new ReplayState();
     let firstGen = journals[0]?.gen ?? 1;
     let snapshotBytes = 0;
@@ -256,12 +246,8 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
       firstGen = Number(head.next);
     }
     const live = journals.filter((j) => j.gen >= firstGen);
-    try {
-      for (const old of journals.filter((j) => j.gen < firstGen)) await fs.unlink(old.file); // already in the snapshot
-    } catch (err) {
-      throw unwritable(dir, err);
-    }
     let journalBytes = 0;
+    let torn: { file: string; end: number } | undefined;
     for (const [i, { file }] of live.entries()) {
       const buf = await fs.readFile(file);
       const scan = scanFrames(buf);
@@ -284,9 +270,7 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
       if (committedEnd !== buf.length) {
         // a group commit cut short by a crash: never acknowledged; cut it off so appends follow intact frames
         if (i !== live.length - 1) throw damaged(file, `ends in an incomplete record at byte ${committedEnd}`);
-        await fs.truncate(file, committedEnd).catch((err: unknown) => {
-          throw unwritable(dir, err);
-        });
+        torn = { file, end: committedEnd };
       }
       journalBytes = committedEnd;
     }
@@ -295,6 +279,19 @@ export async function openDataDir(dir: string, opts: DataDirOptions = {}): Promi
       store = state.toStore();
     } catch (err) {
       throw damaged(dir, `holds data that cannot be loaded (${(err as Error).message})`);
+    }
+    try {
+      if (!(await exists(formatFile))) {
+        const tmp = `${formatFile}.tmp`;
+        await fs.writeFile(tmp, `${FORMAT_VERSION}\n`);
+        await fs.rename(tmp, formatFile);
+        await fsyncDir(dir);
+      }
+      if (torn) await fs.truncate(torn.file, torn.end);
+      await fs.rm(join(dir, 'snapshot.tmp'), { force: true }); // a compaction cut short
+      for (const old of journals.filter((j) => j.gen < firstGen)) await fs.unlink(old.file); // already in the snapshot
+    } catch (err) {
+      throw unwritable(dir, err);
     }
     const gen = live.at(-1)?.gen ?? firstGen;
     const file = join(dir, journalName(gen));

@@ -154,6 +154,7 @@ describe('embedded MongoDB with a data directory', () => {
     const bytes = readFileSync(file);
     bytes.fill(0x41, 150, 170);
     writeFileSync(file, bytes);
+    writeFileSync(join(dir, 'snapshot.tmp'), 'left by a compaction'); // not removed either when the start fails
     const before = listing(dir);
     const err = await startEmbeddedMongo({ dataDir: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddedMongoDataError);
