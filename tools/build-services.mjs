@@ -31,6 +31,7 @@ export const SERVICES = [
   'quota-service',
   'recurring-service',
   'inbound-service',
+  'webhook-service',
 ];
 
 const started = Date.now();

@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { buildSync } from 'esbuild';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { SERVICES as DEPLOYABLE } from '@inv/runtime';
 import { uniquePrefix } from '@inv/testing';
 
 jest.setTimeout(60_000);
@@ -25,6 +26,7 @@ const SERVICES = [
   'quota-service',
   'recurring-service',
   'inbound-service',
+  'webhook-service',
 ];
 
 interface Metafile {
@@ -44,6 +46,14 @@ describe('compiled services', () => {
       encoding: 'utf8',
     });
     if (built.status !== 0) throw new Error(`build failed:\n${built.stderr}`);
+  });
+
+  it('builds every deployable service (the launcher list; webhook-service was missing: its image had no bundle)', () => {
+    expect([...SERVICES].sort()).toEqual(
+      Object.values(DEPLOYABLE)
+        .map((s) => s.dir)
+        .sort(),
+    );
   });
 
   it('builds one bundle per service (and the render worker), each started by its main.js, and ships the VIES WSDL beside them', () => {
