@@ -12,6 +12,7 @@ import {
   serviceCaller,
   testEnv,
   uniquePrefix,
+  waitFor,
   type CommitKillSwitch,
 } from '@inv/testing';
 import { DEMO_COMPANY_ID } from './usecases/bootstrap-demo-company';
@@ -78,7 +79,6 @@ function crashHarness(
         body: payload,
         signal: AbortSignal.timeout(60_000),
       });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
     } catch {
       return { status: 0, replayed: null, body: undefined }; // the service died before it answered
@@ -94,7 +94,9 @@ function crashHarness(
       const first = await idempotentPost(path, body, key, contentType);
       expect({ first: first.status, body: first.body }).toEqual({ first: 0, body: undefined });
       await killed;
-      await new Promise((r) => (running[0]!.child.exitCode !== null ? r(undefined) : running[0]!.child.once('exit', r)));
+      // killed by a signal, a process has no exit code (signalCode says it): the exit may have come before this line
+      const child = running[0]!.child;
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
       await launch();
       return idempotentPost(path, body, key, contentType);
     },
@@ -121,7 +123,7 @@ function crashHarness(
  * twice.
  */
 describe('idempotent retries across a crash between commit and answer (account-service)', () => {
-  const s3 = { stop: async () => undefined, env: {} as Record<string, string> };
+  const s3: { stop: () => Promise<void> } = { stop: async () => undefined };
   const h = crashHarness('account', DEMO_COMPANY_ID, async () => {
     const server = await startEmbeddedS3();
     s3.stop = () => server.stop();
@@ -133,6 +135,8 @@ describe('idempotent retries across a crash between commit and answer (account-s
     };
   });
   afterAll(() => s3.stop());
+  // the demo company (BOOTSTRAP_API_KEY) is created as the service starts, not before it answers readiness
+  beforeAll(() => waitFor(async () => (await h.call('GET', '/company/')).status === 200, { timeoutMs: 30_000, what: 'the demo company' }));
 
   it('adds a bank account once (the retry is no DUPLICATE_BANK_ACCOUNT); a third send replays the kept answer', async () => {
     const body = { iban: 'DE89370400440532013000', bank_name: 'Bank' };

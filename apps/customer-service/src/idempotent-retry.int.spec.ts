@@ -76,7 +76,6 @@ describe('idempotent retries across a crash between commit and answer (customer-
         body: text,
         signal: AbortSignal.timeout(60_000),
       });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
     } catch {
       return { status: 0, replayed: null, body: undefined }; // the service died before it answered
@@ -89,7 +88,9 @@ describe('idempotent retries across a crash between commit and answer (customer-
     const first = await idempotentPost(path, body, key);
     expect({ first: first.status, body: first.body }).toEqual({ first: 0, body: undefined });
     await killed;
-    await new Promise((r) => (running[0]!.child.exitCode !== null ? r(undefined) : running[0]!.child.once('exit', r)));
+    // killed by a signal, a process has no exit code (signalCode says it): the exit may have come before this line
+    const child = running[0]!.child;
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
     await launch();
     return idempotentPost(path, body, key);
   };

@@ -82,7 +82,6 @@ describe('idempotent retries across a crash between commit and answer (webhook-s
         body: text,
         signal: AbortSignal.timeout(60_000),
       });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
     } catch {
       return { status: 0, replayed: null, body: undefined }; // the service died before it answered
@@ -95,7 +94,9 @@ describe('idempotent retries across a crash between commit and answer (webhook-s
     const first = await idempotentPost(path, body, key);
     expect({ first: first.status, body: first.body }).toEqual({ first: 0, body: undefined });
     await killed;
-    await new Promise((r) => (running[0]!.child.exitCode !== null ? r(undefined) : running[0]!.child.once('exit', r)));
+    // killed by a signal, a process has no exit code (signalCode says it): the exit may have come before this line
+    const child = running[0]!.child;
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
     await launch();
     return idempotentPost(path, body, key);
   };
@@ -144,7 +145,7 @@ describe('idempotent retries across a crash between commit and answer (webhook-s
     const retry = await crashThenRetry(`/webhook-endpoints/${id}/rotate-secret`, {}, `rotate-${id}`);
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ secret: `whsec_${'*'.repeat(32)}`, previous_secret_expires_at: expect.any(String) });
-    const secrets = (await stored()).endpoints.find((e) => e._id === id)!.secrets as Array<{ expiresAt?: Date }>;
+    const secrets = (await stored()).endpoints.find((e) => String(e._id) === id)!.secrets as Array<{ expiresAt?: Date }>;
     // the first secret and one rotation: the retry rotated nothing again
     expect(secrets).toHaveLength(2);
     expect(secrets.find((s) => s.expiresAt)!.expiresAt!.toISOString()).toBe(retry.body.previous_secret_expires_at);
