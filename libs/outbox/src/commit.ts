@@ -1,7 +1,7 @@
 import type { ClientSession, Connection } from 'mongoose';
 import { AppError, currentIdempotentRequest, type IdempotentRequest } from '@inv/service-kit';
 import { processedMessages } from './inbox';
-import { IdempotencyKeyReused, requestJournal } from './request-journal';
+import { IdempotencyKeyReused, requestJournal, UNREPLAYABLE } from './request-journal';
 import type { Outbox, OutboxEntry, OutboxMessage } from './outbox';
 
 /** Queues messages of the change being made; they are written with it and published after its commit. */
@@ -86,7 +86,14 @@ export function createChanges(conn: Connection, outbox: Outbox, kick: (committed
       // a request sent with an Idempotency-Key: its commits are journaled with their results, in their own
       // transactions; an earlier attempt's commit answers its result again and writes nothing (request-journal.ts)
       const index = request.commits++;
-      if (index < request.replayed.length) return request.replayed[index] as T;
+      if (index < request.replayed.length) {
+        const replayed = request.replayed[index];
+        if (replayed === UNREPLAYABLE)
+          throw new AppError('conflict', 'this request was processed before, and its answer could not be kept; look the result up', {
+            code: 'IDEMPOTENCY_IN_PROGRESS',
+          });
+        return replayed as T;
+      }
       try {
         return await transact(work, request, index);
       } catch (err) {

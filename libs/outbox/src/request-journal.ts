@@ -59,11 +59,20 @@ const encode = (result: unknown): Binary => {
     result && typeof result === 'object' && typeof (result as { toObject?: unknown }).toObject === 'function'
       ? (result as { toObject(): unknown }).toObject()
       : result;
-  return new Binary(BSON.serialize({ v: redactDeep(plain ?? null) }, { ignoreUndefined: true }));
+  try {
+    return new Binary(BSON.serialize({ v: redactDeep(plain ?? null) }, { ignoreUndefined: true }));
+  } catch {
+    // a result BSON cannot hold (a circular structure): the change is kept all the same, and only a retry whose first
+    // attempt lost its answer right after this commit is refused instead of replayed (UNREPLAYABLE below)
+    return new Binary(BSON.serialize({ unreplayable: true }));
+  }
 };
+/** Stands for a commit's result that could not be kept: a replay reaching it answers 409 instead of writing again. */
+export const UNREPLAYABLE = Symbol('unreplayable');
 const decode = (bin: Binary): unknown => {
-  const v = BSON.deserialize(bin.buffer, { promoteBuffers: true }).v;
-  return v === null ? undefined : v;
+  const doc = BSON.deserialize(bin.buffer, { promoteBuffers: true });
+  if (doc.unreplayable === true) return UNREPLAYABLE;
+  return doc.v === null ? undefined : doc.v;
 };
 
 export class IdempotencyKeyReused extends AppError {
