@@ -97,6 +97,8 @@ export function createChanges(conn: Connection, outbox: Outbox, kick: (committed
       try {
         return await transact(work, request, index);
       } catch (err) {
+        // the transaction wrote nothing: a use case that tries again within the request (a conflict) takes this index again
+        request.commits = index;
         if (index > 0 || (err as { code?: number }).code !== 11000 || !/idempotency_journal/.test(String((err as Error).message)))
           throw err;
         // another attempt of the same request committed first: the client retries and gets that one's answer

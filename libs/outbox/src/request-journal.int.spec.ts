@@ -60,6 +60,19 @@ describe('request journal (Idempotency-Key)', () => {
     expect((await journal.find({ companyId: 'c1', key: 'k1' }))?.results).toHaveLength(3);
   });
 
+  it("journals a commit tried again within the request after a failed one under the failed one's index", async () => {
+    const { changes, journal } = await setup();
+    await runIdempotent(request('k5'), async () => {
+      await expect(
+        changes.commit(async () => {
+          throw new Error('conflict');
+        }),
+      ).rejects.toThrow('conflict');
+      await changes.commit(async () => 'second try');
+    });
+    expect((await journal.find({ companyId: 'c1', key: 'k5' }))?.results).toEqual(['second try']);
+  });
+
   it('lets one of two attempts running at once commit; the other is 409 and leaves nothing', async () => {
     const { things, changes } = await setup();
     const attempt = (id: string) =>
