@@ -276,11 +276,13 @@ describe('npm start keeps its data', () => {
       const launcher = startLauncher(env, args);
       try {
         const key = (await launcher.waitFor(/API key: +(ak_live_[0-9a-f]+)/, 110_000))[1]!;
+        await launcher.waitFor(/ {2}Try: /, 10_000); // the banner's last line: the Data line is out
         expect(launcher.output()).toContain(`Data:      ${dataDir}`);
         await during(key, launcher.output());
         launcher.ctrlC();
         expect(await launcher.exited).toBe(0);
         expect(existsSync(resolve(dataDir, 'LOCK'))).toBe(false);
+        expect(existsSync(resolve(root, 'tmp', `start-${launcher.child.pid}`))).toBe(false); // its compiled services
         return key;
       } finally {
         if (launcher.child.exitCode === null && launcher.child.signalCode === null) process.kill(-launcher.child.pid!, 'SIGKILL');
@@ -331,5 +333,6 @@ describe('npm start keeps its data', () => {
     expect(readFileSync(resolve(dataDir, 'mongo', 'FORMAT'), 'utf8')).toBe('not a version\n');
     expect(existsSync(resolve(dataDir, 'bootstrap-key'))).toBe(true);
     expect(existsSync(resolve(dataDir, 'LOCK'))).toBe(false);
+    expect(existsSync(resolve(root, 'tmp', `start-${run.child.pid}`))).toBe(false); // the build it had begun
   });
 });

@@ -73,6 +73,8 @@ export interface LaunchOptions {
   nodeArgs?: string[];
   /** Run the compiled build (`dist/<service>/main.js`, `npm run build:services`) instead of the TypeScript through tsx. */
   compiled?: boolean;
+  /** Where the compiled build is (`BUILD_OUT` of tools/build-services.mjs); default `<root>/dist`. */
+  distDir?: string;
   /** Called as each service's process is spawned, before it is ready (progress output; tracking it for a stop). */
   onStarting?: (svc: RunningService) => void;
   /** Called as each service answers its readiness probe, with the milliseconds since it was spawned. */
@@ -102,7 +104,7 @@ export function serviceUrls(offset = 0): Record<string, string> {
 export function spawnService(name: ServiceName, opts: LaunchOptions): RunningService {
   const port = name === 'gateway' && opts.gatewayPort ? opts.gatewayPort : SERVICES[name].port + (opts.portOffset ?? 0);
   const entry = opts.compiled
-    ? join(opts.root, 'dist', SERVICES[name].dir, 'main.js')
+    ? join(opts.distDir ?? join(opts.root, 'dist'), SERVICES[name].dir, 'main.js')
     : join(opts.root, 'apps', SERVICES[name].dir, 'src', 'main.ts');
   // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
   const stdio = opts.stdio ?? 'inherit';
