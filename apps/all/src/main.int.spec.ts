@@ -66,6 +66,15 @@ describe('npm start', () => {
     expect(await portOpen(1080 + offset)).toBe(false);
   });
 
+  it('refuses a READY_TIMEOUT_S that is not a number of seconds, in one line', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SERVICES: 'gateway', READY_TIMEOUT_S: 'soon', DATA_DIR: tempDataDir() };
+    const child = spawn(process.execPath, START, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    expect(await new Promise((done) => child.once('exit', done))).toBe(1);
+    expect(output.trim()).toBe('[all] failed to start: READY_TIMEOUT_S must be a number of seconds > 0');
+  });
+
   it('is what npm start runs', () => {
     const { scripts } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     // `exec` makes npm's script shell (dash) become the launcher: see 'through npm start' below
