@@ -200,7 +200,12 @@ export const ProblemBody = z
     errors: z
       .array(z.object({ path: z.string(), in: z.enum(['path', 'query', 'body']).optional(), message: z.string() }))
       .optional()
-      .meta({ description: 'on 400 and 422: one entry per field' }),
+      .meta({ description: 'on 400 and 422: one entry per field, at most 20' }),
+    errors_total: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'when more than 20 fields are wrong: how many (only the first 20 are listed in `errors`)' }),
     error_id: z.string().optional().meta({ description: 'on 5xx: quote it when reporting the problem' }),
   })
   .meta({
