@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { serviceNodeFlags } from '@inv/runtime';
-import { deleteBrokerObjects, deleteRedisKeys, testEnv, uniquePrefix } from '@inv/testing';
+import { deleteBrokerObjects, deleteRedisKeys, testEnv, testS3, uniquePrefix } from '@inv/testing';
 
 const REPS = Number(process.env.REPS ?? '7');
 const SERVICES = (process.env.SERVICES ?? 'gateway,invoice-service,document-service').split(',');
@@ -95,7 +95,9 @@ async function main() {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const uri = await new Promise<string>((ok) => mongo.stdout!.once('data', (b: Buffer) => ok(b.toString().trim())));
-  const env = { ...testEnv(prefix, uri), NODE_ENV: 'development' };
+  // the services that keep files need an object store from the start (invoice-, document-, export-, inbound-service)
+  const s3 = await testS3();
+  const env = { ...testEnv(prefix, uri, { ...s3.env, S3_BUCKET: 'cold-start' }), NODE_ENV: 'development' };
   try {
     console.log(`cold start to /healthz, ${REPS} runs each (median / min), node ${process.version}`);
     for (const service of SERVICES) {
@@ -113,6 +115,7 @@ async function main() {
     }
   } finally {
     mongo.kill('SIGTERM');
+    await s3.stop();
     await deleteBrokerObjects(prefix);
     await deleteRedisKeys(prefix);
   }
