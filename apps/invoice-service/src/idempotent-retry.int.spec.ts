@@ -1,22 +1,7 @@
-import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
-import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
-import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
-import {
-  commitKillSwitch,
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  identityHeaders,
-  peerBus,
-  serviceCaller,
-  testEnv,
-  uniquePrefix,
-  waitFor,
-  type CommitKillSwitch,
-} from '@inv/testing';
+import { crashRetryHarness, peerBus, waitFor } from '@inv/testing';
 import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
@@ -28,84 +13,48 @@ jest.setTimeout(180_000);
  * restart the retry answers the first result and nothing exists twice.
  */
 describe('idempotent retries across a crash between commit and answer (invoice-service)', () => {
-  const prefix = uniquePrefix('idemkill');
   const company = 'cmp_idemkill';
   const bucket = 'idemkill';
-  let portOffset = 0;
-  let stopMongo: () => Promise<void>;
-  let s3: EmbeddedS3;
-  let peer: Bus<Messages>;
-  let relay: CommitKillSwitch;
-  let env: NodeJS.ProcessEnv;
-  let running: RunningService[] = [];
-  let base = '';
-  const call = serviceCaller(() => base, company);
-
-  const launch = async () => {
-    running = await launchServices({
-      root: resolve(__dirname, '../../..'),
-      services: ['invoice'],
-      env,
-      portOffset,
-      stdio: 'ignore',
-      readyTimeoutMs: 120_000,
-    });
-    base = running[0]!.url;
-  };
-
-  beforeAll(async () => {
-    portOffset = await freeServicesPortOffset();
-    const mongo = await startEmbeddedMongo();
-    stopMongo = mongo.stop;
-    relay = await commitKillSwitch(mongo.uri);
-    s3 = await startEmbeddedS3();
-    const store = createObjectStore({
-      endpoint: s3.endpoint,
-      accessKey: s3.accessKey,
-      secretKey: s3.secretKey,
-      bucket,
-      presignTtlSeconds: 60,
-    });
-    await store.ensureBucket();
-    peer = peerBus(prefix);
-    servePeerRpcs(peer, {
-      'customer.billing-snapshot.v1': () => ({
-        ...peerBillingSnapshot,
-        buyer: { ...peerBillingSnapshot.buyer, contact: { email: 'ap@buyer.example' } },
-      }),
-    });
-    peer.onCommand('document.render-invoice.v1', async (msg) => {
-      const { jobId, invoiceId } = msg.data;
-      const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
-      await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
-      await peer.publishEvent('document.rendered.v1', msg.companyId, {
-        jobId,
-        invoiceId,
-        pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
+  let s3: EmbeddedS3 | undefined;
+  let peer: Bus<Messages> | undefined;
+  const { call, idempotentPost, crashThenRetry } = crashRetryHarness({
+    service: 'invoice',
+    company,
+    // a peer on the bus answers customer-service's snapshot and document-service's rendering
+    setup: async (prefix) => {
+      s3 = await startEmbeddedS3();
+      const store = createObjectStore({
+        endpoint: s3.endpoint,
+        accessKey: s3.accessKey,
+        secretKey: s3.secretKey,
+        bucket,
+        presignTtlSeconds: 60,
       });
-    });
-    await peer.start();
-    env = {
-      ...process.env,
-      ...testEnv(prefix, relay.uri, {
-        S3_ENDPOINT: s3.endpoint,
-        S3_ACCESS_KEY: s3.accessKey,
-        S3_SECRET_KEY: s3.secretKey,
-        S3_BUCKET: bucket,
-      }),
-    };
-    delete env.PORT;
-    await launch();
-  });
-
-  afterAll(async () => {
-    await stopServices(running);
-    await peer?.stop();
-    await deleteBrokerObjects(prefix);
-    await deleteRedisKeys(`${prefix}:`);
-    await relay?.stop();
-    await s3?.stop();
-    await stopMongo?.();
+      await store.ensureBucket();
+      const bus = (peer = peerBus(prefix));
+      servePeerRpcs(bus, {
+        'customer.billing-snapshot.v1': () => ({
+          ...peerBillingSnapshot,
+          buyer: { ...peerBillingSnapshot.buyer, contact: { email: 'ap@buyer.example' } },
+        }),
+      });
+      bus.onCommand('document.render-invoice.v1', async (msg) => {
+        const { jobId, invoiceId } = msg.data;
+        const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
+        await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
+        await bus.publishEvent('document.rendered.v1', msg.companyId, {
+          jobId,
+          invoiceId,
+          pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
+        });
+      });
+      await bus.start();
+      return { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket };
+    },
+    teardown: async () => {
+      await peer?.stop();
+      await s3?.stop();
+    },
   });
 
   const finalizedInvoice = async () => {
@@ -123,38 +72,6 @@ describe('idempotent retries across a crash between commit and answer (invoice-s
       what: 'finalized',
     });
     return id;
-  };
-
-  /** A POST as the gateway forwards one with an Idempotency-Key: the key and the request's fingerprint signed. */
-  const idempotentPost = async (path: string, body: unknown, key: string) => {
-    const text = JSON.stringify(body);
-    const fingerprint = createHash('sha256').update(`POST /api/v1${path}\n`).update(text).digest('hex');
-    try {
-      const res = await fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(await identityHeaders(company, { idempotencyKey: key, idempotencyFingerprint: fingerprint })),
-        },
-        body: text,
-        signal: AbortSignal.timeout(60_000),
-      });
-      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
-    } catch {
-      return { status: 0, replayed: null, body: undefined }; // the service died before it answered
-    }
-  };
-
-  /** Sends once with the relay armed (the service dies after its commit), restarts it and sends again. */
-  const crashThenRetry = async (path: string, body: unknown, key: string) => {
-    const killed = relay.arm('idempotency_journal', running[0]!.child.pid!);
-    const first = await idempotentPost(path, body, key);
-    expect({ first: first.status, body: first.body }).toEqual({ first: 0, body: undefined });
-    await killed;
-    const { child } = running[0]!;
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
-    await launch();
-    return idempotentPost(path, body, key);
   };
 
   it('records a payment once: the retry after the crash answers it, a third send replays the kept answer', async () => {

@@ -1,18 +1,4 @@
-import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
-import { MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
-import {
-  commitKillSwitch,
-  deleteBrokerObjects,
-  deleteRedisKeys,
-  identityHeaders,
-  serviceCaller,
-  testEnv,
-  uniquePrefix,
-  type CommitKillSwitch,
-} from '@inv/testing';
+import { crashRetryHarness } from '@inv/testing';
 
 jest.setTimeout(240_000);
 
@@ -24,96 +10,16 @@ jest.setTimeout(240_000);
  * kept) and nothing exists twice.
  */
 describe('idempotent retries across a crash between commit and answer (webhook-service)', () => {
-  const prefix = uniquePrefix('idemwh');
   const company = 'cmp_idemwh';
-  let portOffset = 0;
-  let mongoUri = '';
-  let stopMongo: () => Promise<void>;
-  let relay: CommitKillSwitch;
-  let env: NodeJS.ProcessEnv;
-  let running: RunningService[] = [];
-  let base = '';
-  const call = serviceCaller(() => base, company);
+  const { call, idempotentPost, crashThenRetry, stored: read } = crashRetryHarness({ service: 'webhook', company });
   // a port nothing listens on: the pings fail and stay in the log, which is all this test reads
   const endpoint = { url: 'http://127.0.0.1:9/hook', event_types: ['invoice.finalized'] };
 
-  const launch = async () => {
-    running = await launchServices({
-      root: resolve(__dirname, '../../..'),
-      services: ['webhook'],
-      env,
-      portOffset,
-      stdio: 'ignore',
-      readyTimeoutMs: 120_000,
-    });
-    base = running[0]!.url;
-  };
-
-  beforeAll(async () => {
-    portOffset = await freeServicesPortOffset();
-    const mongo = await startEmbeddedMongo();
-    mongoUri = mongo.uri;
-    stopMongo = mongo.stop;
-    relay = await commitKillSwitch(mongo.uri);
-    env = { ...process.env, ...testEnv(prefix, relay.uri) };
-    delete env.PORT;
-    await launch();
-  });
-
-  afterAll(async () => {
-    await stopServices(running);
-    await deleteBrokerObjects(prefix);
-    await deleteRedisKeys(`${prefix}:`);
-    await relay?.stop();
-    await stopMongo?.();
-  });
-
-  /** A POST as the gateway forwards one with an Idempotency-Key: the key and the request's fingerprint signed. */
-  const idempotentPost = async (path: string, body: unknown, key: string) => {
-    const text = JSON.stringify(body);
-    const fingerprint = createHash('sha256').update(`POST /api/v1${path}\n`).update(text).digest('hex');
-    try {
-      const res = await fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(await identityHeaders(company, { idempotencyKey: key, idempotencyFingerprint: fingerprint })),
-        },
-        body: text,
-        signal: AbortSignal.timeout(60_000),
-      });
-      return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
-    } catch {
-      return { status: 0, replayed: null, body: undefined }; // the service died before it answered
-    }
-  };
-
-  /** Sends once with the relay armed (the service dies after its commit), restarts it and sends again. */
-  const crashThenRetry = async (path: string, body: unknown, key: string) => {
-    const killed = relay.arm('idempotency_journal', running[0]!.child.pid!);
-    const first = await idempotentPost(path, body, key);
-    expect({ first: first.status, body: first.body }).toEqual({ first: 0, body: undefined });
-    await killed;
-    // killed by a signal, a process has no exit code (signalCode says it): the exit may have come before this line
-    const child = running[0]!.child;
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
-    await launch();
-    return idempotentPost(path, body, key);
-  };
-
   /** What the service's database holds, read around the relay. */
-  const stored = async () => {
-    const client = await MongoClient.connect(mongoUri);
-    try {
-      const db = client.db(`${prefix.replace(/-/g, '_')}_invoicing_webhook`);
-      return {
-        endpoints: await db.collection('endpoints').find({ companyId: company }).toArray(),
-        journal: JSON.stringify(await db.collection('idempotency_journal').find({ companyId: company }).toArray()),
-      };
-    } finally {
-      await client.close();
-    }
-  };
+  const stored = async () => ({
+    endpoints: await read('invoicing_webhook', 'endpoints', { companyId: company }),
+    journal: JSON.stringify(await read('invoicing_webhook', 'idempotency_journal', { companyId: company })),
+  });
 
   it('creates an endpoint once: the retry answers it with its secret redacted, a third send replays the kept answer', async () => {
     const retry = await crashThenRetry('/webhook-endpoints/', endpoint, 'endpoint-1');

@@ -253,3 +253,4 @@ export async function brokerObjectNames(): Promise<{ queues: string[]; exchanges
 }
 export * from './malformed-multipart';
 export * from './commit-kill-switch';
+export * from './crash-retry-harness';
