@@ -22,7 +22,7 @@ const sample = (language: 'de' | 'en'): Reminder => ({
     customerNumber: '10001',
   },
   level: 2,
-  title: language === 'de' ? '1. Mahnung' : 'Second reminder',
+  title: language === 'de' ? '1. Mahnung' : 'Overdue notice',
   date: '2025-08-14',
   text:
     language === 'de'
@@ -64,7 +64,7 @@ describeWithTools('renderReminderPdf', () => {
       expect(content).toMatch(/Zu zahlender Betrag\s+1\.071,86/);
       expect(content).toContain('Bitte überweisen Sie 1.071,86 € bis zum 21.08.2025.');
     } else {
-      expect(content).toContain('Second reminder – RE-2025-0042');
+      expect(content).toContain('Overdue notice – RE-2025-0042');
       expect(content).toMatch(/Invoice RE-2025-0042 dated 1 May 2025\s+1,190\.00/);
       expect(content).toMatch(/Amount outstanding\s+1,000\.00/);
       expect(content).toMatch(/Late payment interest 16 May 2025 – 30 Jun 2025 \(46 days at 11\.27% a year\)/);
