@@ -84,7 +84,7 @@ describe('booking rows', () => {
       invoice({
         typeCode: '381',
         number: 'RK-2026-00001',
-        buyer: { name: 'Sehr lange Firmenbezeichnung Handels- und Vertriebsgesellschaft mbH' },
+        buyer: { ...invoice().buyer!, name: 'Sehr lange Firmenbezeichnung Handels- und Vertriebsgesellschaft mbH' },
       }),
       skr03,
       opts,
