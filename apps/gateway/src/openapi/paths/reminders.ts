@@ -41,8 +41,8 @@ const settingsExample = {
     },
     en: {
       1: { subject: 'Friendly reminder: invoice {number}', body: 'Dear Sir or Madam,\n\n…', is_default: false },
-      2: text('First dunning letter for invoice {number}', 'Dear Sir or Madam,\n\n…'),
-      3: text('Second dunning letter for invoice {number}', 'Dear Sir or Madam,\n\n…'),
+      2: text('Overdue notice: invoice {number}', 'Dear Sir or Madam,\n\nDespite our payment reminder, …'),
+      3: text('Final reminder: invoice {number}', 'Dear Sir or Madam,\n\nDespite our reminders, …'),
     },
   },
   placeholders: [
