@@ -86,11 +86,11 @@ describe('numbering, products and the seller profile', () => {
   const year = new Date().getUTCFullYear();
 
   describe('numbering sequences', () => {
-    it('starts every company with RE-{YYYY}-{SEQ:5} and GS-{YYYY}-{SEQ:5}, reset yearly', async () => {
+    it('starts every company with RE-{YYYY}-{SEQ:5} and RK-{YYYY}-{SEQ:5} (Rechnungskorrektur), reset yearly', async () => {
       const res = await call('GET', '/numbering/', undefined, 'cmp_fresh');
       expect(res.body.sequences).toEqual([
         { document_type: 'invoice', pattern: 'RE-{YYYY}-{SEQ:5}', reset: 'yearly', next_value: 1, next_number: `RE-${year}-00001` },
-        { document_type: 'credit_note', pattern: 'GS-{YYYY}-{SEQ:5}', reset: 'yearly', next_value: 1, next_number: `GS-${year}-00001` },
+        { document_type: 'credit_note', pattern: 'RK-{YYYY}-{SEQ:5}', reset: 'yearly', next_value: 1, next_number: `RK-${year}-00001` },
       ]);
       expect((await call('GET', '/numbering/offer')).status).toBe(400);
     });
@@ -102,7 +102,7 @@ describe('numbering, products and the seller profile', () => {
         [{ pattern: 'RE-{YEAR}-{SEQ}' }, 'pattern'],
         [{ pattern: 'RE-{SEQ}', reset: 'yearly' }, 'pattern'],
         [{ pattern: 'RE-{YYYY}-{SEQ}', reset: 'monthly' }, 'pattern'],
-        [{ pattern: 'GS-{YYYY}-{SEQ:3}' }, 'pattern'], // same fixed text as the credit notes
+        [{ pattern: 'RK-{YYYY}-{SEQ:3}' }, 'pattern'], // same fixed text as the credit notes
         [{ next_value: 0 }, 'next_value'],
         [{ reset: 'weekly' }, 'reset'],
       ];

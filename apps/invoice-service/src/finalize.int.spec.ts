@@ -401,7 +401,7 @@ describe('finalize pipeline (invoice-service)', () => {
     expect(credit.status).toBe(201);
     const note = await call('GET', `/invoice/${credit.body.invoice_id}`);
     expect(note.body).toMatchObject({ status: 'DRAFT', document_type: 'CREDIT_NOTE', preceding_invoice_id: id, gross_amount: 357 });
-    expect(note.body.invoice_number).toMatch(/^GS-\d{4}-\d{5}$/);
+    expect(note.body.invoice_number).toMatch(/^RK-\d{4}-\d{5}$/);
     const creditJob = await call('POST', `/invoice/${credit.body.invoice_id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
     await waitFor(
       async () => (await call('GET', `/invoice/${credit.body.invoice_id}/job/${creditJob.body.job_id}`)).body.status === 'finished',

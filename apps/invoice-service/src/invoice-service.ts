@@ -59,6 +59,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const bankStatements = bankStatementsRepo(rt.conn);
   await bankStatements.init();
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
+  const movedSequences = await numbering.adoptCreditNotePrefix(new Date());
+  if (movedSequences > 0) rt.logger.info({ sequences: movedSequences }, 'credit note sequences moved from GS- to RK- (values kept)');
   await reminders.init();
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
   rt.keepPendingIn(invoices.pendingSource);

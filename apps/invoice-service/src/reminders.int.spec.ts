@@ -211,7 +211,7 @@ describe('reminders', () => {
     expect(second.body).toMatchObject({ level: 2, fee: 5, fees: 5, interest: Number(expected), email_id: null, language: 'en' });
     expect(second.body.interest_periods.reduce((s: number, p: Json) => s + p.days, 0)).toBe(10);
     expect(second.body.total).toBeCloseTo(238 + 5 + Number(expected), 2);
-    expect(second.body.subject).toBe(`First dunning letter for invoice ${inv.number}`);
+    expect(second.body.subject).toBe(`Overdue notice: invoice ${inv.number}`);
     const list = await call('GET', `/invoice/${inv.id}/reminders`, undefined, company);
     expect(list.body.reminders.map((r: Json) => r.level)).toEqual([1, 2]);
     expect((await call('GET', `/invoice/${inv.id}/reminders`, undefined, 'cmp_other')).status).toBe(404);

@@ -15,7 +15,7 @@ import {
 } from './format';
 import { girocodeFor } from '../domain/girocode';
 import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
-import { isSmallBusinessReason, labelsFor, unitName, vatCategoryName, vatKind, vatKindName, type Labels } from './labels';
+import { isSmallBusinessReason, labelsFor, unitName, vatCategoryName, vatLabel, type Labels } from './labels';
 import {
   addressLines,
   drawAddressWindow,
@@ -140,11 +140,27 @@ function drawTotals(c: Canvas, y: number, rows: TotalsRow[]): number {
 const exemptionReason = (invoice: EInvoice, category: string): string | undefined =>
   invoice.exemptions?.[category as keyof NonNullable<EInvoice['exemptions']>]?.reason?.trim() || undefined;
 
+/** "7", "7.0" and "7.00" are the same rate (compared as strings, no arithmetic). */
+const plainRate = (rate: string): string => (rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate);
+
 function vatRows(invoice: EInvoice, totals: PdfTotals): TableRow[] {
   const lang = invoice.language;
+  // the rate in force is the one of the date of supply (delivery, end of the service period), else of the issue date
+  const date = invoice.deliveryDate ?? invoice.period?.end ?? invoice.issueDate;
   return totals.vatBreakdown.map((vat) => ({
     cells: [
-      vatKindName(vatKind(vat.category, vat.rate, invoice.lines, exemptionReason(invoice, vat.category)), lang),
+      vatLabel(
+        {
+          category: vat.category,
+          rate: vat.rate,
+          sellerCountry: invoice.seller.address?.countryCode,
+          date,
+          treatment: invoice.lines.find((l) => l.vat.category === vat.category && plainRate(l.vat.rate) === plainRate(vat.rate))?.vat
+            .treatment,
+          exemptionReason: exemptionReason(invoice, vat.category),
+        },
+        lang,
+      ),
       formatPercent(vat.rate, lang),
       formatAmount(vat.taxableAmount, lang),
       formatAmount(vat.taxAmount, lang),

@@ -1,3 +1,4 @@
+import { rateKind } from '../domain/vat-rates';
 import type { PdfLanguage } from './format';
 
 /** Every fixed text the PDFs print, in German and English. */
@@ -151,7 +152,7 @@ const de: Labels = {
   balanceSettled: 'Ihr Konto ist ausgeglichen.',
   entryType: {
     invoice: 'Rechnung',
-    credit_note: 'Gutschrift',
+    credit_note: 'Rechnungskorrektur',
     payment: 'Zahlung',
     discount: 'Skonto',
     refund: 'Erstattung',
@@ -244,7 +245,7 @@ const en: Labels = {
     refund: 'Refund',
     adjustment: 'Adjustment',
     reminder_fee: 'Reminder fee',
-    interest: 'Default interest',
+    interest: 'Interest',
   },
   intro: {
     invoice: 'Thank you for your order. We are pleased to invoice you for the following:',
@@ -320,15 +321,29 @@ export function vatCategoryName(category: string, lang: PdfLanguage): string {
 
 /**
  * What a VAT breakdown row is, for its label: the category alone does not tell a reduced rate from the standard
- * one (both S) nor a Kleinunternehmer (§ 19 UStG) from another exemption (both E).
+ * one (both S) nor a Kleinunternehmer (§ 19 UStG) from another exemption (both E). `vat` is an S rate that is
+ * neither the standard nor a reduced rate in force for the seller's country on the date (or one the table does not
+ * know): it is called what it is, VAT, and nothing more.
  */
 export type VatKind =
-  'standard' | 'reduced' | 'zero' | 'exempt' | 'smallBusiness' | 'reverseCharge' | 'intraCommunity' | 'export' | 'outsideScope';
+  | 'standard'
+  | 'reduced'
+  | 'vat'
+  | 'zero'
+  | 'exempt'
+  | 'smallBusiness'
+  | 'reverseCharge'
+  | 'intraCommunity'
+  | 'export'
+  | 'outsideScope'
+  | 'canaryIslands'
+  | 'ceutaMelilla';
 
 /** Labels of the VAT breakdown's first column (capitalised: they start a table cell). */
 const VAT_KIND: Record<VatKind, Record<PdfLanguage, string>> = {
   standard: { de: 'Regelsatz', en: 'Standard rate' },
   reduced: { de: 'Ermäßigter Satz', en: 'Reduced rate' },
+  vat: { de: 'Umsatzsteuer', en: 'VAT' },
   zero: { de: 'Nullsatz', en: 'Zero rate' },
   exempt: { de: 'Steuerfrei', en: 'Exempt' },
   smallBusiness: { de: 'Kleinunternehmer (§\u00a019\u00a0UStG)', en: 'Small business (§\u00a019\u00a0UStG)' },
@@ -336,55 +351,66 @@ const VAT_KIND: Record<VatKind, Record<PdfLanguage, string>> = {
   intraCommunity: { de: 'Innergemeinschaftliche Lieferung', en: 'Intra-community supply' },
   export: { de: 'Ausfuhrlieferung', en: 'Export' },
   outsideScope: { de: 'Nicht steuerbar', en: 'Not subject to VAT' },
+  canaryIslands: { de: 'IGIC (Kanarische Inseln)', en: 'IGIC (Canary Islands)' },
+  ceutaMelilla: { de: 'IPSI (Ceuta und Melilla)', en: 'IPSI (Ceuta and Melilla)' },
 };
 
 const KIND_OF_CATEGORY: Record<string, VatKind> = {
-  S: 'standard',
   Z: 'zero',
   E: 'exempt',
   AE: 'reverseCharge',
   K: 'intraCommunity',
   G: 'export',
   O: 'outsideScope',
+  L: 'canaryIslands',
+  M: 'ceutaMelilla',
 };
-
-const KIND_OF_TREATMENT: Record<string, VatKind> = {
-  standard: 'standard',
-  reduced: 'reduced',
-  reverse_charge: 'reverseCharge',
-  intra_community: 'intraCommunity',
-  export_outside_eu: 'export',
-  exempt: 'exempt',
-  outside_scope: 'outsideScope',
-};
-
-/** "7", "7.0" and "7.00" are the same rate (compared as strings, no arithmetic). */
-const plainRate = (rate: string): string => (rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate);
-const sameRate = (a: string, b: string): boolean => plainRate(a.trim()) === plainRate(b.trim());
 
 /** The legal note of a Kleinunternehmer names § 19 UStG; it is the exemption reason of its category E. */
-export const isSmallBusinessReason = (reason: string | undefined): boolean => /§\s*19\s+UStG/.test(reason ?? '');
+export const isSmallBusinessReason = (reason: string | undefined): boolean => /§\s*19\s+(Abs\.\s*\d+\s+)?UStG/.test(reason ?? '');
+
+/** What the label of a VAT breakdown row is derived from. */
+export interface VatRowFacts {
+  /** EN 16931 VAT category (UNCL5305): S, Z, E, AE, K, G, O, L, M. */
+  category: string;
+  /** Percent as a decimal string ("19", "7.00"). */
+  rate: string;
+  /** The seller's country (ISO 3166-1 alpha-2): whose rates apply. */
+  sellerCountry?: string;
+  /** YYYY-MM-DD, the date of supply that decides the rate in force: delivery date, end of the service period, else the issue date. */
+  date?: string;
+  /** Our tax treatment of the row's lines, where known; it decides only when the rate table cannot (unknown country or date). */
+  treatment?: string;
+  /** BT-120 of the row's category: a § 19 UStG note makes an E row a Kleinunternehmer's. */
+  exemptionReason?: string;
+}
 
 /**
- * The kind of a VAT breakdown row: from the tax treatment of the lines with its category and rate (the
- * treatment tells reduced from standard), else from the category; E with the § 19 UStG reason is a small business.
+ * The kind of a VAT breakdown row, from its category, its rate, the seller's country and the date of supply
+ * (domain/vat-rates.ts): 19 % in Germany in 2026 is the standard rate, 7 % the reduced one, whatever treatment the
+ * position was given; 16 % then is neither (`vat`). Unknown category: undefined.
  */
-export function vatKind(
-  category: string,
-  rate: string,
-  lines: readonly { vat: { category: string; rate: string; treatment?: string } }[],
-  exemptionReason?: string,
-): VatKind {
-  const line = lines.find((l) => l.vat.category === category && sameRate(l.vat.rate, rate) && l.vat.treatment);
-  let kind = (line?.vat.treatment && KIND_OF_TREATMENT[line.vat.treatment]) || KIND_OF_CATEGORY[category] || 'standard';
-  // a treatment that does not fit the category (data from elsewhere): the category decides
-  if (category !== 'S' && (kind === 'standard' || kind === 'reduced')) kind = KIND_OF_CATEGORY[category] ?? kind;
-  if (category === 'S' && kind !== 'standard' && kind !== 'reduced') kind = 'standard';
-  if (category === 'Z') kind = 'zero';
-  if (kind === 'exempt' && isSmallBusinessReason(exemptionReason)) kind = 'smallBusiness';
+export function vatKind(f: VatRowFacts): VatKind | undefined {
+  if (f.category === 'S') {
+    const kind = rateKind(f.rate, f.sellerCountry, f.date);
+    if (kind === 'standard' || kind === 'reduced') return kind;
+    if (kind === 'notInForce') return 'vat';
+    return f.treatment === 'reduced' ? 'reduced' : f.treatment === 'standard' ? 'standard' : 'vat';
+  }
+  const kind = KIND_OF_CATEGORY[f.category];
+  if (kind === 'exempt' && isSmallBusinessReason(f.exemptionReason)) return 'smallBusiness';
   return kind;
 }
 
 export function vatKindName(kind: VatKind, lang: PdfLanguage): string {
   return VAT_KIND[kind][lang];
+}
+
+/**
+ * The one label of a VAT breakdown row on every document (invoice, credit note, received-invoice view): "Regelsatz",
+ * "Ermäßigter Satz", "Steuerfrei", "Innergemeinschaftliche Lieferung", ... An unknown category is printed as its code.
+ */
+export function vatLabel(f: VatRowFacts, lang: PdfLanguage): string {
+  const kind = vatKind(f);
+  return kind ? vatKindName(kind, lang) : f.category;
 }

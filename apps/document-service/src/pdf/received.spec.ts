@@ -63,20 +63,25 @@ const content: InboundContent = {
 (hasPdftotext ? describe : describe.skip)('the view of a received e-invoice', () => {
   const dir = mkdtempSync(join(tmpdir(), 'received-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const text = async (language: 'de' | 'en') => {
+  let n = 0;
+  const text = async (language: 'de' | 'en', doc: InboundContent = content, documentType?: 'INVOICE' | 'CREDIT_NOTE') => {
     const pdf = await renderReceivedPdf({
       language,
+      documentType,
       inboundId: 3,
       format: 'xrechnung-ubl',
       profile: 'XRechnung 3.0',
       valid: false,
       receivedAt: '2026-11-27T10:00:00.000Z',
-      content,
+      content: doc,
     });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const file = join(dir, `${language}.pdf`);
+    const file = join(dir, `${language}-${++n}.pdf`);
     writeFileSync(file, pdf);
-    return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\u00a0/g, ' ');
+    // a table cell may wrap: words are compared with single spaces
+    return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })
+      .replace(/\u00a0/g, ' ')
+      .replace(/[ \n]+/g, ' ');
   };
 
   it('prints title, parties, numbers, lines, VAT, totals and payment in German', async () => {
@@ -103,5 +108,49 @@ const content: InboundContent = {
     const t = await text('en');
     for (const s of ['Received invoice RE-2026-0815', 'Seller', 'Buyer', '20 Nov 2026', '238.00 EUR', 'SEPA credit transfer', 'Amount due'])
       expect(t).toContain(s);
+  });
+
+  it('names the VAT rows like our own invoices and the buyer reference as the buyer\'s, not "your" reference', async () => {
+    const twoRates: InboundContent = {
+      ...content,
+      vat_breakdown: [
+        { category: 'S', rate: '19', taxable_amount: '100.00', tax_amount: '19.00' },
+        { category: 'S', rate: '7', taxable_amount: '100.00', tax_amount: '7.00' },
+        { category: 'AE', rate: '0', taxable_amount: '10.00', tax_amount: '0.00', exemption_reason: 'Reverse charge' },
+      ],
+    };
+    const de = await text('de', twoRates);
+    for (const s of [
+      'Regelsatz',
+      'Ermäßigter Satz',
+      'Steuerschuldnerschaft des Leistungsempfängers',
+      'Käuferreferenz',
+      '04011000-12345-03',
+    ])
+      expect(de).toContain(s);
+    expect(de).not.toContain('Ihre Referenz');
+    expect(de.match(/Umsatzsteuer/g)).toHaveLength(1); // the VAT total only: it was the label of every S row too
+    const en = await text('en', twoRates);
+    for (const s of ['Standard rate', 'Reduced rate', 'Reverse charge', 'Buyer reference']) expect(en).toContain(s);
+    expect(en).not.toContain('Your reference');
+    // an Austrian supplier's 10 % is its reduced rate too
+    const austrian = await text('de', {
+      ...twoRates,
+      seller: { ...content.seller, vat_id: 'ATU12345678', address: { city: 'Wien', country: 'AT' } },
+      vat_breakdown: [{ category: 'S', rate: '10', taxable_amount: '100.00', tax_amount: '10.00' }],
+    });
+    expect(austrian).toContain('Ermäßigter Satz');
+  });
+
+  it('calls a supplier\'s 381 a Rechnungskorrektur and keeps "Gutschrift" for self-billing (389)', async () => {
+    const credit = await text('de', { ...content, type_code: '381', number: 'RK-2026-0001' }, 'CREDIT_NOTE');
+    expect(credit).toContain('Eingegangene Rechnungskorrektur RK-2026-0001');
+    expect(credit).toContain('Rechnungskorrektur (381)');
+    expect(credit).not.toContain('Gutschrift');
+    expect(await text('en', { ...content, type_code: '381' }, 'CREDIT_NOTE')).toContain('Received credit note');
+    const selfBilled = await text('de', { ...content, type_code: '389' });
+    expect(selfBilled).toContain('Gutschrift (Gutschriftsverfahren) RE-2026-0815');
+    expect(selfBilled).toContain('Gutschrift im Gutschriftsverfahren (389)');
+    expect(await text('en', { ...content, type_code: '389' })).toContain('Self-billed invoice RE-2026-0815');
   });
 });

@@ -4,7 +4,7 @@ import { Flow } from './flow';
 import { formatAmount, formatDate, formatIban, formatPercent, formatQuantity, formatUnitPrice, type PdfLanguage } from './format';
 import { CONTENT, FOOTER, mm } from './geometry';
 import { countryName, drawContinuationHeader } from './letter';
-import { labelsFor, unitName, vatCategoryName } from './labels';
+import { labelsFor, unitName, vatLabel } from './labels';
 import { createPdfADocument } from './pdfa';
 import { FlowTable, type TableRow } from './table';
 import { themeFor } from './templates';
@@ -25,13 +25,16 @@ export interface ReceivedInvoice {
 const TEXT = {
   de: {
     title: 'Eingangsrechnung',
-    titleCreditNote: 'Eingangsgutschrift / Rechnungskorrektur',
+    titleCreditNote: 'Eingegangene Rechnungskorrektur',
+    titleSelfBilled: 'Gutschrift (Gutschriftsverfahren)',
     subtitle: (profile: string, received: string) =>
       `Ansicht einer empfangenen elektronischen Rechnung (${profile}), empfangen am ${received}`,
     valid: 'Prüfung: gültig nach den offiziellen Regeln',
     invalid: 'Prüfung: NICHT gültig, siehe Prüfbericht',
     seller: 'Verkäufer (Rechnungssteller)',
     buyer: 'Käufer (Rechnungsempfänger)',
+    // the document is addressed to us: "Ihre Referenz" (the invoices we issue say it to the buyer) would be wrong here
+    buyerReference: 'Käuferreferenz',
     number: 'Rechnungsnummer',
     typeCode: 'Rechnungsart',
     currency: 'Währung',
@@ -72,11 +75,13 @@ const TEXT = {
   en: {
     title: 'Received invoice',
     titleCreditNote: 'Received credit note',
+    titleSelfBilled: 'Self-billed invoice',
     subtitle: (profile: string, received: string) => `View of a received electronic invoice (${profile}), received on ${received}`,
     valid: 'Check: valid under the official rules',
     invalid: 'Check: NOT valid, see the validation report',
     seller: 'Seller (issuer)',
     buyer: 'Buyer (recipient)',
+    buyerReference: 'Buyer reference',
     number: 'Invoice number',
     typeCode: 'Invoice type',
     currency: 'Currency',
@@ -118,9 +123,10 @@ const TEXT = {
 
 const TYPE_CODES: Record<string, Record<PdfLanguage, string>> = {
   '380': { de: 'Rechnung (380)', en: 'Commercial invoice (380)' },
-  '381': { de: 'Gutschrift (381)', en: 'Credit note (381)' },
-  '384': { de: 'Rechnungskorrektur (384)', en: 'Corrected invoice (384)' },
-  '389': { de: 'Eigenrechnung / Gutschriftsverfahren (389)', en: 'Self-billed invoice (389)' },
+  // a supplier's 381 corrects its invoice (Rechnungskorrektur); "Gutschrift" is the § 14 (2) UStG self-billing of 389
+  '381': { de: 'Rechnungskorrektur (381)', en: 'Credit note (381)' },
+  '384': { de: 'Korrigierte Rechnung (384)', en: 'Corrected invoice (384)' },
+  '389': { de: 'Gutschrift im Gutschriftsverfahren (389)', en: 'Self-billed invoice (389)' },
   '326': { de: 'Teilrechnung (326)', en: 'Partial invoice (326)' },
   '875': { de: 'Abschlagsrechnung (875)', en: 'Partial construction invoice (875)' },
   '877': { de: 'Schlussrechnung (877)', en: 'Final construction invoice (877)' },
@@ -180,7 +186,7 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
   const c0 = r.content;
   const theme = themeFor(2);
   const creditNote = r.documentType === 'CREDIT_NOTE' || c0.type_code === '381';
-  const title = creditNote ? t.titleCreditNote : t.title;
+  const title = creditNote ? t.titleCreditNote : c0.type_code === '389' ? t.titleSelfBilled : t.title;
   const currency = c0.currency ?? '';
   const { doc, result } = createPdfADocument({ lang, fonts: theme.fonts, title, author: c0.seller.name, creationDate: opts.creationDate });
   try {
@@ -229,7 +235,7 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
         [l.dueDate, date(c0.due_date, lang)],
         [l.deliveryDate, date(c0.delivery_date, lang)],
         [t.currency, currency],
-        [l.buyerReference, c0.buyer_reference ?? ''],
+        [t.buyerReference, c0.buyer_reference ?? ''],
         [l.orderReference, c0.order_reference ?? ''],
         [t.contractReference, c0.contract_reference ?? ''],
         [t.projectReference, c0.project_reference ?? ''],
@@ -330,10 +336,20 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
     ];
     const shown = totals.filter(([, v]) => v !== undefined && v !== '');
     const totalsHeight = shown.length * 14 + 10;
+    // labelled like our own invoices' rows: by category, rate, the seller's country and the date of supply
+    const sellerCountry = c0.seller.address?.country ?? /^[A-Z]{2}/.exec(c0.seller.vat_id?.trim().toUpperCase() ?? '')?.[0];
+    const supplyDate = c0.delivery_date ?? c0.issue_date;
     const vatRows: TableRow[] = c0.vat_breakdown.map((v) => ({
       cells: [
         [
-          { text: v.category ? vatCategoryName(v.category, lang) : '' },
+          {
+            text: v.category
+              ? vatLabel(
+                  { category: v.category, rate: v.rate ?? '', sellerCountry, date: supplyDate, exemptionReason: v.exemption_reason },
+                  lang,
+                )
+              : '',
+          },
           ...(v.exemption_reason ? [{ text: v.exemption_reason, muted: true, size: 7 }] : []),
         ],
         v.rate !== undefined ? percent(v.rate, lang) : '',
@@ -341,7 +357,8 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
         amount(v.tax_amount, lang),
       ],
     }));
-    const vatWidth = CONTENT.width * 0.55;
+    // the category column takes "Steuerschuldnerschaft des Leistungsempfängers" without breaking a word
+    const vatWidth = CONTENT.width * 0.58;
     const vatTable = new FlowTable(
       c,
       flow,
@@ -357,7 +374,7 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
     const top = flow.y;
     if (vatRows.length) vatTable.render(vatRows);
     const vatBottom = flow.y;
-    const totalsLeft = CONTENT.left + vatWidth + mm(8);
+    const totalsLeft = CONTENT.left + vatWidth + mm(5);
     let ty = top;
     for (const [label, value, strong] of shown) {
       if (strong) c.hline(totalsLeft, CONTENT.right, ty + 1, colors.text, 0.6);

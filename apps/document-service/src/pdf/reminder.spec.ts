@@ -22,9 +22,12 @@ const sample = (language: 'de' | 'en'): Reminder => ({
     customerNumber: '10001',
   },
   level: 2,
-  title: language === 'de' ? '1. Mahnung' : 'First dunning letter',
+  title: language === 'de' ? '1. Mahnung' : 'Overdue notice',
   date: '2025-08-14',
-  text: language === 'de' ? 'Sehr geehrte Damen und Herren,\n\nbitte zahlen Sie.' : 'Dear Sir or Madam,\n\nplease pay.',
+  text:
+    language === 'de'
+      ? 'Sehr geehrte Damen und Herren,\n\nbitte zahlen Sie.\n\nMit freundlichen Grüßen\nSeller GmbH'
+      : 'Dear Sir or Madam,\n\nPlease pay.\n\nYours faithfully\nSeller GmbH',
   invoiceNumber: 'RE-2025-0042',
   invoiceDate: '2025-05-01',
   dueDate: '2025-05-15',
@@ -59,10 +62,18 @@ describeWithTools('renderReminderPdf', () => {
       expect(content).toMatch(/Offener Rechnungsbetrag\s+1\.000,00/);
       expect(content).toMatch(/Verzugszinsen 16\.05\.2025 – 30\.06\.2025 \(46 Tage, 11,27 % p\. a\.\)/);
       expect(content).toMatch(/Zu zahlender Betrag\s+1\.071,86/);
+      expect(content).toContain('Bitte überweisen Sie 1.071,86 € bis zum 21.08.2025.');
     } else {
-      expect(content).toContain('First dunning letter – RE-2025-0042');
-      expect(content).toMatch(/Open invoice amount\s+1,000\.00/);
-      expect(content).toMatch(/Amount to pay\s+1,071\.86/);
+      expect(content).toContain('Overdue notice – RE-2025-0042');
+      expect(content).toMatch(/Invoice RE-2025-0042 dated 1 May 2025\s+1,190\.00/);
+      expect(content).toMatch(/Amount outstanding\s+1,000\.00/);
+      expect(content).toMatch(/Late payment interest 16 May 2025 – 30 Jun 2025 \(46 days at 11\.27% a year\)/);
+      expect(content).toMatch(/Total now due\s+1,071\.86/);
+      expect(content).toContain('Please transfer €1,071.86 by 21 Aug 2025.');
+      // one date format: "14 Aug 2025", never 14/08/2025 or 2025-08-14
+      expect(content).toMatch(/Date\s+14 Aug 2025/);
+      expect(content).not.toMatch(/\d{2}\/\d{2}\/\d{4}|\d{4}-\d{2}-\d{2}/);
+      for (const wrong of ['dunning', 'Default interest', 'Due since', 'Amount to pay']) expect(content).not.toContain(wrong);
     }
     expect(content).toContain('Buyer AG');
   });

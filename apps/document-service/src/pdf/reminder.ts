@@ -69,8 +69,9 @@ const L = {
     fees: 'Mahngebühren',
     flatFee: 'Verzugspauschale (§ 288 Abs. 5 BGB)',
     interest: (from: string, to: string, days: number, rate: string) => `Verzugszinsen ${from} – ${to} (${days} Tage, ${rate} p. a.)`,
+    interestTotal: 'Verzugszinsen gesamt',
     total: 'Zu zahlender Betrag',
-    payBy: (d: string) => `Bitte überweisen Sie den Betrag bis zum ${d}`,
+    payBy: (d: string, amount: string) => `Bitte überweisen Sie ${amount} bis zum ${d}.`,
     interestNote: 'Verzugszinsen nach § 288 BGB: Basiszinssatz zuzüglich Zuschlag, tagesgenau (Tage/365).',
     continued: 'Fortsetzung',
   },
@@ -78,19 +79,22 @@ const L = {
     date: 'Date',
     invoiceNumber: 'Invoice number',
     invoiceDate: 'Invoice date',
-    dueDate: 'Due since',
+    dueDate: 'Due date',
     customerNumber: 'Customer number',
     item: 'Item',
     amount: 'Amount',
-    invoice: (n: string, d: string) => `Invoice ${n} of ${d}`,
-    paid: 'already paid / credited',
-    open: 'Open invoice amount',
-    fees: 'Dunning fees',
-    flatFee: 'Flat fee for default (§ 288 (5) BGB)',
-    interest: (from: string, to: string, days: number, rate: string) => `Default interest ${from} – ${to} (${days} days, ${rate} p.a.)`,
-    total: 'Amount to pay',
-    payBy: (d: string) => `Please transfer the amount by ${d}`,
-    interestNote: 'Default interest under § 288 BGB: base rate plus the statutory points, per day (days/365).',
+    invoice: (n: string, d: string) => `Invoice ${n} dated ${d}`,
+    paid: 'Less payments and credits',
+    open: 'Amount outstanding',
+    fees: 'Reminder fees',
+    flatFee: 'Late payment compensation (§ 288 (5) BGB)',
+    interest: (from: string, to: string, days: number, rate: string) =>
+      `Late payment interest ${from} – ${to} (${days} days at ${rate} a year)`,
+    interestTotal: 'Total late payment interest',
+    total: 'Total now due',
+    payBy: (d: string, amount: string) => `Please transfer ${amount} by ${d}.`,
+    interestNote:
+      'Late payment interest under § 288 of the German Civil Code (BGB): the statutory margin above the base rate, calculated daily on an actual/365 basis.',
     continued: 'continued',
   },
 } as const;
@@ -167,8 +171,7 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
         cells: [[{ text: t.interest(formatDate(p.from, lang), formatDate(p.to, lang), p.days, formatPercent(p.ratePercent, lang)) }], ''],
       });
     }
-    if (reminder.interestPeriods.length)
-      tableRows.push({ cells: [lang === 'de' ? 'Verzugszinsen gesamt' : 'Default interest in total', money(reminder.interest)] });
+    if (reminder.interestPeriods.length) tableRows.push({ cells: [t.interestTotal, money(reminder.interest)] });
     tableRows.push({ cells: [t.total, money(reminder.total)], bold: true, ruleAbove: true });
     new FlowTable(c, flow, [
       { header: t.item, width: 0 },
@@ -177,7 +180,7 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
 
     flow.y += mm(5);
     const pay = reminder.companyPayment;
-    const lines = [`${t.payBy(formatDate(reminder.payBy, lang))}: ${formatMoney(reminder.total, lang)}`];
+    const lines = [t.payBy(formatDate(reminder.payBy, lang), formatMoney(reminder.total, lang))];
     if (pay?.iban) lines.push(`${l.iban} ${formatIban(pay.iban)}${pay.bic ? `   ${l.bic} ${pay.bic}` : ''}`);
     paragraph(lines.join('\n'));
     if (signOff) paragraph(signOff);

@@ -220,16 +220,67 @@ describeWithTools('renderInvoicePdf checked with poppler and qpdf', () => {
   it('renders a credit note with the preceding invoice', async () => {
     const invoice = sampleInvoice(2, {
       typeCode: '381',
-      number: 'GS-2026-7',
+      number: 'RK-2026-7',
       precedingInvoice: { number: 'RE-2026-00042', issueDate: '2026-11-20' },
     });
     invoice.buyer = { ...invoice.buyer, name: '株式会社 Tokyo Trading' }; // no CJK glyphs in DejaVu
     const file = save(await renderInvoicePdf(invoice, { template: 2, totals: totalsFor(invoice) }));
     const content = text(file);
-    expect(content).toContain('Rechnungskorrektur GS-2026-7');
+    expect(content).toContain('Rechnungskorrektur RK-2026-7');
+    expect(content).not.toContain('Gutschrift');
     expect(content).toContain('Korrektur zur Rechnung RE-2026-00042 vom 20.11.2026');
     expect(content).toContain('???? Tokyo Trading');
     expect(run('pdfdetach', ['-list', file])).toMatch(/0 embedded files/);
+  });
+});
+
+describeWithTools('the words on the documents', () => {
+  it.each([
+    ['de', 'Regelsatz', 'Ermäßigter Satz'],
+    ['en', 'Standard rate', 'Reduced rate'],
+  ] as const)(
+    'calls the 7 %% row the reduced rate even when its position was left at the standard treatment (%s)',
+    async (lang, standard, reduced) => {
+      const invoice = sampleInvoice(3, { language: lang });
+      invoice.lines = invoice.lines.map((line, i) => ({
+        ...line,
+        vat: i === 1 ? { category: 'S', rate: '7', treatment: 'standard' } : line.vat,
+      }));
+      const content = text(save(await renderInvoicePdf(invoice, { template: 1, totals: totalsFor(invoice) })));
+      expect(content).toMatch(new RegExp(`${standard}\\s+19 ?%`));
+      expect(content).toMatch(new RegExp(`${reduced}\\s+7 ?%`));
+      expect(content).not.toMatch(new RegExp(`${standard}\\s+7 ?%`));
+    },
+  );
+
+  it('names a 16 % row of 2026 no rate in force, and the same row of 2020 the standard rate', async () => {
+    const at = (date: string) => {
+      const invoice = sampleInvoice(1, { issueDate: date, period: undefined, deliveryDate: date });
+      invoice.lines = invoice.lines.map((line) => ({ ...line, vat: { category: 'S', rate: '16', treatment: 'standard' } }));
+      return renderInvoicePdf(invoice, { template: 1, totals: totalsFor(invoice) }).then((pdf) => text(save(pdf)));
+    };
+    expect(await at('2020-10-01')).toMatch(/Regelsatz\s+16 %/);
+    const now = await at('2026-11-20');
+    expect(now).toMatch(/Umsatzsteuer\s+16 %/);
+    expect(now).not.toContain('Regelsatz');
+  });
+
+  it.each([
+    ['de', 'Rechnungskorrektur', 'Gutschrift'],
+    ['en', 'Credit note', 'Gutschrift'],
+  ] as const)('calls a credit note in the statement what its PDF calls it (%s)', async (lang, word, wrong) => {
+    const sample = sampleStatement(2, lang);
+    const statement = {
+      ...sample,
+      entries: [
+        ...sample.entries,
+        { date: '2026-04-08', documentNumber: 'RK-2026-00001', type: 'credit_note' as const, credit: '10.00', balance: '1190.00' },
+      ],
+      closingBalance: '1190.00',
+    };
+    const content = text(save(await renderStatementPdf(statement)));
+    expect(content).toMatch(new RegExp(`RK-2026-00001\\s+${word}`));
+    expect(content).not.toContain(wrong);
   });
 });
 
@@ -248,7 +299,7 @@ describeWithTools('renderStatementPdf', () => {
 
   it.each([
     ['de', 'Mahngebühr', 'Verzugszinsen'],
-    ['en', 'Reminder fee', 'Default interest'],
+    ['en', 'Reminder fee', 'Interest'],
   ] as const)('labels reminder fees and default interest (%s)', async (lang, fee, interest) => {
     const sample = sampleStatement(2, lang);
     const reminder = { date: '2026-04-08', documentNumber: 'RE-2026-100' };

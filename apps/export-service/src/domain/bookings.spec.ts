@@ -65,6 +65,34 @@ describe('booking rows', () => {
     expect(rows[0]!.fields[c('Fälligkeit')]).toBe('');
   });
 
+  it('calls a credit note what its PDF calls it in the Buchungstext: Rechnungskorrektur, never Gutschrift', () => {
+    const [row] = bookingLinesOf(
+      invoice({ typeCode: '381', number: 'RK-2026-00001', precedingInvoiceNumber: 'RE-2026-0001' }),
+      skr03,
+      opts,
+    );
+    expect(row!.fields[c('Buchungstext')]).toBe('"Rechnungskorrektur RK-2026-00001 Müller & Söhne GmbH"');
+    // numbers given under the former prefix are booked as they are
+    const [old] = bookingLinesOf(
+      invoice({ typeCode: '381', number: 'GS-2026-00007', precedingInvoiceNumber: 'RE-2026-0001' }),
+      skr03,
+      opts,
+    );
+    expect(old!.fields[c('Buchungstext')]).toBe('"Rechnungskorrektur GS-2026-00007 Müller & Söhne GmbH"');
+    // at most 60 characters: a long customer name is cut, the word and the number stay
+    const long = bookingLinesOf(
+      invoice({
+        typeCode: '381',
+        number: 'RK-2026-00001',
+        buyer: { ...invoice().buyer!, name: 'Sehr lange Firmenbezeichnung Handels- und Vertriebsgesellschaft mbH' },
+      }),
+      skr03,
+      opts,
+    )[0]!.fields[c('Buchungstext')]!;
+    expect(long.slice(1, -1)).toHaveLength(60);
+    expect(long.startsWith('"Rechnungskorrektur RK-2026-00001 Sehr lange')).toBe(true);
+  });
+
   it('names the credited invoice in full: Beleginfo always, Belegfeld 2 only when the whole number fits in 12 characters', () => {
     const refs = (precedingInvoiceNumber: string) =>
       bookingLinesOf(invoice({ typeCode: '381', number: 'GS-2026-00007', precedingInvoiceNumber }), skr03, opts).map((r) => [

@@ -108,7 +108,12 @@ export function bookingLinesOf(
       f[C.beleginfoArt1] = text(ref.art, 20);
       f[C.beleginfoInhalt1] = text(ref.inhalt, 210);
     }
-    f[C.buchungstext] = text(`${inv.typeCode === '381' ? 'Gutschrift' : 'Rechnung'} ${inv.number} ${inv.buyer?.name ?? ''}`.trim(), 60);
+    // a credit note is the seller's correction of its invoice (Rechnungskorrektur), as its PDF says: "Gutschrift" is
+    // the buyer's self-billing in § 14 (2) UStG terms
+    f[C.buchungstext] = text(
+      `${inv.typeCode === '381' ? 'Rechnungskorrektur' : 'Rechnung'} ${inv.number} ${inv.buyer?.name ?? ''}`.trim(),
+      60,
+    );
     if (opts.withDocuments && inv.pdfKey) f[C.beleglink] = text(`BEDI "${documentGuid(opts.companyId, inv.invoiceId)}"`, 210);
     if (EU_ID_CATEGORIES.has(g.category)) f[C.euUstId] = text(datevVatId(inv.buyer?.vatId), 15);
     if (inv.serviceDate) f[C.leistungsdatum] = ddmmyyyy(inv.serviceDate);

@@ -1,7 +1,14 @@
 import type { CompanyId } from '@inv/contracts';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import { driverCollection } from '@inv/service-kit';
-import { DEFAULT_SEQUENCES, periodKeyOf, type DocumentType, type ResetPeriod } from '../domain/number-patterns';
+import {
+  DEFAULT_SEQUENCES,
+  FORMER_CREDIT_NOTE_PATTERN,
+  fixedTextOf,
+  periodKeyOf,
+  type DocumentType,
+  type ResetPeriod,
+} from '../domain/number-patterns';
 
 export interface SequenceDoc {
   _id: string; // `${companyId}:${documentType}`
@@ -71,9 +78,30 @@ export function numberingRepo(conn: Connection) {
   /** Sequences this process saw exist (they are never deleted): creating a document need not look again. */
   const existing = new Set<string>();
 
+  /**
+   * Credit note sequences still at the former default GS-{YYYY}-{SEQ:5} get the default RK-{YYYY}-{SEQ:5}, with their
+   * period and value unchanged: the next credit note continues the count under the new prefix (no gap, no number
+   * given twice; the numbers already given stay as they are). A sequence the company changed is left alone, and so is
+   * one whose invoice sequence has the new pattern's fixed text (the two could produce the same number). Idempotent;
+   * run at start. Answers how many sequences moved.
+   */
+  async function adoptCreditNotePrefix(now: Date): Promise<number> {
+    const target = DEFAULT_SEQUENCES.credit_note.pattern;
+    const clashing = await model
+      .find({ documentType: 'invoice', pattern: { $regex: `^${target.slice(0, 3)}` } }, { companyId: 1, pattern: 1 })
+      .lean<Pick<SequenceDoc, 'companyId' | 'pattern'>[]>();
+    const keep = clashing.filter((s) => fixedTextOf(s.pattern) === fixedTextOf(target)).map((s) => s.companyId);
+    const res = await model.updateMany(
+      { documentType: 'credit_note', pattern: FORMER_CREDIT_NOTE_PATTERN, ...(keep.length ? { companyId: { $nin: keep } } : {}) },
+      { $set: { pattern: target, updatedAt: now } },
+    );
+    return res.modifiedCount;
+  }
+
   return {
     init: () => model.init(),
     ensure,
+    adoptCreditNotePrefix,
     /** `ensure` once per sequence and process. */
     async ensureExists(companyId: CompanyId, type: DocumentType, now: Date): Promise<void> {
       const id = idOf(companyId, type);

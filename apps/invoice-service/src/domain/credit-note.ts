@@ -78,7 +78,7 @@ function amountLine(inv: Pick<InvoiceDoc, 'positions' | 'number'>, amount: strin
     };
   const target = toDecimal(amount).times(100).toNumber();
   const lineOf = (netCents: number): CreditLine => ({
-    title: `Gutschrift zu Rechnung ${inv.number}`,
+    title: `Rechnungskorrektur zu Rechnung ${inv.number}`,
     quantity: '1',
     unitCode: 'C62',
     unitPrice: toDecimal(netCents).dividedBy(100).toFixed(2),

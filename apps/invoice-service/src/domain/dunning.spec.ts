@@ -6,6 +6,7 @@ import {
   interestOf,
   interestStart,
   isBusiness,
+  LEVEL_NAMES,
   nextLevel,
   reminderFigures,
   reminderTexts,
@@ -189,5 +190,31 @@ describe('levels and fees', () => {
     expect(t.text).toContain('Verzugszinsen von 26,86');
     expect(t.text).toContain('bis zum 21.08.2025');
     expect(unknownReminderPlaceholders('{total} {amount}')).toEqual(['amount']);
+  });
+
+  it.each([1, 2, 3] as const)('writes English level %i as a British accountant would: one date format, sentence case', (level) => {
+    const f = reminderFigures({ level, date: '2025-08-14', dueDate: '2025-05-15', openAmount: '1000', b2b: true, issued: [], settings });
+    const t = reminderTexts(DEFAULT_REMINDER_TEXTS.en[level], f, {
+      language: 'en',
+      number: 'RE-1',
+      invoiceDate: '2025-05-01',
+      dueDate: '2025-05-15',
+      seller: 'Seller GmbH',
+      customer: 'Buyer Ltd',
+    });
+    expect(t.subject).toBe(`${LEVEL_NAMES[level].en}: invoice RE-1`);
+    // the same date format as the PDF (4 Dec 2026), never 01/05/2025
+    expect(t.text).toContain('our invoice RE-1 dated 1 May 2025, which was due for payment on 15 May 2025');
+    expect(t.text).toContain('by 21 Aug 2025');
+    expect(t.text).not.toMatch(/\d{2}\/\d{2}\/\d{4}/);
+    // the sentence after the salutation starts with a capital letter, and so does every paragraph
+    expect(t.text.startsWith('Dear Sir or Madam,\n\n')).toBe(true);
+    for (const paragraph of t.text.split(/\n{2,}/)) expect(paragraph).toMatch(/^[A-Z]/);
+    expect(t.text).toContain('Yours faithfully\nSeller GmbH');
+    for (const calque of ['dunning', 'is still open', 'Default interest', 'reserve further steps']) expect(t.text).not.toContain(calque);
+  });
+
+  it('names the levels idiomatically in English', () => {
+    expect([1, 2, 3].map((l) => LEVEL_NAMES[l as 1 | 2 | 3].en)).toEqual(['Payment reminder', 'Overdue notice', 'Final reminder']);
   });
 });

@@ -1,9 +1,10 @@
 import { Dec, formatAmount, toDecimal } from '@inv/money';
 import { BASE_RATES, baseRateOn } from './base-rates';
+import { documentDate, euros } from './letter-format';
 
 /**
  * Reminders (Mahnwesen), pure rules:
- * - levels: 1 payment reminder (Zahlungserinnerung), 2 first dunning letter (1. Mahnung), 3 second dunning letter
+ * - levels: 1 payment reminder (Zahlungserinnerung), 2 overdue notice (1. Mahnung), 3 final reminder
  *   (2. Mahnung); each level once per invoice, in order.
  * - when a level is due: level 1 `interval_days[0]` days after the due date, level 2 `interval_days[1]` days after the
  *   level 1 reminder, level 3 `interval_days[2]` days after level 2.
@@ -26,8 +27,8 @@ export type ReminderMode = 'off' | 'propose' | 'send';
 
 export const LEVEL_NAMES: Record<ReminderLevel, Record<Language, string>> = {
   1: { de: 'Zahlungserinnerung', en: 'Payment reminder' },
-  2: { de: '1. Mahnung', en: 'First dunning letter' },
-  3: { de: '2. Mahnung', en: 'Second dunning letter' },
+  2: { de: '1. Mahnung', en: 'Overdue notice' },
+  3: { de: '2. Mahnung', en: 'Final reminder' },
 };
 
 export const B2B_POINTS = '9';
@@ -79,22 +80,26 @@ export const DEFAULT_REMINDER_TEXTS: ReminderTexts = {
   },
   en: {
     1: {
-      subject: 'Payment reminder for invoice {number}',
+      subject: 'Payment reminder: invoice {number}',
       body:
-        'Dear Sir or Madam,\n\nperhaps it escaped your attention: our invoice {number} of {invoice_date} was due on {due_date} and {open_amount} is still open.\n\n' +
-        'Please transfer {total} by {pay_by}. If you have paid in the meantime, please disregard this letter.\n\nKind regards\n{seller}\n',
+        'Dear Sir or Madam,\n\nAccording to our records, our invoice {number} dated {invoice_date}, which was due for payment on {due_date}, ' +
+        'still has {open_amount} outstanding. Perhaps this has escaped your attention.\n\n' +
+        'Please transfer {total} by {pay_by}. If you have already paid, please disregard this letter.\n\nYours faithfully\n{seller}\n',
     },
     2: {
-      subject: 'First dunning letter for invoice {number}',
+      subject: 'Overdue notice: invoice {number}',
       body:
-        'Dear Sir or Madam,\n\ndespite our payment reminder, our invoice {number} of {invoice_date}, due on {due_date}, is still open by {open_amount}.\n\n' +
-        'We charge dunning fees of {fees} and default interest of {interest}. Please transfer the total of {total} by {pay_by}.\n\nKind regards\n{seller}\n',
+        'Dear Sir or Madam,\n\nDespite our payment reminder, our invoice {number} dated {invoice_date}, which was due for payment on {due_date}, ' +
+        'still has {open_amount} outstanding.\n\n' +
+        'We are charging reminder fees of {fees} and late payment interest of {interest}. Please transfer the total of {total} by {pay_by}.\n\nYours faithfully\n{seller}\n',
     },
     3: {
-      subject: 'Second dunning letter for invoice {number}',
+      subject: 'Final reminder: invoice {number}',
       body:
-        'Dear Sir or Madam,\n\nour invoice {number} of {invoice_date}, due on {due_date}, is still open by {open_amount} despite our dunning letter.\n\n' +
-        'With dunning fees of {fees} and default interest of {interest}, we ask you for the last time to pay {total} by {pay_by}. After that we reserve further steps.\n\nKind regards\n{seller}\n',
+        'Dear Sir or Madam,\n\nDespite our reminders, our invoice {number} dated {invoice_date}, which was due for payment on {due_date}, ' +
+        'still has {open_amount} outstanding.\n\n' +
+        'Including reminder fees of {fees} and late payment interest of {interest}, the amount now due is {total}. This is our final reminder: ' +
+        'please transfer it by {pay_by}, or we will take further steps to recover the debt without further notice.\n\nYours faithfully\n{seller}\n',
     },
   },
 };
@@ -259,12 +264,9 @@ export function unknownReminderPlaceholders(text: string): string[] {
   return [...text.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!).filter((p) => !(REMINDER_PLACEHOLDERS as readonly string[]).includes(p));
 }
 
-const money = (value: string, language: Language) =>
-  new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(value));
-const day = (iso: string, language: Language) => {
-  const [y, m, d] = iso.split('-');
-  return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;
-};
+// one date format per language, the PDFs' (04.12.2026 / 4 Dec 2026)
+const money = euros;
+const day = documentDate;
 
 /** Subject and text of a reminder after the company's template of its level and language. */
 export function reminderTexts(

@@ -17,13 +17,14 @@ describe('invoice e-mail texts', () => {
     });
     const en = emailTexts({ ...base, language: 'en' });
     expect(en.subject).toBe('Invoice RE-2026-00042');
-    expect(en.text).toContain('our invoice RE-2026-00042 for €1,234.50, due on 08/12/2026.');
+    expect(en.text).toContain('Dear Sir or Madam,\n\nPlease find attached our invoice RE-2026-00042 for €1,234.50, payable by 8 Dec 2026.');
   });
 
-  it('names a credit note as such and gives it no due date', () => {
-    expect(emailTexts({ ...base, language: 'de', creditNote: true }).text).toContain(
-      'unsere Gutschrift RE-2026-00042 über 1.234,50\u00a0€.',
-    );
+  it('names a credit note as such (Rechnungskorrektur, not the self-billing Gutschrift) and gives it no due date', () => {
+    const de = emailTexts({ ...base, number: 'RK-2026-00001', language: 'de', creditNote: true });
+    expect(de.subject).toBe('Rechnungskorrektur RK-2026-00001');
+    expect(de.text).toContain('unsere Rechnungskorrektur RK-2026-00001 über 1.234,50\u00a0€.');
+    expect(de.text).not.toContain('Gutschrift');
     expect(emailTexts({ ...base, language: 'en', creditNote: true }).subject).toBe('Credit note RE-2026-00042');
   });
 

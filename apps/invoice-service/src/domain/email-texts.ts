@@ -3,6 +3,8 @@
  * may replace the defaults with its own texts; both use the placeholders below. A request's subject or
  * message replaces the result.
  */
+import { documentDate, euros } from './letter-format';
+
 export type Language = 'de' | 'en';
 export interface EmailTemplate {
   subject: string;
@@ -19,7 +21,7 @@ export const DEFAULT_TEMPLATES: Record<Language, EmailTemplate> = {
   },
   en: {
     subject: '{document} {number}',
-    body: 'Dear Sir or Madam,\n\nplease find attached our {document} {number} for {total}{due_date}.\n\nKind regards\n{seller}\n',
+    body: 'Dear Sir or Madam,\n\nPlease find attached our {document} {number} for {total}{due_date}.\n\nKind regards\n{seller}\n',
   },
 };
 
@@ -33,12 +35,9 @@ export interface EmailTextInput {
   customer: string;
 }
 
-const money = (value: string, language: Language) =>
-  new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(value));
-const day = (iso: string, language: Language) => {
-  const [y, m, d] = iso.split('-');
-  return language === 'de' ? `${d}.${m}.${y}` : `${d}/${m}/${y}`;
-};
+// one date format per language, the PDFs' (04.12.2026 / 4 Dec 2026)
+const money = euros;
+const day = documentDate;
 
 /** Placeholders a template uses that do not exist (a PUT with them answers 400). */
 export function unknownPlaceholders(text: string): string[] {
@@ -49,9 +48,10 @@ export function emailTexts(i: EmailTextInput, template: EmailTemplate = DEFAULT_
   const de = i.language === 'de';
   const values: Record<Placeholder, string> = {
     number: i.number,
-    document: i.creditNote ? (de ? 'Gutschrift' : 'credit note') : de ? 'Rechnung' : 'invoice',
+    // a credit note corrects an invoice (Rechnungskorrektur): "Gutschrift" is self-billing in § 14 (2) UStG terms
+    document: i.creditNote ? (de ? 'Rechnungskorrektur' : 'credit note') : de ? 'Rechnung' : 'invoice',
     total: money(i.total, i.language),
-    due_date: !i.creditNote && i.dueDate ? (de ? `, zahlbar bis zum ${day(i.dueDate, 'de')}` : `, due on ${day(i.dueDate, 'en')}`) : '',
+    due_date: !i.creditNote && i.dueDate ? (de ? `, zahlbar bis zum ${day(i.dueDate, 'de')}` : `, payable by ${day(i.dueDate, 'en')}`) : '',
     seller: i.seller,
     customer: i.customer,
   };

@@ -7,11 +7,21 @@ export interface SequenceSettings {
   reset: ResetPeriod;
 }
 
-/** What numbers looked like before sequences were configurable; every company starts with these. */
+/**
+ * Every company starts with these. A credit note corrects an invoice: RK (Rechnungskorrektur), not GS (Gutschrift,
+ * which in § 14 (2) UStG terms is a self-billed invoice).
+ */
 export const DEFAULT_SEQUENCES: Record<DocumentType, SequenceSettings> = {
   invoice: { pattern: 'RE-{YYYY}-{SEQ:5}', reset: 'yearly' },
-  credit_note: { pattern: 'GS-{YYYY}-{SEQ:5}', reset: 'yearly' },
+  credit_note: { pattern: 'RK-{YYYY}-{SEQ:5}', reset: 'yearly' },
 };
+
+/**
+ * The credit notes' default pattern until RK: sequences that still have it move to the new default at start
+ * (db/numbering.ts adoptCreditNotePrefix), keeping their value, so numbers already given never change and the
+ * sequence goes on without a gap (GS-2026-00007, then RK-2026-00008).
+ */
+export const FORMER_CREDIT_NOTE_PATTERN = 'GS-{YYYY}-{SEQ:5}';
 
 /** The period a sequence value belongs to: a new period starts again at 1 (UTC calendar, like invoice dates). */
 export function periodKeyOf(reset: ResetPeriod, at: Date): string {

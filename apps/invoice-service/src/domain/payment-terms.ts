@@ -1,5 +1,6 @@
 import type { messages } from '@inv/contracts';
 import { formatAmount, toDecimal } from '@inv/money';
+import { documentDate, euros } from './letter-format';
 import type { z } from 'zod';
 
 type SellerProfile = z.output<(typeof messages.rpc)['account.seller-profile.v1']['response']>;
@@ -21,15 +22,9 @@ export function addDays(isoDate: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-const MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** The PDF's date format of the language (document-service pdf/format.ts): 04.12.2026 / 4 Dec 2026. */
-const day = (iso: string, language: Language) => {
-  const [y, m, d] = iso.split('-');
-  return language === 'de' ? `${d}.${m}.${y}` : `${Number(d)} ${MONTHS_EN[Number(m) - 1]} ${y}`;
-};
+const day = documentDate;
 const percentText = (p: number, language: Language) => (language === 'de' ? String(p).replace('.', ',') : String(p));
-const moneyText = (amount: string, language: Language) =>
-  new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(Number(amount));
+const moneyText = euros;
 
 /**
  * BT-20 payment terms and BT-9 due date of an invoice, computed at finalization from the term: the company's

@@ -3,13 +3,13 @@ import { DecimalInput, IsoDate } from './common';
 import { safeText } from './safe-text';
 
 /**
- * Reminders (Mahnwesen, invoice-service): level 1 payment reminder (Zahlungserinnerung), 2 first dunning letter
- * (1. Mahnung), 3 second dunning letter (2. Mahnung), with the company's texts, fees and the default interest of
+ * Reminders (Mahnwesen, invoice-service): level 1 payment reminder (Zahlungserinnerung), 2 overdue notice
+ * (1. Mahnung), 3 final reminder (2. Mahnung), with the company's texts, fees and the default interest of
  * § 288 BGB; a daily run proposes or sends due reminders.
  */
 
 export const ReminderLevel = z.union([z.literal(1), z.literal(2), z.literal(3)]).meta({
-  description: '1 payment reminder (Zahlungserinnerung), 2 first dunning letter (1. Mahnung), 3 second dunning letter (2. Mahnung)',
+  description: '1 payment reminder (Zahlungserinnerung), 2 overdue notice (1. Mahnung), 3 final reminder (2. Mahnung)',
 });
 export const ReminderMode = z.enum(['off', 'propose', 'send']).meta({
   id: 'ReminderMode',

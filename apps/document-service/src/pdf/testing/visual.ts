@@ -45,7 +45,7 @@ const TEXT = {
 function invoice(lang: PdfLanguage, credit: boolean): EInvoice {
   const t = TEXT[lang];
   return {
-    number: credit ? 'GS-2026-00007' : 'RE-2026-00042',
+    number: credit ? 'RK-2026-00007' : 'RE-2026-00042',
     issueDate: credit ? '2026-11-27' : '2026-11-20',
     typeCode: credit ? '381' : '380',
     currency: 'EUR',
@@ -87,7 +87,7 @@ function invoice(lang: PdfLanguage, credit: boolean): EInvoice {
       },
     ].slice(0, credit ? 2 : 3) as EInvoice['lines'],
     payment: credit
-      ? { meansCode: '97', remittanceInfo: 'GS-2026-00007' }
+      ? { meansCode: '97', remittanceInfo: 'RK-2026-00007' }
       : { meansCode: '58', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountName: seller.name, remittanceInfo: 'RE-2026-00042' },
     language: lang,
   };
@@ -107,7 +107,7 @@ function statement(lang: PdfLanguage): AccountStatement {
     entries: [
       { date: '2026-10-05', documentNumber: 'ZA-2026-0311', type: 'payment', credit: '250.00', balance: '0.00' },
       { date: '2026-11-20', documentNumber: 'RE-2026-00042', type: 'invoice', debit: '1925.52', balance: '1925.52' },
-      { date: '2026-11-27', documentNumber: 'GS-2026-00007', type: 'credit_note', credit: '1709.44', balance: '216.08' },
+      { date: '2026-11-27', documentNumber: 'RK-2026-00007', type: 'credit_note', credit: '1709.44', balance: '216.08' },
     ],
     closingBalance: '216.08',
   };

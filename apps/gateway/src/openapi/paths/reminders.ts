@@ -41,8 +41,8 @@ const settingsExample = {
     },
     en: {
       1: { subject: 'Friendly reminder: invoice {number}', body: 'Dear Sir or Madam,\n\n…', is_default: false },
-      2: text('First dunning letter for invoice {number}', 'Dear Sir or Madam,\n\n…'),
-      3: text('Second dunning letter for invoice {number}', 'Dear Sir or Madam,\n\n…'),
+      2: text('Overdue notice: invoice {number}', 'Dear Sir or Madam,\n\nDespite our payment reminder, …'),
+      3: text('Final reminder: invoice {number}', 'Dear Sir or Madam,\n\nDespite our reminders, …'),
     },
   },
   placeholders: [
@@ -61,13 +61,13 @@ const settingsExample = {
 };
 
 const RULES =
-  'Levels: 1 payment reminder (Zahlungserinnerung), 2 first dunning letter (1. Mahnung), 3 second dunning letter (2. Mahnung), each once per invoice, in order (a level may be skipped). ' +
+  'Levels: 1 payment reminder (Zahlungserinnerung), 2 overdue notice (1. Mahnung), 3 final reminder (2. Mahnung), each once per invoice, in order (a level may be skipped). ' +
   'Only finalized invoices (OPEN, SENT) with an open amount (gross - payments - Skonto) and the reminder date after the due date. ' +
   "Fees: the company's fee of the level; a reminder shows the fees of all reminders of the invoice so far. " +
   'Default interest (§ 288 BGB) on the open amount: the base rate (Basiszinssatz, Deutsche Bundesbank) in force on each day + 9 points for a business customer ' +
   '(a VAT ID on the invoice, or the customer type B2B) or + 5 points for a consumer, per day with actual days / 365, a period spanning a change of the base rate split, ' +
   'rounded half up to the cent once. Business customers: from the day after the due date to the reminder date, both included. ' +
-  'Consumers: from the day after the first dunning letter (level 2) or 30 days after the due date (§ 286 (3) BGB), whichever is earlier. ' +
+  'Consumers: from the day after the overdue notice (level 2) or 30 days after the due date (§ 286 (3) BGB), whichever is earlier. ' +
   'With `flat_fee_b2b` the € 40 of § 288 (5) BGB is charged once to a business customer, with its first reminder.';
 
 /** Reminders (invoice-service): settings, issuing and listing reminders of an invoice, the daily run's proposals. */
