@@ -162,7 +162,17 @@ export const InvoiceDraftCheck = z
       .meta({ description: `the positions as POST /invoice/{id}/positions takes them (at most ${MAX_INVOICE_POSITIONS})` }),
   })
   .superRefine(periodOrder)
-  .meta({ id: 'InvoiceDraftCheck' });
+  .meta({
+    id: 'InvoiceDraftCheck',
+    example: {
+      customer_id: 42,
+      invoice_format: 'XRECHNUNG',
+      buyer_reference: '04011000-12345-03',
+      benefit_period_start: '2026-12-01',
+      benefit_period_end: '2026-12-31',
+      positions: [{ title: 'Office rent', quantity: 1, unit_id: 'MON', unit_net_amount: 1200, tax_rate: 0.19 }],
+    },
+  });
 export type InvoiceDraftCheck = z.output<typeof InvoiceDraftCheck>;
 export const PositionUpdate = z.object(positionFields).partial().superRefine(discountConsistency).meta({ id: 'PositionUpdate' });
 export type PositionUpdate = z.output<typeof PositionUpdate>;
