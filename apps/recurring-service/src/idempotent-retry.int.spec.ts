@@ -3,12 +3,14 @@ import { resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService, type ServiceName } from '@inv/runtime';
+import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
 import {
   commitKillSwitch,
   deleteBrokerObjects,
   deleteRedisKeys,
   identityHeaders,
   serviceCaller,
+  TEST_IDENTITY_KEY,
   testEnv,
   uniquePrefix,
   type CommitKillSwitch,
@@ -120,7 +122,15 @@ function crashHarness(
  */
 describe('idempotent retries across a crash between commit and answer (recurring-service)', () => {
   const company = 'cmp_idemrecurring';
-  const h = crashHarness('recurring', company);
+  // the template is checked by invoice-service's POST /invoice/validate before the schedule is saved
+  let invoices: FakeInvoiceService | undefined;
+  const h = crashHarness('recurring', company, async () => {
+    invoices = await startFakeInvoiceService(TEST_IDENTITY_KEY);
+    return { INVOICE_URL: invoices.url };
+  });
+  afterAll(async () => {
+    await invoices?.close();
+  });
 
   it('creates a schedule once; a third send replays the kept answer', async () => {
     const body = {
