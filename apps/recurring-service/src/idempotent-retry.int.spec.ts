@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { freeServicesPortOffset, launchServices, stopServices, type RunningService, type ServiceName } from '@inv/runtime';
+import { freeServicesPortOffset, launchServices, SERVICES, stopServices, type RunningService, type ServiceName } from '@inv/runtime';
 import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
 import {
   commitKillSwitch,
@@ -25,7 +25,8 @@ jest.setTimeout(240_000);
 function crashHarness(
   service: ServiceName,
   company: string,
-  extraEnv: () => Promise<Record<string, string>> | Record<string, string> = () => ({}),
+  /** Extra environment of the service; given the port offset its peers' URLs are at (serviceUrls). */
+  extraEnv: (portOffset: number) => Promise<Record<string, string>> | Record<string, string> = () => ({}),
 ) {
   const prefix = uniquePrefix(`idem${service}`);
   let portOffset = 0;
@@ -52,7 +53,7 @@ function crashHarness(
     mongoUri = mongo.uri;
     stopMongo = mongo.stop;
     relay = await commitKillSwitch(mongo.uri);
-    env = { ...process.env, ...testEnv(prefix, relay.uri, await extraEnv()) };
+    env = { ...process.env, ...testEnv(prefix, relay.uri, await extraEnv(portOffset)) };
     delete env.PORT;
     await launch();
   });
@@ -124,9 +125,10 @@ describe('idempotent retries across a crash between commit and answer (recurring
   const company = 'cmp_idemrecurring';
   // the template is checked by invoice-service's POST /invoice/validate before the schedule is saved
   let invoices: FakeInvoiceService | undefined;
-  const h = crashHarness('recurring', company, async () => {
-    invoices = await startFakeInvoiceService(TEST_IDENTITY_KEY);
-    return { INVOICE_URL: invoices.url };
+  // (on invoice-service's port: the launcher gives the service its peers' URLs)
+  const h = crashHarness('recurring', company, async (portOffset) => {
+    invoices = await startFakeInvoiceService(TEST_IDENTITY_KEY, SERVICES.invoice.port + portOffset);
+    return {};
   });
   afterAll(async () => {
     await invoices?.close();

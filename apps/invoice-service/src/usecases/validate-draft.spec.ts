@@ -29,7 +29,13 @@ describe('validateDraft (POST /invoice/validate)', () => {
     const result = await validateDraft(
       f.deps,
       COMPANY,
-      check({ customer_id: 1, invoice_format: 'XRECHNUNG', benefit_period_start: '2026-12-01', benefit_period_end: '2026-12-31', positions: [rent] }),
+      check({
+        customer_id: 1,
+        invoice_format: 'XRECHNUNG',
+        benefit_period_start: '2026-12-01',
+        benefit_period_end: '2026-12-31',
+        positions: [rent],
+      }),
     );
     expect(result).toMatchObject({ valid: true, errors: [] });
     expect(result.snapshot.buyerReference).toBe('04011000-12345-03');
@@ -48,7 +54,10 @@ describe('validateDraft (POST /invoice/validate)', () => {
       COMPANY,
       check({ customer_id: 1, positions: [rent, { ...rent, product_id: 5, title: undefined }] }),
     ).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ kind: 'invalid_data', options: { errors: [expect.objectContaining({ path: 'positions[1].product_id' })] } });
+    expect(refused).toMatchObject({
+      kind: 'invalid_data',
+      options: { errors: [expect.objectContaining({ path: 'positions[1].product_id' })] },
+    });
     const tooBig = await validateDraft(
       f.deps,
       COMPANY,

@@ -60,7 +60,8 @@ const LINE_FIELDS: Record<string, string> = {
  */
 export function templatePathOf(field: string, positionIndexOfId: (id: number) => number = (id) => id - 1): string {
   if (field === 'buyerReference' || field === 'buyer_reference') return 'template.buyer_reference';
-  if (['customer_id', 'invoice_format', 'tax_treatment_id', 'ftl_template_id', 'note', 'positions'].includes(field)) return `template.${field}`;
+  if (['customer_id', 'invoice_format', 'tax_treatment_id', 'ftl_template_id', 'note', 'positions'].includes(field))
+    return `template.${field}`;
   const line = /^lines\[(\d+)\](?:\.(.+))?$/.exec(field);
   if (line) {
     const sub = line[2] === undefined ? '' : `.${LINE_FIELDS[line[2]] ?? line[2]}`;

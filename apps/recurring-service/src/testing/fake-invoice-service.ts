@@ -34,7 +34,7 @@ export interface FakeCall {
  * `company:customer`) does not exist, and an XRECHNUNG needs a buyer reference (BR-DE-15), its own or the customer's
  * (`buyerReferences`, `company:customer`, copied into a draft at its creation as invoice-service does).
  */
-export async function startFakeInvoiceService(identityKey: string) {
+export async function startFakeInvoiceService(identityKey: string, port = 0) {
   const verifier = createIdentityVerifier([identityKey]);
   const invoices = new Map<string, FakeInvoice[]>();
   const quota = new Map<string, number>();
@@ -58,7 +58,11 @@ export async function startFakeInvoiceService(identityKey: string) {
   };
   const customerExists = (companyId: string, customerId: number) =>
     customerId !== 404 && !deletedCustomers.has(`${companyId}:${customerId}`);
-  const BR_DE_15 = { field: 'buyerReference', rule: 'BR-DE-15', message: 'XRechnung needs the buyer reference (Leitweg-ID for public buyers).' };
+  const BR_DE_15 = {
+    field: 'buyerReference',
+    rule: 'BR-DE-15',
+    message: 'XRechnung needs the buyer reference (Leitweg-ID for public buyers).',
+  };
   /** What GET /invoice/{id}/validate would report for these invoice fields (the two rules played here). */
   const findings = (companyId: string, inv: { customer_id: number; invoice_format: string; buyer_reference: string | null }) => [
     ...(customerExists(companyId, inv.customer_id)
@@ -88,7 +92,14 @@ export async function startFakeInvoiceService(identityKey: string) {
       });
       return {
         status: 200,
-        body: { valid: errors.length === 0, errors, warnings: [], checks: [], vat_check: { status: 'valid' }, vat_override_required: false },
+        body: {
+          valid: errors.length === 0,
+          errors,
+          warnings: [],
+          checks: [],
+          vat_check: { status: 'valid' },
+          vat_override_required: false,
+        },
       };
     }
     if (parts.length === 1 && call.method === 'POST') {
@@ -157,7 +168,10 @@ export async function startFakeInvoiceService(identityKey: string) {
     }
     if (sub === 'job' && call.method === 'GET') {
       if (failedJobs.has(parts[3]))
-        return { status: 200, body: { job_id: parts[3], status: 'failed', invoice_id: inv.id, error_message: 'rendering failed: font missing' } };
+        return {
+          status: 200,
+          body: { job_id: parts[3], status: 'failed', invoice_id: inv.id, error_message: 'rendering failed: font missing' },
+        };
       return { status: 200, body: { job_id: parts[3], status: 'finished', invoice_id: inv.id } };
     }
     if (sub === 'send_email' && call.method === 'POST') {
@@ -195,7 +209,7 @@ export async function startFakeInvoiceService(identityKey: string) {
       send(answer.status, answer.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     state,
