@@ -329,6 +329,34 @@ describe('finalize pipeline (invoice-service)', () => {
     await ownerChanged();
   });
 
+  it('POST /invoice/validate answers what GET /invoice/{id}/validate answers for the created draft, creating nothing', async () => {
+    const body = {
+      customer_id: 1,
+      invoice_format: 'XRECHNUNG',
+      benefit_period_start: '2026-12-01',
+      benefit_period_end: '2026-12-31',
+      positions: [{ title: 'Office rent', quantity: 1, unit_id: 'MON', unit_net_amount: 1200, tax_rate: 0.19 }],
+    };
+    const before = (await call('GET', '/invoice/?limit=1')).body.total;
+    const checked = await call('POST', '/invoice/validate', body);
+    expect(checked.status).toBe(200);
+    expect(checked.body.valid).toBe(false);
+    expect(checked.body.errors).toContainEqual(expect.objectContaining({ field: 'buyerReference', rule: 'BR-DE-15' }));
+    expect((await call('GET', '/invoice/?limit=1')).body.total).toBe(before);
+    // the same invoice created: its validation says the same
+    const { positions, ...invoice } = body;
+    const id = (await call('POST', '/invoice/', invoice)).body.invoice_id;
+    expect((await call('POST', `/invoice/${id}/positions`, positions[0])).status).toBe(201);
+    const { checks: _a, ...ofDraft } = (await call('GET', `/invoice/${id}/validate`)).body;
+    const { checks: _b, ...ofCheck } = checked.body;
+    expect(ofCheck).toEqual(ofDraft);
+    expect((await call('POST', '/invoice/validate', { ...body, buyer_reference: '04011000-12345-03' })).body.errors).not.toContainEqual(
+      expect.objectContaining({ rule: 'BR-DE-15' }),
+    );
+    const bad = await call('POST', '/invoice/validate', { ...body, positions: [{ ...positions[0], tax_rate: 19 }], colour: 'red' });
+    expect(bad.status).toBe(400);
+  });
+
   it('reports validation errors and refuses to finalize an invalid invoice', async () => {
     const created = await call('POST', '/invoice/', { customer_id: 2 });
     const id = created.body.invoice_id;

@@ -1,4 +1,6 @@
-import { crashRetryHarness } from '@inv/testing';
+import { SERVICES } from '@inv/runtime';
+import { crashRetryHarness, TEST_IDENTITY_KEY } from '@inv/testing';
+import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
 
 jest.setTimeout(240_000);
 
@@ -9,7 +11,18 @@ jest.setTimeout(240_000);
  */
 describe('idempotent retries across a crash between commit and answer (recurring-service)', () => {
   const company = 'cmp_idemrecurring';
-  const h = crashRetryHarness({ service: 'recurring', company });
+  // the template is checked by invoice-service's POST /invoice/validate before the schedule is saved: a stand-in
+  // listens on invoice-service's port (the launcher gives the service its peers' URLs)
+  let invoices: FakeInvoiceService | undefined;
+  const h = crashRetryHarness({
+    service: 'recurring',
+    company,
+    setup: async (_prefix, portOffset) => {
+      invoices = await startFakeInvoiceService(TEST_IDENTITY_KEY, SERVICES.invoice.port + portOffset);
+      return {};
+    },
+    teardown: () => invoices?.close(),
+  });
 
   it('creates a schedule once; a third send replays the kept answer', async () => {
     const body = {

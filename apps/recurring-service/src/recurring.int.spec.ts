@@ -15,6 +15,7 @@ import { connectRedis, createCompanyRateLimit, GATEWAY_REDIS_NAMESPACE } from '@
 import { recurringConfig } from './config';
 import { createRecurringService } from './recurring-service';
 import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
+import { openApiSchemas } from './testing/openapi-schemas';
 import { runDueSchedules } from './usecases/run-due-schedules';
 
 jest.setTimeout(90_000);
@@ -62,6 +63,7 @@ describe('recurring-service', () => {
   const template = (customerId = 7, extra: Record<string, unknown> = {}) => ({
     customer_id: customerId,
     invoice_format: 'XRECHNUNG',
+    buyer_reference: '04011000-12345-03',
     note: 'Rent as agreed in the lease of 2024-01-01.',
     meta: { contract: 'L-42' },
     positions: [
@@ -280,6 +282,8 @@ describe('recurring-service', () => {
     const list = (await call('GET', '/recurring-invoices/')).body.recurring_invoices;
     expect(list.map((s: { next_run_date: string }) => s.next_run_date)).toEqual(['2026-11-30', '2026-11-30', '2026-11-30']);
     expect(list.every((s: { last_run: { outcome: string } }) => s.last_run.outcome === 'finalized')).toBe(true);
+    // gone for the tests after it (each replica's relay reads the one outbox: what it publishes may come twice)
+    await second.svc.stop();
   });
 
   it('goes past schedules that stay due (held by another replica) to the ones behind them', async () => {
@@ -333,6 +337,7 @@ describe('recurring-service', () => {
     expect((await call('GET', `/recurring-invoices/${created.body.id}/runs`)).body.runs).toEqual([
       expect.objectContaining({ date: '2026-11-01', invoice_id: 1, outcome: 'draft_created' }),
     ]);
+    await survivor.svc.stop();
   });
 
   it('resumes a run that died between two positions, adding only the missing one', async () => {
@@ -407,12 +412,14 @@ describe('recurring-service', () => {
     expect(new Set(mine.map((a) => a.id)).size).toBe(3);
   });
 
-  it('pauses a schedule whose template the invoice API refuses, and says why', async () => {
+  it('pauses a schedule whose template the invoice API refuses (its customer deleted since), and says why', async () => {
     const call = api('cmp_reject');
     const created = await call('POST', '/recurring-invoices/', {
-      template: template(404),
+      template: template(43),
       schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
     });
+    expect(created.status).toBe(201);
+    fake.deletedCustomers.add('cmp_reject:43');
     await tick(main.svc);
     expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body).toMatchObject({
       status: 'paused',
@@ -507,13 +514,352 @@ describe('recurring-service', () => {
       await tick(limited.svc);
       const took = Date.now() - started;
       expect(fake.invoicesOf('cmp_rl')).toHaveLength(3);
-      expect(fake.calls.filter((c) => c.companyId === 'cmp_rl')).toHaveLength(9);
+      // the runs' calls (the template check when the schedule was saved is part of that request, counted by the gateway)
+      expect(fake.calls.filter((c) => c.companyId === 'cmp_rl' && c.path !== '/invoice/validate')).toHaveLength(9);
       // 4 + 9 calls at 4 per sliding second: the last can go only 3 s after the first (1 s if the scheduler's own
       // calls did not count, at once if it did not respect the gateway's)
       expect(took).toBeGreaterThanOrEqual(2900);
     } finally {
       gatewayLimit.stop();
       gatewayRedis.disconnect();
+      await limited.svc.stop();
     }
+  });
+
+  describe("the template: one shape, the invoice's, checked like an invoice when saved", () => {
+    const schemas = openApiSchemas();
+    const monthly = { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' };
+    /** Errors of an answer against the schema the reference publishes for it (empty: valid). */
+    const asDocumented = (value: unknown) => schemas.validate('#/components/schemas/RecurringInvoice', value);
+
+    it('answers amounts as JSON numbers in create, get, list and update alike, as the published schema says', async () => {
+      const call = api('cmp_numbers');
+      const created = await call('POST', '/recurring-invoices/', {
+        template: template(7, {
+          positions: [
+            { title: 'Hosting', quantity: '2', unit_id: 'MON', unit_net_amount: '249', tax_rate: '0.19' },
+            {
+              title: 'Support',
+              quantity: 1.5,
+              unit_id: 'HUR',
+              unit_net_amount: 99.9,
+              tax_rate: 0.19,
+              discount_type: 'PERCENTAGE',
+              discount_value: '10',
+            },
+          ],
+        }),
+        schedule: monthly,
+      });
+      expect(created.status).toBe(201);
+      const positions = [
+        { title: 'Hosting', quantity: 2, unit_id: 'MON', unit_net_amount: 249, tax_rate: 0.19 },
+        {
+          title: 'Support',
+          quantity: 1.5,
+          unit_id: 'HUR',
+          unit_net_amount: 99.9,
+          tax_rate: 0.19,
+          discount_type: 'PERCENTAGE',
+          discount_value: 10,
+        },
+      ];
+      expect(created.body.template.positions).toEqual(positions);
+      const got = (await call('GET', `/recurring-invoices/${created.body.id}`)).body;
+      expect(got).toEqual(created.body);
+      expect(asDocumented(got)).toEqual([]);
+      const listed = (await call('GET', '/recurring-invoices/')).body.recurring_invoices;
+      expect(listed).toEqual([got]);
+      const changed = (await call('PUT', `/recurring-invoices/${created.body.id}`, { name: 'Hosting' })).body;
+      expect(changed.template).toEqual(got.template);
+      // what GET answers can be sent back as it is
+      const sentBack = await call('PUT', `/recurring-invoices/${created.body.id}`, { template: got.template });
+      expect(sentBack.status).toBe(200);
+      expect(sentBack.body.template.positions).toEqual(positions);
+      // the published schema refuses what the issue saw (amounts as strings, a rate in percent)
+      const asStrings = { ...got, template: { ...got.template, positions: [{ ...positions[0], quantity: '2' }] } };
+      expect(asDocumented(asStrings)).not.toEqual([]);
+      expect(asDocumented({ ...got, template: { ...got.template, positions: [{ ...positions[0], tax_rate: 19 }] } })).not.toEqual([]);
+    });
+
+    it('reads schedules stored with decimal text (every one saved before) as numbers, on read, without rewriting them', async () => {
+      const call = api('cmp_legacy');
+      const stored = {
+        customer_id: 7,
+        invoice_format: 'ZUGFERD',
+        positions: [
+          { title: 'Hosting', quantity: '2', unit_id: 'MON', unit_net_amount: '249', tax_rate: '0.19' },
+          {
+            title: 'Setup',
+            quantity: '1',
+            unit_id: 'C62',
+            unit_net_amount: '1200.50',
+            tax_rate: '0.07',
+            discount_type: 'FIXED_AMOUNT',
+            discount_value: '100.00',
+          },
+          { title: 'Licence', quantity: 3, unit_id: 'C62', unit_net_amount: 10, single_net_amount: '30' },
+        ],
+        email: { to: 'ap@customer.example', attach_pdf: true },
+      };
+      const at = new Date('2026-11-01T10:00:00Z');
+      await main.svc.deps.schedules.insert({
+        _id: 'cmp_legacy:1',
+        companyId: asCompanyId('cmp_legacy'),
+        id: 1,
+        name: 'Saved before',
+        templateJson: JSON.stringify(stored),
+        schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' },
+        autoFinalize: false,
+        autoSendEmail: false,
+        status: 'active',
+        pausedReason: null,
+        nextIndex: 0,
+        nextRunDate: '2026-12-01',
+        billedUntil: null,
+        lastRun: null,
+        version: 0,
+        createdAt: at,
+        updatedAt: at,
+      });
+      const got = (await call('GET', '/recurring-invoices/1')).body;
+      expect(got.template.positions).toEqual([
+        { title: 'Hosting', quantity: 2, unit_id: 'MON', unit_net_amount: 249, tax_rate: 0.19 },
+        {
+          title: 'Setup',
+          quantity: 1,
+          unit_id: 'C62',
+          unit_net_amount: 1200.5,
+          tax_rate: 0.07,
+          discount_type: 'FIXED_AMOUNT',
+          discount_value: 100,
+        },
+        { title: 'Licence', quantity: 3, unit_id: 'C62', unit_net_amount: 10, single_net_amount: 30 },
+      ]);
+      expect(asDocumented(got)).toEqual([]);
+      expect((await call('GET', '/recurring-invoices/')).body.recurring_invoices).toEqual([got]);
+      // converted on read: the stored text stays as it was
+      expect(JSON.parse((await main.svc.deps.schedules.get(asCompanyId('cmp_legacy'), 1))!.templateJson)).toEqual(stored);
+    });
+
+    it('publishes valid, realistic examples: each validates against its own schema, and the create example is accepted as it is', async () => {
+      const invalid: string[] = [];
+      for (const path of ['/recurring-invoices/', '/recurring-invoices/{id}', '/recurring-invoices/{id}/runs']) {
+        for (const [method, op] of Object.entries<any>(schemas.doc.paths[path])) {
+          if (method === 'parameters') continue;
+          const request = op.requestBody?.content?.['application/json'];
+          if (request?.example !== undefined)
+            for (const e of schemas.validate(
+              schemas.pointer(path, method, 'requestBody', 'content', 'application/json', 'schema'),
+              request.example,
+            ))
+              invalid.push(`${method} ${path} request: ${e}`);
+          for (const [status, answer] of Object.entries<any>(op.responses))
+            for (const [type, media] of Object.entries<any>(answer.content ?? {}))
+              if (media.example !== undefined)
+                for (const e of schemas.validate(
+                  schemas.pointer(path, method, 'responses', status, 'content', type, 'schema'),
+                  media.example,
+                ))
+                  invalid.push(`${method} ${path} ${status}: ${e}`);
+        }
+      }
+      for (const name of [
+        'RecurringTemplate',
+        'RecurringTemplateView',
+        'RecurringTemplatePosition',
+        'RecurringInvoice',
+        'RecurringInvoiceCreate',
+        'PositionCreateInput',
+      ]) {
+        const component = schemas.doc.components.schemas[name];
+        expect([name, component.example !== undefined]).toEqual([name, true]);
+        for (const e of schemas.validate(`#/components/schemas/${name}`, component.example)) invalid.push(`${name}: ${e}`);
+      }
+      expect(invalid).toEqual([]);
+      // the realistic values: rates as fractions, an e-invoice format the API issues
+      const example = schemas.doc.paths['/recurring-invoices/'].post.requestBody.content['application/json'].example;
+      expect(example.template.invoice_format).toBe('XRECHNUNG');
+      expect(example.template.positions.map((p: { tax_rate: number }) => p.tax_rate)).toEqual([0.19, 0.19]);
+      const created = await api('cmp_example')('POST', '/recurring-invoices/', example);
+      expect(created.status).toBe(201);
+      expect(created.body.template).toEqual({ ...example.template, email: { ...example.template.email } });
+      expect(asDocumented(created.body)).toEqual([]);
+      const documented = schemas.doc.paths['/recurring-invoices/'].post.responses['201'].content['application/json'].example;
+      expect(Object.keys(created.body).sort()).toEqual(Object.keys(documented).sort());
+      expect(created.body.template).toEqual(documented.template);
+    });
+
+    it('refuses at creation a template finalization would refuse: 422 naming template.buyer_reference, nothing saved', async () => {
+      const call = api('cmp_refuse');
+      const { buyer_reference: _none, ...withoutReference } = template(60);
+      const refused = await call('POST', '/recurring-invoices/', { template: withoutReference, schedule: monthly, auto_finalize: true });
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('RECURRING_TEMPLATE_NOT_VALID');
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ path: 'template.buyer_reference', rule: 'BR-DE-15', message: expect.stringContaining('Leitweg-ID') }),
+      ]);
+      expect(refused.body.detail).toContain('buyer_reference');
+      expect(
+        schemas.validate(
+          schemas.pointer('/recurring-invoices/', 'post', 'responses', '422', 'content', 'application/problem+json', 'schema'),
+          refused.body,
+        ),
+      ).toEqual([]);
+      const unknown = await call('POST', '/recurring-invoices/', { template: template(404), schedule: monthly });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.errors).toEqual([expect.objectContaining({ path: 'template.customer_id', rule: 'CUSTOMER_EXISTS' })]);
+      expect((await call('GET', '/recurring-invoices/')).body.total).toBe(0);
+      // the check is the invoice's: the draft of the first run, with the customer's Leitweg-ID as creation takes it
+      const checks = fake.calls.filter((c) => c.companyId === 'cmp_refuse' && c.path === '/invoice/validate');
+      expect(checks[0].body).toMatchObject({
+        customer_id: 60,
+        invoice_format: 'XRECHNUNG',
+        benefit_period_start: '2026-12-01',
+        benefit_period_end: '2026-12-31',
+      });
+      fake.buyerReferences.set('cmp_refuse:60', '04011000-12345-03');
+      const accepted = await call('POST', '/recurring-invoices/', { template: withoutReference, schedule: monthly, auto_finalize: true });
+      expect(accepted.status).toBe(201);
+      // no id was used up by the refusals
+      expect(accepted.body.id).toBe(1);
+      expect(fake.invoicesOf('cmp_refuse')).toHaveLength(0);
+    });
+
+    it('refuses a changed template or a resume finalization would refuse (422 naming the field); pausing is never refused', async () => {
+      const call = api('cmp_refuse_put');
+      const created = await call('POST', '/recurring-invoices/', { template: template(61), schedule: monthly });
+      expect(created.status).toBe(201);
+      const { buyer_reference: _none, ...withoutReference } = template(61);
+      const changed = await call('PUT', `/recurring-invoices/${created.body.id}`, { template: withoutReference });
+      expect(changed.status).toBe(422);
+      expect(changed.body.errors).toEqual([expect.objectContaining({ path: 'template.buyer_reference', rule: 'BR-DE-15' })]);
+      expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body.template.buyer_reference).toBe('04011000-12345-03');
+      expect((await call('PUT', `/recurring-invoices/${created.body.id}`, { status: 'paused' })).status).toBe(200);
+      // the customer is deleted meanwhile: resuming is refused, naming it
+      fake.deletedCustomers.add('cmp_refuse_put:61');
+      const resumed = await call('PUT', `/recurring-invoices/${created.body.id}`, { status: 'active' });
+      expect(resumed.status).toBe(422);
+      expect(resumed.body.errors).toEqual([expect.objectContaining({ path: 'template.customer_id', rule: 'CUSTOMER_EXISTS' })]);
+      expect((await call('PUT', `/recurring-invoices/${created.body.id}`, { name: 'still paused' })).status).toBe(200);
+      const fixed = await call('PUT', `/recurring-invoices/${created.body.id}`, { template: template(62), status: 'active' });
+      expect(fixed.status).toBe(200);
+      expect(fixed.body).toMatchObject({ status: 'active', paused_reason: null, template: { customer_id: 62 } });
+    });
+
+    it('answers 503 and saves nothing when the invoice service cannot check the template', async () => {
+      const call = api('cmp_down');
+      fake.state.validateDown = true;
+      try {
+        const refused = await call('POST', '/recurring-invoices/', { template: template(), schedule: monthly });
+        expect(refused.status).toBe(503);
+        expect(refused.body.code).toBe('SERVICE_UNAVAILABLE');
+      } finally {
+        fake.state.validateDown = false;
+      }
+      // invoice-service not reachable at all
+      const cut = await replica({ INVOICE_URL: 'http://127.0.0.1:9', RECURRING_HTTP_TIMEOUT_MS: '1000' });
+      const unreachable = await serviceCaller(() => cut.url, 'cmp_down')('POST', '/recurring-invoices/', {
+        template: template(),
+        schedule: monthly,
+      });
+      expect(unreachable.status).toBe(503);
+      expect(unreachable.body.code).toBe('SERVICE_UNAVAILABLE');
+      await cut.svc.stop();
+      expect((await call('GET', '/recurring-invoices/')).body.total).toBe(0);
+      const created = await call('POST', '/recurring-invoices/', { template: template(), schedule: monthly });
+      fake.state.validateDown = true;
+      try {
+        const change = await call('PUT', `/recurring-invoices/${created.body.id}`, { template: template(8) });
+        expect(change.status).toBe(503);
+      } finally {
+        fake.state.validateDown = false;
+      }
+      expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body.template.customer_id).toBe(7);
+    });
+
+    it('pauses on a refused finalization with the reason, leaves no draft per period, and finalizes the same draft once fixed', async () => {
+      const call = api('cmp_ff');
+      // the customer's Leitweg-ID is there when the schedule is saved, gone when the run creates its draft
+      fake.buyerReferences.set('cmp_ff:70', '04011000-12345-03');
+      const { buyer_reference: _none, ...withoutReference } = template(70);
+      const created = await call('POST', '/recurring-invoices/', {
+        template: withoutReference,
+        schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-10-01' },
+        auto_finalize: true,
+      });
+      expect(created.status).toBe(201);
+      fake.buyerReferences.delete('cmp_ff:70');
+      await tick(main.svc);
+      const paused = (await call('GET', `/recurring-invoices/${created.body.id}`)).body;
+      expect(paused).toMatchObject({
+        status: 'paused',
+        paused_reason: 'finalize_failed',
+        next_run_date: '2026-10-01',
+        last_run: { date: '2026-10-01', invoice_id: 1, outcome: 'finalize_failed' },
+      });
+      expect(paused.last_run.error).toContain('422 INVOICE_NOT_VALID');
+      expect(paused.last_run.error).toContain('buyerReference');
+      expect(asDocumented(paused)).toEqual([]);
+      // later ticks (the October and November periods are due) leave no further draft
+      await tick(main.svc);
+      await tick(main.svc);
+      expect(fake.invoicesOf('cmp_ff').map((i) => [i.benefit_period_start, i.status])).toEqual([['2026-10-01', 'DRAFT']]);
+      const announced70 = await waitFor(() => announced.find((a) => a.companyId === 'cmp_ff'));
+      expect(announced70.data).toMatchObject({ outcome: 'finalize_failed', pausedReason: 'finalize_failed', invoiceId: 1 });
+
+      // resuming unfixed is refused (the check of the next run's draft); the template fixed, it resumes
+      expect((await call('PUT', `/recurring-invoices/${created.body.id}`, { status: 'active' })).status).toBe(422);
+      const resumed = await call('PUT', `/recurring-invoices/${created.body.id}`, { template: template(70), status: 'active' });
+      expect(resumed.status).toBe(200);
+      await tick(main.svc);
+      const invoices = fake.invoicesOf('cmp_ff');
+      // the paused run's own draft, brought up to date and finalized; then November's: one draft per period
+      expect(invoices.map((i) => [i.id, i.benefit_period_start, i.status, i.buyer_reference])).toEqual([
+        [1, '2026-10-01', 'OPEN', '04011000-12345-03'],
+        [2, '2026-11-01', 'OPEN', '04011000-12345-03'],
+      ]);
+      expect(fake.calls.filter((c) => c.companyId === 'cmp_ff' && c.method === 'POST' && c.path === '/invoice/')).toHaveLength(2);
+      const runs = (await call('GET', `/recurring-invoices/${created.body.id}/runs`)).body.runs;
+      expect(runs.map((r: { date: string; invoice_id: number; outcome: string }) => [r.date, r.invoice_id, r.outcome])).toEqual([
+        ['2026-11-01', 2, 'finalized'],
+        ['2026-10-01', 1, 'finalized'],
+      ]);
+      expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body).toMatchObject({ status: 'active', paused_reason: null });
+    });
+
+    it('pauses when the finalization job fails, and a resume starts a new job on the same draft', async () => {
+      const call = api('cmp_jobfail');
+      fake.state.failJobsOf.add('cmp_jobfail');
+      const created = await call('POST', '/recurring-invoices/', {
+        template: template(71),
+        schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-11-01' },
+        auto_finalize: true,
+      });
+      await tick(main.svc);
+      const paused = (await call('GET', `/recurring-invoices/${created.body.id}`)).body;
+      expect(paused).toMatchObject({
+        status: 'paused',
+        paused_reason: 'finalize_failed',
+        last_run: { outcome: 'finalize_failed', invoice_id: 1 },
+      });
+      expect(paused.last_run.error).toContain('rendering failed');
+      // retried by another tick and another replica: still paused, still one draft
+      await tick(main.svc);
+      await runDueSchedules(main.svc.deps, { owner: 'retry-test', concurrency: 1 });
+      expect(fake.invoicesOf('cmp_jobfail')).toHaveLength(1);
+
+      fake.state.failJobsOf.delete('cmp_jobfail');
+      expect((await call('PUT', `/recurring-invoices/${created.body.id}`, { status: 'active' })).status).toBe(200);
+      await tick(main.svc);
+      expect(fake.invoicesOf('cmp_jobfail').map((i) => [i.id, i.status])).toEqual([[1, 'OPEN']]);
+      const jobs = fake.calls.filter((c) => c.companyId === 'cmp_jobfail' && c.method === 'POST' && c.path === '/invoice/1/job');
+      expect(jobs).toHaveLength(2);
+      expect((await call('GET', `/recurring-invoices/${created.body.id}`)).body).toMatchObject({
+        status: 'active',
+        next_run_date: '2026-12-01',
+        last_run: { outcome: 'finalized', invoice_id: 1, error: null },
+      });
+    });
   });
 });

@@ -12,10 +12,11 @@ export interface CrashRetryOptions {
   /** The company every request is signed for. */
   company: string;
   /**
-   * Called once before the service starts, with the run's prefix: start what the service needs besides MongoDB, the
-   * broker and Redis (an object store, a peer on the bus) and answer the environment it reads to reach it.
+   * Called once before the service starts, with the run's prefix and the port offset its peers' URLs are at (the
+   * launcher gives the service its peers' URLs: a stand-in peer listens on its port plus this offset): start what the
+   * service needs besides MongoDB, the broker and Redis and answer the environment it reads to reach it.
    */
-  setup?: (prefix: string) => Promise<Record<string, string>> | Record<string, string>;
+  setup?: (prefix: string, portOffset: number) => Promise<Record<string, string>> | Record<string, string>;
   /** Called after the service has stopped: stop what `setup` started. */
   teardown?: () => Promise<void> | void;
 }
@@ -59,7 +60,7 @@ export function crashRetryHarness({ service, company, setup, teardown }: CrashRe
     mongoUri = mongo.uri;
     stopMongo = mongo.stop;
     relay = await commitKillSwitch(mongo.uri);
-    env = { ...process.env, ...testEnv(prefix, relay.uri, (await setup?.(prefix)) ?? {}) };
+    env = { ...process.env, ...testEnv(prefix, relay.uri, (await setup?.(prefix, portOffset)) ?? {}) };
     delete env.PORT;
     await launch();
   });

@@ -92,7 +92,7 @@ const BY_NAME: Record<string, unknown> = {
   quantity: 10,
   single_net_amount: 1000,
   unit_net_amount: 100,
-  tax_rate: 19,
+  tax_rate: 0.19,
   percent: 2,
   account_holder: 'Beispiel Software GmbH',
   action: 'invoice.finalized',

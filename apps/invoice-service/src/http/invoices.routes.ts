@@ -3,6 +3,7 @@ import {
   CreditNoteCreate,
   IntId,
   InvoiceCreate,
+  InvoiceDraftCheck,
   InvoiceListQuery,
   JobWaitQuery,
   InvoiceUpdate,
@@ -31,6 +32,7 @@ import { updateInvoice } from '../usecases/update-invoice';
 import { updatePosition } from '../usecases/update-position';
 import { listInvoices } from '../usecases/list-invoices';
 import { loadInvoice } from '../usecases/load-invoice';
+import { validateDraft } from '../usecases/validate-draft';
 import { presentValidation, validateInvoice } from '../usecases/validate-invoice';
 import { waitForJob } from '../usecases/wait-for-job';
 
@@ -48,6 +50,10 @@ export function invoiceRoutes(deps: InvoiceDeps): Router {
   r.post('/invoice/', async (req, res) => {
     const id = await createInvoice(deps, companyIdOf(req), parseInput(InvoiceCreate, req.body));
     res.status(201).location(`/api/v1/invoice/${id}`).json({ message: 'invoice created', invoice_id: id, id });
+  });
+  // before /invoice/:id: a check of an invoice not created (nothing stored), answered as GET /invoice/{id}/validate
+  r.post('/invoice/validate', async (req, res) => {
+    res.json(presentValidation(await validateDraft(deps, companyIdOf(req), parseInput(InvoiceDraftCheck, req.body))));
   });
   r.get('/invoice/:id', async (req, res) => {
     res.json(presentInvoice(await loadInvoice(deps, companyIdOf(req), idOf(req, 'id')), { positions: true }));

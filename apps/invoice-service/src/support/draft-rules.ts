@@ -1,10 +1,10 @@
 /** Rules every draft use case shares: references that must exist, numbering, meta storage, the positions cap. */
-import type { CompanyId, InvoiceMeta } from '@inv/contracts';
+import { MAX_INVOICE_POSITIONS, type CompanyId, type InvoiceMeta } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from './deps';
 
-export const MAX_POSITIONS = 1000;
+export const MAX_POSITIONS = MAX_INVOICE_POSITIONS;
 
 /** A string meta is stored as it is, an object as JSON text beside it (no client keys become field names). */
 export function metaFields(meta: InvoiceMeta | undefined): Pick<InvoiceDoc, 'meta' | 'metaJson'> {

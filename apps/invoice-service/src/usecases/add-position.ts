@@ -11,7 +11,7 @@ import { assertPositionAmounts, changePositions, toPosition } from '../support/p
  * With product_id, the product's values fill what the request leaves out; the position keeps a copy of them
  * (and the product id for reference), so later product changes never touch this invoice.
  */
-async function withProduct(deps: InvoiceDeps, companyId: CompanyId, input: PositionCreateInput): Promise<PositionCreate> {
+export async function withProduct(deps: InvoiceDeps, companyId: CompanyId, input: PositionCreateInput): Promise<PositionCreate> {
   if (input.product_id === undefined) return input as PositionCreate;
   const product = await deps.products.get(companyId, input.product_id);
   if (!product)

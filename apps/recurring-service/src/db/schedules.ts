@@ -1,8 +1,8 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
-import type { CompanyId, RecurringRunOutcome, RecurringSchedule, RecurringStatus } from '@inv/contracts';
+import type { CompanyId, RecurringPausedReason, RecurringRunOutcome, RecurringSchedule, RecurringStatus } from '@inv/contracts';
 import type { z } from 'zod';
 
-export type PausedReason = 'user' | 'quota_exceeded' | 'invoice_rejected';
+export type PausedReason = RecurringPausedReason;
 
 export interface LastRunDoc {
   date: string;
@@ -19,8 +19,9 @@ export interface ScheduleDoc {
   id: number;
   name: string | null;
   /**
-   * The template as JSON text: it holds the integrator's `meta` object, whose keys (dots, dollar signs) must not
-   * become MongoDB field names.
+   * The template as JSON text, as the request parsed it (decimals as exact text; answered as JSON numbers, see
+   * domain/template.ts): it holds the integrator's `meta` object, whose keys (dots, dollar signs) must not become
+   * MongoDB field names.
    */
   templateJson: string;
   schedule: RecurringSchedule;

@@ -10,9 +10,18 @@ export interface ApiAnswer {
   body: Record<string, unknown>;
 }
 
-/** A problem document's message, for last_run.error (never the request, which may carry e-mail addresses). */
-export const problemText = (a: ApiAnswer) =>
-  `${a.status} ${String(a.body.code ?? a.body.error_code ?? '')}: ${String(a.body.detail ?? a.body.message ?? '')}`.slice(0, 500);
+/**
+ * A problem document's message and the fields it names, for last_run.error (never the request, which may carry
+ * e-mail addresses): `422 INVOICE_NOT_VALID: the invoice cannot be finalized: … [buyerReference]`.
+ */
+export const problemText = (a: ApiAnswer) => {
+  const fields = Array.isArray(a.body.errors)
+    ? [...new Set((a.body.errors as { path?: unknown; field?: unknown }[]).map((e) => String(e.path ?? e.field ?? '')).filter(Boolean))]
+    : [];
+  const named = fields.length ? ` [${fields.join(', ')}]` : '';
+  const text = `${a.status} ${String(a.body.code ?? a.body.error_code ?? '')}: ${String(a.body.detail ?? a.body.message ?? '')}`;
+  return `${text.slice(0, 500 - Math.min(named.length, 200))}${named.slice(0, 200)}`;
+};
 
 /**
  * Calls invoice-service's public HTTP API as the gateway's proxy does: a short-lived signed identity of the
@@ -23,6 +32,8 @@ export const problemText = (a: ApiAnswer) =>
  * Every call first takes a slot of the company's rate-limit window, the one the gateway keeps in Redis for the
  * company's API requests (`rateLimit`), so the scheduler's calls count against the same per-company limit: when
  * the window is full the call waits for a free slot (at most `rateWaitMs`, then the run is left for a later tick).
+ * A call made while answering the company's own request (`ownRequest`: the template check when a schedule is
+ * saved) takes no slot: that request was counted by the gateway already.
  */
 export function invoiceApi(opts: {
   url: string;
@@ -50,9 +61,9 @@ export function invoiceApi(opts: {
     method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
-    extra: { signal?: AbortSignal; extraTimeoutMs?: number } = {},
+    extra: { signal?: AbortSignal; extraTimeoutMs?: number; ownRequest?: boolean } = {},
   ): Promise<ApiAnswer> {
-    await slot(companyId, `${method} ${path}`, extra.signal);
+    if (!extra.ownRequest) await slot(companyId, `${method} ${path}`, extra.signal);
     const token = await opts.signer.sign({ scope: 'company', companyId, keyId: 'recurring-service', role: 'member' });
     const timeout = AbortSignal.timeout(opts.timeoutMs + (extra.extraTimeoutMs ?? 0));
     let res: Response;

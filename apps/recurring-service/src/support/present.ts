@@ -1,12 +1,14 @@
-import type { RecurringInvoice, RecurringRun, RecurringTemplate } from '@inv/contracts';
+import type { RecurringInvoice, RecurringRun } from '@inv/contracts';
 import type { RunDoc } from '../db/runs';
 import type { ScheduleDoc } from '../db/schedules';
+import { templateView } from '../domain/template';
 
+/** A schedule as every answer gives it (create, update, get and list alike), its amounts as JSON numbers. */
 export function presentSchedule(doc: ScheduleDoc): RecurringInvoice {
   return {
     id: doc.id,
     name: doc.name,
-    template: JSON.parse(doc.templateJson) as RecurringTemplate,
+    template: templateView(doc.templateJson),
     schedule: doc.schedule,
     auto_finalize: doc.autoFinalize,
     auto_send_email: doc.autoSendEmail,

@@ -1,21 +1,28 @@
 import type { CompanyId, RecurringInvoiceCreate } from '@inv/contracts';
 import { AppError, invalidData } from '@inv/service-kit';
-import { dateOf, firstIndexAfter, runDate, startDateProblem } from '../domain/schedule';
+import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
 import { presentSchedule } from '../support/present';
+import { checkTemplate } from '../support/template-check';
 
 /** Most schedules (not ended) one company may keep: each is worked on by the scheduler. */
 export const MAX_LIVE_SCHEDULES = 500;
 
+/**
+ * Saves a schedule whose template passes the checks finalization applies (checkTemplate: 422 naming the fields
+ * otherwise, 503 when the invoice API cannot check it now); the template is stored as parsed.
+ */
 export async function createRecurring(deps: RecurringDeps, companyId: CompanyId, input: RecurringInvoiceCreate) {
   const startProblem = startDateProblem(input.schedule.start_date, dateOf(deps.now()));
   if (startProblem) throw invalidData(`schedule.start_date ${startProblem}`, [{ path: 'schedule.start_date', message: startProblem }]);
   if ((await deps.schedules.countLive(companyId)) >= MAX_LIVE_SCHEDULES)
     throw new AppError('conflict', `at most ${MAX_LIVE_SCHEDULES} recurring invoices that have not ended`, { code: 'RECURRING_LIMIT' });
-  const id = await deps.counters.next(`recurring:${companyId}`);
   const nextIndex = firstIndexAfter(input.schedule, undefined);
   const nextRunDate = runDate(input.schedule, nextIndex);
+  // checked on the draft of the first run (its service period)
+  await checkTemplate(deps, companyId, input.template, nextRunDate === null ? null : periodOf(input.schedule, nextIndex));
+  const id = await deps.counters.next(`recurring:${companyId}`);
   const now = deps.now();
   const doc: ScheduleDoc = {
     _id: `${companyId}:${id}`,

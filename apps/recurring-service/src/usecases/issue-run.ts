@@ -17,6 +17,8 @@ interface Settled {
   error?: string;
   /** Pause the schedule (the run stays open and continues when the schedule is resumed). */
   pause?: PausedReason;
+  /** Forget the finalization job (it failed): a resumed run starts a new one on the same draft. */
+  forgetJob?: boolean;
 }
 
 /** How long a job poll is held by invoice-service (its MAX_JOB_WAIT_SECONDS is 25). */
@@ -32,7 +34,9 @@ const JOB_POLL_SECONDS = 20;
  *    creation and the record), so a crash there does not issue a second invoice. invoice-service's idempotency
  *    keys live in the gateway, which this direct call does not pass.
  * 3. the positions, counted: a resumed run adds only those the draft does not have yet.
- * 4. with auto_finalize, the finalization job (402: the schedule is paused, quota_exceeded) and its end;
+ * 4. with auto_finalize, the finalization job (402: the schedule is paused, quota_exceeded) and its end; a refusal
+ *    (422) or a failed job pauses it too (finalize_failed, the reason in last_run.error) instead of leaving a draft
+ *    every period: resumed, the run brings the same draft up to date with the template and finalizes it again;
  *    with auto_send_email, the e-mail, unless the invoice already has one.
  * 5. the run is settled and the schedule advanced in one transaction.
  */
@@ -54,7 +58,7 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     return 'busy';
   }
   const { run, resumed } = claimed;
-  const api = (method: 'GET' | 'POST', path: string, body?: unknown, extraTimeoutMs?: number) =>
+  const api = (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, extraTimeoutMs?: number) =>
     deps.invoiceApi(companyId, method, path, body, { signal, extraTimeoutMs });
   const step = async (set: Partial<RunDoc>) => {
     if (!(await deps.runs.record(run, { ...set, leaseUntil: lease() }))) throw new LeaseLost(run._id);
@@ -104,6 +108,12 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
 
     // 4. finalization
     if (!run.finalized) {
+      if (run.outcome === 'finalize_failed' && run.jobId === null) {
+        // resumed after its finalization failed: the fix may be in the template (a buyer reference, the format)
+        const synced = await api('PUT', `/invoice/${invoiceId}`, draftFields(template));
+        if (synced.status !== 200 && !(synced.status === 409 && synced.body.code === 'INVOICE_NOT_DRAFT'))
+          return finalizeFailed(`the draft could not be updated from the template: ${problemText(synced)}`);
+      }
       const deadline = Date.now() + deps.jobWaitMs;
       for (;;) {
         if (run.jobId === null) {
@@ -120,7 +130,7 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
             await step({});
             continue;
           }
-          if (job.status !== 201) return { outcome: 'finalize_failed', error: problemText(job) };
+          if (job.status !== 201) return finalizeFailed(problemText(job));
           await step({ jobId: String(job.body.job_id) });
         }
         const polled = await api(
@@ -129,13 +139,13 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
           undefined,
           JOB_POLL_SECONDS * 1000,
         );
-        if (polled.status !== 200) return { outcome: 'finalize_failed', error: problemText(polled) };
+        if (polled.status !== 200) return finalizeFailed(problemText(polled));
         if (polled.body.status === 'finished') {
           await step({ finalized: true });
           break;
         }
         if (polled.body.status === 'failed')
-          return { outcome: 'finalize_failed', error: String(polled.body.error_message ?? 'finalization failed').slice(0, 500) };
+          return finalizeFailed(`the finalization job failed: ${String(polled.body.error_message ?? 'no reason given')}`);
         if (Date.now() > deadline) throw new InvoiceApiUnavailable('finalization job still running');
         await step({});
       }
@@ -178,7 +188,7 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     await deps.commit(async (session, emit) => {
       const r = await deps.runs.model.updateOne(
         { _id: run._id, owner: run.owner, state: 'open' },
-        { $set: { outcome, error: settled.error ?? null, leaseUntil: deps.now() } },
+        { $set: { outcome, error: settled.error ?? null, leaseUntil: deps.now(), ...(settled.forgetJob ? { jobId: null } : {}) } },
         { session },
       );
       if (r.matchedCount !== 1) throw new LeaseLost(run._id);
@@ -230,6 +240,26 @@ function runFinished(
     },
     `recurring-run-${run.companyId}-${run.scheduleId}-${run.period}-${stage}-${outcome}`,
   );
+}
+
+/**
+ * Finalization refused (422: what GET /invoice/{id}/validate reports) or its job failed: the schedule pauses with the
+ * reason, the run stays open with its draft and forgets the job, so a resume finalizes that draft again (no second
+ * draft for the period, and none for the next periods while the cause stays).
+ */
+function finalizeFailed(error: string): Settled {
+  return { outcome: 'finalize_failed', error: error.slice(0, 500), pause: 'finalize_failed', forgetJob: true };
+}
+
+/** The invoice fields of the template a draft is brought up to date with (the ones it sets; the others stay). */
+function draftFields(template: RecurringTemplate) {
+  return {
+    invoice_format: template.invoice_format,
+    tax_treatment_id: template.tax_treatment_id,
+    ftl_template_id: template.ftl_template_id,
+    buyer_reference: template.buyer_reference,
+    note: template.note,
+  };
 }
 
 /** An answer refusing the template's data: the schedule pauses until the template is fixed (the run stays open). */

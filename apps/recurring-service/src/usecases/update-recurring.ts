@@ -1,14 +1,17 @@
 import type { CompanyId, RecurringInvoiceUpdate, RecurringTemplate } from '@inv/contracts';
 import { AppError, conflict, invalidData } from '@inv/service-kit';
-import { dateOf, firstIndexAfter, runDate, startDateProblem } from '../domain/schedule';
+import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
 import { presentSchedule } from '../support/present';
+import { checkTemplate } from '../support/template-check';
 import { loadRecurring } from './load-recurring';
 
 /**
  * Changes the fields given. A new schedule starts after the last period billed, so no period is billed twice;
- * resuming (status active) lets the scheduler issue the periods missed while paused, oldest first.
+ * resuming (status active) lets the scheduler issue the periods missed while paused, oldest first. A change of the
+ * template or the schedule, and a resume, is saved only once the template passes the checks finalization applies
+ * (checkTemplate, on the draft of the next run); pausing and renaming are never refused by them.
  */
 export async function updateRecurring(deps: RecurringDeps, companyId: CompanyId, id: number, input: RecurringInvoiceUpdate) {
   const doc = await loadRecurring(deps, companyId, id);
@@ -44,6 +47,11 @@ export async function updateRecurring(deps: RecurringDeps, companyId: CompanyId,
   }
   if (input.status && status !== 'ended') status = input.status;
   set.status = status;
+  if (status !== 'ended' && (input.template !== undefined || input.schedule !== undefined || input.status === 'active')) {
+    const schedule = set.schedule ?? doc.schedule;
+    const nextIndex = set.nextIndex ?? doc.nextIndex;
+    await checkTemplate(deps, companyId, template, periodOf(schedule, nextIndex));
+  }
   set.pausedReason = status === 'paused' ? (input.status === 'paused' ? 'user' : doc.pausedReason) : null;
   if (!(await deps.schedules.replace(companyId, id, doc.version, set)))
     throw conflict(`recurring invoice ${id} changed at the same time (a run may have just finished); retry`, 'CONCURRENT_MODIFICATION');

@@ -138,6 +138,42 @@ export const PositionCreateInput = z
   .meta({ id: 'PositionCreateInput' });
 export type PositionCreateInput = z.output<typeof PositionCreateInput>;
 export type PositionCreate = z.output<typeof PositionCreate>;
+/**
+ * The decimal fields of a position (DecimalInput: a JSON number or decimal text in, exact decimal text after
+ * parsing): an answer that repeats a position as it was given writes them as JSON numbers.
+ */
+export const POSITION_DECIMAL_FIELDS = ['quantity', 'unit_net_amount', 'single_net_amount', 'tax_rate', 'discount_value'] as const;
+
+/** Most positions one invoice may have (invoice-service refuses the next one). */
+export const MAX_INVOICE_POSITIONS = 1000;
+
+/**
+ * POST /invoice/validate: an invoice as POST /invoice/ takes it with its positions as POST /invoice/{id}/positions
+ * takes them, checked as GET /invoice/{id}/validate checks a draft (the rules finalization applies), without
+ * creating anything: no draft, no number, no quota. recurring-service checks a template with it before it saves
+ * a schedule.
+ */
+export const InvoiceDraftCheck = z
+  .object({
+    ...InvoiceCreate.shape,
+    positions: z
+      .array(PositionCreateInput)
+      .max(MAX_INVOICE_POSITIONS)
+      .meta({ description: `the positions as POST /invoice/{id}/positions takes them (at most ${MAX_INVOICE_POSITIONS})` }),
+  })
+  .superRefine(periodOrder)
+  .meta({
+    id: 'InvoiceDraftCheck',
+    example: {
+      customer_id: 42,
+      invoice_format: 'XRECHNUNG',
+      buyer_reference: '04011000-12345-03',
+      benefit_period_start: '2026-12-01',
+      benefit_period_end: '2026-12-31',
+      positions: [{ title: 'Office rent', quantity: 1, unit_id: 'MON', unit_net_amount: 1200, tax_rate: 0.19 }],
+    },
+  });
+export type InvoiceDraftCheck = z.output<typeof InvoiceDraftCheck>;
 export const PositionUpdate = z.object(positionFields).partial().superRefine(discountConsistency).meta({ id: 'PositionUpdate' });
 export type PositionUpdate = z.output<typeof PositionUpdate>;
 

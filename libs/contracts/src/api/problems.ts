@@ -123,6 +123,10 @@ export const ERROR_CODES = {
   ],
   IDEMPOTENCY_KEY_REUSED: [422, 'The Idempotency-Key was used before with another request body.'],
   INVOICE_NOT_VALID: [422, 'The invoice cannot be finalized; `errors` lists why (see GET /invoice/{id}/validate).'],
+  RECURRING_TEMPLATE_NOT_VALID: [
+    422,
+    "The recurring invoice's template would not pass finalization (the checks of POST /invoice/validate); `errors` names each field, under `template.` where the template sets it, else the customer's or the company's.",
+  ],
   VAT_OVERRIDE_REQUIRED: [422, "The customer's VAT ID is not confirmed (`vat_check.status`); resend with vat_override_confirmed: true."],
   COMPANY_PROFILE_MISSING: [422, 'The company profile lacks data the document needs.'],
   PDF_WITHOUT_EINVOICE: [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, Pagination } from './common';
 import { SendEmailRequest } from './delivery';
-import { InvoiceCreate, InvoiceFormat, MAX_META_LENGTH, PositionCreateInput, TaxTreatmentId } from './invoices';
+import { InvoiceCreate, MAX_META_LENGTH, POSITION_DECIMAL_FIELDS, PositionCreateInput } from './invoices';
 import { safeText } from './safe-text';
 
 /**
@@ -26,7 +26,7 @@ export const RecurringInterval = z.enum(['monthly', 'quarterly', 'yearly']).meta
 export type RecurringInterval = z.output<typeof RecurringInterval>;
 export const RecurringStatus = z.enum(['active', 'paused', 'ended']).meta({
   id: 'RecurringStatus',
-  description: 'ended: the end_date has passed (set by the service); paused: by you or by a quota refusal',
+  description: 'ended: the end_date has passed (set by the service); paused: by you, or by a run that could not finish (see paused_reason)',
 });
 export type RecurringStatus = z.output<typeof RecurringStatus>;
 
@@ -43,6 +43,20 @@ const TemplateMeta = z
   .record(z.string(), z.unknown())
   .refine((v) => JSON.stringify(v).length <= MAX_META_LENGTH - 200, { message: `at most ${MAX_META_LENGTH - 200} characters as JSON` })
   .meta({ description: 'a JSON object of your own copied to every invoice, with `recurring_run` (the run id) added' });
+
+/** A realistic template: an XRechnung to a public buyer, with its Leitweg-ID, monthly rent and service charge. */
+const templateExample = {
+  customer_id: 42,
+  invoice_format: 'XRECHNUNG',
+  buyer_reference: '04011000-12345-03',
+  note: 'Rent as agreed in the lease of 2024-01-01.',
+  meta: { contract: 'L-2024-007' },
+  positions: [
+    { title: 'Office rent', quantity: 1, unit_id: 'MON', unit_net_amount: 1200, tax_rate: 0.19 },
+    { title: 'Service charge', quantity: 1, unit_id: 'MON', unit_net_amount: 150, tax_rate: 0.19 },
+  ],
+  email: { to: 'accounts-payable@customer.example', subject: 'Your rent invoice', attach_pdf: true },
+};
 
 export const RecurringTemplate = z
   .object({
@@ -63,7 +77,8 @@ export const RecurringTemplate = z
   .meta({
     id: 'RecurringTemplate',
     description:
-      'what each run creates: POST /invoice/ with these fields and benefit_period_start/end set to the run period, then each position; invoices are in EUR',
+      'what each run creates: POST /invoice/ with these fields and benefit_period_start/end set to the run period, then each position; invoices are in EUR. Checked like an invoice when saved (POST /invoice/validate: the rules finalization applies)',
+    example: templateExample,
   });
 export type RecurringTemplate = z.output<typeof RecurringTemplate>;
 
@@ -136,8 +151,21 @@ export const RecurringRunOutcome = z
   .meta({
     id: 'RecurringRunOutcome',
     description:
-      'running: in progress; draft_created: the draft is ready (no auto_finalize); finalized / sent: finalized (and e-mailed); quota_exceeded: the draft exists, finalization was refused with 402 and the schedule paused; finalize_failed: the finalization job failed (the draft stays); failed: the invoice API refused the draft (see error)',
+      'running: in progress; draft_created: the draft is ready (no auto_finalize); finalized / sent: finalized (and e-mailed); quota_exceeded: the draft exists, finalization was refused with 402 and the schedule paused; finalize_failed: finalization was refused (422) or its job failed, the draft stays and the schedule paused (see error); failed: the invoice API refused the draft (see error)',
   });
+
+/**
+ * Why a schedule is paused: user: by you (PUT status paused); quota_exceeded: finalization was refused (402);
+ * invoice_rejected: the invoice API refused the draft or a position; finalize_failed: finalization was refused (422)
+ * or its job failed. In each case but `user` the run stays open with its draft: resuming continues it (no second
+ * draft) after the cause is fixed; `last_run.error` says what it was.
+ */
+export const RecurringPausedReason = z.enum(['user', 'quota_exceeded', 'invoice_rejected', 'finalize_failed']).meta({
+  id: 'RecurringPausedReason',
+  description:
+    'user: paused by you; quota_exceeded: finalization was refused (402); invoice_rejected: the invoice API refused the draft or a position; finalize_failed: finalization was refused (422) or its job failed. The reason is in last_run.error; resuming continues the same run and draft once the cause is fixed',
+});
+export type RecurringPausedReason = z.output<typeof RecurringPausedReason>;
 
 const LastRun = z
   .object({
@@ -151,22 +179,39 @@ const LastRun = z
   .meta({ id: 'RecurringLastRun' });
 
 /**
- * The template and schedule as answered: the request schemas' own components (PositionCreateInput,
- * SendEmailRequest, RecurringSchedule) are request shapes (optional fields nullable), so the answer names its own.
+ * The template as answered: the request's own schemas (RecurringTemplate, PositionCreateInput), with the decimal fields
+ * of the positions as JSON numbers, as every answer gives amounts (`"quantity": 2`, `"tax_rate": 0.19`). It is a valid
+ * RecurringTemplate: what GET answers can be sent back with PUT. The request components are request shapes
+ * (optional fields nullable), so the answer names its own.
  */
-const RecurringTemplateView = z
+const decimalAsNumber = (field: (typeof POSITION_DECIMAL_FIELDS)[number]) => {
+  const given = PositionCreateInput.shape[field];
+  const input = given instanceof z.ZodOptional ? given.unwrap() : given;
+  const { description, minimum, maximum } = (input.meta() ?? {}) as { description?: string; minimum?: number; maximum?: number };
+  let n = z.number();
+  if (minimum !== undefined) n = n.min(minimum);
+  if (maximum !== undefined) n = n.max(maximum);
+  return description ? n.meta({ description }) : n;
+};
+const positionNumbers = {
+  quantity: decimalAsNumber('quantity'),
+  unit_net_amount: decimalAsNumber('unit_net_amount').optional(),
+  single_net_amount: decimalAsNumber('single_net_amount').optional(),
+  tax_rate: decimalAsNumber('tax_rate').optional(),
+  discount_value: decimalAsNumber('discount_value').optional(),
+} satisfies Record<(typeof POSITION_DECIMAL_FIELDS)[number], z.ZodType>;
+export const RecurringTemplatePosition = z
+  .object({ ...PositionCreateInput.shape, ...positionNumbers, unit_id: z.string().optional() })
+  .meta({ id: 'RecurringTemplatePosition', description: 'a position as given (PositionCreateInput), amounts as JSON numbers' });
+export type RecurringTemplatePosition = z.output<typeof RecurringTemplatePosition>;
+export const RecurringTemplateView = z
   .object({
-    customer_id: z.number().int(),
-    invoice_format: InvoiceFormat.optional(),
-    tax_treatment_id: TaxTreatmentId.optional(),
-    ftl_template_id: z.number().int().optional(),
-    buyer_reference: z.string().optional(),
-    note: z.string().optional(),
-    meta: z.record(z.string(), z.unknown()).optional(),
-    positions: z.array(z.record(z.string(), z.unknown())).meta({ description: 'as given (PositionCreateInput)' }),
-    email: z.record(z.string(), z.unknown()).optional().meta({ description: 'as given (SendEmailRequest)' }),
+    ...RecurringTemplate.shape,
+    positions: z.array(RecurringTemplatePosition),
+    email: z.object(SendEmailRequest.shape).optional().meta({ description: 'as given (SendEmailRequest)' }),
   })
-  .meta({ id: 'RecurringTemplateView' });
+  .meta({ id: 'RecurringTemplateView', example: templateExample });
+export type RecurringTemplateView = z.output<typeof RecurringTemplateView>;
 const RecurringScheduleView = z.object(scheduleFields).meta({ id: 'RecurringScheduleView' });
 
 export const RecurringInvoice = z
@@ -178,10 +223,7 @@ export const RecurringInvoice = z
     auto_finalize: z.boolean(),
     auto_send_email: z.boolean(),
     status: RecurringStatus,
-    paused_reason: z.enum(['user', 'quota_exceeded', 'invoice_rejected']).nullable().meta({
-      description:
-        'user: paused by you; quota_exceeded: finalization was refused (402); invoice_rejected: the invoice API refused the template (see last_run.error)',
-    }),
+    paused_reason: RecurringPausedReason.nullable().meta({ description: 'why it is paused (null unless paused)' }),
     next_run_date: IsoDate.nullable().meta({ description: 'null once ended' }),
     last_run: LastRun.nullable(),
     created_at: z.string(),

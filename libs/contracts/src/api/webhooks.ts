@@ -300,10 +300,10 @@ export const WEBHOOK_PAYLOADS = {
         period_end: CalendarDate,
         invoice_id: z.number().int().nullable().meta({ description: 'the invoice the run issued (null: none was created)' }),
         outcome: RecurringRunOutcome,
-        paused_reason: z
-          .enum(['quota_exceeded', 'invoice_rejected'])
-          .nullable()
-          .meta({ description: "the schedule paused at this run: the plan's quota is used up, or invoice-service refused the template" }),
+        paused_reason: z.enum(['quota_exceeded', 'invoice_rejected', 'finalize_failed']).nullable().meta({
+          description:
+            "the schedule paused at this run: the plan's quota is used up, invoice-service refused the draft, or finalization was refused (422) or failed",
+        }),
         error: z.string().nullable(),
       }),
     }),

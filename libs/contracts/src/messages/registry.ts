@@ -251,7 +251,7 @@ export const events = {
   'inbound.deleted.v1': z.object({ inboundId: z.number().int() }),
   /**
    * A recurring invoice's run for one period ended: the invoice it issued (`invoiceId`) and how far it got, or the schedule
-   * paused (`pausedReason`: the plan's quota, or the template refused by invoice-service). Once per schedule and period
+   * paused (`pausedReason`: the plan's quota, the template refused by invoice-service, or its finalization refused or failed). Once per schedule and period
    * (a pause and the later completion of the same run are two announcements with their own ids).
    */
   'recurring-invoice.run-finished.v1': z.object({
@@ -260,7 +260,7 @@ export const events = {
     periodEnd: z.string(),
     invoiceId: z.number().int().nullable(),
     outcome: z.enum(['running', 'draft_created', 'finalized', 'sent', 'quota_exceeded', 'finalize_failed', 'failed']),
-    pausedReason: z.enum(['quota_exceeded', 'invoice_rejected']).optional(),
+    pausedReason: z.enum(['quota_exceeded', 'invoice_rejected', 'finalize_failed']).optional(),
     error: z.string().optional(),
   }),
   /** A webhook endpoint was created, changed, deleted, its secret rotated, or disabled by delivery (for the audit log: field names only). */

@@ -12,6 +12,7 @@ import {
   EmailTextsUpdate,
   Invoice,
   InvoiceCreate,
+  InvoiceDraftCheck,
   InvoiceListQuery,
   InvoicePage,
   InvoiceUpdate,
@@ -40,6 +41,7 @@ import {
   conflict,
   intId,
   json,
+  jsonExample,
   notFound,
   paginationHeaders,
   problem,
@@ -77,6 +79,38 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         responses: {
           201: json(CreatedInvoice, 'created'),
           ...conflict('the invoice_number is taken (DUPLICATE_INVOICE_NUMBER)'),
+          ...bodyErrors(),
+          ...commonErrors(),
+        },
+      }),
+    },
+    '/invoice/validate': {
+      post: op({
+        operationId: 'validateInvoiceDraft',
+        summary: 'Validate an invoice before creating it',
+        description:
+          'The answer GET /invoice/{id}/validate would give for the draft that POST /invoice/ and POST /invoice/{id}/positions would make of this body ' +
+          "(the customer's buyer reference and template as defaults, products filling positions): whether finalization would accept it, and why not. " +
+          'Nothing is created: no draft, no number, no quota. Recurring invoices check their template with it when they are saved.',
+        requestBody: body(InvoiceDraftCheck, {
+          customer_id: 42,
+          invoice_format: 'XRECHNUNG',
+          benefit_period_start: '2026-12-01',
+          benefit_period_end: '2026-12-31',
+          positions: [{ title: 'Office rent', quantity: 1, unit_id: 'MON', unit_net_amount: 1200, tax_rate: 0.19 }],
+        }),
+        responses: {
+          200: jsonExample(Validation, {
+            valid: false,
+            errors: [
+              { field: 'buyerReference', rule: 'BR-DE-15', message: 'XRechnung needs the buyer reference (Leitweg-ID for public buyers).' },
+            ],
+            warnings: [],
+            checks: ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'],
+            vat_check: { status: 'valid' },
+            vat_override_required: false,
+          }),
+          ...unprocessable('positions with amounts outside the bounds (INVOICE_NOT_VALID)'),
           ...bodyErrors(),
           ...commonErrors(),
         },
