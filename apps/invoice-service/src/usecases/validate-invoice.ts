@@ -2,6 +2,7 @@ import { AppError } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { asSmallBusinessPositions, buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
+import { vatRateWarnings } from '../domain/vat-rate-plausibility';
 import { attachmentsNotInXml } from '@inv/contracts';
 import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice/rules';
 import type { InvoiceDeps } from '../support/deps';
@@ -45,7 +46,7 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   ]);
   const errors: ValidationError[] = [];
   const warningsOfProfile: ValidationError[] = [];
-  const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'];
+  const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id', 'vat_rates'];
   if (!buyer.found) errors.push({ field: 'customer_id', rule: 'CUSTOMER_EXISTS', message: `customer ${inv.customerId} does not exist` });
   else if (!buyer.hasBillingAddress)
     errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
@@ -105,6 +106,8 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   const attachments = inv.attachmentsUploaded === false ? [] : await deps.attachments.ofInvoice(inv.companyId, inv.id);
   const warnings = [
     ...warningsOfProfile,
+    // a rate the country does not have on the date of supply (16 % in Germany outside the second half of 2020)
+    ...vatRateWarnings(snapshot),
     ...attachmentsNotInXml(inv.format, attachments).map((l) => ({
       field: 'attachments',
       rule: 'ATTACHMENT_NOT_IN_XML',

@@ -231,9 +231,10 @@ export const Validation = z
       description:
         'everything finalization would refuse, with the same findings as its 422 (a VAT_OVERRIDE_REQUIRED finding is cleared by vat_override_confirmed: true)',
     }),
-    warnings: z
-      .array(RuleFinding)
-      .meta({ description: 'no obstacle to finalizing, e.g. an attachment the e-invoice XML cannot carry (it goes into the PDF)' }),
+    warnings: z.array(RuleFinding).meta({
+      description:
+        "no obstacle to finalizing, e.g. an attachment the e-invoice XML cannot carry (it goes into the PDF), or VAT_RATE_NOT_IN_FORCE: a standard-rated position at a rate the seller's country (or, for a distance sale, the buyer's EU country) does not have on the date of supply (the service period's end, else the invoice date), naming the rates in force",
+    }),
     checks: z.array(z.string()),
     vat_check: z.object({ status: VatCheck.shape.status }),
     vat_override_required: z.boolean().meta({
@@ -260,7 +261,7 @@ export const Validation = z
         },
       ],
       warnings: [{ field: 'positions', rule: 'SMALL_BUSINESS_NO_VAT', message: 'positions 1 will be issued without VAT (§ 19 UStG)' }],
-      checks: ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'],
+      checks: ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id', 'vat_rates'],
       vat_check: { status: 'invalid' },
       vat_override_required: true,
     },
