@@ -26,3 +26,4 @@ export * from './api/payments';
 export * from './api/bank-statements';
 export * from './api/reminders';
 export * from './vat-rates';
+export * from './party-identifiers';

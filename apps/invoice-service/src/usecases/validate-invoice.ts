@@ -21,10 +21,11 @@ type VatStatus = 'valid' | 'invalid' | 'unavailable' | 'pending' | 'not_checked'
 
 /**
  * A customer VAT ID that is not confirmed (VIES said invalid, its check digits fail, VIES was unavailable, the
- * check is pending): finalization needs vat_override_confirmed: true. No VAT ID (B2C, or none given): nothing.
+ * check is pending): finalization needs vat_override_confirmed: true. No VAT ID (B2C, or none given), or a tax number
+ * VIES does not know (a buyer in Norway, Switzerland or the UK: status not_checked): nothing.
  */
 export function vatConfirmationFinding(customerId: number, vatId: string | undefined, status: VatStatus): ValidationError | undefined {
-  if (!vatId || status === 'valid') return undefined;
+  if (!vatId || status === 'valid' || status === 'not_checked') return undefined;
   return {
     field: 'customer.vat_id',
     rule: VAT_OVERRIDE_RULE,
@@ -153,9 +154,9 @@ const SELLER_FIELDS: Record<string, string> = {
 };
 export const companyFieldOf = (field: string): string | undefined => SELLER_FIELDS[field];
 
-/** BR-CO-26 is met by a VAT ID or a register entry (BT-30, written from registration_id): the finding names both. */
+/** BR-CO-26 is met by a VAT ID, a seller identifier (BT-29) or a register entry (BT-30): the finding names all three. */
 const companyFieldsToSet = (rule: string, field: string) =>
-  rule === 'BR-CO-26' ? 'vat_id or registration_id' : field.slice('company.'.length);
+  rule === 'BR-CO-26' ? 'vat_id, seller_identifier or registration_id' : field.slice('company.'.length);
 
 /**
  * Positions stored before the input bounds existed may hold amounts no e-invoice can carry: such an invoice

@@ -33,10 +33,10 @@ export const VatCheck = z
     address: z.string().nullable(),
     consultation_number: z.string().nullable(),
     fault: z.string().nullable().meta({ description: 'VIES fault code of the last answer (e.g. MS_UNAVAILABLE)' }),
-    reason: z
-      .enum(['checksum'])
-      .nullable()
-      .meta({ description: '"checksum": the check digits fail, so the ID is invalid without asking VIES' }),
+    reason: z.enum(['checksum', 'outside_eu']).nullable().meta({
+      description:
+        '"checksum": the check digits fail, so the ID is invalid without asking VIES; "outside_eu": the tax number of a buyer in Norway, Switzerland or the United Kingdom, which VIES does not know (status not_checked, no confirmation needed at finalization)',
+    }),
   })
   .meta({ id: 'VatCheck' });
 
@@ -251,7 +251,7 @@ export const Validation = z
           field: 'company.vat_id',
           rule: 'BR-CO-26',
           message:
-            'The seller needs a VAT ID (BT-31) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough. Set company vat_id or registration_id with PUT /company/.',
+            'The seller needs a VAT ID (BT-31), a seller identifier (BT-29, e.g. a GLN) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough. Set company vat_id, seller_identifier or registration_id with PUT /company/.',
         },
         {
           field: 'customer.vat_id',
@@ -335,7 +335,10 @@ export const Company = z
     tax_number: z.string().nullable(),
     peppol_id: z.string().nullable().meta({ description: 'Peppol participant id EAS:identifier (BT-34)', example: '0088:4035811991021' }),
     registration_court: z.string().nullable(),
-    registration_id: z.string().nullable(),
+    registration_id: z.string().nullable().meta({ description: 'legal registration identifier (BT-30)' }),
+    registration_id_scheme: z.string().nullable().meta({ description: 'its ISO 6523 ICD scheme (BT-30-1)' }),
+    seller_identifier: z.string().nullable().meta({ description: 'seller identifier (BT-29)' }),
+    seller_identifier_scheme: z.string().nullable().meta({ description: 'its ISO 6523 ICD scheme (BT-29-1)' }),
     managing_directors: z.array(z.string()),
     contact_name: z.string().nullable(),
     email: z.string().nullable(),
