@@ -799,7 +799,7 @@ describe('account-service', () => {
     expect(lone.body.errors).toEqual([
       expect.objectContaining({ path: 'seller_identifier_scheme', message: expect.stringMatching(/needs its identifier/) }),
     ]);
-    const after = (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).seller;
+    const after = (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).seller!;
     expect(after.identifier).toBeUndefined();
     expect(after.registrationScheme).toBeUndefined();
   });

@@ -6,7 +6,7 @@ const withRates = (
   base: InvoiceSnapshot,
   rates: string[],
   dates: Partial<Pick<InvoiceSnapshot, 'issueDate' | 'deliveryDate' | 'period'>>,
-) => ({
+): InvoiceSnapshot => ({
   ...base,
   period: undefined,
   deliveryDate: undefined,
