@@ -619,17 +619,18 @@ describe('customer-service customers and addresses', () => {
   describe('buyers outside the EU keep their tax number (BT-48), without a VIES check', () => {
     const company = 'company-non-eu';
     it.each([
-      ['Norway', 'NO 987 654 325 MVA', 'NO987654325MVA', 'NO'],
-      ['Switzerland', 'CHE-123.456.788 MWST', 'CHE123456788MWST', 'CH'],
-      ['United Kingdom', 'GB 980 7806 84', 'GB980780684', 'GB'],
+      ['Norway', 'NO 987 654 325 MVA', 'NO987654325MVA', 'NO', '0154'],
+      ['Switzerland', 'CHE-123.456.788 MWST', 'CHE123456788MWST', 'CH', '8001'],
+      ['United Kingdom', 'GB 980 7806 84', 'GB980780684', 'GB', 'SW1A 2AA'],
     ])(
       '%s: %s is stored as %s, not_checked (outside_eu), no VIES event, and in the billing snapshot',
-      async (_c, input, stored, country) => {
+      async (_c, input, stored, country, postal) => {
         const id = await create({ organization_name: `Buyer ${country} Ltd`, vat_id: input }, company);
-        await call('POST', `/customer/${id}/addresses`, {
+        const address = await call('POST', `/customer/${id}/addresses`, {
           company,
-          body: { address_line_1: 'Street 1', city: 'City', country_code: country, postal_code: '0154' },
+          body: { address_line_1: 'Street 1', city: 'City', country_code: country, postal_code: postal },
         });
+        expect(address.status).toBe(201);
         const got = (await call('GET', `/customer/${id}`, { company })).body;
         expect(got.vat_id).toBe(stored);
         expect(got.vat_check).toMatchObject({ status: 'not_checked', reason: 'outside_eu' });
