@@ -152,7 +152,6 @@ export function checkVatIdSyntax(vatId: string): VatIdSyntaxResult {
 function unknownPrefixReason(prefix: string): string {
   if (prefix === 'GR') return 'Greek VAT IDs use the prefix EL, not GR';
   if (prefix === 'GB') return 'GB VAT IDs are not EU VAT IDs (use XI for Northern Ireland)';
-  if (prefix === 'CH') return 'Swiss UIDs start with CHE (e.g. CHE-123.456.788 MWST)';
   return `${prefix} is not the prefix of an EU VAT ID`;
 }
 
