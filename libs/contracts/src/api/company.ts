@@ -56,12 +56,10 @@ export const CompanyProfileUpdate = z
         'seller identifier (BT-29), e.g. a GLN with seller_identifier_scheme 0088, or without scheme an identifier the buyer knows (such as the supplier number it gave you); identifies the seller (BR-CO-26) when there is no vat_id, e.g. a Kleinunternehmer with only a tax_number; null removes it',
       example: '4000001000005',
     }),
-    seller_identifier_scheme: IcdScheme.nullable()
-      .optional()
-      .meta({
-        description: 'ISO 6523 ICD scheme of seller_identifier (BT-29-1), e.g. 0088 (GLN), 0060 (D-U-N-S); null removes it',
-        example: '0088',
-      }),
+    seller_identifier_scheme: IcdScheme.nullable().optional().meta({
+      description: 'ISO 6523 ICD scheme of seller_identifier (BT-29-1), e.g. 0088 (GLN), 0060 (D-U-N-S); null removes it',
+      example: '0088',
+    }),
     managing_directors: z.array(Text(100)).max(10).nullable().optional().meta({ description: 'null removes them all' }),
     contact_name: Line(100)
       .nullable()
