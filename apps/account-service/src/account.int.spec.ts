@@ -741,6 +741,69 @@ describe('account-service', () => {
     });
   });
 
+  it('keeps the seller identifier (BT-29) and the registration scheme (BT-30-1), checked, and hands them to invoices', async () => {
+    const saved = await call('PUT', '/company/', {
+      seller_identifier: ' 4000001000005 ',
+      seller_identifier_scheme: '0088',
+      registration_id: '1234 5678',
+      registration_id_scheme: '0106',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({
+      seller_identifier: '4000001000005',
+      seller_identifier_scheme: '0088',
+      registration_id: '12345678',
+      registration_id_scheme: '0106',
+    });
+    const seller = (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).seller;
+    expect(seller).toMatchObject({
+      identifier: { value: '4000001000005', scheme: '0088' },
+      registrationId: '12345678',
+      registrationScheme: '0106',
+    });
+    // hostile and inconsistent input: 400 naming the field, nothing changes
+    const refusals: [object, string, RegExp][] = [
+      [{ seller_identifier_scheme: '88' }, 'seller_identifier_scheme', /ISO 6523 ICD code/],
+      [{ seller_identifier_scheme: '0092' }, 'seller_identifier_scheme', /ISO 6523 ICD code/],
+      [{ seller_identifier_scheme: '9930' }, 'seller_identifier_scheme', /ISO 6523 ICD code/],
+      [{ seller_identifier_scheme: 'SEPA' }, 'seller_identifier_scheme', /ISO 6523 ICD code/],
+      [{ seller_identifier: '4000001000006' }, 'seller_identifier', /GLN \(0088\) has 13 digits with a GS1 check digit/],
+      [{ seller_identifier: 'x'.repeat(101) }, 'seller_identifier', /100/],
+      [{ seller_identifier: 'ab\u0000c', seller_identifier_scheme: null }, 'seller_identifier', /./],
+      [{ seller_identifier: 'ab\u202Ec', seller_identifier_scheme: null }, 'seller_identifier', /./],
+      [{ seller_identifier: 42 }, 'seller_identifier', /./],
+      [{ registration_id_scheme: '0192' }, 'registration_id_scheme', /Norwegian organisation number \(0192\)/],
+      [{ registration_id: 'HRB 1' }, 'registration_id', /Dutch KvK number \(0106\) has 8 digits/],
+    ];
+    for (const [body, path, message] of refusals) {
+      const res = await call('PUT', '/company/', body);
+      expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), 400]);
+      const entry = res.body.errors.find((e: any) => e.path === path);
+      expect([JSON.stringify(body), entry?.message]).toEqual([JSON.stringify(body), expect.stringMatching(message)]);
+    }
+    expect((await call('GET', '/company/')).body).toMatchObject({ seller_identifier: '4000001000005', registration_id: '12345678' });
+    // without a scheme any identifier is kept as written; a scheme alone is refused
+    expect((await call('PUT', '/company/', { seller_identifier: 'Lieferant 70815', seller_identifier_scheme: null })).body).toMatchObject({
+      seller_identifier: 'Lieferant 70815',
+      seller_identifier_scheme: null,
+    });
+    // removing an identifier removes its scheme
+    expect((await call('PUT', '/company/', { seller_identifier: null, registration_id: null })).body).toMatchObject({
+      seller_identifier: null,
+      seller_identifier_scheme: null,
+      registration_id: null,
+      registration_id_scheme: null,
+    });
+    const lone = await call('PUT', '/company/', { seller_identifier_scheme: '0088' });
+    expect(lone.status).toBe(400);
+    expect(lone.body.errors).toEqual([
+      expect.objectContaining({ path: 'seller_identifier_scheme', message: expect.stringMatching(/needs its identifier/) }),
+    ]);
+    const after = (await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {})).seller!;
+    expect(after.identifier).toBeUndefined();
+    expect(after.registrationScheme).toBeUndefined();
+  });
+
   it('payment terms follow JSON Merge Patch too: null removes the Skonto and the own texts, not the name or days', async () => {
     const created = await call('POST', '/company/payment-terms', {
       name: 'Patch',

@@ -616,6 +616,55 @@ describe('customer-service customers and addresses', () => {
     });
   });
 
+  describe('buyers outside the EU keep their tax number (BT-48), without a VIES check', () => {
+    const company = 'company-non-eu';
+    it.each([
+      ['Norway', 'NO 987 654 325 MVA', 'NO987654325MVA', 'NO', '0154'],
+      ['Switzerland', 'CHE-123.456.788 MWST', 'CHE123456788MWST', 'CH', '8001'],
+      ['United Kingdom', 'GB 980 7806 84', 'GB980780684', 'GB', 'SW1A 2AA'],
+    ])(
+      '%s: %s is stored as %s, not_checked (outside_eu), no VIES event, and in the billing snapshot',
+      async (_c, input, stored, country, postal) => {
+        const id = await create({ organization_name: `Buyer ${country} Ltd`, vat_id: input }, company);
+        const address = await call('POST', `/customer/${id}/addresses`, {
+          company,
+          body: { address_line_1: 'Street 1', city: 'City', country_code: country, postal_code: postal },
+        });
+        expect(address.status).toBe(201);
+        const got = (await call('GET', `/customer/${id}`, { company })).body;
+        expect(got.vat_id).toBe(stored);
+        expect(got.vat_check).toMatchObject({ status: 'not_checked', reason: 'outside_eu' });
+        expect((await call('GET', `/customer/${id}/vat-check`, { company })).body).toMatchObject({
+          status: 'not_checked',
+          reason: 'outside_eu',
+          check_requested: false,
+        });
+        const snap = await peer.callRpc('customer.billing-snapshot.v1', company, { customerId: id });
+        expect(snap).toMatchObject({ found: true, vatStatus: 'not_checked', buyer: { vatId: stored, address: { countryCode: country } } });
+        // a PUT with another non-EU number: still no VIES check
+        await call('PUT', `/customer/${id}`, { company, body: { vat_id: stored } });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(vatEvents.filter((e) => e.companyId === company)).toEqual([]);
+      },
+    );
+
+    it.each([
+      ['NO987654326MVA', /Norway check digit/],
+      ['NO98765432', /format of Norway tax numbers \(e\.g\. NO987654325MVA\)/],
+      ['CHE123456789MWST', /Switzerland check digit/],
+      ['CH123456788', /format of Switzerland tax numbers/],
+      ['CHE123456788VAT', /format of Switzerland tax numbers/],
+      ['GB123456789', /United Kingdom check digit/],
+      ['GB98078068', /format of United Kingdom tax numbers/],
+      ['US123456789', /US is not the prefix of an EU VAT ID; outside the EU, tax numbers of Norway .* are accepted/],
+      ['NO987654325MVA\u0000', /./],
+      ['NO'.padEnd(40, '9'), /./],
+    ])('refuses %s with a reason', async (vatId, reason) => {
+      const res = await expect400({ ...b2b, vat_id: vatId }, 'vat_id');
+      expect(res.body.errors.find((e: { path: string }) => e.path === 'vat_id').message).toMatch(reason);
+    });
+  });
+
   describe('hostile input', () => {
     it('fuzz: 1,500 random requests against the real routes get no 5xx, and every 4xx is a problem with a message', async () => {
       const fc = (await import('fast-check')).default;

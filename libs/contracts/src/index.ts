@@ -25,3 +25,5 @@ export * from './api/recurring';
 export * from './api/payments';
 export * from './api/bank-statements';
 export * from './api/reminders';
+export * from './vat-rates';
+export * from './party-identifiers';

@@ -1,6 +1,6 @@
 import { electronicAddressOf } from './api/tax';
 import fc from 'fast-check';
-import { checkVatIdSyntax, normalizeVatId, VIES_COUNTRY_CODES } from './vat-id';
+import { checkNonEuTaxIdSyntax, checkVatIdSyntax, isNonEuTaxId, normalizeVatId, VIES_COUNTRY_CODES } from './vat-id';
 
 describe('checkVatIdSyntax', () => {
   // Real VAT IDs of well-known companies (public registers / VIES), one or more per country.
@@ -116,5 +116,38 @@ describe('electronicAddressOf', () => {
     expect(electronicAddressOf({ vatId: 'IT00743110157' })).toEqual({ scheme: '0211', value: 'IT00743110157' });
     expect(electronicAddressOf({ vatId: 'SE556703748501', email: 'a@b.se' })).toEqual({ scheme: 'EM', value: 'a@b.se' });
     expect(electronicAddressOf({})).toBeUndefined();
+  });
+});
+
+describe('checkNonEuTaxIdSyntax (buyers in Norway, Switzerland, the United Kingdom)', () => {
+  it.each([
+    ['NO 987 654 325 MVA', 'NO', 'NO987654325MVA'],
+    ['no987654325', 'NO', 'NO987654325'],
+    ['CHE-123.456.788 MWST', 'CH', 'CHE123456788MWST'],
+    ['CHE-116.281.710 TVA', 'CH', 'CHE116281710TVA'],
+    ['CHE116281710', 'CH', 'CHE116281710'],
+    ['GB 980 7806 84', 'GB', 'GB980780684'],
+    ['GBGD001', 'GB', 'GBGD001'],
+  ])('accepts %j', (input, countryCode, normalized) => {
+    expect(isNonEuTaxId(input)).toBe(true);
+    expect(checkNonEuTaxIdSyntax(input)).toEqual({ ok: true, countryCode, normalized });
+  });
+
+  it.each([
+    ['NO987654326MVA', /Norway check digit/],
+    ['NO98765432', /format of Norway/],
+    ['NO987654325VAT', /format of Norway/],
+    ['CHE123456789MWST', /Switzerland check digit/],
+    ['CH123456788', /format of Switzerland/],
+    ['GB123456789', /United Kingdom check digit/],
+    ['GB98078068', /format of United Kingdom/],
+    ['US123456789', /not a country whose tax numbers are accepted/],
+    ['', /not a country/],
+  ])('refuses %j', (input, reason) => {
+    expect(checkNonEuTaxIdSyntax(input)).toEqual({ ok: false, reason: expect.stringMatching(reason) });
+  });
+
+  it('EU VAT IDs are not taken for non-EU ones', () => {
+    for (const v of ['DE143454214', 'XI980780684', 'ATU13585627']) expect(isNonEuTaxId(v)).toBe(false);
   });
 });

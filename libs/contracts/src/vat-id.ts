@@ -20,6 +20,7 @@ import {
   luxembourg,
   malta,
   netherlands,
+  norway,
   poland,
   portugal,
   romania,
@@ -27,6 +28,7 @@ import {
   slovenia,
   spain,
   sweden,
+  switzerland,
   unitedKingdom,
   type Country,
 } from 'jsvat';
@@ -151,4 +153,37 @@ function unknownPrefixReason(prefix: string): string {
   if (prefix === 'GR') return 'Greek VAT IDs use the prefix EL, not GR';
   if (prefix === 'GB') return 'GB VAT IDs are not EU VAT IDs (use XI for Northern Ireland)';
   return `${prefix} is not the prefix of an EU VAT ID`;
+}
+
+/**
+ * Tax numbers of buyers outside the EU that invoices carry as buyer VAT identifier (BT-48), checked with jsvat's own
+ * rules for these countries: Norway `NO` + 9-digit organisation number (mod 11) + optional `MVA`, Switzerland `CHE` +
+ * 9-digit UID (mod 11) + optional `MWST`/`TVA`/`IVA`, United Kingdom `GB` + 9 or 12 digits (mod 97) or `GBGD`/`GBHA`
+ * + 3 digits. VIES does not answer for them: they are never sent to VIES (their VAT status stays `not_checked`).
+ */
+export const NON_EU_TAX_ID_COUNTRIES: readonly string[] = ['NO', 'CH', 'GB'];
+const NON_EU: Readonly<Record<string, Country>> = { NO: norway, CH: switzerland, GB: unitedKingdom };
+
+export type NonEuTaxIdResult = { ok: true; countryCode: string; normalized: string } | { ok: false; reason: string };
+
+/** Whether `vatId` (normalised) is one of the non-EU tax numbers above, by its prefix. */
+export const isNonEuTaxId = (vatId: string): boolean => NON_EU_TAX_ID_COUNTRIES.includes(normalizeVatId(vatId).slice(0, 2));
+
+export function checkNonEuTaxIdSyntax(vatId: string): NonEuTaxIdResult {
+  const cleaned = normalizeVatId(vatId);
+  const countryCode = cleaned.slice(0, 2);
+  const country = NON_EU[countryCode];
+  if (!country) return { ok: false, reason: `${countryCode} is not a country whose tax numbers are accepted (NO, CH, GB)` };
+  // jsvat's UK rule also takes the number without its prefix; the prefix is what makes it a BT-48 (BR-CO-09)
+  const shapes: Record<string, RegExp> = {
+    NO: /^NO\d{9}(MVA)?$/,
+    CH: /^CHE\d{9}(MWST|TVA|IVA)?$/,
+    GB: /^GB(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/,
+  };
+  const examples: Record<string, string> = { NO: 'NO987654325MVA', CH: 'CHE-123.456.788 MWST', GB: 'GB980780684' };
+  if (!shapes[countryCode]!.test(cleaned))
+    return { ok: false, reason: `does not have the format of ${country.name} tax numbers (e.g. ${examples[countryCode]})` };
+  const result = checkVAT(cleaned, [country]);
+  if (!result.isValid) return { ok: false, reason: `fails the ${country.name} check digit test` };
+  return { ok: true, countryCode, normalized: cleaned };
 }

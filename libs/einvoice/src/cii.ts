@@ -37,8 +37,14 @@ function address(parent: XMLBuilder, a: PostalAddress): void {
 
 function party(parent: XMLBuilder, name: string, p: Party, role: 'seller' | 'buyer'): void {
   const el = parent.ele(`ram:${name}`);
+  // BT-29 / BT-46: ram:ID without a scheme, ram:GlobalID with its ISO 6523 ICD scheme (BT-29-1)
+  if (p.identifier?.scheme) el.ele('ram:GlobalID', { schemeID: p.identifier.scheme }).txt(p.identifier.value);
+  else if (p.identifier) el.ele('ram:ID').txt(p.identifier.value);
   el.ele('ram:Name').txt(p.name);
-  if (p.registrationId) el.ele('ram:SpecifiedLegalOrganization').ele('ram:ID').txt(p.registrationId);
+  if (p.registrationId)
+    el.ele('ram:SpecifiedLegalOrganization')
+      .ele('ram:ID', p.registrationScheme ? { schemeID: p.registrationScheme } : {})
+      .txt(p.registrationId);
   if (p.contact && (p.contact.name || p.contact.phone || p.contact.email)) {
     const c = el.ele('ram:DefinedTradeContact');
     if (p.contact.name) c.ele('ram:PersonName').txt(p.contact.name);

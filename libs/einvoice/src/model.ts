@@ -24,7 +24,9 @@ export type PostalAddress = InvoiceSnapshot['seller']['address'];
 export type Contact = NonNullable<InvoiceSnapshot['seller']['contact']>;
 
 /**
- * BG-4 / BG-7: name BT-27, vatId BT-31 (with country prefix), taxNumber BT-32, registrationId BT-30,
+ * BG-4 / BG-7: name BT-27, identifier BT-29 / BT-46 with its ICD scheme, vatId BT-31 / BT-48 (with country prefix;
+ * a buyer outside the EU keeps its own tax number, e.g. NO…MVA, CHE…MWST, GB…), taxNumber BT-32,
+ * registrationId BT-30 / BT-47 with registrationScheme (ICD),
  * electronicAddress BT-34 (CEF EAS scheme), firstName/lastName and fiscalCode for FatturaPA and Facturae,
  * sdiCode/pec for FatturaPA buyers, registrationCourt printed in the PDF footer only.
  */

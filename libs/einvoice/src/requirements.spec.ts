@@ -7,6 +7,9 @@ import {
   reverseChargeServices,
   italianDomestic,
   exemptInvoice,
+  smallBusinessWithRegistration,
+  smallBusinessWithSellerIdentifier,
+  smallBusinessWithUnschemedIdentifier,
 } from './fixtures';
 import { einvoiceFormats } from './formats';
 import type { EInvoice } from './model';
@@ -56,6 +59,23 @@ describe('requirementsFor', () => {
     delete registered.seller.vatId;
     expect(rules('cii-en16931', registered)).toEqual([]);
     expect(rules('xrechnung-ubl', { ...registered, buyerReference: '04011000-12345-34' })).not.toContain('BR-CO-26 seller.vatId');
+  });
+
+  it('a Kleinunternehmer with only a tax number is identified by its seller identifier (BT-29) or registration (BT-30)', () => {
+    for (const build of [smallBusinessWithSellerIdentifier, smallBusinessWithUnschemedIdentifier, smallBusinessWithRegistration])
+      for (const f of ['cii-en16931', 'xrechnung-cii', 'xrechnung-ubl', 'peppol-ubl', 'ubl-en16931'] as const)
+        expect([build.name, f, rules(f, build())]).toEqual([build.name, f, []]);
+    const none = smallBusinessWithSellerIdentifier();
+    delete none.seller.identifier;
+    expect(requirementsFor('cii-en16931', none)).toEqual([
+      {
+        field: 'seller.vatId',
+        rule: 'BR-CO-26',
+        message: expect.stringContaining('a seller identifier (BT-29, e.g. a GLN) or a legal registration identifier (BT-30'),
+      },
+    ]);
+    none.seller.identifier = { value: '  ' };
+    expect(rules('cii-en16931', none)).toEqual(['BR-CO-26 seller.vatId']);
   });
 
   it('reports missing payment data for XRechnung and the IBAN for SEPA credit transfer', () => {

@@ -163,12 +163,12 @@ export function requirementsFor(format: EInvoiceFormat, invoice: EInvoice): Requ
 
   if (isEn16931(format)) {
     need(invoice.currency !== 'EUR', 'currency', 'BR-05', 'Only EUR is supported.');
-    // BR-CO-26: BT-29, BT-30 or BT-31 (the writers emit registrationId as BT-30); the tax number BT-32 does not count
+    // BR-CO-26: BT-29 (identifier), BT-30 (registrationId) or BT-31 (vatId); the tax number BT-32 does not count
     need(
-      !!seller && blank(seller.vatId) && blank(seller.registrationId),
+      !!seller && blank(seller.vatId) && blank(seller.registrationId) && blank(seller.identifier?.value),
       'seller.vatId',
       'BR-CO-26',
-      'The seller needs a VAT ID (BT-31) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough.',
+      'The seller needs a VAT ID (BT-31), a seller identifier (BT-29, e.g. a GLN) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough.',
     );
   }
 

@@ -36,6 +36,11 @@ function address(parent: XMLBuilder, name: string, a: PostalAddress): void {
 function party(parent: XMLBuilder, wrapper: string, p: Party, role: 'seller' | 'buyer'): void {
   const el = parent.ele(`cac:${wrapper}`).ele('cac:Party');
   if (p.electronicAddress) el.ele('cbc:EndpointID', { schemeID: p.electronicAddress.scheme }).txt(p.electronicAddress.value);
+  // BT-29 / BT-46 with its ISO 6523 ICD scheme (BT-29-1) when it has one
+  if (p.identifier)
+    el.ele('cac:PartyIdentification')
+      .ele('cbc:ID', p.identifier.scheme ? { schemeID: p.identifier.scheme } : {})
+      .txt(p.identifier.value);
   address(el, 'PostalAddress', p.address);
   if (p.vatId) {
     const ts = el.ele('cac:PartyTaxScheme');
@@ -50,7 +55,7 @@ function party(parent: XMLBuilder, wrapper: string, p: Party, role: 'seller' | '
   }
   const legal = el.ele('cac:PartyLegalEntity');
   legal.ele('cbc:RegistrationName').txt(p.name);
-  if (p.registrationId) legal.ele('cbc:CompanyID').txt(p.registrationId);
+  if (p.registrationId) legal.ele('cbc:CompanyID', p.registrationScheme ? { schemeID: p.registrationScheme } : {}).txt(p.registrationId);
   if (p.contact && (p.contact.name || p.contact.phone || p.contact.email)) {
     const c = el.ele('cac:Contact');
     if (p.contact.name) c.ele('cbc:Name').txt(p.contact.name);

@@ -10,6 +10,12 @@ import {
   intraCommunityGoods,
   lineDiscounts,
   longInvoice,
+  exportOutsideEu,
+  norwegianBuyerExport,
+  smallBusinessWithRegistration,
+  smallBusinessWithSellerIdentifier,
+  smallBusinessWithUnschemedIdentifier,
+  ukBuyerExport,
   prepaidNoPaymentDue,
   publicSectorBuyer,
   reverseChargeServices,
@@ -252,4 +258,59 @@ describe('Facturae writer', () => {
   it('needs a buyer tax identification', () => {
     expect(() => toFacturae(b2cInvoice())).toThrow(/tax identification/);
   });
+});
+
+describe('seller identifiers (BT-29, BT-30) and non-EU buyer tax numbers (BT-48)', () => {
+  it('CII: BT-29 as GlobalID with its scheme or as ID without, BT-30 with its scheme, before and inside the seller party', () => {
+    const withScheme = parseXml(toCii(smallBusinessWithSellerIdentifier()));
+    const seller = withScheme.all('ram:SellerTradeParty')[0]!;
+    const gid = Array.from(seller.getElementsByTagName('ram:GlobalID'));
+    expect(gid.map((e) => [e.getAttribute('schemeID'), e.textContent])).toEqual([['0088', '4000001000005']]);
+    expect(withScheme.count('ram:SpecifiedLegalOrganization')).toBe(0);
+    const plain = parseXml(toCii(smallBusinessWithUnschemedIdentifier())).all('ram:SellerTradeParty')[0]!;
+    expect(plain.getElementsByTagName('ram:ID')[0]!.textContent).toBe('Lieferant 70815');
+    expect(plain.getElementsByTagName('ram:GlobalID').length).toBe(0);
+    const reg = parseXml(toCii(smallBusinessWithRegistration())).all('ram:SpecifiedLegalOrganization')[0]!;
+    const id = reg.getElementsByTagName('ram:ID')[0]!;
+    expect([id.getAttribute('schemeID'), id.textContent]).toEqual(['0106', '12345678']);
+  });
+
+  it('UBL: BT-29 as PartyIdentification, BT-30 as PartyLegalEntity/CompanyID with schemeID', () => {
+    for (const profile of ['peppol', 'xrechnung', 'en16931'] as const) {
+      const x = parseXml(toUbl(smallBusinessWithSellerIdentifier(), { profile }));
+      const supplier = x.all('cac:AccountingSupplierParty')[0]!;
+      const pid = supplier.getElementsByTagName('cac:PartyIdentification')[0]!.getElementsByTagName('cbc:ID')[0]!;
+      expect([pid.getAttribute('schemeID'), pid.textContent]).toEqual(['0088', '4000001000005']);
+      const unschemed = parseXml(toUbl(smallBusinessWithUnschemedIdentifier(), { profile })).all('cac:PartyIdentification')[0]!;
+      expect(unschemed.getElementsByTagName('cbc:ID')[0]!.getAttribute('schemeID')).toBeNull();
+      const legal = parseXml(toUbl(smallBusinessWithRegistration(), { profile })).all('cac:PartyLegalEntity')[0]!;
+      const company = legal.getElementsByTagName('cbc:CompanyID')[0]!;
+      expect([company.getAttribute('schemeID'), company.textContent]).toEqual(['0106', '12345678']);
+    }
+  });
+
+  it.each([
+    ['Norwegian', norwegianBuyerExport, 'NO987654325MVA', ['NO', '987654325MVA']],
+    ['Swiss', exportOutsideEu, 'CHE123456789MWST', ['CH', 'CHE123456789MWST']],
+    ['UK', ukBuyerExport, 'GB980780684', ['GB', '980780684']],
+  ] as const)(
+    '%s buyer: its tax number is BT-48 in CII and UBL, IdFiscaleIVA in FatturaPA, the foreign tax id in Facturae',
+    (_n, build, vatId, [paese, codice]) => {
+      const cii = parseXml(toCii(build())).all('ram:BuyerTradeParty')[0]!;
+      const reg = Array.from(cii.getElementsByTagName('ram:SpecifiedTaxRegistration')).map((r) => r.getElementsByTagName('ram:ID')[0]!);
+      expect(reg.map((e) => [e.getAttribute('schemeID'), e.textContent])).toEqual([['VA', vatId]]);
+      const ubl = parseXml(toUbl(build(), { profile: 'peppol' })).all('cac:AccountingCustomerParty')[0]!;
+      const scheme = ubl.getElementsByTagName('cac:PartyTaxScheme')[0]!;
+      expect(scheme.getElementsByTagName('cbc:CompanyID')[0]!.textContent).toBe(vatId);
+      expect(scheme.getElementsByTagName('cbc:ID')[0]!.textContent).toBe('VAT');
+      const fpa = parseXml(toFatturaPA(build())).all('CessionarioCommittente')[0]!;
+      expect([fpa.getElementsByTagName('IdPaese')[0]!.textContent, fpa.getElementsByTagName('IdCodice')[0]!.textContent]).toEqual([
+        paese,
+        codice,
+      ]);
+      const fae = parseXml(toFacturae(build())).all('BuyerParty')[0]!;
+      expect(fae.getElementsByTagName('TaxIdentificationNumber')[0]!.textContent).toBe(vatId);
+      expect(fae.getElementsByTagName('ResidenceTypeCode')[0]!.textContent).toBe('E');
+    },
+  );
 });

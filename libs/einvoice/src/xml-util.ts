@@ -16,9 +16,13 @@ export function rate(value: string): string {
   return formatDecimal(value);
 }
 
-/** Splits a VAT ID like "DE123456789" into country prefix and number (FatturaPA, Facturae). */
+/**
+ * Splits a VAT ID like "DE123456789" into country prefix and number (FatturaPA IdPaese / IdCodice). A Swiss UID
+ * ("CHE-123.456.789 MWST") keeps its "CHE", which is part of the number, not a country prefix: CH + CHE123456789MWST.
+ */
 export function splitVatId(vatId: string): { country: string; code: string } {
   const compact = vatId.replace(/[\s.-]/g, '').toUpperCase();
+  if (/^CHE\d{9}/.test(compact)) return { country: 'CH', code: compact };
   const m = /^([A-Z]{2})(.+)$/.exec(compact);
   if (!m) throw new RangeError(`VAT ID must start with a country prefix, got ${JSON.stringify(vatId)}`);
   return { country: m[1]!, code: m[2]! };

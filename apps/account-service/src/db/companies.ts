@@ -11,8 +11,13 @@ export interface CompanyDoc {
   taxNumber?: string;
   /** Peppol participant id `EAS:identifier` (BT-34), checked on input. */
   peppolId?: string;
+  /** BT-30 and its ISO 6523 ICD scheme (BT-30-1). */
   registrationId?: string;
+  registrationIdScheme?: string;
   registrationCourt?: string;
+  /** BT-29 seller identifier and its ISO 6523 ICD scheme (BT-29-1). */
+  sellerIdentifier?: string;
+  sellerIdentifierScheme?: string;
   iban?: string;
   bic?: string;
   bankName?: string;
@@ -100,7 +105,10 @@ const schema = new Schema<CompanyDoc>(
     taxNumber: String,
     peppolId: String,
     registrationId: String,
+    registrationIdScheme: String,
     registrationCourt: String,
+    sellerIdentifier: String,
+    sellerIdentifierScheme: String,
     iban: String,
     bic: String,
     bankName: String,

@@ -12,7 +12,10 @@ export function sellerProfileOf(company: CompanyDoc) {
       vatId: company.vatId,
       taxNumber: company.taxNumber,
       registrationId: company.registrationId,
+      registrationScheme: company.registrationId ? company.registrationIdScheme : undefined,
       registrationCourt: company.registrationCourt,
+      // BT-29: with BT-30 or the VAT ID it identifies the seller (BR-CO-26), e.g. a Kleinunternehmer without VAT ID
+      identifier: company.sellerIdentifier ? { value: company.sellerIdentifier, scheme: company.sellerIdentifierScheme } : undefined,
       managingDirectors: company.managingDirectors?.length ? [...company.managingDirectors] : undefined,
       // BT-34: the company's Peppol participant id, before any address derived from the VAT ID or e-mail
       electronicAddress: company.peppolId

@@ -1,4 +1,4 @@
-import type { CompanyId, CompanyProfileUpdate } from '@inv/contracts';
+import { checkPartyIdentifier, type CompanyId, type CompanyProfileUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
 import type { CompanyDoc } from '../db/companies';
@@ -22,6 +22,7 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: Company
   if (input.default_template_id != null && deps.templateExists && !(await deps.templateExists(companyId, input.default_template_id))) {
     errors.push({ path: 'default_template_id', message: `template ${input.default_template_id} does not exist; see GET /template/` });
   }
+  errors.push(...identifierErrors(current, input));
   if (errors.length) throw invalidData('the company profile is invalid', errors);
   if (input.small_business !== undefined) set.smallBusiness = input.small_business;
   // null: no default term (stored as null, so the legacy match on payment_term_days does not bring one back)
@@ -48,7 +49,11 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: Company
   patch('taxNumber', input.tax_number);
   patch('peppolId', input.peppol_id);
   patch('registrationCourt', input.registration_court);
-  patch('registrationId', input.registration_id);
+  patch('registrationId', identifierValue(input.registration_id, input.registration_id_scheme, current.registrationIdScheme));
+  // removing an identifier removes its scheme
+  patch('registrationIdScheme', input.registration_id === null ? null : input.registration_id_scheme);
+  patch('sellerIdentifier', identifierValue(input.seller_identifier, input.seller_identifier_scheme, current.sellerIdentifierScheme));
+  patch('sellerIdentifierScheme', input.seller_identifier === null ? null : input.seller_identifier_scheme);
   patch('managingDirectors', input.managing_directors);
   patch('contactName', input.contact_name);
   patch('email', input.email);
@@ -80,6 +85,45 @@ export async function updateCompanyProfile(deps: CompanyDeps, companyId: Company
     if (vatChanged && updated.vatId) emit(eventMessage('company.vat-id-changed.v1', companyId, { vatId: updated.vatId }));
     return updated;
   });
+}
+
+/**
+ * BT-29 and BT-30 with their schemes, as they will be after this merge patch: a scheme needs its identifier, and an
+ * identifier under a scheme Peppol checks must have that scheme's format (a GLN under 0088 its check digit, ...).
+ */
+function identifierErrors(current: CompanyDoc, input: CompanyProfileUpdate): FieldError[] {
+  const errors: FieldError[] = [];
+  const pairs = [
+    [
+      'seller_identifier',
+      input.seller_identifier,
+      current.sellerIdentifier,
+      input.seller_identifier_scheme,
+      current.sellerIdentifierScheme,
+    ],
+    ['registration_id', input.registration_id, current.registrationId, input.registration_id_scheme, current.registrationIdScheme],
+  ] as const;
+  for (const [field, sent, stored, sentScheme, storedScheme] of pairs) {
+    if (sent === undefined && sentScheme === undefined) continue;
+    const value = sent === undefined ? stored : (sent ?? undefined);
+    const scheme = sent === null ? undefined : sentScheme === undefined ? storedScheme : (sentScheme ?? undefined);
+    if (scheme && !value) {
+      errors.push({ path: `${field}_scheme`, message: `a scheme needs its identifier: send ${field} too, or null to remove the scheme` });
+      continue;
+    }
+    if (!value) continue;
+    const check = checkPartyIdentifier(value, scheme);
+    if (!check.ok) errors.push({ path: sent === undefined ? `${field}_scheme` : field, message: `${check.reason} (scheme ${scheme})` });
+  }
+  return errors;
+}
+
+/** The identifier as stored: normalised for its scheme (a GLN without spaces, ...); unchanged without one. */
+function identifierValue(sent: string | null | undefined, sentScheme: string | null | undefined, storedScheme: string | undefined) {
+  if (typeof sent !== 'string') return sent;
+  const scheme = sentScheme === undefined ? storedScheme : (sentScheme ?? undefined);
+  const check = checkPartyIdentifier(sent, scheme);
+  return check.ok ? check.value : sent;
 }
 
 /**

@@ -152,3 +152,18 @@ describe('VAT status', () => {
     expect(needsVatCheck({ contactType: 'B2C', vatId: 'DE1' }, { contactType: 'B2B', vatId: 'DE1' })).toBe(true);
   });
 });
+
+describe('tax numbers of buyers outside the EU', () => {
+  it('are never checked at VIES: status not_checked, no check due, written into the billing snapshot as BT-48', () => {
+    for (const vatId of ['NO987654325MVA', 'CHE123456788MWST', 'GB980780684']) {
+      const c = customer({ vatId, vat: { status: 'pending', vatId } });
+      expect(vatStatusOf(c)).toBe('not_checked');
+      expect(needsVatCheck(undefined, c)).toBe(false);
+      expect(needsVatCheck(customer({ vatId: 'DE143454214' }), c)).toBe(false);
+      expect(billingSnapshotOf(c).buyer?.vatId).toBe(vatId);
+    }
+    // an EU VAT ID still is
+    expect(needsVatCheck(undefined, customer({ vatId: 'DE143454214' }))).toBe(true);
+    expect(vatStatusOf(customer({ vatId: 'XI980780684', vat: { status: 'pending', vatId: 'XI980780684' } }))).toBe('pending');
+  });
+});

@@ -1,4 +1,4 @@
-import { checkVatIdSyntax, electronicAddressOf, peppolEndpoint, type messages } from '@inv/contracts';
+import { checkVatIdSyntax, electronicAddressOf, isNonEuTaxId, peppolEndpoint, type messages } from '@inv/contracts';
 import type { z } from 'zod';
 import type { AddressDoc, AddressType, CustomerDoc, VatStatus } from '../db/customers';
 
@@ -23,9 +23,12 @@ export function billingAddressOf(addresses: readonly AddressDoc[]): AddressDoc |
   return billing.find((a) => a.isDefault) ?? billing[0];
 }
 
-/** The VAT status finalization reads: only B2B customers with a VAT ID are checked. */
+/**
+ * The VAT status finalization reads: only B2B customers with an EU VAT ID are checked; the tax number of a buyer in
+ * Norway, Switzerland or the United Kingdom is not known to VIES and stays `not_checked` (no confirmation needed).
+ */
 export function vatStatusOf(c: Pick<CustomerDoc, 'contactType' | 'vatId' | 'vat'>): VatStatus {
-  if (c.contactType !== 'B2B' || !c.vatId) return 'not_checked';
+  if (c.contactType !== 'B2B' || !c.vatId || isNonEuTaxId(c.vatId)) return 'not_checked';
   if (c.vat.vatId !== c.vatId) return 'pending';
   return c.vat.status;
 }
@@ -35,7 +38,7 @@ export function needsVatCheck(
   before: Pick<CustomerDoc, 'contactType' | 'vatId'> | undefined,
   after: Pick<CustomerDoc, 'contactType' | 'vatId'>,
 ): boolean {
-  if (after.contactType !== 'B2B' || !after.vatId) return false;
+  if (after.contactType !== 'B2B' || !after.vatId || isNonEuTaxId(after.vatId)) return false;
   return !before || before.vatId !== after.vatId || before.contactType !== 'B2B';
 }
 
@@ -126,7 +129,7 @@ export function presentVatCheck(c: CustomerDoc) {
     address: current ? (c.vat.address ?? null) : null,
     consultation_number: current ? (c.vat.consultationNumber ?? null) : null,
     fault: current && c.vat.fault !== CHECKSUM_FAULT ? (c.vat.fault ?? null) : null,
-    reason: current && c.vat.fault === CHECKSUM_FAULT ? 'checksum' : null,
+    reason: current && c.vat.fault === CHECKSUM_FAULT ? 'checksum' : c.vatId && isNonEuTaxId(c.vatId) ? 'outside_eu' : null,
   };
 }
 

@@ -2,6 +2,7 @@ import { AppError } from '@inv/service-kit';
 import type { InboundContent, InboundFinding, InboundValidationReport } from '@inv/contracts';
 import { checkArithmetic } from '../domain/arithmetic';
 import { detectFormat } from '../domain/detect-format';
+import { checkVatRates } from '../domain/vat-rates';
 import { guardXml } from '../domain/xml-guard';
 import type { AttachmentLimits } from '../domain/attachments';
 import type { ConformanceKit } from './conformance-kit';
@@ -50,7 +51,7 @@ export async function inspectXml(
       source: 'xrechnung',
     });
   const embedded = opts.attachmentLimits ? decodeAttachments(doc, format.syntax, opts.attachmentLimits) : undefined;
-  const all = [...findings, ...arithmetic, ...notes, ...(embedded?.findings ?? [])];
+  const all = [...findings, ...arithmetic, ...checkVatRates(content), ...notes, ...(embedded?.findings ?? [])];
   const creditNote = root.localName === 'CreditNote' || content.type_code === '381';
   return {
     report: {

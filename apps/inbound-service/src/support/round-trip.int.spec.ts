@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { fixtureScenarios, invoiceTotals, toEInvoiceXml, type EInvoiceFormat } from '@inv/einvoice';
+import { domesticMixedRates, fixtureScenarios, invoiceTotals, toEInvoiceXml, type EInvoiceFormat } from '@inv/einvoice';
 import { defaultKitDir, defaultSefCacheDir, openConformanceKit } from './conformance-kit';
 import { inspectXml } from './inspect';
 
@@ -49,4 +49,40 @@ describe('our writers read back', () => {
       totals.vatBreakdown.map((v) => [v.category, new Decimal(v.rate).toString(), v.taxAmount]),
     );
   });
+});
+
+describe('plausible VAT rates of received invoices (INB-VAT-RATE)', () => {
+  const at16 = (deliveryDate: string) => {
+    const invoice = domesticMixedRates();
+    invoice.period = undefined;
+    invoice.deliveryDate = deliveryDate;
+    invoice.lines = invoice.lines.map((l) => (l.vat.rate === '19' ? { ...l, vat: { ...l.vat, rate: '16' } } : l));
+    return invoice;
+  };
+
+  it.each(['xrechnung-cii', 'peppol-ubl'] as const)(
+    '%s: 16 %% delivered in 2026 is valid with a warning naming 19 %% and 7 %%; in October 2020 only the 7 %% lines are flagged',
+    async (format) => {
+      const late = await inspectXml(kit, Buffer.from(toEInvoiceXml(format, at16('2026-10-30'))), { maxBytes: 5 * 1024 * 1024 });
+      expect(late.report.valid).toBe(true);
+      expect(late.report.findings.filter((f) => f.source === 'vat-rates')).toEqual([
+        {
+          rule: 'INB-VAT-RATE',
+          severity: 'warning',
+          location: expect.stringMatching(/^vat_breakdown\[\d\]\.rate$/),
+          message: expect.stringMatching(
+            /^16(\.00)? % is not a VAT rate of DE on 2026-10-30; the rates in force then are DE: 19 % \(standard\), 7 % \(reduced\)/,
+          ),
+          source: 'vat-rates',
+        },
+      ]);
+      const in2020 = await inspectXml(kit, Buffer.from(toEInvoiceXml(format, at16('2020-10-30'))), { maxBytes: 5 * 1024 * 1024 });
+      // 7 % was not in force in the second half of 2020 (5 % was): the 7 % lines are the ones flagged then
+      expect(in2020.report.findings.filter((f) => f.source === 'vat-rates').map((f) => f.message)).toEqual([
+        expect.stringMatching(
+          /^7(\.00)? % is not a VAT rate of DE on 2020-10-30; the rates in force then are DE: 16 % \(standard\), 5 % \(reduced\)/,
+        ),
+      ]);
+    },
+  );
 });

@@ -68,6 +68,28 @@ const company: Record<string, Seller> = {
       electronicAddress: { scheme: 'EM', value: 'billing@seller.example' },
     },
   },
+  'Kleinunternehmer with seller identifier (GLN)': {
+    ...sellerProfile,
+    smallBusiness: true,
+    seller: {
+      ...sellerProfile.seller!,
+      vatId: undefined,
+      taxNumber: '143/123/45678',
+      identifier: { value: '4000001000005', scheme: '0088' },
+      electronicAddress: { scheme: 'EM', value: 'billing@seller.example' },
+    },
+  },
+  'Kleinunternehmer with seller identifier without scheme': {
+    ...sellerProfile,
+    smallBusiness: true,
+    seller: {
+      ...sellerProfile.seller!,
+      vatId: undefined,
+      taxNumber: '143/123/45678',
+      identifier: { value: 'Lieferant 70815' },
+      electronicAddress: { scheme: 'EM', value: 'billing@seller.example' },
+    },
+  },
   'Kleinunternehmer with VAT ID': { ...sellerProfile, smallBusiness: true },
   'no bank account': { ...sellerProfile, payment: undefined },
 };
@@ -106,6 +128,8 @@ const cases: Case[] = [
     { company: 'Kleinunternehmer, tax number only', customer: 'no VAT ID', format, expected: [BR_CO_26] },
     { company: 'Kleinunternehmer, tax number only', customer: 'VAT ID fails its checksum', format, expected: [BR_CO_26, VAT] },
     { company: 'Kleinunternehmer with register entry', customer: 'no VAT ID', format, expected: [] },
+    { company: 'Kleinunternehmer with seller identifier (GLN)', customer: 'no VAT ID', format, expected: [] },
+    { company: 'Kleinunternehmer with seller identifier without scheme', customer: 'VAT ID confirmed', format, expected: [] },
     { company: 'Kleinunternehmer with VAT ID', customer: 'VAT ID confirmed', format, expected: [] },
     { company: 'VAT ID and bank account', customer: 'VAT ID fails its checksum', format, expected: [VAT] },
     { company: 'VAT ID and bank account', customer: 'VAT ID unconfirmed (VIES unavailable)', format, expected: [VAT] },
@@ -265,7 +289,9 @@ describe('validate and finalize agree', () => {
       {
         field: 'company.vat_id',
         rule: 'BR-CO-26',
-        message: expect.stringMatching(/a tax number \(BT-32\) is not enough.*Set company vat_id or registration_id with PUT \/company\//),
+        message: expect.stringMatching(
+          /a tax number \(BT-32\) is not enough.*Set company vat_id, seller_identifier or registration_id with PUT \/company\//,
+        ),
       },
     ]);
     // the Kleinunternehmer's positions entered with VAT are still only a warning

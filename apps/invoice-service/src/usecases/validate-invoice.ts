@@ -2,6 +2,7 @@ import { AppError } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { asSmallBusinessPositions, buildSnapshot } from '../domain/snapshot';
 import { positionAmountErrors, totalsOf } from '../domain/totals';
+import { vatRateWarnings } from '../domain/vat-rate-plausibility';
 import { attachmentsNotInXml } from '@inv/contracts';
 import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice/rules';
 import type { InvoiceDeps } from '../support/deps';
@@ -20,10 +21,11 @@ type VatStatus = 'valid' | 'invalid' | 'unavailable' | 'pending' | 'not_checked'
 
 /**
  * A customer VAT ID that is not confirmed (VIES said invalid, its check digits fail, VIES was unavailable, the
- * check is pending): finalization needs vat_override_confirmed: true. No VAT ID (B2C, or none given): nothing.
+ * check is pending): finalization needs vat_override_confirmed: true. No VAT ID (B2C, or none given), or a tax number
+ * VIES does not know (a buyer in Norway, Switzerland or the UK: status not_checked): nothing.
  */
 export function vatConfirmationFinding(customerId: number, vatId: string | undefined, status: VatStatus): ValidationError | undefined {
-  if (!vatId || status === 'valid') return undefined;
+  if (!vatId || status === 'valid' || status === 'not_checked') return undefined;
   return {
     field: 'customer.vat_id',
     rule: VAT_OVERRIDE_RULE,
@@ -45,7 +47,7 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   ]);
   const errors: ValidationError[] = [];
   const warningsOfProfile: ValidationError[] = [];
-  const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'];
+  const checks: string[] = ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id', 'vat_rates'];
   if (!buyer.found) errors.push({ field: 'customer_id', rule: 'CUSTOMER_EXISTS', message: `customer ${inv.customerId} does not exist` });
   else if (!buyer.hasBillingAddress)
     errors.push({ field: 'customer.addresses', rule: 'BILLING_ADDRESS_REQUIRED', message: 'the customer has no billing address' });
@@ -105,6 +107,8 @@ export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueD
   const attachments = inv.attachmentsUploaded === false ? [] : await deps.attachments.ofInvoice(inv.companyId, inv.id);
   const warnings = [
     ...warningsOfProfile,
+    // a rate the country does not have on the date of supply (16 % in Germany outside the second half of 2020)
+    ...vatRateWarnings(snapshot),
     ...attachmentsNotInXml(inv.format, attachments).map((l) => ({
       field: 'attachments',
       rule: 'ATTACHMENT_NOT_IN_XML',
@@ -150,9 +154,9 @@ const SELLER_FIELDS: Record<string, string> = {
 };
 export const companyFieldOf = (field: string): string | undefined => SELLER_FIELDS[field];
 
-/** BR-CO-26 is met by a VAT ID or a register entry (BT-30, written from registration_id): the finding names both. */
+/** BR-CO-26 is met by a VAT ID, a seller identifier (BT-29) or a register entry (BT-30): the finding names all three. */
 const companyFieldsToSet = (rule: string, field: string) =>
-  rule === 'BR-CO-26' ? 'vat_id or registration_id' : field.slice('company.'.length);
+  rule === 'BR-CO-26' ? 'vat_id, seller_identifier or registration_id' : field.slice('company.'.length);
 
 /**
  * Positions stored before the input bounds existed may hold amounts no e-invoice can carry: such an invoice

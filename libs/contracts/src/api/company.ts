@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PeppolIdInput } from './customers';
 import { safeText } from './safe-text';
+import { isIcdCode } from '../party-identifiers';
 
 /** Company data a real company enters about itself (the seller on every invoice). */
 const Text = (max: number) => safeText(z.string().trim().min(1).max(max));
@@ -19,6 +20,12 @@ export const CompanyAddressInput = z.object({
     .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as DE'),
 });
 
+/** An ISO 6523 ICD code (4 digits) EN 16931 accepts as identifier scheme (BR-CL-10, BR-CL-11). */
+const IcdScheme = z
+  .string()
+  .trim()
+  .refine((v) => /^\d{4}$/.test(v) && isIcdCode(v), { message: 'an ISO 6523 ICD code of 4 digits (0002 to 0248), e.g. 0088 for a GLN' });
+
 /**
  * PUT /company/: JSON Merge Patch, only the fields sent change; `null` removes an optional value (vat_id,
  * tax_number, website, contact data, defaults). Required data (legal_name, trading_name, address) and the
@@ -35,7 +42,24 @@ export const CompanyProfileUpdate = z
       .optional()
       .meta({ description: 'the seller Peppol participant id EAS:identifier (BT-34); null removes it', example: '0088:4035811991021' }),
     registration_court: Line(100).nullable().optional(),
-    registration_id: Line(50).nullable().optional().meta({ description: 'e.g. HRB 12345' }),
+    registration_id: Line(50).nullable().optional().meta({
+      description:
+        'legal registration identifier (BT-30), e.g. the commercial register entry HRB 12345; identifies the seller (BR-CO-26) when there is no vat_id; null removes it',
+    }),
+    registration_id_scheme: IcdScheme.nullable().optional().meta({
+      description:
+        'ISO 6523 ICD scheme of registration_id (BT-30-1), e.g. 0002 (FR SIREN), 0106 (NL KvK), 0192 (NO organisation number); leave it out for a register without ICD code such as the German Handelsregister; null removes it',
+      example: '0106',
+    }),
+    seller_identifier: Line(100).nullable().optional().meta({
+      description:
+        'seller identifier (BT-29), e.g. a GLN with seller_identifier_scheme 0088, or without scheme an identifier the buyer knows (such as the supplier number it gave you); identifies the seller (BR-CO-26) when there is no vat_id, e.g. a Kleinunternehmer with only a tax_number; null removes it',
+      example: '4000001000005',
+    }),
+    seller_identifier_scheme: IcdScheme.nullable().optional().meta({
+      description: 'ISO 6523 ICD scheme of seller_identifier (BT-29-1), e.g. 0088 (GLN), 0060 (D-U-N-S); null removes it',
+      example: '0088',
+    }),
     managing_directors: z.array(Text(100)).max(10).nullable().optional().meta({ description: 'null removes them all' }),
     contact_name: Line(100)
       .nullable()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkVatIdSyntax } from '../vat-id';
+import { checkNonEuTaxIdSyntax, checkVatIdSyntax, isNonEuTaxId } from '../vat-id';
 import { checkCodiceDestinatario, checkCodiceFiscale, checkPartitaIva, checkPeppolId, type IdCheck } from '../participant-ids';
 
 export {
@@ -22,6 +22,8 @@ export const Language = z.enum(['English', 'German']);
  * ("DE 123.456.789" -> "DE123456789"). A number of the right shape whose check digits fail is accepted
  * (the published SDK's quick start uses one): the customer then has VAT status `invalid` (reason
  * `checksum`) without asking VIES, and finalization needs `vat_override_confirmed`.
+ * A buyer in Norway, Switzerland or the United Kingdom keeps its own tax number (NO…MVA, CHE…MWST, GB…), written as
+ * the buyer VAT identifier BT-48: its format and check digits are checked (a failing one is refused), VIES is not asked.
  */
 export const VatIdInput = z
   .string()
@@ -29,15 +31,27 @@ export const VatIdInput = z
   .min(4)
   .max(20)
   .transform((v, ctx) => {
+    if (isNonEuTaxId(v)) {
+      const other = checkNonEuTaxIdSyntax(v);
+      if (other.ok) return other.normalized;
+      ctx.addIssue({ code: 'custom', message: other.reason });
+      return z.NEVER;
+    }
     const syntax = checkVatIdSyntax(v);
     if (!syntax.ok && syntax.checkDigitFailed) return syntax.normalized;
     if (!syntax.ok) {
-      ctx.addIssue({ code: 'custom', message: syntax.reason });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${syntax.reason}; outside the EU, tax numbers of Norway (NO…MVA), Switzerland (CHE…MWST) and the United Kingdom (GB…) are accepted`,
+      });
       return z.NEVER;
     }
     return syntax.normalized;
   })
-  .meta({ description: 'EU VAT ID with country prefix; validated against VIES for B2B customers' });
+  .meta({
+    description:
+      'EU VAT ID with country prefix, validated against VIES for B2B customers; or the tax number of a buyer in Norway (NO987654325MVA), Switzerland (CHE-123.456.788 MWST) or the United Kingdom (GB980780684): format and check digits checked, not sent to VIES (VAT status not_checked); written as buyer VAT identifier BT-48',
+  });
 
 /** A string checked (and normalised) by one of the identifier checks of participant-ids.ts: 400 naming the field with the reason. */
 const checkedId = (check: (v: string) => IdCheck, max: number) =>

@@ -44,13 +44,15 @@ export type InboundFindingSeverity = z.output<typeof InboundFindingSeverity>;
 
 export const InboundFinding = z
   .object({
-    rule: z.string().meta({ description: 'rule id (BR-CO-15, BR-DE-1, PEPPOL-EN16931-R001, XSD, INB-ARITH-…)', example: 'BR-CO-15' }),
+    rule: z
+      .string()
+      .meta({ description: 'rule id (BR-CO-15, BR-DE-1, PEPPOL-EN16931-R001, XSD, INB-ARITH-…, INB-VAT-RATE)', example: 'BR-CO-15' }),
     severity: InboundFindingSeverity,
     location: z.string().meta({ description: 'XPath of the element the rule is about (XSD: line number)', example: '/Invoice[1]' }),
     message: z.string(),
-    source: z.enum(['xsd', 'en16931', 'xrechnung', 'peppol', 'arithmetic', 'attachments']).meta({
+    source: z.enum(['xsd', 'en16931', 'xrechnung', 'peppol', 'arithmetic', 'attachments', 'vat-rates']).meta({
       description:
-        'which artefact found it: the XML schema, a Schematron rule set, our own arithmetic re-check or the limits of embedded attachments',
+        'which artefact found it: the XML schema, a Schematron rule set, our own arithmetic re-check, the limits of embedded attachments, or the plausibility of the VAT rates (INB-VAT-RATE, a warning: a standard rate the country does not have on the date of supply)',
     }),
   })
   .meta({ id: 'InboundValidationFinding' });

@@ -33,10 +33,10 @@ export const VatCheck = z
     address: z.string().nullable(),
     consultation_number: z.string().nullable(),
     fault: z.string().nullable().meta({ description: 'VIES fault code of the last answer (e.g. MS_UNAVAILABLE)' }),
-    reason: z
-      .enum(['checksum'])
-      .nullable()
-      .meta({ description: '"checksum": the check digits fail, so the ID is invalid without asking VIES' }),
+    reason: z.enum(['checksum', 'outside_eu']).nullable().meta({
+      description:
+        '"checksum": the check digits fail, so the ID is invalid without asking VIES; "outside_eu": the tax number of a buyer in Norway, Switzerland or the United Kingdom, which VIES does not know (status not_checked, no confirmation needed at finalization)',
+    }),
   })
   .meta({ id: 'VatCheck' });
 
@@ -231,9 +231,10 @@ export const Validation = z
       description:
         'everything finalization would refuse, with the same findings as its 422 (a VAT_OVERRIDE_REQUIRED finding is cleared by vat_override_confirmed: true)',
     }),
-    warnings: z
-      .array(RuleFinding)
-      .meta({ description: 'no obstacle to finalizing, e.g. an attachment the e-invoice XML cannot carry (it goes into the PDF)' }),
+    warnings: z.array(RuleFinding).meta({
+      description:
+        "no obstacle to finalizing, e.g. an attachment the e-invoice XML cannot carry (it goes into the PDF), or VAT_RATE_NOT_IN_FORCE: a standard-rated position at a rate the seller's country (or, for a distance sale, the buyer's EU country) does not have on the date of supply (the service period's end, else the invoice date), naming the rates in force",
+    }),
     checks: z.array(z.string()),
     vat_check: z.object({ status: VatCheck.shape.status }),
     vat_override_required: z.boolean().meta({
@@ -250,7 +251,7 @@ export const Validation = z
           field: 'company.vat_id',
           rule: 'BR-CO-26',
           message:
-            'The seller needs a VAT ID (BT-31) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough. Set company vat_id or registration_id with PUT /company/.',
+            'The seller needs a VAT ID (BT-31), a seller identifier (BT-29, e.g. a GLN) or a legal registration identifier (BT-30, e.g. the commercial register entry) so that the buyer can identify it; a tax number (BT-32) is not enough. Set company vat_id, seller_identifier or registration_id with PUT /company/.',
         },
         {
           field: 'customer.vat_id',
@@ -260,7 +261,7 @@ export const Validation = z
         },
       ],
       warnings: [{ field: 'positions', rule: 'SMALL_BUSINESS_NO_VAT', message: 'positions 1 will be issued without VAT (§ 19 UStG)' }],
-      checks: ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id'],
+      checks: ['customer', 'billing_address', 'positions', 'seller_profile', 'format_requirements', 'vat_id', 'vat_rates'],
       vat_check: { status: 'invalid' },
       vat_override_required: true,
     },
@@ -334,7 +335,10 @@ export const Company = z
     tax_number: z.string().nullable(),
     peppol_id: z.string().nullable().meta({ description: 'Peppol participant id EAS:identifier (BT-34)', example: '0088:4035811991021' }),
     registration_court: z.string().nullable(),
-    registration_id: z.string().nullable(),
+    registration_id: z.string().nullable().meta({ description: 'legal registration identifier (BT-30)' }),
+    registration_id_scheme: z.string().nullable().meta({ description: 'its ISO 6523 ICD scheme (BT-30-1)' }),
+    seller_identifier: z.string().nullable().meta({ description: 'seller identifier (BT-29)' }),
+    seller_identifier_scheme: z.string().nullable().meta({ description: 'its ISO 6523 ICD scheme (BT-29-1)' }),
     managing_directors: z.array(z.string()),
     contact_name: z.string().nullable(),
     email: z.string().nullable(),

@@ -21,8 +21,12 @@ const SnapshotParty = z.object({
   vatId: z.string().optional(),
   taxNumber: z.string().optional(),
   fiscalCode: z.string().optional(),
+  /** BT-30 legal registration identifier and its ISO 6523 ICD scheme BT-30-1. */
   registrationId: z.string().optional(),
+  registrationScheme: z.string().optional(),
   registrationCourt: z.string().optional(),
+  /** BT-29 seller identifier (BT-46 for a buyer) and its ISO 6523 ICD scheme BT-29-1. */
+  identifier: z.object({ value: z.string(), scheme: z.string().optional() }).optional(),
   /** The seller's managing directors (§ 35a GmbHG: on every business letter); printed in the PDF footer only. */
   managingDirectors: z.array(z.string()).optional(),
   electronicAddress: z.object({ scheme: z.string(), value: z.string() }).optional(),

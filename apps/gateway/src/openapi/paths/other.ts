@@ -91,7 +91,10 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
         summary: 'Update the company profile',
         description:
           'Only the fields sent change. ' +
-          'The seller data of invoices finalized from now on; invoices finalized before keep the data they were issued with.',
+          'The seller data of invoices finalized from now on; invoices finalized before keep the data they were issued with. ' +
+          'E-invoices in EN 16931 formats (ZUGFeRD/Factur-X, XRechnung, Peppol) must identify the seller (BR-CO-26) by vat_id, ' +
+          'seller_identifier (BT-29, e.g. a GLN with seller_identifier_scheme 0088) or registration_id (BT-30, with registration_id_scheme ' +
+          'when the register has an ISO 6523 code): a Kleinunternehmer with only a tax_number sets one of the last two.',
         requestBody: body(CompanyProfileUpdate, {
           legal_name: 'Beispiel Software GmbH',
           address: { line1: 'Hauptstraße 5', postal_code: '80331', city: 'München', country_code: 'DE' },
