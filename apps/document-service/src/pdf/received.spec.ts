@@ -19,6 +19,7 @@ const content: InboundContent = {
   type_code: '380',
   issue_date: '2026-11-20',
   due_date: '2026-12-04',
+  service_period: { start: '2026-11-01', end: '2026-11-30' },
   currency: 'EUR',
   buyer_reference: '04011000-12345-03',
   preceding_invoices: [],
@@ -92,6 +93,8 @@ const content: InboundContent = {
       'DE02 1203 0000 0000 2020 51',
       'NICHT gültig',
       'Es gelten unsere AGB.',
+      'Leistungszeitraum',
+      '01.11.2026 – 30.11.2026',
       'n/a',
       '10,00',
     ])
@@ -101,7 +104,17 @@ const content: InboundContent = {
 
   it('and in English', async () => {
     const t = await text('en');
-    for (const s of ['Received invoice RE-2026-0815', 'Seller', 'Buyer', '20 Nov 2026', '238.00 EUR', 'SEPA credit transfer', 'Amount due'])
+    for (const s of [
+      'Received invoice RE-2026-0815',
+      'Seller',
+      'Buyer',
+      '20 Nov 2026',
+      '238.00 EUR',
+      'SEPA credit transfer',
+      'Amount due',
+      'Service period',
+      '30 Nov 2026',
+    ])
       expect(t).toContain(s);
   });
 });

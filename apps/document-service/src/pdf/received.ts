@@ -143,6 +143,16 @@ const quantity = lenient(formatQuantity);
 const percent = lenient(formatPercent);
 const date = lenient(formatDate);
 
+/** BT-73/74: "01.10.2026 – 31.10.2026"; an open end is shown as such ("ab 01.10.2026", "bis 31.10.2026"). */
+function servicePeriod(p: InboundContent['service_period'], lang: PdfLanguage): string {
+  const start = date(p?.start, lang);
+  const end = date(p?.end, lang);
+  if (start && end) return `${start} \u2013 ${end}`;
+  if (start) return `${lang === 'de' ? 'ab' : 'from'} ${start}`;
+  if (end) return `${lang === 'de' ? 'bis' : 'until'} ${end}`;
+  return '';
+}
+
 /** BT-34/BT-49: an e-mail address (scheme EM) as such, another scheme named before its value. */
 function electronicAddress(a: { scheme?: string; value: string }, t: (typeof TEXT)[PdfLanguage]): string {
   if (a.scheme === 'EM') return `${t.email}: ${a.value}`;
@@ -228,6 +238,7 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
         [t.typeCode, c0.type_code ? (TYPE_CODES[c0.type_code]?.[lang] ?? c0.type_code) : ''],
         [l.dueDate, date(c0.due_date, lang)],
         [l.deliveryDate, date(c0.delivery_date, lang)],
+        [l.servicePeriod, servicePeriod(c0.service_period, lang)],
         [t.currency, currency],
         [l.buyerReference, c0.buyer_reference ?? ''],
         [l.orderReference, c0.order_reference ?? ''],
