@@ -102,6 +102,21 @@ const content: InboundContent = {
     expect(t).not.toContain('#ADU#');
   });
 
+  it('a document in another currency shows its VAT total in the VAT accounting currency too (BT-111)', async () => {
+    const pdf = await renderReceivedPdf({
+      language: 'de',
+      inboundId: 4,
+      format: 'ubl-en16931',
+      valid: true,
+      receivedAt: '2026-11-27T10:00:00.000Z',
+      content: { ...content, currency: 'DKK', tax_currency: 'EUR', totals: { ...content.totals, tax_total_tax_currency: '5.10' } },
+    });
+    const file = join(dir, 'dkk.pdf');
+    writeFileSync(file, pdf);
+    const t = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\u00a0/g, ' ');
+    for (const s of ['38,00 DKK', '5,10 EUR', '238,00 DKK']) expect(t).toContain(s);
+  });
+
   it('and in English', async () => {
     const t = await text('en');
     for (const s of [

@@ -328,12 +328,16 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
 
     // VAT breakdown (left) and totals (right), kept together
     const tt = c0.totals;
-    const totals: [string, string | undefined, boolean?][] = [
+    // BT-111: the VAT total in the VAT accounting currency (e.g. EUR on a DKK invoice), in that currency
+    const totals: [string, string | undefined, boolean?, string?][] = [
       [t.lineTotal, tt.line_total],
       [t.allowanceTotal, tt.allowance_total],
       [t.chargeTotal, tt.charge_total],
       [l.totalNet, tt.tax_exclusive],
       [l.totalVat, tt.tax_total],
+      ...(c0.tax_currency && tt.tax_total_tax_currency
+        ? [[`${l.totalVat} (${c0.tax_currency})`, tt.tax_total_tax_currency, false, c0.tax_currency] as [string, string, boolean, string]]
+        : []),
       [l.totalGross, tt.tax_inclusive],
       [l.prepaid, tt.prepaid],
       [t.rounding, tt.rounding],
@@ -370,11 +374,11 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
     const vatBottom = flow.y;
     const totalsLeft = CONTENT.left + vatWidth + mm(8);
     let ty = top;
-    for (const [label, value, strong] of shown) {
+    for (const [label, value, strong, inCurrency = currency] of shown) {
       if (strong) c.hline(totalsLeft, CONTENT.right, ty + 1, colors.text, 0.6);
       const style = { size: strong ? 9.5 : 8.5, bold: strong };
       c.text(label, totalsLeft, ty + 3, { ...style, width: CONTENT.right - totalsLeft - mm(28) });
-      c.textRight(`${amount(value, lang)}${currency ? ` ${currency}` : ''}`, CONTENT.right, ty + 3, style);
+      c.textRight(`${amount(value, lang)}${inCurrency ? ` ${inCurrency}` : ''}`, CONTENT.right, ty + 3, style);
       ty += 14;
     }
     flow.y = Math.max(vatBottom, ty) + mm(6);
