@@ -288,4 +288,99 @@ describe('export-service: payments, Skonto and supplier bookings in the DATEV ex
     const again = await runJob({ start_date: '2026-01-01', end_date: '2027-12-31', only_new: true });
     expect(again.result.error.error_code).toBe('no_invoices_found');
   }, 30_000);
+  describe('received invoices: duplicates, other currencies, the collective creditor (2028)', () => {
+    const dkk = {
+      currency: 'DKK',
+      taxCurrency: 'EUR',
+      // BT-110 186.50 DKK, BT-111 25.00 EUR: the supplier converted at 7.46 DKK per EUR
+      totalNet: '746.00',
+      totalVat: '186.50',
+      totalVatTaxCurrency: '25.00',
+      totalGross: '932.50',
+      vatBreakdown: [{ category: 'S', rate: '25', net: '746.00', vat: '186.50' }],
+    };
+    const foreign = (currency: string) => ({
+      currency,
+      totalNet: '100.00',
+      totalVat: '0.00',
+      totalGross: '100.00',
+      vatBreakdown: [{ category: 'AE', rate: '0', net: '100.00', vat: '0.00' }],
+    });
+    const COLS = [
+      'Umsatz (ohne Soll/Haben-Kz)',
+      'Soll/Haben-Kennzeichen',
+      'WKZ Umsatz',
+      'Kurs',
+      'Basis-Umsatz',
+      'WKZ Basis-Umsatz',
+      'Konto',
+      'Belegfeld 1',
+    ];
+
+    it('projects them; a document flagged duplicate_of never enters the read model', async () => {
+      const on = (id: number, extra: Record<string, unknown>) =>
+        peer.publishEvent('inbound.received.v1', company, received(id, { issueDate: '2028-02-01', ...extra }) as never);
+      await on(20, { number: 'LF-20' });
+      await on(21, { number: 'LF-20', duplicateOf: 20 }); // the same invoice received again
+      await on(22, { ...dkk, supplierId: undefined, sellerName: 'Dansk ApS', sellerVatId: 'DK12345678' });
+      await on(23, { ...foreign('NOK'), supplierId: undefined, sellerName: 'Norsk AS', sellerVatId: undefined });
+      await on(24, { ...foreign('GBP'), supplierId: 4, sellerName: 'British Ltd', sellerVatId: undefined });
+      await waitFor(async () => ((await count('export_supplier_invoices', { issueDate: '2028-02-01' })) === 4 ? true : undefined), {
+        what: 'the 2028 received invoices',
+      });
+      expect(await count('export_supplier_invoices', { inboundId: 21 })).toBe(0);
+    }, 30_000);
+
+    it('without a rate for NOK and GBP the export fails and says so; nothing is written as EUR', async () => {
+      const job = await runJob({ start_date: '2028-01-01', end_date: '2028-12-31' });
+      expect(job.status).toBe('failed');
+      expect(job.error_message).toMatch(/LF-23 \(inbound 23\) is in NOK and states no VAT amount in EUR.*exchange_rates/);
+      expect(await count('export_supplier_invoices', { exportedBy: job.job_id })).toBe(0); // claims released
+      const bad = await call('POST', '/exports/job', {
+        task: 'process_acctexp_export_job',
+        start_date: '2028-01-01',
+        end_date: '2028-12-31',
+        exchange_rates: { NOK: '0', gbp: '0.84', EUR: '1' },
+      });
+      expect([bad.status, bad.body.errors.map((e: Json) => e.path).sort()]).toEqual([
+        400,
+        ['exchange_rates.EUR', 'exchange_rates.NOK', 'exchange_rates.gbp'],
+      ]);
+    }, 30_000);
+
+    it("books them in their currency with Kurs and Basis-Umsatz: the invoice's own EUR VAT, else the rate given", async () => {
+      const job = await runJob({
+        start_date: '2028-01-01',
+        end_date: '2028-12-31',
+        include_master_data: true,
+        exchange_rates: { NOK: '11.7250', GBP: 0.8412, DKK: '7.5' },
+      });
+      expect(job.status).toBe('finished');
+      expect(job.exchange_rates).toEqual({ NOK: '11.7250', GBP: '0.8412', DKK: '7.5' });
+      expect(job.result).toMatchObject({ total_supplier_invoice_count: 4 });
+      const files = await fetchZip(job.result.download_ids[0]);
+      const { rows, get } = readExtf(files['EXTF_Buchungsstapel_20280101_20281231.csv']!);
+      expect(rows.map((r) => COLS.map((h) => get(r, h)))).toEqual([
+        ['238,00', 'H', 'EUR', '', '', '', '70003', 'LF-20'],
+        ['10,70', 'H', 'EUR', '', '', '', '70003', 'LF-20'],
+        // DKK: the invoice's own figures win over the rate given (186.50 / 25.00 = 7.46)
+        ['932,50', 'H', 'DKK', '7,46', '125,00', 'EUR', '70000', 'LF-22'],
+        ['100,00', 'H', 'NOK', '11,725', '8,53', 'EUR', '70000', 'LF-23'],
+        ['100,00', 'H', 'GBP', '0,8412', '118,88', 'EUR', '70004', 'LF-24'],
+      ]);
+      // the collective creditor is named as such, not after the first (or last) supplier booked on it
+      const master = readExtf(files['EXTF_Debitoren_20280101_20281231.csv']!);
+      const creditors = master.rows.map((r) => [
+        master.get(r, 'Konto'),
+        master.get(r, 'Name (Adressatentyp Unternehmen)'),
+        master.get(r, 'Kurzbezeichnung'),
+        master.get(r, 'EU-USt-IdNr.'),
+      ]);
+      expect(creditors).toEqual([
+        ['70000', 'Sammelkreditor', 'Sammelkreditor', ''],
+        ['70003', 'Lieferant AG', 'Lieferant AG', '987654321'],
+        ['70004', 'British Ltd', 'British Ltd', ''],
+      ]);
+    }, 30_000);
+  });
 });

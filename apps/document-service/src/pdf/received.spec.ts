@@ -19,6 +19,7 @@ const content: InboundContent = {
   type_code: '380',
   issue_date: '2026-11-20',
   due_date: '2026-12-04',
+  service_period: { start: '2026-11-01', end: '2026-11-30' },
   currency: 'EUR',
   buyer_reference: '04011000-12345-03',
   preceding_invoices: [],
@@ -97,6 +98,8 @@ const content: InboundContent = {
       'DE02 1203 0000 0000 2020 51',
       'NICHT gültig',
       'Es gelten unsere AGB.',
+      'Leistungszeitraum',
+      '01.11.2026 – 30.11.2026',
       'n/a',
       '10,00',
     ])
@@ -104,9 +107,34 @@ const content: InboundContent = {
     expect(t).not.toContain('#ADU#');
   });
 
+  it('a document in another currency shows its VAT total in the VAT accounting currency too (BT-111)', async () => {
+    const pdf = await renderReceivedPdf({
+      language: 'de',
+      inboundId: 4,
+      format: 'ubl-en16931',
+      valid: true,
+      receivedAt: '2026-11-27T10:00:00.000Z',
+      content: { ...content, currency: 'DKK', tax_currency: 'EUR', totals: { ...content.totals, tax_total_tax_currency: '5.10' } },
+    });
+    const file = join(dir, 'dkk.pdf');
+    writeFileSync(file, pdf);
+    const t = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\u00a0/g, ' ');
+    for (const s of ['38,00 DKK', '5,10 EUR', '238,00 DKK']) expect(t).toContain(s);
+  });
+
   it('and in English', async () => {
     const t = await text('en');
-    for (const s of ['Received invoice RE-2026-0815', 'Seller', 'Buyer', '20 Nov 2026', '238.00 EUR', 'SEPA credit transfer', 'Amount due'])
+    for (const s of [
+      'Received invoice RE-2026-0815',
+      'Seller',
+      'Buyer',
+      '20 Nov 2026',
+      '238.00 EUR',
+      'SEPA credit transfer',
+      'Amount due',
+      'Service period',
+      '30 Nov 2026',
+    ])
       expect(t).toContain(s);
   });
 

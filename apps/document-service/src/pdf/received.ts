@@ -149,6 +149,16 @@ const quantity = lenient(formatQuantity);
 const percent = lenient(formatPercent);
 const date = lenient(formatDate);
 
+/** BT-73/74: "01.10.2026 – 31.10.2026"; an open end is shown as such ("ab 01.10.2026", "bis 31.10.2026"). */
+function servicePeriod(p: InboundContent['service_period'], lang: PdfLanguage): string {
+  const start = date(p?.start, lang);
+  const end = date(p?.end, lang);
+  if (start && end) return `${start} \u2013 ${end}`;
+  if (start) return `${lang === 'de' ? 'ab' : 'from'} ${start}`;
+  if (end) return `${lang === 'de' ? 'bis' : 'until'} ${end}`;
+  return '';
+}
+
 /** BT-34/BT-49: an e-mail address (scheme EM) as such, another scheme named before its value. */
 function electronicAddress(a: { scheme?: string; value: string }, t: (typeof TEXT)[PdfLanguage]): string {
   if (a.scheme === 'EM') return `${t.email}: ${a.value}`;
@@ -234,6 +244,7 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
         [t.typeCode, c0.type_code ? (TYPE_CODES[c0.type_code]?.[lang] ?? c0.type_code) : ''],
         [l.dueDate, date(c0.due_date, lang)],
         [l.deliveryDate, date(c0.delivery_date, lang)],
+        [l.servicePeriod, servicePeriod(c0.service_period, lang)],
         [t.currency, currency],
         [t.buyerReference, c0.buyer_reference ?? ''],
         [l.orderReference, c0.order_reference ?? ''],
@@ -323,12 +334,16 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
 
     // VAT breakdown (left) and totals (right), kept together
     const tt = c0.totals;
-    const totals: [string, string | undefined, boolean?][] = [
+    // BT-111: the VAT total in the VAT accounting currency (e.g. EUR on a DKK invoice), in that currency
+    const totals: [string, string | undefined, boolean?, string?][] = [
       [t.lineTotal, tt.line_total],
       [t.allowanceTotal, tt.allowance_total],
       [t.chargeTotal, tt.charge_total],
       [l.totalNet, tt.tax_exclusive],
       [l.totalVat, tt.tax_total],
+      ...(c0.tax_currency && tt.tax_total_tax_currency
+        ? [[`${l.totalVat} (${c0.tax_currency})`, tt.tax_total_tax_currency, false, c0.tax_currency] as [string, string, boolean, string]]
+        : []),
       [l.totalGross, tt.tax_inclusive],
       [l.prepaid, tt.prepaid],
       [t.rounding, tt.rounding],
@@ -376,11 +391,11 @@ export async function renderReceivedPdf(r: ReceivedInvoice, opts: { creationDate
     const vatBottom = flow.y;
     const totalsLeft = CONTENT.left + vatWidth + mm(5);
     let ty = top;
-    for (const [label, value, strong] of shown) {
+    for (const [label, value, strong, inCurrency = currency] of shown) {
       if (strong) c.hline(totalsLeft, CONTENT.right, ty + 1, colors.text, 0.6);
       const style = { size: strong ? 9.5 : 8.5, bold: strong };
       c.text(label, totalsLeft, ty + 3, { ...style, width: CONTENT.right - totalsLeft - mm(28) });
-      c.textRight(`${amount(value, lang)}${currency ? ` ${currency}` : ''}`, CONTENT.right, ty + 3, style);
+      c.textRight(`${amount(value, lang)}${inCurrency ? ` ${inCurrency}` : ''}`, CONTENT.right, ty + 3, style);
       ty += 14;
     }
     flow.y = Math.max(vatBottom, ty) + mm(6);

@@ -22,6 +22,8 @@ export interface ExportJobDoc {
   includeMasterData: boolean;
   includeDocuments: boolean;
   onlyNew: boolean;
+  /** Units per 1 EUR by currency, given with the request (received invoices in another currency). */
+  exchangeRates?: Record<string, string>;
   attempts: number;
   result?: ExportJobResult;
   errorMessage?: string;
@@ -42,6 +44,7 @@ const schema = new Schema<ExportJobDoc>(
     includeMasterData: Boolean,
     includeDocuments: Boolean,
     onlyNew: Boolean,
+    exchangeRates: { type: Schema.Types.Mixed, default: undefined },
     attempts: { type: Number, default: 0 },
     result: Schema.Types.Mixed,
     errorMessage: String,

@@ -17,6 +17,8 @@ export interface BatchOptions {
   clientNumber: number;
   includeMasterData: boolean;
   includeDocuments: boolean;
+  /** Units per 1 EUR by currency, given with the export request (received invoices in another currency). */
+  exchangeRates?: Record<string, string>;
 }
 
 export type BatchDocument = BelegDocument & { pdfKey: string };
@@ -133,7 +135,11 @@ export class BatchWriter {
   /** The booking lines of one received (supplier) invoice; its original joins the Belegbilder when documents are wanted. */
   addSupplierInvoice(s: ExportSupplierInvoice): string {
     let out = '';
-    for (const b of supplierLinesOf(s, this.m, { companyId: this.o.companyId, withDocuments: this.o.includeDocuments })) {
+    for (const b of supplierLinesOf(s, this.m, {
+      companyId: this.o.companyId,
+      withDocuments: this.o.includeDocuments,
+      exchangeRates: this.o.exchangeRates,
+    })) {
       out += bookingLineText(b) + CRLF;
       this.gross = this.gross.plus(b.gross);
       this.rowCount++;
@@ -159,7 +165,7 @@ export class BatchWriter {
         headerLine({ ...this.header, category: 16, description: 'Debitoren' }),
         line(DEBTOR_COLUMNS.map((c) => text(c))),
         ...debtorLines([...this.newest.values()], this.m),
-        ...creditorLines(this.newestCreditors),
+        ...creditorLines(this.newestCreditors, this.m),
       ].join(CRLF) + CRLF
     );
   }

@@ -87,16 +87,28 @@ export function newestPerCreditor(newest: Map<number, ExportSupplierInvoice>, s:
   if (!cur || cur.issueDate < s.issueDate || (cur.issueDate === s.issueDate && cur.inboundId < s.inboundId)) newest.set(account, s);
 }
 
+/** The name of the collective creditor account (suppliers without an account of their own share it). */
+export const COLLECTIVE_CREDITOR_NAME = 'Sammelkreditor';
+
 /**
  * The Kreditoren rows of the same file: one per creditor account, from the newest received invoice of the supplier
  * (what its e-invoice states: name and VAT ID; the e-invoice event carries no address). Companies, Adressatentyp 2.
+ * The collective creditor account (creditorAccountOf without a supplier) books many suppliers: it is named
+ * "Sammelkreditor", never after one of them, and carries no VAT ID.
  */
-export function creditorLines(newest: ReadonlyMap<number, ExportSupplierInvoice>): string[] {
+export function creditorLines(newest: ReadonlyMap<number, ExportSupplierInvoice>, m: EffectiveMappings): string[] {
+  const collective = creditorAccountOf(m, undefined);
   return [...newest.entries()]
     .sort(([a], [b]) => a - b)
     .map(([account, s]) => {
       const f = new Array<string>(DEBTOR_COLUMNS.length).fill('');
       f[C.konto] = String(account);
+      if (account === collective) {
+        f[C.nameCompany] = text(COLLECTIVE_CREDITOR_NAME, 50);
+        f[C.type] = '2';
+        f[C.short] = text(COLLECTIVE_CREDITOR_NAME, 15);
+        return line(f);
+      }
       if (s.sellerName) {
         f[C.nameCompany] = text(s.sellerName, 50);
         f[C.type] = '2';

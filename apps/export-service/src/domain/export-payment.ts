@@ -22,6 +22,13 @@ export interface ExportSupplierInvoice {
   sellerName?: string;
   sellerVatId?: string;
   totalGross?: string;
+  /** BT-5, the document's currency (EUR when absent). */
+  currency?: string;
+  /** BT-110 in the document's currency. */
+  totalVat?: string;
+  /** BT-6 and BT-111: the VAT total in the VAT accounting currency, when the document states it. */
+  taxCurrency?: string;
+  totalVatTaxCurrency?: string;
   vatBreakdown?: { category: string; rate: string; net: string; vat: string }[];
   original?: { key: string; filename: string; contentType: string; size: number };
 }

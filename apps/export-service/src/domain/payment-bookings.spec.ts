@@ -4,6 +4,7 @@ import { BOOKING_COLUMNS, columnIndex, DEBTOR_COLUMNS } from './columns';
 import type { ExportInvoice } from './export-invoice';
 import type { ExportPayment, ExportSupplierInvoice } from './export-payment';
 import { checkMappingUpdate, creditorAccountOf, effectiveMappings, mismatchedAccounts } from './mapping-rules';
+import { creditorLines, newestPerCreditor } from './debtors';
 import { discountSplit, paymentLinesOf, supplierDocumentGuid, supplierLinesOf } from './payment-bookings';
 
 const skr03 = effectiveMappings('SKR03', 4, null);
@@ -121,6 +122,38 @@ describe('supplier bookings', () => {
   it('a received credit note books S; no VAT breakdown cannot be booked', () => {
     expect(pick(supplierLinesOf(supplier({ typeCode: '381' }), skr03, { companyId: 'c', withDocuments: false })[0]!.fields).sh).toBe('"S"');
     expect(() => supplierLinesOf(supplier({ vatBreakdown: [] }), skr03, { companyId: 'c', withDocuments: false })).toThrow(ExportDataError);
+  });
+
+  it('books an invoice in another currency in that currency with Kurs and Basis-Umsatz in EUR', () => {
+    const gbp = supplier({ currency: 'GBP', vatBreakdown: [{ category: 'AE', rate: '0', net: '100.00', vat: '0.00' }] });
+    const [r] = supplierLinesOf(gbp, skr03, { companyId: 'c', withDocuments: false, exchangeRates: { GBP: '0.8412' } });
+    expect(['WKZ Umsatz', 'Umsatz (ohne Soll/Haben-Kz)', 'Kurs', 'Basis-Umsatz', 'WKZ Basis-Umsatz'].map((h) => r!.fields[c(h)])).toEqual([
+      '"GBP"',
+      '100,00',
+      '0,8412',
+      '118,88',
+      '"EUR"',
+    ]);
+    expect(r!.gross).toBe('-118.88'); // the batch's sums are in EUR
+    expect(() => supplierLinesOf(gbp, skr03, { companyId: 'c', withDocuments: false })).toThrow(ExportDataError);
+  });
+
+  it('names the collective creditor "Sammelkreditor", never after one of the suppliers booked on it', () => {
+    const newest = new Map<number, ExportSupplierInvoice>();
+    for (const x of [
+      supplier({ supplierId: undefined, sellerName: 'Erster Lieferant GmbH', sellerVatId: 'DE111111111' }),
+      supplier({ inboundId: 6, issueDate: '2026-03-09', supplierId: undefined, sellerName: 'Zweiter Lieferant GmbH' }),
+      supplier(),
+    ])
+      newestPerCreditor(newest, x, skr03);
+    const d = (h: string) => columnIndex(DEBTOR_COLUMNS, h);
+    const rows = creditorLines(newest, skr03).map((l) => l.split(';'));
+    expect(
+      rows.map((f) => [f[d('Konto')], f[d('Name (Adressatentyp Unternehmen)')], f[d('Kurzbezeichnung')], f[d('EU-USt-IdNr.')]]),
+    ).toEqual([
+      ['70000', '"Sammelkreditor"', '"Sammelkreditor"', ''],
+      ['70003', '"Lieferant AG"', '"Lieferant AG"', '"987654321"'],
+    ]);
   });
 
   it('creditor accounts: 7*10^L + supplier id, the collective creditor without one', () => {

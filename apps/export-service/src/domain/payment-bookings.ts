@@ -5,6 +5,7 @@ import { ExportDataError, type BookingLine } from './bookings';
 import type { ExportInvoice } from './export-invoice';
 import type { ExportPayment, ExportSupplierInvoice } from './export-payment';
 import { amount, belegfeld, ddmm, text } from './extf';
+import { kursText, supplierRateOf, toEur, type SupplierRate } from './exchange-rate';
 import { creditorAccountOf, debtorAccountOf, discountAccountOf, inputTaxKeyOf, type EffectiveMappings } from './mapping-rules';
 
 const col = (h: string) => columnIndex(BOOKING_COLUMNS, h);
@@ -12,6 +13,9 @@ const C = {
   umsatz: col('Umsatz (ohne Soll/Haben-Kz)'),
   sh: col('Soll/Haben-Kennzeichen'),
   wkz: col('WKZ Umsatz'),
+  kurs: col('Kurs'),
+  basisUmsatz: col('Basis-Umsatz'),
+  wkzBasis: col('WKZ Basis-Umsatz'),
   konto: col('Konto'),
   gegenkonto: col('Gegenkonto (ohne BU-Schlüssel)'),
   bu: col('BU-Schlüssel'),
@@ -30,11 +34,18 @@ function row(r: {
   belegfeld1: string;
   buchungstext: string;
   beleglink?: string;
+  /** A foreign-currency amount: `gross` is in `rate.currency`, converted to EUR in Basis-Umsatz. */
+  rate?: SupplierRate;
 }): string[] {
   const f = new Array<string>(BOOKING_COLUMNS.length).fill('');
   f[C.umsatz] = amount(r.gross);
   f[C.sh] = text(r.gross.gt(0) ? 'S' : 'H');
-  f[C.wkz] = text('EUR');
+  f[C.wkz] = text(r.rate?.currency ?? 'EUR');
+  if (r.rate) {
+    f[C.kurs] = kursText(r.rate);
+    f[C.basisUmsatz] = amount(toEur(r.gross, r.rate));
+    f[C.wkzBasis] = text('EUR');
+  }
   f[C.konto] = String(r.konto);
   f[C.gegenkonto] = String(r.gegenkonto);
   if (r.bu) f[C.bu] = text(r.bu, 4);
@@ -134,12 +145,14 @@ const isCreditNote = (typeCode: string | undefined) => typeCode === '381';
  * The rows of one received invoice: the supplier's creditor account (H: we owe) against the expense account of the
  * mapping with the input-tax BU key of each VAT group (9 = 19 %, 8 = 7 % Vorsteuer; none for other categories), one
  * row per category and rate, gross amount; Belegfeld 1 = the supplier's invoice number; a Beleglink to the original
- * when documents are included.
+ * when documents are included. An invoice in another currency than EUR is booked in its currency (WKZ Umsatz) with
+ * the Kurs (units per 1 EUR) and the Basis-Umsatz in EUR (WKZ Basis-Umsatz EUR); the rate comes from supplierRateOf
+ * (the invoice's own EUR VAT figures, else the export request), and without one the export fails naming the invoice.
  */
 export function supplierLinesOf(
   s: ExportSupplierInvoice,
   m: EffectiveMappings,
-  opts: { companyId: string; withDocuments: boolean },
+  opts: { companyId: string; withDocuments: boolean; exchangeRates?: Readonly<Record<string, string>> },
 ): BookingLine[] {
   const groups = s.vatBreakdown ?? [];
   if (groups.length === 0)
@@ -147,6 +160,7 @@ export function supplierLinesOf(
       `the received invoice ${s.number} (inbound ${s.inboundId}) has no VAT breakdown; it cannot be booked per rate`,
     );
   const creditor = creditorAccountOf(m, s.supplierId);
+  const rate = supplierRateOf(s, opts.exchangeRates);
   const sign = isCreditNote(s.typeCode) ? 1 : -1;
   const out: BookingLine[] = [];
   for (const g of groups) {
@@ -154,9 +168,11 @@ export function supplierLinesOf(
     if (gross.isZero()) continue;
     out.push({
       invoiceId: s.inboundId,
-      gross: gross.toFixed(2),
+      // the batch's control sums are in EUR: a foreign amount counts with its Basis-Umsatz
+      gross: (rate ? toEur(gross, rate) : gross).toFixed(2),
       fields: row({
         gross,
+        rate,
         konto: creditor,
         gegenkonto: m.expenseAccount,
         bu: inputTaxKeyOf(g.category, g.rate),

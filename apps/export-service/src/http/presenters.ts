@@ -43,6 +43,7 @@ export const presentJob = (j: ExportJobDoc) => ({
   include_master_data: j.includeMasterData,
   include_documents: j.includeDocuments,
   only_new: j.onlyNew,
+  ...(j.exchangeRates && Object.keys(j.exchangeRates).length ? { exchange_rates: j.exchangeRates } : {}),
   ...(j.status === 'failed' ? { error_message: j.errorMessage ?? 'the export failed' } : {}),
   ...(j.status === 'finished' && j.result ? { result: j.result } : {}),
   created_at: j.createdAt.toISOString(),

@@ -3,11 +3,13 @@ import type { ExportDeps } from '../support/deps';
 
 /**
  * A received e-invoice that passed validation enters the export's read model (for the supplier bookings); one that
- * did not is not booked. At most once per envelope id; idempotent by the received document's id.
+ * did not is not booked, nor is one flagged as a duplicate of an earlier received document (same supplier, same
+ * number: `duplicateOf`), which would book the same invoice twice. At most once per envelope id; idempotent by the
+ * received document's id.
  */
 export async function projectReceivedInvoice(deps: ExportDeps, msg: EventOf<'inbound.received.v1'>) {
   const d = msg.data;
-  if (!d.valid || !d.issueDate) return; // nothing to book: no inbox entry needed either
+  if (!d.valid || !d.issueDate || d.duplicateOf !== undefined) return; // nothing to book: no inbox entry needed either
   await deps.commitOnce(msg, async (session) => {
     await deps.supplierInvoices.received(
       msg.companyId,
@@ -20,6 +22,9 @@ export async function projectReceivedInvoice(deps: ExportDeps, msg: EventOf<'inb
         ...(d.sellerName ? { sellerName: d.sellerName } : {}),
         ...(d.sellerVatId ? { sellerVatId: d.sellerVatId } : {}),
         ...(d.totalGross ? { totalGross: d.totalGross } : {}),
+        ...(d.currency ? { currency: d.currency } : {}),
+        ...(d.totalVat ? { totalVat: d.totalVat } : {}),
+        ...(d.taxCurrency && d.totalVatTaxCurrency ? { taxCurrency: d.taxCurrency, totalVatTaxCurrency: d.totalVatTaxCurrency } : {}),
         vatBreakdown: d.vatBreakdown ?? [],
         ...(d.original ? { original: d.original } : {}),
       },

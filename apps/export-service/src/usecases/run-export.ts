@@ -5,6 +5,7 @@ import { jobMetrics } from '@inv/telemetry';
 import { BatchWriter } from '../domain/batch';
 import { ExportDataError } from '../domain/bookings';
 import { splitByFiscalYear } from '../domain/fiscal-year';
+import { supplierRateOf } from '../domain/exchange-rate';
 import { effectiveMappings } from '../domain/mapping-rules';
 import { downloadCounter, type DownloadDoc } from '../db/downloads';
 import type { ExportJobResult } from '../db/export-jobs';
@@ -67,7 +68,14 @@ async function run(
   deps: ExportDeps,
   companyId: CompanyId,
   jobId: string,
-  job: { startDate: string; endDate: string; includeMasterData: boolean; includeDocuments: boolean; onlyNew: boolean },
+  job: {
+    startDate: string;
+    endDate: string;
+    includeMasterData: boolean;
+    includeDocuments: boolean;
+    onlyNew: boolean;
+    exchangeRates?: Record<string, string>;
+  },
 ): Promise<{ invoices: number; payments: number; supplierInvoices: number }> {
   const [config, saved] = await Promise.all([deps.config.get(companyId), deps.mappings.get(companyId)]);
   if (config.consultantNumber === undefined || config.clientNumber === undefined) {
@@ -86,6 +94,8 @@ async function run(
     deps.payments.inPeriod(companyId, { from: job.startDate, to: job.endDate, onlyJob }),
     deps.supplierInvoices.inPeriod(companyId, { from: job.startDate, to: job.endDate, onlyJob }),
   ]);
+  // a received invoice in another currency without a stated rate fails the job before anything is written
+  for (const s of supplierInvoices) supplierRateOf(s, job.exchangeRates);
   const paidInvoices = new Map(
     (await deps.invoices.byIds(companyId, [...new Set(payments.map((p) => p.invoiceId))])).map((i) => [i.invoiceId, i]),
   );
@@ -101,6 +111,7 @@ async function run(
     clientNumber: config.clientNumber,
     includeMasterData: job.includeMasterData,
     includeDocuments: job.includeDocuments,
+    exchangeRates: job.exchangeRates ?? {},
   };
   const meta = { createdAt, consultantNumber: config.consultantNumber, clientNumber: config.clientNumber };
   const sliceOf = (date: string) => slices.findIndex((s) => date >= s.from && date <= s.to);

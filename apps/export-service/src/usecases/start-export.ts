@@ -47,6 +47,7 @@ export async function startExport(deps: ExportDeps, companyId: CompanyId, input:
         includeMasterData: input.include_master_data,
         includeDocuments: input.include_documents,
         onlyNew: input.only_new,
+        ...(input.exchange_rates && Object.keys(input.exchange_rates).length ? { exchangeRates: input.exchange_rates } : {}),
         attempts: 0,
         createdAt: now,
       },

@@ -18,7 +18,9 @@ export interface DetectedFormat {
 /**
  * The format from the root element and the specification identifier (BT-24) the document declares, so the
  * rules of that specification are run: XRechnung's CIUS, Peppol BIS Billing 3.0, or plain EN 16931.
- * `fromPdf`: the CII came out of a ZUGFeRD/Factur-X PDF.
+ * `fromPdf`: the XML came out of a PDF. A CII declaring XRechnung is read as XRechnung (its rules run) wherever it came
+ * from; another CII from a PDF is a ZUGFeRD/Factur-X (`factur-x`). A UBL from a PDF (our XRechnung PDF embeds the UBL
+ * as xrechnung.xml) is read like the same UBL sent as XML.
  */
 export function detectFormat(root: { namespace: string; localName: string }, customizationId: string, fromPdf = false): DetectedFormat {
   const id = customizationId.trim();
@@ -26,7 +28,7 @@ export function detectFormat(root: { namespace: string; localName: string }, cus
   const peppol = /urn:fdc:peppol\.eu:2017:poacc:billing:3\.0/.test(id);
   const fx = /urn:factur-x\.eu:1p0:(minimum|basicwl|basic|extended)|urn:zugferd|urn:ferd/i.exec(id);
   if (root.namespace === NS.cii && root.localName === 'CrossIndustryInvoice') {
-    if (fromPdf)
+    if (fromPdf && !xr)
       return {
         format: 'factur-x',
         syntax: 'cii',
@@ -43,7 +45,7 @@ export function detectFormat(root: { namespace: string; localName: string }, cus
       : root.namespace === NS.ublCreditNote && root.localName === 'CreditNote'
         ? 'ubl-creditnote'
         : undefined;
-  if (!ubl || fromPdf)
+  if (!ubl)
     throw new AppError(
       'unsupported_media_type',
       `root element {${root.namespace.slice(0, 100)}}${root.localName.slice(0, 60)} is not a UBL Invoice, UBL CreditNote or CII CrossIndustryInvoice`,

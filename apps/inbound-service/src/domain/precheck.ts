@@ -30,6 +30,25 @@ export function rootTag(text: string): string | undefined {
   }
 }
 
+/** The root element's local name and namespace (declared on the root element itself), or undefined when there is no root tag. */
+export function rootElement(text: string): { namespace: string; local: string } | undefined {
+  const tag = rootTag(text);
+  const name = tag && /^<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/.exec(tag);
+  if (!tag || !name) return undefined;
+  const prefix = name[1]?.slice(0, -1);
+  const decl = new RegExp(`\\sxmlns${prefix ? `:${prefix.replace(/[.-]/g, '\\$&')}` : ''}\\s*=\\s*(["'])([^"']*)\\1`).exec(tag);
+  return { namespace: decl?.[2] ?? '', local: name[2]! };
+}
+
+/**
+ * Whether a text looks like an e-invoice by its root element alone (UBL Invoice or CreditNote, CII CrossIndustryInvoice):
+ * how a PDF's embedded files are told apart, whatever their names. Only the prolog and the root's start tag are read.
+ */
+export function isInvoiceRoot(text: string): boolean {
+  const root = rootElement(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  return root !== undefined && ROOTS[root.namespace] === root.local;
+}
+
 /**
  * What an upload can be refused for at once, cheaply and before it is accepted (linear passes over the text, no
  * parser): the guard of xml-guard.ts (size, encoding, DTD and entities, depth), then the root element, which must be a
@@ -38,17 +57,12 @@ export function rootTag(text: string): string | undefined {
  */
 export function precheckXml(bytes: Uint8Array, maxBytes: number): void {
   const text = guardXml(bytes, maxBytes);
-  const tag = rootTag(text);
-  const name = tag && /^<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/.exec(tag);
-  if (!tag || !name) throw new AppError('invalid_data', 'the document has no root element', { code: 'XML_NOT_WELL_FORMED' });
-  const prefix = name[1]?.slice(0, -1);
-  const local = name[2]!;
-  const decl = new RegExp(`\\sxmlns${prefix ? `:${prefix.replace(/[.-]/g, '\\$&')}` : ''}\\s*=\\s*(["'])([^"']*)\\1`).exec(tag);
-  const namespace = decl?.[2] ?? '';
-  if (ROOTS[namespace] !== local)
+  const root = rootElement(text);
+  if (!root) throw new AppError('invalid_data', 'the document has no root element', { code: 'XML_NOT_WELL_FORMED' });
+  if (ROOTS[root.namespace] !== root.local)
     throw new AppError(
       'unsupported_media_type',
-      `root element {${namespace.slice(0, 100)}}${local.slice(0, 60)} is not a UBL Invoice, UBL CreditNote or CII CrossIndustryInvoice`,
+      `root element {${root.namespace.slice(0, 100)}}${root.local.slice(0, 60)} is not a UBL Invoice, UBL CreditNote or CII CrossIndustryInvoice`,
       { code: 'UNSUPPORTED_FORMAT' },
     );
 }

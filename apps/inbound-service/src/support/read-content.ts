@@ -25,6 +25,9 @@ const compact = <T extends Record<string, unknown>>(o: T): T | undefined =>
 /** CII dates (format 102, YYYYMMDD) as ISO dates; other forms are kept as given. */
 const ciiDate = (v: string | undefined) => (v && /^\d{8}$/.test(v) ? `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)}` : v);
 
+/** BT-6 when it names another currency than the document's (BT-5): the one BT-111 is stated in. */
+const otherCurrency = (tax: string | undefined, currency: string | undefined) => (tax && tax !== currency ? tax : undefined);
+
 export function readContent(doc: XmlDoc, syntax: 'ubl' | 'cii'): InboundContent {
   return syntax === 'ubl' ? readUbl(doc) : readCii(doc);
 }
@@ -73,6 +76,7 @@ function ublAllowances(ctx: unknown) {
 function readUbl(doc: XmlDoc): InboundContent {
   const r = xpathNodes('/*', doc)[0];
   const currency = opt(r, '*:DocumentCurrencyCode');
+  const taxCurrency = otherCurrency(opt(r, '*:TaxCurrencyCode'), currency);
   const lines: InboundLine[] = xpathNodes('*:InvoiceLine | *:CreditNoteLine', r).map((l) => ({
     id: opt(l, '*:ID') ?? '',
     name: opt(l, '*:Item/*:Name'),
@@ -93,7 +97,9 @@ function readUbl(doc: XmlDoc): InboundContent {
     issue_date: opt(r, '*:IssueDate'),
     due_date: opt(r, '*:DueDate') ?? opt(r, '*:PaymentMeans/*:PaymentDueDate'),
     delivery_date: opt(r, '*:Delivery/*:ActualDeliveryDate'),
+    service_period: compact({ start: opt(r, '*:InvoicePeriod/*:StartDate'), end: opt(r, '*:InvoicePeriod/*:EndDate') }),
     currency,
+    tax_currency: taxCurrency,
     buyer_reference: opt(r, '*:BuyerReference'),
     order_reference: opt(r, '*:OrderReference/*:ID'),
     contract_reference: opt(r, '*:ContractDocumentReference/*:ID'),
@@ -120,6 +126,9 @@ function readUbl(doc: XmlDoc): InboundContent {
           tax_total: currency
             ? opt(r, `*:TaxTotal/*:TaxAmount[@currencyID = '${currency.replace(/'/g, '')}']`)
             : opt(r, '*:TaxTotal/*:TaxAmount'),
+          tax_total_tax_currency: taxCurrency
+            ? opt(r, `*:TaxTotal/*:TaxAmount[@currencyID = '${taxCurrency.replace(/'/g, '')}']`)
+            : undefined,
           tax_inclusive: opt(m, '*:TaxInclusiveAmount'),
           prepaid: opt(m, '*:PrepaidAmount'),
           rounding: opt(m, '*:PayableRoundingAmount'),
@@ -189,6 +198,7 @@ function readCii(doc: XmlDoc): InboundContent {
   const s = xpathNodes('*:ApplicableHeaderTradeSettlement', t)[0] ?? t;
   const m = xpathNodes('*:SpecifiedTradeSettlementHeaderMonetarySummation', s)[0];
   const currency = opt(s, '*:InvoiceCurrencyCode');
+  const taxCurrency = otherCurrency(opt(s, '*:TaxCurrencyCode'), currency);
   const lines: InboundLine[] = xpathNodes('*:IncludedSupplyChainTradeLineItem', t).map((l) => ({
     id: opt(l, '*:AssociatedDocumentLineDocument/*:LineID') ?? '',
     name: opt(l, '*:SpecifiedTradeProduct/*:Name'),
@@ -210,7 +220,12 @@ function readCii(doc: XmlDoc): InboundContent {
     delivery_date: ciiDate(
       opt(t, '*:ApplicableHeaderTradeDelivery/*:ActualDeliverySupplyChainEvent/*:OccurrenceDateTime/*:DateTimeString'),
     ),
+    service_period: compact({
+      start: ciiDate(opt(s, '*:BillingSpecifiedPeriod/*:StartDateTime/*:DateTimeString')),
+      end: ciiDate(opt(s, '*:BillingSpecifiedPeriod/*:EndDateTime/*:DateTimeString')),
+    }),
     currency,
+    tax_currency: taxCurrency,
     buyer_reference: opt(a, '*:BuyerReference'),
     order_reference: opt(a, '*:BuyerOrderReferencedDocument/*:IssuerAssignedID'),
     contract_reference: opt(a, '*:ContractReferencedDocument/*:IssuerAssignedID'),
@@ -235,6 +250,7 @@ function readCii(doc: XmlDoc): InboundContent {
           charge_total: opt(m, '*:ChargeTotalAmount'),
           tax_exclusive: opt(m, '*:TaxBasisTotalAmount'),
           tax_total: currency ? opt(m, `*:TaxTotalAmount[@currencyID = '${currency.replace(/'/g, '')}']`) : opt(m, '*:TaxTotalAmount'),
+          tax_total_tax_currency: taxCurrency ? opt(m, `*:TaxTotalAmount[@currencyID = '${taxCurrency.replace(/'/g, '')}']`) : undefined,
           tax_inclusive: opt(m, '*:GrandTotalAmount'),
           prepaid: opt(m, '*:TotalPrepaidAmount'),
           rounding: opt(m, '*:RoundingAmount'),

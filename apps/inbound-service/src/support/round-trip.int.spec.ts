@@ -1,6 +1,8 @@
 import Decimal from 'decimal.js';
+import { PDFDocument } from 'pdf-lib';
 import { domesticMixedRates, fixtureScenarios, invoiceTotals, toEInvoiceXml, type EInvoiceFormat } from '@inv/einvoice';
 import { defaultKitDir, defaultSefCacheDir, openConformanceKit } from './conformance-kit';
+import { checkDocument } from '../usecases/check-document';
 import { inspectXml } from './inspect';
 
 /**
@@ -85,4 +87,22 @@ describe('plausible VAT rates of received invoices (INB-VAT-RATE)', () => {
       ]);
     },
   );
+});
+
+describe('our XRechnung and ZUGFeRD XML inside a PDF read back', () => {
+  it.each([
+    ['xrechnung-ubl', 'xrechnung.xml', 'xrechnung-ubl'],
+    ['xrechnung-cii', 'factur-x.xml', 'xrechnung-cii'],
+    ['cii-en16931', 'factur-x.xml', 'factur-x'],
+    ['xrechnung-ubl', 'Rechnung.xml', 'xrechnung-ubl'],
+  ] as const)('%s embedded as %s: %s, valid', async (format, name, read) => {
+    const invoice = fixtureScenarios.find((s) => s.name === 'public-sector-leitweg')!.build();
+    const pdf = await PDFDocument.create();
+    pdf.addPage();
+    await pdf.attach(Buffer.from(toEInvoiceXml(format, invoice)), name, { mimeType: 'text/xml' });
+    const { report, content } = await checkDocument(kit, { bytes: Buffer.from(await pdf.save()), mediaType: 'application/pdf' });
+    expect(report.format).toBe(read);
+    expect(report.findings.filter((f) => f.severity === 'fatal' || f.severity === 'error')).toEqual([]);
+    expect(content.number).toBe(invoice.number);
+  });
 });

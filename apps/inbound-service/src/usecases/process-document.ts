@@ -153,6 +153,11 @@ function receivedEvent(doc: InboundDoc, r: InboundReading) {
     totalNet: dec(c.totals.tax_exclusive),
     totalVat,
     totalGross: dec(c.totals.tax_inclusive),
+    ...(c.tax_currency && dec(c.totals.tax_total_tax_currency)
+      ? { taxCurrency: c.tax_currency, totalVatTaxCurrency: dec(c.totals.tax_total_tax_currency) }
+      : {}),
+    ...(c.service_period ? { servicePeriod: c.service_period } : {}),
+    ...(r.duplicateOf !== undefined ? { duplicateOf: r.duplicateOf } : {}),
     vatBreakdown: c.vat_breakdown.flatMap((v) => {
       const net = dec(v.taxable_amount);
       const vat = dec(v.tax_amount);

@@ -25,6 +25,31 @@ export const MAX_EXPORT_YEARS = 10;
 
 const Account = z.number().int().min(1).max(999_999_999);
 
+/** Units of a currency per 1 EUR, as DATEV's Kurs holds it (at most 4 digits before and 6 after the decimal point). */
+export const ExchangeRate = z
+  .union([z.string().trim(), z.number()])
+  .transform((v) => String(v))
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^\d{1,4}(\.\d{1,6})?$/,
+        'units of the currency per 1 EUR as a decimal with at most 4 digits before and 6 after the point, e.g. "7.4604"',
+      )
+      .refine((v) => Number(v) > 0, 'must be more than 0'),
+  );
+
+export const ExchangeRates = z.record(z.string(), ExchangeRate).superRefine((rates, ctx) => {
+  const codes = Object.keys(rates);
+  if (codes.length > 50) ctx.addIssue({ code: 'custom', message: `at most 50 currencies (${codes.length} given)` });
+  for (const code of codes.slice(0, 50)) {
+    if (!/^[A-Z]{3}$/.test(code))
+      ctx.addIssue({ code: 'custom', path: [code], message: 'the key must be an ISO 4217 currency code in capitals, e.g. DKK' });
+    else if (code === 'EUR')
+      ctx.addIssue({ code: 'custom', path: [code], message: 'EUR needs no rate: amounts in EUR are booked as they are' });
+  }
+});
+
 export const ExportRequest = z
   .object({
     task: z
@@ -41,6 +66,11 @@ export const ExportRequest = z
       .default(false)
       .meta({ description: "add each invoice's PDF and a Belegbilder document.xml; rows carry a Beleglink" }),
     only_new: z.boolean().default(false).meta({ description: 'only invoices and credit notes that no earlier export contained' }),
+    exchange_rates: ExchangeRates.optional().meta({
+      description:
+        'rates for received invoices in another currency than EUR that do not state their VAT in EUR themselves (BT-6 EUR with BT-111): per ISO 4217 code, units of that currency per 1 EUR (quantity quotation, as the ECB reference rates and the monthly VAT conversion rates of the Federal Ministry of Finance are published), e.g. {"DKK": "7.4604"}. Such an invoice is booked in its currency with WKZ Umsatz, Kurs and Basis-Umsatz (EUR). Without a rate for it the export fails and names the invoice and currency; it never books a foreign amount as EUR.',
+      example: { DKK: '7.4604', GBP: '0.8412' },
+    }),
   })
   .meta({ id: 'ExportRequest' });
 export type ExportRequest = z.output<typeof ExportRequest>;
@@ -79,6 +109,7 @@ export const ExportJob = z
     include_master_data: z.boolean(),
     include_documents: z.boolean(),
     only_new: z.boolean(),
+    exchange_rates: z.record(z.string(), z.string()).optional().meta({ description: 'the rates given with the request' }),
     error_message: z.string().optional().meta({ description: 'when failed' }),
     result: ExportResult.optional().meta({ description: 'when finished' }),
     created_at: z.string(),

@@ -35,7 +35,7 @@ export const INBOUND_FORMATS = ['xrechnung-ubl', 'xrechnung-cii', 'peppol-ubl', 
 export const InboundFormat = z.enum(INBOUND_FORMATS).meta({
   id: 'InboundDocumentFormat',
   description:
-    'detected format: xrechnung-ubl / xrechnung-cii (XRechnung CIUS), peppol-ubl (Peppol BIS Billing 3), ubl-en16931 / cii-en16931 (plain EN 16931), factur-x (ZUGFeRD/Factur-X PDF with embedded CII)',
+    'detected format, from the XML itself (sent as XML or embedded in a PDF): xrechnung-ubl / xrechnung-cii (XRechnung CIUS, also inside a PDF such as our own XRechnung PDF), peppol-ubl (Peppol BIS Billing 3), ubl-en16931 / cii-en16931 (plain EN 16931), factur-x (ZUGFeRD/Factur-X: a CII that is not an XRechnung, embedded in a PDF)',
 });
 export type InboundFormat = z.output<typeof InboundFormat>;
 
@@ -127,7 +127,21 @@ export const InboundContent = z
     issue_date: z.string().optional(),
     due_date: z.string().optional(),
     delivery_date: z.string().optional(),
+    service_period: z
+      .object({
+        start: z.string().optional().meta({ description: 'BT-73, first day of the period (YYYY-MM-DD)', example: '2026-10-01' }),
+        end: z.string().optional().meta({ description: 'BT-74, last day of the period (YYYY-MM-DD)', example: '2026-10-31' }),
+      })
+      .optional()
+      .meta({
+        description:
+          'the invoicing period the document states for the whole invoice (BG-14: CII BillingSpecifiedPeriod, UBL InvoicePeriod); absent when it states none',
+      }),
     currency: z.string().optional(),
+    tax_currency: z.string().optional().meta({
+      description: 'BT-6, the VAT accounting currency when the document states one beside its own currency (e.g. EUR on a DKK invoice)',
+      example: 'EUR',
+    }),
     buyer_reference: z.string().optional(),
     order_reference: z.string().optional(),
     contract_reference: z.string().optional(),
@@ -153,6 +167,10 @@ export const InboundContent = z
       charge_total: Amount.optional(),
       tax_exclusive: Amount.optional(),
       tax_total: Amount.optional(),
+      tax_total_tax_currency: Amount.optional().meta({
+        description: 'BT-111, the VAT total in the VAT accounting currency (tax_currency), when the document states it',
+        example: '33.52',
+      }),
       tax_inclusive: Amount.optional(),
       prepaid: Amount.optional(),
       rounding: Amount.optional(),

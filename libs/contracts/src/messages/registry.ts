@@ -246,6 +246,13 @@ export const events = {
     totalGross: Dec.optional(),
     vatBreakdown: z.array(z.object({ category: z.string(), rate: Dec, net: Dec, vat: Dec })).optional(),
     original: StoredObject.optional(),
+    /** BT-6 and BT-111: the VAT total in the VAT accounting currency, when the document states one beside its own. */
+    taxCurrency: z.string().optional(),
+    totalVatTaxCurrency: Dec.optional(),
+    /** BT-73/74, the invoicing period of the whole document. */
+    servicePeriod: z.object({ start: z.string().optional(), end: z.string().optional() }).optional(),
+    /** An earlier received document of the same supplier with the same number: this one is not booked again. */
+    duplicateOf: z.number().int().optional(),
   }),
   /** A received e-invoice was deleted (it had not been exported). */
   'inbound.deleted.v1': z.object({ inboundId: z.number().int() }),

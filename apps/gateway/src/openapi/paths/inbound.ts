@@ -42,7 +42,11 @@ const documentBody = (maxXml: string, maxPdf: string) => ({
         '<?xml version="1.0" encoding="UTF-8"?>\n<ubl:Invoice xmlns:ubl="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" …>\n  <cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</cbc:CustomizationID>\n  …\n</ubl:Invoice>',
     },
     'application/pdf': {
-      schema: { type: 'string', format: 'binary', description: `ZUGFeRD/Factur-X PDF with the embedded CII, at most ${maxPdf}` },
+      schema: {
+        type: 'string',
+        format: 'binary',
+        description: `a PDF embedding the e-invoice XML (ZUGFeRD/Factur-X, XRechnung in PDF: the embedded file whose root element is a UBL Invoice/CreditNote or CII invoice, whatever its name), at most ${maxPdf}`,
+      },
     },
     'multipart/form-data': {
       schema: {
@@ -61,7 +65,9 @@ const documentErrors = () => ({
   ),
   413: problem('DOCUMENT_TOO_LARGE: over the limit (XML 5 MiB, also once extracted from a PDF; PDF 10 MiB; validate 1 MiB)'),
   415: problem('UNSUPPORTED_FORMAT: neither XML nor PDF, or XML of another vocabulary than UBL Invoice/CreditNote or CII'),
-  422: problem('PDF_WITHOUT_EINVOICE: a PDF without embedded e-invoice XML'),
+  422: problem(
+    'PDF_WITHOUT_EINVOICE: a PDF none of whose embedded files is a UBL Invoice/CreditNote or CII invoice (the message lists the files found)',
+  ),
 });
 
 /** POST /inbound/ refuses at once only what is cheap to see; the rest ends the job failed with the same codes. */

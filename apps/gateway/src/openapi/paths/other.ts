@@ -290,6 +290,7 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
           'Exports the finalized invoices and credit notes whose invoice date lies in the period: an EXTF 700 Buchungsstapel (Windows-1252, one row per invoice and VAT rate), ' +
           'with include_master_data a Debitoren/Kreditoren file, with include_documents the PDFs and a Belegbilder document.xml. One ZIP per fiscal year ' +
           '(fiscal_year_start_month): a period across a boundary finishes with is_split true and split_reason "year_boundary". only_new leaves out what an earlier export contained. ' +
+          "Valid received invoices are booked too (not one flagged duplicate_of); one in another currency than EUR in its currency with WKZ Umsatz, Kurs (units per 1 EUR) and Basis-Umsatz, the rate from the invoice's own EUR VAT figures (BT-6/BT-111) or else from exchange_rates: without either the job fails naming the invoice and currency. " +
           'Needs consultant_number and client_number (400 naming the missing one). The job runs in the background: poll GET /exports/job/{job_id}.',
         requestBody: body(ExportRequest, {
           task: 'process_acctexp_export_job',
@@ -298,6 +299,7 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
           include_master_data: true,
           include_documents: false,
           only_new: false,
+          exchange_rates: { GBP: '0.8412' },
         }),
         responses: { 201: json(CreatedJob, 'export job queued (Location: the job)'), ...bodyErrors(), ...commonErrors() },
       }),
