@@ -91,7 +91,15 @@ export const Position = z
     quantity: z.number(),
     unit_id: z.string(),
     unit_net_amount: z.number(),
-    single_net_amount: Money.nullable().meta({ description: 'line net amount (quantity x unit price less discount), rounded to the cent' }),
+    single_net_amount: Money.nullable().meta({
+      description: 'net total of the position before discount: quantity x unit_net_amount, rounded half up to the cent',
+      example: 1000,
+    }),
+    net_amount_after_discount: Money.nullable().meta({
+      description:
+        'line net amount after the discount (single_net_amount less the discount, rounded to the cent; EN 16931 BT-131): what net_amount and the e-invoice add up; equal to single_net_amount without a discount',
+      example: 900,
+    }),
     tax_rate: z.number(),
     tax_treatment_id: TaxTreatmentId,
     discount_type: z.enum(['PERCENTAGE', 'FIXED_AMOUNT']).nullable(),
