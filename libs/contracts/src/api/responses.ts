@@ -151,7 +151,7 @@ export const Invoice = z
     skonto_amount: Money.meta({ description: 'early-payment discount (Skonto) granted with payments' }),
     credited_amount: Money.meta({
       description:
-        'invoice: gross of its finalized credit notes; lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment. Credit note: the part of its gross applied to its invoice (what the invoice still owed, at most the gross); the rest is open, a refund owed (recorded as a payment on the credit note); applied in full, the credit note is PAID without a refund',
+        "the part of credit notes applied to the invoice, the same figure on both documents. Invoice: the sum of its finalized credit notes' applied parts; lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment; an invoice already paid in full takes nothing (0). Credit note: the part of its gross applied to its invoice (what the invoice still owed, at most the gross); the rest is open, a refund owed (recorded as a payment on the credit note); applied in full, the credit note is PAID without a refund",
       example: 19,
     }),
     open_amount: Money.nullable().meta({
