@@ -167,7 +167,8 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'replayWebhookDeliveries',
         summary: 'Send failed deliveries again',
-        description: 'Re-queues every failed delivery of the endpoint created since `since`.',
+        description:
+          'Re-queues every failed delivery (its retries ran out) of the endpoint created since `since`, and answers how many (`requeued`). Deliveries of that time that failed an attempt but still wait for their automatic retry are not touched: the answer counts them in `waiting_for_retry` with `next_retry_at`, and `message` says both (send one at once with the retry operation).',
         requestBody: body(WebhookReplay, { since: '2026-11-20T00:00:00Z' }),
         responses: { 200: json(WebhookReplayResult), ...notFound(), ...disabled, ...bodyErrors(), ...commonErrors(), ...forbidden },
       }),
