@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BankStatementDetail } from './bank-statements';
+import { BankStatement } from './bank-statements';
 import { EmailRecord } from './delivery';
 import { InboundDocument } from './inbound';
 import { RecurringInvoice, RecurringRunOutcome } from './recurring';
@@ -290,7 +290,7 @@ export const WEBHOOK_PAYLOADS = {
   'bank_statement.imported': envelope(
     'bank_statement.imported',
     z.object({
-      bank_statement: BankStatementDetail.nullable().meta({
+      bank_statement: BankStatement.nullable().meta({
         description: `the statement as GET /bank-statements/{id} shows it (with the first 100 entries); ${gone}`,
       }),
       statement_id: z.number().int(),

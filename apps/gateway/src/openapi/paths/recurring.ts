@@ -30,8 +30,8 @@ const createExample = {
     note: 'Rent as agreed in the lease of 2024-01-01.',
     meta: { contract: 'L-2024-007' },
     positions: [
-      { title: 'Office rent', quantity: '1', unit_id: 'MON', unit_net_amount: '1200.00', tax_rate: '0.19' },
-      { title: 'Service charge', quantity: '1', unit_id: 'MON', unit_net_amount: '150.00', tax_rate: '0.19' },
+      { title: 'Office rent', quantity: 1, unit_id: 'MON', unit_net_amount: 1200, tax_rate: 0.19 },
+      { title: 'Service charge', quantity: 1, unit_id: 'MON', unit_net_amount: 150, tax_rate: 0.19 },
     ],
     email: { to: 'accounts-payable@customer.example', subject: 'Your rent invoice' },
   },
@@ -58,7 +58,7 @@ const recurringExample = {
   updated_at: '2026-12-01T00:01:03.512Z',
 };
 
-const pausedExample = {
+export const pausedExample = {
   ...recurringExample,
   status: 'paused',
   paused_reason: 'quota_exceeded',
