@@ -110,12 +110,9 @@ export const BankStatement = z
     confirmed: z.number().int(),
     ignored: z.number().int(),
     created_at: z.string(),
-    entries: z
-      .array(BankStatementEntry)
-      .optional()
-      .meta({
-        description: 'on GET /bank-statements/{id} (a page of them, `page` and `limit` as asked) and in the import answer; not in lists',
-      }),
+    entries: z.array(BankStatementEntry).optional().meta({
+      description: 'on GET /bank-statements/{id} (a page of them, `page` and `limit` as asked) and in the import answer; not in lists',
+    }),
     page: z.number().int().optional().meta({ description: 'with entries: the page of entries' }),
     limit: z.number().int().optional().meta({ description: 'with entries: entries per page' }),
     total: z.number().int().optional().meta({ description: 'with entries: the entries matching `state` (all without it)' }),
