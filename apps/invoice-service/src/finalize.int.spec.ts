@@ -571,7 +571,10 @@ describe('finalize pipeline (invoice-service)', () => {
         expect.objectContaining({ field: 'single_net_amount', message: expect.stringContaining('200.00') }),
       ]);
       const inv = (await call('GET', `/invoice/${id}`)).body;
-      const amounts = (p: { single_net_amount: number; net_amount_after_discount: number }) => [p.single_net_amount, p.net_amount_after_discount];
+      const amounts = (p: { single_net_amount: number; net_amount_after_discount: number }) => [
+        p.single_net_amount,
+        p.net_amount_after_discount,
+      ];
       expect(inv.positions.map(amounts)).toEqual([
         [1000, 900],
         [100, 95],
