@@ -160,6 +160,11 @@ describe('inbound-service over HTTP', () => {
     expect(list.headers.get('x-total-count')).toBe('2');
     expect(list.body).toEqual([expect.objectContaining({ id: 2, format: 'peppol-ubl', error_count: expect.any(Number) })]);
     expect(list.body[0].content).toBeUndefined();
+    // one shape: the list entry is the detail without its findings and reading
+    const detail = (await send('cmp_a', 'GET', '/inbound/2')).body;
+    const { findings: _f, content: _c, ...withoutReading } = detail;
+    expect(list.body[0]).toEqual(withoutReading);
+    expect(detail).toMatchObject({ number: expect.any(String), currency: expect.any(String), error_count: expect.any(Number) });
     const vat = created.body.content.seller.vat_id as string;
     expect(
       (await send('cmp_a', 'GET', `/inbound/?seller_vat_id=${encodeURIComponent(vat)}`)).body.map((d: { id: number }) => d.id),

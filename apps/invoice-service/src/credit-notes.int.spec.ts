@@ -335,7 +335,13 @@ describe('credit notes within the invoice (invoice-service)', () => {
       expect((await pay(id, '100.00')).status).toBe(201);
       const note = await creditNote(id, { amount: 69 });
       expect((await finalize(note)).body.job_status).toBe('finished');
-      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({ status: 'PAID', paid_amount: 100, open_amount: 0 });
+      // the invoice counts what was applied to it (19.00), the figure the credit note shows
+      expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({
+        status: 'PAID',
+        paid_amount: 100,
+        credited_amount: 19,
+        open_amount: 0,
+      });
       expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({
         status: 'OPEN',
         paid_amount: 0,
@@ -381,7 +387,7 @@ describe('credit notes within the invoice (invoice-service)', () => {
       expect(await openIds()).not.toContain(id);
     });
 
-    it('leaves a PAID invoice PAID and only counts the credit', async () => {
+    it('leaves a PAID invoice PAID with nothing credited: the whole credit note is a refund owed', async () => {
       const id = await smallInvoice();
       expect((await pay(id, '119.00')).status).toBe(201);
       await waitFor(async () => statusEvents.some((e) => e.invoiceId === id && e.status === 'PAID'));
@@ -390,9 +396,10 @@ describe('credit notes within the invoice (invoice-service)', () => {
       expect((await call('GET', `/invoice/${id}`)).body).toMatchObject({
         status: 'PAID',
         paid_amount: 119,
-        credited_amount: 19,
+        credited_amount: 0,
         open_amount: 0,
       });
+      expect((await service.deps.invoices.get(company, id))?.creditSettledCents ?? 0).toBe(0);
       // nothing was owed any more: the whole credit note is a refund owed
       expect((await call('GET', `/invoice/${note}`)).body).toMatchObject({ status: 'OPEN', credited_amount: 0, open_amount: 19 });
       await new Promise((r) => setTimeout(r, 300));

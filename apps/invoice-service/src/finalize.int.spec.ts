@@ -565,6 +565,59 @@ describe('finalize pipeline (invoice-service)', () => {
       expect(inv.body.positions.map((p: { single_net_amount: number }) => p.single_net_amount)).toEqual([400, 0.3, 0.3, 99.8]);
     });
 
+    it('answers single_net_amount before the discount (the specification) and the line net after it in net_amount_after_discount', async () => {
+      const id = (await call('POST', '/invoice/', { customer_id: 1 })).body.invoice_id as number;
+      const percent = await call('POST', `/invoice/${id}/positions`, {
+        ...position,
+        quantity: 10,
+        unit_net_amount: 100,
+        single_net_amount: 1000,
+        discount_type: 'PERCENTAGE',
+        discount_value: 10,
+      });
+      expect(percent.status).toBe(201);
+      // the client's single_net_amount (before discount) is right: no warning
+      expect(percent.body.warnings).toBeUndefined();
+      const fixed = await call('POST', `/invoice/${id}/positions`, {
+        ...position,
+        quantity: 3,
+        unit_net_amount: 33.333,
+        discount_type: 'FIXED_AMOUNT',
+        discount_value: 5,
+      });
+      const plain = await call('POST', `/invoice/${id}/positions`, { ...position, quantity: 2, unit_net_amount: 49.9 });
+      // a client sending the after-discount amount as single_net_amount is told the service's value
+      const afterDiscount = await call('POST', `/invoice/${id}/positions`, {
+        ...position,
+        quantity: 1,
+        unit_net_amount: 200,
+        single_net_amount: 180,
+        discount_type: 'PERCENTAGE',
+        discount_value: 10,
+      });
+      expect(afterDiscount.body.warnings).toEqual([
+        expect.objectContaining({ field: 'single_net_amount', message: expect.stringContaining('200.00') }),
+      ]);
+      const inv = (await call('GET', `/invoice/${id}`)).body;
+      const amounts = (p: { single_net_amount: number; net_amount_after_discount: number }) => [
+        p.single_net_amount,
+        p.net_amount_after_discount,
+      ];
+      expect(inv.positions.map(amounts)).toEqual([
+        [1000, 900],
+        [100, 95],
+        [99.8, 99.8],
+        [200, 180],
+      ]);
+      // the totals add up the amounts after discount
+      expect(inv.net_amount).toBe(900 + 95 + 99.8 + 180);
+      const listed = (await call('GET', `/invoice/${id}/positions`)).body.positions;
+      expect(listed.map(amounts)).toEqual(inv.positions.map(amounts));
+      expect(amounts((await call('GET', `/invoice/${id}/position/${percent.body.id}`)).body)).toEqual([1000, 900]);
+      expect(fixed.status).toBe(201);
+      expect(plain.status).toBe(201);
+    });
+
     it.each([
       ['an amount of 1e15', { quantity: 1, unit_net_amount: 1e15 }, 'unit_net_amount'],
       ['a numeric string beyond the bound', { quantity: '123456789012345678', unit_net_amount: 1 }, 'quantity'],

@@ -149,6 +149,26 @@ if (!haveChromium)
     await page.close();
   });
 
+  it('finds webhook events by their names (invoice.finalized, payment_recorded) and the payments group', async () => {
+    const { page, problems } = await openReference(1280);
+    await page.keyboard.press('Control+k');
+    const input = page.locator('input[type="search"], [role="combobox"], input[placeholder*="Search" i]').last();
+    await input.waitFor({ timeout: 15_000 });
+    for (const [query, found] of [
+      ['invoice.finalized', /invoice\.finalized/],
+      ['payment_recorded', /invoice\.payment_recorded/],
+      ['Record a payment', /Record a payment/],
+    ] as const) {
+      await input.fill(query);
+      await page.getByRole('option', { name: found }).first().waitFor({ timeout: 15_000 });
+    }
+    await screenshot(page, 'api-reference-search-event.png');
+    await page.keyboard.press('Escape');
+    await page.getByText('Payments', { exact: true }).first().waitFor({ timeout: 15_000 });
+    expect(problems()).toEqual({ failed: [], foreign: [], errors: [] });
+    await page.close();
+  });
+
   it('reads on a phone (390 px) and keeps the roles table words whole', async () => {
     const { page, problems } = await openReference(390);
     await screenshot(page, 'api-reference-390.png');

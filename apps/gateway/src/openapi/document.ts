@@ -10,7 +10,7 @@ import { paymentPaths } from './paths/payments';
 import { accountPaths } from './paths/accounts';
 import { recurringPaths } from './paths/recurring';
 import { reminderPaths } from './paths/reminders';
-import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookPaths } from './paths/webhooks';
+import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookExamples, webhookPaths } from './paths/webhooks';
 import { polishDocument } from './polish';
 
 const errorReference = Object.entries(ERROR_CODES)
@@ -35,7 +35,7 @@ const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRec
 
 Only an owner may make someone owner, change or remove an owner, or create an owner key; a company always keeps one owner (409 \`LAST_OWNER\`).
 
-**Conventions.** \`null\` in a request body means "not given"; unknown fields are ignored. The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
+**Conventions.** \`null\` in a request body means "not given"; an unknown field is refused (400 \`UNKNOWN_FIELD\` naming it, with "did you mean …?" when a known field is close; free objects such as an invoice's \`meta\` stay open). The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
 
 **Asynchronous work** (finalization, exports) is a job: poll it every 2 s with backoff.
 
@@ -54,6 +54,11 @@ const tags = [
   {
     name: 'Invoices',
     description: 'Draft invoices and positions, validation, finalization jobs, status, credit notes, PDF and XML links.',
+  },
+  {
+    name: 'Payments',
+    description:
+      'Payments received on invoices (and refunds on credit notes): recorded by hand, by setting an invoice PAID or from a bank statement, with Skonto; reversals.',
   },
   { name: 'Templates', description: 'PDF layouts.' },
   { name: 'Company', description: 'The company profile (the seller), bank accounts, payment terms and API keys.' },
@@ -103,7 +108,7 @@ export function buildOpenApiDocument() {
     ...reminderPaths(),
     ...bankStatementPaths(),
   };
-  return polishDocument({
+  const doc = polishDocument({
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.6.0', description },
     servers: [{ url: '/api/v1' }],
@@ -117,4 +122,9 @@ export function buildOpenApiDocument() {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
   });
+  // every webhook's payload as a real delivery carries it, built from the examples of the resources it holds
+  const examples = webhookExamples(doc.components.schemas as Record<string, { example?: unknown }>);
+  const hooks = doc.webhooks as Record<string, { post: { requestBody: { content: Record<string, { example?: unknown }> } } }>;
+  for (const [type, example] of Object.entries(examples)) hooks[type]!.post.requestBody.content['application/json']!.example = example;
+  return doc;
 }

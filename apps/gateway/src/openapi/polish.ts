@@ -15,6 +15,8 @@ const PRIMITIVES = ['string', 'integer', 'number', 'boolean'];
 const TIMESTAMP = '2026-11-21T09:30:00Z';
 const DATE = '2026-11-21';
 const UUID = '5f0c2a8e-3b1d-4c7a-9e6f-2d8b4a1c7e30';
+/** A file part of a multipart body (the reference's try-it offers a file picker for it). */
+const BINARY = '<the file>';
 const HASH = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 
 /** Examples by field name, for fields whose contract gives none. */
@@ -93,6 +95,7 @@ const BY_NAME: Record<string, unknown> = {
   single_net_amount: 1000,
   unit_net_amount: 100,
   tax_rate: 0.19,
+  confidence: 0.9,
   percent: 2,
   account_holder: 'Beispiel Software GmbH',
   action: 'invoice.finalized',
@@ -124,6 +127,8 @@ const BY_NAME: Record<string, unknown> = {
   prev_hash: HASH,
   sha256: HASH,
   iban: 'DE89370400440532013000',
+  ibans: 'DE89370400440532013000',
+  peppol_id: '0192:987654325',
   iban_formatted: 'DE89 3704 0044 0532 0130 00',
   invoice_number: 'RE-2026-00042',
   next_number: 'RE-2026-00043',
@@ -211,7 +216,7 @@ function primitiveExample(s: Schema, name: string, owner: string): unknown {
     if (s.format === 'email') return BY_NAME.email;
     if (s.format === 'uuid') return UUID;
     if (s.format === 'uri' || s.format === 'url') return BY_NAME.website;
-    if (s.format === 'binary') return undefined;
+    if (s.format === 'binary') return BINARY;
   }
   const named = BY_NAME[name];
   if (fits(named)) return named;

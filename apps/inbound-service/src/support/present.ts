@@ -25,8 +25,9 @@ function common(d: Stored) {
   };
 }
 
+/** The detail: the list entry's fields (one shape) and the findings and the reading. */
 export function toInboundDocument(d: Omit<InboundDoc, '_id'>): InboundDocument {
-  return { ...common(d), ...(d.findings ? { findings: d.findings } : {}), ...(d.content ? { content: d.content } : {}) };
+  return { ...toInboundSummary(d), ...(d.findings ? { findings: d.findings } : {}), ...(d.content ? { content: d.content } : {}) };
 }
 
 export function toInboundSummary(d: Stored): InboundSummary {

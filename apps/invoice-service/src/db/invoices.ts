@@ -86,8 +86,9 @@ export interface InvoiceDoc {
   /** A credit note: the gross cents it took from its invoice's creditedCents at finalization (given back if that fails). */
   creditReservedCents?: number;
   /**
-   * An invoice: the gross cents of its FINALIZED credit notes (creditedCents also counts those being finalized). They
-   * lower its open amount (domain/payments.ts); added once per credit note, in the transaction that finalizes it
+   * An invoice: the cents of its FINALIZED credit notes applied to it (each one's part that the invoice still owed,
+   * domain/payments.ts appliedCreditCents; creditedCents counts whole gross amounts, also of those being finalized).
+   * They lower its open amount (domain/payments.ts); added once per credit note, in the transaction that finalizes it
    * (usecases/settle-credit-note.ts). Absent until its first credit note is finalized.
    * A credit note: the part of its gross applied to its invoice when it was finalized (what the invoice still owed, at
    * most the gross; domain/payments.ts appliedCreditCents): it lowers the credit note's own open amount the same way,
@@ -379,8 +380,8 @@ export function invoicesRepo(conn: Connection) {
       return before.creditReservedCents;
     },
     /**
-     * Credit note `creditNoteId` of `cents` gross is finalized: the invoice `id` it corrects counts it in its
-     * creditSettledCents (and `set`: PAID when that settles it), only if the invoice is still as `seen` (read in the
+     * A credit note is finalized and `cents` of it are applied to the invoice `id` it corrects: the invoice counts them
+     * in its creditSettledCents (and `set`: PAID when that settles it), only if the invoice is still as `seen` (read in the
      * same transaction). The caller adds each credit note once: in the transaction that moves it from DRAFT to OPEN.
      */
     settleCredit: async (

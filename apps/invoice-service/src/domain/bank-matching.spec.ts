@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildMatchIndex, creditorReferenceBody, matchLine, namesMatch, type MatchableLine, type OpenInvoice } from './bank-matching';
+import {
+  buildMatchIndex,
+  CONFIDENCE_RULES,
+  creditorReferenceBody,
+  matchLine,
+  namesMatch,
+  NUMBER_CONFIDENCE,
+  type MatchableLine,
+  type OpenInvoice,
+} from './bank-matching';
 import { guardStatementXml, parseCamt053 } from './camt053';
 
 const inv = (
@@ -140,5 +149,48 @@ describe('bank matching', () => {
     expect(namesMatch('Jane Doe', 'Doe, Jane')).toBe(true);
     expect(namesMatch('Jane Doe', 'John Doe')).toBe(false);
     expect(namesMatch('GmbH', 'GmbH')).toBe(false);
+  });
+});
+
+describe('the confidences the README states', () => {
+  const readme = readFileSync(join(__dirname, '../../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+
+  it('are the ones matching gives', () => {
+    const n = NUMBER_CONFIDENCE;
+    const r = CONFIDENCE_RULES;
+    for (const phrase of [
+      `${n.amount_equals_open} when the amount equals the open amount`,
+      `${n.amount_equals_open_minus_skonto} when it equals the open amount minus Skonto`,
+      `${n.partial_payment} for less (a partial payment)`,
+      `${n.amount_exceeds_open} for more`,
+      `times ${r.shortNumber} for an invoice number of 1 to 3 digits`,
+      `times ${r.severalNumbersExact} for the one whose open amount is paid exactly, times ${r.severalNumbersOther} for the others`,
+      `then times ${r.skontoFactor}`,
+      `${r.knownPayer} with a known payer IBAN or the customer's name`,
+      `the others then get ${r.otherThanKnownPayer} divided`,
+      `${r.amountAlone} for the amount alone`,
+    ])
+      expect([phrase, readme.includes(phrase)]).toEqual([phrase, true]);
+  });
+
+  it("agree with the README's example: the invoice number and the open amount minus Skonto give 0.9", () => {
+    const index = buildMatchIndex(
+      [{ id: 1, number: 'RE-2026-00001', customerId: 1, openCents: 11900, skonto: { cents: 238, untilDate: '2026-12-31' } }],
+      new Map(),
+    );
+    const line: MatchableLine = {
+      cents: 11662,
+      currency: 'EUR',
+      credit: true,
+      reversal: false,
+      bookingDate: '2026-11-25',
+      unstructured: ['RE-2026-00001'],
+      references: [],
+    };
+    const [best] = matchLine(line, index);
+    expect(best).toMatchObject({ confidence: 0.9, reasons: ['invoice_number', 'amount_equals_open_minus_skonto'] });
+    expect(readme).toContain(
+      '{"invoice_number":"RE-2026-00001","confidence":0.9,"reasons":["invoice_number","amount_equals_open_minus_skonto"]}',
+    );
   });
 });

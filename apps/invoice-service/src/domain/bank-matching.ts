@@ -223,12 +223,30 @@ function amountFit(line: MatchableLine, cents: number, inv: OpenInvoice): { reas
   return { reason: 'amount_exceeds_open', bookCents: inv.openCents };
 }
 
-const NUMBER_CONFIDENCE: Partial<Record<MatchReason, number>> = {
+/** Confidence of a proposal found by its invoice number or RF reference, by how the amount fits (README states these). */
+export const NUMBER_CONFIDENCE = {
   amount_equals_open: 0.95,
   amount_equals_open_minus_skonto: 0.9,
   partial_payment: 0.75,
   amount_exceeds_open: 0.6,
-};
+} as const satisfies Partial<Record<MatchReason, number>>;
+
+/** The factors and confidences of the other rules (README states these). */
+export const CONFIDENCE_RULES = {
+  /** an invoice number of 1 to 3 digits (found by chance in any text) */
+  shortNumber: 0.7,
+  /** several invoice numbers named: the exact amount's proposal, the others */
+  severalNumbersExact: 0.9,
+  severalNumbersOther: 0.7,
+  /** no number: the amount fits an invoice of a customer the payer is known as (shared among several) */
+  knownPayer: 0.8,
+  /** no number: an invoice of another customer when the payer is known for one that fits (shared among all that fit) */
+  otherThanKnownPayer: 0.2,
+  /** no number: the amount alone (shared among several invoices) */
+  amountAlone: 0.5,
+  /** no number: the amount fits the open amount minus Skonto */
+  skontoFactor: 0.95,
+} as const;
 
 /** The proposals for one line, best first (none for debits, reversals, unbooked lines, other currencies). */
 export function matchLine(line: MatchableLine, index: MatchIndex): Proposal[] {
@@ -251,14 +269,14 @@ export function matchLine(line: MatchableLine, index: MatchIndex): Proposal[] {
     const several = found.size > 1;
     const proposals = [...found.values()].map(({ inv, via }) => {
       const fit = amountFit(line, cents, inv);
-      let confidence = NUMBER_CONFIDENCE[fit.reason]!;
+      let confidence: number = NUMBER_CONFIDENCE[fit.reason as keyof typeof NUMBER_CONFIDENCE];
       const reasons: MatchReason[] = [via, fit.reason];
       if (via === 'invoice_number' && /^\d{1,3}$/.test(normalNumber(inv.number))) {
-        confidence *= 0.7;
+        confidence *= CONFIDENCE_RULES.shortNumber;
         reasons.push('short_invoice_number');
       }
       if (several) {
-        confidence *= fit.reason === 'amount_equals_open' ? 0.9 : 0.7;
+        confidence *= fit.reason === 'amount_equals_open' ? CONFIDENCE_RULES.severalNumbersExact : CONFIDENCE_RULES.severalNumbersOther;
         reasons.push('several_invoice_numbers');
       }
       return {
@@ -292,15 +310,15 @@ export function matchLine(line: MatchableLine, index: MatchIndex): Proposal[] {
     const reasons: MatchReason[] = [fit.reason];
     if (payer) {
       reasons.push(payer);
-      confidence = ofPayer.length === 1 ? 0.8 : 0.8 / ofPayer.length;
+      confidence = CONFIDENCE_RULES.knownPayer / ofPayer.length;
     } else if (ofPayer.length) {
-      confidence = 0.2 / scored.length;
+      confidence = CONFIDENCE_RULES.otherThanKnownPayer / scored.length;
     } else {
-      confidence = scored.length === 1 ? 0.5 : 0.5 / scored.length;
+      confidence = CONFIDENCE_RULES.amountAlone / scored.length;
     }
     if (scored.length === 1) reasons.push('amount_unique');
     else reasons.push('several_candidates');
-    if (fit.reason === 'amount_equals_open_minus_skonto') confidence *= 0.95;
+    if (fit.reason === 'amount_equals_open_minus_skonto') confidence *= CONFIDENCE_RULES.skontoFactor;
     return {
       invoiceId: inv.id,
       number: inv.number,

@@ -6,17 +6,18 @@ import { grossCentsOf } from './totals';
 /**
  * Payments of a finalized document. Everything is counted in whole cents (amounts have at most 2 decimals).
  * open = gross - paid - discounts - credited; an invoice (380) is paid by the buyer, a credit note (381) is refunded by
- * us: the same mechanics, "paid" meaning refunded. A finalized credit note lowers its invoice's open amount by its
- * gross (`credited`, InvoiceDoc.creditSettledCents; settledByCredit below). The open amount reaching zero makes the
- * document PAID.
+ * us: the same mechanics, "paid" meaning refunded. A finalized credit note lowers its invoice's open amount by the part
+ * of its gross the invoice still owed (`credited`, InvoiceDoc.creditSettledCents; appliedCreditCents below). The open
+ * amount reaching zero makes the document PAID.
  */
 export interface PaymentState {
   grossCents: number;
   paidCents: number;
   discountCents: number;
   /**
-   * An invoice: the gross of its finalized credit notes. A credit note: the part of its gross applied to its invoice
-   * (appliedCreditCents; the rest is refunded as payments).
+   * An invoice: what its finalized credit notes applied to it. A credit note: the part of its gross applied to its
+   * invoice (appliedCreditCents; the rest is refunded as payments). The two agree: a credit note's applied part is
+   * counted on both.
    */
   creditedCents: number;
 }

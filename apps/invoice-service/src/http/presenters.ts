@@ -19,7 +19,12 @@ function totalsOrUndefined(positions: PositionDoc[]): InvoiceTotals | undefined 
 
 const NO_TOTALS = { net_amount: null, tax_amount: null, gross_amount: null, amount_due: null, currency: 'EUR', vat_breakdown: [] };
 
-export function presentPosition(p: PositionDoc, net?: string) {
+/**
+ * One position as the API shows it. `line` is its computed line (libs/money): single_net_amount is the specification's
+ * net total of the position before discount (quantity x unit price, rounded to the cent); net_amount_after_discount is
+ * the line net amount after the position's discount (EN 16931 BT-131, what the totals and the e-invoice add up).
+ */
+export function presentPosition(p: PositionDoc, line?: { grossRounded: string; net: string }) {
   const quantity = jsonNumber(p.quantity);
   const unit = jsonNumber(p.unitPrice);
   return {
@@ -29,7 +34,8 @@ export function presentPosition(p: PositionDoc, net?: string) {
     quantity,
     unit_id: p.unitCode,
     unit_net_amount: unit,
-    single_net_amount: net === undefined ? null : jsonNumber(net),
+    single_net_amount: line === undefined ? null : jsonNumber(line.grossRounded),
+    net_amount_after_discount: line === undefined ? null : jsonNumber(line.net),
     tax_rate: jsonNumber(p.taxRate),
     tax_treatment_id: p.taxTreatmentId,
     discount_type: p.discountType ?? null,
@@ -39,7 +45,7 @@ export function presentPosition(p: PositionDoc, net?: string) {
 }
 
 export function presentPositions(positions: PositionDoc[], totals = totalsOrUndefined(positions)) {
-  return positions.map((p, i) => presentPosition(p, totals?.lines[i]?.net));
+  return positions.map((p, i) => presentPosition(p, totals?.lines[i]));
 }
 
 function presentMeta(inv: InvoiceDoc): unknown {

@@ -10,14 +10,15 @@ import { grossCentsOf, totalsOf } from '../domain/totals';
 import type { InvoiceDeps } from '../support/deps';
 
 /**
- * A credit note (381) with a preceding invoice was just finalized (complete-finalization.ts, same transaction): its
- * gross lowers the invoice's open amount (creditSettledCents). Once per credit note: the caller runs this only in the
- * transaction whose DRAFT -> OPEN move of the credit note matched, so a redelivered rendered event adds nothing.
+ * A credit note (381) with a preceding invoice was just finalized (complete-finalization.ts, same transaction): the
+ * part of its gross applied to the invoice lowers the invoice's open amount (creditSettledCents, the invoice's
+ * credited_amount). Once per credit note: the caller runs this only in the transaction whose DRAFT -> OPEN move of
+ * the credit note matched, so a redelivered rendered event adds nothing.
  *
  * The rule: when the credit brings the open amount of an OPEN or SENT invoice to zero, the invoice is settled and
  * becomes PAID without a payment (paid_date = the credit note's date), announced as invoice.status-changed.v1 PAID
- * like PUT /invoice/{id}/status (statements, DATEV and webhooks follow). A PAID invoice only counts the credit (money
- * paid beyond what is now owed is refunded as a payment on the credit note). Answers whether the invoice was settled.
+ * like PUT /invoice/{id}/status (statements, DATEV and webhooks follow). A PAID invoice owes nothing: nothing is applied
+ * to it (the whole credit note is refunded as a payment on the credit note). Answers whether the invoice was settled.
  *
  * The credit note itself: the part of its gross that the invoice still owed (min(gross, the invoice's open amount
  * before it), domain/payments.ts appliedCreditCents) is applied, stored as the credit note's creditSettledCents (so
@@ -48,9 +49,11 @@ export async function settleCreditNoteIn(
       paidFromStatus: inv.status,
       paidDate,
     } satisfies Partial<InvoiceDoc>);
-  if (!(await deps.invoices.settleCredit(companyId, inv.id, inv, cents, set, session)))
+  // both documents count the part applied: what the invoice still owed, at most the credit note's gross
+  const applied = appliedCreditCents(state, cents);
+  if (!(await deps.invoices.settleCredit(companyId, inv.id, inv, applied, set, session)))
     throw conflict(`invoice ${inv.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
-  await applyToCreditNote(deps, session, emit, companyId, note, appliedCreditCents(state, cents), paidDate, now);
+  await applyToCreditNote(deps, session, emit, companyId, note, applied, paidDate, now);
   if (set.status !== 'PAID') return false;
   emit(
     eventMessage(

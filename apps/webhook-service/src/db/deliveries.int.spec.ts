@@ -130,4 +130,34 @@ describe('delivery claims', () => {
     const rest = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w2', none, upTo(4), 8);
     expect(rest?.claimed.map((d) => d.companyId)).toEqual([busy, busy, busy]);
   });
+
+  it('replay: queues the failed deliveries since a time and counts those still waiting for their automatic retry', async () => {
+    await store.model.deleteMany({});
+    const since = new Date(Date.now() - 60_000);
+    const later = new Date(Date.now() + 300_000);
+    const soon = new Date(Date.now() + 120_000);
+    const row = (status: DeliveryDoc['status'], attempts: number, nextAttemptAt?: Date, createdAt = new Date()) => ({
+      companyId: company,
+      endpointId: 'we_replay',
+      eventId: `evt_${Math.random().toString(16).slice(2)}`,
+      eventType: 'invoice.created',
+      status,
+      attempts,
+      ...(nextAttemptAt ? { nextAttemptAt } : {}),
+      attemptLog: [],
+      createdAt,
+    });
+    await store.insertMany([
+      row('failed', 10),
+      row('failed', 10, undefined, new Date(since.getTime() - 1000)), // before `since`: stays failed
+      row('pending', 2, later),
+      row('pending', 1, soon),
+      row('pending', 0, new Date()), // never attempted: not waiting for a retry
+      row('delivered', 1),
+    ]);
+    expect(await store.waitingForRetrySince(company, 'we_replay', since)).toEqual({ count: 2, next: soon });
+    expect((await store.requeueFailedSince(company, 'we_replay', since, new Date())).modifiedCount).toBe(1);
+    expect(await store.waitingForRetrySince(company, 'we_other', since)).toEqual({ count: 0, next: null });
+    expect(await store.waitingForRetrySince(asCompanyId('cmp_other'), 'we_replay', since)).toEqual({ count: 0, next: null });
+  });
 });

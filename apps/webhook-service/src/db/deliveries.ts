@@ -195,6 +195,19 @@ export function deliveryStore(conn: Connection) {
         { $set: { status: 'pending', nextAttemptAt: now, attempts: 0 } },
         { session },
       ),
+    /**
+     * Deliveries of the endpoint created since `since` that failed an attempt and wait for their automatic retry
+     * (pending, attempted at least once): how many, and when the first of them is tried again.
+     */
+    waitingForRetrySince: async (companyId: CompanyId, endpointId: string, since: Date, session?: ClientSession) => {
+      const [row] = await model
+        .aggregate<{ count: number; next: Date | null }>([
+          { $match: { companyId, endpointId, status: 'pending', attempts: { $gt: 0 }, createdAt: { $gte: since } } },
+          { $group: { _id: null, count: { $sum: 1 }, next: { $min: '$nextAttemptAt' } } },
+        ])
+        .session(session ?? null);
+      return { count: row?.count ?? 0, next: row?.next ?? null };
+    },
     /** The endpoint's pending deliveries fail with it (disabled or deleted). */
     failPendingOf: (companyId: CompanyId, endpointId: string, session?: ClientSession) =>
       model.updateMany(

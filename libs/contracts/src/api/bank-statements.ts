@@ -110,15 +110,20 @@ export const BankStatement = z
     confirmed: z.number().int(),
     ignored: z.number().int(),
     created_at: z.string(),
+    entries: z.array(BankStatementEntry).optional().meta({
+      description: 'on GET /bank-statements/{id} (a page of them, `page` and `limit` as asked) and in the import answer; not in lists',
+    }),
+    page: z.number().int().optional().meta({ description: 'with entries: the page of entries' }),
+    limit: z.number().int().optional().meta({ description: 'with entries: entries per page' }),
+    total: z.number().int().optional().meta({ description: 'with entries: the entries matching `state` (all without it)' }),
   })
-  .meta({ id: 'BankStatement' });
+  .meta({
+    id: 'BankStatement',
+    description: 'One shape in the list and in the detail; the detail adds a page of its entries.',
+  });
 
-export const BankStatementDetail = BankStatement.extend({
-  entries: z.array(BankStatementEntry),
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int().meta({ description: 'entries matching `state` (all without it)' }),
-}).meta({ id: 'BankStatementDetail' });
+/** GET /bank-statements/{id}: the statement with a page of its entries (the same schema as a list item). */
+export const BankStatementDetail = BankStatement;
 
 export const BankStatementList = z
   .object({
@@ -130,7 +135,13 @@ export const BankStatementList = z
   .meta({ id: 'BankStatementList' });
 
 /** POST /bank-statements/: 201 imported, 200 imported before (nothing changed); with the first 100 entries. */
-export const BankStatementImported = BankStatementDetail.extend({ message: z.string() }).meta({ id: 'BankStatementImported' });
+export const BankStatementImported = BankStatement.extend({
+  message: z.string(),
+  entries: z.array(BankStatementEntry).meta({ description: 'the first 100 entries' }),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int().meta({ description: 'entries of the statement' }),
+}).meta({ id: 'BankStatementImported' });
 
 /** POST …/confirm and …/ignore: the entry as it is now. */
 export const BankEntryChanged = BankStatementEntry.extend({ message: z.string() }).meta({ id: 'BankEntryChanged' });

@@ -230,8 +230,29 @@ export const InboundDocument = z
     version: z.string().optional(),
     customization_id: z.string().optional().meta({ description: reading }),
     document_type: z.enum(['INVOICE', 'CREDIT_NOTE']).optional().meta({ description: reading }),
-    findings: z.array(InboundFinding).optional().meta({ description: reading }),
-    content: InboundContent.optional().meta({ description: reading }),
+    number: z
+      .string()
+      .optional()
+      .meta({ description: `the invoice number (BT-1); ${reading}` }),
+    issue_date: z
+      .string()
+      .optional()
+      .meta({ description: `the issue date (BT-2); ${reading}` }),
+    seller_name: z.string().optional().meta({ description: reading }),
+    seller_vat_id: z.string().optional().meta({ description: reading }),
+    payable: z
+      .string()
+      .optional()
+      .meta({ description: `the amount due for payment (BT-115), a decimal string; ${reading}` }),
+    currency: z.string().optional().meta({ description: reading }),
+    error_count: z.number().int().meta({ description: 'findings of severity error' }),
+    findings: z
+      .array(InboundFinding)
+      .optional()
+      .meta({ description: `on GET /inbound/{id} and in webhooks, not in lists (error_count counts the errors); ${reading}` }),
+    content: InboundContent.optional().meta({
+      description: `the whole reading, on GET /inbound/{id} and in webhooks, not in lists; ${reading}`,
+    }),
     error: z.object({ code: z.string(), message: z.string() }).optional().meta({
       description: 'REJECTED: why the document could not be read (XML_NOT_WELL_FORMED, PDF_WITHOUT_EINVOICE, UNSUPPORTED_FORMAT, …)',
     }),
@@ -252,18 +273,8 @@ export const InboundDocument = z
   .meta({ id: 'InboundDocument' });
 export type InboundDocument = z.output<typeof InboundDocument>;
 
-export const InboundSummary = InboundDocument.omit({ findings: true, content: true })
-  .extend({
-    number: z.string().optional(),
-    issue_date: z.string().optional(),
-    seller_name: z.string().optional(),
-    seller_vat_id: z.string().optional(),
-    payable: z.string().optional(),
-    currency: z.string().optional(),
-    error_count: z.number().int(),
-  })
-  .meta({ id: 'InboundSummary' });
-export type InboundSummary = z.output<typeof InboundSummary>;
+/** A list entry: the document in its one shape, without the detail's findings and content. */
+export type InboundSummary = Omit<InboundDocument, 'findings' | 'content'>;
 
 export const InboundListQuery = Pagination.extend({
   status: InboundStatus.optional(),

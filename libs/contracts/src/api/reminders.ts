@@ -54,7 +54,7 @@ export const ReminderSettingsUpdate = z
   .strict()
   .meta({
     id: 'ReminderSettingsUpdate',
-    example: { mode: 'propose', fees: ['0.00', '5.00', '10.00'], texts: { en: { 1: { subject: 'Friendly reminder: invoice {number}' } } } },
+    example: { mode: 'propose', fees: [0, 5, 10], texts: { en: { 1: { subject: 'Friendly reminder: invoice {number}' } } } },
   });
 export type ReminderSettingsUpdate = z.output<typeof ReminderSettingsUpdate>;
 

@@ -91,7 +91,15 @@ export const Position = z
     quantity: z.number(),
     unit_id: z.string(),
     unit_net_amount: z.number(),
-    single_net_amount: Money.nullable().meta({ description: 'line net amount (quantity x unit price less discount), rounded to the cent' }),
+    single_net_amount: Money.nullable().meta({
+      description: 'net total of the position before discount: quantity x unit_net_amount, rounded half up to the cent',
+      example: 1000,
+    }),
+    net_amount_after_discount: Money.nullable().meta({
+      description:
+        'line net amount after the discount (single_net_amount less the discount, rounded to the cent; EN 16931 BT-131): what net_amount and the e-invoice add up; equal to single_net_amount without a discount',
+      example: 900,
+    }),
     tax_rate: z.number(),
     tax_treatment_id: TaxTreatmentId,
     discount_type: z.enum(['PERCENTAGE', 'FIXED_AMOUNT']).nullable(),
@@ -111,6 +119,64 @@ const totals = {
   amount_due: Money.nullable(),
   currency: z.literal('EUR'),
   vat_breakdown: z.array(z.object({ vat_category: z.string(), tax_rate: z.number(), net_amount: Money, tax_amount: Money })),
+};
+
+/**
+ * A finalized invoice as GET /invoice/{id} shows it: 10 hours at 100.00 with a 10 % discount, 19 % VAT, open. The
+ * reference's examples of invoices (and of webhook payloads carrying one) start from it.
+ */
+export const INVOICE_EXAMPLE = {
+  id: 42,
+  invoice_id: 42,
+  customer_id: 7,
+  status: 'OPEN',
+  invoice_number: 'RE-2026-00042',
+  document_type: 'INVOICE',
+  invoice_format: 'ZUGFERD',
+  ftl_template_id: 1,
+  tax_treatment_id: 'standard',
+  benefit_period_start: '2026-11-01',
+  benefit_period_end: '2026-11-30',
+  buyer_reference: 'PO-4711',
+  meta: { erp_order: '4711' },
+  note: 'Leistungszeitraum November 2026',
+  invoice_date: '2026-11-21',
+  due_date: '2026-12-05',
+  paid_date: null,
+  payment_method: null,
+  payment_reference: 'RE-2026-00042',
+  preceding_invoice_id: null,
+  net_amount: 900,
+  tax_amount: 171,
+  gross_amount: 1071,
+  amount_due: 1071,
+  currency: 'EUR',
+  vat_breakdown: [{ vat_category: 'S', tax_rate: 0.19, net_amount: 900, tax_amount: 171 }],
+  paid_amount: 0,
+  skonto_amount: 0,
+  credited_amount: 0,
+  open_amount: 1071,
+  positions: [
+    {
+      id: 3,
+      title: 'Beratung (Stunden)',
+      description: 'Beratung vor Ort, November 2026',
+      quantity: 10,
+      unit_id: 'HUR',
+      unit_net_amount: 100,
+      single_net_amount: 1000,
+      net_amount_after_discount: 900,
+      tax_rate: 0.19,
+      tax_treatment_id: 'standard',
+      discount_type: 'PERCENTAGE',
+      discount_value: 10,
+      product_id: 12,
+    },
+  ],
+  created_at: '2026-11-20T14:02:11.000Z',
+  updated_at: '2026-11-21T09:30:04.000Z',
+  finalized_at: '2026-11-21T09:30:04.000Z',
+  cancelled_at: null,
 };
 
 export const Invoice = z
@@ -143,7 +209,7 @@ export const Invoice = z
     skonto_amount: Money.meta({ description: 'early-payment discount (Skonto) granted with payments' }),
     credited_amount: Money.meta({
       description:
-        'invoice: gross of its finalized credit notes; lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment. Credit note: the part of its gross applied to its invoice (what the invoice still owed, at most the gross); the rest is open, a refund owed (recorded as a payment on the credit note); applied in full, the credit note is PAID without a refund',
+        "the part of credit notes applied to the invoice, the same figure on both documents. Invoice: the sum of its finalized credit notes' applied parts; lowers the open amount; a credit note that leaves nothing open makes an OPEN or SENT invoice PAID without a payment; an invoice already paid in full takes nothing (0). Credit note: the part of its gross applied to its invoice (what the invoice still owed, at most the gross); the rest is open, a refund owed (recorded as a payment on the credit note); applied in full, the credit note is PAID without a refund",
       example: 19,
     }),
     open_amount: Money.nullable().meta({
@@ -157,11 +223,21 @@ export const Invoice = z
     finalized_at: Timestamp.nullable(),
     cancelled_at: Timestamp.nullable(),
   })
-  .meta({ id: 'Invoice' });
+  .meta({ id: 'Invoice', example: INVOICE_EXAMPLE });
 
 export const InvoicePage = z
   .object({ invoices: z.array(Invoice), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
-  .meta({ id: 'InvoicePage', description: 'also in headers: X-Total-Count and Link (first, prev, next, last)' });
+  .meta({
+    id: 'InvoicePage',
+    description: 'also in headers: X-Total-Count and Link (first, prev, next, last)',
+    example: {
+      // list entries: the invoice without its positions, their number instead
+      invoices: [{ ...Object.fromEntries(Object.entries(INVOICE_EXAMPLE).filter(([k]) => k !== 'positions')), position_count: 1 }],
+      total: 1,
+      page: 1,
+      limit: 25,
+    },
+  });
 
 export const Job = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BankStatementDetail } from './bank-statements';
+import { BankStatement } from './bank-statements';
 import { EmailRecord } from './delivery';
 import { InboundDocument } from './inbound';
 import { RecurringInvoice, RecurringRunOutcome } from './recurring';
@@ -165,7 +165,22 @@ export const WebhookReplay = z
     since: z.iso.datetime({ offset: true }).meta({ description: 'failed deliveries created at or after this time are sent again' }),
   })
   .meta({ id: 'WebhookReplay' });
-export const WebhookReplayResult = z.object({ requeued: z.number().int() }).meta({ id: 'WebhookReplayResult' });
+export const WebhookReplayResult = z
+  .object({
+    requeued: z.number().int().meta({ description: 'failed deliveries (retries ran out) queued again now', example: 2 }),
+    waiting_for_retry: z.number().int().meta({
+      description:
+        'deliveries of the period that failed an attempt and still wait for their automatic retry (not touched: retry one now with POST .../deliveries/{delivery_id}/retry)',
+      example: 1,
+    }),
+    next_retry_at: Timestamp.nullable().meta({ description: 'when the first of those is tried again; null when none waits' }),
+    message: z.string().meta({
+      example:
+        '2 failed deliveries queued again; 1 delivery failed an attempt and waits for its automatic retry (the next at 2026-11-21T10:20:00.000Z): retry one now with POST .../deliveries/{delivery_id}/retry',
+    }),
+  })
+  .meta({ id: 'WebhookReplayResult' });
+export type WebhookReplayResult = z.output<typeof WebhookReplayResult>;
 
 export const WebhookTestResult = z.object({ delivery_id: z.string(), event_id: z.string() }).meta({ id: 'WebhookTestResult' });
 
@@ -275,7 +290,7 @@ export const WEBHOOK_PAYLOADS = {
   'bank_statement.imported': envelope(
     'bank_statement.imported',
     z.object({
-      bank_statement: BankStatementDetail.nullable().meta({
+      bank_statement: BankStatement.nullable().meta({
         description: `the statement as GET /bank-statements/{id} shows it (with the first 100 entries); ${gone}`,
       }),
       statement_id: z.number().int(),

@@ -5,7 +5,7 @@ import {
   BankStatementList,
   BankStatementListQuery,
   BankStatementQuery,
-  BankStatementDetail,
+  BankStatement,
 } from '@inv/contracts';
 import {
   body,
@@ -20,7 +20,7 @@ import {
   jsonExample,
 } from '../builder';
 
-const statement = {
+export const statement = {
   id: 3,
   message_id: 'MSG-2026-11-27-0001',
   camt_version: '08',
@@ -36,7 +36,7 @@ const statement = {
   ignored: 0,
   created_at: '2026-11-27T07:02:11.413Z',
 };
-const entry = {
+export const entry = {
   id: 1,
   statement_ref: 'STMT-2026-11-26',
   type: 'credit',
@@ -203,7 +203,7 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
         parameters: queryParams(BankStatementQuery),
         responses: {
           200: jsonExample(
-            BankStatementDetail,
+            BankStatement,
             { ...statement, entries: [entry, byAmount, debit], page: 1, limit: 100, total: 3 },
             'the statement and a page of entries',
             paginationHeaders,
@@ -224,7 +224,7 @@ export function bankStatementPaths(): Record<string, Record<string, unknown>> {
           'Fully paid invoices become PAID (webhooks invoice.payment_recorded, invoice.status_changed). The payment and the entry are written together: ' +
           'confirming again answers 200 with the same payment, never a second one. An ignored entry can still be confirmed. ' +
           'Once its payment is reversed (POST /invoice/{id}/payments/{paymentId}/reverse) the entry can be confirmed again, on another invoice too, or ignored.',
-        requestBody: { ...body(BankEntryConfirm, { invoice_id: 42, amount: '100.00' }), required: false },
+        requestBody: { ...body(BankEntryConfirm, { invoice_id: 42, amount: 100 }), required: false },
         responses: {
           201: jsonExample(BankEntryChanged, { message: 'payment 17 recorded', ...confirmed }, 'the payment was recorded'),
           200: jsonExample(

@@ -7,7 +7,6 @@ import {
   InboundPdfQuery,
   JobWaitQuery,
   InboundListQuery,
-  InboundSummary,
   InboundValidationResult,
   MessageResponse,
   Supplier,
@@ -91,19 +90,26 @@ const jobExample = {
   links: { self: '/api/v1/inbound/7/job', document: '/api/v1/inbound/7', pdf: '/api/v1/inbound/7/pdf' },
 };
 
-const example = {
+export const example = {
   id: 1,
   status: 'RECEIVED',
   valid: true,
   received_at: '2026-11-27T10:15:00.000Z',
   media_type: 'application/xml',
   size: 5874,
-  sha256: '9f2c…',
+  sha256: '9f2c4e0b7d1a3c5e8f6b2d4a1c3e5f7a9b0d2c4e6f8a1b3d5c7e9f0a2b4c6d8e',
   format: 'xrechnung-ubl',
   profile: 'XRechnung 3.0',
   version: '3.0',
   customization_id: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
   document_type: 'INVOICE',
+  number: '123456XX',
+  issue_date: '2016-04-04',
+  seller_name: '[Seller name]',
+  seller_vat_id: 'DE 123456789',
+  payable: '374.68',
+  currency: 'EUR',
+  error_count: 0,
   supplier_id: 4,
   iban_differs: false,
   findings: [
@@ -172,7 +178,7 @@ export function inboundPaths(): Record<string, Record<string, unknown>> {
         description:
           'Newest first, without findings and content (GET /inbound/{id} has them); filters status, valid and the seller VAT ID.',
         parameters: queryParams(InboundListQuery),
-        responses: { 200: json(z.array(InboundSummary), 'OK', paginationHeaders), ...commonErrors() },
+        responses: { 200: json(z.array(InboundDocument), 'OK', paginationHeaders), ...commonErrors() },
       }),
       post: op({
         operationId: 'receiveInboundDocument',

@@ -50,7 +50,7 @@ const RULES =
 
 /** /invoice/{id}/payments (invoice-service): payments and refunds of finalized invoices and credit notes. */
 export function paymentPaths(): Record<string, Record<string, unknown>> {
-  const r = (o: Omit<Operation, 'tags'>): Operation => ({ tags: ['Invoices'], ...o });
+  const r = (o: Omit<Operation, 'tags'>): Operation => ({ tags: ['Payments'], ...o });
   const invoiceId = intId('id', 'invoice id');
   return {
     '/invoice/{id}/payments': {
@@ -85,7 +85,7 @@ export function paymentPaths(): Record<string, Record<string, unknown>> {
         operationId: 'recordPayment',
         summary: 'Record a payment',
         description: `${RULES} Idempotency-Key makes a retry safe.`,
-        requestBody: body(PaymentCreate, { amount: '66.62', date: '2026-11-25', method: 'BANK_TRANSFER', reference: 'RE-2026-0042' }),
+        requestBody: body(PaymentCreate, { amount: 66.62, date: '2026-11-25', method: 'BANK_TRANSFER', reference: 'RE-2026-0042' }),
         responses: {
           201: jsonExample(
             PaymentRecorded,

@@ -52,7 +52,7 @@ const recurringExample = {
   updated_at: '2026-12-01T00:01:03.512Z',
 };
 
-const pausedExample = {
+export const pausedExample = {
   ...recurringExample,
   status: 'paused',
   paused_reason: 'finalize_failed',

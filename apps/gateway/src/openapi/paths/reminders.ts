@@ -92,7 +92,7 @@ export function reminderPaths(): Record<string, Record<string, unknown>> {
           'An unknown placeholder is 400.',
         requestBody: body(ReminderSettingsUpdate, {
           mode: 'propose',
-          fees: ['0.00', '5.00', '10.00'],
+          fees: [0, 5, 10],
           texts: { en: { 1: { subject: 'Friendly reminder: invoice {number}' } } },
         }),
         responses: { 200: jsonExample(ReminderSettings, settingsExample), ...bodyErrors(), ...commonErrors() },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   CreatedWebhookEndpoint,
@@ -5,7 +6,9 @@ import {
   MessageBody,
   RotatedWebhookSecret,
   WEBHOOK_API_VERSION,
+  INVOICE_EXAMPLE,
   WEBHOOK_PAYLOADS,
+  type WebhookEventType,
   WebhookDeliveryPage,
   WebhookDeliveryQuery,
   WebhookEndpoint,
@@ -29,6 +32,9 @@ import {
   strId,
   type Operation,
 } from '../builder';
+import { entry, statement } from './bank-statements';
+import { example as inboundExample } from './inbound';
+import { pausedExample } from './recurring';
 
 const TAG = 'Webhooks';
 const forbidden = { 403: problem('the role lacks webhooks:manage (owner and admin only) (FORBIDDEN)') };
@@ -167,7 +173,8 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'replayWebhookDeliveries',
         summary: 'Send failed deliveries again',
-        description: 'Re-queues every failed delivery of the endpoint created since `since`.',
+        description:
+          'Re-queues every failed delivery (its retries ran out) of the endpoint created since `since`, and answers how many (`requeued`). Deliveries of that time that failed an attempt but still wait for their automatic retry are not touched: the answer counts them in `waiting_for_retry` with `next_retry_at`, and `message` says both (send one at once with the retry operation).',
         requestBody: body(WebhookReplay, { since: '2026-11-20T00:00:00Z' }),
         responses: { 200: json(WebhookReplayResult), ...notFound(), ...disabled, ...bodyErrors(), ...commonErrors(), ...forbidden },
       }),
@@ -175,104 +182,170 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
   };
 }
 
-const invoiceExample = { id: 42, number: 'RE-2026-0042', status: 'SENT', '…': 'the invoice as GET /invoice/{id} shows it' };
+/** An event id as webhook-service makes them (evt_ and 24 hex digits of a hash of the bus envelope). */
+const eventId = (type: string) => `evt_${createHash('sha256').update(`example:${type}`).digest('hex').slice(0, 24)}`;
 const envelopeExample = (type: string, sequence: number, data: Record<string, unknown>) => ({
-  id: 'evt_5b0c9d7e1a2f3b4c5d6e7f80',
+  id: eventId(type),
   type,
   api_version: WEBHOOK_API_VERSION,
-  created_at: '2026-11-21T10:15:00.000Z',
+  created_at: '2026-11-21T09:30:05.000Z',
   sequence,
   data,
 });
 
-/** Example payloads of the webhooks section (the event types without one show the schema's generated example). */
-const WEBHOOK_EXAMPLES: Partial<Record<string, unknown>> = {
-  'invoice.status_changed': envelopeExample('invoice.status_changed', 4, { invoice: invoiceExample, status: 'OVERDUE' }),
-  'invoice.payment_recorded': envelopeExample('invoice.payment_recorded', 5, {
-    invoice: invoiceExample,
-    payment: {
-      id: 7,
-      amount: '116.62',
-      discount: '2.38',
-      date: '2026-11-21',
-      method: 'BANK_TRANSFER',
-      reference: 'RE-2026-0042',
-      source: 'manual',
-      currency: 'EUR',
-    },
-    open_amount: '0.00',
-    paid_in_full: true,
-  }),
-  'invoice.payment_reversed': envelopeExample('invoice.payment_reversed', 6, {
-    invoice: invoiceExample,
-    payment: { id: 7, amount: '116.62', discount: '2.38', date: '2026-11-21', reversed_at: '2026-11-22T08:00:00.000Z' },
-    open_amount: '119.00',
-  }),
-  'invoice.reminder_issued': envelopeExample('invoice.reminder_issued', 5, {
-    invoice: invoiceExample,
-    reminder: {
-      id: 3,
-      level: 2,
-      date: '2026-12-19',
-      fee: '5.00',
-      flat_fee: '40.00',
-      interest: '0.41',
-      open_amount: '119.00',
-      emailed: true,
-    },
-  }),
-  'bank_statement.imported': envelopeExample('bank_statement.imported', 1, {
-    bank_statement: {
-      id: 12,
-      message_id: 'STMT-2026-11-21-001',
-      camt_version: '08',
-      entries_total: 15,
-      credits: 14,
-      debits: 1,
-      credits_with_proposals: 11,
-      confirmed: 0,
-      ignored: 0,
-      entries: [],
-      '…': 'the statement as GET /bank-statements/{id} shows it, with the first 100 entries',
-    },
-    statement_id: 12,
-    credits: 14,
-    proposals: 11,
-  }),
-  'recurring_invoice.run_finished': envelopeExample('recurring_invoice.run_finished', 3, {
-    recurring_invoice: {
-      id: 4,
-      name: 'Office rent Musterstraße 1',
-      status: 'paused',
-      paused_reason: 'quota_exceeded',
-      next_run_date: '2026-12-01',
-      '…': 'the schedule as GET /recurring-invoices/{id} shows it',
-    },
-    run: {
-      period_start: '2026-12-01',
-      period_end: '2026-12-31',
-      invoice_id: 118,
-      outcome: 'quota_exceeded',
-      paused_reason: 'quota_exceeded',
-      error: '402 INVOICE_LIMIT_REACHED: the monthly limit of 50 invoices is reached',
-    },
-  }),
-  'inbound_invoice.received': envelopeExample('inbound_invoice.received', 1, {
-    inbound_invoice: {
-      id: 31,
-      status: 'RECEIVED',
-      valid: true,
-      received_at: '2026-11-21T10:15:00.000Z',
-      filename: 'INV-2026-118.xml',
-      media_type: 'application/xml',
-      size: 14230,
-      sha256: '9f2c4e0b7d1a3c5e8f6b2d4a1c3e5f7a9b0d2c4e6f8a1b3d5c7e9f0a2b4c6d8e',
-      format: 'xrechnung-ubl',
-      iban_differs: false,
-      '…': 'the document as GET /inbound/{id} shows it',
-    },
-  }),
-};
+type Example = Record<string, unknown>;
+
+/**
+ * The payload of every event type as a real delivery carries it: the resource as its GET showed it when the event was
+ * prepared (an invoice just finalized is OPEN, one paid in full PAID with nothing open, …) and the event's own fields.
+ * `components` are the document's schemas with their examples (the customer, e-mail, export and quota answers).
+ */
+export function webhookExamples(components: Record<string, { example?: unknown }>): Record<WebhookEventType, unknown> {
+  const component = (name: string) => components[name]?.example as Example;
+  const invoice = INVOICE_EXAMPLE as Example;
+  const draft = {
+    ...invoice,
+    status: 'DRAFT',
+    invoice_date: null,
+    due_date: null,
+    open_amount: null,
+    updated_at: invoice.created_at,
+    finalized_at: null,
+  };
+  const sent = { ...invoice, status: 'SENT', updated_at: '2026-11-21T09:31:12.000Z' };
+  const paid = {
+    ...invoice,
+    status: 'PAID',
+    paid_date: '2026-11-28',
+    payment_method: 'BANK_TRANSFER',
+    paid_amount: 1049.58,
+    skonto_amount: 21.42,
+    open_amount: 0,
+    updated_at: '2026-11-28T08:12:40.000Z',
+  };
+  const overdue = { ...sent, updated_at: '2026-12-06T06:00:02.000Z' };
+  const creditNote = {
+    ...invoice,
+    id: 57,
+    invoice_id: 57,
+    invoice_number: 'GS-2026-00003',
+    document_type: 'CREDIT_NOTE',
+    preceding_invoice_id: 42,
+    note: 'Gutschrift zu RE-2026-00042: 2 Stunden',
+    payment_reference: 'GS-2026-00003',
+    net_amount: 180,
+    tax_amount: 34.2,
+    gross_amount: 214.2,
+    amount_due: 214.2,
+    vat_breakdown: [{ vat_category: 'S', tax_rate: 0.19, net_amount: 180, tax_amount: 34.2 }],
+    credited_amount: 214.2,
+    open_amount: 0,
+    status: 'PAID',
+    paid_date: '2026-11-22',
+    positions: [{ ...(invoice.positions as Example[])[0], id: 9, quantity: 2, single_net_amount: 200, net_amount_after_discount: 180 }],
+    created_at: '2026-11-22T10:00:00.000Z',
+    updated_at: '2026-11-22T10:00:03.000Z',
+    finalized_at: '2026-11-22T10:00:03.000Z',
+  };
+  const email = {
+    ...component('EmailRecord'),
+    id: '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed',
+    to: ['buchhaltung@kunde.example'],
+    cc: [],
+    bcc: [],
+    message_id: '<1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed@invoicing.example>',
+  };
+  const exportJob = component('ExportJob');
+  return {
+    'invoice.created': envelopeExample('invoice.created', 1, { invoice: draft }),
+    'invoice.finalized': envelopeExample('invoice.finalized', 3, { invoice, pdf_available: true, xml_available: true }),
+    'invoice.finalize_failed': envelopeExample('invoice.finalize_failed', 2, {
+      invoice: draft,
+      reason: 'rendering failed: the template could not be loaded',
+    }),
+    'invoice.status_changed': envelopeExample('invoice.status_changed', 5, { invoice: overdue, status: 'OVERDUE' }),
+    'invoice.payment_recorded': envelopeExample('invoice.payment_recorded', 6, {
+      invoice: paid,
+      payment: {
+        id: 7,
+        amount: '1049.58',
+        discount: '21.42',
+        date: '2026-11-28',
+        method: 'BANK_TRANSFER',
+        reference: 'RE-2026-00042',
+        source: 'bank_statement',
+        currency: 'EUR',
+      },
+      open_amount: '0.00',
+      paid_in_full: true,
+    }),
+    'invoice.payment_reversed': envelopeExample('invoice.payment_reversed', 7, {
+      invoice: { ...sent, updated_at: '2026-11-29T08:00:00.000Z' },
+      payment: { id: 7, amount: '1049.58', discount: '21.42', date: '2026-11-28', reversed_at: '2026-11-29T08:00:00.000Z' },
+      open_amount: '1071.00',
+    }),
+    'invoice.reminder_issued': envelopeExample('invoice.reminder_issued', 6, {
+      invoice: overdue,
+      reminder: {
+        id: 3,
+        level: 1,
+        date: '2026-12-12',
+        fee: '0.00',
+        flat_fee: '0.00',
+        interest: '0.00',
+        open_amount: '1071.00',
+        emailed: true,
+      },
+    }),
+    'bank_statement.imported': envelopeExample('bank_statement.imported', 1, {
+      bank_statement: {
+        ...statement,
+        entries_total: 1,
+        credits: 1,
+        debits: 0,
+        credits_with_proposals: 1,
+        entries: [entry],
+        page: 1,
+        limit: 100,
+        total: 1,
+      },
+      statement_id: statement.id,
+      credits: 1,
+      proposals: 1,
+    }),
+    'inbound_invoice.received': envelopeExample('inbound_invoice.received', 1, { inbound_invoice: inboundExample }),
+    'recurring_invoice.run_finished': envelopeExample('recurring_invoice.run_finished', 2, {
+      recurring_invoice: pausedExample,
+      run: {
+        period_start: '2027-01-01',
+        period_end: '2027-01-31',
+        invoice_id: 388,
+        outcome: 'quota_exceeded',
+        paused_reason: 'quota_exceeded',
+        error: '402 INVOICE_LIMIT_REACHED: monthly invoice limit of 3 reached; it resets on 2027-02-01',
+      },
+    }),
+    'credit_note.finalized': envelopeExample('credit_note.finalized', 3, { invoice: creditNote, pdf_available: true, xml_available: true }),
+    'email.sent': envelopeExample('email.sent', 4, {
+      invoice_id: 42,
+      email: { ...email, status: 'sent', error: null, sent_at: '2026-11-21T09:31:12.000Z' },
+    }),
+    'email.failed': envelopeExample('email.failed', 4, {
+      invoice_id: 42,
+      email: { ...email, status: 'failed', sent_at: null, error: '550 5.1.1 mailbox unavailable' },
+      reason: '550 5.1.1 mailbox unavailable',
+    }),
+    'customer.vat_checked': envelopeExample('customer.vat_checked', 2, { customer: component('Customer') }),
+    'export.finished': envelopeExample('export.finished', 2, { export: exportJob }),
+    'export.failed': envelopeExample('export.failed', 2, {
+      export: { ...exportJob, status: 'failed', result: null, error_message: 'no account mapping for tax rate 0.07 (SKR03)' },
+    }),
+    'quota.limit_reached': envelopeExample('quota.limit_reached', 1, {
+      quota: { plan: 'free', used: 10, limit: 10, reset_date: '2026-12-01' },
+    }),
+    ping: envelopeExample('ping', 1, { endpoint_id: 'we_3kq9Zt7wXbP2mR8vN4yL6c' }),
+  };
+}
 
 /** The OpenAPI 3.1 `webhooks` section: one entry per event type, its payload as the request body we send. */
 export function webhookEvents(): Record<string, unknown> {
@@ -283,16 +356,16 @@ export function webhookEvents(): Record<string, unknown> {
         post: {
           operationId: `webhook_${type.replace(/\./g, '_')}`,
           tags: [TAG],
-          summary: (schema as z.ZodType).description ?? type,
-          description: 'Signed, retried and ordered as the Webhooks tag describes; `data` holds the resource as its GET shows it.',
+          // the event's name is its title: what an integrator subscribes to and searches for
+          summary: type,
+          description:
+            `${(schema as z.ZodType).description ?? ''} Signed, retried and ordered as the Webhooks tag describes; \`data\` holds the resource as its GET shows it.`.trim(),
           security: [],
           requestBody: {
             required: true,
             content: {
-              'application/json': {
-                schema: responseSchema(schema as z.ZodType),
-                ...(WEBHOOK_EXAMPLES[type] === undefined ? {} : { example: WEBHOOK_EXAMPLES[type] }),
-              },
+              // its example is set once the document's examples exist (webhookExamples, document.ts)
+              'application/json': { schema: responseSchema(schema as z.ZodType) },
             },
           },
           responses: { '2XX': { description: 'received (any 2xx; 410 disables the endpoint, anything else is retried)' } },
