@@ -16,6 +16,10 @@ export const ERROR_CODES = {
   ],
   MALFORMED_JSON: [400, 'The body is not valid JSON.'],
   MALFORMED_PATH: [400, 'The path is not valid percent-encoding.'],
+  MALFORMED_REQUEST: [
+    400,
+    'The request is not valid HTTP: raw (not percent-encoded) non-ASCII characters or spaces in the path or query string, or a broken header line.',
+  ],
   NESTING_TOO_DEEP: [400, 'The JSON body is nested deeper than 64 levels.'],
   XML_NOT_WELL_FORMED: [
     400,
