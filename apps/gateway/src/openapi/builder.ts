@@ -97,12 +97,16 @@ export const strId = (name: string, description = 'id') => ({ name, in: 'path', 
 
 /** Query parameters from a zod object schema (each property one parameter). */
 export function queryParams(s: z.ZodType): Record<string, unknown>[] {
-  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as {
+  type ObjectSchema = {
+    $ref?: string;
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
     $defs?: Record<string, Record<string, unknown>>;
   };
-  const defs = json.$defs ?? {};
+  const top = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as ObjectSchema;
+  const defs = top.$defs ?? {};
+  // a query schema with an id of its own (AuditLogQuery) comes out as a $ref to its definition
+  const json = (top.$ref?.startsWith('#/$defs/') ? defs[top.$ref.slice('#/$defs/'.length)] : top) as ObjectSchema;
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
