@@ -103,7 +103,16 @@ export function queryParams(s: z.ZodType): Record<string, unknown>[] {
     required?: string[];
     $defs?: Record<string, Record<string, unknown>>;
   };
-  const top = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as ObjectSchema;
+  const top = z.toJSONSchema(s, {
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves out the default of a field whose schema transforms its input (a language: de, German, EN…)
+    override: (ctx) => {
+      const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
+      if (def.type === 'default' && ctx.jsonSchema.default === undefined && typeof def.defaultValue !== 'function')
+        ctx.jsonSchema.default = def.defaultValue as never;
+    },
+  }) as ObjectSchema;
   const defs = top.$defs ?? {};
   // a query schema with an id of its own (AuditLogQuery) comes out as a $ref to its definition
   const json = (top.$ref?.startsWith('#/$defs/') ? defs[top.$ref.slice('#/$defs/'.length)] : top) as ObjectSchema;

@@ -14,16 +14,16 @@ export const languageCodeOf = (v: unknown): 'de' | 'en' | undefined =>
 const ACCEPTED = '"de" or "en" (also "German" or "English", in any case)';
 const languageError = (iss: { input?: unknown }) =>
   `must be ${ACCEPTED}, not ${typeof iss.input === 'string' ? JSON.stringify(iss.input.slice(0, 40)) : String(iss.input)}`;
-const languageMeta = (answered: string) => ({
+const languageMeta = (answered: string, spellings: string[]) => ({
   type: 'string',
-  enum: ['de', 'en', 'German', 'English'],
+  enum: spellings,
   description: `de or en; German and English are accepted too, in any case (answered as ${answered})`,
 });
 
 /** A language answered as its code: `de` or `en`. */
 export const LanguageCode = z
   .preprocess((v) => languageCodeOf(v) ?? v, z.enum(['de', 'en'], { error: languageError }))
-  .meta(languageMeta('de or en'));
+  .meta(languageMeta('de or en', ['de', 'en', 'German', 'English']));
 
 /** A customer's language, answered as the specification's name: `German` or `English`. */
 export const CustomerLanguageInput = z
@@ -34,4 +34,4 @@ export const CustomerLanguageInput = z
     },
     z.enum(['English', 'German'], { error: languageError }),
   )
-  .meta(languageMeta('German or English'));
+  .meta(languageMeta('German or English', ['English', 'German', 'en', 'de']));
