@@ -72,7 +72,8 @@ export const PROBLEM_ADVICE: Partial<Record<ErrorCode, string>> = {
   CREDIT_EXCEEDS_INVOICE: "Credit at most `remaining_gross`; what was credited already is listed with the invoice's credit notes.",
   INVALID_STATUS_TRANSITION: "Read the invoice's `status` and use a change allowed from it (OPEN → SENT → PAID; cancel only drafts).",
   INVOICE_NOT_PAYABLE: 'Record payments on finalized invoices (OPEN or SENT); finalize the draft first.',
-  INVOICE_ALREADY_PAID: 'Nothing is open: if a payment was booked by mistake, reverse it first (`POST /invoice/{id}/payments/{paymentId}/reverse`).',
+  INVOICE_ALREADY_PAID:
+    'Nothing is open: if a payment was booked by mistake, reverse it first (`POST /invoice/{id}/payments/{paymentId}/reverse`).',
   PAYMENT_EXCEEDS_OPEN_AMOUNT:
     'Book at most `open_amount` (less the Skonto if granted); an overpayment is refunded or kept outside this invoice.',
   SKONTO_NOT_APPLICABLE:
