@@ -94,10 +94,19 @@ describe('customer-service customers and addresses', () => {
       expect(res.body.message).toMatch(/salutation/);
       await expect400({ ...b2b, salutation: 'DR' }, 'salutation');
     });
-    it('language is English or German', async () => {
+    it('language is English or German; de and en (any case) are accepted too and answered as the specification names them', async () => {
       await create({ ...b2b, language: 'English' });
       await create({ ...b2b, language: 'German' });
-      await expect400({ ...b2b, language: 'de' }, 'language');
+      for (const [given, answered] of [
+        ['de', 'German'],
+        ['EN', 'English'],
+        ['german', 'German'],
+      ]) {
+        const id = await create({ ...b2b, language: given });
+        expect((await call('GET', `/customer/${id}`)).body.language).toBe(answered);
+      }
+      const res = await expect400({ ...b2b, language: 'fr' }, 'language');
+      expect(res.body.errors[0].message).toMatch(/"de" or "en" \(also "German" or "English"/);
     });
     it('email must be an e-mail address', async () => {
       await create({ ...b2b, email: 'billing@acme.example' });

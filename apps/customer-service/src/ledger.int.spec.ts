@@ -221,7 +221,11 @@ describe('customer-service ledger, overview and statements', () => {
 
   it('statement query: dates must be YYYY-MM-DD and from <= to', async () => {
     expect((await call('GET', `/customer/${customerId}/statement?from=2026-13-01`)).status).toBe(400);
-    expect((await call('GET', `/customer/${customerId}/statement?from=01.02.2026`)).status).toBe(400);
+    const german = await call('GET', `/customer/${customerId}/statement?from=01.02.2026`);
+    expect([german.status, german.body.errors]).toEqual([
+      400,
+      [{ path: 'from', in: 'query', message: expect.stringContaining('YYYY-MM-DD'), suggestion: '2026-02-01' }],
+    ]);
     const reversed = await call('GET', `/customer/${customerId}/statement?from=2026-03-01&to=2026-02-01`);
     expect(reversed.status).toBe(400);
     expect(reversed.body.errors[0].path).toBe('to');
@@ -283,6 +287,33 @@ describe('customer-service ledger, overview and statements', () => {
           closingBalance: '0.05',
         },
       ]);
+      // the language asked for wins over the customer's, in either spelling and any case
+      for (const [language, expected] of [
+        ['de', 'de'],
+        ['German', 'de'],
+        ['ENGLISH', 'en'],
+      ] as const) {
+        requests.length = 0;
+        const asked = await call('GET', `/customer/${customerId}/statement/pdf?from=2026-02-05&to=2026-03-31&language=${language}`);
+        expect(asked.status).toBe(200);
+        expect(requests).toEqual([expect.objectContaining({ language: expected })]);
+      }
+      // a language the API does not speak, or a parameter the route does not take, is a 400 instead of being ignored
+      requests.length = 0;
+      const french = await call('GET', `/customer/${customerId}/statement/pdf?language=fr`);
+      expect([french.status, french.body.errors]).toEqual([
+        400,
+        [{ path: 'language', in: 'query', message: expect.stringContaining('"de" or "en" (also "German" or "English"') }],
+      ]);
+      const misspelt = await call('GET', `/customer/${customerId}/statement/pdf?lang=de`);
+      expect([misspelt.status, misspelt.body.code, misspelt.body.errors]).toEqual([
+        400,
+        'UNKNOWN_FIELD',
+        [{ path: 'lang', in: 'query', message: 'unknown query parameter; did you mean language?' }],
+      ]);
+      const jsonStatement = await call('GET', `/customer/${customerId}/statement?language=de`);
+      expect([jsonStatement.status, jsonStatement.body.errors[0].path]).toEqual([400, 'language']);
+      expect(requests).toEqual([]);
     } finally {
       await docs.stop();
       await docs.deleteAll();

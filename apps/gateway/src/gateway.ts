@@ -27,6 +27,8 @@ import { companyConcurrency } from './http/company-concurrency';
 import { createRateLimiter } from './http/rate-limit';
 import { rejectDotSegments, securityHeaders } from './http/security-headers';
 import { openApiRoutes } from './openapi/openapi.routes';
+import { buildOpenApiDocument } from './openapi/document';
+import { refuseUnknownQuery } from './http/query-guard';
 import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
 import { webAppRoutes } from './webapp/webapp.routes';
 
@@ -87,9 +89,12 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
       },
     ]),
   );
-  api.use(openApiRoutes());
+  // built once per process: served as the reference, and the operations' query parameters are checked against it
+  const openApi = buildOpenApiDocument();
+  api.use(openApiRoutes(openApi));
   api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
   api.use(requirePermission());
+  api.use(refuseUnknownQuery(openApi));
   const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, {
     onRedisError: (err) => logger.warn({ err }, 'rate limit in Redis failed; limiting per replica'),
   });

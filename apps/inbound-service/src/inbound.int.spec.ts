@@ -264,7 +264,7 @@ describe('inbound-service over HTTP', () => {
         }),
       },
     ]);
-    await send('cmp_view', 'GET', `/inbound/${xml.id}/pdf?language=de`); // cached
+    await send('cmp_view', 'GET', `/inbound/${xml.id}/pdf?language=German`); // cached (German is de)
     const en = await send('cmp_view', 'GET', `/inbound/${xml.id}/pdf?language=en`);
     expect(en.body.filename).toBe('received-invoice-123456XX.pdf');
     expect(renders.map((r) => r.data.language)).toEqual(['de', 'en']);

@@ -170,6 +170,19 @@ describe('numbering, products and the seller profile', () => {
       const bad = await call('POST', '/products/', { name: 'X', unit_id: 'PIECE', unit_net_amount: -1 });
       expect(bad.status).toBe(400);
       expect(bad.body.errors.map((e: Json) => e.path).sort()).toEqual(['unit_id', 'unit_net_amount']);
+      // a unit word and a percentage: the answer names UN/ECE Rec 20 with the code, and the rate as a fraction
+      const words = await call('POST', '/products/', { name: 'X', unit_id: 'Stunde', unit_net_amount: 100, tax_rate: 19 });
+      expect([words.status, words.body.errors]).toEqual([
+        400,
+        [
+          {
+            path: 'unit_id',
+            message: expect.stringMatching(/"Stunde" is not a UN\/ECE Recommendation 20 unit code.*"HUR"/),
+            suggestion: 'HUR',
+          },
+          { path: 'tax_rate', message: expect.stringMatching(/decimal fraction.*19 % is 0\.19/), suggestion: 0.19 },
+        ],
+      ]);
       const created = await call('POST', '/products/', {
         name: 'Beratung',
         unit_id: 'hur',
@@ -252,6 +265,26 @@ describe('numbering, products and the seller profile', () => {
       expect((await call('POST', `/invoice/${inv}/positions`, { product_id: product.id, quantity: 1 })).body.code).toBe('PRODUCT_INACTIVE');
       const missing = await call('POST', `/invoice/${inv}/positions`, { quantity: 1 });
       expect(missing.status).toBe(400); // neither product_id nor title/unit/price
+      // the common mistakes through the real routes: each answer names the field, what is expected and the suggestion
+      const mistakes = await call('POST', `/invoice/${inv}/positions`, {
+        title: 'Beratung',
+        quantity: 2,
+        unit_id: 'Std',
+        unit_net_amount: 100,
+        tax_rate: 7,
+      });
+      expect([mistakes.status, mistakes.body.errors.map((e: Json) => [e.path, e.suggestion])]).toEqual([
+        400,
+        [
+          ['unit_id', 'HUR'],
+          ['tax_rate', 0.07],
+        ],
+      ]);
+      const noCustomer = await call('POST', '/invoice/', { benefit_period_start: '29.11.2026' });
+      expect(noCustomer.body.errors).toEqual([
+        { path: 'customer_id', message: 'required' },
+        { path: 'benefit_period_start', message: expect.stringContaining('YYYY-MM-DD'), suggestion: '2026-11-29' },
+      ]);
     });
   });
 

@@ -140,7 +140,17 @@ describe('webhook-service', () => {
       const unknown = await create({ url: receiver.url(), event_types: ['*'], secret: 'mine' });
       expect(unknown.status).toBe(400);
       expect(unknown.body.error_code).toBe('UNKNOWN_FIELD');
-      expect((await create({ url: receiver.url(), event_types: ['invoice.deleted'] })).status).toBe(400);
+      const badType = await create({ url: receiver.url(), event_types: ['invoice.deleted'] });
+      expect(badType.status).toBe(400);
+      // the answer lists the valid event types
+      expect(badType.body.errors).toEqual([
+        {
+          path: 'event_types.0',
+          message: expect.stringMatching(
+            /^must be one of "invoice\.created", "invoice\.finalized", .*"ping", "\*", not "invoice\.deleted"$/,
+          ),
+        },
+      ]);
       expect((await create({ url: receiver.url(), event_types: [] })).status).toBe(400);
       expect((await create({ url: 'ftp://example.com/', event_types: ['*'] })).body.error_code).toBe('WEBHOOK_URL_NOT_ALLOWED');
       expect((await create({ url: `http://u:p@127.0.0.1:${receiver.port}/`, event_types: ['*'] })).body.error_code).toBe(

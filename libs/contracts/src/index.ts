@@ -1,4 +1,5 @@
 export * from './api/common';
+export * from './api/languages';
 export * from './api/safe-text';
 export * from './api/customers';
 export * from './api/invoices';

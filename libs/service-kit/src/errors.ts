@@ -34,6 +34,8 @@ export interface FieldError {
   message: string;
   /** Which part of the request the field is in: path parameter, query parameter or body (default). */
   in?: 'path' | 'query' | 'body';
+  /** The value the client most likely meant, where the mistake is a common one (`HUR` for "Stunde", 0.19 for 19). */
+  suggestion?: string | number;
 }
 
 export class AppError extends Error {

@@ -1,10 +1,11 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Router } from 'express';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { createHttpApp, finalizeApp } from './http-app';
 import { createLogger } from './logger';
+import { listen } from './lifecycle';
 import { parseInput, parsePath, parseQuery } from './parse';
 
 jest.setTimeout(60_000);
@@ -42,9 +43,8 @@ describe('hostile input gets a 4xx problem, never a 5xx', () => {
     });
     app.use(r);
     finalizeApp(app, logger);
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
+    // as the services listen: with the answer to requests Node's HTTP parser refuses
+    server = (await listen(app, 0, '127.0.0.1')).server;
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -105,6 +105,41 @@ describe('hostile input gets a 4xx problem, never a 5xx', () => {
     expect(path.body?.errors).toEqual([{ path: 'id', in: 'path', message: expect.any(String) }]);
     const query = await send('GET', '/things/?status=c');
     expect(query.body?.errors).toEqual([{ path: 'status', in: 'query', message: expect.any(String) }]);
+  });
+
+  /** A request written byte for byte (fetch would percent-encode the target). */
+  const rawRequest = (target: Buffer) =>
+    new Promise<{ status: number; type: string; body: Record<string, unknown> | undefined }>((resolve, reject) => {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () =>
+        socket.end(Buffer.concat([Buffer.from('GET '), target, Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')])),
+      );
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+        resolve({
+          status: Number(head.split(' ')[1]),
+          type: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '',
+          body: body ? (JSON.parse(body) as Record<string, unknown>) : undefined,
+        });
+      });
+    });
+
+  it('raw UTF-8 or a space in the query string answers a JSON problem that says to percent-encode', async () => {
+    const utf8 = await rawRequest(Buffer.from('/things/?status=Müller', 'utf8'));
+    expect([utf8.status, utf8.type, utf8.body?.error_code]).toEqual([400, 'application/problem+json', 'MALFORMED_REQUEST']);
+    expect(utf8.body?.detail).toMatch(/non-ASCII.*percent-encode them as UTF-8 \(ü is %C3%BC/);
+    const space = await rawRequest(Buffer.from('/things/?status=a b'));
+    expect([space.status, space.body?.error_code, space.body?.detail]).toEqual([
+      400,
+      'MALFORMED_REQUEST',
+      expect.stringMatching(/space.*%20/),
+    ]);
+    // the same value percent-encoded is read (and then judged by the route)
+    const encoded = await rawRequest(Buffer.from(`/things/?status=${encodeURIComponent('Müller')}`));
+    expect([encoded.status, encoded.body?.errors]).toEqual([400, [expect.objectContaining({ path: 'status', in: 'query' })]]);
   });
 
   it('fuzz: 2,000 random requests get no 5xx, and every 4xx is a problem with a message', async () => {

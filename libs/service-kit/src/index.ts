@@ -2,6 +2,7 @@ export * from './config';
 export * from './logger';
 export * from './errors';
 export * from './problem';
+export * from './issue-text';
 export * from './http-app';
 export * from './parse';
 export * from './unknown-fields';

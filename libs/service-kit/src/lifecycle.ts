@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { problem } from './problem';
 import type { Express } from 'express';
 import type { Logger } from './logger';
 
@@ -22,6 +24,35 @@ export interface ServerLimits {
   maxConnections?: number;
 }
 
+/**
+ * A request Node's HTTP parser refuses before express sees it (raw non-ASCII bytes or a space in the path or query,
+ * a broken header) is answered 400 MALFORMED_REQUEST as a problem document saying what to fix, instead of Node's
+ * bare "400 Bad Request" without a body. Timeouts (408) and oversized heads (431) keep Node's answers.
+ */
+function answerMalformedRequest(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === 'ECONNRESET') return void socket.destroy();
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return void socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
+  const raw = err.rawPacket ?? Buffer.alloc(0);
+  const lineEnd = raw.indexOf(0x0a);
+  const requestLine = raw.subarray(0, lineEnd < 0 ? raw.length : lineEnd);
+  const parts = requestLine.toString('latin1').replace(/\r$/, '').split(' ');
+  const detail = requestLine.some((b) => b > 0x7e)
+    ? 'the path or query string has raw (not percent-encoded) non-ASCII characters: percent-encode them as UTF-8 (ü is %C3%BC; encodeURIComponent does it)'
+    : parts.length > 3
+      ? 'the path or query string has a space: percent-encode it as %20'
+      : `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'}): percent-encode the path and query, and send well-formed headers`;
+  const body = JSON.stringify(problem(400, 'MALFORMED_REQUEST', detail));
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Starts the HTTP server; `close()` stops accepting, lets in-flight requests finish, drops idle sockets. */
 export function listen(app: Express, port: number, host = '127.0.0.1', limits: ServerLimits = {}): Promise<Listening> {
   return new Promise((resolve, reject) => {
@@ -36,6 +67,7 @@ export function listen(app: Express, port: number, host = '127.0.0.1', limits: S
       },
       app,
     );
+    server.on('clientError', answerMalformedRequest);
     server.keepAliveTimeout = limits.keepAliveTimeoutMs ?? 5_000;
     if (limits.maxConnections) server.maxConnections = limits.maxConnections;
     server.listen(port, host);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AppError, type FieldError } from './errors';
-import { listedText, MAX_LISTED_ERRORS, zodFieldErrors } from './problem';
+import { listedText, MAX_LISTED_ERRORS, validationError, zodFieldErrors } from './problem';
 import { unknownFieldError, unknownFields } from './unknown-fields';
 
 /**
@@ -48,27 +48,31 @@ export function jsonDepthExceeds(buf: Uint8Array, limit = MAX_JSON_DEPTH): boole
 /**
  * A partial update (PUT of some fields) of a resource the published SDK never writes: JSON Merge Patch
  * semantics (RFC 7396), so an absent field stays and `null` removes the value of a field the contract marks
- * nullable (a null for any other field is a 400 naming it). Throws ZodError (-> 400 with `errors`).
+ * nullable (a null for any other field is a 400 naming it). Throws a 400 VALIDATION_ERROR naming each field.
  */
 export function parsePatch<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const body = input ?? {};
-  refuseUnknownFields(schema, body, () =>
-    schema.safeParse(body, { error: (iss) => (iss.code === 'invalid_type' && iss.input === null ? NOT_REMOVABLE : undefined) }),
-  );
-  return schema.parse(body, { error: (iss) => (iss.code === 'invalid_type' && iss.input === null ? NOT_REMOVABLE : undefined) });
+  const parse = () =>
+    schema.safeParse(body, { error: (iss) => (iss.code === 'invalid_type' && iss.input === null ? NOT_REMOVABLE : undefined) });
+  refuseUnknownFields(schema, body, parse);
+  const result = parse();
+  if (!result.success) throw validationError(result.error, body);
+  return result.data;
 }
 
 /** A merge-patch null for a field that cannot be removed (required, or no "unset" state). */
 const NOT_REMOVABLE = 'cannot be removed (null); send a value or leave the field out';
 
 /**
- * Parses a request payload with its contract schema; throws ZodError (-> 400 with `errors`). A member the
+ * Parses a request payload with its contract schema; throws a 400 VALIDATION_ERROR naming each field. A member the
  * contract does not know answers 400 UNKNOWN_FIELD (see refuseUnknownFields); a null member counts as absent.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const body = dropNulls(input ?? {});
   refuseUnknownFields(schema, body, () => schema.safeParse(body));
-  return schema.parse(body);
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationError(result.error, body);
+  return result.data;
 }
 
 /**
@@ -88,7 +92,7 @@ export function refuseUnknownFields(schema: z.ZodType, body: unknown, check?: ()
   const result = unknown.length < MAX_LISTED_ERRORS ? check?.() : undefined;
   if (result && !result.success && result.error) {
     const named = new Set(errors.map((e) => e.path));
-    for (const e of zodFieldErrors(result.error)) if (!named.has(e.path)) errors.push({ ...e, in: 'body' });
+    for (const e of zodFieldErrors(result.error, body)) if (!named.has(e.path)) errors.push({ ...e, in: 'body' });
   }
   const names = unknown.slice(0, MAX_LISTED_ERRORS).map((f) => (f.suggestion ? `${f.path} (did you mean ${f.suggestion}?)` : f.path));
   const more = unknown.length > MAX_LISTED_ERRORS ? `, and ${unknown.length - MAX_LISTED_ERRORS} more` : '';
@@ -101,8 +105,8 @@ export function refuseUnknownFields(schema: z.ZodType, body: unknown, check?: ()
 type Location = 'path' | 'query' | 'body';
 
 /** A ZodError of one request part as field errors that name the part (`in`) and the parameter or field. */
-function locatedErrors(err: z.ZodError, location: Location, name?: string): FieldError[] {
-  return zodFieldErrors(err).map((e) => ({
+function locatedErrors(err: z.ZodError, input: unknown, location: Location, name?: string): FieldError[] {
+  return zodFieldErrors(err, input).map((e) => ({
     ...e,
     path: name && e.path === '(body)' ? name : e.path === '(body)' ? location : e.path,
     in: location,
@@ -112,7 +116,7 @@ function locatedErrors(err: z.ZodError, location: Location, name?: string): Fiel
 function parseLocated<S extends z.ZodType>(schema: S, input: unknown, location: Location, name?: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors = locatedErrors(result.error, location, name);
+  const errors = locatedErrors(result.error, input, location, name);
   throw new AppError(
     'invalid_data',
     `invalid ${location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'request body'}: ${listedText(
@@ -131,7 +135,36 @@ export function parsePath<S extends z.ZodType>(schema: S, params: Record<string,
   return parseLocated(schema, params[name], 'path', name);
 }
 
-/** Parses the query string with its contract schema; errors name the query parameter. */
+/**
+ * Parses the query string with its contract schema; errors name the query parameter. A parameter the route does not
+ * take answers 400 UNKNOWN_FIELD (`in: query`, "did you mean …?" where a known one is close) instead of being ignored.
+ */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
-  return parseLocated(schema, dropNulls(query ?? {}), 'query');
+  const input = dropNulls(query ?? {});
+  refuseUnknownQueryParameters(unknownFields(schema, input));
+  return parseLocated(schema, input, 'query');
+}
+
+/** 400 UNKNOWN_FIELD for query parameters a route does not take (`unknown`: from unknownFields or the gateway's table). */
+export function refuseUnknownQueryParameters(unknown: { path: string; suggestion?: string; known: string[] }[]): void {
+  if (!unknown.length) return;
+  const errors: FieldError[] = unknown.map((f, i) =>
+    i >= MAX_LISTED_ERRORS
+      ? { path: f.path, in: 'query', message: 'unknown query parameter' }
+      : {
+          path: f.path,
+          in: 'query',
+          message: f.suggestion
+            ? `unknown query parameter; did you mean ${f.suggestion}?`
+            : f.known.length
+              ? `unknown query parameter; this operation takes ${f.known.join(', ')}`
+              : 'unknown query parameter; this operation takes none',
+        },
+  );
+  const names = unknown.slice(0, MAX_LISTED_ERRORS).map((f) => (f.suggestion ? `${f.path} (did you mean ${f.suggestion}?)` : f.path));
+  const more = unknown.length > MAX_LISTED_ERRORS ? `, and ${unknown.length - MAX_LISTED_ERRORS} more` : '';
+  throw new AppError('invalid_data', `unknown query parameter${unknown.length > 1 ? 's' : ''}: ${names.join(', ')}${more}`, {
+    code: 'UNKNOWN_FIELD',
+    errors,
+  });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
 import { AppError, type FieldError } from './errors';
+import { INPUT_UNKNOWN, issueText } from './issue-text';
 
 /** RFC 9457 problem document plus the members existing client SDKs read (`message`, `error_code`, `code`). */
 export interface Problem {
@@ -58,15 +59,6 @@ export function problem(status: number, code: string, detail: string, more: Part
   };
 }
 
-/** zod's wording for a field that is absent ("expected number, received undefined") reads "required" here. */
-function issueMessage(issue: ZodError['issues'][number]): string {
-  if (issue.code === 'invalid_type') {
-    if (/received undefined$/.test(issue.message)) return 'required';
-    if (/received NaN$/.test(issue.message)) return `must be a ${issue.expected}`;
-  }
-  return issue.message;
-}
-
 /**
  * Most field errors one answer lists: a body with 50,000 unknown keys answered a problem document of megabytes.
  * The first MAX_LISTED_ERRORS are listed, `errors_total` counts them all.
@@ -84,8 +76,29 @@ export function listedText(items: string[], separator: string): string {
   return `${items.slice(0, MAX_LISTED_ERRORS).join(separator)}${separator}and ${items.length - MAX_LISTED_ERRORS} more`;
 }
 
-export function zodFieldErrors(err: ZodError): FieldError[] {
-  return err.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issueMessage(issue) }));
+/**
+ * The field errors of a ZodError: the path and a text that says what is expected (issue-text.ts). `input` is what
+ * was parsed: with it, an absent field reads "required" (also a coerced one, which zod sees as NaN) and a wrong
+ * value is named with what was probably meant (`suggestion`).
+ */
+export function zodFieldErrors(err: ZodError, input: unknown = INPUT_UNKNOWN): FieldError[] {
+  return err.issues.map((issue) => {
+    const { message, suggestion } = issueText(issue, input);
+    return { path: issue.path.join('.') || '(body)', message, ...(suggestion !== undefined ? { suggestion } : {}) };
+  });
+}
+
+/** A ZodError of a parsed body as the 400 VALIDATION_ERROR it answers (the same as toProblem makes of it, with the input's texts). */
+export function validationError(err: ZodError, input: unknown): AppError {
+  const errors = zodFieldErrors(err, input);
+  return new AppError(
+    'invalid_data',
+    `invalid request: ${listedText(
+      errors.map((e) => `${e.path}: ${e.message}`),
+      '; ',
+    )}`,
+    { code: 'VALIDATION_ERROR', errors },
+  );
 }
 
 /** Maps anything thrown to a problem; unknown errors become a 500 with a fresh error id and no internals. */

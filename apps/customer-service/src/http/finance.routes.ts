@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { IntId, StatementQuery } from '@inv/contracts';
+import { IntId, StatementPdfQuery, StatementQuery } from '@inv/contracts';
 import { companyIdOf, parsePath, parseQuery } from '@inv/service-kit';
 import type { CustomerDeps } from '../support/deps';
 import { toJsonNumber } from '@inv/money';
@@ -41,7 +41,7 @@ export function financeRoutes(deps: CustomerDeps): Router {
     res.json(presentStatement(id, statement));
   });
   r.get('/customer/:id/statement/pdf', async (req, res) => {
-    res.json(await statementPdf(deps, companyIdOf(req), idOf(req, 'id'), parseQuery(StatementQuery, req.query)));
+    res.json(await statementPdf(deps, companyIdOf(req), idOf(req, 'id'), parseQuery(StatementPdfQuery, req.query)));
   });
   return r;
 }

@@ -1,4 +1,4 @@
-import type { CompanyId, messages, StatementQuery } from '@inv/contracts';
+import type { CompanyId, messages, StatementPdfQuery } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import type { z } from 'zod';
 import { billingSnapshotOf, displayName } from '../domain/customer';
@@ -9,10 +9,10 @@ import { askOrUnavailable } from '../support/remote';
 type RenderStatementRequest = z.input<(typeof messages.rpc)['document.render-statement.v1']['request']>;
 
 /**
- * The statement as a PDF: the seller comes from account-service, document-service renders and stores
- * it and answers a presigned link. Either service missing or too slow -> 503.
+ * The statement as a PDF, in the language asked for (default: the customer's): the seller comes from account-service,
+ * document-service renders and stores it and answers a presigned link. Either service missing or too slow -> 503.
  */
-export async function statementPdf(deps: CustomerDeps, companyId: CompanyId, customerId: number, q: StatementQuery) {
+export async function statementPdf(deps: CustomerDeps, companyId: CompanyId, customerId: number, q: StatementPdfQuery) {
   const { customer, statement } = await customerStatement(deps, companyId, customerId, q);
   const seller = await askOrUnavailable('the company profile (account-service)', () =>
     deps.bus.callRpc('account.seller-profile.v1', companyId, {}, { timeoutMs: deps.rpcTimeoutMs }),
@@ -24,7 +24,7 @@ export async function statementPdf(deps: CustomerDeps, companyId: CompanyId, cus
   const snapshot = billingSnapshotOf(customer);
   const buyer = snapshot.buyer ?? { name: displayName(customer), address: { line1: '', city: '', countryCode: 'DE' } };
   const request: RenderStatementRequest = {
-    language: snapshot.language ?? 'de',
+    language: q.language ?? snapshot.language ?? 'de',
     currency: 'EUR',
     company: seller.seller,
     companyPayment: seller.payment,

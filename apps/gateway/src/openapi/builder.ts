@@ -97,12 +97,25 @@ export const strId = (name: string, description = 'id') => ({ name, in: 'path', 
 
 /** Query parameters from a zod object schema (each property one parameter). */
 export function queryParams(s: z.ZodType): Record<string, unknown>[] {
-  const json = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as {
+  type ObjectSchema = {
+    $ref?: string;
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
     $defs?: Record<string, Record<string, unknown>>;
   };
-  const defs = json.$defs ?? {};
+  const top = z.toJSONSchema(s, {
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves out the default of a field whose schema transforms its input (a language: de, German, EN…)
+    override: (ctx) => {
+      const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
+      if (def.type === 'default' && ctx.jsonSchema.default === undefined && typeof def.defaultValue !== 'function')
+        ctx.jsonSchema.default = def.defaultValue as never;
+    },
+  }) as ObjectSchema;
+  const defs = top.$defs ?? {};
+  // a query schema with an id of its own (AuditLogQuery) comes out as a $ref to its definition
+  const json = (top.$ref?.startsWith('#/$defs/') ? defs[top.$ref.slice('#/$defs/'.length)] : top) as ObjectSchema;
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',

@@ -35,7 +35,7 @@ const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRec
 
 Only an owner may make someone owner, change or remove an owner, or create an owner key; a company always keeps one owner (409 \`LAST_OWNER\`).
 
-**Conventions.** \`null\` in a request body means "not given"; an unknown field is refused (400 \`UNKNOWN_FIELD\` naming it, with "did you mean …?" when a known field is close; free objects such as an invoice's \`meta\` stay open). The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
+**Conventions.** \`null\` in a request body means "not given"; an unknown field or query parameter is refused (400 \`UNKNOWN_FIELD\` naming it, with "did you mean …?" when a known one is close; free objects such as an invoice's \`meta\` stay open). A language is \`de\`/\`en\` or \`German\`/\`English\` in any case, wherever one is taken; customers answer \`German\`/\`English\`, everything else \`de\`/\`en\`. Dates are \`YYYY-MM-DD\`, VAT rates fractions (\`0.19\`), units UN/ECE Recommendation 20 codes (\`HUR\`, \`C62\`, \`DAY\`, \`MON\`, \`LS\`). The partial updates of company data (\`PUT /company/\`, \`/company/payment-terms/{id}\`, \`/products/{id}\`) follow JSON Merge Patch instead: \`null\` removes a value the schema marks nullable. Amounts are JSON numbers, exact to the cent: amounts up to 999,999,999.99, quantities up to 1,000,000,000 with 4 decimals, unit prices up to 999,999,999.9999 with 4 decimals, at most 1,000 positions per invoice. Lists take \`page\` and \`limit\` (default 25, at most 100) and answer \`X-Total-Count\` and an RFC 8288 \`Link\` header.
 
 **Asynchronous work** (finalization, exports) is a job: poll it every 2 s with backoff.
 
@@ -43,7 +43,7 @@ Only an owner may make someone owner, change or remove an owner, or create an ow
 
 **Rate limits.** Per company (default 50 requests a second): beyond it 429 with \`Retry-After\` and \`RateLimit-*\` headers. Failed authentications are limited per client address.
 
-**Errors** are RFC 9457 problem documents (\`application/problem+json\`) with \`message\`, \`error_code\` and \`code\` (the same value); 400 and 422 list \`errors: [{path, in, message}]\`; a 500 carries an \`error_id\`.
+**Errors** are RFC 9457 problem documents (\`application/problem+json\`) with \`message\`, \`error_code\` and \`code\` (the same value); 400 and 422 list \`errors: [{path, in, message, suggestion}]\`: \`message\` says what is expected, \`suggestion\` (where the mistake is a common one) the value most likely meant; each \`type\` links to a page saying what to do; a 500 carries an \`error_id\`.
 
 | error_code | status | meaning |
 |---|---|---|

@@ -5,10 +5,10 @@ import { buildOpenApiDocument } from './document';
 import { problemCodeOf, renderProblemIndex, renderProblemPage } from './problem-pages';
 
 /** The OpenAPI document and the reference page; both public (no API key), like most first-class APIs. */
-export function openApiRoutes(): Router {
+export function openApiRoutes(document: object = buildOpenApiDocument()): Router {
   const router = Router();
   // Built once per process: the document only changes with a deployment.
-  const json = JSON.stringify(buildOpenApiDocument());
+  const json = JSON.stringify(document);
   const page = renderDocsPage();
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(json);

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@inv/contracts';
+import { PROBLEM_ADVICE } from './problem-advice';
 
 /**
  * One page per problem type: the `type` of every problem document (RFC 9457) is
@@ -18,7 +19,13 @@ const escapeHtml = (s: string) =>
 /** The meanings use `code` spans in backticks. */
 const inline = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
-/** What a client should do, by status. */
+/** What to do about `code`: its own advice, else (a code added without one) the advice of its status. */
+export const adviceOf = (code: ErrorCode): string => {
+  const own = PROBLEM_ADVICE[code];
+  return own ? inline(own) : (ADVICE[ERROR_CODES[code][0]] ?? 'See the API reference.');
+};
+
+/** What a client should do, by status (for a code without advice of its own). */
 const ADVICE: Record<number, string> = {
   400: 'Fix the request: <code>errors</code> names each invalid field (<code>path</code>, <code>in</code>, <code>message</code>). Sending it again unchanged gives the same answer.',
   401: 'Send a valid key in <code>X-API-Key</code>; keys are created in the web app or under Company → API keys.',
@@ -66,7 +73,7 @@ export function renderProblemPage(code: ErrorCode): string {
 <h1><code>${code}</code></h1>
 <p>${inline(meaning)}</p>
 <h2>What to do</h2>
-<p>${ADVICE[status] ?? 'See the API reference.'}</p>
+<p>${adviceOf(code)}</p>
 <h2>The answer</h2>
 <p>An RFC 9457 problem document (<code>application/problem+json</code>) with status ${status}, <code>type</code> this page,
 <code>error_code</code> and <code>code</code> <code>${code}</code>, and <code>detail</code> (also as <code>message</code>) saying what happened.</p>`,

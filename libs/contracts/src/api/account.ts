@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from './languages';
 import { Role } from './roles';
 import { safeText } from './safe-text';
 
@@ -34,4 +35,6 @@ export const AcctExpConfigUpdate = z
   .meta({ id: 'AcctExpConfigUpdate' });
 export type AcctExpConfigUpdate = z.output<typeof AcctExpConfigUpdate>;
 
-export const LocaleQuery = z.object({ locale: z.enum(['en', 'de']).default('en') });
+export const LocaleQuery = z.object({
+  locale: LanguageCode.default('en').meta({ description: 'de or en (German and English are accepted too, in any case)' }),
+});

@@ -1,31 +1,33 @@
 import { z } from 'zod';
-import { DecimalInput, NUMBER_BOUNDS, Pagination } from './common';
+import { DecimalInput, NUMBER_BOUNDS, Pagination, TaxRateInput } from './common';
 import { TaxTreatmentId } from './invoices';
 import { safeText } from './safe-text';
-import { UNIT_CODES } from './unit-codes';
+import { isMistakenUnitWord, UNIT_CODES, unitCodeIssue } from './unit-codes';
 
-/** A UN/ECE Rec 20 unit code (upper-cased), e.g. C62 piece, HUR hour, DAY day, MON month. */
+/**
+ * A UN/ECE Rec 20 unit code (upper-cased), e.g. C62 piece, HUR hour, DAY day, MON month. A unit word ("Stunde",
+ * "Stk") is refused with the code it most likely means (`suggestion`).
+ */
 export const UnitCode = z
   .string()
   .trim()
   .min(1)
-  .max(3)
-  .transform((s) => s.toUpperCase())
-  .refine((s) => UNIT_CODES.has(s), {
-    message: 'not a UN/ECE Recommendation 20 unit code (e.g. C62 piece, HUR hour, DAY day, MON month, KGM kilogram)',
-  });
+  .transform((s, ctx) => {
+    const code = s.toUpperCase();
+    if (!UNIT_CODES.has(code) || isMistakenUnitWord(s)) {
+      ctx.addIssue({ code: 'custom', ...unitCodeIssue(s) });
+      return z.NEVER;
+    }
+    return code;
+  })
+  .meta({ type: 'string', minLength: 1, maxLength: 3, description: 'UN/ECE Recommendation 20 unit code, e.g. HUR hour, C62 piece' });
 
 const productFields = {
   name: safeText(z.string().trim().min(1).max(500)),
   description: safeText(z.string().max(2000), { multiLine: true }).nullable().optional(),
   unit_id: UnitCode,
   unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxUnitPrice, description: 'net price per unit' }),
-  tax_rate: DecimalInput({
-    maxDecimals: 4,
-    min: 0,
-    max: '0.9999',
-    description: 'decimal fraction: 0.19 = 19 %; default from the tax treatment',
-  }).optional(),
+  tax_rate: TaxRateInput('decimal fraction: 0.19 = 19 %; default from the tax treatment').optional(),
   tax_treatment_id: TaxTreatmentId.optional().meta({ description: 'default standard' }),
   sku: safeText(z.string().trim().min(1).max(64))
     .nullable()

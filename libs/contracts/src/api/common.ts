@@ -56,7 +56,14 @@ function compareDecimal(a: string, b: string): number {
  * never computed as float. The text is length-checked before it is parsed, so a 100,000-digit "number"
  * costs nothing; `max` is the inclusive upper bound and is named in the error.
  */
-export const DecimalInput = (opts: { maxDecimals: number; min?: number; max?: string; description?: string }) =>
+export const DecimalInput = (opts: {
+  maxDecimals: number;
+  min?: number;
+  max?: string;
+  description?: string;
+  /** The issue for a value above `max` (default "must be at most …"). */
+  aboveMax?: (text: string) => { message: string; params?: Record<string, unknown> };
+}) =>
   z
     .union([z.number(), z.string().max(NUMBER_BOUNDS.maxNumericLength, `at most ${NUMBER_BOUNDS.maxNumericLength} characters`)], {
       // JSON.parse turns 1e400 into Infinity, which z.number() refuses: say what is wanted instead of "Invalid input".
@@ -86,7 +93,7 @@ export const DecimalInput = (opts: { maxDecimals: number; min?: number; max?: st
         return z.NEVER;
       }
       if (opts.max !== undefined && compareDecimal(text, opts.max) > 0) {
-        ctx.addIssue({ code: 'custom', message: `must be at most ${opts.max}` });
+        ctx.addIssue({ code: 'custom', ...(opts.aboveMax?.(text) ?? { message: `must be at most ${opts.max}` }) });
         return z.NEVER;
       }
       return text;
@@ -97,5 +104,34 @@ export const DecimalInput = (opts: { maxDecimals: number; min?: number; max?: st
       ...(opts.max ? { maximum: Number(opts.max) } : {}),
       ...(opts.min !== undefined ? { minimum: opts.min } : {}),
     });
+
+/** 19 -> 0.19 (a percentage written as a fraction), as a plain decimal string without float noise. */
+function percentAsFraction(text: string): string {
+  const [int, frac = ''] = text.replace(/^-/, '').split('.');
+  const digits = int!.padStart(3, '0') + frac;
+  const point = digits.length - frac.length - 2;
+  const out = `${digits.slice(0, point)}.${digits.slice(point)}`.replace(/^0+(?=\d)/, '').replace(/\.?0+$/, '');
+  return out === '' ? '0' : out;
+}
+
+/**
+ * A VAT rate: a decimal fraction below 1 (0.19 = 19 %). A percentage (19, 7, 5.5) is refused with the fraction it
+ * means (`suggestion` 0.19).
+ */
+export const TaxRateInput = (description = 'decimal fraction: 0.19 = 19 %') =>
+  DecimalInput({
+    maxDecimals: 4,
+    min: 0,
+    max: '0.9999',
+    description,
+    aboveMax: (text) => {
+      if (compareDecimal(text, '100') > 0) return { message: 'must be a decimal fraction below 1 (0.19 = 19 %)' };
+      const fraction = percentAsFraction(text);
+      return {
+        message: `must be a decimal fraction below 1, not a percentage: ${text} % is ${fraction}`,
+        params: { suggestion: Number(fraction) },
+      };
+    },
+  });
 
 export const MessageResponse = z.object({ message: z.string() });

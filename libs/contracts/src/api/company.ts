@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from './languages';
 import { PeppolIdInput } from './customers';
 import { safeText } from './safe-text';
 import { isIcdCode } from '../party-identifiers';
@@ -68,7 +69,7 @@ export const CompanyProfileUpdate = z
     email: z.email().max(254).nullable().optional(),
     phone: Line(40).nullable().optional(),
     website: z.url().max(200).nullable().optional(),
-    default_language: z.enum(['de', 'en']).optional(),
+    default_language: LanguageCode.optional(),
     payment_term_days: z
       .number()
       .int()

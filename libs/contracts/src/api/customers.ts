@@ -11,6 +11,7 @@ export {
   PEPPOL_EAS_CODES,
 } from '../participant-ids';
 import { IntId, IsoDate, Pagination } from './common';
+import { CustomerLanguageInput, LanguageCode } from './languages';
 import { safeText } from './safe-text';
 
 export const Salutation = z.enum(['MR', 'MRS', 'MS', 'OTHER']).meta({ description: 'uppercase only' });
@@ -107,7 +108,7 @@ const customerFields = {
   email: z.email().max(254).optional(),
   contact_type: ContactType.optional(),
   vat_id: VatIdInput.optional(),
-  language: Language.optional(),
+  language: CustomerLanguageInput.optional(),
   payment_term_id: IntId.optional(),
   default_ftl_template_id: IntId.optional(),
   salutation: Salutation.optional(),
@@ -215,8 +216,20 @@ export const CustomerListQuery = Pagination.extend({
 });
 export type CustomerListQuery = z.output<typeof CustomerListQuery>;
 
+const statementPeriod = { from: IsoDate.optional(), to: IsoDate.optional() };
+const periodOrder = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
+
 /** Period of a customer statement; both ends inclusive. */
-export const StatementQuery = z
-  .object({ from: IsoDate.optional(), to: IsoDate.optional() })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'must not be before from' });
+export const StatementQuery = z.object(statementPeriod).refine(periodOrder, { path: ['to'], message: 'must not be before from' });
 export type StatementQuery = z.output<typeof StatementQuery>;
+
+/** GET /customer/{id}/statement/pdf: the period and the language of the PDF. */
+export const StatementPdfQuery = z
+  .object({
+    ...statementPeriod,
+    language: LanguageCode.optional().meta({
+      description: "de or en (German and English are accepted too, in any case); default: the customer's language",
+    }),
+  })
+  .refine(periodOrder, { path: ['to'], message: 'must not be before from' });
+export type StatementPdfQuery = z.output<typeof StatementPdfQuery>;

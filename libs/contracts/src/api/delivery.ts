@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from './languages';
 import { EMBEDDABLE_MIME_CODES } from '../tables';
 import { safeText } from './safe-text';
 
@@ -66,7 +67,9 @@ export const SendEmailRequest = z
       .max(20)
       .optional()
       .meta({ description: "ids of the invoice's attachments to add" }),
-    language: z.enum(['de', 'en']).optional().meta({ description: "default: the customer's language on the invoice" }),
+    language: LanguageCode.optional().meta({
+      description: "de or en (German and English are accepted too, in any case); default: the customer's language on the invoice",
+    }),
   })
   .meta({ id: 'SendEmailRequest' });
 export type SendEmailRequest = z.output<typeof SendEmailRequest>;

@@ -192,7 +192,10 @@ export const AccountMappingsUpdate = z
           tax_rate: z
             .number()
             .min(0)
-            .max(1)
+            .max(1, {
+              error: (iss) =>
+                `must be a decimal fraction (0.19 = 19 %), not a percentage: ${String(iss.input)} % is ${Number(iss.input) / 100}`,
+            })
             .nullable()
             .optional()
             .meta({ description: 'required for standard and reduced (0.19, 0.07); adds a row for another domestic rate' }),

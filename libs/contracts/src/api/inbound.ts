@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from './languages';
 import { Pagination } from './common';
 import { safeText } from './safe-text';
 
@@ -334,7 +335,9 @@ export type InboundJob = z.output<typeof InboundJob>;
 
 /** GET /inbound/{id}/pdf: the language of a rendered view (a PDF as sent is the same in both). */
 export const InboundPdfQuery = z.object({
-  language: z.enum(['de', 'en']).default('de').meta({ description: 'of the rendered view of an XML document' }),
+  language: LanguageCode.default('de').meta({
+    description: 'of the rendered view of an XML document: de or en (German and English are accepted too, in any case)',
+  }),
 });
 export type InboundPdfQuery = z.output<typeof InboundPdfQuery>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS, Pagination } from './common';
+import { DecimalInput, IntId, IsoDate, NUMBER_BOUNDS, Pagination, TaxRateInput } from './common';
 import { safeText } from './safe-text';
+import { isMistakenUnitWord, unitCodeIssue } from './unit-codes';
 
 export const InvoiceFormat = z.enum(['PDF', 'ZUGFERD', 'XRECHNUNG', 'PEPPOL', 'FACTURAPA', 'FACTURAE']);
 export type InvoiceFormat = z.output<typeof InvoiceFormat>;
@@ -71,8 +72,21 @@ export const DiscountType = z.enum(['PERCENTAGE', 'FIXED_AMOUNT']);
 const positionFields = {
   title: safeText(z.string().trim().min(1).max(500)),
   quantity: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxQuantity, description: 'quantity' }),
-  /** One reference example sends an integer. */
-  unit_id: z.union([z.string().trim().min(1).max(3), z.number().int()]).transform(String),
+  /**
+   * One reference example sends an integer, so any code of at most 3 characters is kept (an XML format checks it at
+   * validation); a unit word ("Stunde", "Stk", "h") is refused with the UN/ECE Rec 20 code it most likely means.
+   */
+  unit_id: z
+    .union([z.string().trim().min(1), z.number().int()])
+    .transform((v, ctx) => {
+      const s = String(v);
+      if (typeof v === 'string' && (s.length > 3 || isMistakenUnitWord(s))) {
+        ctx.addIssue({ code: 'custom', ...unitCodeIssue(s) });
+        return z.NEVER;
+      }
+      return s;
+    })
+    .meta({ description: 'UN/ECE Recommendation 20 unit code, e.g. HUR hour, C62 piece, DAY day, MON month, LS lump sum' }),
   unit_net_amount: DecimalInput({ maxDecimals: 4, min: 0, max: NUMBER_BOUNDS.maxUnitPrice, description: 'net price per unit' }),
   /**
    * What the client computed as quantity x unit price. Clients compute it with binary floats
@@ -87,7 +101,7 @@ const positionFields = {
     description:
       'quantity x unit price as the client computed it; derived by the service, whose value wins (a difference above 0.01 adds a DERIVED_VALUE_REPLACED warning to the answer)',
   }).optional(),
-  tax_rate: DecimalInput({ maxDecimals: 4, min: 0, max: '0.9999', description: 'decimal fraction: 0.19 = 19 %' }).optional(),
+  tax_rate: TaxRateInput().optional(),
   tax_treatment_id: TaxTreatmentId.optional(),
   description: safeText(z.string().max(2000), { multiLine: true }).optional(),
   discount_type: DiscountType.optional(),

@@ -16,6 +16,10 @@ export const ERROR_CODES = {
   ],
   MALFORMED_JSON: [400, 'The body is not valid JSON.'],
   MALFORMED_PATH: [400, 'The path is not valid percent-encoding.'],
+  MALFORMED_REQUEST: [
+    400,
+    'The request is not valid HTTP: raw (not percent-encoded) non-ASCII characters or spaces in the path or query string, or a broken header line.',
+  ],
   NESTING_TOO_DEEP: [400, 'The JSON body is nested deeper than 64 levels.'],
   XML_NOT_WELL_FORMED: [
     400,
@@ -202,7 +206,17 @@ export const ProblemBody = z
     error_code: ErrorCodeSchema,
     code: ErrorCodeSchema,
     errors: z
-      .array(z.object({ path: z.string(), in: z.enum(['path', 'query', 'body']).optional(), message: z.string() }))
+      .array(
+        z.object({
+          path: z.string().meta({ description: 'the field (dotted for nested ones: positions.0.tax_rate) or parameter' }),
+          in: z.enum(['path', 'query', 'body']).optional(),
+          message: z.string().meta({ description: 'what is wrong and what is expected ("required", "must be one of …")' }),
+          suggestion: z.union([z.string(), z.number()]).optional().meta({
+            description:
+              'where the mistake is a common one: the value most likely meant (HUR for "Stunde", 0.19 for 19, 2026-11-29 for 29.11.2026)',
+          }),
+        }),
+      )
       .optional()
       .meta({ description: 'on 400 and 422: one entry per field, at most 20' }),
     errors_total: z
@@ -218,11 +232,14 @@ export const ProblemBody = z
       type: '/api/v1/problems/validation-error',
       title: 'Bad Request',
       status: 400,
-      detail: 'invalid request: quantity: required',
-      message: 'invalid request: quantity: required',
+      detail: 'invalid request: quantity: required; unit_id: "Stunde" is not a UN/ECE Recommendation 20 unit code; for an hour use "HUR"',
+      message: 'invalid request: quantity: required; unit_id: "Stunde" is not a UN/ECE Recommendation 20 unit code; for an hour use "HUR"',
       error_code: 'VALIDATION_ERROR',
       code: 'VALIDATION_ERROR',
-      errors: [{ path: 'quantity', in: 'body', message: 'required' }],
+      errors: [
+        { path: 'quantity', message: 'required' },
+        { path: 'unit_id', message: '"Stunde" is not a UN/ECE Recommendation 20 unit code; for an hour use "HUR"', suggestion: 'HUR' },
+      ],
     },
   });
 
@@ -259,6 +276,7 @@ export const UnprocessableProblem = ProblemBody.extend({
           .meta({ description: 'at finalization: the finding as GET /invoice/{id}/validate reports it (= path)' }),
         rule: z.string().optional().meta({ description: 'at finalization: e.g. BANK_ACCOUNT_REQUIRED, BR-CO-26, VAT_OVERRIDE_REQUIRED' }),
         message: z.string(),
+        suggestion: z.union([z.string(), z.number()]).optional(),
       }),
     )
     .optional()

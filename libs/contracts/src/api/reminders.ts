@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageCode } from './languages';
 import { DecimalInput, IsoDate } from './common';
 import { safeText } from './safe-text';
 
@@ -84,7 +85,9 @@ export const ReminderCreate = z
     date: IsoDate.optional().meta({
       description: 'the reminder date (interest runs to it, both days included); default today (UTC); at most 730 days ahead',
     }),
-    language: z.enum(['de', 'en']).optional().meta({ description: "default: the customer's language on the invoice" }),
+    language: LanguageCode.optional().meta({
+      description: "de or en (German and English are accepted too, in any case); default: the customer's language on the invoice",
+    }),
     send_email: z.boolean().default(false).meta({ description: 'e-mail the reminder with its PDF and the invoice PDF attached' }),
     to: Addresses.optional().meta({
       description: 'with send_email: one address or a list (default: the e-mail address of the buyer on the invoice)',

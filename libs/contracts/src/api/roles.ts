@@ -90,7 +90,7 @@ export const AuditLogQuery = z
       .string()
       .regex(/^\d{1,15}$/)
       .optional()
-      .meta({ description: 'next_cursor of the previous page' }),
+      .meta({ description: 'next_cursor of the previous page', example: '1016' }),
     limit: z.coerce.number().int().min(1).max(100).default(25),
   })
   .meta({ id: 'AuditLogQuery' });

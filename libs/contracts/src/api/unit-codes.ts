@@ -7,3 +7,68 @@ export const UNIT_CODES: ReadonlySet<string> = new Set(
     ' ',
   ),
 );
+
+/**
+ * Common German and English words for units, lower case without dots, and the UN/ECE Rec 20 code they most likely
+ * mean. Used only to suggest a code in an error ("Stunde" -> HUR); never to accept the word.
+ */
+const UNIT_WORDS: Record<string, readonly [code: string, name: string]> = {};
+const unitWords = (code: string, name: string, words: string) => {
+  for (const w of words.split(' ')) UNIT_WORDS[w] = [code, name];
+};
+unitWords('HUR', 'hour', 'h hr hrs hour hours std stde stunde stunden stundensatz');
+unitWords('MIN', 'minute', 'minute minutes minuten mins');
+unitWords('DAY', 'day', 'd day days tag tage tagen tg tagessatz');
+unitWords('WEE', 'week', 'wk wks week weeks woche wochen');
+unitWords('MON', 'month', 'mo mth mths month months monat monate monaten mtl monatlich monthly');
+unitWords('ANN', 'year', 'yr yrs year years jahr jahre jahren jährlich yearly annual');
+unitWords('C62', 'piece', 'pc pcs piece pieces st stk stck stück stueck stücke each ea unit units einheit einheiten x');
+unitWords('LS', 'lump sum', 'pauschal pauschale pauschalpreis psch pschl lumpsum lump-sum flat flatrate');
+unitWords('KGM', 'kilogram', 'kg kgs kilo kilos kilogramm kilogram kilograms');
+unitWords('GRM', 'gram', 'g gr gramm gram grams');
+unitWords('TNE', 'tonne', 't to tonne tonnen tonnes ton tons');
+unitWords('KMT', 'kilometre', 'km kilometer kilometre kilometers kilometres');
+unitWords('MTR', 'metre', 'm meter metre meters metres lfm');
+unitWords('MTK', 'square metre', 'm2 m² qm sqm quadratmeter');
+unitWords('MTQ', 'cubic metre', 'm3 m³ cbm kubikmeter');
+unitWords('LTR', 'litre', 'l ltr liter litre liters litres');
+unitWords('KWH', 'kilowatt hour', 'kwh kilowattstunde kilowattstunden');
+unitWords('SET', 'set', 'satz sets');
+unitWords('PR', 'pair', 'paar pair pairs');
+
+/**
+ * A unit word that is refused although its upper case happens to be some Rec 20 code: "Stk" (Stück) is not STK
+ * (stick). A word whose code is its own upper case ("min", "day", "mon") is simply that code; a code written in upper
+ * case ("STK") is taken as written.
+ */
+export function isMistakenUnitWord(value: string): boolean {
+  const s = value.trim();
+  const hit = suggestUnitCode(s);
+  if (!hit || hit.code === s.toUpperCase()) return false;
+  return !UNIT_CODES.has(s.toUpperCase()) || s !== s.toUpperCase();
+}
+
+/** The Rec 20 code a unit word most likely means (`Stunde` -> HUR), or undefined. */
+export function suggestUnitCode(word: string): { code: string; name: string } | undefined {
+  const hit = UNIT_WORDS[word.trim().toLowerCase().replace(/\.$/, '')];
+  return hit ? { code: hit[0], name: hit[1] } : undefined;
+}
+
+/**
+ * The error text for a unit that is not a UN/ECE Recommendation 20 code, with the likely code where the value is a
+ * common unit word: `"Stunde" is not a UN/ECE Recommendation 20 unit code; for an hour use "HUR"`.
+ */
+export function unitCodeIssue(value: string): { message: string; params?: { suggestion: string } } {
+  const hit = suggestUnitCode(value);
+  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (hit)
+    return {
+      message: `${shown} is not a UN/ECE Recommendation 20 unit code; for ${/^([aeiou]|hour)/.test(hit.name) ? 'an' : 'a'} ${hit.name} use "${hit.code}"${
+        hit.code === 'C62' ? ' (one; "H87" piece is accepted too)' : ''
+      }`,
+      params: { suggestion: hit.code },
+    };
+  return {
+    message: `${shown} is not a UN/ECE Recommendation 20 unit code (at most 3 characters), e.g. HUR hour, DAY day, MON month, C62 piece, LS lump sum, KGM kilogram, KMT kilometre, LTR litre`,
+  };
+}

@@ -151,7 +151,7 @@ export const WebhookDeliveryQuery = z
       .string()
       .regex(/^[0-9a-f]{24}$/)
       .optional()
-      .meta({ description: 'next_cursor of the previous page (newest first)' }),
+      .meta({ description: 'next_cursor of the previous page (newest first)', example: '665f1c2ab0c4d5e6f7a8b9c0' }),
   })
   .meta({ id: 'WebhookDeliveryQuery' });
 export type WebhookDeliveryQuery = z.output<typeof WebhookDeliveryQuery>;

@@ -12,6 +12,7 @@ import {
   FinancialOverview,
   MessageBody,
   Statement,
+  StatementPdfQuery,
   StatementQuery,
   VatCheck,
 } from '@inv/contracts';
@@ -143,8 +144,10 @@ export function customerPaths(): Record<string, Record<string, unknown>> {
       get: op({
         operationId: 'getStatementPdf',
         summary: 'Get a statement PDF link',
-        description: 'A presigned link to the account statement as PDF.',
-        parameters: queryParams(StatementQuery),
+        description:
+          "A presigned link to the account statement as PDF, in the customer's language or the one `language` asks for " +
+          '(`de`/`en`; `German`/`English` in any case are accepted too). A query parameter the operation does not take is a 400.',
+        parameters: queryParams(StatementPdfQuery),
         responses: { 200: json(DownloadLink), ...notFound(), ...commonErrors() },
       }),
     },
