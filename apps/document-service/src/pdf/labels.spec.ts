@@ -55,7 +55,9 @@ describe('labels', () => {
       'Ermäßigter Satz',
     ]);
     expect(name('S', '5.5', 'en', { sellerCountry: 'FR' })).toBe('Reduced rate');
-    expect(name('S', '19', 'de', { sellerCountry: 'AT' })).toBe('Ermäßigter Satz');
+    // Austria's 19 % is the standard rate of Jungholz and Mittelberg (a regional rate), not a reduced one
+    expect(name('S', '19', 'de', { sellerCountry: 'AT' })).toBe('Regelsatz');
+    expect(name('S', '13', 'de', { sellerCountry: 'AT' })).toBe('Ermäßigter Satz');
     expect([name('S', '25.5', 'en', { sellerCountry: 'FI' }), name('S', '24', 'en', { sellerCountry: 'FI', date: '2024-08-31' })]).toEqual([
       'Standard rate',
       'Standard rate',
