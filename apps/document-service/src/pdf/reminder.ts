@@ -20,7 +20,7 @@ import { DEFAULT_TEMPLATE_ID, themeFor } from './templates';
 import type { TemplateId } from './types';
 
 /**
- * A payment reminder or dunning letter: letterhead, address window, info block (date, invoice number and date, due
+ * A reminder (payment reminder, overdue notice or final reminder): letterhead, address window, info block (date, invoice number and date, due
  * date, customer number), the title of the level, the company's text, and a table of the invoice, its open amount,
  * fees, interest (one line per period of the base rate) and the total to pay. Amounts are decimal strings; the
  * renderer formats them and does no arithmetic (invoice-service computed them).

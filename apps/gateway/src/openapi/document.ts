@@ -75,7 +75,7 @@ const tags = [
   {
     name: 'Reminders',
     description:
-      'Payment reminders and dunning letters (Mahnwesen) with fees and default interest (§ 288 BGB), rendered as PDF and e-mailed; a daily run proposes or sends due ones.',
+      'Reminders (Mahnwesen: payment reminder, overdue notice, final reminder) with fees and default interest (§ 288 BGB), rendered as PDF and e-mailed; a daily run proposes or sends due ones.',
   },
   {
     name: 'Bank statements',

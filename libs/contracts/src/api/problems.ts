@@ -99,7 +99,7 @@ export const ERROR_CODES = {
   INVOICE_NOT_REMINDABLE: [409, 'Only finalized invoices (OPEN, SENT) are reminded; not a draft, a cancelled invoice or a credit note.'],
   INVOICE_NOT_OVERDUE: [409, 'The invoice is not overdue on the reminder date: a reminder can be issued from the day after its due date.'],
   REMINDER_LEVEL_ISSUED: [409, 'The invoice already had a reminder of this level or a higher one; each level is issued once, in order.'],
-  REMINDER_LEVELS_EXHAUSTED: [409, 'The invoice already had all three reminders (payment reminder, first and second dunning letter).'],
+  REMINDER_LEVELS_EXHAUSTED: [409, 'The invoice already had all three reminders (payment reminder, overdue notice, final reminder).'],
   JOB_IN_PROGRESS: [409, 'A finalization job for the invoice is already queued or running.'],
   LAST_OWNER: [409, 'A company always keeps at least one owner: the last owner cannot be removed or given another role.'],
   MEMBER_EXISTS: [409, 'The e-mail address is already a member of the company (or invited).'],

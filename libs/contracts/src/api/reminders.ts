@@ -104,7 +104,7 @@ export const ReminderCreate = z
 export type ReminderCreate = z.output<typeof ReminderCreate>;
 
 const Money = z.number().meta({ description: 'EUR, exact to the cent' });
-/** Invoice 42 (RE-2025-0042, 1,000.00 open, due 2025-05-15, a business customer): its first dunning letter on 2025-08-14. */
+/** Invoice 42 (RE-2025-0042, 1,000.00 open, due 2025-05-15, a business customer): its overdue notice (level 2) on 2025-08-14. */
 export const REMINDER_EXAMPLE = {
   id: 2,
   invoice_id: 42,

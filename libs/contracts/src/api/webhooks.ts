@@ -276,7 +276,14 @@ export const WEBHOOK_PAYLOADS = {
     InvoiceData.extend({
       reminder: z.object({
         id: z.number().int(),
-        level: z.number().int().min(1).max(3).meta({ description: '1: payment reminder; 2 and 3: dunning letters' }),
+        level: z
+          .number()
+          .int()
+          .min(1)
+          .max(3)
+          .meta({
+            description: '1: payment reminder (Zahlungserinnerung), 2: overdue notice (1. Mahnung), 3: final reminder (2. Mahnung)',
+          }),
         date: CalendarDate,
         fee: Amount,
         flat_fee: Amount.meta({ description: 'the € 40 flat fee of § 288 (5) BGB charged with this reminder ("0.00": none)' }),
@@ -285,7 +292,7 @@ export const WEBHOOK_PAYLOADS = {
         emailed: z.boolean().meta({ description: 'whether it was e-mailed to the customer' }),
       }),
     }),
-    'A payment reminder or dunning letter was issued for an invoice.',
+    'A reminder (payment reminder, overdue notice or final reminder) was issued for an invoice.',
   ),
   'bank_statement.imported': envelope(
     'bank_statement.imported',

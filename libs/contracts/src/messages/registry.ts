@@ -205,7 +205,7 @@ export const events = {
     dueDate: z.string(),
     openAmount: Dec,
   }),
-  /** A reminder (level 1 payment reminder, 2 and 3 dunning letters) was issued for an invoice, and whether it was e-mailed. */
+  /** A reminder (level 1 payment reminder, 2 overdue notice, 3 final reminder) was issued for an invoice, and whether it was e-mailed. */
   'invoice.reminder-issued.v1': z.object({
     invoiceId: z.number().int(),
     customerId: z.number().int(),
@@ -536,7 +536,7 @@ export const rpc = {
     response: StoredObject,
   },
   /**
-   * Renders a reminder (payment reminder or dunning letter) of an invoice as PDF/A, stores it under
+   * Renders a reminder (payment reminder, overdue notice or final reminder) of an invoice as PDF/A, stores it under
    * `<company>/invoices/<invoice>/reminders/<reminder>-<level>.pdf` (the same request renders the same object again)
    * and answers where it is. Amounts are decimal strings; the figures are invoice-service's (domain/dunning.ts).
    */
