@@ -325,13 +325,13 @@ describe('webhook-service', () => {
       const byType = Object.fromEntries(got.map((r) => verify(ep.body.secret, r) as any).map((p) => [p.type + (p.data.status ?? ''), p]));
       expect(byType['invoice.payment_recorded'].data).toEqual({
         invoice: expect.objectContaining({ id: 61 }),
-        payment: { id: 5, amount: '100.00', discount: '0.00', date: '2026-11-21', method: null, reference: null, source: 'manual' },
-        open_amount: '19.00',
+        payment: { id: 5, amount: 100, discount: 0, date: '2026-11-21', method: null, reference: null, source: 'manual' },
+        open_amount: 19,
         paid_in_full: false,
       });
       expect(byType['invoice.payment_reversed'].data).toMatchObject({
         payment: { id: 5, reversed_at: '2026-11-22T08:00:00.000Z' },
-        open_amount: '119.00',
+        open_amount: 119,
       });
       expect(byType['invoice.status_changedOVERDUE'].data).toEqual({ invoice: expect.objectContaining({ id: 61 }), status: 'OVERDUE' });
       expect(byType['invoice.reminder_issued'].data.reminder).toMatchObject({ id: 2, level: 1, emailed: true });

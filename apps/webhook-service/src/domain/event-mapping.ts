@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '@inv/contracts';
+import { toJsonNumber } from '@inv/money';
 
 /** What an event is about: fetched from its owner's public GET when the delivery is prepared. */
 export type ResourceRef =
@@ -104,8 +105,8 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
       return { type: 'export.failed', resource: { kind: 'export', id: String(data.jobId) }, extra: {} };
     case 'quota.limit-reached.v1':
       return { type: 'quota.limit_reached', resource: { kind: 'quota', id: String(data.month) }, extra: {} };
-    // payments, reminders and overdue invoices: the invoice as GET shows it, the fact's own fields beside it (amounts
-    // as the decimal strings the bus carries)
+    // payments, reminders and overdue invoices: the invoice as GET shows it, the fact's own fields beside it (the bus
+    // carries amounts as decimal strings; a payload answers them as JSON numbers, as the API does)
     case 'invoice.payment-recorded.v1':
       return {
         type: 'invoice.payment_recorded',
@@ -113,15 +114,15 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
         extra: {
           payment: present({
             id: data.paymentId,
-            amount: data.amount,
-            discount: data.discount ?? '0.00',
+            amount: toJsonNumber(data.amount),
+            discount: toJsonNumber(data.discount ?? '0'),
             date: data.date,
             method: data.method ?? null,
             reference: data.reference ?? null,
             source: data.source,
             currency: data.currency,
           }),
-          open_amount: data.openAmount,
+          open_amount: toJsonNumber(data.openAmount),
           paid_in_full: data.paidInFull,
         },
       };
@@ -132,12 +133,12 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
         extra: {
           payment: present({
             id: data.paymentId,
-            amount: data.amount,
-            discount: data.discount ?? '0.00',
+            amount: toJsonNumber(data.amount),
+            discount: toJsonNumber(data.discount ?? '0'),
             date: data.date,
             reversed_at: data.reversedAt,
           }),
-          open_amount: data.openAmount,
+          open_amount: toJsonNumber(data.openAmount),
         },
       };
     case 'invoice.overdue.v1':
@@ -151,10 +152,10 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
             id: data.reminderId,
             level: data.level,
             date: data.date,
-            fee: data.fee,
-            flat_fee: data.flatFee ?? '0.00',
-            interest: data.interest,
-            open_amount: data.openAmount,
+            fee: toJsonNumber(data.fee),
+            flat_fee: toJsonNumber(data.flatFee ?? '0'),
+            interest: toJsonNumber(data.interest),
+            open_amount: toJsonNumber(data.openAmount),
             emailed: data.emailed,
           },
         },

@@ -208,9 +208,8 @@ const ExportJob = z
   .meta({ description: 'the export job as GET /exports/job/{job_id} shows it' });
 const gone = 'null when it no longer exists (deleted before the delivery was prepared)';
 const Amount = z
-  .string()
-  .regex(/^-?\d+(\.\d+)?$/)
-  .meta({ description: 'a decimal string (EUR, exact; never a float)', example: '116.62' });
+  .number()
+  .meta({ description: 'an amount in EUR as a JSON number, exact to the cent, as every amount the API answers', example: 116.62 });
 const CalendarDate = z.string().meta({ description: 'calendar date YYYY-MM-DD', example: '2026-11-21' });
 
 const InvoiceData = z.object({ invoice: Invoice.nullable().meta({ description: gone }) });
@@ -242,7 +241,7 @@ export const WEBHOOK_PAYLOADS = {
       payment: z.object({
         id: z.number().int().meta({ description: 'the payment (GET /invoice/{id}/payments)' }),
         amount: Amount,
-        discount: Amount.meta({ description: 'Skonto granted with this payment ("0.00" without)' }),
+        discount: Amount.meta({ description: 'Skonto granted with this payment (0 without)' }),
         date: CalendarDate,
         method: z.string().nullable(),
         reference: z.string().nullable(),
@@ -276,17 +275,12 @@ export const WEBHOOK_PAYLOADS = {
     InvoiceData.extend({
       reminder: z.object({
         id: z.number().int(),
-        level: z
-          .number()
-          .int()
-          .min(1)
-          .max(3)
-          .meta({
-            description: '1: payment reminder (Zahlungserinnerung), 2: overdue notice (1. Mahnung), 3: final reminder (2. Mahnung)',
-          }),
+        level: z.number().int().min(1).max(3).meta({
+          description: '1: payment reminder (Zahlungserinnerung), 2: overdue notice (1. Mahnung), 3: final reminder (2. Mahnung)',
+        }),
         date: CalendarDate,
         fee: Amount,
-        flat_fee: Amount.meta({ description: 'the € 40 flat fee of § 288 (5) BGB charged with this reminder ("0.00": none)' }),
+        flat_fee: Amount.meta({ description: 'the € 40 flat fee of § 288 (5) BGB charged with this reminder (0: none)' }),
         interest: Amount,
         open_amount: Amount,
         emailed: z.boolean().meta({ description: 'whether it was e-mailed to the customer' }),
