@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@inv/objects';
 import type { CompanyId } from '@inv/contracts';
+import { ExportDataError } from './domain/bookings';
 import type { ExportInvoice } from './domain/export-invoice';
 import type { ExportDeps } from './support/deps';
 import { runExport } from './usecases/run-export';
@@ -95,6 +96,18 @@ describe('export ZIP writer: errors while writing', () => {
     await expect(
       within(archive.finish({ documents: [{ guid: 'g-1', filename: 'a.pdf', invoiceNumber: 'RE-1', pdfKey: 'cmp_w/a.pdf' }] })),
     ).rejects.toThrow('connection reset while reading the PDF');
+    expect(await objects.exists(k)).toBe(false);
+  });
+
+  it('a PDF missing from storage fails finish with a message naming the invoice and stores nothing', async () => {
+    const k = key();
+    const archive = openArchive(objects, k, 'EXTF_Buchungsstapel.csv', meta);
+    for (const row of manyRows.slice(0, 100)) await archive.write(row);
+    const finished = archive.finish({
+      documents: [{ guid: 'g-9', filename: 'gone.pdf', invoiceNumber: 'RE-9', pdfKey: 'cmp_w/gone.pdf' }],
+    });
+    await expect(within(finished)).rejects.toThrow(ExportDataError);
+    await expect(finished).rejects.toThrow('the PDF of invoice RE-9 is missing from storage');
     expect(await objects.exists(k)).toBe(false);
   });
 
