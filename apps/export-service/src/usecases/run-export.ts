@@ -186,7 +186,10 @@ async function run(
     }
     await finishSlicesBefore(slices.length);
   } catch (err) {
-    await open?.archive.abort();
+    // an error while writing (the invoice cursor, a PDF, the upload): the open ZIP is never stored, and the ZIPs
+    // of the slices already written go too (no download points at them; a redo writes them again)
+    await open?.archive.abort(err instanceof Error ? err : new Error(String(err)));
+    await Promise.all(files.map((f) => deps.objects.remove(f.key).catch(() => undefined)));
     throw err;
   }
 
