@@ -1,5 +1,6 @@
 import { startEmbeddedS3 } from '@inv/objects';
-import { crashRetryHarness, waitFor } from '@inv/testing';
+import { crashRetryHarness } from '@inv/runtime/testing';
+import { waitFor } from '@inv/testing';
 import { DEMO_COMPANY_ID } from './usecases/bootstrap-demo-company';
 
 jest.setTimeout(240_000);

@@ -1,4 +1,4 @@
-import { crashRetryHarness } from '@inv/testing';
+import { crashRetryHarness } from '@inv/runtime/testing';
 
 jest.setTimeout(240_000);
 

@@ -1,5 +1,5 @@
 import { startEmbeddedS3 } from '@inv/objects';
-import { crashRetryHarness } from '@inv/testing';
+import { crashRetryHarness } from '@inv/runtime/testing';
 
 jest.setTimeout(240_000);
 

@@ -1,7 +1,8 @@
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
-import { crashRetryHarness, peerBus, waitFor } from '@inv/testing';
+import { crashRetryHarness } from '@inv/runtime/testing';
+import { peerBus, waitFor } from '@inv/testing';
 import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);

@@ -1,5 +1,6 @@
 import { SERVICES } from '@inv/runtime';
-import { crashRetryHarness, TEST_IDENTITY_KEY } from '@inv/testing';
+import { crashRetryHarness } from '@inv/runtime/testing';
+import { TEST_IDENTITY_KEY } from '@inv/testing';
 import { startFakeInvoiceService, type FakeInvoiceService } from './testing/fake-invoice-service';
 
 jest.setTimeout(240_000);

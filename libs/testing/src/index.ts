@@ -253,4 +253,3 @@ export async function brokerObjectNames(): Promise<{ queues: string[]; exchanges
 }
 export * from './malformed-multipart';
 export * from './commit-kill-switch';
-export * from './crash-retry-harness';

@@ -1,5 +1,5 @@
 import type { WebhookEventType } from '@inv/contracts';
-import { toJsonNumber } from '@inv/money';
+import { toJsonNumber, type DecimalInput } from '@inv/money';
 
 /** What an event is about: fetched from its owner's public GET when the delivery is prepared. */
 export type ResourceRef =
@@ -56,6 +56,9 @@ const invoiceOfSubject = (subjectRef: string) => {
  * The webhook event a bus event means, or undefined when it means none (a draft's edit, an invitation e-mail,
  * the company's own VAT check). Pure: the payload's resource is fetched later, once per event.
  */
+/** An amount the bus carries as a decimal string (the event's contract checked it), as the API answers it: a JSON number. */
+const amount = (value: unknown): number => toJsonNumber(value as DecimalInput);
+
 export function mapBusEvent(type: string, data: Record<string, unknown>): MappedEvent | undefined {
   switch (type) {
     case 'invoice.changed.v1':
@@ -114,15 +117,15 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
         extra: {
           payment: present({
             id: data.paymentId,
-            amount: toJsonNumber(data.amount),
-            discount: toJsonNumber(data.discount ?? '0'),
+            amount: amount(data.amount),
+            discount: amount(data.discount ?? '0'),
             date: data.date,
             method: data.method ?? null,
             reference: data.reference ?? null,
             source: data.source,
             currency: data.currency,
           }),
-          open_amount: toJsonNumber(data.openAmount),
+          open_amount: amount(data.openAmount),
           paid_in_full: data.paidInFull,
         },
       };
@@ -133,12 +136,12 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
         extra: {
           payment: present({
             id: data.paymentId,
-            amount: toJsonNumber(data.amount),
-            discount: toJsonNumber(data.discount ?? '0'),
+            amount: amount(data.amount),
+            discount: amount(data.discount ?? '0'),
             date: data.date,
             reversed_at: data.reversedAt,
           }),
-          open_amount: toJsonNumber(data.openAmount),
+          open_amount: amount(data.openAmount),
         },
       };
     case 'invoice.overdue.v1':
@@ -152,10 +155,10 @@ export function mapBusEvent(type: string, data: Record<string, unknown>): Mapped
             id: data.reminderId,
             level: data.level,
             date: data.date,
-            fee: toJsonNumber(data.fee),
-            flat_fee: toJsonNumber(data.flatFee ?? '0'),
-            interest: toJsonNumber(data.interest),
-            open_amount: toJsonNumber(data.openAmount),
+            fee: amount(data.fee),
+            flat_fee: amount(data.flatFee ?? '0'),
+            interest: amount(data.interest),
+            open_amount: amount(data.openAmount),
             emailed: data.emailed,
           },
         },

@@ -2,9 +2,17 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
-import { freeServicesPortOffset, launchServices, stopServices, type RunningService, type ServiceName } from '@inv/runtime';
-import { commitKillSwitch, type CommitKillSwitch } from './commit-kill-switch';
-import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, serviceCaller, testEnv, uniquePrefix } from './index';
+import {
+  commitKillSwitch,
+  deleteBrokerObjects,
+  deleteRedisKeys,
+  identityHeaders,
+  serviceCaller,
+  testEnv,
+  uniquePrefix,
+  type CommitKillSwitch,
+} from '@inv/testing';
+import { freeServicesPortOffset, launchServices, stopServices, type RunningService, type ServiceName } from '../index';
 
 export interface CrashRetryOptions {
   /** The service under test, started as its own process. */
@@ -40,7 +48,7 @@ export interface IdempotentAnswer {
  */
 export function crashRetryHarness({ service, company, setup, teardown }: CrashRetryOptions) {
   const prefix = uniquePrefix(`idem${service}`);
-  const root = resolve(__dirname, '../../..');
+  const root = resolve(__dirname, '../../../..');
   let portOffset = 0;
   let mongoUri = '';
   let stopMongo: (() => Promise<void>) | undefined;
