@@ -28,7 +28,7 @@ const en: Texts = {
     WEBHOOK_URL_NOT_ALLOWED:
       'This URL may not receive webhooks: use an https:// address on the public internet (no localhost, no private network).',
     WEBHOOK_ENDPOINT_DISABLED: 'The endpoint is disabled. Enable it first, then try again.',
-    DELIVERY_PENDING: 'An attempt of this delivery is under way. Its outcome appears in the log shortly.',
+    DELIVERY_PENDING: 'An attempt of this delivery is in flight. Its outcome appears in the log shortly.',
     NOT_FOUND: 'This no longer exists. Reload the page.',
     CONCURRENT_MODIFICATION: 'Someone changed this at the same time. Reload the page and try again.',
     RATE_LIMITED: 'Too many requests at once. Please wait a moment and try again.',
