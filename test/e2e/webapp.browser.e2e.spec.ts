@@ -185,6 +185,9 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await context.close();
   });
 
+  /** Takes the key form's own check away and fills a blank name, so the API's answer shows. */
+  const blankKeyName = "(() => { const i = document.getElementById('name'); i.removeAttribute('required'); i.value = '   '; })()";
+
   it("shows another company's owner only its own keys and members, in German", async () => {
     const context = await browser.newContext({ locale: 'de-DE' });
     const page = await context.newPage();
@@ -203,6 +206,28 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     expect(await page.locator('td', { hasText: 'Inhaber' }).count()).toBe(1);
     expect(membersHtml).not.toMatch(/>owner</);
     await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-6-other-company-de.png'), fullPage: true });
+
+    // a refusal in German, not the service's English detail: the address is a member already
+    await page.getByLabel('E-Mail-Adresse').fill('owner@beta.example');
+    await page.getByRole('button', { name: 'Einladen' }).click();
+    const exists = await page.getByRole('status').textContent();
+    expect(exists).toContain('Diese Adresse ist bereits Mitglied oder eingeladen.');
+    expect(exists).not.toContain('already a member');
+    // a field error names the form's field in German with what it expects (the form's own checks bypassed)
+    await page.goto(`${app()}/keys`);
+    await page.evaluate(blankKeyName);
+    await page.getByRole('button', { name: 'Schlüssel erstellen' }).click();
+    expect(await page.getByRole('status').textContent()).toContain(
+      'Bitte prüfen Sie das Feld „Name“. Erwartet: 1 bis 100 Zeichen, die sagen, wofür der Schlüssel ist.',
+    );
+    await shots(page, 'field-error-de');
+    // the same in English
+    await page.goto(`${app()}/keys?lang=en`);
+    await page.evaluate(blankKeyName);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.getByRole('status').textContent()).toContain(
+      'Please check the field “Name”. Expected: 1 to 100 characters saying what the key is for.',
+    );
     await context.close();
   });
 

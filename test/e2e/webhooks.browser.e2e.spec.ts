@@ -107,7 +107,14 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages 
     await page.getByLabel('URL').fill('http://169.254.169.254/latest/meta-data');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     expect(await page.locator('.msg.error').count()).toBe(1);
+    expect(await page.getByRole('status').textContent()).toContain('This URL may not receive webhooks: use an https:// address');
     expect(await page.getByLabel('URL').inputValue()).toBe('http://169.254.169.254/latest/meta-data');
+    // the same refusal on a German page
+    await page.goto(`${app()}/webhooks?lang=de`);
+    await page.getByLabel('URL').fill('http://169.254.169.254/latest/meta-data');
+    await page.getByRole('button', { name: 'Endpunkt hinzufügen' }).click();
+    expect(await page.getByRole('status').textContent()).toContain('An diese URL dürfen keine Webhooks gehen');
+    await page.goto(`${app()}/webhooks?lang=en`);
 
     await page.getByLabel('URL').fill(receiverUrl);
     await page.getByLabel('Description (optional)').fill('ERP inbox');

@@ -5,7 +5,8 @@ import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_CSS, APP_CSS_VERSION, APP_JS, esc, fill, page } from './html';
 import { pickLang, texts, type Lang, type Texts } from './i18n';
-import { accountCaller, serviceCaller, type Json } from './account-client';
+import { accountCaller, serviceCaller } from './account-client';
+import { problemMessage } from './problems';
 import { registerWebhookPages } from './webhooks.pages';
 import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken, sessionStore, type Flash, type Session } from './sessions';
 
@@ -178,7 +179,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         lang,
         answer.status === 400 || answer.status === 401 ? 401 : 502,
-        answer.status === 400 || answer.status === 401 ? t.wrongCredentials : t.error,
+        answer.status === 400 || answer.status === 401 ? t.wrongCredentials : problemMessage(lang, answer.status, answer.body),
       );
     await deps.limiter.refund(client);
     await deps.addressLimiter.refund(wide);
@@ -226,7 +227,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
         t,
         lang,
         accepted.status === 404 || accepted.status === 400 ? 404 : 502,
-        accepted.status === 404 || accepted.status === 400 ? t.invitationInvalid : t.error,
+        accepted.status === 404 || accepted.status === 400 ? t.invitationInvalid : problemMessage(lang, accepted.status, accepted.body),
       );
     const signedIn = await account(
       'POST',
@@ -271,11 +272,6 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     }
     return { s, t: texts[lang], lang };
   }
-  const problemText = (t: Texts, body: Json) =>
-    ({ PLAN_REQUIRED: t.planRequired, API_KEY_LIMIT_REACHED: t.keyLimit, FORBIDDEN: t.forbidden, MEMBER_EXISTS: t.memberExists })[
-      String(body.code)
-    ] ?? (typeof body.message === 'string' ? body.message : t.error);
-
   /** A form that worked: its message (and a new key's secret) for the next page, then 303 to that page's GET. */
   const redirectWith = async (req: Request, res: Response, to: string, flash: Flash) => {
     await sessions.flash(req, res, flash);
@@ -359,7 +355,8 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
     // the API's permission check for the API call this form makes (account-service checks it again)
-    if (missingPermission(ctx.s.role, 'POST', '/company/api-keys')) return keysPage(req, res, ctx, 403);
+    if (missingPermission(ctx.s.role, 'POST', '/company/api-keys'))
+      return keysPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
     const input = { name: field(req, 'name'), role: field(req, 'role') };
     const created = await account(
       'POST',
@@ -379,7 +376,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
       res,
       ctx,
       created.status >= 500 ? 502 : created.status,
-      { kind: 'error', text: problemText(ctx.t, created.body) },
+      { kind: 'error', text: problemMessage(ctx.lang, created.status, created.body) },
       input,
     );
   });
@@ -407,10 +404,14 @@ export function webAppRoutes(deps: WebAppDeps): Router {
   router.post('/keys/:id/revoke', async (req, res) => {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
-    if (missingPermission(ctx.s.role, 'DELETE', '/company/api-keys/x')) return keysPage(req, res, ctx, 403);
+    if (missingPermission(ctx.s.role, 'DELETE', '/company/api-keys/x'))
+      return keysPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
     const revoked = await account('DELETE', `/company/api-keys/${encodeURIComponent(req.params.id)}`, undefined, asMember(req, res, ctx.s));
     if (revoked.status === 200) return redirectWith(req, res, '/app/keys', { kind: 'ok', text: ctx.t.keyRevoked });
-    await keysPage(req, res, ctx, revoked.status >= 500 ? 502 : revoked.status, { kind: 'error', text: problemText(ctx.t, revoked.body) });
+    await keysPage(req, res, ctx, revoked.status >= 500 ? 502 : revoked.status, {
+      kind: 'error',
+      text: problemMessage(ctx.lang, revoked.status, revoked.body),
+    });
   });
 
   async function membersPage(
@@ -476,7 +477,7 @@ export function webAppRoutes(deps: WebAppDeps): Router {
       res,
       ctx,
       invited.status >= 500 ? 502 : invited.status,
-      { kind: 'error', text: problemText(ctx.t, invited.body) },
+      { kind: 'error', text: problemMessage(ctx.lang, invited.status, invited.body) },
       input,
     );
   });

@@ -3,6 +3,7 @@ import { missingPermission, roleAllows, WEBHOOK_EVENT_TYPES } from '@inv/contrac
 import { esc, fill, page, type PageOpts } from './html';
 import type { Lang, Texts } from './i18n';
 import type { Json } from './account-client';
+import { problemMessage } from './problems';
 import type { Flash, Session } from './sessions';
 
 type Ctx = { s: Session; t: Texts; lang: Lang };
@@ -58,9 +59,6 @@ export function registerWebhookPages(router: Router, kit: WebhookPagesKit): void
     typeof v === 'string'
       ? esc(new Date(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }))
       : '';
-  const errorText = (t: Texts, body: Json) =>
-    ({ WEBHOOK_ENDPOINT_LIMIT_REACHED: t.webhookLimit, FORBIDDEN: t.forbidden })[String(body.code)] ??
-    (typeof body.detail === 'string' ? body.detail : typeof body.message === 'string' ? body.message : t.error);
   const statusBadge = (t: Texts, e: EndpointView) =>
     e.enabled
       ? `<span class="badge">${esc(t.active)}</span>`
@@ -201,7 +199,7 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
       res,
       ctx,
       created.status >= 500 ? 502 : created.status,
-      { kind: 'error', text: errorText(ctx.t, created.body) },
+      { kind: 'error', text: problemMessage(ctx.lang, created.status, created.body) },
       input,
     );
   });
@@ -257,7 +255,7 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
         req,
         res,
         ok ? to(id) : `/app/webhooks/${id}`,
-        ok ? { kind: 'ok', text: done(ctx.t) } : { kind: 'error', text: errorText(ctx.t, answer.body) },
+        ok ? { kind: 'ok', text: done(ctx.t) } : { kind: 'error', text: problemMessage(ctx.lang, answer.status, answer.body) },
       );
     });
   action(
