@@ -24,7 +24,7 @@ export interface PageOpts {
  */
 export const APP_CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f5f6f8;overflow-wrap:anywhere}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f5f6f8;overflow-wrap:break-word}
 a{color:#0b57d0}
 a:hover{color:#0842a0}
 :focus-visible{outline:3px solid #0b57d0;outline-offset:2px;border-radius:2px}
@@ -71,6 +71,7 @@ code.secret{display:block;padding:.6rem .75rem;background:#fff;border:1px solid 
 .table-wrap{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #dde1e6;border-radius:8px}
 th,td{text-align:left;padding:.6rem .75rem;border-bottom:1px solid #e6e9ed;vertical-align:top}
+td code{overflow-wrap:anywhere}
 th{font-size:.8125rem;text-transform:uppercase;letter-spacing:.03em;color:#59636e;background:#f9fafb}
 tbody tr:last-child td{border-bottom:0}
 .muted{color:#59636e}
