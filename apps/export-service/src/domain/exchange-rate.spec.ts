@@ -24,6 +24,8 @@ describe('the rate of a received invoice in another currency', () => {
     expect([own.source, kursText(own), toEur(toDecimal('932.50'), own).toFixed(2)]).toEqual(['invoice', '7,46', '125.00']);
     const given = supplierRateOf(s(), { DKK: '7.4604' })!;
     expect([given.source, kursText(given), toEur(toDecimal('-932.50'), given).toFixed(2)]).toEqual(['export_request', '7,4604', '-124.99']);
+    // DATEV's Kurs has 2 to 6 decimals: 7.5 is written 7,50, 11 as 11,00
+    expect(['7.5', '11', '11.725'].map((k) => kursText({ ...given, kurs: toDecimal(k) }))).toEqual(['7,50', '11,00', '11,725']);
     // a VAT total of 0 (reverse charge) states no rate; another tax currency neither
     expect(supplierRateOf(s({ totalVat: '0.00', taxCurrency: 'EUR', totalVatTaxCurrency: '0.00' }), { DKK: '7.46' })!.source).toBe(
       'export_request',

@@ -48,5 +48,8 @@ export function supplierRateOf(s: ExportSupplierInvoice, given: Readonly<Record<
 /** Basis-Umsatz: a foreign amount in EUR at the rate, to the cent. */
 export const toEur = (foreign: Dec, r: SupplierRate): Dec => foreign.dividedBy(r.kurs).toDecimalPlaces(2, Dec.ROUND_HALF_UP);
 
-/** The Kurs column: decimal comma, up to 6 decimals without trailing zeros. */
-export const kursText = (r: SupplierRate): string => r.kurs.toDecimalPlaces(KURS_DECIMALS).toFixed().replace('.', ',');
+/** The Kurs column: decimal comma, 2 to 6 decimals (DATEV's pattern for the field), trailing zeros beyond 2 dropped. */
+export const kursText = (r: SupplierRate): string => {
+  const k = r.kurs.toDecimalPlaces(KURS_DECIMALS);
+  return (k.decimalPlaces() < 2 ? k.toFixed(2) : k.toFixed()).replace('.', ',');
+};
