@@ -135,7 +135,7 @@ describe('customer-service: peppol_id and Italian buyer identifiers', () => {
     ['codice_fiscale', 'RSSMRA85T10', '16 characters'],
     ['codice_destinatario', 'ABC12', '7 letters or digits'],
     ['codice_destinatario', 'ABC-123', '7 letters or digits'],
-    ['pec', 'not-an-address', 'email'],
+    ['pec', 'not-an-address', 'e-mail address'],
   ])('refuses %s %s: 400 naming the field (%s)', async (field, value, why) => {
     await expect400({ organization_name: 'Bad Italia S.r.l.', [field]: value }, field, why);
   });
