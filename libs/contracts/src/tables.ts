@@ -6,6 +6,7 @@
  * document-service's idle RSS 164 -> 156 MB).
  */
 export { taxTreatmentRules } from './api/tax';
+export * from './vat-rates';
 
 /** BT-125 mime codes EN 16931 (and so PEPPOL BIS 3 and XRechnung) allow for embedded documents. */
 export const EMBEDDABLE_MIME_CODES = [

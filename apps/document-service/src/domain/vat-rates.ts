@@ -1,4 +1,5 @@
-import { vatRatesInForce } from '@inv/contracts';
+// from the plain tables, not the barrel: the render workers load this and stay without zod (tables.ts)
+import { vatRatesInForce } from '@inv/contracts/tables';
 
 /**
  * What a standard-category (S) VAT rate is where and when it was charged (pure, no I/O): what tells a VAT breakdown
