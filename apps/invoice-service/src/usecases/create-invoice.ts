@@ -3,7 +3,7 @@ import { eventMessage, givenFields } from '@inv/runtime';
 import { invoiceCounter } from '../db/company-keys';
 import { invoiceKey, type InvoiceDoc } from '../db/invoices';
 import type { InvoiceDeps } from '../support/deps';
-import { assertCustomer, assertTemplate, metaFields } from '../support/draft-rules';
+import { assertCustomer, assertTemplate, newDraftFields } from '../support/draft-rules';
 import { handOverHeld, heldEvents } from '../support/held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
@@ -23,23 +23,9 @@ export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, inp
   const draft: Omit<InvoiceDoc, '_id' | 'number'> = {
     id,
     companyId,
-    customerId: input.customer_id,
-    customerName: customer.buyer?.name,
+    ...newDraftFields(input, customer, now),
     grossCents: 0,
-    status: 'DRAFT',
-    typeCode: '380',
-    format: input.invoice_format ?? 'ZUGFERD',
-    templateId: input.ftl_template_id ?? customer.defaultTemplateId,
-    taxTreatmentId: input.tax_treatment_id,
-    benefitPeriodStart: input.benefit_period_start,
-    benefitPeriodEnd: input.benefit_period_end,
-    buyerReference: input.buyer_reference ?? customer.buyerReference,
-    ...metaFields(input.meta),
-    note: input.note,
     positions: [],
-    attachmentsUploaded: false,
-    createdAt: now,
-    updatedAt: now,
     pendingMessages: pending,
   };
   const inserted = await insertNumberedDraft(deps, draft, { explicit: input.invoice_number, sequence: 'invoice' });

@@ -2,7 +2,7 @@ import type { CompanyId, InvoiceDraftCheck } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import { invoiceKey, type InvoiceDoc, type PositionDoc } from '../db/invoices';
 import type { InvoiceDeps } from '../support/deps';
-import { assertTemplate, metaFields } from '../support/draft-rules';
+import { assertTemplate, newDraftFields } from '../support/draft-rules';
 import { assertComputable, assertPositionAmounts, toPosition } from '../support/position-store';
 import { withProduct } from './add-position';
 import { validateInvoice } from './validate-invoice';
@@ -38,22 +38,8 @@ export async function validateDraft(deps: InvoiceDeps, companyId: CompanyId, inp
     id: 0,
     companyId,
     number: UNNUMBERED,
-    customerId: input.customer_id,
-    customerName: customer.buyer?.name,
-    status: 'DRAFT',
-    typeCode: '380',
-    format: input.invoice_format ?? 'ZUGFERD',
-    templateId: input.ftl_template_id ?? customer.defaultTemplateId,
-    taxTreatmentId: input.tax_treatment_id,
-    benefitPeriodStart: input.benefit_period_start,
-    benefitPeriodEnd: input.benefit_period_end,
-    buyerReference: input.buyer_reference ?? customer.buyerReference,
-    ...metaFields(input.meta),
-    note: input.note,
+    ...newDraftFields(input, customer, now),
     positions,
-    attachmentsUploaded: false,
-    createdAt: now,
-    updatedAt: now,
   };
   return validateInvoice(deps, draft, now.toISOString().slice(0, 10));
 }
