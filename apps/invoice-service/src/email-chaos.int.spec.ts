@@ -7,7 +7,7 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
-import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(240_000);
 
@@ -106,16 +106,7 @@ describe('invoice e-mail: kill -9 of invoice-service during sends', () => {
     const smtpPort = (smtp as unknown as { server: { address(): AddressInfo } }).server.address().port;
     peer = peerBus(prefix);
     servePeerRpcs(peer, { 'customer.billing-snapshot.v1': () => ({ ...peerBillingSnapshot, language: 'en' }) });
-    peer.onCommand('document.render-invoice.v1', async (msg) => {
-      const { jobId, invoiceId } = msg.data;
-      const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
-      await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
-      await peer.publishEvent('document.rendered.v1', msg.companyId, {
-        jobId,
-        invoiceId,
-        pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
-      });
-    });
+    serveStubRenderer(peer, store);
     await peer.start();
     env = {
       ...process.env,

@@ -3,7 +3,7 @@ import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { peerBillingSnapshot, peerSellerProfile, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, peerSellerProfile, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(120_000);
 
@@ -47,15 +47,7 @@ describe('invoice e-mail abuse limits', () => {
         buyer: { ...peerBillingSnapshot.buyer, contact: { email: customerEmail }, pec: 'buyer@pec.example' },
       }),
     });
-    peer.onCommand('document.render-invoice.v1', async (msg) => {
-      const { jobId, invoiceId } = msg.data;
-      const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
-      await peer.publishEvent('document.rendered.v1', msg.companyId, {
-        jobId,
-        invoiceId,
-        pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
-      });
-    });
+    serveStubRenderer(peer);
     await peer.start();
     // no SMTP_URL: messages are composed and dropped (this suite is about what is accepted, not about SMTP)
     service = await createInvoiceService(

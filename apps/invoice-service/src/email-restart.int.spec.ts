@@ -7,7 +7,7 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
-import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
 
@@ -96,16 +96,7 @@ describe('invoice e-mail across a crash of invoice-service', () => {
         language: 'en',
       }),
     });
-    peer.onCommand('document.render-invoice.v1', async (msg) => {
-      const { jobId, invoiceId } = msg.data;
-      const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
-      await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
-      await peer.publishEvent('document.rendered.v1', msg.companyId, {
-        jobId,
-        invoiceId,
-        pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
-      });
-    });
+    serveStubRenderer(peer, store);
     await peer.start();
     env = {
       ...process.env,

@@ -3,7 +3,7 @@ import type { Messages } from '@inv/contracts';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { crashRetryHarness } from '@inv/runtime/testing';
 import { peerBus, waitFor } from '@inv/testing';
-import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
 
 jest.setTimeout(180_000);
 
@@ -39,16 +39,7 @@ describe('idempotent retries across a crash between commit and answer (invoice-s
           buyer: { ...peerBillingSnapshot.buyer, contact: { email: 'ap@buyer.example' } },
         }),
       });
-      bus.onCommand('document.render-invoice.v1', async (msg) => {
-        const { jobId, invoiceId } = msg.data;
-        const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
-        await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
-        await bus.publishEvent('document.rendered.v1', msg.companyId, {
-          jobId,
-          invoiceId,
-          pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
-        });
-      });
+      serveStubRenderer(bus, store);
       await bus.start();
       return { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket };
     },

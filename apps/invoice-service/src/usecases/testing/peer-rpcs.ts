@@ -40,3 +40,23 @@ export function servePeerRpcs(peer: Bus<Messages>, overrides: RpcHandlers = {}):
     untypedBus(peer).serveRpc(type, async (msg) => answer(msg.companyId, msg.data));
   }
 }
+
+/**
+ * document-service as the integration tests stand it in: every render command is answered rendered, its PDF a
+ * 10-byte stand-in stored under the usual key when a `store` is given (tests that read or send the PDF need it).
+ */
+export function serveStubRenderer(
+  peer: Bus<Messages>,
+  store?: { put(key: string, body: Buffer, contentType: string): Promise<unknown> },
+): void {
+  peer.onCommand('document.render-invoice.v1', async (msg) => {
+    const { jobId, invoiceId } = msg.data;
+    const key = `${msg.companyId}/invoices/${invoiceId}/invoice.pdf`;
+    if (store) await store.put(key, Buffer.from('%PDF-1.7 x'), 'application/pdf');
+    await peer.publishEvent('document.rendered.v1', msg.companyId, {
+      jobId,
+      invoiceId,
+      pdf: { key, filename: 'invoice.pdf', contentType: 'application/pdf', size: 10 },
+    });
+  });
+}
