@@ -86,6 +86,16 @@ export interface ServiceClientOptions {
   reuseTokens?: boolean;
   /** Connections kept open per host. */
   maxSockets?: number;
+  /** Kept-alive connections shared with other clients (made with {@link keepAliveAgents}; closed by their maker). */
+  agents?: KeepAliveAgents;
+}
+
+export type KeepAliveAgents = { http: http.Agent; https: https.Agent };
+
+/** Agents that keep connections open for the next call (shared by the clients of several services on one host). */
+export function keepAliveAgents(maxSockets = 32): KeepAliveAgents & { close(): void } {
+  const agents = { http: new http.Agent({ keepAlive: true, maxSockets }), https: new https.Agent({ keepAlive: true, maxSockets }) };
+  return { ...agents, close: () => (agents.http.destroy(), agents.https.destroy()) };
 }
 
 export type ServiceClient = ReturnType<typeof serviceClient>;
@@ -93,10 +103,8 @@ export type ServiceClient = ReturnType<typeof serviceClient>;
 type Raw = { status: number; text: string };
 
 export function serviceClient(opts: ServiceClientOptions) {
-  const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 32 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 32 }),
-  };
+  const own = opts.agents ? undefined : keepAliveAgents(opts.maxSockets);
+  const agents: KeepAliveAgents = opts.agents ?? own!;
   const tokens = new Map<string, { token: Promise<string>; until: number }>();
   const tokenOf = (identity: Identity): Promise<string> => {
     if (!opts.reuseTokens) return opts.signer.sign(identity);
@@ -200,10 +208,9 @@ export function serviceClient(opts: ServiceClientOptions) {
 
   return {
     call,
-    /** Closes the kept-alive connections. */
+    /** Closes the kept-alive connections (its own; shared agents are closed by their maker). */
     close(): void {
-      agents.http.destroy();
-      agents.https.destroy();
+      own?.close();
     },
   };
 }
