@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import { missingPermission, roleAllows } from '@inv/contracts';
+import { z } from 'zod';
+import { ApiKey, CreatedApiKey, MessageBody, missingPermission, roleAllows } from '@inv/contracts';
 import { esc, fill, page } from './html';
 import { ROLES, td, type Ctx, type PagesKit } from './pages-kit';
 import { problemMessage } from './problems';
@@ -10,6 +11,9 @@ import type { Flash } from './sessions';
  * redirects to) and revoke one after a confirmation. Every action is the public API's call to account-service
  * with the member's signed identity.
  */
+/** GET /company/api-keys */
+const ApiKeyList = z.object({ api_keys: z.array(ApiKey) });
+
 export function registerKeyPages(router: Router, kit: PagesKit): void {
   const { sessions, send, field, account, asMember, signedIn, redirectWith, nav: navOf } = kit;
   async function keysPage(req: Request, res: Response, ctx: Ctx, status: number, message?: Flash, form?: { name: string; role: string }) {
@@ -17,8 +21,8 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     const nav = navOf(s, 'keys');
     if (!roleAllows(s.role, 'keys:manage'))
       return send(res, 403, page({ lang, t, title: t.keys, nav, body: '', message: { kind: 'error', text: t.forbidden } }));
-    const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s));
-    const keys = listed.body.api_keys ?? [];
+    const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s), ApiKeyList);
+    const keys = listed.ok ? listed.body.api_keys : [];
     const date = (v: unknown) =>
       typeof v === 'string'
         ? esc(new Date(v).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }))
@@ -81,12 +85,13 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
       '/company/api-keys',
       { name: input.name, role: input.role || undefined },
       asMember(req, res, ctx.s),
+      CreatedApiKey,
     );
-    if (created.status === 201)
+    if (created.ok)
       return redirectWith(req, res, '/app/keys', {
         kind: 'ok',
-        text: fill(ctx.t.keyCreated, { name: String(created.body.name ?? input.name) }),
-        secret: String(created.body.key),
+        text: fill(ctx.t.keyCreated, { name: created.body.name }),
+        secret: created.body.key,
       });
     // refused: the form again, filled in as sent (nothing was done, so nothing repeats on a reload)
     await keysPage(
@@ -102,9 +107,8 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     const ctx = await signedIn(req, res, false);
     if (!ctx) return;
     const { s, t, lang } = ctx;
-    const key = (await account('GET', '/company/api-keys', undefined, asMember(req, res, s))).body.api_keys?.find(
-      (k) => k.id === req.params.id && k.active,
-    );
+    const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s), ApiKeyList);
+    const key = listed.ok ? listed.body.api_keys.find((k) => k.id === req.params.id && k.active) : undefined;
     if (!key) return res.redirect(303, '/app/keys');
     send(
       res,
@@ -115,7 +119,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
         title: t.revoke,
         nav: navOf(s, 'keys'),
         body: `<div class="card narrow"><form method="post" action="/app/keys/${esc(key.id)}/revoke"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
-<p class="lead">${esc(fill(t.revokeConfirm, { name: String(key.name) }))}</p><p class="actions"><button type="submit" class="danger">${esc(t.revoke)}</button> <a class="button secondary" href="/app/keys">${esc(t.cancel)}</a></p></form></div>`,
+<p class="lead">${esc(fill(t.revokeConfirm, { name: key.name }))}</p><p class="actions"><button type="submit" class="danger">${esc(t.revoke)}</button> <a class="button secondary" href="/app/keys">${esc(t.cancel)}</a></p></form></div>`,
       }),
     );
   });
@@ -124,8 +128,14 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     if (!ctx) return;
     if (missingPermission(ctx.s.role, 'DELETE', '/company/api-keys/x'))
       return keysPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
-    const revoked = await account('DELETE', `/company/api-keys/${encodeURIComponent(req.params.id)}`, undefined, asMember(req, res, ctx.s));
-    if (revoked.status === 200) return redirectWith(req, res, '/app/keys', { kind: 'ok', text: ctx.t.keyRevoked });
+    const revoked = await account(
+      'DELETE',
+      `/company/api-keys/${encodeURIComponent(req.params.id)}`,
+      undefined,
+      asMember(req, res, ctx.s),
+      MessageBody,
+    );
+    if (revoked.ok) return redirectWith(req, res, '/app/keys', { kind: 'ok', text: ctx.t.keyRevoked });
     await keysPage(req, res, ctx, revoked.status >= 500 ? 502 : revoked.status, {
       kind: 'error',
       text: problemMessage(ctx.lang, revoked.status, revoked.body),

@@ -1,11 +1,15 @@
 import type { Request, Response, Router } from 'express';
-import { roleAllows } from '@inv/contracts';
+import { z } from 'zod';
+import { Member, roleAllows } from '@inv/contracts';
 import { esc, fill, page } from './html';
 import { ROLES, td, type Ctx, type PagesKit } from './pages-kit';
 import { problemMessage } from './problems';
 import type { Flash } from './sessions';
 
 /** The company's members in the web app: everyone may list them; `members:manage` may invite (account-service mails the link). */
+/** GET /members/ */
+const MemberList = z.object({ members: z.array(Member) });
+
 export function registerMemberPages(router: Router, kit: PagesKit): void {
   const { sessions, send, field, account, asMember, signedIn, redirectWith, nav: navOf } = kit;
   async function membersPage(
@@ -17,8 +21,8 @@ export function registerMemberPages(router: Router, kit: PagesKit): void {
     form?: { email: string; role: string },
   ) {
     const { s, t, lang } = ctx;
-    const listed = await account('GET', '/members/', undefined, asMember(req, res, s));
-    const rows = (listed.body.members ?? [])
+    const listed = await account('GET', '/members/', undefined, asMember(req, res, s), MemberList);
+    const rows = (listed.ok ? listed.body.members : [])
       .map(
         (m) =>
           `<tr>${td(t.email, esc(m.email))}${td(t.role, esc(t.roles[m.role] ?? m.role))}${td(
@@ -60,11 +64,17 @@ export function registerMemberPages(router: Router, kit: PagesKit): void {
     if (!ctx) return;
     if (!roleAllows(ctx.s.role, 'members:manage')) return membersPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
     const input = { email: field(req, 'email').trim().slice(0, 320), role: field(req, 'role') };
-    const invited = await account('POST', '/members/', { email: input.email, role: input.role || undefined }, asMember(req, res, ctx.s));
-    if (invited.status === 201)
+    const invited = await account(
+      'POST',
+      '/members/',
+      { email: input.email, role: input.role || undefined },
+      asMember(req, res, ctx.s),
+      Member,
+    );
+    if (invited.ok)
       return redirectWith(req, res, '/app/members', {
         kind: 'ok',
-        text: fill(ctx.t.invitationSent, { email: String(invited.body.email) }),
+        text: fill(ctx.t.invitationSent, { email: invited.body.email }),
       });
     await membersPage(
       req,

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Identity } from '@inv/service-kit';
 import { esc, type PageOpts } from './html';
 import type { Lang, Texts } from './i18n';
-import type { serviceCaller } from './account-client';
+import type { PageCaller } from './account-client';
 import type { Flash, Session, sessionStore } from './sessions';
 import type { WebAppDeps } from './webapp.routes';
 
@@ -18,7 +18,7 @@ export interface PagesKit {
   sameOrigin(req: Request): boolean;
   field(req: Request, name: string): string;
   /** account-service, as the API calls it. */
-  account: ReturnType<typeof serviceCaller>;
+  account: PageCaller;
   asMember(req: Request, res: Response, s: Session): Identity;
   internal(res: Response): Identity;
   signedIn(req: Request, res: Response, post: boolean): Promise<Ctx | undefined>;

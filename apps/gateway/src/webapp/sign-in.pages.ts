@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
+import { InvitationAccepted, InvitationDetails, MemberSignedIn } from '@inv/contracts';
 import { esc, fill, page } from './html';
 import { texts, type Lang, type Texts } from './i18n';
 import type { PagesKit } from './pages-kit';
@@ -38,10 +39,8 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
   /** Whom an invitation is for (company, address, role), or undefined for a token that accepts nothing. */
   const invitationOf = async (res: Response, token: string) => {
     if (!/^[\w-]{43}$/.test(token)) return undefined;
-    const found = await account('POST', '/internal/members/invitation', { token }, internal(res));
-    return found.status === 200 && typeof found.body.companyName === 'string' && typeof found.body.email === 'string'
-      ? { companyName: found.body.companyName, email: found.body.email, role: String(found.body.role) }
-      : undefined;
+    const found = await account('POST', '/internal/members/invitation', { token }, internal(res), InvitationDetails);
+    return found.ok ? found.body : undefined;
   };
   /**
    * The invitation page. The token comes in the link's fragment (never sent to a server): the script posts it to
@@ -101,8 +100,9 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
       '/internal/members/sign-in',
       { email: field(req, 'email'), password: field(req, 'password') },
       internal(res),
+      MemberSignedIn,
     );
-    if (answer.status !== 200)
+    if (!answer.ok)
       return signInPage(
         req,
         res,
@@ -113,7 +113,7 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
       );
     await deps.limiter.refund(client);
     await deps.addressLimiter.refund(wide);
-    const m = answer.body.memberships?.[0];
+    const m = answer.body.memberships[0];
     if (!m) return signInPage(req, res, t, lang, 401, t.wrongCredentials);
     await sessions.create(req, res, {
       companyId: m.companyId,
@@ -149,8 +149,9 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
       '/internal/members/accept-invitation',
       { token: field(req, 'token'), password: field(req, 'password') },
       internal(res),
+      InvitationAccepted,
     );
-    if (accepted.status !== 200)
+    if (!accepted.ok)
       return acceptPage(
         req,
         res,
@@ -164,8 +165,9 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
       '/internal/members/sign-in',
       { email: accepted.body.email, password: field(req, 'password') },
       internal(res),
+      MemberSignedIn,
     );
-    const m = signedIn.body.memberships?.find((x) => x.companyId === accepted.body.companyId);
+    const m = signedIn.ok ? signedIn.body.memberships.find((x) => x.companyId === accepted.body.companyId) : undefined;
     if (!m) return signInPage(req, res, t, lang, 200);
     await sessions.create(req, res, {
       companyId: m.companyId,
@@ -173,7 +175,7 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
       memberId: m.memberId,
       role: m.role,
       plan: m.plan,
-      email: String(accepted.body.email),
+      email: accepted.body.email,
     });
     res.redirect(303, '/app/keys');
   });

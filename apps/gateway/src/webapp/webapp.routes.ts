@@ -1,5 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
-import { roleAllows } from '@inv/contracts';
+import { CurrentMember, roleAllows } from '@inv/contracts';
 import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
 import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_CSS, APP_CSS_VERSION, APP_JS, page } from './html';
@@ -88,13 +88,19 @@ export function webAppRoutes(deps: WebAppDeps): Router {
     // the member as it is now: removed -> signed out, a changed role or plan applies at once
     const now =
       stored &&
-      (await account('POST', '/internal/members/current', { companyId: stored.companyId, memberId: stored.memberId }, internal(res)));
-    if (!stored || !now || now.status !== 200) {
+      (await account(
+        'POST',
+        '/internal/members/current',
+        { companyId: stored.companyId, memberId: stored.memberId },
+        internal(res),
+        CurrentMember,
+      ));
+    if (!stored || !now || !now.ok) {
       if (stored) await sessions.destroy(req, res);
       res.redirect(303, '/app/');
       return undefined;
     }
-    const s: Session = { ...stored, role: String(now.body.role), plan: String(now.body.plan), companyName: String(now.body.companyName) };
+    const s: Session = { ...stored, role: now.body.role, plan: now.body.plan, companyName: now.body.companyName };
     if (post && !(sameOrigin(req) && sameToken(field(req, 'csrf'), s.csrf))) {
       send(
         res,
