@@ -58,6 +58,7 @@ export async function createRecurringService(config: RecurringConfig, options: R
       await ticker.stop();
       await rt.stop();
       rateLimit.stop();
+      deps.invoiceApi.close();
       redis.disconnect();
     },
   };
