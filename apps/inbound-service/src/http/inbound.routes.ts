@@ -11,7 +11,7 @@ import {
 import { AppError, companyIdOf, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import type { InboundDeps } from '../support/deps';
 import { receiveDocument as readBody } from '../support/receive-body';
-import { toInboundJob } from '../support/present';
+import { toInboundJob } from './presenters';
 import { deleteDocument } from '../usecases/delete-document';
 import { attachmentLink, originalLink } from '../usecases/document-files';
 import { documentPdf } from '../usecases/document-pdf';

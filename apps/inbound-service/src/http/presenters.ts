@@ -1,5 +1,6 @@
-import { INBOUND_TASK, type InboundDocument, type InboundJob, type InboundSummary } from '@inv/contracts';
+import { INBOUND_TASK, type InboundDocument, type InboundJob, type InboundSummary, type Supplier } from '@inv/contracts';
 import type { InboundDoc } from '../db/inbound-documents';
+import type { SupplierDoc } from '../db/suppliers';
 
 type Stored = Omit<InboundDoc, '_id' | 'content' | 'findings'>;
 
@@ -62,3 +63,13 @@ export function toInboundJob(d: Omit<InboundDoc, '_id'>): InboundJob {
     links: { self: `${base}/job`, document: base, pdf: `${base}/pdf` },
   };
 }
+
+export const toSupplier = (s: SupplierDoc): Supplier => ({
+  id: s.id,
+  name: s.name,
+  ...(s.vatId ? { vat_id: s.vatId } : {}),
+  ...(s.peppolId ? { peppol_id: s.peppolId } : {}),
+  ibans: s.ibans,
+  created_at: s.createdAt.toISOString(),
+  updated_at: s.updatedAt.toISOString(),
+});
