@@ -6,9 +6,9 @@ import type { EndpointStore } from '../db/endpoints';
 import type { EventStore } from '../db/events';
 import type { Slot } from '../domain/fair-share';
 import type { SecretBox } from '../domain/secrets';
-import type { Resolve } from './address-guard';
-import type { FetchResource } from './resource-fetcher';
-import type { Sender } from './sender';
+import type { Resolve } from '../delivery/address-guard';
+import type { FetchResource } from '../delivery/resource-fetcher';
+import type { Sender } from '../delivery/sender';
 
 export interface WebhookDeps {
   endpoints: EndpointStore;
