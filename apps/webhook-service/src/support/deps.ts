@@ -33,7 +33,7 @@ export interface WebhookDeps {
   mailFrom: string;
   /** Wakes the delivery worker (after a commit that queued deliveries, for these endpoints when given). */
   wake(endpointIds?: readonly string[]): void;
-  /** The delivery worker's slots for deliveries created already leased to it (support/delivery-worker.ts). */
+  /** The delivery worker's slots for deliveries created already leased to it (workers/delivery-worker.ts). */
   reserve(companyId: CompanyId, endpointIds: readonly string[]): Reservation;
   adopt(reservation: Reservation, deliveries: DeliveryDoc[]): void;
   now(): Date;
