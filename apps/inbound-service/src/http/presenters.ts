@@ -1,6 +1,7 @@
 import { INBOUND_TASK, type InboundDocument, type InboundJob, type InboundSummary, type Supplier } from '@inv/contracts';
 import type { InboundDoc } from '../db/inbound-documents';
 import type { SupplierDoc } from '../db/suppliers';
+import type { FileLink } from '../usecases/document-pdf';
 
 type Stored = Omit<InboundDoc, '_id' | 'content' | 'findings'>;
 
@@ -72,4 +73,12 @@ export const toSupplier = (s: SupplierDoc): Supplier => ({
   ibans: s.ibans,
   created_at: s.createdAt.toISOString(),
   updated_at: s.updatedAt.toISOString(),
+});
+
+/** GET /inbound/{id}/pdf, /original and /attachments/{n}: the presigned link (with the type it is served with, but for the PDF view). */
+export const presentFileLink = (l: FileLink) => ({
+  url: l.url,
+  filename: l.filename,
+  ...(l.contentType !== undefined ? { content_type: l.contentType } : {}),
+  expires_in: l.expiresInSeconds,
 });
