@@ -1,7 +1,7 @@
 import type { CompanyId, Supplier, SupplierInput } from '@inv/contracts';
 import { checkedIbans } from '../domain/supplier-rules';
 import type { InboundDeps } from '../support/deps';
-import { toSupplier } from '../support/present-supplier';
+import { toSupplier } from '../http/presenters';
 
 /** Adds a supplier to the register (ids per company from 1: counter `supplier:<company>`). */
 export async function createSupplier(deps: InboundDeps, companyId: CompanyId, input: SupplierInput): Promise<Supplier> {

@@ -2,7 +2,7 @@ import type { CompanyId, Supplier, SupplierInput } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import { checkedIbans } from '../domain/supplier-rules';
 import type { InboundDeps } from '../support/deps';
-import { toSupplier } from '../support/present-supplier';
+import { toSupplier } from '../http/presenters';
 
 /** Replaces a register entry (PUT: fields left out are removed). */
 export async function updateSupplier(deps: InboundDeps, companyId: CompanyId, id: number, input: SupplierInput): Promise<Supplier> {

@@ -3,7 +3,7 @@ import { AppError, invalidData } from '@inv/service-kit';
 import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
-import { presentSchedule } from '../support/present';
+import { presentSchedule } from '../http/presenters';
 import { checkTemplate } from '../support/template-check';
 
 /** Most schedules (not ended) one company may keep: each is worked on by the scheduler. */

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { DeliveryDoc, Skip } from '../db/deliveries';
-import type { WebhookDeps } from './deps';
+import type { WebhookDeps } from '../support/deps';
 import { deliveryWorker } from './delivery-worker';
 
 /**

@@ -1,7 +1,7 @@
 import { WEBHOOK_API_VERSION } from '@inv/contracts';
 import { payloadData } from '../domain/event-mapping';
 import type { EventDoc } from '../db/events';
-import type { WebhookDeps } from './deps';
+import type { WebhookDeps } from '../support/deps';
 
 /** The payload as sent: envelope fields first, then `data`. */
 export const payloadOf = (e: Pick<EventDoc, '_id' | 'type' | 'occurredAt' | 'sequence'>, data: unknown) =>

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { deliverOne } from '../usecases/deliver-one';
 import type { DeliveryDoc } from '../db/deliveries';
 import { fairLimits, fairShare, type Slot } from '../domain/fair-share';
-import type { Reservation, WebhookDeps } from './deps';
+import type { Reservation, WebhookDeps } from '../support/deps';
 
 /** Most deliveries taken in one claim. */
 const MAX_CLAIM_BATCH = 32;

@@ -1,5 +1,7 @@
-import { INBOUND_TASK, type InboundDocument, type InboundJob, type InboundSummary } from '@inv/contracts';
+import { INBOUND_TASK, type InboundDocument, type InboundJob, type InboundSummary, type Supplier } from '@inv/contracts';
 import type { InboundDoc } from '../db/inbound-documents';
+import type { SupplierDoc } from '../db/suppliers';
+import type { FileLink } from '../usecases/document-pdf';
 
 type Stored = Omit<InboundDoc, '_id' | 'content' | 'findings'>;
 
@@ -62,3 +64,21 @@ export function toInboundJob(d: Omit<InboundDoc, '_id'>): InboundJob {
     links: { self: `${base}/job`, document: base, pdf: `${base}/pdf` },
   };
 }
+
+export const toSupplier = (s: SupplierDoc): Supplier => ({
+  id: s.id,
+  name: s.name,
+  ...(s.vatId ? { vat_id: s.vatId } : {}),
+  ...(s.peppolId ? { peppol_id: s.peppolId } : {}),
+  ibans: s.ibans,
+  created_at: s.createdAt.toISOString(),
+  updated_at: s.updatedAt.toISOString(),
+});
+
+/** GET /inbound/{id}/pdf, /original and /attachments/{n}: the presigned link (with the type it is served with, but for the PDF view). */
+export const presentFileLink = (l: FileLink) => ({
+  url: l.url,
+  filename: l.filename,
+  ...(l.contentType !== undefined ? { content_type: l.contentType } : {}),
+  expires_in: l.expiresInSeconds,
+});

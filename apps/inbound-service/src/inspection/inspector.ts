@@ -4,7 +4,7 @@ import { AppError } from '@inv/service-kit';
 import type { AttachmentLimits } from '../domain/attachments';
 import type { Inspection } from './inspect';
 import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from './inspect-task';
-import type { ReceivedDocument } from './receive-body';
+import type { ReceivedDocument } from '../support/receive-body';
 
 export interface Inspector {
   /** Reads and validates one document (AppError for a refusal, as checkDocument). */

@@ -1,6 +1,6 @@
 import type { EndpointDoc } from '../db/endpoints';
 import { commandMessage, eventMessage } from '@inv/runtime';
-import type { WebhookDeps } from './deps';
+import type { WebhookDeps } from '../support/deps';
 
 /**
  * Disables an endpoint the deliveries gave up on: it answered 410 Gone (`gone`), or every delivery failed for

@@ -1,6 +1,7 @@
+import { periodicTick } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import type { DutyCycle } from './duty-cycle';
-import { fairQueue, type QueuedDocument } from './fair-queue';
+import type { DutyCycle } from '../inspection/duty-cycle';
+import { fairQueue, type QueuedDocument } from '../inspection/fair-queue';
 
 export interface DocumentScheduler {
   /** Queues a document to be read (its command arrived); a document queued already, or beyond the bounds, is left to the sweep. */
@@ -16,7 +17,7 @@ export interface DocumentScheduler {
 export type WorkOutcome = { retryAfterMs: number } | void;
 
 export interface SchedulerOptions {
-  /** One document at a time, each followed by its rest (support/duty-cycle.ts). */
+  /** One document at a time, each followed by its rest (inspection/duty-cycle.ts). */
   gate: DutyCycle;
   work(companyId: string, id: number): Promise<WorkOutcome>;
   /** The documents waiting in MongoDB that nobody holds (a bounded number per company). */
@@ -40,8 +41,6 @@ export function documentScheduler(opts: SchedulerOptions): DocumentScheduler {
   let busy = false;
   let stopped = false;
   let current: Promise<void> = Promise.resolve();
-  let sweeping: Promise<void> | undefined;
-  let interval: NodeJS.Timeout | undefined;
 
   const later = (doc: QueuedDocument, ms: number) => {
     const timer = setTimeout(() => {
@@ -74,36 +73,33 @@ export function documentScheduler(opts: SchedulerOptions): DocumentScheduler {
     })();
   };
 
+  // the sweep for what waits in MongoDB: at start and every sweepMs, never two at once
+  const sweeps = periodicTick({
+    everyMs: opts.sweepMs,
+    run: async () => {
+      for (const d of await opts.waiting()) queue.push(d.companyId, d.id);
+      pump();
+    },
+    onError: (err) => opts.logger.warn({ err }, 'inbound documents: the sweep for waiting documents failed; next time'),
+  });
+
   const scheduler: DocumentScheduler = {
     enqueue(companyId, id) {
       if (stopped) return;
       queue.push(companyId, id);
       pump();
     },
-    sweep() {
-      sweeping ??= (async () => {
-        try {
-          for (const d of await opts.waiting()) queue.push(d.companyId, d.id);
-          pump();
-        } catch (err) {
-          opts.logger.warn({ err }, 'inbound documents: the sweep for waiting documents failed; next time');
-        } finally {
-          sweeping = undefined;
-        }
-      })();
-      return sweeping;
+    async sweep() {
+      await sweeps.tick();
     },
     async start() {
-      await scheduler.sweep();
-      interval = setInterval(() => void scheduler.sweep(), opts.sweepMs);
-      interval.unref();
+      await sweeps.start();
     },
     async stop() {
       stopped = true;
-      clearInterval(interval);
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      await sweeping;
+      await sweeps.stop();
       await current;
     },
   };

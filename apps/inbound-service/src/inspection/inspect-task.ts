@@ -4,7 +4,7 @@ import type { AttachmentLimits } from '../domain/attachments';
 import { checkDocument } from '../usecases/check-document';
 import { openConformanceKit, warmKit, type ConformanceKit, type XsdEngine } from './conformance-kit';
 import type { Inspection } from './inspect';
-import type { ReceivedDocument } from './receive-body';
+import type { ReceivedDocument } from '../support/receive-body';
 
 /** What an inspection worker is asked (structured-cloned: Buffers arrive as Uint8Array). */
 export type InspectTask =

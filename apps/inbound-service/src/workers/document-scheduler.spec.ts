@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { documentScheduler } from './document-scheduler';
-import { dutyCycle } from './duty-cycle';
+import { dutyCycle } from '../inspection/duty-cycle';
 
 const logger = { error: jest.fn(), warn: jest.fn(), info: jest.fn(), debug: jest.fn() } as never;
 
