@@ -1,9 +1,9 @@
 import type { InvoiceTotals } from '@inv/money';
-import type { InvoiceDoc, PositionDoc } from '../db/invoices';
-import type { JobDoc } from '../db/jobs';
-import type { PaymentDoc } from '../db/payments';
-import { amountToCents, centsToNumber, openCentsOf, paymentStateOf, takesPayments } from '../domain/payments';
-import { jsonNumber, presentTotals, totalsOf } from '../domain/totals';
+import type { InvoiceDoc, PositionDoc } from '../invoices/db/invoices';
+import type { JobDoc } from '../invoices/db/jobs';
+import type { PaymentDoc } from '../receivables/db/payments';
+import { amountToCents, centsToNumber, openCentsOf, paymentStateOf, takesPayments } from '../receivables/domain/payments';
+import { jsonNumber, presentTotals, totalsOf } from '../invoices/domain/totals';
 
 /**
  * Presentation never throws: input bounds keep new data exact, but a record stored before the bounds

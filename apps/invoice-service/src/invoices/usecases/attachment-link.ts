@@ -1,0 +1,15 @@
+import type { CompanyId } from '@inv/contracts';
+import { notFound } from '@inv/service-kit';
+import type { InvoiceDeps } from '../../platform/deps';
+
+/** A short-lived download link of an invoice's attachment. */
+export async function attachmentLink(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, id: number) {
+  const a = await deps.attachments.get(companyId, invoiceId, id);
+  if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
+  return {
+    url: await deps.objects.presignGet(a.key, a.filename),
+    filename: a.filename,
+    content_type: a.contentType,
+    expires_in: deps.presignTtlSeconds,
+  };
+}
