@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { invoiceKey, type InvoiceDoc } from '../invoices/db/invoices';
 import type { JobDoc } from '../invoices/db/jobs';
 import type { PaymentDoc } from '../receivables/db/payments';
-import type { InvoiceDeps } from '../platform/deps';
+import type { InvoiceDeps } from '../deps';
 import { createLogger, createPeerDataCache } from '@inv/service-kit';
 import { draftCache } from '../invoices/db/draft-cache';
 import { peerData } from '../platform/peer-data';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { runReminders, type RunCounts } from '../receivables/usecases/run-reminders';
-import type { InvoiceDeps } from '../platform/deps';
+import { runReminders, type RunCounts } from '../receivables';
+import type { InvoiceDeps } from '../deps';
 
 /**
  * The daily reminder run on a timer: ticks at start and every `tickMs` (default hourly); each tick does the run of the

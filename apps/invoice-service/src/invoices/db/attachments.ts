@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import { companyKey, migrateToCompanyKeys } from '@inv/runtime';
-import { attachmentCounter } from '../../platform/company-keys';
+import { attachmentCounter } from '../../platform';
 
 const attachmentKey = companyKey;
 

@@ -59,8 +59,8 @@ describe('credit note numbers: RK- for new credit notes', () => {
     await seed('cmp_clash', 'credit_note', 'GS-{YYYY}-{SEQ:5}', 2);
     await seed('cmp_clash', 'invoice', 'RK-{YYYY}-{SEQ:3}', 40); // RK- would collide with its invoices
 
-    expect(await repo.adoptCreditNotePrefix(NOW)).toBe(1);
-    expect(await repo.adoptCreditNotePrefix(NOW)).toBe(0); // idempotent: every start runs it
+    expect(await repo.adoptCreditNotePrefixAcrossCompanies(NOW)).toBe(1);
+    expect(await repo.adoptCreditNotePrefixAcrossCompanies(NOW)).toBe(0); // idempotent: every start runs it
 
     const old = await sequences().findOne({ _id: 'cmp_old:credit_note' });
     expect(old).toMatchObject({ pattern: 'RK-{YYYY}-{SEQ:5}', periodKey: '2026', next: 8 });

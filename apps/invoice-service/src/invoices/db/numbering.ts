@@ -85,7 +85,7 @@ export function numberingRepo(conn: Connection) {
    * one whose invoice sequence has the new pattern's fixed text (the two could produce the same number). Idempotent;
    * run at start. Answers how many sequences moved.
    */
-  async function adoptCreditNotePrefix(now: Date): Promise<number> {
+  async function adoptCreditNotePrefixAcrossCompanies(now: Date): Promise<number> {
     const target = DEFAULT_SEQUENCES.credit_note.pattern;
     const clashing = await model
       .find({ documentType: 'invoice', pattern: { $regex: `^${target.slice(0, 3)}` } }, { companyId: 1, pattern: 1 })
@@ -101,7 +101,7 @@ export function numberingRepo(conn: Connection) {
   return {
     init: () => model.init(),
     ensure,
-    adoptCreditNotePrefix,
+    adoptCreditNotePrefixAcrossCompanies,
     /** `ensure` once per sequence and process. */
     async ensureExists(companyId: CompanyId, type: DocumentType, now: Date): Promise<void> {
       const id = idOf(companyId, type);

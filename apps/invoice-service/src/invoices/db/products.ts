@@ -1,7 +1,7 @@
 import type { CompanyId, TaxTreatmentId } from '@inv/contracts';
 import { Schema, type Connection, type ClientSession } from 'mongoose';
 import { companyKey, migrateToCompanyKeys } from '@inv/runtime';
-import { productCounter } from '../../platform/company-keys';
+import { productCounter } from '../../platform';
 
 const productKey = companyKey;
 

@@ -1,7 +1,7 @@
 import type { CreditNoteCreate } from '@inv/contracts';
 import type { FieldError } from '@inv/service-kit';
 import { toDecimal } from '@inv/money';
-import type { InvoiceDoc, PositionDoc } from '../db/invoices';
+import type { InvoiceDoc, PositionDoc } from './invoice';
 import { grossCentsOf } from './totals';
 
 /** A position of a credit note before it gets its own id. */

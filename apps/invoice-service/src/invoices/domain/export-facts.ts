@@ -1,7 +1,7 @@
 import type { InvoiceSnapshot } from '@inv/contracts';
 import { dropNulls } from '@inv/service-kit';
 import type { InvoiceTotals } from '@inv/money';
-import type { PositionDoc, StoredFile } from '../db/invoices';
+import type { PositionDoc, StoredFile } from './invoice';
 import { vatOf } from './totals';
 
 /**

@@ -18,7 +18,7 @@ export const DEFAULT_SEQUENCES: Record<DocumentType, SequenceSettings> = {
 
 /**
  * The credit notes' default pattern until RK: sequences that still have it move to the new default at start
- * (db/numbering.ts adoptCreditNotePrefix), keeping their value, so numbers already given never change and the
+ * (db/numbering.ts adoptCreditNotePrefixAcrossCompanies), keeping their value, so numbers already given never change and the
  * sequence goes on without a gap (GS-2026-00007, then RK-2026-00008).
  */
 export const FORMER_CREDIT_NOTE_PATTERN = 'GS-{YYYY}-{SEQ:5}';

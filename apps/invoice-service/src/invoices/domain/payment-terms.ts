@@ -1,6 +1,6 @@
 import type { messages } from '@inv/contracts';
 import { formatAmount, toDecimal } from '@inv/money';
-import { documentDate, euros } from '../../platform/letter-format';
+import { documentDate, euros } from '../../platform';
 import type { z } from 'zod';
 
 type SellerProfile = z.output<(typeof messages.rpc)['account.seller-profile.v1']['response']>;

@@ -1,6 +1,6 @@
 import type { InvoiceSnapshot, messages } from '@inv/contracts';
 import type { z } from 'zod';
-import type { InvoiceDoc } from '../db/invoices';
+import type { InvoiceDoc } from './invoice';
 import { addDays, applicableTerm, paymentTermsOf } from './payment-terms';
 import { formatAmount, toDecimal } from '@inv/money';
 import { totalsOf, vatOf } from './totals';

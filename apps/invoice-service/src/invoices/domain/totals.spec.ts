@@ -1,5 +1,6 @@
-import type { PositionDoc } from '../db/invoices';
-import { presentTotals, totalsOf, vatOf } from './totals';
+import type { PositionDoc } from './invoice';
+import { presentTotals } from '../../http/presenters';
+import { totalsOf, vatOf } from './totals';
 
 const p = (over: Partial<PositionDoc>): PositionDoc => ({
   id: 1,

@@ -1,7 +1,7 @@
 import { NUMBER_BOUNDS, vatCategoryOfTreatment } from '@inv/contracts';
 import type { FieldError } from '@inv/service-kit';
 import { computeTotals, roundAmount, toDecimal, toJsonNumber, type InvoiceTotals } from '@inv/money';
-import type { PositionDoc } from '../db/invoices';
+import type { PositionDoc } from './invoice';
 
 /** VAT category of a position: a standard treatment at a 0 rate is zero-rated (Z). */
 export function vatOf(p: Pick<PositionDoc, 'taxRate' | 'taxTreatmentId'>) {
@@ -57,23 +57,6 @@ export function jsonNumber(value: string): number | null {
       return null;
     }
   }
-}
-
-/** The totals as the API shows them: JSON numbers, rounded to the cent. */
-export function presentTotals(totals: InvoiceTotals) {
-  return {
-    net_amount: jsonNumber(totals.taxExclusiveTotal),
-    tax_amount: jsonNumber(totals.vatTotal),
-    gross_amount: jsonNumber(totals.taxInclusiveTotal),
-    amount_due: jsonNumber(totals.amountDue),
-    currency: 'EUR',
-    vat_breakdown: totals.vatBreakdown.map((v) => ({
-      vat_category: v.category,
-      tax_rate: jsonNumber(toDecimal(v.rate).dividedBy(100).toFixed()),
-      net_amount: jsonNumber(v.taxableAmount),
-      tax_amount: jsonNumber(v.taxAmount),
-    })),
-  };
 }
 
 /** Gross total in cents (for sorting lists by amount); 0 when the positions cannot be totalled. */

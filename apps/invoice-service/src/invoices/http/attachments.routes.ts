@@ -1,27 +1,17 @@
 import { Router } from 'express';
 import { IntId } from '@inv/contracts';
 import { AppError, companyIdOf, parsePath } from '@inv/service-kit';
-import type { AttachmentDoc } from '../db/attachments';
 import { attachmentLink } from '../usecases/attachment-link';
 import { deleteAttachment } from '../usecases/delete-attachment';
 import { listAttachments } from '../usecases/list-attachments';
 import { uploadAttachment } from '../usecases/upload-attachment';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
+import { presentAttachment } from '../../http/presenters';
 
 /** The upload route takes multipart/form-data and bounds its own body (5 MiB per file, cut while streaming). */
 export const UPLOAD_PATHS = [/^\/invoice\/[^/]+\/attachments\/?$/];
 
-export const presentAttachment = (a: Omit<AttachmentDoc, '_id'>) => ({
-  id: a.id,
-  filename: a.filename,
-  content_type: a.contentType,
-  size: a.size,
-  sha256: a.sha256,
-  description: a.description ?? null,
-  created_at: a.createdAt.toISOString(),
-});
-
-export function attachmentRoutes(deps: InvoiceDeps): Router {
+export function attachmentRoutes(deps: InvoicesDeps): Router {
   const r = Router();
   r.post('/invoice/:id/attachments', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');

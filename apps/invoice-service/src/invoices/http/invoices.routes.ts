@@ -15,13 +15,14 @@ import {
   StatusUpdate,
 } from '@inv/contracts';
 import { AppError, companyIdOf, notFound, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
-import { presentInvoice, presentJob, presentPositions } from '../../http/presenters';
+import { presentInvoice, presentJob, presentPositions, presentValidation } from '../../http/presenters';
 import { addPosition } from '../usecases/add-position';
 import { cancelInvoice } from '../usecases/cancel-invoice';
 import { createCreditNote } from '../usecases/create-credit-note';
 import { createInvoice } from '../usecases/create-invoice';
 import { deletePosition } from '../usecases/delete-position';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
+import type { PaymentDeps } from '../../receivables';
 import { duplicateInvoice } from '../usecases/duplicate-invoice';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
 import { documentLink } from '../usecases/document-link';
@@ -33,12 +34,13 @@ import { updatePosition } from '../usecases/update-position';
 import { listInvoices } from '../usecases/list-invoices';
 import { loadInvoice } from '../usecases/load-invoice';
 import { validateDraft } from '../usecases/validate-draft';
-import { presentValidation, validateInvoice } from '../usecases/validate-invoice';
+import { validateInvoice } from '../usecases/validate-invoice';
 import { waitForJob } from '../usecases/wait-for-job';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
-export function invoiceRoutes(deps: InvoiceDeps): Router {
+/** The invoice routes; PUT /invoice/{id}/status PAID records a payment (the receivables feature). */
+export function invoiceRoutes(deps: InvoicesDeps & PaymentDeps): Router {
   const r = Router();
 
   r.get('/invoice/', async (req, res) => {

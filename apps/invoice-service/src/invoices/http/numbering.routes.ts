@@ -1,21 +1,12 @@
 import { Router } from 'express';
 import { NumberingDocumentType, NumberingUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
-import type { SequenceDoc } from '../db/numbering';
-import { formatNumber } from '../domain/number-patterns';
+import type { InvoicesDeps } from '../deps';
 import { listSequences } from '../usecases/list-sequences';
-import { nextValueOf, updateSequence } from '../usecases/update-sequence';
+import { updateSequence } from '../usecases/update-sequence';
+import { presentSequence } from '../../http/presenters';
 
-const presentSequence = (seq: SequenceDoc, now: Date) => ({
-  document_type: seq.documentType,
-  pattern: seq.pattern,
-  reset: seq.reset,
-  next_value: nextValueOf(seq, now),
-  next_number: formatNumber(seq.pattern, now, nextValueOf(seq, now)),
-});
-
-export function numberingRoutes(deps: InvoiceDeps): Router {
+export function numberingRoutes(deps: InvoicesDeps): Router {
   const r = Router();
   r.get('/numbering/', async (req, res) => {
     const seqs = await listSequences(deps, companyIdOf(req));

@@ -1,30 +1,15 @@
 import { Router } from 'express';
 import { IntId, ProductInput, ProductListQuery, ProductUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePatch, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
-import type { ProductDoc } from '../db/products';
-import { jsonNumber } from '../domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { createProduct } from '../usecases/create-product';
 import { deleteProduct } from '../usecases/delete-product';
 import { getProduct } from '../usecases/get-product';
 import { listProducts } from '../usecases/list-products';
 import { updateProduct } from '../usecases/update-product';
+import { presentProduct } from '../../http/presenters';
 
-export const presentProduct = (p: Omit<ProductDoc, '_id'>) => ({
-  id: p.id,
-  name: p.name,
-  description: p.description ?? null,
-  unit_id: p.unitCode,
-  unit_net_amount: jsonNumber(p.unitPrice),
-  tax_rate: jsonNumber(p.taxRate),
-  tax_treatment_id: p.taxTreatmentId,
-  sku: p.sku ?? null,
-  active: p.active,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
-});
-
-export function productRoutes(deps: InvoiceDeps): Router {
+export function productRoutes(deps: InvoicesDeps): Router {
   const r = Router();
   const idOf = (req: { params: Record<string, unknown> }) => parsePath(IntId, req.params, 'id');
   r.get('/products/', async (req, res) => {

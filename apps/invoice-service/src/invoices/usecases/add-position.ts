@@ -3,7 +3,7 @@ import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import type { DerivedValueWarning } from '../domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { MAX_POSITIONS } from './draft-rules';
 import { assertPositionAmounts, changePositions, toPosition } from './position-store';
 
@@ -11,7 +11,7 @@ import { assertPositionAmounts, changePositions, toPosition } from './position-s
  * With product_id, the product's values fill what the request leaves out; the position keeps a copy of them
  * (and the product id for reference), so later product changes never touch this invoice.
  */
-export async function withProduct(deps: InvoiceDeps, companyId: CompanyId, input: PositionCreateInput): Promise<PositionCreate> {
+export async function withProduct(deps: InvoicesDeps, companyId: CompanyId, input: PositionCreateInput): Promise<PositionCreate> {
   if (input.product_id === undefined) return input as PositionCreate;
   const product = await deps.products.get(companyId, input.product_id);
   if (!product)
@@ -34,7 +34,7 @@ export async function withProduct(deps: InvoiceDeps, companyId: CompanyId, input
 
 /** Adds a position; answers its id, the invoice as written (no second read) and the derived values replaced. */
 export async function addPosition(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   invoiceId: number,
   input: PositionCreateInput,

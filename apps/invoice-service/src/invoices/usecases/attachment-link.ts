@@ -1,9 +1,9 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
 /** A short-lived download link of an invoice's attachment. */
-export async function attachmentLink(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, id: number) {
+export async function attachmentLink(deps: InvoicesDeps, companyId: CompanyId, invoiceId: number, id: number) {
   const a = await deps.attachments.get(companyId, invoiceId, id);
   if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);
   return {

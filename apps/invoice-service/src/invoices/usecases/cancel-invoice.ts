@@ -1,11 +1,11 @@
 import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { handOverHeld, heldEvents } from '../db/held-events';
 import { loadInvoice } from './load-invoice';
 
-export async function cancelInvoice(deps: InvoiceDeps, companyId: CompanyId, id: number) {
+export async function cancelInvoice(deps: InvoicesDeps, companyId: CompanyId, id: number) {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.status === 'CANCELLED') return; // irreversible and idempotent
   if (inv.status !== 'DRAFT' || inv.finalizingJobId) {

@@ -4,8 +4,8 @@ import type { StoredFile } from '../db/invoices';
 import type { JobDoc } from '../db/jobs';
 import { exportFacts } from '../domain/export-facts';
 import { totalsOf } from '../domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
-import { settleCreditNoteIn } from '../../receivables/usecases/settle-credit-note';
+import type { InvoicesDeps } from '../deps';
+import { settleCreditNoteIn } from '../../receivables';
 
 /**
  * When the job started: as recorded (render-started), else as the renderer reports it (it announces only a
@@ -26,7 +26,7 @@ export function startedAtOf(job: Pick<JobDoc, 'startedAt' | 'createdAt'>, report
  * Answers the job as it was written (undefined when nothing changed).
  */
 export async function completeFinalization(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   done: { jobId: string; invoiceId: number; startedAt?: string; pdf: StoredFile; xml?: StoredFile },
 ): Promise<JobDoc | undefined> {

@@ -1,8 +1,8 @@
 import { eventMessage } from '@inv/runtime';
-import { invoiceCounter } from '../../platform/company-keys';
+import { invoiceCounter } from '../../platform';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import type { DocumentType } from '../domain/number-patterns';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { handOverHeld, heldEvents } from '../db/held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
@@ -11,7 +11,7 @@ import { insertNumberedDraft } from './insert-numbered-draft';
  * any new draft (`invoice.changed.v1` created: the audit log, and the integrators' `invoice.created` webhook).
  */
 export async function copyInvoice(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   source: InvoiceDoc,
   sequence: DocumentType,
   fields: Pick<InvoiceDoc, 'typeCode'> & Partial<Omit<InvoiceDoc, '_id' | 'id' | 'number'>>,

@@ -4,7 +4,7 @@ import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { centsToAmount, creditLimitCents, creditLines, remainingCreditCents } from '../domain/credit-note';
 import { grossCentsOf } from '../domain/totals';
 import { copyInvoice } from './copy-invoice';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
 
 /** 409 CREDIT_EXCEEDS_INVOICE: the credit note would take more than the invoice has left; the body says how much is left. */
@@ -37,7 +37,7 @@ export function creditExceeds(
  * finalized (startFinalizeJob), where concurrent credit notes cannot both pass.
  */
 export async function createCreditNote(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   id: number,
   request: CreditNoteCreate = {},

@@ -1,13 +1,13 @@
 import type { CompanyId, InvoiceCreate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
-import { invoiceCounter } from '../../platform/company-keys';
+import { invoiceCounter } from '../../platform';
 import { invoiceKey, type InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { assertCustomer, assertTemplate, newDraftFields } from './draft-rules';
 import { handOverHeld, heldEvents } from '../db/held-events';
 import { insertNumberedDraft } from './insert-numbered-draft';
 
-export async function createInvoice(deps: InvoiceDeps, companyId: CompanyId, input: InvoiceCreate): Promise<number> {
+export async function createInvoice(deps: InvoicesDeps, companyId: CompanyId, input: InvoiceCreate): Promise<number> {
   const customer = await assertCustomer(deps, companyId, input.customer_id);
   await assertTemplate(deps, companyId, input.ftl_template_id);
   const id = await deps.counters.next(invoiceCounter(companyId));

@@ -1,11 +1,11 @@
 /** The product catalog: values a position can be filled from (copied, never referenced live). */
 import { defaultRateOfTreatment, type ProductInput, type CompanyId } from '@inv/contracts';
-import { productCounter } from '../../platform/company-keys';
+import { productCounter } from '../../platform';
 import type { ProductDoc } from '../db/products';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { duplicateSku, productChanged } from '../domain/product-rules';
 
-export async function createProduct(deps: InvoiceDeps, companyId: CompanyId, input: ProductInput): Promise<Omit<ProductDoc, '_id'>> {
+export async function createProduct(deps: InvoicesDeps, companyId: CompanyId, input: ProductInput): Promise<Omit<ProductDoc, '_id'>> {
   const treatment = input.tax_treatment_id ?? 'standard';
   const now = deps.now();
   const doc: Omit<ProductDoc, '_id'> = {

@@ -1,11 +1,11 @@
 import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { loadDraft } from './load-invoice';
 
 /** DELETE: only while the invoice is a draft (a finalized invoice's attachments are frozen with it). */
-export async function deleteAttachment(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, id: number) {
+export async function deleteAttachment(deps: InvoicesDeps, companyId: CompanyId, invoiceId: number, id: number) {
   await loadDraft(deps, companyId, invoiceId);
   const a = await deps.attachments.get(companyId, invoiceId, id);
   if (!a) throw notFound(`attachment ${id} of invoice ${invoiceId}`);

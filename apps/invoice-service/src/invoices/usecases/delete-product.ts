@@ -1,10 +1,10 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { productChanged } from '../domain/product-rules';
 
 /** Issued and draft invoices keep their copies of the product's values; deleting only removes it from the catalog. */
-export async function deleteProduct(deps: InvoiceDeps, companyId: CompanyId, id: number): Promise<void> {
+export async function deleteProduct(deps: InvoicesDeps, companyId: CompanyId, id: number): Promise<void> {
   await deps.commit(async (session, emit) => {
     if (!(await deps.products.remove(companyId, id, session))) throw notFound(`product ${id}`);
     emit(productChanged(companyId, id, 'deleted', []));

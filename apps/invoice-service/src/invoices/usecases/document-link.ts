@@ -1,10 +1,10 @@
 import type { CompanyId } from '@inv/contracts';
 import { conflict, notFound } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
 
 /** A presigned link to the finalized invoice's PDF or e-invoice XML. */
-export async function documentLink(deps: InvoiceDeps, companyId: CompanyId, id: number, kind: 'pdf' | 'xml') {
+export async function documentLink(deps: InvoicesDeps, companyId: CompanyId, id: number, kind: 'pdf' | 'xml') {
   const inv = await loadInvoice(deps, companyId, id);
   const file = kind === 'pdf' ? inv.pdf : inv.xml;
   if (!file) {

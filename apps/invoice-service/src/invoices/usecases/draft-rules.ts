@@ -2,7 +2,7 @@
 import { MAX_INVOICE_POSITIONS, type CompanyId, type InvoiceCreate, type InvoiceMeta } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
 export const MAX_POSITIONS = MAX_INVOICE_POSITIONS;
 
@@ -12,7 +12,7 @@ export function metaFields(meta: InvoiceMeta | undefined): Pick<InvoiceDoc, 'met
   return typeof meta === 'string' ? { meta, metaJson: null } : { meta: null, metaJson: JSON.stringify(meta) };
 }
 
-type BillingSnapshot = Awaited<ReturnType<InvoiceDeps['peers']['billingSnapshot']>>;
+type BillingSnapshot = Awaited<ReturnType<InvoicesDeps['peers']['billingSnapshot']>>;
 
 /**
  * What a new draft takes from the request of POST /invoice/ and the customer's snapshot (its template and buyer
@@ -38,13 +38,13 @@ export function newDraftFields(input: InvoiceCreate, customer: BillingSnapshot, 
   } satisfies Partial<InvoiceDoc>;
 }
 
-export async function assertCustomer(deps: InvoiceDeps, companyId: CompanyId, customerId: number) {
+export async function assertCustomer(deps: InvoicesDeps, companyId: CompanyId, customerId: number) {
   const answer = await deps.peers.billingSnapshot(companyId, customerId);
   if (!answer.found) throw invalidData(`customer ${customerId} does not exist`, [{ path: 'customer_id', message: 'unknown customer' }]);
   return answer;
 }
 
-export async function assertTemplate(deps: InvoiceDeps, companyId: CompanyId, templateId: number | undefined) {
+export async function assertTemplate(deps: InvoicesDeps, companyId: CompanyId, templateId: number | undefined) {
   if (templateId === undefined) return;
   const { exists } = await deps.bus.callRpc('document.template-exists.v1', companyId, { templateId });
   if (!exists)

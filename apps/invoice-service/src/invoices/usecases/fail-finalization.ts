@@ -2,11 +2,11 @@ import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import type { JobDoc } from '../db/jobs';
 import { startedAtOf } from './complete-finalization';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
 /** Rendering failed for good: the job fails with the reason, the draft is editable again, quota is released. */
 export async function failFinalization(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   failure: { jobId: string; invoiceId: number; startedAt?: string; reason: string },
 ): Promise<JobDoc | undefined> {

@@ -7,7 +7,7 @@ import type { InvoiceDoc } from '../db/invoices';
 import { creditLimitCents } from '../domain/credit-note';
 import { grossCentsOf } from '../domain/totals';
 import { creditExceeds } from './create-credit-note';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
 import { assertFinalizable, validateInvoice } from './validate-invoice';
 
@@ -19,7 +19,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
  * the render command written to the outbox in one transaction. Nothing accepted is lost: if the process
  * dies after the commit, the relay publishes the command after the restart.
  */
-export async function startFinalizeJob(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, vatOverrideConfirmed: boolean) {
+export async function startFinalizeJob(deps: InvoicesDeps, companyId: CompanyId, invoiceId: number, vatOverrideConfirmed: boolean) {
   const inv = await loadInvoice(deps, companyId, invoiceId);
   if (inv.finalizingJobId)
     throw conflict(`invoice ${invoiceId} is already being finalized by job ${inv.finalizingJobId}`, 'JOB_IN_PROGRESS');
@@ -115,7 +115,7 @@ export async function startFinalizeJob(deps: InvoiceDeps, companyId: CompanyId, 
  * finalization's transaction): credit notes finalized at the same time never take more than the invoice's gross
  * together. Beyond it the transaction is undone (the claim too) and the answer is 409 CREDIT_EXCEEDS_INVOICE.
  */
-async function reserveCredit(deps: InvoiceDeps, companyId: CompanyId, note: InvoiceDoc, cents: number, session: ClientSession) {
+async function reserveCredit(deps: InvoicesDeps, companyId: CompanyId, note: InvoiceDoc, cents: number, session: ClientSession) {
   const invoiceId = note.precedingInvoiceId as number;
   const invoice = await deps.invoices.get(companyId, invoiceId, session);
   if (!invoice) throw conflict(`the credited invoice ${invoiceId} does not exist`, 'INVALID_CREDIT_NOTE');
@@ -124,7 +124,7 @@ async function reserveCredit(deps: InvoiceDeps, companyId: CompanyId, note: Invo
 }
 
 async function releaseReservation(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   invoiceId: number,
   jobId: string,

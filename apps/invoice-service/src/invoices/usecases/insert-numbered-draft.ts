@@ -1,9 +1,9 @@
 import { conflict } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { formatNumber, type DocumentType } from '../domain/number-patterns';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { duplicateNumber } from './draft-rules';
-import { oneAtATime } from '../../platform/one-at-a-time';
+import { oneAtATime } from '../../platform';
 
 /** Numbers already taken by explicit invoice_number values are skipped; more than this in a row is a misconfiguration. */
 const MAX_SKIPPED = 1000;
@@ -30,7 +30,7 @@ export interface StoredDraft {
 }
 
 export async function insertNumberedDraft(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   doc: Omit<InvoiceDoc, '_id' | 'number'>,
   numbering: { explicit?: string; sequence: DocumentType },
 ): Promise<StoredDraft> {

@@ -1,4 +1,4 @@
 import type { CompanyId, ProductListQuery } from '@inv/contracts';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
-export const listProducts = (deps: InvoiceDeps, companyId: CompanyId, q: ProductListQuery) => deps.products.list(companyId, q);
+export const listProducts = (deps: InvoicesDeps, companyId: CompanyId, q: ProductListQuery) => deps.products.list(companyId, q);

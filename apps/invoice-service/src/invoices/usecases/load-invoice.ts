@@ -2,15 +2,15 @@ import type { CompanyId } from '@inv/contracts';
 import { conflict, notFound } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { isEditable } from '../domain/status-machine';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
-export async function loadInvoice(deps: InvoiceDeps, companyId: CompanyId, id: number): Promise<InvoiceDoc> {
+export async function loadInvoice(deps: Pick<InvoicesDeps, 'invoices'>, companyId: CompanyId, id: number): Promise<InvoiceDoc> {
   const inv = await deps.invoices.get(companyId, id);
   if (!inv) throw notFound(`invoice ${id}`);
   return inv;
 }
 
-export async function loadDraft(deps: InvoiceDeps, companyId: CompanyId, id: number): Promise<InvoiceDoc> {
+export async function loadDraft(deps: Pick<InvoicesDeps, 'invoices'>, companyId: CompanyId, id: number): Promise<InvoiceDoc> {
   const inv = await loadInvoice(deps, companyId, id);
   if (!isEditable(inv.status) || inv.finalizingJobId) {
     throw conflict(

@@ -5,7 +5,7 @@ import { AppError, currentIdempotentRequest, invalidData } from '@inv/service-ki
 import type { ClientSession } from 'mongoose';
 import type { InvoiceDoc, PositionDoc } from '../db/invoices';
 import { derivedValueWarnings, grossCentsOf, positionAmountErrors, totalsOf, type DerivedValueWarning } from '../domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { handOverHeld, heldEvents } from '../db/held-events';
 import { loadDraft } from './load-invoice';
 
@@ -50,7 +50,7 @@ export function assertComputable(positions: PositionDoc[]) {
  * Answers the invoice as written: the write matched `inv` exactly, so it need not be read again.
  */
 export async function savePositions(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   inv: InvoiceDoc,
   positions: PositionDoc[],
   messages: OutboxMessage[],
@@ -75,7 +75,7 @@ export async function savePositions(
  * or an error decided on it) is done once more on the draft as stored: a stale copy never reaches the client.
  */
 export async function changePositions<T>(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   invoiceId: number,
   /** Every change of the positions is announced for the audit log: `messages` are written with it. */

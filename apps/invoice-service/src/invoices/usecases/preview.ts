@@ -1,10 +1,10 @@
 import type { CompanyId } from '@inv/contracts';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
 import { validateInvoice } from './validate-invoice';
 
 /** The draft as a PDF marked DRAFT / ENTWURF: rendered by document-service, nothing stored, no quota used. */
-export async function renderPreview(deps: InvoiceDeps, companyId: CompanyId, id: number): Promise<Buffer> {
+export async function renderPreview(deps: InvoicesDeps, companyId: CompanyId, id: number): Promise<Buffer> {
   const inv = await loadInvoice(deps, companyId, id);
   const { snapshot, buyer, seller } = await validateInvoice(deps, inv, new Date().toISOString().slice(0, 10));
   if (snapshot.lines.length === 0) {

@@ -2,10 +2,10 @@ import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { changePositions } from './position-store';
 
-export async function reorderPositions(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, order: number[]) {
+export async function reorderPositions(deps: InvoicesDeps, companyId: CompanyId, invoiceId: number, order: number[]) {
   await changePositions(deps, companyId, invoiceId, async (inv) => {
     const current = new Set(inv.positions.map((p) => p.id));
     if (order.length !== current.size || new Set(order).size !== order.length || !order.every((id) => current.has(id))) {

@@ -1,16 +1,16 @@
 import type { CompanyId, StatusUpdate } from '@inv/contracts';
-import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
-import { totalsOf } from '../domain/totals';
-import { paymentCounter } from '../../platform/company-keys';
+import { paymentCounter } from '../../platform';
 import type { InvoiceDoc } from '../db/invoices';
-import { centsToText, openCentsOf, paymentStateOf } from '../../receivables/domain/payments';
-import type { InvoiceDeps } from '../../platform/deps';
+import { centsToText, openCentsOf, paymentStateOf } from '../../receivables';
+import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
-import { recordPaymentIn } from '../../receivables/usecases/record-payment';
+import { statusChanged } from './status-changed';
+import { recordPaymentIn } from '../../receivables';
+import type { PaymentDeps } from '../../receivables';
 
-export async function setStatus(deps: InvoiceDeps, companyId: CompanyId, id: number, input: StatusUpdate) {
+export async function setStatus(deps: InvoicesDeps & PaymentDeps, companyId: CompanyId, id: number, input: StatusUpdate) {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.status === input.status) return inv.status; // repeating the same move is harmless
   if (!canMove(inv.status, input.status))
@@ -23,33 +23,23 @@ export async function setStatus(deps: InvoiceDeps, companyId: CompanyId, id: num
   await deps.commit(async (session, emit) => {
     if (!(await deps.invoices.moveStatus(companyId, id, inv.status, set, session)))
       throw conflict(`invoice ${id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
-    emit(statusChanged(companyId, inv, input.status, undefined, `status-${companyId}-${id}-${input.status}`));
+    // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
+    emit(statusChanged(companyId, inv, input.status, `status-${companyId}-${id}-${input.status}`));
   });
   return input.status;
 }
-
-const statusChanged = (companyId: CompanyId, inv: InvoiceDoc, status: 'SENT' | 'PAID', paidDate: string | undefined, id: string) =>
-  eventMessage(
-    'invoice.status-changed.v1',
-    companyId,
-    {
-      invoiceId: inv.id,
-      customerId: inv.customerId,
-      number: inv.number,
-      status,
-      paidDate,
-      totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-    },
-    // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
-    id,
-  );
 
 /**
  * The specification's shortcut PUT /invoice/{id}/status PAID: one payment of the open amount (source `status`, no
  * Skonto), read and paid in one transaction; the payment makes the invoice PAID (record-payment.ts). A document with
  * nothing open (a gross total of 0) just moves to PAID, as before payments existed.
  */
-async function payOpenAmount(deps: InvoiceDeps, companyId: CompanyId, seen: InvoiceDoc, input: Extract<StatusUpdate, { status: 'PAID' }>) {
+async function payOpenAmount(
+  deps: InvoicesDeps & PaymentDeps,
+  companyId: CompanyId,
+  seen: InvoiceDoc,
+  input: Extract<StatusUpdate, { status: 'PAID' }>,
+) {
   const paymentId = await deps.counters.next(paymentCounter(companyId));
   await deps.commit(async (session, emit) => {
     const inv = (await deps.invoices.get(companyId, seen.id, session)) ?? seen;
@@ -83,6 +73,6 @@ async function payOpenAmount(deps: InvoiceDeps, companyId: CompanyId, seen: Invo
     };
     if (!(await deps.invoices.moveStatus(companyId, inv.id, inv.status, set, session)))
       throw conflict(`invoice ${inv.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
-    emit(statusChanged(companyId, inv, 'PAID', input.paid_date, `status-${companyId}-${inv.id}-PAID`));
+    emit(statusChanged(companyId, inv, 'PAID', `status-${companyId}-${inv.id}-PAID`, { paidDate: input.paid_date }));
   });
 }

@@ -2,12 +2,12 @@ import type { CompanyId, InvoiceUpdate } from '@inv/contracts';
 import { conflict, invalidData } from '@inv/service-kit';
 import type { InvoiceDoc } from '../db/invoices';
 import { eventMessage, givenFields } from '@inv/runtime';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { assertCustomer, assertTemplate, duplicateNumber, metaFields } from './draft-rules';
 import { handOverHeld, heldEvents } from '../db/held-events';
 import { loadDraft } from './load-invoice';
 
-export async function updateInvoice(deps: InvoiceDeps, companyId: CompanyId, id: number, input: InvoiceUpdate): Promise<void> {
+export async function updateInvoice(deps: InvoicesDeps, companyId: CompanyId, id: number, input: InvoiceUpdate): Promise<void> {
   const inv = await loadDraft(deps, companyId, id);
   const customer =
     input.customer_id !== undefined && input.customer_id !== inv.customerId

@@ -3,12 +3,12 @@ import { notFound } from '@inv/service-kit';
 import type { PositionDoc } from '../db/invoices';
 import type { DerivedValueWarning } from '../domain/totals';
 import { eventMessage, givenFields } from '@inv/runtime';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { assertPositionAmounts, changePositions } from './position-store';
 
 /** Changes the fields sent; answers the derived values the service replaced (warnings, never a failure). */
 export async function updatePosition(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   invoiceId: number,
   positionId: number,

@@ -1,10 +1,10 @@
 import { defaultRateOfTreatment, type ProductUpdate, type CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { ProductDoc } from '../db/products';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { duplicateSku, productChanged } from '../domain/product-rules';
 
-export async function updateProduct(deps: InvoiceDeps, companyId: CompanyId, id: number, input: ProductUpdate): Promise<ProductDoc> {
+export async function updateProduct(deps: InvoicesDeps, companyId: CompanyId, id: number, input: ProductUpdate): Promise<ProductDoc> {
   const set: Partial<ProductDoc> = { updatedAt: deps.now() };
   const unset: Record<string, 1> = {};
   if (input.name !== undefined) set.name = input.name;

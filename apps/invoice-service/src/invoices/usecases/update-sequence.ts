@@ -4,13 +4,13 @@ import { eventMessage } from '@inv/runtime';
 import { invalidData } from '@inv/service-kit';
 import type { SequenceDoc } from '../db/numbering';
 import { fixedTextOf, periodKeyOf, resetProblem, type DocumentType } from '../domain/number-patterns';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
 /** The value the next document gets now (a new period starts again at 1). */
 export const nextValueOf = (seq: SequenceDoc, now: Date) => (seq.periodKey === periodKeyOf(seq.reset, now) ? seq.next : 1);
 
 export async function updateSequence(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   type: DocumentType,
   input: NumberingUpdate,

@@ -5,9 +5,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError, conflict } from '@inv/service-kit';
 import type { AttachmentDoc } from '../db/attachments';
-import { attachmentCounter } from '../../platform/company-keys';
+import { attachmentCounter } from '../../platform';
 import { acceptType, ATTACHMENT_BYTES_PER_INVOICE, ATTACHMENTS_PER_INVOICE, sanitizeFilename } from '../domain/attachment-rules';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { loadDraft } from './load-invoice';
 import { receiveUpload } from './receive-upload';
 
@@ -18,7 +18,7 @@ import { receiveUpload } from './receive-upload';
  * Finalization freezes them with the invoice.
  */
 export async function uploadAttachment(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   invoiceId: number,
   req: { headers: IncomingHttpHeaders; body: Readable },

@@ -1,7 +1,7 @@
 import type { CompanyId, InvoiceDraftCheck } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import { invoiceKey, type InvoiceDoc, type PositionDoc } from '../db/invoices';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { assertTemplate, newDraftFields } from './draft-rules';
 import { assertComputable, assertPositionAmounts, toPosition } from './position-store';
 import { withProduct } from './add-position';
@@ -17,7 +17,7 @@ const UNNUMBERED = 'RE-UNNUMBERED';
  * as defaults, products filling positions, the same amount checks) and checked by validateInvoice, the rules
  * finalization applies; recurring-service checks a template with it before it saves a schedule.
  */
-export async function validateDraft(deps: InvoiceDeps, companyId: CompanyId, input: InvoiceDraftCheck) {
+export async function validateDraft(deps: InvoicesDeps, companyId: CompanyId, input: InvoiceDraftCheck) {
   // an unknown customer is a finding (CUSTOMER_EXISTS on customer_id), as for a stored draft
   const customer = await deps.peers.billingSnapshot(companyId, input.customer_id);
   await assertTemplate(deps, companyId, input.ftl_template_id);

@@ -7,7 +7,8 @@ import { checkVatIdSyntax, type InvoiceSnapshot } from '@inv/contracts';
 import { formatForApiInvoiceFormat, toEInvoiceXml, type EInvoice } from '@inv/einvoice';
 import { startFinalizeJob } from './finalize-invoice';
 import { billingSnapshot, COMPANY, fakeDeps, NOW, position, sellerProfile, storedDraft } from '../../testing/fake-deps';
-import { presentValidation, validateInvoice, type ValidationError } from './validate-invoice';
+import { presentValidation } from '../../http/presenters';
+import { validateInvoice, type ValidationError } from './validate-invoice';
 
 /**
  * GET /invoice/{id}/validate and POST /invoice/{id}/job agree (issue "the money contract", point 3): over a

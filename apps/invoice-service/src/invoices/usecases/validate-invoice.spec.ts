@@ -1,5 +1,6 @@
 import { billingSnapshot, COMPANY, fakeDeps, position, sellerProfile, storedDraft } from '../../testing/fake-deps';
-import { presentValidation, validateInvoice } from './validate-invoice';
+import { presentValidation } from '../../http/presenters';
+import { validateInvoice } from './validate-invoice';
 
 /** GET /invoice/{id}/validate on a draft: the VAT rate plausibility warning and the non-EU buyer's tax number. */
 describe('validateInvoice', () => {

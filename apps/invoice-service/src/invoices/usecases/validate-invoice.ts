@@ -5,7 +5,7 @@ import { positionAmountErrors, totalsOf } from '../domain/totals';
 import { vatRateWarnings } from '../domain/vat-rate-plausibility';
 import { attachmentsNotInXml } from '@inv/contracts';
 import { formatForApiInvoiceFormat, requirementsFor, type EInvoice } from '@inv/einvoice/rules';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
 /** One rule finding, the same in GET /invoice/{id}/validate (`errors`, `warnings`) and in finalization's 422 (`errors`). */
 export interface ValidationError {
@@ -39,7 +39,7 @@ export function vatConfirmationFinding(customerId: number, vatId: string | undef
  * the pure format rules of @inv/einvoice (the same function document-service renders by; an RPC used to ship
  * the snapshot to document-service and back). Also returns the frozen parts so finalization does not ask twice.
  */
-export async function validateInvoice(deps: InvoiceDeps, inv: InvoiceDoc, issueDate: string) {
+export async function validateInvoice(deps: InvoicesDeps, inv: InvoiceDoc, issueDate: string) {
   assertComputableAmounts(inv);
   const [seller, buyer] = await Promise.all([
     deps.peers.sellerProfile(inv.companyId),
@@ -211,14 +211,5 @@ export function assertFinalizable(
   });
 }
 
-/** The body of GET /invoice/{id}/validate. */
-export function presentValidation(result: Awaited<ReturnType<typeof validateInvoice>>) {
-  return {
-    valid: result.valid,
-    errors: result.errors,
-    warnings: result.warnings,
-    checks: result.checks,
-    vat_check: { status: result.vatStatus },
-    vat_override_required: result.vatOverrideRequired,
-  };
-}
+/** What validateInvoice answers (presented by http/presenters.ts presentValidation). */
+export type ValidationResult = Awaited<ReturnType<typeof validateInvoice>>;

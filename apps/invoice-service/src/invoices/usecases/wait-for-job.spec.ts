@@ -1,7 +1,7 @@
 import { asCompanyId } from '@inv/contracts';
 import { EventEmitter } from 'node:events';
 import type { JobDoc } from '../db/jobs';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 import { waitForJob } from './wait-for-job';
 
 const C1 = asCompanyId('c1');
@@ -21,7 +21,7 @@ describe('waitForJob', () => {
     const deps = {
       jobs: { get: async () => (reads++, stored) },
       jobSignals: new EventEmitter(),
-    } as unknown as InvoiceDeps;
+    } as unknown as InvoicesDeps;
     return { deps, reads: () => reads };
   };
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { notFound } from '@inv/service-kit';
 import type { JobDoc } from '../db/jobs';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { InvoicesDeps } from '../deps';
 
 /** Other replicas change jobs too: without a signal from this process, look again at this interval. */
 const RECHECK_MS = 500;
@@ -17,7 +17,7 @@ const settled = (job: JobDoc) => job.status === 'finished' || job.status === 'fa
  * `abort` fires (the client went away).
  */
 export async function waitForJob(
-  deps: InvoiceDeps,
+  deps: InvoicesDeps,
   companyId: CompanyId,
   invoiceId: number,
   jobId: string,

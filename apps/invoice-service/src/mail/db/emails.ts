@@ -117,12 +117,13 @@ export function emailsRepo(conn: Connection) {
     // Unscoped by design, the delivery records (mail_deliveries) and the daily counts below: a delivery is keyed by
     // the e-mail id alone (a random uuid for an invoice e-mail, a fixed id per invitation that account-service sends
     // through this module), which no two companies share; a count's key names its company (send-invoice-email.ts).
-    delivery: (id: string) => deliveries.findById(id).lean<DeliveryDoc>(),
+    // Their names say so (`...AcrossCompanies`), like every method of this service's repositories that is not scoped by company.
+    deliveryAcrossCompanies: (id: string) => deliveries.findById(id).lean<DeliveryDoc>(),
     /**
      * Takes the delivery for a new send under `claim`: when there is none yet, or it is `sending` (taken over from a
      * holder that died or lost its command) or `deferred`. False when it is in any other state (read it again).
      */
-    async claimDelivery(id: string, claim: string, messageId: string, now: Date): Promise<boolean> {
+    async claimDeliveryAcrossCompanies(id: string, claim: string, messageId: string, now: Date): Promise<boolean> {
       try {
         await deliveries.updateOne(
           { _id: id, status: { $in: ['sending', 'deferred'] }, claim: { $exists: true } },
@@ -136,11 +137,11 @@ export function emailsRepo(conn: Connection) {
       }
     },
     /** sending -> committing, only while `claim` still holds it: the one point after which a send is never repeated. */
-    commitDelivery: async (id: string, claim: string, now: Date) =>
+    commitDeliveryAcrossCompanies: async (id: string, claim: string, now: Date) =>
       (await deliveries.updateOne({ _id: id, claim, status: 'sending' }, { $set: { status: 'committing', updatedAt: now } }))
         .matchedCount === 1,
     /** The holder's outcome (sent, failed, deferred, unconfirmed); also over an `unconfirmed` set while it waited. */
-    finishDelivery: async (id: string, claim: string, set: Pick<DeliveryDoc, 'status' | 'response'>, now: Date) =>
+    finishDeliveryAcrossCompanies: async (id: string, claim: string, set: Pick<DeliveryDoc, 'status' | 'response'>, now: Date) =>
       (
         await deliveries.updateOne(
           { _id: id, claim, status: { $in: ['sending', 'committing', 'unconfirmed'] } },
@@ -148,7 +149,7 @@ export function emailsRepo(conn: Connection) {
         )
       ).matchedCount === 1,
     /** committing (or a claimless sending of the version before) -> unconfirmed; answers the record as it is now. */
-    async resolveUncertain(id: string, response: string, now: Date): Promise<DeliveryDoc | null> {
+    async resolveUncertainAcrossCompanies(id: string, response: string, now: Date): Promise<DeliveryDoc | null> {
       await deliveries.updateOne(
         { _id: id, $or: [{ status: 'committing' }, { status: 'sending', claim: { $exists: false } }] },
         { $set: { status: 'unconfirmed', response, updatedAt: now } },
@@ -159,7 +160,7 @@ export function emailsRepo(conn: Connection) {
      * Adds `amount` to the daily count `key` when it stays within `limit` (atomic: one conditional update; parallel
      * requests never pass the limit together). False when it would exceed it.
      */
-    async countWithin(key: string, amount: number, limit: number, expiresAt: Date): Promise<boolean> {
+    async countWithinAcrossCompanies(key: string, amount: number, limit: number, expiresAt: Date): Promise<boolean> {
       if (amount > limit) return false;
       const within = { _id: key, n: { $lte: limit - amount } };
       try {
@@ -171,8 +172,8 @@ export function emailsRepo(conn: Connection) {
         return (await counts.updateOne(within, { $inc: { n: amount } })).matchedCount === 1;
       }
     },
-    /** Gives back what countWithin added (the request did not go through after all). */
-    uncount: (key: string, amount: number) => counts.updateOne({ _id: key }, { $inc: { n: -amount } }).then(() => undefined),
+    /** Gives back what countWithinAcrossCompanies added (the request did not go through after all). */
+    uncountAcrossCompanies: (key: string, amount: number) => counts.updateOne({ _id: key }, { $inc: { n: -amount } }).then(() => undefined),
   };
 }
 export type EmailsRepo = ReturnType<typeof emailsRepo>;

@@ -3,7 +3,7 @@
  * may replace the defaults with its own texts; both use the placeholders below. A request's subject or
  * message replaces the result.
  */
-import { documentDate, euros } from '../../platform/letter-format';
+import { documentDate, euros } from '../../platform';
 
 export type Language = 'de' | 'en';
 export interface EmailTemplate {

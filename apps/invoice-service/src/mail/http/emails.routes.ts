@@ -1,29 +1,15 @@
 import { Router } from 'express';
 import { EmailTextsUpdate, IntId, SendEmailRequest } from '@inv/contracts';
 import { AppError, companyIdOf, parseInput, parsePath } from '@inv/service-kit';
-import type { EmailDoc } from '../db/emails';
-import type { InvoiceDeps } from '../../platform/deps';
-import { loadInvoice } from '../../invoices/usecases/load-invoice';
+import type { MailDeps } from '../deps';
+import { loadInvoice } from '../../invoices';
 import { getEmailTexts } from '../usecases/get-email-texts';
 import { resetEmailTexts } from '../usecases/reset-email-texts';
 import { saveEmailTexts } from '../usecases/save-email-texts';
 import { sendInvoiceEmail } from '../usecases/send-invoice-email';
+import { presentEmail } from '../../http/presenters';
 
-export const presentEmail = (e: EmailDoc) => ({
-  id: e._id,
-  status: e.status,
-  to: e.to,
-  cc: e.cc,
-  bcc: e.bcc,
-  subject: e.subject,
-  attachments: e.attachmentNames,
-  message_id: e.messageId ?? null,
-  error: e.error ?? null,
-  created_at: e.createdAt.toISOString(),
-  sent_at: e.sentAt?.toISOString() ?? null,
-});
-
-export function emailRoutes(deps: InvoiceDeps): Router {
+export function emailRoutes(deps: MailDeps): Router {
   const r = Router();
   r.get('/invoice/email-texts', async (req, res) => {
     res.json(await getEmailTexts(deps, companyIdOf(req)));

@@ -3,7 +3,7 @@ import type { OutboxMessage } from '@inv/outbox';
 import { eventMessage, type CommandOf } from '@inv/runtime';
 import type { DeliveryDoc } from '../db/emails';
 import { SendAborted } from '../sender';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { MailDeps } from '../deps';
 
 type SendMail = CommandOf<'mail.send.v1'>;
 
@@ -35,7 +35,7 @@ const CLAIM_TRIES = 3;
  * The Message-ID derives from the email id. Temporary failures (4xx, connection errors before the mark) are
  * retried by the bus with backoff; the last attempt and permanent (5xx) answers fail it with the server's reply.
  */
-export async function deliverMail(deps: InvoiceDeps, msg: SendMail, attempt: number): Promise<void> {
+export async function deliverMail(deps: MailDeps, msg: SendMail, attempt: number): Promise<void> {
   const id = msg.data.emailId;
   // a copy of this command (the relay published it again, the broker redelivered it) is being sent by this process
   // right now: that handler reports the outcome
@@ -48,18 +48,19 @@ export async function deliverMail(deps: InvoiceDeps, msg: SendMail, attempt: num
   }
 }
 
-async function deliver(deps: InvoiceDeps, msg: SendMail, attempt: number): Promise<void> {
+async function deliver(deps: MailDeps, msg: SendMail, attempt: number): Promise<void> {
   const d = msg.data;
   const messageId = `<${d.emailId}@invoicing.mail>`;
   const report = reporter(deps, msg, messageId);
 
   let claim: string | undefined;
   for (let i = 0; i < CLAIM_TRIES && !claim; i++) {
-    const prior = await deps.emails.delivery(d.emailId);
+    const prior = await deps.emails.deliveryAcrossCompanies(d.emailId);
     if (prior && isSettled(prior)) return report(prior);
-    if (prior && isUncertain(prior)) return report(await deps.emails.resolveUncertain(d.emailId, UNCONFIRMED_REASON, deps.now()));
+    if (prior && isUncertain(prior))
+      return report(await deps.emails.resolveUncertainAcrossCompanies(d.emailId, UNCONFIRMED_REASON, deps.now()));
     const mine = randomUUID();
-    if (await deps.emails.claimDelivery(d.emailId, mine, messageId, deps.now())) claim = mine;
+    if (await deps.emails.claimDeliveryAcrossCompanies(d.emailId, mine, messageId, deps.now())) claim = mine;
   }
   if (!claim) throw new Error(`mail ${d.emailId}: the delivery record kept changing; the bus tries again`);
 
@@ -70,9 +71,9 @@ async function deliver(deps: InvoiceDeps, msg: SendMail, attempt: number): Promi
     );
     const info = await deps.mail.sender.send(
       { from: d.from, replyTo: d.replyTo, to: d.to, cc: d.cc, bcc: d.bcc, subject: d.subject, text: d.text, messageId, attachments },
-      async () => (committed = await deps.emails.commitDelivery(d.emailId, claim, deps.now())),
+      async () => (committed = await deps.emails.commitDeliveryAcrossCompanies(d.emailId, claim, deps.now())),
     );
-    if (await deps.emails.finishDelivery(d.emailId, claim, { status: 'sent', response: info.response }, deps.now()))
+    if (await deps.emails.finishDeliveryAcrossCompanies(d.emailId, claim, { status: 'sent', response: info.response }, deps.now()))
       await report({ status: 'sent', response: info.response }, info.accepted);
   } catch (err) {
     if (err instanceof SendAborted) return; // a redelivery took the record over; it sends and reports
@@ -82,19 +83,19 @@ async function deliver(deps: InvoiceDeps, msg: SendMail, attempt: number): Promi
     if (committed && code === undefined) {
       // the mark went out and no answer came: the server may have accepted it
       const reason = `${UNCONFIRMED_REASON} (${answer})`;
-      if (await deps.emails.finishDelivery(d.emailId, claim, { status: 'unconfirmed', response: reason }, deps.now()))
+      if (await deps.emails.finishDeliveryAcrossCompanies(d.emailId, claim, { status: 'unconfirmed', response: reason }, deps.now()))
         await report({ status: 'unconfirmed', response: reason });
       return;
     }
     if (!permanent && attempt < deps.mail.maxAttempts) {
       // not accepted (4xx, or nothing reached the mark): safe to send again, the bus retries with backoff
-      await deps.emails.finishDelivery(d.emailId, claim, { status: 'deferred', response: answer }, deps.now());
+      await deps.emails.finishDeliveryAcrossCompanies(d.emailId, claim, { status: 'deferred', response: answer }, deps.now());
       throw err;
     }
     const reason = permanent
       ? `the mail server refused the message: ${answer}`
       : `the mail server could not be reached or deferred the message ${attempt} times: ${answer}`;
-    if (await deps.emails.finishDelivery(d.emailId, claim, { status: 'failed', response: reason }, deps.now()))
+    if (await deps.emails.finishDeliveryAcrossCompanies(d.emailId, claim, { status: 'failed', response: reason }, deps.now()))
       await report({ status: 'failed', response: reason }, undefined, permanent ? code : undefined, permanent);
   }
 }
@@ -107,7 +108,7 @@ const isUncertain = (r: DeliveryDoc) => r.status === 'committing' || (r.status =
  * Publishes the outcome through the outbox under a fixed id per outcome; a second report of the same outcome
  * (a redelivered command, a retry after a crash) meets its first in the outbox: already recorded.
  */
-function reporter(deps: InvoiceDeps, msg: SendMail, messageId: string) {
+function reporter(deps: MailDeps, msg: SendMail, messageId: string) {
   const d = msg.data;
   return async (
     outcome: Pick<DeliveryDoc, 'status' | 'response'> | null,

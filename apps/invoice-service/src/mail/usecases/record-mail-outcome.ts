@@ -1,6 +1,6 @@
-import { eventMessage, type EventOf } from '@inv/runtime';
-import { totalsOf } from '../../invoices/domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { EventOf } from '@inv/runtime';
+import { statusChanged } from '../../invoices';
+import type { MailDeps } from '../deps';
 
 const invoiceOf = (ref: string) => (/^invoice:(\d+)$/.exec(ref) ? Number(ref.slice(8)) : undefined);
 
@@ -9,7 +9,7 @@ const invoiceOf = (ref: string) => (/^invoice:(\d+)$/.exec(ref) ? Number(ref.sli
  * become sent or failed), and an OPEN invoice becomes SENT when its e-mail was accepted, with the status event in
  * the same transaction (not when unconfirmed: nobody knows). Idempotent by state.
  */
-export async function recordMailSent(deps: InvoiceDeps, msg: EventOf<'mail.sent.v1'>) {
+export async function recordMailSent(deps: MailDeps, msg: EventOf<'mail.sent.v1'>) {
   const invoiceId = invoiceOf(msg.data.subjectRef);
   if (invoiceId === undefined) return;
   const companyId = msg.companyId;
@@ -17,25 +17,12 @@ export async function recordMailSent(deps: InvoiceDeps, msg: EventOf<'mail.sent.
     await deps.emails.settle(companyId, msg.data.emailId, { status: 'sent', messageId: msg.data.messageId, sentAt: deps.now() }, session);
     const inv = await deps.invoices.markSent(companyId, invoiceId, deps.now(), session);
     if (!inv) return;
-    emit(
-      eventMessage(
-        'invoice.status-changed.v1',
-        companyId,
-        {
-          invoiceId,
-          customerId: inv.customerId,
-          number: inv.number,
-          status: 'SENT',
-          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-        },
-        // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
-        `status-${companyId}-${invoiceId}-SENT`,
-      ),
-    );
+    // with the company: invoice ids repeat across companies, and outboxes and inboxes dedupe by this id
+    emit(statusChanged(companyId, inv, 'SENT', `status-${companyId}-${invoiceId}-SENT`));
   });
 }
 
-export async function recordMailFailed(deps: InvoiceDeps, msg: EventOf<'mail.failed.v1'>) {
+export async function recordMailFailed(deps: MailDeps, msg: EventOf<'mail.failed.v1'>) {
   if (invoiceOf(msg.data.subjectRef) === undefined) return;
   await deps.commit((session) =>
     deps.emails

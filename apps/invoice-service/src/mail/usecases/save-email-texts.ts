@@ -1,11 +1,11 @@
 import type { CompanyId, EmailTextsUpdate } from '@inv/contracts';
 import { invalidData, type FieldError } from '@inv/service-kit';
 import { DEFAULT_TEMPLATES, PLACEHOLDERS, unknownPlaceholders } from '../domain/email-texts';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { MailDeps } from '../deps';
 import { getEmailTexts, templateFor } from './get-email-texts';
 
 /** PUT /invoice/email-texts: per language subject and body (missing parts keep what is in force). */
-export async function saveEmailTexts(deps: InvoiceDeps, companyId: CompanyId, input: EmailTextsUpdate) {
+export async function saveEmailTexts(deps: MailDeps, companyId: CompanyId, input: EmailTextsUpdate) {
   const errors: FieldError[] = [];
   const set: Record<string, unknown> = { updatedAt: deps.now() };
   for (const l of ['de', 'en'] as const) {

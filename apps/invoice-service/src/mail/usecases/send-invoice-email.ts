@@ -13,11 +13,11 @@ import {
   unsafeTextProblem,
 } from '../domain/email-rules';
 import { emailTexts } from '../domain/email-texts';
-import { totalsOf } from '../../invoices/domain/totals';
-import type { InvoiceDoc } from '../../invoices/db/invoices';
-import type { InvoiceDeps } from '../../platform/deps';
+import { totalsOf } from '../../invoices';
+import type { InvoiceDoc } from '../../invoices';
+import type { MailDeps } from '../deps';
 import { templateFor } from './get-email-texts';
-import { loadInvoice } from '../../invoices/usecases/load-invoice';
+import { loadInvoice } from '../../invoices';
 
 export const MAX_RECIPIENTS = 10;
 export const MAX_EMAIL_BYTES = 20 * 1024 * 1024;
@@ -32,12 +32,7 @@ const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array
  * may use any (EMAIL_FREE_RECIPIENTS), subject and message carry no control characters, and each UTC day a company
  * reaches at most EMAIL_DAILY_LIMIT_COMPANY mailboxes and an invoice is sent at most EMAIL_DAILY_LIMIT_INVOICE times.
  */
-export async function sendInvoiceEmail(
-  deps: InvoiceDeps,
-  companyId: CompanyId,
-  invoiceId: number,
-  input: SendEmailRequest,
-): Promise<string> {
+export async function sendInvoiceEmail(deps: MailDeps, companyId: CompanyId, invoiceId: number, input: SendEmailRequest): Promise<string> {
   const inv = await loadInvoice(deps, companyId, invoiceId);
   if (!['OPEN', 'SENT', 'PAID'].includes(inv.status) || !inv.snapshot || !inv.pdf) {
     throw conflict(`invoice ${invoiceId} is ${inv.status}; only finalized invoices (OPEN, SENT, PAID) can be sent`, 'INVOICE_NOT_SENDABLE');
@@ -151,7 +146,7 @@ export type Recipients = { to: string[]; cc: string[]; bcc: string[] };
  * seller's contact address (a copy to oneself).
  */
 export async function recipientsNotKnown(
-  deps: InvoiceDeps,
+  deps: MailDeps,
   companyId: CompanyId,
   inv: InvoiceDoc,
   recipients: Recipients,
@@ -188,7 +183,7 @@ export async function recipientsNotKnown(
  * is used up. Answers how to give both back (the e-mail was not queued after all).
  */
 export async function countAgainstLimits(
-  deps: InvoiceDeps,
+  deps: MailDeps,
   companyId: CompanyId,
   invoiceId: number,
   recipients: number,
@@ -206,16 +201,16 @@ export async function countAgainstLimits(
   // the invoice first: refusals of one invoice sent too often never hold a slot of the company's count. A slot held for a
   // moment by a request the company's count then refuses can make a parallel send of the same invoice be refused
   // although it would have fit; never is more accepted than a limit allows.
-  if (!(await deps.emails.countWithin(invoiceKey, 1, invoicePerDay, expiresAt)))
+  if (!(await deps.emails.countWithinAcrossCompanies(invoiceKey, 1, invoicePerDay, expiresAt)))
     throw exceeded('invoice', `invoice ${invoiceId} may be sent ${invoicePerDay} times a day`);
-  if (!(await deps.emails.countWithin(companyKey, recipients, companyPerDay, expiresAt))) {
-    await deps.emails.uncount(invoiceKey, 1).catch(() => undefined);
+  if (!(await deps.emails.countWithinAcrossCompanies(companyKey, recipients, companyPerDay, expiresAt))) {
+    await deps.emails.uncountAcrossCompanies(invoiceKey, 1).catch(() => undefined);
     throw exceeded(
       'company',
       `the company may send ${companyPerDay} e-mail messages (one per recipient) a day; ${recipients} more would pass it`,
     );
   }
   return async () => {
-    await Promise.all([deps.emails.uncount(companyKey, recipients), deps.emails.uncount(invoiceKey, 1)]);
+    await Promise.all([deps.emails.uncountAcrossCompanies(companyKey, recipients), deps.emails.uncountAcrossCompanies(invoiceKey, 1)]);
   };
 }

@@ -2,7 +2,7 @@ import type { CompanyId } from '@inv/contracts';
 import { companyKey } from '@inv/runtime';
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { InterestPeriod, ReminderMode, ReminderTemplate } from '../domain/dunning';
-import type { StoredFile } from '../../invoices/db/invoices';
+import type { StoredFile } from '../../invoices';
 
 /** The counter of a company's reminder ids (`reminder:<companyId>`): a company's first reminder is 1. */
 export const reminderCounter = (companyId: CompanyId) => `reminder:${companyId}`;
@@ -220,7 +220,7 @@ export function remindersRepo(conn: Connection) {
     dropProposals: (companyId: CompanyId, invoiceId: number, session?: ClientSession) =>
       proposals.deleteMany({ companyId, invoiceId }, { session }),
     /** The companies with open (OPEN, SENT) invoices due before `today`. */
-    companiesWithOverdue: async (today: string): Promise<CompanyId[]> =>
+    companiesWithOverdueAcrossCompanies: async (today: string): Promise<CompanyId[]> =>
       (await invoices.distinct('companyId', { status: { $in: ['OPEN', 'SENT'] }, dueDate: { $lt: today } })) as CompanyId[],
     overdueOf: async (companyId: CompanyId, today: string): Promise<number[]> =>
       (

@@ -1,6 +1,6 @@
 import { Dec, formatAmount, toDecimal } from '@inv/money';
 import { BASE_RATES, baseRateOn } from './base-rates';
-import { documentDate, euros } from '../../platform/letter-format';
+import { documentDate, euros } from '../../platform';
 
 /**
  * Reminders (Mahnwesen), pure rules:

@@ -9,7 +9,7 @@ import {
   paymentStateOf,
   settledByCredit,
 } from './payments';
-import { canMoveByPayment, statusAfterReversal } from '../../invoices/domain/status-machine';
+import { canMoveByPayment, statusAfterReversal } from '../../invoices';
 
 const state = (grossCents: number, paidCents = 0, discountCents = 0, creditedCents = 0) => ({
   grossCents,

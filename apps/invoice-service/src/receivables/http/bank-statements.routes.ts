@@ -1,74 +1,19 @@
 import { Router } from 'express';
 import { BankEntryConfirm, BankStatementListQuery, BankStatementQuery, IntId } from '@inv/contracts';
 import { AppError, companyIdOf, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
-import type { BankEntryDoc, BankStatementDoc } from '../db/bank-statements';
-import { centsToNumber } from '../domain/payments';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { ReceivablesDeps } from '../deps';
 import { receiveStatement } from './receive-statement';
 import { confirmBankMatch } from '../usecases/confirm-bank-match';
 import { getBankStatement } from '../usecases/get-bank-statement';
 import { ignoreBankEntry } from '../usecases/ignore-bank-entry';
 import { importBankStatement } from '../usecases/import-bank-statement';
 import { listBankStatements } from '../usecases/list-bank-statements';
+import { presentBankStatement, presentBankEntry } from '../../http/presenters';
 
 /** The upload takes application/xml or multipart/form-data and bounds its own body (20 MiB, cut while streaming). */
 export const STATEMENT_UPLOAD_PATHS = [/^\/bank-statements\/?$/];
 
-export const presentBankStatement = (s: Omit<BankStatementDoc, '_id'>) => ({
-  id: s.id,
-  message_id: s.messageId,
-  camt_version: s.camtVersion,
-  statements: s.statements.map((x) => ({ id: x.id, account_iban: x.accountIban, currency: x.currency ?? null })),
-  filename: s.filename ?? null,
-  size: s.size,
-  sha256: s.sha256,
-  entries_total: s.lineCount,
-  credits: s.creditCount,
-  debits: s.debitCount,
-  credits_with_proposals: s.proposalCount,
-  confirmed: s.confirmedCount,
-  ignored: s.ignoredCount,
-  created_at: s.createdAt.toISOString(),
-});
-
-export const presentBankEntry = (e: Omit<BankEntryDoc, '_id'>) => ({
-  id: e.index,
-  statement_ref: e.statementRef,
-  type: e.credit ? ('credit' as const) : ('debit' as const),
-  amount: e.amount,
-  currency: e.currency,
-  reversal: e.reversal,
-  booking_status: e.bookingStatus ?? null,
-  booking_date: e.bookingDate ?? null,
-  value_date: e.valueDate ?? null,
-  payer_name: e.payerName ?? null,
-  payer_iban: e.payerIban ?? null,
-  end_to_end_id: e.endToEndId ?? null,
-  bank_reference: e.bankRef ?? null,
-  remittance_information: e.unstructured,
-  references: e.references,
-  additional_information: e.additionalInfo ?? null,
-  state: e.state,
-  proposals: e.proposals.map((p) => ({
-    invoice_id: p.invoiceId,
-    invoice_number: p.number,
-    customer_id: p.customerId,
-    amount: centsToNumber(p.amountCents),
-    open_amount: centsToNumber(p.openCents),
-    confidence: p.confidence,
-    reasons: p.reasons,
-  })),
-  payment: e.confirmed
-    ? {
-        payment_id: e.confirmed.paymentId,
-        invoice_id: e.confirmed.invoiceId,
-        amount: centsToNumber(e.confirmed.amountCents),
-        confirmed_at: new Date(e.confirmed.at).toISOString(),
-      }
-    : null,
-});
-
-export function bankStatementRoutes(deps: InvoiceDeps): Router {
+export function bankStatementRoutes(deps: ReceivablesDeps): Router {
   const r = Router();
   const ids = (req: { params: Record<string, unknown> }) => ({
     id: parsePath(IntId, req.params, 'id'),

@@ -2,17 +2,17 @@ import { Router } from 'express';
 import { IntId, PaymentCreate, PaymentListQuery } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import { presentInvoice, presentPayment } from '../../http/presenters';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { ReceivablesDeps } from '../deps';
 import { getPayment } from '../usecases/get-payment';
 import { listPayments } from '../usecases/list-payments';
-import { loadInvoice } from '../../invoices/usecases/load-invoice';
+import { loadInvoice } from '../../invoices';
 import { recordPayment } from '../usecases/record-payment';
 import { reversePayment } from '../usecases/reverse-payment';
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
 /** Payments of finalized invoices: record (partial, Skonto), list, reverse while not exported. */
-export function paymentRoutes(deps: InvoiceDeps): Router {
+export function paymentRoutes(deps: ReceivablesDeps): Router {
   const r = Router();
 
   /** The invoice's state after a change, in the words of the answer. */

@@ -1,49 +1,15 @@
 import { Router } from 'express';
 import { IntId, ReminderCreate, ReminderSettingsUpdate } from '@inv/contracts';
-import { toJsonNumber } from '@inv/money';
 import { AppError, companyIdOf, parseInput, parsePath } from '@inv/service-kit';
-import type { ProposalDoc, ReminderDoc } from '../db/reminders';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { DunningDeps } from '../deps';
 import { getReminderSettings } from '../usecases/get-reminder-settings';
 import { issueReminder } from '../usecases/issue-reminder';
 import { listReminderProposals, listReminders, reminderLink } from '../usecases/list-reminders';
 import { saveReminderSettings } from '../usecases/save-reminder-settings';
-
-export const presentReminder = (r: ReminderDoc) => ({
-  id: r.id,
-  invoice_id: r.invoiceId,
-  level: r.level,
-  date: r.date,
-  language: r.language,
-  b2b: r.b2b,
-  open_amount: toJsonNumber(r.openAmount),
-  fee: toJsonNumber(r.fee),
-  fees: toJsonNumber(r.fees),
-  flat_fee: toJsonNumber(r.flatFee),
-  interest: toJsonNumber(r.interest),
-  interest_from: r.interestFrom,
-  interest_periods: r.periods.map((p) => ({ from: p.from, to: p.to, days: p.days, rate_percent: toJsonNumber(p.ratePercent) })),
-  total: toJsonNumber(r.total),
-  pay_by: r.payBy,
-  subject: r.subject,
-  email_id: r.emailId ?? null,
-  source: r.source,
-  created_at: r.createdAt.toISOString(),
-});
-
-const presentProposal = (p: ProposalDoc) => ({
-  invoice_id: p.invoiceId,
-  number: p.number,
-  customer_id: p.customerId,
-  level: p.level,
-  due_date: p.dueDate,
-  open_amount: toJsonNumber(p.openAmount),
-  proposed_on: p.proposedOn,
-  reason: p.reason ?? null,
-});
+import { presentReminder, presentProposal } from '../../http/presenters';
 
 /** Reminders (Mahnwesen): the company's settings, issuing and listing an invoice's reminders, the daily run's proposals. */
-export function reminderRoutes(deps: InvoiceDeps): Router {
+export function reminderRoutes(deps: DunningDeps): Router {
   const r = Router();
   r.get('/invoice/reminder-settings', async (req, res) => {
     res.json(await getReminderSettings(deps, companyIdOf(req)));

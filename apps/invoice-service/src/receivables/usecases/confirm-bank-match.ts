@@ -1,10 +1,10 @@
 import type { BankEntryConfirm, CompanyId } from '@inv/contracts';
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
-import { paymentCounter } from '../../platform/company-keys';
+import { paymentCounter } from '../../platform';
 import type { BankEntryDoc } from '../db/bank-statements';
 import { amountToCents, centsToText } from '../domain/payments';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { ReceivablesDeps } from '../deps';
 import { recordPaymentIn } from './record-payment';
 
 export interface ConfirmedMatch {
@@ -28,7 +28,7 @@ const notACredit = () =>
  * Errors of recordPayment pass through (409 INVOICE_ALREADY_PAID, PAYMENT_EXCEEDS_OPEN_AMOUNT, 400 date).
  */
 export async function confirmBankMatch(
-  deps: InvoiceDeps,
+  deps: ReceivablesDeps,
   companyId: CompanyId,
   statementId: number,
   entryId: number,
@@ -46,7 +46,7 @@ export async function confirmBankMatch(
 }
 
 async function confirmOnce(
-  deps: InvoiceDeps,
+  deps: ReceivablesDeps,
   companyId: CompanyId,
   statementId: number,
   entryId: number,

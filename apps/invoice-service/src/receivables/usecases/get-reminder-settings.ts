@@ -10,7 +10,7 @@ import {
   type Language,
   type ReminderTexts,
 } from '../domain/dunning';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { ReceivablesDeps } from '../deps';
 
 /** The settings in force: what the company saved over the defaults. */
 export function settingsOf(saved: ReminderSettingsDoc | null | undefined): DunningSettings {
@@ -31,12 +31,12 @@ export function settingsOf(saved: ReminderSettingsDoc | null | undefined): Dunni
   };
 }
 
-export async function reminderSettingsFor(deps: InvoiceDeps, companyId: CompanyId): Promise<DunningSettings> {
+export async function reminderSettingsFor(deps: ReceivablesDeps, companyId: CompanyId): Promise<DunningSettings> {
   return settingsOf(await deps.reminders.settings(companyId));
 }
 
 /** GET /invoice/reminder-settings. */
-export async function getReminderSettings(deps: InvoiceDeps, companyId: CompanyId) {
+export async function getReminderSettings(deps: ReceivablesDeps, companyId: CompanyId) {
   const saved = await deps.reminders.settings(companyId);
   const s = settingsOf(saved);
   const texts = (l: Language) =>

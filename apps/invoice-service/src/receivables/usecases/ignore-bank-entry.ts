@@ -1,7 +1,7 @@
 import type { CompanyId } from '@inv/contracts';
 import { AppError, conflict, notFound } from '@inv/service-kit';
 import type { BankEntryDoc } from '../db/bank-statements';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { ReceivablesDeps } from '../deps';
 
 /**
  * POST /bank-statements/{id}/entries/{entryId}/ignore: the entry needs no payment (a credit that is no invoice's, a
@@ -9,7 +9,7 @@ import type { InvoiceDeps } from '../../platform/deps';
  * reversed (POST /invoice/{id}/payments/{paymentId}/reverse).
  */
 export async function ignoreBankEntry(
-  deps: InvoiceDeps,
+  deps: ReceivablesDeps,
   companyId: CompanyId,
   statementId: number,
   entryId: number,

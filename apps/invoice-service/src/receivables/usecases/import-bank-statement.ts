@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { bankStatementCounter, type BankEntryDoc, type BankStatementDoc } from '../db/bank-statements';
-import type { InvoiceDoc } from '../../invoices/db/invoices';
+import type { InvoiceDoc } from '../../invoices';
 import { buildMatchIndex, matchLine, type OpenInvoice } from '../domain/bank-matching';
 import { guardStatementXml, parseCamt053 } from '../domain/camt053';
 import { amountToCents, openCentsOf } from '../domain/payments';
-import { grossCentsOf } from '../../invoices/domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import { grossCentsOf } from '../../invoices';
+import type { ReceivablesDeps } from '../deps';
 import type { ReceivedStatement } from '../http/receive-statement';
 
 export interface ImportedStatement {
@@ -16,7 +16,7 @@ export interface ImportedStatement {
   created: boolean;
 }
 
-type Openable = Awaited<ReturnType<InvoiceDeps['invoices']['openForMatching']>>[number];
+type Openable = Awaited<ReturnType<ReceivablesDeps['invoices']['openForMatching']>>[number];
 
 /** What matching needs of an open invoice: its open amount and a Skonto still obtainable. */
 export function openInvoiceOf(inv: Openable): OpenInvoice {
@@ -43,7 +43,11 @@ const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11
  * bytes), else matches every credit against the company's open invoices (read once, indexed by number and amount)
  * and stores the statement with its entries and proposals, announcing bank-statement.imported.v1, in one transaction.
  */
-export async function importBankStatement(deps: InvoiceDeps, companyId: CompanyId, upload: ReceivedStatement): Promise<ImportedStatement> {
+export async function importBankStatement(
+  deps: ReceivablesDeps,
+  companyId: CompanyId,
+  upload: ReceivedStatement,
+): Promise<ImportedStatement> {
   // the same bytes again: answered before reading them (a 10,000-line file takes a second to read)
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
   const sameBytes = await deps.bankStatements.findSame(companyId, undefined, sha256);

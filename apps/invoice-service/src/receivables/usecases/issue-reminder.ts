@@ -4,15 +4,15 @@ import type { CompanyId, ReminderCreate } from '@inv/contracts';
 import { commandMessage, eventMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, type FieldError } from '@inv/service-kit';
 import { reminderCounter, type ReminderDoc } from '../db/reminders';
-import type { InvoiceDoc } from '../../invoices/db/invoices';
+import type { InvoiceDoc } from '../../invoices';
 import { LEVEL_NAMES, addDays, isBusiness, nextLevel, reminderFigures, reminderTexts, type ReminderLevel } from '../domain/dunning';
-import { mayUseFreeRecipients, normaliseNewlines, unsafeTextProblem } from '../../mail/domain/email-rules';
+import { mayUseFreeRecipients, normaliseNewlines, unsafeTextProblem } from '../../mail';
 import { centsToText, openCentsOf } from '../domain/payments';
-import { grossCentsOf, totalsOf } from '../../invoices/domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import { grossCentsOf, totalsOf } from '../../invoices';
+import type { DunningDeps } from '../deps';
 import { reminderSettingsFor } from './get-reminder-settings';
-import { loadInvoice } from '../../invoices/usecases/load-invoice';
-import { MAX_RECIPIENTS, countAgainstLimits, recipientsNotKnown } from '../../mail/usecases/send-invoice-email';
+import { loadInvoice } from '../../invoices';
+import { MAX_RECIPIENTS, countAgainstLimits, recipientsNotKnown } from '../../mail';
 
 const emailAddress = z.email();
 const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -65,7 +65,7 @@ export interface IssueOptions {
  * level is issued once per invoice (409 REMINDER_LEVEL_ISSUED, also for the loser of two concurrent requests).
  */
 export async function issueReminder(
-  deps: InvoiceDeps,
+  deps: DunningDeps,
   companyId: CompanyId,
   invoiceId: number,
   input: ReminderCreate,

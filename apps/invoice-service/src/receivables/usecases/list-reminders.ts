@@ -1,16 +1,16 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { InvoiceDeps } from '../../platform/deps';
-import { loadInvoice } from '../../invoices/usecases/load-invoice';
+import type { ReceivablesDeps } from '../deps';
+import { loadInvoice } from '../../invoices';
 
 /** GET /invoice/{id}/reminders: the invoice's reminders, by level. */
-export async function listReminders(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number) {
+export async function listReminders(deps: ReceivablesDeps, companyId: CompanyId, invoiceId: number) {
   await loadInvoice(deps, companyId, invoiceId);
   return deps.reminders.ofInvoice(companyId, invoiceId);
 }
 
 /** GET /invoice/{id}/reminders/{rid}/pdf: a presigned link to the reminder's PDF. */
-export async function reminderLink(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, reminderId: number) {
+export async function reminderLink(deps: ReceivablesDeps, companyId: CompanyId, invoiceId: number, reminderId: number) {
   await loadInvoice(deps, companyId, invoiceId);
   const r = await deps.reminders.get(companyId, invoiceId, reminderId);
   if (!r) throw notFound(`reminder ${reminderId} of invoice ${invoiceId}`);
@@ -22,7 +22,7 @@ export async function reminderLink(deps: InvoiceDeps, companyId: CompanyId, invo
  * GET /invoice/reminder-proposals: what the daily run proposed, for invoices that are still open and have not had the
  * proposed level since.
  */
-export async function listReminderProposals(deps: InvoiceDeps, companyId: CompanyId) {
+export async function listReminderProposals(deps: ReceivablesDeps, companyId: CompanyId) {
   const proposals = await deps.reminders.proposals(companyId);
   const live = await Promise.all(
     proposals.map(async (p) => {

@@ -3,8 +3,8 @@ import type { Emit } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
-import { paymentCounter } from '../../platform/company-keys';
-import type { InvoiceDoc } from '../../invoices/db/invoices';
+import { paymentCounter } from '../../platform';
+import type { InvoiceDoc } from '../../invoices';
 import type { PaymentDoc } from '../db/payments';
 import {
   amountToCents,
@@ -15,9 +15,9 @@ import {
   paymentStateOf,
   takesPayments,
 } from '../domain/payments';
-import { canMoveByPayment } from '../../invoices/domain/status-machine';
-import { totalsOf } from '../../invoices/domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import { canMoveByPayment } from '../../invoices';
+import { statusChanged } from '../../invoices';
+import type { PaymentDeps, ReceivablesDeps } from '../deps';
 
 /** A payment to record: amount as a decimal string with at most 2 decimals (> 0), date YYYY-MM-DD. */
 export interface PaymentInput {
@@ -52,7 +52,7 @@ export function exceedsOpenAmount(inv: Pick<InvoiceDoc, 'id' | 'number'>, openCe
  * never overpay: the transaction that loses retries and sees the other's payment.
  */
 export async function recordPaymentIn(
-  deps: InvoiceDeps,
+  deps: PaymentDeps,
   session: ClientSession,
   emit: Emit,
   companyId: CompanyId,
@@ -116,22 +116,8 @@ export async function recordPaymentIn(
   await deps.payments.insert(payment, session);
   // the status first: in an invoice's webhook sequence, PAID directly follows SENT as before payments existed
   if (set.status === 'PAID')
-    emit(
-      eventMessage(
-        'invoice.status-changed.v1',
-        companyId,
-        {
-          invoiceId,
-          customerId: inv.customerId,
-          number: inv.number,
-          status: 'PAID',
-          paidDate: input.date,
-          totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-        },
-        // one per payment that closed the document: it may be paid, reopened by a reversal and paid again
-        `status-${companyId}-${invoiceId}-PAID-${paymentId}`,
-      ),
-    );
+    // one per payment that closed the document: it may be paid, reopened by a reversal and paid again
+    emit(statusChanged(companyId, inv, 'PAID', `status-${companyId}-${invoiceId}-PAID-${paymentId}`, { paidDate: input.date }));
   emit(
     eventMessage(
       'invoice.payment-recorded.v1',
@@ -170,7 +156,7 @@ export async function recordPaymentIn(
  * 409 PAYMENT_EXCEEDS_OPEN_AMOUNT (`open_amount`), 409 SKONTO_NOT_APPLICABLE, 400 VALIDATION_ERROR (date, amount).
  */
 export async function recordPayment(
-  deps: InvoiceDeps,
+  deps: ReceivablesDeps,
   companyId: CompanyId,
   invoiceId: number,
   input: PaymentInput,

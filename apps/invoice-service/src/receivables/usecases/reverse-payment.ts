@@ -1,12 +1,12 @@
 import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, notFound } from '@inv/service-kit';
-import type { InvoiceDoc } from '../../invoices/db/invoices';
+import type { InvoiceDoc } from '../../invoices';
 import type { PaymentDoc } from '../db/payments';
 import { amountToCents, centsToText, openCentsOf, paymentStateOf } from '../domain/payments';
-import { canMoveByPayment, statusAfterReversal } from '../../invoices/domain/status-machine';
-import { totalsOf } from '../../invoices/domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import { canMoveByPayment, statusAfterReversal } from '../../invoices';
+import { statusChanged } from '../../invoices';
+import type { ReceivablesDeps } from '../deps';
 
 /**
  * Reverses a payment that is not exported yet (POST /invoice/{id}/payments/{paymentId}/reverse): the invoice is open
@@ -14,7 +14,12 @@ import type { InvoiceDeps } from '../../platform/deps';
  * invoice.payment-reversed.v1, and invoice.status-changed.v1 SENT when it returns to SENT (the event knows no OPEN).
  * Reversing a reversed payment again answers it unchanged. 409 PAYMENT_EXPORTED once it is in a DATEV export.
  */
-export async function reversePayment(deps: InvoiceDeps, companyId: CompanyId, invoiceId: number, paymentId: number): Promise<PaymentDoc> {
+export async function reversePayment(
+  deps: ReceivablesDeps,
+  companyId: CompanyId,
+  invoiceId: number,
+  paymentId: number,
+): Promise<PaymentDoc> {
   return deps.commit(async (session, emit) => {
     const payment = await deps.payments.get(companyId, paymentId, session);
     if (!payment || payment.invoiceId !== invoiceId) throw notFound(`payment ${paymentId} of invoice ${invoiceId}`);
@@ -58,21 +63,7 @@ export async function reversePayment(deps: InvoiceDeps, companyId: CompanyId, in
         `payment-reversed-${companyId}-${paymentId}`,
       ),
     );
-    if (back === 'SENT')
-      emit(
-        eventMessage(
-          'invoice.status-changed.v1',
-          companyId,
-          {
-            invoiceId,
-            customerId: inv.customerId,
-            number: inv.number,
-            status: 'SENT',
-            totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-          },
-          `status-${companyId}-${invoiceId}-SENT-reversal-${paymentId}`,
-        ),
-      );
+    if (back === 'SENT') emit(statusChanged(companyId, inv, 'SENT', `status-${companyId}-${invoiceId}-SENT-reversal-${paymentId}`));
     return reversed;
   });
 }

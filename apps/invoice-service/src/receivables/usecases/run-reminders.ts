@@ -2,7 +2,7 @@ import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { AppError } from '@inv/service-kit';
 import { dueLevel } from '../domain/dunning';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { DunningDeps } from '../deps';
 import { reminderSettingsFor } from './get-reminder-settings';
 import { dueDateOf, issueReminder, notRemindable, openAmountOf } from './issue-reminder';
 
@@ -24,14 +24,14 @@ export interface RunCounts {
  * invoice (a proposal with the reason when it cannot be sent).
  */
 export async function runReminders(
-  deps: InvoiceDeps,
+  deps: DunningDeps,
   owner: string,
   logger?: { warn: (o: object, m: string) => void },
 ): Promise<RunCounts> {
   const now = deps.now();
   const day = now.toISOString().slice(0, 10);
   const counts: RunCounts = { companies: 0, overdue: 0, proposed: 0, sent: 0 };
-  for (const companyId of await deps.reminders.companiesWithOverdue(day)) {
+  for (const companyId of await deps.reminders.companiesWithOverdueAcrossCompanies(day)) {
     if (!(await deps.reminders.claimRun(companyId, day, owner, now, RUN_LEASE_MS))) continue;
     counts.companies++;
     const mine = { proposed: 0, sent: 0, overdue: 0 };
@@ -45,7 +45,7 @@ export async function runReminders(
 }
 
 async function runCompany(
-  deps: InvoiceDeps,
+  deps: DunningDeps,
   companyId: CompanyId,
   day: string,
   counts: { proposed: number; sent: number; overdue: number },

@@ -2,11 +2,11 @@ import type { CompanyId, ReminderSettingsUpdate } from '@inv/contracts';
 import { formatAmount } from '@inv/money';
 import { invalidData, type FieldError } from '@inv/service-kit';
 import { LEVELS, REMINDER_PLACEHOLDERS, unknownReminderPlaceholders } from '../domain/dunning';
-import type { InvoiceDeps } from '../../platform/deps';
+import type { ReceivablesDeps } from '../deps';
 import { getReminderSettings, settingsOf } from './get-reminder-settings';
 
 /** PUT /invoice/reminder-settings: what is given replaces what is in force (texts per language, level and part). */
-export async function saveReminderSettings(deps: InvoiceDeps, companyId: CompanyId, input: ReminderSettingsUpdate) {
+export async function saveReminderSettings(deps: ReceivablesDeps, companyId: CompanyId, input: ReminderSettingsUpdate) {
   const saved = await deps.reminders.settings(companyId);
   const set: Record<string, unknown> = { updatedAt: deps.now() };
   const unset: Record<string, 1> = {};

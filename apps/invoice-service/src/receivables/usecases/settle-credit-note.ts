@@ -1,13 +1,13 @@
 import type { CompanyId } from '@inv/contracts';
 import type { Emit } from '@inv/outbox';
-import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
-import type { InvoiceDoc } from '../../invoices/db/invoices';
+import type { InvoiceDoc } from '../../invoices';
 import { appliedCreditCents, paymentStateOf, settledByCredit } from '../domain/payments';
-import { canMoveByPayment } from '../../invoices/domain/status-machine';
-import { grossCentsOf, totalsOf } from '../../invoices/domain/totals';
-import type { InvoiceDeps } from '../../platform/deps';
+import { canMoveByPayment } from '../../invoices';
+import { grossCentsOf } from '../../invoices';
+import { statusChanged } from '../../invoices';
+import type { ReceivablesDeps } from '../deps';
 
 /**
  * A credit note (381) with a preceding invoice was just finalized (complete-finalization.ts, same transaction): the
@@ -27,7 +27,7 @@ import type { InvoiceDeps } from '../../platform/deps';
  * (money the buyer paid beyond what is now owed) stays open on the credit note: a refund owed, recorded as a payment.
  */
 export async function settleCreditNoteIn(
-  deps: InvoiceDeps,
+  deps: Pick<ReceivablesDeps, 'invoices'>,
   session: ClientSession,
   emit: Emit,
   companyId: CompanyId,
@@ -55,23 +55,8 @@ export async function settleCreditNoteIn(
     throw conflict(`invoice ${inv.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
   await applyToCreditNote(deps, session, emit, companyId, note, applied, paidDate, now);
   if (set.status !== 'PAID') return false;
-  emit(
-    eventMessage(
-      'invoice.status-changed.v1',
-      companyId,
-      {
-        invoiceId: inv.id,
-        customerId: inv.customerId,
-        number: inv.number,
-        status: 'PAID',
-        paidDate,
-        totalGross: totalsOf(inv.positions).taxInclusiveTotal,
-        settledByCredit: true,
-      },
-      // one per credit note that settled the invoice (it may be reopened by a payment's reversal and settled again)
-      `status-${companyId}-${inv.id}-PAID-credit-${note.id}`,
-    ),
-  );
+  // one per credit note that settled the invoice (it may be reopened by a payment's reversal and settled again)
+  emit(statusChanged(companyId, inv, 'PAID', `status-${companyId}-${inv.id}-PAID-credit-${note.id}`, { paidDate, settledByCredit: true }));
   return true;
 }
 
@@ -80,7 +65,7 @@ export async function settleCreditNoteIn(
  * its invoice; all of its gross applied, it is PAID without a refund and announced so (settledByCredit).
  */
 async function applyToCreditNote(
-  deps: InvoiceDeps,
+  deps: Pick<ReceivablesDeps, 'invoices'>,
   session: ClientSession,
   emit: Emit,
   companyId: CompanyId,
@@ -97,20 +82,5 @@ async function applyToCreditNote(
   if (!(await deps.invoices.settle(companyId, note.id, note, set, [], session)))
     throw conflict(`credit note ${note.id} changed meanwhile; retry`, 'CONCURRENT_MODIFICATION');
   if (!settled) return;
-  emit(
-    eventMessage(
-      'invoice.status-changed.v1',
-      companyId,
-      {
-        invoiceId: note.id,
-        customerId: note.customerId,
-        number: note.number,
-        status: 'PAID',
-        paidDate,
-        totalGross: totalsOf(note.positions).taxInclusiveTotal,
-        settledByCredit: true,
-      },
-      `status-${companyId}-${note.id}-PAID-applied`,
-    ),
-  );
+  emit(statusChanged(companyId, note, 'PAID', `status-${companyId}-${note.id}-PAID-applied`, { paidDate, settledByCredit: true }));
 }
