@@ -1,18 +1,37 @@
-import type { InvoiceTotals } from '@inv/money';
-import type { InvoiceDoc, PositionDoc } from '../invoices';
-import type { JobDoc } from '../invoices';
-import type { PaymentDoc } from '../receivables';
-import { amountToCents, centsToNumber, openCentsOf, paymentStateOf, takesPayments } from '../receivables';
-import { jsonNumber, totalsOf, type ValidationResult } from '../invoices';
-import type { AttachmentDoc } from '../invoices';
-import type { ProductDoc } from '../invoices';
-import type { SequenceDoc } from '../invoices';
-import { formatNumber } from '../invoices';
-import { nextValueOf } from '../invoices';
-import type { BankEntryDoc, BankStatementDoc } from '../receivables';
-import type { ProposalDoc, ReminderDoc } from '../receivables';
-import type { EmailDoc } from '../mail';
-import { toDecimal, toJsonNumber } from '@inv/money';
+/**
+ * The one home of response shaping in invoice-service: every body the routes answer with (invoices/, receivables/,
+ * mail/ http/) is built here from the features' documents and results, with the API's snake_case names.
+ */
+import { toDecimal, toJsonNumber, type InvoiceTotals } from '@inv/money';
+import {
+  formatNumber,
+  jsonNumber,
+  nextValueOf,
+  totalsOf,
+  type AttachmentDoc,
+  type InvoiceDoc,
+  type JobDoc,
+  type PositionDoc,
+  type ProductDoc,
+  type SequenceDoc,
+  type ValidationResult,
+} from '../invoices';
+import { PLACEHOLDERS, type EmailDoc, type EmailTextsView } from '../mail';
+import {
+  LEVELS,
+  REMINDER_PLACEHOLDERS,
+  amountToCents,
+  centsToNumber,
+  openCentsOf,
+  paymentStateOf,
+  takesPayments,
+  type BankEntryDoc,
+  type BankStatementDoc,
+  type PaymentDoc,
+  type ProposalDoc,
+  type ReminderDoc,
+  type ReminderSettingsView,
+} from '../receivables';
 
 /**
  * Presentation never throws: input bounds keep new data exact, but a record stored before the bounds
@@ -304,4 +323,28 @@ export function presentValidation(result: ValidationResult) {
     vat_check: { status: result.vatStatus },
     vat_override_required: result.vatOverrideRequired,
   };
+}
+
+/** GET /invoice/reminder-settings: the settings in force, each text marked whether it is the default. */
+export function presentReminderSettings({ settings: s, saved }: ReminderSettingsView) {
+  const texts = (l: 'de' | 'en') =>
+    Object.fromEntries(LEVELS.map((v) => [v, { ...s.texts[l][v], is_default: !saved?.texts?.[`${l}_${v}`] }])) as Record<
+      1 | 2 | 3,
+      { subject: string; body: string; is_default: boolean }
+    >;
+  return {
+    mode: s.mode,
+    interval_days: s.intervalDays,
+    fees: s.fees.map((f) => toJsonNumber(f)),
+    flat_fee_b2b: s.flatFeeB2B,
+    pay_within_days: s.payWithinDays,
+    texts: { de: texts('de'), en: texts('en') },
+    placeholders: REMINDER_PLACEHOLDERS.map((p) => `{${p}}`),
+  };
+}
+
+/** GET /invoice/email-texts: the texts in force per language, and the placeholders they may use. */
+export function presentEmailTexts(t: EmailTextsView) {
+  const one = (l: 'de' | 'en') => ({ ...t[l].template, is_default: t[l].isDefault });
+  return { de: one('de'), en: one('en'), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
 }

@@ -10,6 +10,9 @@ export { MAX_RECIPIENTS, countAgainstLimits, recipientsNotKnown } from './usecas
 // for the consumers of mail.send.v1, mail.sent.v1 and mail.failed.v1
 export { deliverMail } from './usecases/deliver-mail';
 export { recordMailFailed, recordMailSent } from './usecases/record-mail-outcome';
+// for the presenters
+export { PLACEHOLDERS } from './domain/email-texts';
+export type { EmailTextsView } from './usecases/get-email-texts';
 // for the composition root and the presenters
 export { emailsRepo } from './db/emails';
 export type { EmailDoc } from './db/emails';

@@ -9,6 +9,9 @@ export { settleCreditNoteIn } from './usecases/settle-credit-note';
 export { amountToCents, centsToNumber, centsToText, openCentsOf, paymentStateOf, takesPayments } from './domain/payments';
 // for the entry points: the daily reminder run, export-service's announcement
 export { runReminders } from './usecases/run-reminders';
+// for the presenters
+export { LEVELS, REMINDER_PLACEHOLDERS } from './domain/dunning';
+export type { ReminderSettingsView } from './usecases/get-reminder-settings';
 export type { RunCounts } from './usecases/run-reminders';
 export { markPaymentsExported } from './usecases/mark-payments-exported';
 // for the composition root and the presenters: repositories, routes, document types

@@ -7,18 +7,21 @@ import { getEmailTexts } from '../usecases/get-email-texts';
 import { resetEmailTexts } from '../usecases/reset-email-texts';
 import { saveEmailTexts } from '../usecases/save-email-texts';
 import { sendInvoiceEmail } from '../usecases/send-invoice-email';
-import { presentEmail } from '../../http/presenters';
+import { presentEmail, presentEmailTexts } from '../../http/presenters';
 
 export function emailRoutes(deps: MailDeps): Router {
   const r = Router();
   r.get('/invoice/email-texts', async (req, res) => {
-    res.json(await getEmailTexts(deps, companyIdOf(req)));
+    res.json(presentEmailTexts(await getEmailTexts(deps, companyIdOf(req))));
   });
   r.put('/invoice/email-texts', async (req, res) => {
-    res.json({ message: 'e-mail texts saved', ...(await saveEmailTexts(deps, companyIdOf(req), parseInput(EmailTextsUpdate, req.body))) });
+    res.json({
+      message: 'e-mail texts saved',
+      ...presentEmailTexts(await saveEmailTexts(deps, companyIdOf(req), parseInput(EmailTextsUpdate, req.body))),
+    });
   });
   r.delete('/invoice/email-texts', async (req, res) => {
-    res.json({ message: 'e-mail texts reset to the defaults', ...(await resetEmailTexts(deps, companyIdOf(req))) });
+    res.json({ message: 'e-mail texts reset to the defaults', ...presentEmailTexts(await resetEmailTexts(deps, companyIdOf(req))) });
   });
   r.post('/invoice/:id/send_email', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');

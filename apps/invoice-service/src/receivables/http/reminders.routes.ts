@@ -6,16 +6,16 @@ import { getReminderSettings } from '../usecases/get-reminder-settings';
 import { issueReminder } from '../usecases/issue-reminder';
 import { listReminderProposals, listReminders, reminderLink } from '../usecases/list-reminders';
 import { saveReminderSettings } from '../usecases/save-reminder-settings';
-import { presentReminder, presentProposal } from '../../http/presenters';
+import { presentProposal, presentReminder, presentReminderSettings } from '../../http/presenters';
 
 /** Reminders (Mahnwesen): the company's settings, issuing and listing an invoice's reminders, the daily run's proposals. */
 export function reminderRoutes(deps: DunningDeps): Router {
   const r = Router();
   r.get('/invoice/reminder-settings', async (req, res) => {
-    res.json(await getReminderSettings(deps, companyIdOf(req)));
+    res.json(presentReminderSettings(await getReminderSettings(deps, companyIdOf(req))));
   });
   r.put('/invoice/reminder-settings', async (req, res) => {
-    res.json(await saveReminderSettings(deps, companyIdOf(req), parseInput(ReminderSettingsUpdate, req.body)));
+    res.json(presentReminderSettings(await saveReminderSettings(deps, companyIdOf(req), parseInput(ReminderSettingsUpdate, req.body))));
   });
   r.get('/invoice/reminder-proposals', async (req, res) => {
     res.json({ proposals: (await listReminderProposals(deps, companyIdOf(req))).map(presentProposal) });

@@ -1,15 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
-import { toJsonNumber } from '@inv/money';
 import type { ReminderSettingsDoc } from '../db/reminders';
-import {
-  DEFAULT_DUNNING_SETTINGS,
-  DEFAULT_REMINDER_TEXTS,
-  LEVELS,
-  REMINDER_PLACEHOLDERS,
-  type DunningSettings,
-  type Language,
-  type ReminderTexts,
-} from '../domain/dunning';
+import { DEFAULT_DUNNING_SETTINGS, DEFAULT_REMINDER_TEXTS, LEVELS, type DunningSettings, type ReminderTexts } from '../domain/dunning';
 import type { ReceivablesDeps } from '../deps';
 
 /** The settings in force: what the company saved over the defaults. */
@@ -35,22 +26,13 @@ export async function reminderSettingsFor(deps: ReceivablesDeps, companyId: Comp
   return settingsOf(await deps.reminders.settings(companyId));
 }
 
-/** GET /invoice/reminder-settings. */
-export async function getReminderSettings(deps: ReceivablesDeps, companyId: CompanyId) {
+/** GET /invoice/reminder-settings: the settings in force and what the company saved (http/presenters.ts shows them). */
+export async function getReminderSettings(deps: ReceivablesDeps, companyId: CompanyId): Promise<ReminderSettingsView> {
   const saved = await deps.reminders.settings(companyId);
-  const s = settingsOf(saved);
-  const texts = (l: Language) =>
-    Object.fromEntries(LEVELS.map((v) => [v, { ...s.texts[l][v], is_default: !saved?.texts?.[`${l}_${v}`] }])) as Record<
-      1 | 2 | 3,
-      { subject: string; body: string; is_default: boolean }
-    >;
-  return {
-    mode: s.mode,
-    interval_days: s.intervalDays,
-    fees: s.fees.map((f) => toJsonNumber(f)),
-    flat_fee_b2b: s.flatFeeB2B,
-    pay_within_days: s.payWithinDays,
-    texts: { de: texts('de'), en: texts('en') },
-    placeholders: REMINDER_PLACEHOLDERS.map((p) => `{${p}}`),
-  };
+  return { settings: settingsOf(saved), saved };
+}
+
+export interface ReminderSettingsView {
+  settings: DunningSettings;
+  saved: ReminderSettingsDoc | null | undefined;
 }
