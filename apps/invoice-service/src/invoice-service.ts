@@ -10,29 +10,34 @@ import { onRendered } from './consumers/document.rendered';
 import { handleSendMail } from './consumers/mail.send';
 import { onMailFailed } from './consumers/mail.failed';
 import { onMailSent } from './consumers/mail.sent';
-import { attachmentsRepo } from './invoices';
-import { bankStatementsRepo } from './receivables';
-import { bankStatementRoutes, STATEMENT_UPLOAD_PATHS } from './receivables';
-import { emailsRepo } from './mail';
-import { invoicesRepo } from './invoices';
-import { positionIdsPerCompany } from './invoices';
-import { jobsRepo, type JobDoc } from './invoices';
-import { numberingRepo } from './invoices';
-import { paymentsRepo } from './receivables';
-import { productsRepo } from './invoices';
-import { createMailSender } from './mail';
-import { numberingRoutes } from './invoices';
-import { productRoutes } from './invoices';
-import { attachmentRoutes, UPLOAD_PATHS } from './invoices';
-import { emailRoutes } from './mail';
-import { invoiceRoutes } from './invoices';
-import { reminderRoutes } from './receivables';
-import { remindersRepo } from './receivables';
+import {
+  UPLOAD_PATHS,
+  attachmentRoutes,
+  attachmentsRepo,
+  draftCache,
+  invoiceRoutes,
+  invoicesRepo,
+  jobsRepo,
+  numberingRepo,
+  numberingRoutes,
+  positionIdsPerCompany,
+  productRoutes,
+  productsRepo,
+  type JobDoc,
+} from './invoices';
+import {
+  STATEMENT_UPLOAD_PATHS,
+  bankStatementRoutes,
+  bankStatementsRepo,
+  paymentRoutes,
+  paymentsRepo,
+  reminderRoutes,
+  remindersRepo,
+} from './receivables';
+import { createMailSender, emailRoutes, emailsRepo } from './mail';
 import { reminderRun } from './workers/reminder-run';
-import { paymentRoutes } from './receivables';
 import { onPaymentsExported } from './consumers/export.payments-exported';
 import type { InvoiceDeps } from './deps';
-import { draftCache } from './invoices';
 import { peerData } from './platform';
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */

@@ -1,8 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import { recordFinalizeEnded } from '../invoices';
+import { failFinalization, recordFinalizeEnded } from '../invoices';
 import type { InvoiceDeps } from '../deps';
-import { failFinalization } from '../invoices';
 
 /** Rendering failed for good: the job fails, the draft is editable again. */
 export async function onRenderFailed(deps: InvoiceDeps, msg: EventOf<'document.render-failed.v1'>, logger: Logger) {

@@ -3,12 +3,10 @@ import { conflict } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
 import { paymentCounter } from '../../platform';
 import type { InvoiceDoc } from '../db/invoices';
-import { centsToText, openCentsOf, paymentStateOf } from '../../receivables';
+import { centsToText, openCentsOf, paymentStateOf, recordPaymentIn, type PaymentDeps } from '../../receivables';
 import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
 import { statusChanged } from './status-changed';
-import { recordPaymentIn } from '../../receivables';
-import type { PaymentDeps } from '../../receivables';
 
 export async function setStatus(deps: InvoicesDeps & PaymentDeps, companyId: CompanyId, id: number, input: StatusUpdate) {
   const inv = await loadInvoice(deps, companyId, id);

@@ -13,11 +13,9 @@ import {
   unsafeTextProblem,
 } from '../domain/email-rules';
 import { emailTexts } from '../domain/email-texts';
-import { totalsOf } from '../../invoices';
-import type { InvoiceDoc } from '../../invoices';
+import { loadInvoice, totalsOf, type InvoiceDoc } from '../../invoices';
 import type { MailDeps } from '../deps';
 import { templateFor } from './get-email-texts';
-import { loadInvoice } from '../../invoices';
 
 export const MAX_RECIPIENTS = 10;
 export const MAX_EMAIL_BYTES = 20 * 1024 * 1024;

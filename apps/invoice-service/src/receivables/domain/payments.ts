@@ -1,7 +1,6 @@
 import type { InvoiceSnapshot, InvoiceStatus } from '@inv/contracts';
 import { toDecimal } from '@inv/money';
-import type { InvoiceDoc } from '../../invoices';
-import { grossCentsOf } from '../../invoices';
+import { grossCentsOf, type InvoiceDoc } from '../../invoices';
 
 /**
  * Payments of a finalized document. Everything is counted in whole cents (amounts have at most 2 decimals).

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { bankStatementCounter, type BankEntryDoc, type BankStatementDoc } from '../db/bank-statements';
-import type { InvoiceDoc } from '../../invoices';
+import { grossCentsOf, type InvoiceDoc } from '../../invoices';
 import { buildMatchIndex, matchLine, type OpenInvoice } from '../domain/bank-matching';
 import { guardStatementXml, parseCamt053 } from '../domain/camt053';
 import { amountToCents, openCentsOf } from '../domain/payments';
-import { grossCentsOf } from '../../invoices';
 import type { ReceivablesDeps } from '../deps';
 import type { ReceivedStatement } from '../http/receive-statement';
 

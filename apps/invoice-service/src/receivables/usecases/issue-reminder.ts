@@ -4,15 +4,19 @@ import type { CompanyId, ReminderCreate } from '@inv/contracts';
 import { commandMessage, eventMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, type FieldError } from '@inv/service-kit';
 import { reminderCounter, type ReminderDoc } from '../db/reminders';
-import type { InvoiceDoc } from '../../invoices';
+import { grossCentsOf, loadInvoice, totalsOf, type InvoiceDoc } from '../../invoices';
 import { LEVEL_NAMES, addDays, isBusiness, nextLevel, reminderFigures, reminderTexts, type ReminderLevel } from '../domain/dunning';
-import { mayUseFreeRecipients, normaliseNewlines, unsafeTextProblem } from '../../mail';
+import {
+  MAX_RECIPIENTS,
+  countAgainstLimits,
+  mayUseFreeRecipients,
+  normaliseNewlines,
+  recipientsNotKnown,
+  unsafeTextProblem,
+} from '../../mail';
 import { centsToText, openCentsOf } from '../domain/payments';
-import { grossCentsOf, totalsOf } from '../../invoices';
 import type { DunningDeps } from '../deps';
 import { reminderSettingsFor } from './get-reminder-settings';
-import { loadInvoice } from '../../invoices';
-import { MAX_RECIPIENTS, countAgainstLimits, recipientsNotKnown } from '../../mail';
 
 const emailAddress = z.email();
 const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

@@ -4,7 +4,7 @@ import { eventMessage } from '@inv/runtime';
 import { AppError, conflict, invalidData, notFound } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
 import { paymentCounter } from '../../platform';
-import type { InvoiceDoc } from '../../invoices';
+import { canMoveByPayment, statusChanged, type InvoiceDoc } from '../../invoices';
 import type { PaymentDoc } from '../db/payments';
 import {
   amountToCents,
@@ -15,8 +15,6 @@ import {
   paymentStateOf,
   takesPayments,
 } from '../domain/payments';
-import { canMoveByPayment } from '../../invoices';
-import { statusChanged } from '../../invoices';
 import type { PaymentDeps, ReceivablesDeps } from '../deps';
 
 /** A payment to record: amount as a decimal string with at most 2 decimals (> 0), date YYYY-MM-DD. */

@@ -1,11 +1,9 @@
 import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, notFound } from '@inv/service-kit';
-import type { InvoiceDoc } from '../../invoices';
+import { canMoveByPayment, statusAfterReversal, statusChanged, type InvoiceDoc } from '../../invoices';
 import type { PaymentDoc } from '../db/payments';
 import { amountToCents, centsToText, openCentsOf, paymentStateOf } from '../domain/payments';
-import { canMoveByPayment, statusAfterReversal } from '../../invoices';
-import { statusChanged } from '../../invoices';
 import type { ReceivablesDeps } from '../deps';
 
 /**

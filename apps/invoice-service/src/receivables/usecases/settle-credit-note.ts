@@ -2,11 +2,8 @@ import type { CompanyId } from '@inv/contracts';
 import type { Emit } from '@inv/outbox';
 import { conflict } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
-import type { InvoiceDoc } from '../../invoices';
+import { canMoveByPayment, grossCentsOf, statusChanged, type InvoiceDoc } from '../../invoices';
 import { appliedCreditCents, paymentStateOf, settledByCredit } from '../domain/payments';
-import { canMoveByPayment } from '../../invoices';
-import { grossCentsOf } from '../../invoices';
-import { statusChanged } from '../../invoices';
 import type { ReceivablesDeps } from '../deps';
 
 /**
