@@ -17,6 +17,7 @@ import {
   type ValidationResult,
 } from '../invoices';
 import { PLACEHOLDERS, type EmailDoc, type EmailTextsView } from '../mail';
+import type { DownloadLink } from '../platform';
 import {
   LEVELS,
   REMINDER_PLACEHOLDERS,
@@ -348,3 +349,11 @@ export function presentEmailTexts(t: EmailTextsView) {
   const one = (l: 'de' | 'en') => ({ ...t[l].template, is_default: t[l].isDefault });
   return { de: one('de'), en: one('en'), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
 }
+
+/** A presigned download link (an invoice's PDF or XML, an attachment, a reminder's PDF). */
+export const presentLink = (l: DownloadLink) => ({
+  url: l.url,
+  filename: l.filename,
+  ...(l.contentType !== undefined ? { content_type: l.contentType } : {}),
+  expires_in: l.expiresIn,
+});

@@ -8,6 +8,7 @@ export type { PlatformDeps } from './deps';
 export { peerData } from './peer-data';
 export type { PeerData } from './peer-data';
 export { oneAtATime } from './one-at-a-time';
+export type { DownloadLink } from './download-link';
 export { attachmentCounter, invoiceCounter, paymentCounter, productCounter } from './company-keys';
 export { documentDate, euros } from './letter-format';
 export type { Language } from './letter-format';

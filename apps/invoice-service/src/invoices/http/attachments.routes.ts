@@ -6,7 +6,7 @@ import { deleteAttachment } from '../usecases/delete-attachment';
 import { listAttachments } from '../usecases/list-attachments';
 import { uploadAttachment } from '../usecases/upload-attachment';
 import type { InvoicesDeps } from '../deps';
-import { presentAttachment } from '../../http/presenters';
+import { presentAttachment, presentLink } from '../../http/presenters';
 
 /** The upload route takes multipart/form-data and bounds its own body (5 MiB per file, cut while streaming). */
 export const UPLOAD_PATHS = [/^\/invoice\/[^/]+\/attachments\/?$/];
@@ -32,9 +32,13 @@ export function attachmentRoutes(deps: InvoicesDeps): Router {
     res.json({ attachments: list.map(presentAttachment) });
   });
   r.get('/invoice/:id/attachments/:attachment_id', async (req, res) => {
-    res.json(
-      await attachmentLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePath(IntId, req.params, 'attachment_id')),
+    const link = await attachmentLink(
+      deps,
+      companyIdOf(req),
+      parsePath(IntId, req.params, 'id'),
+      parsePath(IntId, req.params, 'attachment_id'),
     );
+    res.json(presentLink(link));
   });
   r.delete('/invoice/:id/attachments/:attachment_id', async (req, res) => {
     const aid = parsePath(IntId, req.params, 'attachment_id');

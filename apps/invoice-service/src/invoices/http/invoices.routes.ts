@@ -15,7 +15,7 @@ import {
   StatusUpdate,
 } from '@inv/contracts';
 import { AppError, companyIdOf, notFound, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
-import { presentInvoice, presentJob, presentPositions, presentValidation } from '../../http/presenters';
+import { presentInvoice, presentJob, presentPositions, presentLink, presentValidation } from '../../http/presenters';
 import { addPosition } from '../usecases/add-position';
 import { cancelInvoice } from '../usecases/cancel-invoice';
 import { createCreditNote } from '../usecases/create-credit-note';
@@ -144,10 +144,10 @@ export function invoiceRoutes(deps: InvoicesDeps & PaymentDeps): Router {
     res.status(201).json({ message: 'credit note created as a draft; finalize it like an invoice', invoice_id: id });
   });
   r.get('/invoice/:id/pdf-link', async (req, res) => {
-    res.json(await documentLink(deps, companyIdOf(req), idOf(req, 'id'), 'pdf'));
+    res.json(presentLink(await documentLink(deps, companyIdOf(req), idOf(req, 'id'), 'pdf')));
   });
   r.get('/invoice/:id/xml-link', async (req, res) => {
-    res.json(await documentLink(deps, companyIdOf(req), idOf(req, 'id'), 'xml'));
+    res.json(presentLink(await documentLink(deps, companyIdOf(req), idOf(req, 'id'), 'xml')));
   });
   r.get('/invoice/:id/preview', async (req, res) => {
     const pdf = await renderPreview(deps, companyIdOf(req), idOf(req, 'id'));

@@ -6,7 +6,7 @@ import { getReminderSettings } from '../usecases/get-reminder-settings';
 import { issueReminder } from '../usecases/issue-reminder';
 import { listReminderProposals, listReminders, reminderLink } from '../usecases/list-reminders';
 import { saveReminderSettings } from '../usecases/save-reminder-settings';
-import { presentProposal, presentReminder, presentReminderSettings } from '../../http/presenters';
+import { presentLink, presentProposal, presentReminder, presentReminderSettings } from '../../http/presenters';
 
 /** Reminders (Mahnwesen): the company's settings, issuing and listing an invoice's reminders, the daily run's proposals. */
 export function reminderRoutes(deps: DunningDeps): Router {
@@ -36,7 +36,7 @@ export function reminderRoutes(deps: DunningDeps): Router {
   r.get('/invoice/:id/reminders/:rid/pdf', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');
     const rid = parsePath(IntId, req.params, 'rid');
-    res.json(await reminderLink(deps, companyIdOf(req), id, rid));
+    res.json(presentLink(await reminderLink(deps, companyIdOf(req), id, rid)));
   });
   return r;
 }

@@ -1,5 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
+import type { DownloadLink } from '../../platform';
 import type { ReceivablesDeps } from '../deps';
 import { loadInvoice } from '../../invoices';
 
@@ -10,12 +11,17 @@ export async function listReminders(deps: ReceivablesDeps, companyId: CompanyId,
 }
 
 /** GET /invoice/{id}/reminders/{rid}/pdf: a presigned link to the reminder's PDF. */
-export async function reminderLink(deps: ReceivablesDeps, companyId: CompanyId, invoiceId: number, reminderId: number) {
+export async function reminderLink(
+  deps: ReceivablesDeps,
+  companyId: CompanyId,
+  invoiceId: number,
+  reminderId: number,
+): Promise<DownloadLink> {
   await loadInvoice(deps, companyId, invoiceId);
   const r = await deps.reminders.get(companyId, invoiceId, reminderId);
   if (!r) throw notFound(`reminder ${reminderId} of invoice ${invoiceId}`);
   const { url, expiresInSeconds } = await deps.bus.callRpc('document.presign.v1', companyId, { key: r.pdf.key, filename: r.pdf.filename });
-  return { url, filename: r.pdf.filename, content_type: 'application/pdf', expires_in: expiresInSeconds };
+  return { url, filename: r.pdf.filename, contentType: 'application/pdf', expiresIn: expiresInSeconds };
 }
 
 /**
