@@ -10,30 +10,35 @@ import { onRendered } from './consumers/document.rendered';
 import { handleSendMail } from './consumers/mail.send';
 import { onMailFailed } from './consumers/mail.failed';
 import { onMailSent } from './consumers/mail.sent';
-import { attachmentsRepo } from './db/attachments';
-import { bankStatementsRepo } from './db/bank-statements';
-import { bankStatementRoutes, STATEMENT_UPLOAD_PATHS } from './http/bank-statements.routes';
-import { emailsRepo } from './db/emails';
-import { invoicesRepo } from './db/invoices';
-import { positionIdsPerCompany } from './support/position-ids';
-import { jobsRepo, type JobDoc } from './db/jobs';
-import { numberingRepo } from './db/numbering';
-import { paymentsRepo } from './db/payments';
-import { productsRepo } from './db/products';
-import { createMailSender } from './mail/sender';
-import { numberingRoutes } from './http/numbering.routes';
-import { productRoutes } from './http/products.routes';
-import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
-import { emailRoutes } from './http/emails.routes';
-import { invoiceRoutes } from './http/invoices.routes';
-import { reminderRoutes } from './http/reminders.routes';
-import { remindersRepo } from './db/reminders';
-import { reminderRun } from './support/reminder-run';
-import { paymentRoutes } from './http/payments.routes';
+import {
+  UPLOAD_PATHS,
+  attachmentRoutes,
+  attachmentsRepo,
+  draftCache,
+  invoiceRoutes,
+  invoicesRepo,
+  jobsRepo,
+  numberingRepo,
+  numberingRoutes,
+  positionIdsPerCompany,
+  productRoutes,
+  productsRepo,
+  type JobDoc,
+} from './invoices';
+import {
+  STATEMENT_UPLOAD_PATHS,
+  bankStatementRoutes,
+  bankStatementsRepo,
+  paymentRoutes,
+  paymentsRepo,
+  reminderRoutes,
+  remindersRepo,
+} from './receivables';
+import { createMailSender, emailRoutes, emailsRepo } from './mail';
+import { reminderRun } from './workers/reminder-run';
 import { onPaymentsExported } from './consumers/export.payments-exported';
-import type { InvoiceDeps } from './support/deps';
-import { draftCache } from './support/draft-cache';
-import { peerData } from './support/peer-data';
+import type { InvoiceDeps } from './deps';
+import { peerData } from './platform';
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
@@ -59,7 +64,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const bankStatements = bankStatementsRepo(rt.conn);
   await bankStatements.init();
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
-  const movedSequences = await numbering.adoptCreditNotePrefix(new Date());
+  const movedSequences = await numbering.adoptCreditNotePrefixAcrossCompanies(new Date());
   if (movedSequences > 0) rt.logger.info({ sequences: movedSequences }, 'credit note sequences moved from GS- to RK- (values kept)');
   await reminders.init();
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
