@@ -152,8 +152,8 @@ describe('bank matching', () => {
   });
 });
 
-describe('the confidences the README states', () => {
-  const readme = readFileSync(join(__dirname, '../../../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+describe('the confidences the walkthrough states', () => {
+  const readme = readFileSync(join(__dirname, '../../../../../docs/walkthrough.md'), 'utf8').replace(/\s+/g, ' ');
 
   it('are the ones matching gives', () => {
     const n = NUMBER_CONFIDENCE;
@@ -173,7 +173,7 @@ describe('the confidences the README states', () => {
       expect([phrase, readme.includes(phrase)]).toEqual([phrase, true]);
   });
 
-  it("agree with the README's example: the invoice number and the open amount minus Skonto give 0.9", () => {
+  it("agree with the walkthrough's example: the invoice number and the open amount minus Skonto give 0.9", () => {
     const index = buildMatchIndex(
       [{ id: 1, number: 'RE-2026-00001', customerId: 1, openCents: 11900, skonto: { cents: 238, untilDate: '2026-12-31' } }],
       new Map(),

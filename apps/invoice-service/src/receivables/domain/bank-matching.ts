@@ -223,7 +223,7 @@ function amountFit(line: MatchableLine, cents: number, inv: OpenInvoice): { reas
   return { reason: 'amount_exceeds_open', bookCents: inv.openCents };
 }
 
-/** Confidence of a proposal found by its invoice number or RF reference, by how the amount fits (README states these). */
+/** Confidence of a proposal found by its invoice number or RF reference, by how the amount fits (docs/walkthrough.md states these). */
 export const NUMBER_CONFIDENCE = {
   amount_equals_open: 0.95,
   amount_equals_open_minus_skonto: 0.9,
@@ -231,7 +231,7 @@ export const NUMBER_CONFIDENCE = {
   amount_exceeds_open: 0.6,
 } as const satisfies Partial<Record<MatchReason, number>>;
 
-/** The factors and confidences of the other rules (README states these). */
+/** The factors and confidences of the other rules (docs/walkthrough.md states these). */
 export const CONFIDENCE_RULES = {
   /** an invoice number of 1 to 3 digits (found by chance in any text) */
   shortNumber: 0.7,
