@@ -11,30 +11,20 @@ import { handleSendMail } from './consumers/mail.send';
 import { onMailFailed } from './consumers/mail.failed';
 import { onMailSent } from './consumers/mail.sent';
 import {
-  UPLOAD_PATHS,
-  attachmentRoutes,
   attachmentsRepo,
   draftCache,
-  invoiceRoutes,
   invoicesRepo,
   jobsRepo,
   numberingRepo,
-  numberingRoutes,
   positionIdsPerCompany,
-  productRoutes,
   productsRepo,
   type JobDoc,
 } from './invoices';
-import {
-  STATEMENT_UPLOAD_PATHS,
-  bankStatementRoutes,
-  bankStatementsRepo,
-  paymentRoutes,
-  paymentsRepo,
-  reminderRoutes,
-  remindersRepo,
-} from './receivables';
-import { createMailSender, emailRoutes, emailsRepo } from './mail';
+import { UPLOAD_PATHS, attachmentRoutes, invoiceRoutes, numberingRoutes, productRoutes } from './invoices/routes';
+import { bankStatementsRepo, invoiceSettlement, paymentsRepo, remindersRepo } from './receivables';
+import { STATEMENT_UPLOAD_PATHS, bankStatementRoutes, paymentRoutes, reminderRoutes } from './receivables/routes';
+import { createMailSender, emailsRepo } from './mail';
+import { emailRoutes } from './mail/routes';
 import { reminderRun } from './workers/reminder-run';
 import { onPaymentsExported } from './consumers/export.payments-exported';
 import type { InvoiceDeps } from './deps';
@@ -114,6 +104,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
     defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
     now: () => new Date(),
     jobSignals: new EventEmitter().setMaxListeners(0),
+    // receivables' part of finalization and of the PAID shortcut, reading this deps object when called
+    settlement: invoiceSettlement(() => deps),
   };
 
   rt.app.use(attachmentRoutes(deps));

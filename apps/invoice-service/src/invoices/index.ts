@@ -3,7 +3,7 @@
  * what other features and the service's entry points may use. Everything else in invoices/ is its own business;
  * eslint.config.mjs refuses imports that reach past this file.
  */
-export type { InvoicesDeps } from './deps';
+export type { InvoiceSettlement, InvoicesDeps } from './deps';
 // the document types and the rules on them that payments, reminders and e-mails read
 export type { InvoiceDoc, PositionDoc, StoredFile } from './domain/invoice';
 export { canMoveByPayment, statusAfterReversal } from './domain/status-machine';
@@ -13,7 +13,7 @@ export { formatNumber } from './domain/number-patterns';
 export { loadInvoice } from './usecases/load-invoice';
 // the one builder of invoice.status-changed.v1
 export { statusChanged } from './usecases/status-changed';
-// for the composition root: repositories, routes
+// for the composition root: repositories (the routes are in routes.ts)
 export { attachmentsRepo } from './db/attachments';
 export type { AttachmentDoc } from './db/attachments';
 export { draftCache } from './db/draft-cache';
@@ -25,10 +25,6 @@ export type { SequenceDoc } from './db/numbering';
 export { positionIdsPerCompany } from './db/position-ids';
 export { productsRepo } from './db/products';
 export type { ProductDoc } from './db/products';
-export { UPLOAD_PATHS, attachmentRoutes } from './http/attachments.routes';
-export { invoiceRoutes } from './http/invoices.routes';
-export { numberingRoutes } from './http/numbering.routes';
-export { productRoutes } from './http/products.routes';
 // for the consumers of document-service's render events
 export { completeFinalization } from './usecases/complete-finalization';
 export { failFinalization } from './usecases/fail-finalization';

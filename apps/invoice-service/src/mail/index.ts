@@ -13,8 +13,7 @@ export { recordMailFailed, recordMailSent } from './usecases/record-mail-outcome
 // for the presenters
 export { PLACEHOLDERS } from './domain/email-texts';
 export type { EmailTextsView } from './usecases/get-email-texts';
-// for the composition root and the presenters
+// for the composition root and the presenters (the routes are in routes.ts)
 export { emailsRepo } from './db/emails';
 export type { EmailDoc } from './db/emails';
-export { emailRoutes } from './http/emails.routes';
 export { createMailSender } from './sender';

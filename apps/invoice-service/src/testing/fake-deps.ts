@@ -10,6 +10,7 @@ import type { InvoiceDeps } from '../deps';
 import { createLogger, createPeerDataCache } from '@inv/service-kit';
 import { draftCache } from '../invoices/db/draft-cache';
 import { peerData } from '../platform/peer-data';
+import { invoiceSettlement } from '../receivables/usecases/invoice-settlement';
 
 /**
  * In-memory stand-ins for invoice-service's repositories and bus, for unit tests of the use cases (no
@@ -254,8 +255,10 @@ export function fakeDeps(rpc: RpcHandlers = {}, opts: { draftCacheMs?: number } 
   };
   // no Redis here: every lookup asks the fake RPCs (the cache itself: libs/service-kit peer-data.int.spec.ts)
   const peers = peerData(bus, createPeerDataCache({ ttlMs: 0, max: 1, logger: createLogger('test', 'silent') }));
+  const all = { ...deps, peers } as unknown as InvoiceDeps;
+  all.settlement = invoiceSettlement(() => all);
   return {
-    deps: { ...deps, peers } as unknown as InvoiceDeps,
+    deps: all,
     invoices,
     jobs,
     messages,

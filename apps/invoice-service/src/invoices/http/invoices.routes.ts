@@ -22,7 +22,6 @@ import { createCreditNote } from '../usecases/create-credit-note';
 import { createInvoice } from '../usecases/create-invoice';
 import { deletePosition } from '../usecases/delete-position';
 import type { InvoicesDeps } from '../deps';
-import type { PaymentDeps } from '../../receivables';
 import { duplicateInvoice } from '../usecases/duplicate-invoice';
 import { startFinalizeJob } from '../usecases/finalize-invoice';
 import { documentLink } from '../usecases/document-link';
@@ -40,7 +39,7 @@ import { waitForJob } from '../usecases/wait-for-job';
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 
 /** The invoice routes; PUT /invoice/{id}/status PAID records a payment (the receivables feature). */
-export function invoiceRoutes(deps: InvoicesDeps & PaymentDeps): Router {
+export function invoiceRoutes(deps: InvoicesDeps): Router {
   const r = Router();
 
   r.get('/invoice/', async (req, res) => {

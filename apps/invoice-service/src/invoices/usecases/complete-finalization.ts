@@ -5,7 +5,6 @@ import type { JobDoc } from '../db/jobs';
 import { exportFacts } from '../domain/export-facts';
 import { totalsOf } from '../domain/totals';
 import type { InvoicesDeps } from '../deps';
-import { settleCreditNoteIn } from '../../receivables';
 
 /**
  * When the job started: as recorded (render-started), else as the renderer reports it (it announces only a
@@ -72,7 +71,7 @@ export async function completeFinalization(
       ),
     );
     // once: only the transaction whose DRAFT -> OPEN move matched gets here
-    await settleCreditNoteIn(deps, session, emit, companyId, inv, now);
+    await deps.settlement.creditNoteFinalized(session, emit, companyId, inv, now);
   });
   return written;
 }

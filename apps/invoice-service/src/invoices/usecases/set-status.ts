@@ -3,12 +3,11 @@ import { conflict } from '@inv/service-kit';
 import { canMove } from '../domain/status-machine';
 import { paymentCounter } from '../../platform';
 import type { InvoiceDoc } from '../db/invoices';
-import { centsToText, openCentsOf, paymentStateOf, recordPaymentIn, type PaymentDeps } from '../../receivables';
 import type { InvoicesDeps } from '../deps';
 import { loadInvoice } from './load-invoice';
 import { statusChanged } from './status-changed';
 
-export async function setStatus(deps: InvoicesDeps & PaymentDeps, companyId: CompanyId, id: number, input: StatusUpdate) {
+export async function setStatus(deps: InvoicesDeps, companyId: CompanyId, id: number, input: StatusUpdate) {
   const inv = await loadInvoice(deps, companyId, id);
   if (inv.status === input.status) return inv.status; // repeating the same move is harmless
   if (!canMove(inv.status, input.status))
@@ -32,35 +31,11 @@ export async function setStatus(deps: InvoicesDeps & PaymentDeps, companyId: Com
  * Skonto), read and paid in one transaction; the payment makes the invoice PAID (record-payment.ts). A document with
  * nothing open (a gross total of 0) just moves to PAID, as before payments existed.
  */
-async function payOpenAmount(
-  deps: InvoicesDeps & PaymentDeps,
-  companyId: CompanyId,
-  seen: InvoiceDoc,
-  input: Extract<StatusUpdate, { status: 'PAID' }>,
-) {
+async function payOpenAmount(deps: InvoicesDeps, companyId: CompanyId, seen: InvoiceDoc, input: Extract<StatusUpdate, { status: 'PAID' }>) {
   const paymentId = await deps.counters.next(paymentCounter(companyId));
   await deps.commit(async (session, emit) => {
     const inv = (await deps.invoices.get(companyId, seen.id, session)) ?? seen;
-    const open = openCentsOf(paymentStateOf(inv));
-    if (open > 0) {
-      await recordPaymentIn(
-        deps,
-        session,
-        emit,
-        companyId,
-        inv.id,
-        {
-          amount: centsToText(open),
-          date: input.paid_date,
-          method: input.payment_method,
-          reference: input.payment_reference,
-          skonto: false,
-        },
-        'status',
-        paymentId,
-      );
-      return;
-    }
+    if (await deps.settlement.payOpenAmount(session, emit, companyId, inv, input, paymentId)) return;
     const set: Partial<InvoiceDoc> = {
       status: 'PAID',
       paidFromStatus: inv.status,
