@@ -4,7 +4,7 @@ import { esc, type PageOpts } from './html';
 import type { Lang, Texts } from './i18n';
 import type { PageCaller } from './account-client';
 import type { Flash, Session, sessionStore } from './sessions';
-import type { WebAppDeps } from './webapp.routes';
+import type { WebAppDeps } from './deps';
 
 /** A signed-in page's context: the session as it is now, the texts and the language. */
 export type Ctx = { s: Session; t: Texts; lang: Lang };

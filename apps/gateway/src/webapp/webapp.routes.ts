@@ -10,20 +10,10 @@ import { registerMemberPages } from './members.pages';
 import type { PagesKit } from './pages-kit';
 import { registerSignInPages } from './sign-in.pages';
 import { registerWebhookPages } from './webhooks.pages';
+import type { WebAppDeps } from './deps';
 import { cookieOptions, cookiesOf, sameToken, sessionStore, type Flash, type Session } from './sessions';
 
-export interface WebAppDeps {
-  accountUrl: string;
-  webhookUrl: string;
-  signer: IdentitySigner;
-  redis: Redis;
-  /** Failed sign-ins per account and client address (the failed-authentication limiter, its own keys) ... */
-  limiter: FailedAuthLimiter;
-  /** ... and per client address, with a larger budget. */
-  addressLimiter: FailedAuthLimiter;
-  logger: Logger;
-  production: boolean;
-}
+export type { WebAppDeps } from './deps';
 
 /**
  * The web app's account settings, served by the gateway under /app/ as server-rendered pages: members sign

@@ -2,18 +2,9 @@ import { createHash } from 'node:crypto';
 import type { InboundFinding } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
 import type { AttachmentLimits } from '../domain/attachments';
-import type { Inspection } from './inspect';
+import type { EmbeddedFile, Inspection } from './types';
 import type { PdfEmbeddedFile } from './pdf-einvoice';
 import { xpathNodes, xpathString, type XmlDoc } from './validator';
-
-/** A file embedded in the e-invoice, decoded; `n` is its place (from 1) among the document's attachments (content.attachments). */
-export interface EmbeddedFile {
-  n: number;
-  filename?: string;
-  mimeCode?: string;
-  bytes: Uint8Array;
-  sha256: string;
-}
 
 const MIB = 1024 * 1024;
 const mib = (b: number) => `${Math.round((b / MIB) * 10) / 10} MiB`;
@@ -112,3 +103,5 @@ export function withPdfAttachments(inspection: Inspection, others: PdfEmbeddedFi
     attachments: files,
   };
 }
+
+export type { EmbeddedFile } from './types';

@@ -1,21 +1,17 @@
 import { AppError } from '@inv/service-kit';
-import type { InboundContent, InboundFinding, InboundValidationReport } from '@inv/contracts';
+import type { InboundFinding } from '@inv/contracts';
 import { checkArithmetic } from '../domain/arithmetic';
 import { detectFormat } from '../domain/detect-format';
 import { checkVatRates } from '../domain/vat-rates';
 import { guardXml } from '../domain/xml-guard';
 import type { AttachmentLimits } from '../domain/attachments';
 import type { ConformanceKit } from './conformance-kit';
-import { decodeAttachments, type EmbeddedFile } from './embedded-attachments';
+import { decodeAttachments } from './embedded-attachments';
+import type { Inspection } from './types';
 import { readContent } from './read-content';
 import { parseXml, validateDocument, xpathNodes, xpathString } from './validator';
 
-export interface Inspection {
-  report: InboundValidationReport;
-  content: InboundContent;
-  /** The embedded attachments within the limits, decoded (only when asked for: a received document, not /validate). */
-  attachments?: EmbeddedFile[];
-}
+export type { Inspection } from './types';
 
 /** XRechnung versions the kit's rules are written for (xrechnung/xslt: XRechnung 3.0.2). */
 const XRECHNUNG_RULES_VERSION = '3.0';
