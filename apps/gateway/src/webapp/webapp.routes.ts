@@ -1,7 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
 import { CurrentMember, roleAllows } from '@inv/contracts';
-import { type IdentitySigner, type Logger, type Redis } from '@inv/service-kit';
-import type { FailedAuthLimiter } from '../auth/failed-auth-limiter';
 import { APP_CSS, APP_CSS_VERSION, APP_JS, page } from './html';
 import { pickLang, texts, type Lang, type Texts } from './i18n';
 import { accountCaller, serviceCaller } from './account-client';
