@@ -28,3 +28,4 @@ export * from './api/bank-statements';
 export * from './api/reminders';
 export * from './vat-rates';
 export * from './party-identifiers';
+export * from './test-mode';
