@@ -31,6 +31,7 @@ import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
 import { memberRoutes } from './http/members.routes';
 import { boundedQueue } from './support/bounded-queue';
+import { LIVE_ONLY_PATHS, refuseTestModeWrites } from './http/test-mode-guard';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -67,6 +68,7 @@ export async function createAccountService(config: AccountConfig) {
     }
   };
 
+  rt.app.use(LIVE_ONLY_PATHS, refuseTestModeWrites);
   rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
   const templateExists = async (companyId: string, templateId: number) =>
     (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;

@@ -29,3 +29,4 @@ export * from './api/reminders';
 export * from './vat-rates';
 export * from './party-identifiers';
 export * from './test-mode';
+export * from './api/api-key-mode';

@@ -12,6 +12,7 @@ export async function listApiKeys(deps: { apiKeys: ApiKeysRepo }, companyId: Com
     revoked_at: k.revokedAt?.toISOString() ?? null,
     revoked_reason: k.revokedAt ? (k.revokedReason ?? 'revoked') : null,
     role: k.role ?? 'admin',
+    mode: k.mode ?? 'live',
     active: !k.revokedAt,
   }));
 }

@@ -24,6 +24,8 @@ export interface KeyView {
   name: string;
   prefix: string;
   role: string;
+  /** live or test (docs/test-mode.md); absent from an older account-service: live. */
+  mode?: string;
   created_at: string;
   last_used_at: string | null;
   active: boolean;
