@@ -44,6 +44,8 @@ export interface RenderInvoiceOptions {
   supplements?: PdfSupplement[];
   /** Big diagonal DRAFT / ENTWURF watermark on every page. */
   draft?: boolean;
+  /** A test-mode invoice (docs/test-mode.md): a diagonal red TEST and a header line on every page. */
+  testMode?: boolean;
   /** PNG or JPEG shown in the letterhead's logo slot (scaled to fit 60 x 22 mm). */
   logo?: Buffer;
   /** Fixed creation date (tests, reproducible output); defaults to now. */
