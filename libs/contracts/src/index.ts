@@ -30,3 +30,4 @@ export * from './vat-rates';
 export * from './party-identifiers';
 export * from './test-mode';
 export * from './api/api-key-mode';
+export * from './vies-test-numbers';

@@ -14,15 +14,13 @@ export const TEST_TWIN_PREFIX = 'test~';
 export type ApiKeyMode = 'live' | 'test';
 
 /** The id of the test twin of a live company (the twin of a twin is itself). */
-export const testTwinOf = (live: CompanyId): CompanyId =>
-  (isTestCompany(live) ? live : `${TEST_TWIN_PREFIX}${live}`) as CompanyId;
+export const testTwinOf = (live: CompanyId): CompanyId => (isTestCompany(live) ? live : `${TEST_TWIN_PREFIX}${live}`) as CompanyId;
 
 /** Whether the id is a test twin's. */
 export const isTestCompany = (id: string): boolean => id.startsWith(TEST_TWIN_PREFIX);
 
 /** The live company a twin belongs to; a live id is answered unchanged. */
-export const liveCompanyOf = (id: CompanyId): CompanyId =>
-  (isTestCompany(id) ? id.slice(TEST_TWIN_PREFIX.length) : id) as CompanyId;
+export const liveCompanyOf = (id: CompanyId): CompanyId => (isTestCompany(id) ? id.slice(TEST_TWIN_PREFIX.length) : id) as CompanyId;
 
 /** The mode of a company id: `test` for a twin. */
 export const modeOfCompany = (id: string): ApiKeyMode => (isTestCompany(id) ? 'test' : 'live');
