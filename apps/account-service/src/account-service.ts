@@ -32,6 +32,7 @@ import { paymentTermRoutes } from './http/payment-terms.routes';
 import { memberRoutes } from './http/members.routes';
 import { boundedQueue } from './support/bounded-queue';
 import { LIVE_ONLY_PATHS, refuseTestModeWrites } from './http/test-mode-guard';
+import { testDataRoutes } from './http/test-data.routes';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -106,6 +107,7 @@ export async function createAccountService(config: AccountConfig) {
   const recordAudit = auditRecorder({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys });
   rt.bus.onEvent('audit-log', typesOf(AUDITED), (msg) => onAuditedEvent(recordAudit, msg));
   rt.app.use(auditLogRoutes({ audit }));
+  rt.app.use(testDataRoutes({ conn: rt.conn }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));

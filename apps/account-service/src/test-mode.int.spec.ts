@@ -120,3 +120,46 @@ describe('account-service test mode', () => {
     expect(entries).toEqual([]);
   });
 });
+
+describe('DELETE /test-data in account-service', () => {
+  const prefix = uniquePrefix();
+  const live = asCompanyId(DEMO_COMPANY_ID);
+  const twin = testTwinOf(live);
+  let stores: Awaited<ReturnType<typeof testStores>>;
+  let service: Awaited<ReturnType<typeof createAccountService>>;
+  let url: string;
+  const del = async (company: string, role = 'admin') => {
+    const res = await fetch(`${url}/test-data`, { method: 'DELETE', headers: await identityHeaders(company, { role }) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  beforeAll(async () => {
+    stores = await testStores();
+    const config = accountConfig.parse(
+      testEnv(prefix, stores.mongoUrl, { ...stores.s3Env, BOOTSTRAP_API_KEY: 'ak_live_abcdefabcdefabcdefabcdefabcdefab' }),
+    );
+    service = await createAccountService(config);
+    url = (await service.start()).url;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await deleteBrokerObjects(prefix);
+    await deleteRedisKeys(`${prefix}:`);
+    await stores?.stop();
+  });
+
+  it("removes the twin's audit log and leaves the live company's, repeatably; a live key or a member is refused", async () => {
+    const db = service.runtime.conn.db!;
+    await db.collection('audit_log').insertMany([
+      { _id: `${twin}:1` as never, companyId: twin, seq: 1 },
+      { _id: `${live}:99` as never, companyId: live, seq: 99 },
+    ]);
+    await db.collection('audit_heads').insertOne({ _id: twin as never, seq: 1, hash: 'x' });
+    expect(await del(live)).toMatchObject({ status: 403, body: { error_code: 'FORBIDDEN' } });
+    expect(await del(twin, 'member')).toMatchObject({ status: 403 });
+    expect(await del(twin)).toEqual({ status: 200, body: { message: expect.any(String), deleted: { audit_log: 1, audit_heads: 1 } } });
+    expect(await db.collection('audit_log').countDocuments({ _id: `${live}:99` as never })).toBe(1);
+    expect(await db.collection('companies').countDocuments({ _id: live as never })).toBe(1);
+    expect(await del(twin)).toMatchObject({ status: 200, body: { deleted: {} } });
+  });
+});

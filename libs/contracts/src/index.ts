@@ -31,3 +31,4 @@ export * from './party-identifiers';
 export * from './test-mode';
 export * from './api/api-key-mode';
 export * from './vies-test-numbers';
+export * from './api/test-data';
