@@ -5,7 +5,7 @@ import { createServiceRuntime, typesOf } from '@inv/runtime';
 import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
 import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
-import { sellerProfileTokens } from './domain/peer-data-changes';
+import { sellerProfileTokens, testTwinSellerProfileTokens } from './domain/peer-data-changes';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { membersRepo } from './db/members';
@@ -46,7 +46,9 @@ export async function createAccountService(config: AccountConfig) {
     nonJsonBodyPaths: LOGO_PATHS,
   });
   // invoice-service keeps copies of seller profiles: a change makes them stale before its request is answered
-  rt.afterCommit((committed) => invalidatePeerData(rt.redis!, sellerProfileTokens(committed), rt.logger));
+  rt.afterCommit((committed) =>
+    invalidatePeerData(rt.redis!, [...sellerProfileTokens(committed), ...testTwinSellerProfileTokens(committed)], rt.logger),
+  );
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   const members = membersRepo(rt.conn);
