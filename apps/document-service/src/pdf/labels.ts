@@ -10,6 +10,8 @@ export interface Labels {
   draft: string;
   /** The header line of a test-mode document (docs/test-mode.md). */
   testMark: string;
+  /** The same for documents other than invoices (reminders, statements). */
+  testMarkDocument: string;
   invoiceNumber: string;
   creditNoteNumber: string;
   issueDate: string;
@@ -89,6 +91,7 @@ const de: Labels = {
   page: (n, of) => `Seite ${n} von ${of}`,
   draft: 'ENTWURF',
   testMark: 'TEST – im Testmodus erstellt, keine gültige Rechnung',
+  testMarkDocument: 'TEST – im Testmodus erstellt, kein gültiges Dokument',
   invoiceNumber: 'Rechnungsnummer',
   creditNoteNumber: 'Korrekturnummer',
   issueDate: 'Rechnungsdatum',
@@ -177,6 +180,7 @@ const en: Labels = {
   page: (n, of) => `Page ${n} of ${of}`,
   draft: 'DRAFT',
   testMark: 'TEST – created in test mode, not a valid invoice',
+  testMarkDocument: 'TEST – created in test mode, not a valid document',
   invoiceNumber: 'Invoice number',
   creditNoteNumber: 'Credit note number',
   issueDate: 'Invoice date',

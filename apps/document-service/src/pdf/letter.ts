@@ -194,7 +194,14 @@ function footerWidths(c: Canvas, columns: string[][], total: number, gap: number
  * Footer and "page n of N" on every buffered page (plus the draft watermark and the test-mode mark on top); call once after
  * the last page.
  */
-export function finishPages(c: Canvas, footer: FooterData, labels: Labels, lang: PdfLanguage, watermark?: string, testMode = false): void {
+export function finishPages(
+  c: Canvas,
+  footer: FooterData,
+  labels: Labels,
+  lang: PdfLanguage,
+  watermark?: string,
+  testMode: boolean | string = false,
+): void {
   const doc = c.doc;
   const { start, count } = doc.bufferedPageRange();
   const size = 6.2;
@@ -211,6 +218,6 @@ export function finishPages(c: Canvas, footer: FooterData, labels: Labels, lang:
       x += widths[k] + gap;
     });
     if (watermark) drawWatermark(c, watermark);
-    if (testMode) drawTestMark(c, labels.testMark, !watermark);
+    if (testMode) drawTestMark(c, typeof testMode === 'string' ? testMode : labels.testMark, !watermark);
   }
 }

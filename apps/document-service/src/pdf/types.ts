@@ -86,6 +86,8 @@ export interface AccountStatement {
 export interface RenderStatementOptions {
   template?: TemplateId;
   logo?: Buffer;
+  /** A test twin's statement (docs/test-mode.md): marked TEST on every page. */
+  testMode?: boolean;
   creationDate?: Date;
 }
 

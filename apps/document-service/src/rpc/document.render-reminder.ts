@@ -1,6 +1,6 @@
 import type { RpcRequestOf } from '@inv/runtime';
 import type { DocumentDeps } from '../support/deps';
-import { mayUseLogo } from '../domain/test-mode';
+import { mayUseLogo, rendersInTestMode } from '../domain/test-mode';
 
 /**
  * Renders a reminder of an invoice (with the company's logo when it can be read) and stores it under the invoice's
@@ -15,7 +15,7 @@ export async function onRenderReminder(deps: DocumentDeps, msg: RpcRequestOf<'do
       return undefined;
     });
   }
-  const pdf = await deps.renderer.reminder(reminder, { template, logo });
+  const pdf = await deps.renderer.reminder(reminder, { template, logo, testMode: rendersInTestMode(msg.companyId) });
   const safeNumber = reminder.invoiceNumber.replace(/[^\w.-]+/g, '_');
   const filename = `${reminder.language === 'de' ? 'Mahnung' : 'reminder'}-${safeNumber}-${reminder.level}.pdf`;
   const key = `${msg.companyId}/invoices/${invoiceId}/reminders/${reminderId}-${reminder.level}.pdf`;

@@ -1,7 +1,7 @@
 import type { RpcRequestOf } from '@inv/runtime';
 import type { AccountStatement } from '../pdf';
 import type { DocumentDeps } from '../support/deps';
-import { mayUseLogo } from '../domain/test-mode';
+import { mayUseLogo, rendersInTestMode } from '../domain/test-mode';
 
 /** Renders an account statement (with the company's logo when it can be read), stores it and answers a link. */
 export async function onRenderStatement(deps: DocumentDeps, msg: RpcRequestOf<'document.render-statement.v1'>) {
@@ -13,7 +13,7 @@ export async function onRenderStatement(deps: DocumentDeps, msg: RpcRequestOf<'d
       return undefined;
     });
   }
-  const pdf = await deps.renderer.statement(statement as AccountStatement, { template, logo });
+  const pdf = await deps.renderer.statement(statement as AccountStatement, { template, logo, testMode: rendersInTestMode(msg.companyId) });
   const filename = `statement-${(statement.customer.customerNumber ?? 'customer').replace(/[^\w.-]+/g, '_')}-${statement.from}-${statement.to}.pdf`;
   // Statements are derived data: one object per customer and period, overwritten when asked again.
   const key = `${msg.companyId}/statements/${filename}`;
