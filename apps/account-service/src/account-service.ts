@@ -5,7 +5,7 @@ import { createServiceRuntime, typesOf } from '@inv/runtime';
 import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
 import type { AccountConfig } from './config';
 import { MAX_ACTIVE_KEYS } from './domain/api-key';
-import { sellerProfileTokens } from './domain/peer-data-changes';
+import { sellerProfileTokens, testTwinSellerProfileTokens } from './domain/peer-data-changes';
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { membersRepo } from './db/members';
@@ -31,6 +31,8 @@ import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
 import { memberRoutes } from './http/members.routes';
 import { boundedQueue } from './support/bounded-queue';
+import { LIVE_ONLY_PATHS, refuseTestModeWrites } from './http/test-mode-guard';
+import { testDataRoutes } from './http/test-data.routes';
 
 /** Company profile, API keys (stored as SHA-256 hashes) and the seller data frozen onto invoices. */
 export async function createAccountService(config: AccountConfig) {
@@ -44,7 +46,9 @@ export async function createAccountService(config: AccountConfig) {
     nonJsonBodyPaths: LOGO_PATHS,
   });
   // invoice-service keeps copies of seller profiles: a change makes them stale before its request is answered
-  rt.afterCommit((committed) => invalidatePeerData(rt.redis!, sellerProfileTokens(committed), rt.logger));
+  rt.afterCommit((committed) =>
+    invalidatePeerData(rt.redis!, [...sellerProfileTokens(committed), ...testTwinSellerProfileTokens(committed)], rt.logger),
+  );
   const companies = companiesRepo(rt.conn);
   const apiKeys = apiKeysRepo(rt.conn);
   const members = membersRepo(rt.conn);
@@ -67,6 +71,7 @@ export async function createAccountService(config: AccountConfig) {
     }
   };
 
+  rt.app.use(LIVE_ONLY_PATHS, refuseTestModeWrites);
   rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
   const templateExists = async (companyId: string, templateId: number) =>
     (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
@@ -104,6 +109,7 @@ export async function createAccountService(config: AccountConfig) {
   const recordAudit = auditRecorder({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys });
   rt.bus.onEvent('audit-log', typesOf(AUDITED), (msg) => onAuditedEvent(recordAudit, msg));
   rt.app.use(auditLogRoutes({ audit }));
+  rt.app.use(testDataRoutes({ conn: rt.conn }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));

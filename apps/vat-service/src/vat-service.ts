@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createServiceRuntime } from '@inv/runtime';
 import { createVatCache } from './cache/vat-cache';
 import { onVatIdChanged } from './consumers/vat-id-changed';
+import { testModeCheckDeps } from './vies/test-mode-client';
 import { assertRetryPolicy } from './domain/vat-check-decision';
 import { createViesClient } from './vies/vies-client';
 import type { VatConfig } from './config';
@@ -53,7 +54,7 @@ export async function createVatService(config: VatConfig, options: VatServiceOpt
     retryPolicy: assertRetryPolicy({ maxAttempts: config.VIES_MAX_ATTEMPTS, backoffMs: config.VIES_BACKOFF_MS, jitterRatio: 0.2 }),
     onCacheError: (error: unknown) => rt.logger.warn({ err: error }, 'VAT cache unavailable; asking VIES directly'),
   };
-  const deps = { bus: rt.bus, check, requester: config.REQUESTER_VAT_ID };
+  const deps = { bus: rt.bus, check, requester: config.REQUESTER_VAT_ID, testCheck: testModeCheckDeps() };
 
   // Customers' VAT IDs and the company's own take the same path (the verdict for the company has no customerId).
   rt.bus.onEvent('vat-checks', ['customer.vat-id-changed.v1', 'company.vat-id-changed.v1'], (msg) => onVatIdChanged(deps, msg));

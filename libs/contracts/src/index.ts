@@ -29,3 +29,7 @@ export * from './api/bank-statements';
 export * from './api/reminders';
 export * from './vat-rates';
 export * from './party-identifiers';
+export * from './test-mode';
+export * from './api/api-key-mode';
+export * from './vies-test-numbers';
+export * from './api/test-data';

@@ -7,6 +7,7 @@
  */
 export { taxTreatmentRules } from './api/tax';
 export * from './vat-rates';
+export * from './test-mode';
 
 /** BT-125 mime codes EN 16931 (and so PEPPOL BIS 3 and XRechnung) allow for embedded documents. */
 export const EMBEDDABLE_MIME_CODES = [

@@ -9,3 +9,4 @@ export * from './node-flags';
 export * from './ports';
 export * from './handlers';
 export * from './periodic-tick';
+export * from './test-data';

@@ -2,7 +2,7 @@ import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import type { NextFunction, Request, Response } from 'express';
 import { errors as joseErrors, jwtVerify, SignJWT, decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
-import { missingPermission } from '@inv/contracts';
+import { missingPermission, modeOfCompany, type ApiKeyMode } from '@inv/contracts';
 import { ConfigError } from './config';
 import type { Logger } from './logger';
 import { problem } from './problem';
@@ -40,6 +40,11 @@ export interface Identity {
   /** A POST's `Idempotency-Key` (libs/service-kit idempotent-request.ts), with the gateway's fingerprint of the request. */
   idempotencyKey?: string;
   idempotencyFingerprint?: string;
+  /**
+   * test: the request works on the company's test twin (docs/test-mode.md); absent: live. A verified identity's mode is
+   * derived from the company id (a twin's id is test), so a token's `mode` claim can only repeat what the id says.
+   */
+  mode?: ApiKeyMode;
 }
 
 const claimsSchema = z.object({
@@ -59,6 +64,7 @@ const claimsSchema = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
+  mode: z.enum(['live', 'test']).optional(),
 });
 
 /** Env fragment: comma-separated signing keys, each at least 32 characters (first signs, all verify). */
@@ -115,6 +121,7 @@ export function createIdentitySigner(keys: string[], ttlSeconds = IDENTITY_TOKEN
         client_ip: identity.clientIp,
         idem: identity.idempotencyKey,
         idem_fp: identity.idempotencyFingerprint,
+        mode: identity.scope === 'company' ? modeOfCompany(sub) : undefined,
       })
         .setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' })
         .setSubject(sub)
@@ -156,9 +163,12 @@ export function createIdentityVerifier(keys: string[]) {
         });
         const claims = claimsSchema.parse(payload);
         if (claims.scope === 'internal') return { scope: 'internal', requestId: claims.request_id };
+        const mode = modeOfCompany(claims.sub);
+        if (claims.mode !== undefined && claims.mode !== mode) throw new IdentityRejected('identity token mode and company disagree');
         return {
           scope: 'company',
           companyId: claims.sub,
+          ...(mode === 'test' ? { mode } : {}),
           keyId: claims.key_id,
           memberId: claims.member_id,
           role: claims.role,
@@ -168,6 +178,7 @@ export function createIdentityVerifier(keys: string[]) {
           ...(claims.idem && claims.idem_fp ? { idempotencyKey: claims.idem, idempotencyFingerprint: claims.idem_fp } : {}),
         };
       } catch (err) {
+        if (err instanceof IdentityRejected) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new IdentityRejected('identity token expired');
         if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw new IdentityRejected('identity token signature invalid');
         throw new IdentityRejected('identity token invalid');

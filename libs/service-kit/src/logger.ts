@@ -14,8 +14,8 @@ export const REDACTED_PATHS = HOLDERS.flatMap((h) => SECRET_HEADERS.map((name) =
  * Last line of defence: anything that still looks like an API key in a rendered line (a key pasted into
  * a URL, an error message quoting one) is masked before the line is written.
  */
-const KEY_MATERIAL = /ak_live_[0-9a-fA-F]+/g;
-export const scrubSecrets = (line: string) => line.replace(KEY_MATERIAL, 'ak_live_[REDACTED]');
+const KEY_MATERIAL = /ak_(live|test)_[0-9a-fA-F]+/g;
+export const scrubSecrets = (line: string) => line.replace(KEY_MATERIAL, (_m, mode: string) => `ak_${mode}_[REDACTED]`);
 
 /**
  * Human-readable lines for a person at a terminal (`npm start`); JSON everywhere else (k8s, CI, files, pipes).

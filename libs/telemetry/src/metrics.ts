@@ -109,7 +109,7 @@ export const jobMetrics = {
   }),
   quotaReservations: new Counter({
     name: 'quota_reservations_total',
-    help: 'Quota reservation decisions (reserved, exhausted) and releases (released)',
+    help: "Quota reservation decisions (reserved, exhausted, test_mode: a test twin's, not counted) and releases (released)",
     labelNames: ['outcome'] as const,
   }),
 };

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listen } from 'soap';
-import { checkVatIdSyntax } from '@inv/contracts';
+import { checkVatIdSyntax, VIES_TEST_NUMBERS } from '@inv/contracts';
 import { VIES_FAULTS } from './vies-faults';
 import { VIES_WSDL_PATH } from './wsdl';
 
@@ -27,21 +27,9 @@ export type SimulatorTable = Readonly<Record<string, SimulatedAnswer>>;
 export const VIES_SIMULATOR_PATH = '/taxation_customs/vies/services/checkVatService';
 export const SLOW_VAT_NUMBER = '999';
 
-/** The EU test service's table (https://ec.europa.eu/taxation_customs/vies/#/technical-information), plus 999 = slow. */
+/** The EU test service's table (https://ec.europa.eu/taxation_customs/vies/#/technical-information, VIES_TEST_NUMBERS), plus 999 = slow. */
 export const EU_TEST_TABLE: SimulatorTable = {
-  '100': { kind: 'valid', name: 'VIES TEST TRADER', address: 'TEST STREET 1, 1000 TEST CITY' },
-  '200': { kind: 'invalid' },
-  '201': { kind: 'fault', fault: VIES_FAULTS.INVALID_INPUT },
-  '202': { kind: 'fault', fault: VIES_FAULTS.INVALID_REQUESTER_INFO },
-  '300': { kind: 'fault', fault: VIES_FAULTS.SERVICE_UNAVAILABLE },
-  '301': { kind: 'fault', fault: VIES_FAULTS.MS_UNAVAILABLE },
-  '302': { kind: 'fault', fault: VIES_FAULTS.TIMEOUT },
-  '400': { kind: 'fault', fault: VIES_FAULTS.VAT_BLOCKED },
-  '401': { kind: 'fault', fault: VIES_FAULTS.IP_BLOCKED },
-  '500': { kind: 'fault', fault: VIES_FAULTS.GLOBAL_MAX_CONCURRENT_REQ },
-  '501': { kind: 'fault', fault: VIES_FAULTS.GLOBAL_MAX_CONCURRENT_REQ_TIME },
-  '600': { kind: 'fault', fault: VIES_FAULTS.MS_MAX_CONCURRENT_REQ },
-  '601': { kind: 'fault', fault: VIES_FAULTS.MS_MAX_CONCURRENT_REQ_TIME },
+  ...VIES_TEST_NUMBERS,
   [SLOW_VAT_NUMBER]: { kind: 'slow' },
 };
 

@@ -1,6 +1,5 @@
 import { Schema, Types, type Connection, type ClientSession } from 'mongoose';
-import type { CompanyId } from '@inv/contracts';
-import type { Role } from '@inv/contracts';
+import { liveCompanyOf, type ApiKeyMode, type CompanyId, type Role } from '@inv/contracts';
 
 export interface ApiKeyDoc {
   _id: Types.ObjectId;
@@ -17,6 +16,8 @@ export interface ApiKeyDoc {
   role?: Role;
   /** 0..MAX_ACTIVE_KEYS-1 while active, removed on revocation: the unique index makes the limit atomic. */
   slot?: number;
+  /** test: an `ak_test_…` key, working on the company's test twin (docs/test-mode.md); absent: live. */
+  mode?: ApiKeyMode;
 }
 
 const schema = new Schema<ApiKeyDoc>(
@@ -31,6 +32,7 @@ const schema = new Schema<ApiKeyDoc>(
     revokedReason: String,
     role: String,
     slot: Number,
+    mode: String,
   },
   { versionKey: false },
 );
@@ -57,7 +59,12 @@ export function apiKeysRepo(conn: Connection) {
     /** Unscoped: the key is what tells whose request it is (the gateway's verification of an API key). */
     activeByHashAnyCompany: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
     countActive: (companyId: CompanyId) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
-    list: (companyId: CompanyId) => model.find({ companyId }).sort({ createdAt: 1 }).lean(),
+    /** The keys of the company, both modes (a test twin lists its live company's keys, read only). */
+    list: (companyId: CompanyId) =>
+      model
+        .find({ companyId: liveCompanyOf(companyId) })
+        .sort({ createdAt: 1 })
+        .lean(),
     /** Slots held by the company's active keys. */
     usedSlots: async (companyId: CompanyId, session?: ClientSession) =>
       (

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type ClientSession } from 'mongoose';
-import type { CompanyId } from '@inv/contracts';
+import { liveCompanyOf, type CompanyId } from '@inv/contracts';
 import { driverCollection } from '@inv/service-kit';
 import type { BankAccountDoc, CompanyDoc, PaymentTermDoc } from '../domain/company-doc';
 
@@ -90,8 +90,12 @@ export function companiesRepo(conn: Connection) {
   return {
     init: () => model.init(),
     /** With the driver: the seller profile of every finalization reads it, and mongoose's query costs 55–75 µs of CPU more. */
+    /**
+     * A test twin reads its live company (docs/test-mode.md: profile, bank accounts, terms, logo and plan are
+     * shared read-only); the writes below take the id as given, so a twin's write finds no company.
+     */
     byId: (companyId: CompanyId, session?: ClientSession): Promise<CompanyDoc | null> =>
-      driverCollection(model).findOne({ _id: companyId }, { session }),
+      driverCollection(model).findOne({ _id: liveCompanyOf(companyId) }, { session }),
     /** Bumped in every transaction that changes members: concurrent member changes of a company conflict (last-owner rule). */
     bumpMembersRev: (companyId: CompanyId, session: ClientSession) =>
       model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),

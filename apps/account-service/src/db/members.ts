@@ -1,5 +1,5 @@
 import { Schema, Types, type ClientSession, type Connection } from 'mongoose';
-import type { CompanyId } from '@inv/contracts';
+import { liveCompanyOf, type CompanyId } from '@inv/contracts';
 import type { Role } from '@inv/contracts';
 
 export interface MemberDoc {
@@ -48,9 +48,10 @@ export function membersRepo(conn: Connection) {
     init: () => model.init(),
     insert: async (doc: Omit<MemberDoc, '_id'>, session?: ClientSession) =>
       (await model.create([doc], { session }))[0]!.toObject<MemberDoc>(),
+    /** The members; a test twin's are its live company's (read only, docs/test-mode.md). */
     list: (companyId: CompanyId, session?: ClientSession) =>
       model
-        .find({ companyId })
+        .find({ companyId: liveCompanyOf(companyId) })
         .sort({ createdAt: 1 })
         .session(session ?? null)
         .lean<MemberDoc[]>(),

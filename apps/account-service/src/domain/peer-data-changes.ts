@@ -1,3 +1,4 @@
+import { asCompanyId, testTwinOf } from '@inv/contracts';
 import { peerDataKeys } from '@inv/service-kit';
 
 /**
@@ -11,4 +12,13 @@ const SELLER_PROFILE_EVENTS: ReadonlySet<string> = new Set(['company.profile-cha
 export function sellerProfileTokens(committed: ReadonlyArray<{ type: string; companyId: string }>): string[] {
   const companies = new Set(committed.filter((m) => SELLER_PROFILE_EVENTS.has(m.type)).map((m) => m.companyId));
   return [...companies].map(peerDataKeys.seller);
+}
+
+/**
+ * The same tokens of the companies' test twins: a twin's invoices are issued with the live seller profile too
+ * (docs/test-mode.md), so its copy goes stale with the live company's.
+ */
+export function testTwinSellerProfileTokens(committed: ReadonlyArray<{ type: string; companyId: string }>): string[] {
+  const companies = new Set(committed.filter((m) => SELLER_PROFILE_EVENTS.has(m.type)).map((m) => m.companyId));
+  return [...companies].map((c) => peerDataKeys.seller(testTwinOf(asCompanyId(c))));
 }

@@ -63,8 +63,8 @@ export function companyRoutes(
     res.json({ api_keys: await listApiKeys(deps, companyIdOf(req)) });
   });
   router.post('/company/api-keys', async (req, res) => {
-    const { name, role } = parseInput(ApiKeyCreate, req.body);
-    const created = await createApiKey(deps, companyIdOf(req), name, role, identityOf(req)?.role ?? 'admin');
+    const { name, role, mode } = parseInput(ApiKeyCreate, req.body);
+    const created = await createApiKey(deps, companyIdOf(req), name, role, identityOf(req)?.role ?? 'admin', mode);
     res.status(201).json({ message: 'API key created; it is shown only once', ...created });
   });
   router.delete('/company/api-keys/:id', async (req, res) => {

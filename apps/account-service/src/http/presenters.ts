@@ -121,6 +121,7 @@ export const presentApiKey = (k: ApiKeyDoc) => ({
   revoked_at: k.revokedAt?.toISOString() ?? null,
   revoked_reason: k.revokedAt ? (k.revokedReason ?? 'revoked') : null,
   role: k.role ?? 'admin',
+  mode: k.mode ?? 'live',
   active: !k.revokedAt,
 });
 

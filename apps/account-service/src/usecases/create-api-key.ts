@@ -1,4 +1,4 @@
-import type { CompanyId, Role } from '@inv/contracts';
+import type { ApiKeyMode, CompanyId, Role } from '@inv/contracts';
 import type { Changes } from '@inv/outbox';
 import { AppError } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
@@ -8,7 +8,8 @@ import { insertApiKey } from './insert-api-key';
 
 /**
  * A new key of the company (Pro plan only: 403 PLAN_REQUIRED) carrying the permissions of `role` (default
- * admin); only an owner (`callerRole`) may create an owner key.
+ * admin); only an owner (`callerRole`) may create an owner key. `mode` test makes an `ak_test_…` key, which works
+ * on the company's test twin (docs/test-mode.md).
  */
 export async function createApiKey(
   deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo; commit: Changes['commit'] },
@@ -16,6 +17,7 @@ export async function createApiKey(
   name: string,
   role: Role = 'admin',
   callerRole?: string,
+  mode: ApiKeyMode = 'live',
 ) {
   const company = await deps.companies.byId(companyId);
   if (!company || company.plan !== 'pro')
@@ -24,5 +26,5 @@ export async function createApiKey(
     });
   if (role === 'owner' && callerRole !== undefined && callerRole !== 'owner')
     throw new AppError('forbidden', 'only an owner may create a key with the owner role', { code: 'FORBIDDEN' });
-  return insertApiKey(deps, companyId, name, role, generateApiKey());
+  return insertApiKey(deps, companyId, name, role, generateApiKey(mode));
 }

@@ -1,11 +1,11 @@
-import type { CompanyId, Role } from '@inv/contracts';
+import type { ApiKeyMode, CompanyId, Role } from '@inv/contracts';
 import type { Changes } from '@inv/outbox';
 import { eventMessage } from '@inv/runtime';
 import { AppError } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
-import { displayPrefix, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
+import { displayPrefix, hashApiKey, MAX_ACTIVE_KEYS, modeOfApiKey } from '../domain/api-key';
 
-/** Stores `key` (only its hash) as an active key of the company, within the 10-key limit. */
+/** Stores `key` (only its hash) as an active key of the company, within the 10-key limit (test keys count too); its mode is the key's (`ak_test_…`). */
 export async function insertApiKey(
   deps: { apiKeys: ApiKeysRepo; commit: Changes['commit'] },
   companyId: CompanyId,
@@ -27,12 +27,22 @@ export async function insertApiKey(
         const free = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i).filter((i) => !used.has(i));
         if (!free.length) throw limitReached();
         const slot = free[Math.floor(Math.random() * free.length)];
+        const mode: ApiKeyMode = modeOfApiKey(key);
         const inserted = await deps.apiKeys.insert(
-          { companyId, name, role, prefix: displayPrefix(key), hash: hashApiKey(key), createdAt: new Date(), slot },
+          {
+            companyId,
+            name,
+            role,
+            prefix: displayPrefix(key),
+            hash: hashApiKey(key),
+            createdAt: new Date(),
+            slot,
+            ...(mode === 'test' ? { mode } : {}),
+          },
           session,
         );
         emit(eventMessage('api-key.created.v1', companyId, { keyId: String(inserted._id), name, prefix: inserted.prefix, role }));
-        return { id: String(inserted._id), name, role, prefix: inserted.prefix, created_at: inserted.createdAt.toISOString(), key };
+        return { id: String(inserted._id), name, role, mode, prefix: inserted.prefix, created_at: inserted.createdAt.toISOString(), key };
       });
       return created;
     } catch (err) {

@@ -1,11 +1,14 @@
 import { unauthenticated } from '@inv/service-kit';
 import { LAST_USED_RESOLUTION_MS, type ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
-import { hashApiKey, isWellFormedApiKey } from '../domain/api-key';
+import { hashApiKey, isWellFormedKeyOfAnyMode } from '../domain/api-key';
 
-/** Resolves an API key to its company; any failure is the same 401 (no hint which part was wrong). */
+/**
+ * Resolves an API key to its (live) company and mode; any failure is the same 401 (no hint which part was wrong).
+ * The gateway turns a test key's company into the company's test twin (docs/test-mode.md).
+ */
 export async function verifyApiKey(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo }, key: string | undefined) {
-  if (!isWellFormedApiKey(key)) throw unauthenticated();
+  if (!isWellFormedKeyOfAnyMode(key)) throw unauthenticated();
   const found = await deps.apiKeys.activeByHashAnyCompany(hashApiKey(key));
   if (!found) throw unauthenticated();
   const company = await deps.companies.byId(found.companyId);
@@ -13,5 +16,11 @@ export async function verifyApiKey(deps: { apiKeys: ApiKeysRepo; companies: Comp
   // last-usage display only; never fails a request, written at most once a minute per key
   if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS)
     void deps.apiKeys.touchAnyCompany(found._id).catch(() => undefined);
-  return { companyId: found.companyId, keyId: String(found._id), role: found.role ?? 'admin', plan: company.plan };
+  return {
+    companyId: found.companyId,
+    keyId: String(found._id),
+    role: found.role ?? 'admin',
+    plan: company.plan,
+    mode: found.mode ?? 'live',
+  };
 }

@@ -3,6 +3,7 @@ import type { AppBus, CommandOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
 import { jobMetrics, secondsSince } from '@inv/telemetry';
 import { RenderFailed, type Renderer } from '../render/render-pool';
+import { mayUseLogo, rendersInTestMode } from '../domain/test-mode';
 
 /**
  * Renders and stores the documents of a finalize job, then reports. Idempotent: object keys are derived
@@ -107,7 +108,7 @@ async function render(
   }
   let logo: Buffer | undefined;
   const logoRef = msg.data.logo;
-  if (logoRef && logoRef.key.startsWith(`${msg.companyId}/`)) {
+  if (logoRef && mayUseLogo(msg.companyId, logoRef.key)) {
     try {
       logo = await deps.objects.get(logoRef.key);
     } catch (err) {
@@ -119,7 +120,11 @@ async function render(
   }
   let docs;
   try {
-    docs = await deps.renderer.invoice(snapshot, format, templateId, { attachments: files, logo });
+    docs = await deps.renderer.invoice(snapshot, format, templateId, {
+      attachments: files,
+      logo,
+      testMode: rendersInTestMode(msg.companyId),
+    });
   } catch (err) {
     if (!(err instanceof RenderFailed) && attempt < deps.maxAttempts) throw err; // the renderer failed (a worker died): let the bus retry
     deps.logger.warn({ err, jobId, invoiceId }, 'invoice could not be rendered');

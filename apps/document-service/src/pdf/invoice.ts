@@ -350,7 +350,7 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
     const notes = (invoice.notes ?? []).filter((note) => !legal.includes(note.trim()));
     if (notes.length || dateNote) paragraph(c, flow, l.notes, [...notes, dateNote]);
 
-    finishPages(c, { party: invoice.seller, payment: invoice.payment }, l, lang, opts.draft ? l.draft : undefined);
+    finishPages(c, { party: invoice.seller, payment: invoice.payment }, l, lang, opts.draft ? l.draft : undefined, opts.testMode);
     if (opts.attachment) embedXml(doc, opts.attachment, date);
     for (const file of opts.supplements ?? []) embedSupplement(doc, file, date);
   } catch (err) {

@@ -8,6 +8,10 @@ export interface Labels {
   statement: string;
   page: (n: number, of: number) => string;
   draft: string;
+  /** The header line of a test-mode document (docs/test-mode.md). */
+  testMark: string;
+  /** The same for documents other than invoices (reminders, statements). */
+  testMarkDocument: string;
   invoiceNumber: string;
   creditNoteNumber: string;
   issueDate: string;
@@ -86,6 +90,8 @@ const de: Labels = {
   statement: 'Kontoauszug',
   page: (n, of) => `Seite ${n} von ${of}`,
   draft: 'ENTWURF',
+  testMark: 'TEST – im Testmodus erstellt, keine gültige Rechnung',
+  testMarkDocument: 'TEST – im Testmodus erstellt, kein gültiges Dokument',
   invoiceNumber: 'Rechnungsnummer',
   creditNoteNumber: 'Korrekturnummer',
   issueDate: 'Rechnungsdatum',
@@ -173,6 +179,8 @@ const en: Labels = {
   statement: 'Account statement',
   page: (n, of) => `Page ${n} of ${of}`,
   draft: 'DRAFT',
+  testMark: 'TEST – created in test mode, not a valid invoice',
+  testMarkDocument: 'TEST – created in test mode, not a valid document',
   invoiceNumber: 'Invoice number',
   creditNoteNumber: 'Credit note number',
   issueDate: 'Invoice date',

@@ -167,6 +167,24 @@ export function drawWatermark(c: Canvas, text: string): void {
   doc.restore();
 }
 
+/**
+ * The test-mode mark (docs/test-mode.md): a diagonal red "TEST" across the page (unless a draft watermark takes the
+ * diagonal) and a red line above the letterhead saying what the document is.
+ */
+export function drawTestMark(c: Canvas, line: string, diagonal: boolean): void {
+  const doc = c.doc;
+  if (diagonal) {
+    const size = 150;
+    const width = c.width('TEST', { bold: true, size });
+    doc.save();
+    doc.rotate(-55, { origin: [PAGE.width / 2, PAGE.height / 2] });
+    doc.fillOpacity(0.18);
+    c.text('TEST', PAGE.width / 2 - width / 2, PAGE.height / 2 - size * 0.6, { bold: true, size, color: '#c62828' });
+    doc.restore();
+  }
+  c.text(line, CONTENT.left, mm(5), { bold: true, size: 8, color: '#c62828', width: CONTENT.width });
+}
+
 /** Small running head on continuation pages. */
 export function drawContinuationHeader(c: Canvas, left: string, right: string): void {
   const { colors } = c.theme;
@@ -222,10 +240,17 @@ function footerWidths(c: Canvas, columns: string[][], total: number, gap: number
 }
 
 /**
- * Footer and "page n of N" on every buffered page (plus the draft watermark on top); call once after
+ * Footer and "page n of N" on every buffered page (plus the draft watermark and the test-mode mark on top); call once after
  * the last page.
  */
-export function finishPages(c: Canvas, footer: FooterData, labels: Labels, lang: PdfLanguage, watermark?: string): void {
+export function finishPages(
+  c: Canvas,
+  footer: FooterData,
+  labels: Labels,
+  lang: PdfLanguage,
+  watermark?: string,
+  testMode: boolean | string = false,
+): void {
   const doc = c.doc;
   const { start, count } = doc.bufferedPageRange();
   const size = 6.2;
@@ -242,5 +267,6 @@ export function finishPages(c: Canvas, footer: FooterData, labels: Labels, lang:
       x += widths[k] + gap;
     });
     if (watermark) drawWatermark(c, watermark);
+    if (testMode) drawTestMark(c, typeof testMode === 'string' ? testMode : labels.testMark, !watermark);
   }
 }

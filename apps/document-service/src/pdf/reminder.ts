@@ -42,6 +42,8 @@ export interface Reminder {
 export interface RenderReminderOptions {
   template?: TemplateId;
   logo?: Buffer;
+  /** A test twin's reminder (docs/test-mode.md): marked TEST on every page. */
+  testMode?: boolean;
   creationDate?: Date;
 }
 
@@ -180,7 +182,14 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
       paragraph(t.interestNote, { size: 8 });
     }
 
-    finishPages(c, { party: reminder.company, payment: reminder.companyPayment }, l, lang);
+    finishPages(
+      c,
+      { party: reminder.company, payment: reminder.companyPayment },
+      l,
+      lang,
+      undefined,
+      opts.testMode ? l.testMarkDocument : false,
+    );
   } catch (err) {
     doc.end();
     await result.catch(() => undefined);

@@ -116,7 +116,14 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
     flow.ensure(c.height(text, { size: 9.5, width: CONTENT.width }) + 4);
     flow.y += c.text(text, CONTENT.left, flow.y, { size: 9.5, width: CONTENT.width, bold: false });
 
-    finishPages(c, { party: statement.company, payment: statement.companyPayment }, l, lang);
+    finishPages(
+      c,
+      { party: statement.company, payment: statement.companyPayment },
+      l,
+      lang,
+      undefined,
+      opts.testMode ? l.testMarkDocument : false,
+    );
   } catch (err) {
     doc.end();
     await result.catch(() => undefined);

@@ -44,6 +44,8 @@ export interface RenderInvoiceOptions {
   supplements?: PdfSupplement[];
   /** Big diagonal DRAFT / ENTWURF watermark on every page. */
   draft?: boolean;
+  /** A test-mode invoice (docs/test-mode.md): a diagonal red TEST and a header line on every page. */
+  testMode?: boolean;
   /** PNG or JPEG shown in the letterhead's logo slot (scaled to fit 60 x 22 mm). */
   logo?: Buffer;
   /** Fixed creation date (tests, reproducible output); defaults to now. */
@@ -84,6 +86,8 @@ export interface AccountStatement {
 export interface RenderStatementOptions {
   template?: TemplateId;
   logo?: Buffer;
+  /** A test twin's statement (docs/test-mode.md): marked TEST on every page. */
+  testMode?: boolean;
   creationDate?: Date;
 }
 

@@ -10,6 +10,9 @@ export interface RenderedDocuments {
   xml?: { filename: string; body: Buffer };
 }
 
+/** BT-22 of a test-mode e-invoice (ASCII only: FatturaPA's Causale is Latin-1). */
+export const TEST_MODE_NOTE = 'TEST - created in test mode, not a valid invoice';
+
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 /**
@@ -28,6 +31,11 @@ export interface InvoiceAttachmentFile {
 export interface RenderOptions {
   /** DRAFT watermark (previews). */
   draft?: boolean;
+  /**
+   * A test twin's invoice (docs/test-mode.md): the PDF carries a TEST mark, and the e-invoice a first note (BT-22)
+   * saying it is no valid invoice.
+   */
+  testMode?: boolean;
   attachments?: InvoiceAttachmentFile[];
   /** The company's letterhead logo (PNG or JPEG bytes, already resized by account-service). */
   logo?: Buffer;
@@ -39,9 +47,10 @@ export async function renderInvoiceDocuments(
   templateId: number,
   opts: RenderOptions = {},
 ): Promise<RenderedDocuments> {
-  const { draft = false, attachments = [], logo } = opts;
+  const { draft = false, attachments = [], logo, testMode = false } = opts;
   const invoice: EInvoice = {
     ...snapshot,
+    ...(testMode ? { notes: [TEST_MODE_NOTE, ...(snapshot.notes ?? [])] } : {}),
     // BG-24 in UBL for the types EN 16931 allows (embeddableAttachments); every one goes into the PDF/A-3
     attachments: attachments.length
       ? attachments.map((a) => ({
@@ -61,6 +70,7 @@ export async function renderInvoiceDocuments(
     template: templateId,
     totals,
     draft,
+    testMode,
     logo,
     attachment: xml && embedded ? { filename: embedded, xml, facturX: embedded === 'factur-x.xml' } : undefined,
     supplements: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, body: a.body, description: a.description })),

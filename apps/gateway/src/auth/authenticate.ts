@@ -14,11 +14,12 @@ import {
   type IdentitySigner,
   type Logger,
 } from '@inv/service-kit';
+import { asCompanyId, companyOfMode } from '@inv/contracts';
 import { setRateLimitHeaders } from '../http/rate-limit';
 import type { FailedAuthLimiter } from './failed-auth-limiter';
 import type { KeyCache, VerifiedKey } from './key-cache';
 
-const KEY_PATTERN = /^ak_live_[0-9a-f]{32}$/;
+const KEY_PATTERN = /^ak_(live|test)_[0-9a-f]{32}$/;
 const REVOKE_PATH = /^\/company\/api-keys\/([^/]+)$/;
 
 export interface AuthDeps {
@@ -77,7 +78,15 @@ export function authenticate(deps: AuthDeps) {
     if (answer.status === 401) return undefined;
     if (!answer.ok) throw unavailable();
     const body = answer.body;
-    return { companyId: body.companyId, keyId: body.keyId, role: body.role ?? 'admin', plan: body.plan ?? 'pro' };
+    // a test key works on the company's test twin: its own tenant, derived here and only here (docs/test-mode.md)
+    const mode = body.mode === 'test' ? 'test' : 'live';
+    return {
+      companyId: companyOfMode(asCompanyId(body.companyId), mode),
+      mode,
+      keyId: body.keyId,
+      role: body.role ?? 'admin',
+      plan: body.plan ?? 'pro',
+    };
   }
 
   /** Keys this replica verified within the last day (by hash): their lookups are never held up by the failure limit. */
@@ -152,7 +161,7 @@ export function authenticate(deps: AuthDeps) {
       }
       if (!hash) {
         await charge(res, client);
-        throw unauthenticated('malformed API key: expected ak_live_ followed by 32 hexadecimal characters');
+        throw unauthenticated('malformed API key: expected ak_live_ or ak_test_ followed by 32 hexadecimal characters');
       }
       if (deps.cache.isKnownUnknown(hash)) {
         await charge(res, client);
@@ -181,6 +190,7 @@ export function authenticate(deps: AuthDeps) {
       keyId: identity.keyId,
       role: identity.role,
       plan: identity.plan,
+      mode: identity.mode,
       requestId,
       clientIp: client,
     };
@@ -188,6 +198,7 @@ export function authenticate(deps: AuthDeps) {
     req.headers[IDENTITY_HEADER] = token;
     res.locals.companyId = identity.companyId;
     res.locals.role = identity.role;
+    res.locals.mode = identity.mode;
     res.locals.identityToken = token;
     // the identity as signed: the idempotency step signs it again with the request's key (http/idempotency.ts)
     res.locals.signedIdentity = signed;

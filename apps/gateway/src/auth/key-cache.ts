@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache';
 
 export interface VerifiedKey {
+  /** The company requests of the key work on: the live company's id, or its test twin's for a test key (docs/test-mode.md). */
   companyId: string;
+  mode: 'live' | 'test';
   keyId: string;
   /** The role whose permissions the key carries. */
   role: string;

@@ -68,6 +68,13 @@ const tags = [
   { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
   {
+    name: 'Test mode',
+    description:
+      'Keys created with `"mode": "test"` (`ak_test_…`) work on every route like live keys, on test data of their own: isolated from live data in both ' +
+      'directions, no quota, own invoice numbers, PDFs marked TEST, e-invoices with a note, e-mails recorded instead of sent, VAT checks against the ' +
+      'VIES test numbers, webhooks only to endpoints created with a test key. `DELETE /test-data` removes the test data.',
+  },
+  {
     name: 'Recurring invoices',
     description:
       'Invoice templates issued on a schedule (monthly, quarterly, yearly): each run creates, finalizes and e-mails an invoice through this API.',

@@ -34,6 +34,8 @@ export const PROBLEM_ADVICE: Partial<Record<ErrorCode, string>> = {
   INVOICE_LIMIT_REACHED:
     'Wait until `reset_date`, when the monthly quota starts again, or move the company to a larger plan; drafts can still be prepared meanwhile.',
   PLAN_REQUIRED: 'Upgrade the company to the Pro plan; keys deactivated by a downgrade are not reactivated: create new ones.',
+  TEST_MODE_READ_ONLY:
+    'Change the company profile, bank accounts, payment terms, logo, members and API keys with a live key (`ak_live_…`) or in the web app; test mode only reads them.',
   FORBIDDEN:
     'Use a key whose role has the permission `missing_permission` names (e.g. `invoices:write`), or ask an owner or admin to change your role.',
   NOT_FOUND:

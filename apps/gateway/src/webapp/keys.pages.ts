@@ -16,7 +16,14 @@ const ApiKeyList = z.object({ api_keys: z.array(ApiKey) });
 
 export function registerKeyPages(router: Router, kit: PagesKit): void {
   const { sessions, send, field, account, asMember, signedIn, redirectWith, nav: navOf } = kit;
-  async function keysPage(req: Request, res: Response, ctx: Ctx, status: number, message?: Flash, form?: { name: string; role: string }) {
+  async function keysPage(
+    req: Request,
+    res: Response,
+    ctx: Ctx,
+    status: number,
+    message?: Flash,
+    form?: { name: string; role: string; mode: string },
+  ) {
     const { s, t, lang } = ctx;
     const nav = navOf(s, 'keys');
     if (!roleAllows(s.role, 'keys:manage'))
@@ -31,7 +38,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     const rows = keys
       .map(
         (k) =>
-          `<tr>${td(name, esc(k.name))}${td(t.prefix, `<code>${esc(k.prefix)}…</code>`)}${td(t.role, esc(t.roles[k.role] ?? k.role))}${td(t.created, date(k.created_at))}${td(t.lastUsed, date(k.last_used_at))}` +
+          `<tr>${td(name, esc(k.name))}${td(t.prefix, `<code>${esc(k.prefix)}…</code>`)}${td(t.role, esc(t.roles[k.role] ?? k.role))}${td(t.mode, `<span class="badge${k.mode === 'test' ? ' off' : ''}">${esc(k.mode === 'test' ? 'Test' : 'Live')}</span>`)}${td(t.created, date(k.created_at))}${td(t.lastUsed, date(k.last_used_at))}` +
           td(
             t.status,
             k.active
@@ -45,12 +52,16 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     const roleOptions = ROLES.filter((r) => r !== 'owner' || s.role === 'owner')
       .map((r) => `<option value="${r}"${r === selected ? ' selected' : ''}>${esc(t.roles[r])}</option>`)
       .join('');
+    const selectedMode = form?.mode === 'test' ? 'test' : 'live';
+    const modeOptions = (['live', 'test'] as const)
+      .map((m) => `<option value="${m}"${m === selectedMode ? ' selected' : ''}>${esc(t.modes[m]!)}</option>`)
+      .join('');
     const secretBox = message?.secret
       ? `<section class="card secret-box" aria-labelledby="secret-h"><h2 id="secret-h">${esc(t.secretOnce)}</h2><code class="secret" id="secret">${esc(message.secret)}</code>
 <button type="button" class="secondary" data-copy="secret" data-done="${esc(t.copied)}">${esc(t.copy)}</button></section>`
       : '';
     const table = keys.length
-      ? `<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.keys)}</caption><thead><tr><th scope="col">${esc(name)}</th><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="sr-only">${esc(t.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
+      ? `<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.keys)}</caption><thead><tr><th scope="col">${esc(name)}</th><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.mode)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="sr-only">${esc(t.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p class="muted">${esc(t.noKeys)}</p>`;
     send(
       res,
@@ -64,6 +75,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
         body: `${secretBox}<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">${esc(t.newKey)}</h2><form class="inline" method="post" action="/app/keys"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
 <label for="name">${esc(t.keyName)}</label><input class="field" id="name" name="name" required maxlength="100" value="${esc(form?.name ?? '')}">
 <label for="role">${esc(t.role)}</label><select class="field" id="role" name="role">${roleOptions}</select>
+<label for="mode">${esc(t.mode)}</label><select class="field" id="mode" name="mode">${modeOptions}</select>
 <button type="submit">${esc(t.createKey)}</button></form></section>${table}`,
       }),
     );
@@ -79,11 +91,11 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     // the API's permission check for the API call this form makes (account-service checks it again)
     if (missingPermission(ctx.s.role, 'POST', '/company/api-keys'))
       return keysPage(req, res, ctx, 403, { kind: 'error', text: ctx.t.forbidden });
-    const input = { name: field(req, 'name'), role: field(req, 'role') };
+    const input = { name: field(req, 'name'), role: field(req, 'role'), mode: field(req, 'mode') };
     const created = await account(
       'POST',
       '/company/api-keys',
-      { name: input.name, role: input.role || undefined },
+      { name: input.name, role: input.role || undefined, mode: input.mode || undefined },
       asMember(req, res, ctx.s),
       CreatedApiKey,
     );

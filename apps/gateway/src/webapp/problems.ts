@@ -22,6 +22,7 @@ type Texts = {
 const en: Texts = {
   codes: {
     PLAN_REQUIRED: 'API keys need the Pro plan. Your company is on the Free plan.',
+    TEST_MODE_READ_ONLY: 'A test key cannot change the company; use a live key.',
     API_KEY_LIMIT_REACHED: 'Your company already has 10 active API keys, the most it may have. Revoke one first.',
     MEMBER_EXISTS: 'This address is already a member or invited. Pick another address or change the member’s role.',
     LAST_OWNER: 'A company always keeps at least one owner. Make another member owner first.',
@@ -58,6 +59,7 @@ const en: Texts = {
 const de: Texts = {
   codes: {
     PLAN_REQUIRED: 'API-Schlüssel erfordern den Pro-Tarif. Ihr Unternehmen ist im Free-Tarif.',
+    TEST_MODE_READ_ONLY: 'Ein Testschlüssel kann das Unternehmen nicht ändern; verwenden Sie einen Live-Schlüssel.',
     API_KEY_LIMIT_REACHED: 'Ihr Unternehmen hat bereits 10 aktive API-Schlüssel, das Maximum. Widerrufen Sie zuerst einen.',
     MEMBER_EXISTS:
       'Diese Adresse ist bereits Mitglied oder eingeladen. Wählen Sie eine andere Adresse oder ändern Sie die Rolle des Mitglieds.',

@@ -1,4 +1,4 @@
-import type { CompanyId } from '@inv/contracts';
+import { isTestCompany, liveCompanyOf, type CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { jobMetrics } from '@inv/telemetry';
 import { monthKey, resetDate } from '../domain/quota';
@@ -6,8 +6,24 @@ import type { QuotaDeps } from '../support/deps';
 import { planOf } from './plan-of';
 import { limitOf } from './usage';
 
-/** Counts one finalization (idempotent by reservation id) unless the month's limit is reached. */
+/**
+ * Counts one finalization (idempotent by reservation id) unless the month's limit is reached. A test twin's
+ * finalization (docs/test-mode.md) is granted without counting: nothing is stored, nothing announced, and the
+ * answer tells the live company's month as it is.
+ */
 export async function reserveFinalization(deps: QuotaDeps, companyId: CompanyId, reservationId: string, at: Date) {
+  if (isTestCompany(companyId)) {
+    jobMetrics.quotaReservations.inc({ outcome: 'test_mode' });
+    const live = liveCompanyOf(companyId);
+    const plan = await planOf(deps, live);
+    return {
+      granted: true,
+      used: await deps.store.used(live, monthKey(at)),
+      limit: limitOf(deps, live, plan),
+      reset_date: resetDate(at),
+      plan,
+    };
+  }
   const plan = await planOf(deps, companyId);
   const limit = limitOf(deps, companyId, plan);
   const month = monthKey(at);

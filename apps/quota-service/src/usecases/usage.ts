@@ -1,4 +1,4 @@
-import type { CompanyId } from '@inv/contracts';
+import { liveCompanyOf, type CompanyId } from '@inv/contracts';
 import { MONTHLY_LIMIT, monthKey, resetDate, type Plan } from '../domain/quota';
 import { presentUsage } from '../http/presenters';
 import type { QuotaDeps } from '../support/deps';
@@ -10,8 +10,12 @@ const UNLIMITED = 2 ** 31 - 1;
 export const limitOf = (deps: QuotaDeps, companyId: CompanyId, plan: Plan) =>
   deps.unlimited.has(companyId) ? UNLIMITED : MONTHLY_LIMIT[plan];
 
-/** Plan, finalizations used in the month of `at`, the limit and the reset date. */
-export async function usageOf(deps: QuotaDeps, companyId: CompanyId, at: Date) {
+/**
+ * Plan, finalizations used in the month of `at`, the limit and the reset date. The quota is the live company's: a test
+ * twin reads it as it is (its own finalizations never count, docs/test-mode.md).
+ */
+export async function usageOf(deps: QuotaDeps, asked: CompanyId, at: Date) {
+  const companyId = liveCompanyOf(asked);
   const plan = await planOf(deps, companyId);
   return presentUsage({
     plan,

@@ -1,3 +1,4 @@
+import { isTestCompany } from '@inv/contracts';
 import type { AppBus, EventOf } from '@inv/runtime';
 import type { ViesRequester } from '../domain/vies-result';
 import { checkVatId, type CheckVatIdDeps } from '../vies/check-vat-id';
@@ -6,6 +7,8 @@ export interface VatIdChangedDeps {
   bus: AppBus;
   check: CheckVatIdDeps;
   requester?: ViesRequester;
+  /** The check for a test twin's VAT IDs: the documented test numbers, never VIES (docs/test-mode.md). */
+  testCheck?: CheckVatIdDeps;
 }
 
 /**
@@ -17,7 +20,10 @@ export interface VatIdChangedDeps {
  * publish redelivers the request, which publishes the same id again), so an outbox would add a write and no safety.
  */
 export async function onVatIdChanged(deps: VatIdChangedDeps, msg: EventOf<'customer.vat-id-changed.v1' | 'company.vat-id-changed.v1'>) {
-  const outcome = await checkVatId({ vatId: msg.data.vatId, requester: deps.requester, forceRefresh: msg.data.forceRefresh }, deps.check);
+  const testCheck = isTestCompany(msg.companyId) ? deps.testCheck : undefined;
+  const outcome = testCheck
+    ? await checkVatId({ vatId: msg.data.vatId }, testCheck)
+    : await checkVatId({ vatId: msg.data.vatId, requester: deps.requester, forceRefresh: msg.data.forceRefresh }, deps.check);
   await deps.bus.publishEvent(
     'vat.checked.v1',
     msg.companyId,

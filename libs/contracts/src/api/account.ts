@@ -2,11 +2,16 @@ import { z } from 'zod';
 import { LanguageCode } from './languages';
 import { Role } from './roles';
 import { safeText } from './safe-text';
+import { ApiKeyModeSchema } from './api-key-mode';
 
 export const ApiKeyCreate = z
   .object({
     name: safeText(z.string().trim().min(1).max(100)).meta({ description: 'what the key is for, e.g. "ERP production"' }),
     role: Role.optional().meta({ description: 'the permission set the key carries (default admin; owner only by an owner)' }),
+    mode: ApiKeyModeSchema.optional().meta({
+      description:
+        "live (default): `ak_live_…`, the company's real data. test: `ak_test_…`, the company's test data (docs/test-mode.md): isolated from live data, no quota, no e-mails handed to SMTP, PDFs marked TEST",
+    }),
   })
   .meta({ id: 'ApiKeyCreate' });
 export type ApiKeyCreate = z.output<typeof ApiKeyCreate>;

@@ -11,6 +11,8 @@ export const ApiKeyVerified = z.object({
   keyId: z.string(),
   role: z.string().optional(),
   plan: z.string().optional(),
+  /** live or test (docs/test-mode.md); absent from an older account-service: live. */
+  mode: z.enum(['live', 'test']).optional(),
 });
 
 /** One company a member belongs to, as the web app's session keeps it. */

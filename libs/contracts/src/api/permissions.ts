@@ -9,6 +9,8 @@ const under = (...prefixes: string[]) => new RegExp(`^/(${prefixes.join('|')})(/
 const KEYS = under('company/api-keys');
 const MEMBERS = under('members');
 const AUDIT = under('audit-log');
+/** Resetting the test data (docs/test-mode.md): owners and admins, as for the audit log. */
+const TEST_DATA = under('test-data');
 const WEBHOOKS = under('webhook-endpoints');
 const EXPORT = under('exports', 'acctexp', 'datev', 'downloads');
 const COMPANY_DATA = under(
@@ -28,7 +30,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function permissionOf(method: string, path: string): Permission {
   if (KEYS.test(path)) return 'keys:manage';
-  if (AUDIT.test(path)) return 'members:manage';
+  if (AUDIT.test(path) || TEST_DATA.test(path)) return 'members:manage';
   // reads too: the delivery log shows what was sent to which URL
   if (WEBHOOKS.test(path)) return 'webhooks:manage';
   if (MEMBERS.test(path)) return READ_METHODS.has(method.toUpperCase()) ? 'read' : 'members:manage';

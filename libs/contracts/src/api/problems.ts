@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   ],
   PLAN_REQUIRED: [403, 'The operation needs the Pro plan (API keys: API access requires an active Pro subscription).'],
   FORBIDDEN: [403, 'The key may not do this.'],
+  TEST_MODE_READ_ONLY: [
+    403,
+    "A test key (`ak_test_…`) reads the live company's profile, bank accounts, payment terms, logo, members and API keys but cannot change them.",
+  ],
   NOT_FOUND: [404, "No such resource (also for another company's ids) or no such path."],
   ATTACHMENT_NOT_FOUND: [
     404,

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { AuditLogPage, AuditLogQuery, AuditVerification, Member, MemberInvite, MemberUpdate, MessageBody } from '@inv/contracts';
+import {
+  AuditLogPage,
+  AuditLogQuery,
+  AuditVerification,
+  Member,
+  MemberInvite,
+  MemberUpdate,
+  MessageBody,
+  TestDataReset,
+} from '@inv/contracts';
 import { body, bodyErrors, commonErrors, conflict, json, notFound, problem, queryParams, strId, type Operation } from '../builder';
 
 /** Members and roles, and the audit log (account-service). */
@@ -73,6 +82,26 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
         summary: 'Verify the audit log hash chain',
         description: 'Recomputes the hash chain and names the first entry that does not match.',
         responses: { 200: json(AuditVerification), ...commonErrors() },
+      }),
+    },
+    '/test-data': {
+      delete: op(['Test mode'], {
+        operationId: 'resetTestData',
+        summary: 'Delete all test data',
+        description:
+          'Test mode: a test key (`ak_test_…`, created with `POST /company/api-keys` and `"mode": "test"`) works on every route exactly like a live key, ' +
+          "but on the company's test data only: its own customers, invoices and invoice numbers, products, payments, bank statements, received documents, " +
+          "recurring invoices, exports, webhook endpoints and deliveries, audit log. A test key and a live key never see each other's objects (404). " +
+          'Test finalizations never count against the quota, their PDFs carry a TEST mark and their e-invoices a note saying so, VAT checks answer from ' +
+          "the VIES test numbers (e.g. DE999991005 valid, DE999992008 invalid), and the company's profile, bank accounts, payment terms, logo, members " +
+          'and keys are read but never changed (403 TEST_MODE_READ_ONLY). ' +
+          'This call, with a test key of an owner or admin, removes the test data and leaves live data untouched; a repeat removes nothing. ' +
+          'With a live key it answers 403.',
+        responses: {
+          200: json(TestDataReset),
+          ...commonErrors(),
+          403: problem('not a test key, or the role lacks members:manage (FORBIDDEN)'),
+        },
       }),
     },
   };

@@ -245,20 +245,27 @@ export function otherPaths(): Record<string, Record<string, unknown>> {
       get: op(c, {
         operationId: 'listApiKeys',
         summary: 'List API keys',
-        description: 'Name, prefix, created and last used; never the secret.',
+        description:
+          'Name, prefix, mode (`live` or `test`), created and last used; never the secret. A test key lists the same keys (read only).',
         responses: { 200: json(z.object({ api_keys: z.array(ApiKey) })), ...commonErrors() },
       }),
       post: op(c, {
         operationId: 'createApiKey',
         summary: 'Create an API key',
-        description: 'At most 10 active keys; the key carries the permissions of a role (default admin); the secret is shown once.',
+        description:
+          'At most 10 active keys (both modes); the key carries the permissions of a role (default admin); the secret is shown once. ' +
+          "`mode: test` creates a test key (`ak_test_…`): it works on every route exactly like a live key, on the company's test data only " +
+          '(no quota, own invoice numbers, PDFs marked TEST, e-mails recorded instead of sent, webhooks only to endpoints created with a test key; ' +
+          '`DELETE /test-data` wipes it). A test key cannot create or revoke keys (403 TEST_MODE_READ_ONLY).',
         requestBody: body(ApiKeyCreate, { name: 'ERP production', role: 'member' }),
         responses: {
           201: json(CreatedApiKey, 'created'),
           ...conflict('10 active keys (API_KEY_LIMIT_REACHED)'),
           ...bodyErrors(),
           ...commonErrors(),
-          403: problem('the company is not on the Pro plan (PLAN_REQUIRED), or the role may not do this (FORBIDDEN)'),
+          403: problem(
+            'the company is not on the Pro plan (PLAN_REQUIRED), the role may not do this (FORBIDDEN), or the request used a test key (TEST_MODE_READ_ONLY)',
+          ),
         },
       }),
     },

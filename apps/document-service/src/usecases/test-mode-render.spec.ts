@@ -1,0 +1,50 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sampleInvoice } from '../pdf/testing/fixtures';
+import { renderInvoiceDocuments, TEST_MODE_NOTE } from './render-invoice';
+
+const VALIDATE = join(__dirname, '../../../../../shared/conformance/validate');
+const haveTools = spawnSync('sh', ['-c', 'command -v pdftotext']).status === 0;
+
+/** A test twin's invoice (docs/test-mode.md): marked TEST in the PDF, a note in the e-invoice, still valid. */
+describe('test-mode invoice documents', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'test-mode-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const snapshot = sampleInvoice(3) as unknown as Parameters<typeof renderInvoiceDocuments>[0];
+
+  it('puts the TEST note first into the e-invoice (BT-22, CII IncludedNote), which stays valid against EN 16931', async () => {
+    const docs = await renderInvoiceDocuments(snapshot, 'ZUGFERD', 1, { testMode: true });
+    const xml = docs.xml!.body.toString('utf8');
+    expect(xml).toContain(TEST_MODE_NOTE);
+    const live = await renderInvoiceDocuments(snapshot, 'ZUGFERD', 1);
+    expect(live.xml!.body.toString('utf8')).not.toContain(TEST_MODE_NOTE);
+    const file = join(dir, 'test.xml');
+    writeFileSync(file, xml);
+    expect(xml.replace(/>\s+</g, '><')).toContain(`<ram:IncludedNote><ram:Content>${TEST_MODE_NOTE}</ram:Content></ram:IncludedNote>`);
+    const format = 'cii-en16931';
+    const result = spawnSync(VALIDATE, ['-n', '0', format, file], { encoding: 'utf8' });
+    expect(result.stdout + result.stderr).not.toContain('FAIL');
+    expect(result.status).toBe(0);
+  }, 300_000);
+
+  (haveTools ? it : it.skip)('marks every page of the PDF with TEST and says it is no valid invoice', async () => {
+    const docs = await renderInvoiceDocuments(sampleInvoice(40) as unknown as typeof snapshot, 'PDF', 1, { testMode: true });
+    const file = join(dir, 'test.pdf');
+    writeFileSync(file, docs.pdf.body);
+    const pages = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+      .split('\f')
+      .filter((p) => p.trim());
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages)
+      expect(page).toMatch(/TEST – (created in test mode, not a valid invoice|im Testmodus erstellt, keine gültige Rechnung)/);
+    const live = await renderInvoiceDocuments(sampleInvoice(3) as unknown as typeof snapshot, 'PDF', 1);
+    writeFileSync(join(dir, 'live.pdf'), live.pdf.body);
+    expect(execFileSync('pdftotext', [join(dir, 'live.pdf'), '-'], { encoding: 'utf8' })).not.toContain('TEST');
+  });
+});

@@ -1,0 +1,160 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '@inv/testing';
+import { apiClient, startSystem, type System } from '../support/system';
+
+jest.setTimeout(300_000);
+
+/**
+ * Test mode through the gateway, each service its own process (docs/test-mode.md): a test key works on the company's
+ * test twin; the two never see each other's objects; test finalizations do not count, take their own numbers and
+ * carry a TEST mark; the live profile is read, not written; DELETE /test-data is for test keys.
+ */
+describe('e2e: test mode', () => {
+  let system: System;
+  let testKey: string;
+  const api = apiClient(
+    () => system.base,
+    () => system.apiKey,
+  );
+  const asTest = (method: string, path: string, body?: unknown) => api(method, path, body, testKey);
+
+  beforeAll(async () => {
+    system = await startSystem({
+      kind: 'testmode',
+      services: ['account', 'quota', 'gateway', 'customer', 'invoice', 'document'],
+      env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
+    });
+  });
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  const newCustomer = async (call: typeof asTest, name: string) => {
+    const customer = await call('POST', '/customer/', {
+      organization_name: name,
+      email: 'ap@example.com',
+      contact_type: 'B2B',
+      language: 'German',
+      vat_id: null,
+      is_active: true,
+    });
+    expect(customer.status).toBe(201);
+    const address = await call('POST', `/customer/${customer.body.id}/addresses`, {
+      address_line_1: 'Hauptstraße 5',
+      city: 'München',
+      postal_code: '80331',
+      country_code: 'DE',
+      is_default: true,
+    });
+    expect(address.status).toBe(201);
+    return customer.body.id as number;
+  };
+  const newInvoice = async (call: typeof asTest, customerId: number) => {
+    const invoice = await call('POST', '/invoice/', { customer_id: customerId, invoice_format: 'ZUGFERD' });
+    expect(invoice.status).toBe(201);
+    const id = invoice.body.invoice_id as number;
+    const position = await call('POST', `/invoice/${id}/positions`, {
+      title: 'Beratung',
+      quantity: 1,
+      unit_id: 'HUR',
+      unit_net_amount: 100,
+      single_net_amount: 100,
+      tax_rate: 0.19,
+    });
+    expect(position.status).toBe(201);
+    return id;
+  };
+
+  it('creates an ak_test_ key with a live key, listed with its mode', async () => {
+    const created = await api('POST', '/company/api-keys', { name: 'sandbox', mode: 'test' });
+    expect(created.status).toBe(201);
+    testKey = created.body.key;
+    expect(testKey).toMatch(/^ak_test_[0-9a-f]{32}$/);
+    const listed = await api('GET', '/company/api-keys');
+    expect(listed.body.api_keys.find((k: { name: string }) => k.name === 'sandbox')).toMatchObject({ mode: 'test' });
+    expect((await api('POST', '/company/api-keys', { name: 'x', mode: 'prod' })).status).toBe(400);
+  });
+
+  it("reads the live company's profile with a test key and cannot change it", async () => {
+    const live = await api('GET', '/company/');
+    expect((await asTest('GET', '/company/')).body.name).toBe(live.body.name);
+    const refused = await asTest('PUT', '/company/', { name: 'Changed in test mode' });
+    expect(refused).toMatchObject({ status: 403, body: { error_code: 'TEST_MODE_READ_ONLY' } });
+    expect((await asTest('POST', '/company/api-keys', { name: 'escalate' })).status).toBe(403);
+  });
+
+  it('keeps customers apart in both directions', async () => {
+    const testCustomer = await newCustomer(asTest, 'Nur-Test GmbH');
+    const liveCustomer = await newCustomer(api, 'Nur-Live GmbH');
+    const names = async (call: typeof asTest) =>
+      ((await call('GET', '/customer/?limit=100')).body as { organization_name: string }[]).map((c) => c.organization_name);
+    expect(await names(asTest)).toContain('Nur-Test GmbH');
+    expect(await names(asTest)).not.toContain('Nur-Live GmbH');
+    expect(await names(api)).toContain('Nur-Live GmbH');
+    expect(await names(api)).not.toContain('Nur-Test GmbH');
+    const seenByLive = await api('GET', `/customer/${testCustomer}`);
+    expect(seenByLive.status === 404 || seenByLive.body.organization_name !== 'Nur-Test GmbH').toBe(true);
+    const seenByTest = await asTest('GET', `/customer/${liveCustomer}`);
+    expect(seenByTest.status === 404 || seenByTest.body.organization_name !== 'Nur-Live GmbH').toBe(true);
+  });
+
+  it('finalizes a test invoice without counting, with numbers of its own and a TEST mark, invisible to the live key', async () => {
+    await waitFor(async () => (await api('GET', '/quota/')).body?.plan === 'pro', { what: 'quota-service knows the plan' });
+    const usedBefore = (await api('GET', '/quota/')).body.used as number;
+    const liveCustomer = await newCustomer(api, 'Live Nummern AG');
+    const liveFirst = await newInvoice(api, liveCustomer);
+    const liveNumberOf = async (id: number) => (await api('GET', `/invoice/${id}`)).body.invoice_number as string;
+
+    const testCustomer = await newCustomer(asTest, 'Test Nummern AG');
+    const testId = await newInvoice(asTest, testCustomer);
+    const job = await asTest('POST', `/invoice/${testId}/job`, { task: 'process_invoice_flag_invoice_send_job' });
+    expect(job.status).toBe(201);
+    await waitFor(
+      async () => {
+        const j = (await asTest('GET', `/invoice/${testId}/job/${job.body.job_id}`)).body;
+        if (j.status === 'failed') throw new Error(`job failed: ${j.error_message}`);
+        return j.status === 'finished';
+      },
+      { timeoutMs: 90_000, what: 'test finalize job' },
+    );
+    expect((await asTest('GET', `/invoice/${testId}`)).body.status).toBe('OPEN');
+    expect((await api('GET', '/quota/')).body.used).toBe(usedBefore);
+
+    // the live sequence goes on where it was: the test invoice took no live number
+    const liveSecond = await newInvoice(api, liveCustomer);
+    const [a, b] = [await liveNumberOf(liveFirst), await liveNumberOf(liveSecond)];
+    const tail = (n: string) => Number(/(\d+)$/.exec(n)?.[1]);
+    if (a && b) expect(tail(b)).toBe(tail(a) + 1);
+
+    // the live key does not see the test invoice
+    const liveView = await api('GET', `/invoice/${testId}`);
+    expect(liveView.status === 404 || liveView.body.customer_id !== testCustomer || liveView.body.status !== 'OPEN').toBe(true);
+
+    // its PDF is marked TEST
+    const link = await asTest('GET', `/invoice/${testId}/pdf-link`);
+    expect(link.status).toBe(200);
+    const pdf = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
+    if (spawnSync('sh', ['-c', 'command -v pdftotext']).status === 0) {
+      const dir = mkdtempSync(join(tmpdir(), 'e2e-test-mode-'));
+      try {
+        writeFileSync(join(dir, 'a.pdf'), pdf);
+        expect(execFileSync('pdftotext', [join(dir, 'a.pdf'), '-'], { encoding: 'utf8' })).toContain('TEST');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    const xml = await asTest('GET', `/invoice/${testId}/xml-link`);
+    expect(await (await fetch(xml.body.url)).text()).toContain('created in test mode, not a valid invoice');
+  });
+
+  it('resets test data with a test key only', async () => {
+    expect((await api('DELETE', '/test-data')).status).toBe(403);
+    const reset = await asTest('DELETE', '/test-data');
+    expect(reset.status).toBe(200);
+    expect((await api('GET', '/company/')).status).toBe(200);
+  });
+});
