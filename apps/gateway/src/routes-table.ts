@@ -18,6 +18,7 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
     { prefix: '/members', target: config.ACCOUNT_URL },
     { prefix: '/audit-log', target: config.ACCOUNT_URL },
     { prefix: '/test-data', target: config.ACCOUNT_URL },
+    { prefix: '/test-mails', target: config.INVOICE_URL },
     { prefix: '/quota', target: config.QUOTA_URL },
     { prefix: '/inbound', target: config.INBOUND_URL },
     { prefix: '/suppliers', target: config.INBOUND_URL },

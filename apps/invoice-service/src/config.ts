@@ -38,7 +38,7 @@ export const invoiceConfig = baseEnv.extend({
   EMAIL_FREE_RECIPIENTS: z
     .string()
     .trim()
-    .regex(/^(|true|false|[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*)$/, '`true`, `false` or company ids separated by commas')
+    .regex(/^(|true|false|[A-Za-z0-9_~-]+(,[A-Za-z0-9_~-]+)*)$/, '`true`, `false` or company ids separated by commas')
     .default('false')
     .transform((v): boolean | string[] => (v === 'true' ? true : v === 'false' || v === '' ? false : v.split(','))),
   /**

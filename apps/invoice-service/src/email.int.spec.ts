@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { Bus } from '@inv/bus';
-import type { Messages } from '@inv/contracts';
+import { asCompanyId, testTwinOf, type Messages } from '@inv/contracts';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
@@ -26,6 +26,7 @@ interface Received {
 describe('invoice e-mail', () => {
   const prefix = uniquePrefix('mail');
   const company = 'cmp_mail';
+  const twin = testTwinOf(asCompanyId(company));
   const bucket = 'mail-test';
   let mongo: Awaited<ReturnType<typeof testMongo>>;
   let s3: EmbeddedS3;
@@ -39,7 +40,7 @@ describe('invoice e-mail', () => {
   const pdfOf = (id: number) => Buffer.from(`%PDF-1.7 invoice ${id}\n%%EOF\n`);
   const xmlOf = (id: number) => Buffer.from(`<?xml version="1.0"?><rsm:CrossIndustryInvoice id="${id}"/>`);
 
-  const call = async (method: string, path: string, body?: unknown, companyId = company) => {
+  const callAs = async (method: string, path: string, body?: unknown, companyId = company) => {
     const res = await fetch(`${url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...(await identityHeaders(companyId)) },
@@ -48,6 +49,7 @@ describe('invoice e-mail', () => {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
+  const call = callAs;
 
   beforeAll(async () => {
     mongo = await testMongo();
@@ -122,7 +124,7 @@ describe('invoice e-mail', () => {
           SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
           MAIL_FROM: 'Seller GmbH <invoices@seller.example>',
           // these tests are about SMTP, not about who may be a recipient (email-limits.int.spec.ts)
-          EMAIL_FREE_RECIPIENTS: company,
+          EMAIL_FREE_RECIPIENTS: `${company},${twin}`,
         }),
       ),
     );
@@ -139,7 +141,8 @@ describe('invoice e-mail', () => {
     await mongo?.stop();
   });
 
-  const finalized = async () => {
+  const finalized = async (companyId = company) => {
+    const call = (method: string, path: string, body?: unknown) => callAs(method, path, body, companyId);
     const id = (await call('POST', '/invoice/', { customer_id: 1, invoice_format: 'ZUGFERD' })).body.invoice_id as number;
     expect(
       (
@@ -164,6 +167,49 @@ describe('invoice e-mail', () => {
       },
       { timeoutMs: 20_000, what: 'the e-mail to settle' },
     );
+
+  it("records a test twin's e-mail with its content instead of handing it to SMTP, and marks the invoice SENT", async () => {
+    behaviour = 'ok';
+    const before = inbox.length;
+    const id = await finalized(twin);
+    const sent = await callAs('POST', `/invoice/${id}/send_email`, { to: 'ap@buyer.example', cc: ['cfo@buyer.example'] }, twin);
+    expect(sent.status).toBe(202);
+    const emailId = sent.body.email_id as string;
+    const record = await waitFor(
+      async () => {
+        const e = (await callAs('GET', `/invoice/${id}/emails`, undefined, twin)).body.emails.find((x: Json) => x.id === emailId);
+        return e && e.status !== 'queued' ? e : undefined;
+      },
+      { timeoutMs: 20_000, what: 'the test e-mail to settle' },
+    );
+    expect(record).toMatchObject({ error: null, status: 'sent', to: ['ap@buyer.example'], cc: ['cfo@buyer.example'] });
+    expect(inbox.length).toBe(before); // nothing reached the mail server
+    expect((await callAs('GET', `/invoice/${id}`, undefined, twin)).body.status).toBe('SENT');
+    const list = await callAs('GET', '/test-mails/', undefined, twin);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: 1, page: 1 });
+    const mail = list.body.test_mails[0];
+    expect(mail).toMatchObject({
+      id: emailId,
+      subject_ref: `invoice:${id}`,
+      from: 'Seller GmbH <invoices@seller.example>',
+      reply_to: 'billing@seller.example',
+      to: ['ap@buyer.example'],
+      cc: ['cfo@buyer.example'],
+      bcc: [],
+      attachments: [
+        { filename: `invoice-${id}.pdf`, content_type: 'application/pdf' },
+        { filename: `invoice-${id}.xml`, content_type: 'application/xml' },
+      ],
+    });
+    expect(mail.subject).toMatch(/^Rechnung RE-/);
+    expect(mail.text).toContain('über 238,00');
+    expect((await callAs('GET', `/test-mails/${emailId}`, undefined, twin)).body).toEqual(mail);
+    // the live company has no recorded mails and is told so; the twin's mail is not the live company's
+    expect((await call('GET', '/test-mails/')).status).toBe(403);
+    expect((await callAs('GET', `/test-mails/${emailId}`, undefined, twin)).status).toBe(200);
+    expect((await callAs('GET', '/test-mails/00000000-0000-4000-8000-000000000000', undefined, twin)).status).toBe(404);
+  });
 
   it('sends the invoice with PDF and XML byte-equal to the stored ones, BCC only in the envelope, and marks it SENT', async () => {
     behaviour = 'ok';

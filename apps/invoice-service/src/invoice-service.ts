@@ -23,8 +23,8 @@ import {
 import { UPLOAD_PATHS, attachmentRoutes, invoiceRoutes, numberingRoutes, productRoutes } from './invoices/routes';
 import { bankStatementsRepo, invoiceSettlement, paymentsRepo, remindersRepo } from './receivables';
 import { STATEMENT_UPLOAD_PATHS, bankStatementRoutes, paymentRoutes, reminderRoutes } from './receivables/routes';
-import { createMailSender, emailsRepo } from './mail';
-import { emailRoutes } from './mail/routes';
+import { createMailSender, emailsRepo, testMailsRepo } from './mail';
+import { emailRoutes, testMailRoutes } from './mail/routes';
 import { reminderRun } from './workers/reminder-run';
 import { onPaymentsExported } from './consumers/export.payments-exported';
 import type { InvoiceDeps } from './deps';
@@ -47,13 +47,23 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const jobs = jobsRepo(rt.conn);
   const attachments = attachmentsRepo(rt.conn);
   const emails = emailsRepo(rt.conn);
+  const testMails = testMailsRepo(rt.conn);
   const numbering = numberingRepo(rt.conn);
   const products = productsRepo(rt.conn);
   const reminders = remindersRepo(rt.conn);
   const payments = paymentsRepo(rt.conn);
   const bankStatements = bankStatementsRepo(rt.conn);
   await bankStatements.init();
-  await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
+  await Promise.all([
+    numbering.init(),
+    products.init(),
+    invoices.init(),
+    jobs.init(),
+    attachments.init(),
+    emails.init(),
+    testMails.init(),
+    payments.init(),
+  ]);
   const movedSequences = await numbering.adoptCreditNotePrefixAcrossCompanies(new Date());
   if (movedSequences > 0) rt.logger.info({ sequences: movedSequences }, 'credit note sequences moved from GS- to RK- (values kept)');
   await reminders.init();
@@ -79,6 +89,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     jobs,
     attachments,
     emails,
+    testMails,
     numbering,
     products,
     reminders,
@@ -112,6 +123,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   rt.app.use(productRoutes(deps));
   rt.app.use(numberingRoutes(deps));
   rt.app.use(emailRoutes(deps));
+  rt.app.use(testMailRoutes(deps));
   rt.app.use(reminderRoutes(deps));
   // the daily reminder run (claims per company and day: safe with several replicas); tests call reminderRun.tick()
   const dailyReminders = reminderRun(deps, { tickMs: config.REMINDER_TICK_MS, logger: rt.logger });

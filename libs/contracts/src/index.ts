@@ -33,3 +33,4 @@ export * from './test-mode';
 export * from './api/api-key-mode';
 export * from './vies-test-numbers';
 export * from './api/test-data';
+export * from './api/test-mails';

@@ -16,7 +16,7 @@ import {
   type SequenceDoc,
   type ValidationResult,
 } from '../invoices';
-import { PLACEHOLDERS, type EmailDoc, type EmailTextsView } from '../mail';
+import { PLACEHOLDERS, type EmailDoc, type EmailTextsView, type TestMailDoc } from '../mail';
 import type { DownloadLink } from '../platform';
 import {
   LEVELS,
@@ -356,4 +356,19 @@ export const presentLink = (l: DownloadLink) => ({
   filename: l.filename,
   ...(l.contentType !== undefined ? { content_type: l.contentType } : {}),
   expires_in: l.expiresIn,
+});
+
+/** A test mode e-mail as GET /test-mails shows it (TestMail). */
+export const presentTestMail = (m: TestMailDoc) => ({
+  id: m._id,
+  subject_ref: m.subjectRef,
+  from: m.from,
+  reply_to: m.replyTo ?? null,
+  to: m.to,
+  cc: m.cc,
+  bcc: m.bcc,
+  subject: m.subject,
+  text: m.text,
+  attachments: m.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType })),
+  captured_at: m.capturedAt.toISOString(),
 });

@@ -1,6 +1,7 @@
 import type { InvoicesDeps } from '../invoices';
 import type { PlatformDeps } from '../platform';
 import type { EmailsRepo } from './db/emails';
+import type { TestMailsRepo } from './db/test-mails';
 import type { FreeRecipients } from './domain/email-rules';
 import type { MailSender } from './sender';
 
@@ -10,6 +11,8 @@ import type { MailSender } from './sender';
  */
 export interface MailDeps extends PlatformDeps, Pick<InvoicesDeps, 'invoices' | 'attachments'> {
   emails: EmailsRepo;
+  /** The e-mails of test twins, recorded instead of sent (docs/test-mode.md). */
+  testMails: TestMailsRepo;
   /**
    * The SMTP sender, sender address, attempts before a send fails and the e-mail ids this process is sending right
    * now; and the abuse limits of `send_email` (per UTC day, EMAIL_DAILY_LIMIT_*; EMAIL_FREE_RECIPIENTS).

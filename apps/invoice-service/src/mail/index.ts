@@ -15,5 +15,7 @@ export { PLACEHOLDERS } from './domain/email-texts';
 export type { EmailTextsView } from './usecases/get-email-texts';
 // for the composition root and the presenters (the routes are in routes.ts)
 export { emailsRepo } from './db/emails';
+export { testMailsRepo } from './db/test-mails';
+export type { TestMailDoc } from './db/test-mails';
 export type { EmailDoc } from './db/emails';
 export { createMailSender } from './sender';

@@ -3,3 +3,4 @@
  * feature's face (index.ts), so the service's presenters, which the routes use, can read the faces without a cycle.
  */
 export { emailRoutes } from './http/emails.routes';
+export { testMailRoutes } from './http/test-mails.routes';

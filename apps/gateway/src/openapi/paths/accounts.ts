@@ -8,6 +8,9 @@ import {
   MemberUpdate,
   MessageBody,
   TestDataReset,
+  TestMail,
+  TestMailList,
+  TestMailListQuery,
 } from '@inv/contracts';
 import { body, bodyErrors, commonErrors, conflict, json, notFound, problem, queryParams, strId, type Operation } from '../builder';
 
@@ -101,6 +104,36 @@ export function accountPaths(): Record<string, Record<string, unknown>> {
           200: json(TestDataReset),
           ...commonErrors(),
           403: problem('not a test key, or the role lacks members:manage (FORBIDDEN)'),
+        },
+      }),
+    },
+    '/test-mails/': {
+      get: op(['Test mode'], {
+        operationId: 'listTestMails',
+        summary: 'List the e-mails test mode recorded',
+        description:
+          'Test mode never hands an e-mail to the mail server: invoice e-mails, reminders and every other message of the test data are recorded ' +
+          'here with their content (sender, recipients, subject, text, attachment names), newest first, and reported sent as usual ' +
+          '(`mail.sent` webhooks, the invoice becomes SENT). Needs a test key; a live key answers 403, its e-mails go to the mail server.',
+        parameters: queryParams(TestMailListQuery),
+        responses: {
+          200: json(TestMailList),
+          ...commonErrors(),
+          403: problem('a live key: recorded e-mails exist only in test mode (FORBIDDEN)'),
+        },
+      }),
+    },
+    '/test-mails/{email_id}': {
+      get: op(['Test mode'], {
+        operationId: 'getTestMail',
+        summary: 'Get one recorded e-mail',
+        description: 'One e-mail test mode recorded, by the `email_id` that `POST /invoice/{id}/send_email` answered.',
+        parameters: [strId('email_id', 'e-mail id (uuid)')],
+        responses: {
+          200: json(TestMail),
+          ...commonErrors(),
+          403: problem('a live key: recorded e-mails exist only in test mode (FORBIDDEN)'),
+          ...notFound(),
         },
       }),
     },

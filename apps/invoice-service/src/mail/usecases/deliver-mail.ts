@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { isTestCompany } from '@inv/contracts';
 import type { OutboxMessage } from '@inv/outbox';
 import { eventMessage, type CommandOf } from '@inv/runtime';
 import type { DeliveryDoc } from '../db/emails';
-import { SendAborted } from '../sender';
+import { SendAborted, type MailSender } from '../sender';
 import type { MailDeps } from '../deps';
 
 type SendMail = CommandOf<'mail.send.v1'>;
@@ -69,7 +70,9 @@ async function deliver(deps: MailDeps, msg: SendMail, attempt: number): Promise<
     const attachments = await Promise.all(
       d.attachments.map(async (a) => ({ filename: a.filename, contentType: a.contentType, content: await deps.objects.getStream(a.key) })),
     );
-    const info = await deps.mail.sender.send(
+    // a test twin's mail is recorded, never handed to SMTP (docs/test-mode.md)
+    const sender = isTestCompany(msg.companyId) ? testMailRecorder(deps, msg) : deps.mail.sender;
+    const info = await sender.send(
       { from: d.from, replyTo: d.replyTo, to: d.to, cc: d.cc, bcc: d.bcc, subject: d.subject, text: d.text, messageId, attachments },
       async () => (committed = await deps.emails.commitDeliveryAcrossCompanies(d.emailId, claim, deps.now())),
     );
@@ -98,6 +101,36 @@ async function deliver(deps: MailDeps, msg: SendMail, attempt: number): Promise<
     if (await deps.emails.finishDeliveryAcrossCompanies(d.emailId, claim, { status: 'failed', response: reason }, deps.now()))
       await report({ status: 'failed', response: reason }, undefined, permanent ? code : undefined, permanent);
   }
+}
+
+/**
+ * The sender of a test twin's mail: records the whole message (GET /test-mails) and reports it accepted, through the
+ * same claim and end-of-data gate as a real send, so a redelivered command records and reports it once.
+ */
+function testMailRecorder(deps: MailDeps, msg: SendMail): MailSender {
+  const d = msg.data;
+  return {
+    async send(mail, beforeEnd) {
+      for (const a of mail.attachments) a.content.destroy(); // only the names are kept
+      await deps.testMails.capture({
+        _id: d.emailId,
+        companyId: msg.companyId,
+        subjectRef: d.subjectRef,
+        from: mail.from,
+        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+        to: mail.to,
+        cc: mail.cc,
+        bcc: mail.bcc,
+        subject: mail.subject,
+        text: mail.text,
+        attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType })),
+        capturedAt: deps.now(),
+      });
+      if (!(await beforeEnd())) throw new SendAborted();
+      return { response: '250 recorded in test mode, not sent (GET /test-mails)', accepted: [...mail.to, ...mail.cc, ...mail.bcc] };
+    },
+    close: () => undefined,
+  };
 }
 
 const isSettled = (r: DeliveryDoc) => r.status === 'sent' || r.status === 'failed' || r.status === 'unconfirmed';
