@@ -93,8 +93,12 @@ export function scheduleStore(conn: Connection) {
     },
     countLive: (companyId: CompanyId) => model.countDocuments({ companyId, status: { $ne: 'ended' } }),
     /** Writes a change made on `version` (optimistic: false when another change came first). */
-    async replace(companyId: CompanyId, id: number, version: number, set: Partial<ScheduleDoc>): Promise<boolean> {
-      const r = await model.updateOne({ _id: scheduleKey(companyId, id), version }, { $set: { ...set, version: version + 1 } });
+    async replace(companyId: CompanyId, id: number, version: number, set: Partial<ScheduleDoc>, session?: ClientSession): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: scheduleKey(companyId, id), version },
+        { $set: { ...set, version: version + 1 } },
+        { session },
+      );
       return r.matchedCount === 1;
     },
     remove: (companyId: CompanyId, id: number, session?: ClientSession) =>
