@@ -107,7 +107,7 @@ export function scheduleStore(conn: Connection) {
      * Active schedules whose next run is on or before `today`, oldest due first, in pages after `after` (the last
      * of the previous page), so schedules that stay due (held by another replica, or failing) do not hide the rest.
      */
-    due: (today: string, limit: number, after?: { nextRunDate: string; _id: string }) =>
+    dueAcrossCompanies: (today: string, limit: number, after?: { nextRunDate: string; _id: string }) =>
       model
         .find({
           status: 'active',
