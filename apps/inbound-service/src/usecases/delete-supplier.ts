@@ -5,10 +5,8 @@ import { supplierChanged } from '../support/supplier-changed';
 
 /** Removes a register entry and announces it (supplier.changed.v1); documents matched to it keep their supplier_id (what was known when they arrived). */
 export async function deleteSupplier(deps: InboundDeps, companyId: CompanyId, id: number): Promise<void> {
-  const removed = await deps.commit(async (session, emit) => {
-    const doc = await deps.suppliers.remove(companyId, id, session);
-    if (doc) emit(supplierChanged(companyId, id, 'deleted', []));
-    return doc !== null;
+  await deps.commit(async (session, emit) => {
+    if (!(await deps.suppliers.remove(companyId, id, session))) throw notFound('supplier');
+    emit(supplierChanged(companyId, id, 'deleted', []));
   });
-  if (!removed) throw notFound('supplier');
 }

@@ -10,13 +10,11 @@ import { supplierChanged } from '../support/supplier-changed';
 export async function updateSupplier(deps: InboundDeps, companyId: CompanyId, id: number, input: SupplierInput): Promise<Supplier> {
   const ibans = checkedIbans(input);
   const fields = { name: input.name, vatId: input.vat_id, peppolId: input.peppol_id, ibans, updatedAt: deps.now() };
-  const doc = await deps.commit(async (session, emit) => {
+  // the answer is the commit's result (a retry with the same Idempotency-Key gets it again); a miss writes and announces nothing
+  return deps.commit(async (session, emit) => {
     const replaced = await deps.suppliers.replace(companyId, id, fields, session);
-    if (!replaced) return null;
+    if (!replaced) throw notFound('supplier');
     emit(supplierChanged(companyId, id, 'updated', givenFields(input)));
-    // the answer is the commit's result (a retry with the same Idempotency-Key gets it again)
     return toSupplier(replaced);
   });
-  if (!doc) throw notFound('supplier');
-  return doc;
 }

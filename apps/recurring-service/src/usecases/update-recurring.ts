@@ -57,13 +57,12 @@ export async function updateRecurring(deps: RecurringDeps, companyId: CompanyId,
   set.pausedReason = status === 'paused' ? (input.status === 'paused' ? 'user' : doc.pausedReason) : null;
   const action =
     status === 'paused' && doc.status !== 'paused' ? 'paused' : doc.status === 'paused' && status === 'active' ? 'resumed' : 'updated';
-  // the change and its announcement in one transaction (an optimistic miss writes and announces nothing)
-  const replaced = await deps.commit(async (session, emit) => {
-    if (!(await deps.schedules.replace(companyId, id, doc.version, set, session))) return false;
+  // the change and its announcement in one transaction, whose result is the answer (a retry with the same
+  // Idempotency-Key whose first attempt committed gets it again); an optimistic miss writes and announces nothing
+  return deps.commit(async (session, emit) => {
+    if (!(await deps.schedules.replace(companyId, id, doc.version, set, session)))
+      throw conflict(`recurring invoice ${id} changed at the same time (a run may have just finished); retry`, 'CONCURRENT_MODIFICATION');
     emit(recurringChanged(companyId, id, action, givenFields(input)));
-    return true;
+    return presentSchedule({ ...doc, ...set, version: doc.version + 1 });
   });
-  if (!replaced)
-    throw conflict(`recurring invoice ${id} changed at the same time (a run may have just finished); retry`, 'CONCURRENT_MODIFICATION');
-  return presentSchedule({ ...doc, ...set, version: doc.version + 1 });
 }
