@@ -53,6 +53,24 @@ export const devtoolAllowed = [
   'test/**/*.ts',
 ];
 
+/** A service's main thread takes the e-invoice rules from `@inv/einvoice/rules` (see the rule below). */
+const einvoiceBarrel = {
+  name: '@inv/einvoice',
+  allowTypeImports: true,
+  message: "import from '@inv/einvoice/rules': the barrel also loads the XML writers, which only render workers need",
+};
+
+/**
+ * invoice-service by feature (apps/invoice-service/src/invoices, receivables, mail, and platform for what they share):
+ * a feature reaches another only through that feature's index.ts (its face), and never the service's entry points.
+ */
+const INVOICE_FEATURES = ['invoices', 'receivables', 'mail', 'platform'];
+const featureFaces = {
+  group: [...INVOICE_FEATURES.map((f) => `**/${f}/**`), '**/consumers/**', '**/workers/**', '**/invoice-service'],
+  message: "invoice-service's features import one another only through the feature's index.ts (e.g. '../../receivables'), never its files",
+};
+const invoiceFeatureFiles = INVOICE_FEATURES.map((f) => `apps/invoice-service/src/${f}/**/*.ts`);
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/tmp/**', '**/*.cjs', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommended,
@@ -90,16 +108,20 @@ export default [
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: '@inv/einvoice',
-              allowTypeImports: true,
-              message: "import from '@inv/einvoice/rules': the barrel also loads the XML writers, which only render workers need",
-            },
-          ],
+          paths: [einvoiceBarrel],
         },
       ],
     },
+  },
+  {
+    // after the rule above, which it repeats for these files (a later block replaces a rule's options)
+    files: invoiceFeatureFiles,
+    ignores: ['**/*.spec.ts', '**/testing/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [einvoiceBarrel], patterns: [featureFaces] }] },
+  },
+  {
+    files: invoiceFeatureFiles.map((f) => f.replace(/\*\.ts$/, '*.spec.ts')),
+    rules: { 'no-restricted-imports': ['error', { patterns: [featureFaces] }] },
   },
   // formatting is prettier's (npm run format): rules that would disagree with it are off
   prettier,

@@ -42,8 +42,8 @@ const result = await build({
     ...Object.fromEntries(SERVICES.map((s) => [`${s}/service`, `apps/${s}/src/main.ts`])),
     // document-service's render worker threads (apps/document-service/src/render/render-pool.ts)
     'document-service/render.worker.bundle': 'apps/document-service/src/render/render.worker.ts',
-    // inbound-service's validation worker threads (apps/inbound-service/src/support/inspector.ts)
-    'inbound-service/inspect.worker.bundle': 'apps/inbound-service/src/support/inspect.worker.ts',
+    // inbound-service's validation worker threads (apps/inbound-service/src/inspection/inspector.ts)
+    'inbound-service/inspect.worker.bundle': 'apps/inbound-service/src/inspection/inspect.worker.ts',
     // copies backups to and from object storage (the MongoDB backup CronJob and its restore)
     'objects-cli/main': 'libs/objects/src/cli.ts',
     // lists and replays parked messages (deploy/README.md "Replay parked messages")

@@ -33,9 +33,7 @@ function shellBlocks(readme: string): Block[] {
  * Blocks the test does not run, by their first line, and why. Every other block must talk to the API ($B and $K).
  */
 const SKIPPED: Record<string, string> = {
-  'npm install && npm start': 'starts the system and runs the tests (startSystem starts it here)',
   'npm run -s admin -- company create': 'the operator command over the bus (test/e2e/accounts.e2e.spec.ts runs it)',
-  'MONGO_URL=mongodb://127.0.0.1:27117': 'starts single services and a MongoDB',
 };
 
 /** The reader's own values in the quick start; the test sets K and B to its system's instead. */
@@ -79,10 +77,11 @@ function run(script: string, cwd: string, env: NodeJS.ProcessEnv) {
 }
 
 /**
- * README.md runs as written: its API blocks, in order and sharing their shell variables as a reader's shell does,
- * against a fresh system; any non-2xx answer fails. Then the company's own data is all that is left of the demo's.
+ * The walkthrough (docs/walkthrough.md) runs as written: its API blocks, in order and sharing their shell variables
+ * as a reader's shell does, against a fresh system; any non-2xx answer fails. Then the company's own data is all that
+ * is left of the demo's. The README's one walkthrough is the walkthrough's first block, word for word.
  */
-describe('e2e: the README runs verbatim', () => {
+describe('e2e: the README and its walkthrough run verbatim', () => {
   let system: System;
   let dir: string;
   const api = apiClient(
@@ -107,7 +106,8 @@ describe('e2e: the README runs verbatim', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const blocks = shellBlocks(readFileSync(resolve(__dirname, '../../README.md'), 'utf8'));
+  const blocks = shellBlocks(readFileSync(resolve(__dirname, '../../docs/walkthrough.md'), 'utf8'));
+  const readmeBlocks = shellBlocks(readFileSync(resolve(__dirname, '../../README.md'), 'utf8'));
   const skipped = blocks.filter((b) => Object.keys(SKIPPED).some((first) => b.text.startsWith(first)));
   const walkthrough = blocks.filter((b) => !skipped.includes(b));
 
@@ -117,7 +117,12 @@ describe('e2e: the README runs verbatim', () => {
     expect(walkthrough[0]!.text.split('\n')).toContain(READER_VALUES);
   });
 
-  it('runs every API block in README order, each curl answered 2xx at the first try', async () => {
+  it("has the README's blocks: the two commands and the walkthrough's first block, word for word", () => {
+    expect(readmeBlocks.map((b) => b.text.split('\n')[0])).toEqual([expect.stringMatching(/^npm install && npm start/), READER_VALUES]);
+    expect(readmeBlocks[1]!.text).toBe(walkthrough[0]!.text);
+  });
+
+  it('runs every API block in walkthrough order, each curl answered 2xx at the first try', async () => {
     const script =
       PRELUDE +
       walkthrough
@@ -133,10 +138,10 @@ describe('e2e: the README runs verbatim', () => {
     if (code !== 0) {
       const block = blocks.find((b) => String(b.n) === failed);
       throw new Error(
-        `README block ${failed} (${block?.section}) failed with exit ${code}:\n${block?.text}\n--- output of the run ---\n${shown}`,
+        `Walkthrough block ${failed} (${block?.section}) failed with exit ${code}:\n${block?.text}\n--- output of the run ---\n${shown}`,
       );
     }
-    process.stdout.write(`README blocks ran in ${Date.now() - started} ms\n`);
+    process.stdout.write(`walkthrough blocks ran in ${Date.now() - started} ms\n`);
     expect(failed).toBe(String(walkthrough.at(-1)!.n));
   });
 

@@ -19,7 +19,7 @@ import { startEmbeddedS3 } from '@inv/objects';
 import { deleteBrokerObjects, identityHeaders, testEnv, testMongo, uniquePrefix } from '@inv/testing';
 import { inboundConfig } from '../src/config';
 import { createInboundService } from '../src/inbound-service';
-import { defaultKitDir } from '../src/support/conformance-kit';
+import { defaultKitDir } from '../src/inspection/conformance-kit';
 
 const num = (name: string, def: number) => Number(process.env[name] ?? def);
 const VICTIMS = num('VICTIMS', 4);

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultKitDir, defaultSefCacheDir, openConformanceKit, warmKit } from '../src/support/conformance-kit';
-import { inspectXml } from '../src/support/inspect';
+import { defaultKitDir, defaultSefCacheDir, openConformanceKit, warmKit } from '../src/inspection/conformance-kit';
+import { inspectXml } from '../src/inspection/inspect';
 
 const kitDir = process.env.INBOUND_CONFORMANCE_DIR ?? defaultKitDir();
 const file = process.argv[2] ?? join(kitDir, 'xrechnung/examples/01.01a-INVOICE_ubl.xml');

@@ -6,7 +6,7 @@ import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { deleteBrokerObjects, identityHeaders, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { inboundConfig } from './config';
 import { createInboundService } from './inbound-service';
-import { defaultKitDir } from './support/conformance-kit';
+import { defaultKitDir } from './inspection/conformance-kit';
 
 jest.setTimeout(300_000);
 

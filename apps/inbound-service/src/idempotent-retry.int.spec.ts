@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmbeddedS3 } from '@inv/objects';
 import { crashRetryHarness } from '@inv/runtime/testing';
-import { defaultKitDir } from './support/conformance-kit';
+import { defaultKitDir } from './inspection/conformance-kit';
 
 jest.setTimeout(240_000);
 

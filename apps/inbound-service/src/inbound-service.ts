@@ -7,14 +7,14 @@ import { createCounters, createServiceRuntime } from '@inv/runtime';
 import type { InboundConfig } from './config';
 import { handleProcessDocument } from './consumers/inbound.process-document';
 import { processDocument } from './usecases/process-document';
-import { documentScheduler } from './support/document-scheduler';
+import { documentScheduler } from './workers/document-scheduler';
 import { inboundDocuments } from './db/inbound-documents';
 import { suppliers } from './db/suppliers';
 import { DOCUMENT_PATHS, inboundRoutes } from './http/inbound.routes';
 import { supplierRoutes } from './http/suppliers.routes';
-import { defaultKitDir, defaultSefCacheDir } from './support/conformance-kit';
-import { dutyCycle } from './support/duty-cycle';
-import { createInspector } from './support/inspector';
+import { defaultKitDir, defaultSefCacheDir } from './inspection/conformance-kit';
+import { dutyCycle } from './inspection/duty-cycle';
+import { createInspector } from './inspection/inspector';
 import type { InboundDeps } from './support/deps';
 
 /**

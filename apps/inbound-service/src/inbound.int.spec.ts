@@ -11,7 +11,7 @@ import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { inboundConfig } from './config';
 import { createInboundService } from './inbound-service';
-import { defaultKitDir } from './support/conformance-kit';
+import { defaultKitDir } from './inspection/conformance-kit';
 
 jest.setTimeout(600_000);
 

@@ -10,7 +10,7 @@ import {
 } from '@inv/testing';
 import { inboundConfig } from './config';
 import { createInboundService } from './inbound-service';
-import { defaultKitDir } from './support/conformance-kit';
+import { defaultKitDir } from './inspection/conformance-kit';
 
 jest.setTimeout(120_000);
 

@@ -8,8 +8,8 @@
  * reference of one, 20 % only the amount of one and the customer's name as payer, 20 % match nothing, 5 % are debits.
  */
 import { writeFileSync } from 'node:fs';
-import { buildMatchIndex, matchLine, type OpenInvoice } from '../src/domain/bank-matching';
-import { guardStatementXml, parseCamt053 } from '../src/domain/camt053';
+import { buildMatchIndex, matchLine, type OpenInvoice } from '../src/receivables/domain/bank-matching';
+import { guardStatementXml, parseCamt053 } from '../src/receivables/domain/camt053';
 
 const LINES = Number(process.env.LINES ?? 10_000);
 const INVOICES = Number(process.env.INVOICES ?? 5_000);

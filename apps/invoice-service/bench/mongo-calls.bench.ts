@@ -18,7 +18,7 @@ import type { Model } from 'mongoose';
 import { asCompanyId } from '@inv/contracts';
 import { createCounters } from '@inv/runtime';
 import { connectMongo, driverCollection } from '@inv/service-kit';
-import { invoiceKey, invoiceSchema, type InvoiceDoc, type PositionDoc } from '../src/db/invoices';
+import { invoiceKey, invoiceSchema, type InvoiceDoc, type PositionDoc } from '../src/invoices/db/invoices';
 
 const BENCH_COMPANY = asCompanyId('cmp_bench');
 

@@ -5,9 +5,9 @@ import type { Messages } from '@inv/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
-import { ATTACHMENT_MAX_BYTES } from './domain/attachment-rules';
+import { ATTACHMENT_MAX_BYTES } from './invoices/domain/attachment-rules';
 import { createInvoiceService } from './invoice-service';
-import { servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { servePeerRpcs } from './testing/peer-rpcs';
 
 jest.setTimeout(90_000);
 

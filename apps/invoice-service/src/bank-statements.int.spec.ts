@@ -15,7 +15,7 @@ import {
 } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs } from './testing/peer-rpcs';
 
 jest.setTimeout(120_000);
 

@@ -1,4 +1,4 @@
-import { periodKeyOf } from './domain/number-patterns';
+import { periodKeyOf } from './invoices/domain/number-patterns';
 import type { Bus } from '@inv/bus';
 import { asCompanyId, type CompanyId, type Messages } from '@inv/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';

@@ -6,10 +6,10 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createCounters } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
-import { positionIdsPerCompany } from './support/position-ids';
-import { attachmentsRepo } from './db/attachments';
-import { invoicesRepo } from './db/invoices';
-import { productsRepo } from './db/products';
+import { positionIdsPerCompany } from './invoices/db/position-ids';
+import { attachmentsRepo } from './invoices/db/attachments';
+import { invoicesRepo } from './invoices/db/invoices';
+import { productsRepo } from './invoices/db/products';
 import { createInvoiceService } from './invoice-service';
 
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@ import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { peerBillingSnapshot, peerSellerProfile, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, peerSellerProfile, servePeerRpcs, serveStubRenderer } from './testing/peer-rpcs';
 
 jest.setTimeout(120_000);
 

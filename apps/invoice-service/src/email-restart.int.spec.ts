@@ -7,7 +7,7 @@ import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { freeServicesPortOffset, launchServices, stopServices, type RunningService } from '@inv/runtime';
 import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
-import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './testing/peer-rpcs';
 
 jest.setTimeout(180_000);
 

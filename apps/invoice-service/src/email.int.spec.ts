@@ -7,7 +7,7 @@ import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/object
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { peerSellerProfile, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { peerSellerProfile, servePeerRpcs } from './testing/peer-rpcs';
 
 jest.setTimeout(90_000);
 

@@ -3,7 +3,7 @@ import type { Messages } from '@inv/contracts';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3 } from '@inv/objects';
 import { crashRetryHarness } from '@inv/runtime/testing';
 import { peerBus, waitFor } from '@inv/testing';
-import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './usecases/testing/peer-rpcs';
+import { peerBillingSnapshot, servePeerRpcs, serveStubRenderer } from './testing/peer-rpcs';
 
 jest.setTimeout(180_000);
 

@@ -10,30 +10,25 @@ import { onRendered } from './consumers/document.rendered';
 import { handleSendMail } from './consumers/mail.send';
 import { onMailFailed } from './consumers/mail.failed';
 import { onMailSent } from './consumers/mail.sent';
-import { attachmentsRepo } from './db/attachments';
-import { bankStatementsRepo } from './db/bank-statements';
-import { bankStatementRoutes, STATEMENT_UPLOAD_PATHS } from './http/bank-statements.routes';
-import { emailsRepo } from './db/emails';
-import { invoicesRepo } from './db/invoices';
-import { positionIdsPerCompany } from './support/position-ids';
-import { jobsRepo, type JobDoc } from './db/jobs';
-import { numberingRepo } from './db/numbering';
-import { paymentsRepo } from './db/payments';
-import { productsRepo } from './db/products';
-import { createMailSender } from './mail/sender';
-import { numberingRoutes } from './http/numbering.routes';
-import { productRoutes } from './http/products.routes';
-import { attachmentRoutes, UPLOAD_PATHS } from './http/attachments.routes';
-import { emailRoutes } from './http/emails.routes';
-import { invoiceRoutes } from './http/invoices.routes';
-import { reminderRoutes } from './http/reminders.routes';
-import { remindersRepo } from './db/reminders';
-import { reminderRun } from './support/reminder-run';
-import { paymentRoutes } from './http/payments.routes';
+import {
+  attachmentsRepo,
+  draftCache,
+  invoicesRepo,
+  jobsRepo,
+  numberingRepo,
+  positionIdsPerCompany,
+  productsRepo,
+  type JobDoc,
+} from './invoices';
+import { UPLOAD_PATHS, attachmentRoutes, invoiceRoutes, numberingRoutes, productRoutes } from './invoices/routes';
+import { bankStatementsRepo, invoiceSettlement, paymentsRepo, remindersRepo } from './receivables';
+import { STATEMENT_UPLOAD_PATHS, bankStatementRoutes, paymentRoutes, reminderRoutes } from './receivables/routes';
+import { createMailSender, emailsRepo } from './mail';
+import { emailRoutes } from './mail/routes';
+import { reminderRun } from './workers/reminder-run';
 import { onPaymentsExported } from './consumers/export.payments-exported';
-import type { InvoiceDeps } from './support/deps';
-import { draftCache } from './support/draft-cache';
-import { peerData } from './support/peer-data';
+import type { InvoiceDeps } from './deps';
+import { peerData } from './platform';
 
 /** Invoices, positions, numbering, validation, lifecycle and finalize jobs. */
 export async function createInvoiceService(config: InvoiceConfig) {
@@ -59,7 +54,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
   const bankStatements = bankStatementsRepo(rt.conn);
   await bankStatements.init();
   await Promise.all([numbering.init(), products.init(), invoices.init(), jobs.init(), attachments.init(), emails.init(), payments.init()]);
-  const movedSequences = await numbering.adoptCreditNotePrefix(new Date());
+  const movedSequences = await numbering.adoptCreditNotePrefixAcrossCompanies(new Date());
   if (movedSequences > 0) rt.logger.info({ sequences: movedSequences }, 'credit note sequences moved from GS- to RK- (values kept)');
   await reminders.init();
   // a draft's change and the message announcing it are one write: the relay publishes the messages kept in drafts too
@@ -109,6 +104,8 @@ export async function createInvoiceService(config: InvoiceConfig) {
     defaultTemplateId: config.DEFAULT_TEMPLATE_ID,
     now: () => new Date(),
     jobSignals: new EventEmitter().setMaxListeners(0),
+    // receivables' part of finalization and of the PAID shortcut, reading this deps object when called
+    settlement: invoiceSettlement(() => deps),
   };
 
   rt.app.use(attachmentRoutes(deps));

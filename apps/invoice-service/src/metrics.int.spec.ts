@@ -3,7 +3,7 @@ import type { Messages } from '@inv/contracts';
 import { deleteBrokerObjects, deleteRedisKeys, peerBus, testEnv, testStores, uniquePrefix, waitFor, serviceCaller } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { servePeerRpcs } from './testing/peer-rpcs';
 
 jest.setTimeout(60_000);
 

@@ -6,10 +6,10 @@ import type { Messages } from '@inv/contracts';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@inv/objects';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testMongo, uniquePrefix, waitFor } from '@inv/testing';
 import { invoiceConfig } from './config';
-import { addDays, interestOf } from './domain/dunning';
+import { addDays, interestOf } from './receivables/domain/dunning';
 import { createInvoiceService } from './invoice-service';
-import { runReminders } from './usecases/run-reminders';
-import { peerBillingSnapshot, servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { runReminders } from './receivables/usecases/run-reminders';
+import { peerBillingSnapshot, servePeerRpcs } from './testing/peer-rpcs';
 
 jest.setTimeout(90_000);
 

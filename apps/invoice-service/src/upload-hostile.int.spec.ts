@@ -14,7 +14,7 @@ import {
 } from '@inv/testing';
 import { invoiceConfig } from './config';
 import { createInvoiceService } from './invoice-service';
-import { servePeerRpcs } from './usecases/testing/peer-rpcs';
+import { servePeerRpcs } from './testing/peer-rpcs';
 
 jest.setTimeout(120_000);
 

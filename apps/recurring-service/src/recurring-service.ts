@@ -6,7 +6,7 @@ import { scheduleStore } from './db/schedules';
 import { recurringRoutes } from './http/recurring.routes';
 import type { RecurringDeps } from './support/deps';
 import { invoiceApi } from './support/invoice-api';
-import { scheduler } from './support/scheduler';
+import { scheduler } from './workers/scheduler';
 
 export interface RecurringServiceOptions {
   /** The clock of the scheduler (tests move it); default: the system clock. */
@@ -58,6 +58,7 @@ export async function createRecurringService(config: RecurringConfig, options: R
       await ticker.stop();
       await rt.stop();
       rateLimit.stop();
+      deps.invoiceApi.close();
       redis.disconnect();
     },
   };

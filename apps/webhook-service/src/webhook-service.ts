@@ -9,11 +9,11 @@ import { SOURCE_EVENTS } from './domain/event-mapping';
 import { RETRY_SCHEDULE_MS } from './domain/retry-schedule';
 import { secretBox, secretKeysOf } from './domain/secrets';
 import { webhookEndpointRoutes } from './http/webhook-endpoints.routes';
-import { systemResolve, type Resolve } from './support/address-guard';
-import { deliveryWorker } from './support/delivery-worker';
+import { systemResolve, type Resolve } from './delivery/address-guard';
+import { deliveryWorker } from './workers/delivery-worker';
 import type { WebhookDeps } from './support/deps';
-import { resourceFetcher } from './support/resource-fetcher';
-import { createSender } from './support/sender';
+import { resourceFetcher } from './delivery/resource-fetcher';
+import { createSender } from './delivery/sender';
 
 export interface WebhookServiceOptions {
   /** The DNS resolution of endpoint hosts (tests replace it to play DNS rebinding). */

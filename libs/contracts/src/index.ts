@@ -11,6 +11,7 @@ export * from './messages/registry';
 export * from './api/responses';
 export * from './api/problems';
 export * from './api/account';
+export * from './api/internal';
 export * from './api/exports';
 export * from './api/delivery';
 export * from './api/company';

@@ -8,3 +8,4 @@ export * from './startup-progress';
 export * from './node-flags';
 export * from './ports';
 export * from './handlers';
+export * from './periodic-tick';

@@ -18,3 +18,4 @@ export * from './startup-garbage';
 export * from './one-file';
 export * from './company-rate-limit';
 export * from './idempotent-request';
+export * from './service-client';

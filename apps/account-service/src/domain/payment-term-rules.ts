@@ -1,4 +1,4 @@
-import type { CompanyDoc, PaymentTermDoc } from '../db/companies';
+import type { CompanyDoc, PaymentTermDoc } from './company-doc';
 
 /** Every company starts with these (the same ids customers referred to before terms were editable). */
 export const DEFAULT_PAYMENT_TERMS: readonly PaymentTermDoc[] = [
@@ -16,13 +16,3 @@ export function defaultPaymentTerm(c: CompanyDoc): PaymentTermDoc | undefined {
     (c.defaultPaymentTermId === undefined ? terms.find((t) => t.days === c.paymentTermDays) : undefined)
   );
 }
-
-export const presentPaymentTerm = (c: CompanyDoc) => (t: PaymentTermDoc) => ({
-  id: t.id,
-  name: t.name,
-  days: t.days,
-  discount: t.discount ? { percent: t.discount.percent, days: t.discount.days } : null,
-  text_de: t.textDe ?? null,
-  text_en: t.textEn ?? null,
-  is_default: defaultPaymentTerm(c)?.id === t.id,
-});

@@ -3,7 +3,7 @@ import { ApiKeyCreate, BankAccountInput, BankAccountUpdate, CompanyProfileUpdate
 import { companyIdOf, identityOf, notFound, parseInput, parsePatch, parsePath } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
-import { presentBankAccount, presentCompany } from '../domain/profile-rules';
+import { presentBankAccount, presentCompany } from './presenters';
 import { createApiKey } from '../usecases/create-api-key';
 import { listApiKeys } from '../usecases/list-api-keys';
 import { revokeApiKey } from '../usecases/revoke-api-key';

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { Router } from 'express';
 import { AppError, companyIdOf } from '@inv/service-kit';
 import { LOGO_MAX_BYTES } from '../domain/logo';
+import { presentLogo } from './presenters';
 import { companyLogoLink } from '../usecases/company-logo-link';
 import { deleteCompanyLogo } from '../usecases/delete-company-logo';
 import type { LogoDeps } from '../support/logo-store';
@@ -54,29 +55,11 @@ export function logoRoutes(deps: LogoDeps): Router {
       if (typeof retryAfter === 'number') res.setHeader('retry-after', String(retryAfter));
       throw err;
     });
-    const logo = company.logo!;
-    res.json({
-      message: 'logo saved',
-      content_type: logo.contentType,
-      width: logo.width,
-      height: logo.height,
-      size: logo.size,
-      sha256: logo.sha256,
-      uploaded_at: logo.uploadedAt.toISOString(),
-    });
+    res.json({ message: 'logo saved', ...presentLogo(company.logo!) });
   });
   router.get('/company/logo', async (req, res) => {
     const { logo, url } = await companyLogoLink(deps, companyIdOf(req));
-    res.json({
-      url,
-      content_type: logo.contentType,
-      width: logo.width,
-      height: logo.height,
-      size: logo.size,
-      sha256: logo.sha256,
-      uploaded_at: new Date(logo.uploadedAt).toISOString(),
-      expires_in: deps.presignTtlSeconds,
-    });
+    res.json({ url, ...presentLogo(logo), expires_in: deps.presignTtlSeconds });
   });
   router.delete('/company/logo', async (req, res) => {
     await deleteCompanyLogo(deps, companyIdOf(req));

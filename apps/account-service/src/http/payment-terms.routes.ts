@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { IntId, PaymentTermInput, PaymentTermUpdate } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePatch, parsePath } from '@inv/service-kit';
-import { presentPaymentTerm } from '../domain/payment-term-rules';
+import { presentPaymentTerm } from './presenters';
 import { createPaymentTerm } from '../usecases/create-payment-term';
 import { deletePaymentTerm } from '../usecases/delete-payment-term';
 import { getPaymentTerm } from '../usecases/get-payment-term';

@@ -1,6 +1,7 @@
 import { asCompanyId, messages } from '@inv/contracts';
 import type { RpcRequestOf } from '@inv/runtime';
-import type { CompaniesRepo, CompanyDoc } from '../db/companies';
+import type { CompaniesRepo } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import { onSellerProfile } from './account.seller-profile';
 
 const envelope = (companyId: string): RpcRequestOf<'account.seller-profile.v1'> => ({

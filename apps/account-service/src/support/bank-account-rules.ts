@@ -4,7 +4,7 @@ import { eventMessage } from '@inv/runtime';
 import { conflict, type FieldError } from '@inv/service-kit';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { ClientSession } from 'mongoose';
-import type { BankAccountDoc, CompanyDoc } from '../db/companies';
+import type { BankAccountDoc, CompanyDoc } from '../domain/company-doc';
 import type { CompanyDeps } from './deps';
 
 /** Most bank accounts a company keeps. */

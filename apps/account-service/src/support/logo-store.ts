@@ -2,7 +2,7 @@ import type { CompanyId } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
-import type { CompanyDoc } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import type { BoundedQueue } from './bounded-queue';
 import type { CompanyDeps } from './deps';
 

@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import type { Changes } from '@inv/outbox';
 import { AppError, conflict, notFound } from '@inv/service-kit';
 import type { CompaniesRepo } from '../db/companies';
-import type { MemberDoc, MembersRepo } from '../db/members';
+import type { MembersRepo } from '../db/members';
 
 export interface MemberDeps {
   commit: Changes['commit'];
@@ -12,15 +12,6 @@ export interface MemberDeps {
   linkKeys: readonly string[];
   now: () => Date;
 }
-
-export const presentMember = (m: MemberDoc) => ({
-  id: String(m._id),
-  email: m.email,
-  role: m.role,
-  status: m.status,
-  created_at: m.createdAt.toISOString(),
-  invitation_expires_at: m.invitationExpiresAt?.toISOString() ?? null,
-});
 
 export const ownersOnly = (what: string) =>
   new AppError('forbidden', `only an owner may ${what}`, { code: 'FORBIDDEN', extra: { missing_permission: 'owner' } });

@@ -3,7 +3,7 @@ import type { Emit } from '@inv/outbox';
 import { eventMessage, type AppBus } from '@inv/runtime';
 import { AppError, conflict } from '@inv/service-kit';
 import type { ClientSession } from 'mongoose';
-import type { CompanyDoc, PaymentTermDoc } from '../db/companies';
+import type { CompanyDoc, PaymentTermDoc } from '../domain/company-doc';
 import type { CompanyDeps } from './deps';
 
 export type PaymentTermDeps = CompanyDeps & { bus: AppBus };

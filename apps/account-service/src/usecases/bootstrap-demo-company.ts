@@ -1,6 +1,6 @@
 import { asCompanyId, type CompanyId } from '@inv/contracts';
 import { AppError } from '@inv/service-kit';
-import type { CompanyDoc } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import { createCompany, type CreateCompanyDeps } from './create-company';
 
 export const DEMO_COMPANY_ID = 'cmp_demo';

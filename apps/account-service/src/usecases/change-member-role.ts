@@ -1,7 +1,8 @@
 import type { CompanyId, Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { notFound } from '@inv/service-kit';
-import { idOf, lastOwner, type MemberDeps, ownersOnly, presentMember } from '../support/member-rules';
+import { presentMember } from '../http/presenters';
+import { idOf, lastOwner, type MemberDeps, ownersOnly } from '../support/member-rules';
 
 /**
  * Changes a member's role. Only an owner may make someone owner or change an owner's role; the last owner

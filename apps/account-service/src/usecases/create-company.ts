@@ -5,7 +5,8 @@ import { INVITATION_TTL_MS, newInvitation } from '../domain/invitation';
 import { type CompanyId, unsafeCharIn } from '@inv/contracts';
 import { AppError, invalidData } from '@inv/service-kit';
 import type { ApiKeysRepo } from '../db/api-keys';
-import type { CompaniesRepo, CompanyDoc } from '../db/companies';
+import type { CompaniesRepo } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import type { MembersRepo } from '../db/members';
 import { displayPrefix, generateApiKey, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key';
 

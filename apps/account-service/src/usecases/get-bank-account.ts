@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { BankAccountDoc } from '../db/companies';
+import type { BankAccountDoc } from '../domain/company-doc';
 import { bankAccountsOf } from '../domain/profile-rules';
 import type { CompanyDeps } from '../support/deps';
 import { loadCompany } from './load-company';

@@ -2,7 +2,8 @@ import type { CompanyId, MemberInvite, Role } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, notFound } from '@inv/service-kit';
 import { INVITATION_TTL_MS, newInvitation } from '../domain/invitation';
-import { type MemberDeps, ownersOnly, presentMember } from '../support/member-rules';
+import { presentMember } from '../http/presenters';
+import { type MemberDeps, ownersOnly } from '../support/member-rules';
 
 /**
  * Invites `email` with `role`: the member is listed as invited, and member.invited.v1 is written with it (outbox).

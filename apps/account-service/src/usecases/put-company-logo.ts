@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { fromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { AppError, notFound } from '@inv/service-kit';
-import type { CompanyDoc } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import { LOGO_BOX, LOGO_MAX_INPUT_PIXELS, LOGO_TYPES, logoPixelsAllowed } from '../domain/logo';
 import { swapLogo, type LogoDeps } from '../support/logo-store';
 

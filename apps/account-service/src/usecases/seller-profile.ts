@@ -1,5 +1,5 @@
 import { electronicAddressOf, peppolEndpoint } from '@inv/contracts';
-import type { CompanyDoc } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import { defaultBankAccount } from '../domain/profile-rules';
 import { defaultPaymentTerm, paymentTermsOf } from '../domain/payment-term-rules';
 

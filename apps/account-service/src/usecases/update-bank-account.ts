@@ -1,6 +1,6 @@
 import type { CompanyId, BankAccountUpdate } from '@inv/contracts';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
-import type { BankAccountDoc } from '../db/companies';
+import type { BankAccountDoc } from '../domain/company-doc';
 import { bankAccountsOf } from '../domain/profile-rules';
 import { checkAccount, saveAccounts } from '../support/bank-account-rules';
 import type { CompanyDeps } from '../support/deps';

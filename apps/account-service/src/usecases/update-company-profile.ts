@@ -1,7 +1,7 @@
 import { checkPartyIdentifier, type CompanyId, type CompanyProfileUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict, invalidData, notFound, type FieldError } from '@inv/service-kit';
-import type { CompanyDoc } from '../db/companies';
+import type { CompanyDoc } from '../domain/company-doc';
 import { paymentTermsOf } from '../domain/payment-term-rules';
 import { bankAccountsOf } from '../domain/profile-rules';
 import type { CompanyDeps } from '../support/deps';

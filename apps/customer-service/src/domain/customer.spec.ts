@@ -1,5 +1,5 @@
 import { asCompanyId, CustomerCreate, customerNameIssues, isIsoCountryCode } from '@inv/contracts';
-import type { AddressDoc, CustomerDoc } from '../db/customers';
+import type { AddressDoc, CustomerDoc } from './customer-doc';
 import { billingAddressOf, billingSnapshotOf, displayName, failsCheckDigits, needsVatCheck, vatStatusOf, withDefault } from './customer';
 
 const address = (over: Partial<AddressDoc>): AddressDoc => ({

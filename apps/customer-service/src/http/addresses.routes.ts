@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { AddressCreate, AddressUpdate, IntId } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath } from '@inv/service-kit';
-import { presentAddress } from '../domain/customer';
+import { presentAddress } from './presenters';
 import { addAddress } from '../usecases/add-address';
 import { deleteAddress } from '../usecases/delete-address';
 import { getAddress } from '../usecases/get-address';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { CustomerCreate, CustomerListQuery, CustomerUpdate, IntId } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
-import { presentCustomer, presentVatCheck } from '../domain/customer';
+import { presentCustomer, presentVatCheck } from './presenters';
 import { createCustomer } from '../usecases/create-customer';
 import { listCustomers } from '../usecases/list-customers';
 import { loadCustomer } from '../usecases/load-customer';

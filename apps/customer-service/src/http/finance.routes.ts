@@ -2,31 +2,10 @@ import { Router } from 'express';
 import { IntId, StatementPdfQuery, StatementQuery } from '@inv/contracts';
 import { companyIdOf, parsePath, parseQuery } from '@inv/service-kit';
 import type { CustomerDeps } from '../support/deps';
-import { toJsonNumber } from '@inv/money';
-import type { Statement } from '../domain/ledger-rules';
+import { presentStatement } from './presenters';
 import { customerStatement } from '../usecases/customer-statement';
 import { financialOverview } from '../usecases/financial-overview';
 import { statementPdf } from '../usecases/statement-pdf';
-
-function presentStatement(customerId: number, s: Statement) {
-  const num = (v: string | undefined) => (v === undefined ? null : toJsonNumber(v));
-  return {
-    customer_id: customerId,
-    currency: 'EUR',
-    from: s.from,
-    to: s.to,
-    opening_balance: toJsonNumber(s.openingBalance),
-    entries: s.entries.map((e) => ({
-      date: e.date,
-      document_number: e.documentNumber,
-      type: e.type,
-      debit: num(e.debit),
-      credit: num(e.credit),
-      balance: toJsonNumber(e.balance),
-    })),
-    closing_balance: toJsonNumber(s.closingBalance),
-  };
-}
 
 const idOf = (req: { params: Record<string, unknown> }, name: string) => parsePath(IntId, req.params, name);
 

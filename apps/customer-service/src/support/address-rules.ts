@@ -2,7 +2,8 @@ import { eventMessage } from '@inv/runtime';
 /** What the address use cases share: the cap, the lookup, the postal-code check and the optimistic write. */
 import { AppError, invalidData, notFound } from '@inv/service-kit';
 import type { CompanyId } from '@inv/contracts';
-import { addressCounter, type AddressDoc, type CustomerDoc } from '../db/customers';
+import { addressCounter } from '../db/customers';
+import type { AddressDoc, CustomerDoc } from '../domain/customer-doc';
 import { postalCodeProblem } from '../domain/postal-codes';
 import type { CustomerDeps } from './deps';
 

@@ -2,7 +2,7 @@
 import type { CompanyId, CustomerUpdate } from '@inv/contracts';
 import { eventMessage, givenFields } from '@inv/runtime';
 import { AppError, invalidData, type FieldError } from '@inv/service-kit';
-import type { CustomerDoc } from '../db/customers';
+import type { CustomerDoc } from '../domain/customer-doc';
 import { CHECKSUM_FAULT, CUSTOMER_NUMBER_FIRST, CUSTOMER_NUMBER_LAST, failsCheckDigits } from '../domain/customer';
 import type { CustomerDeps } from './deps';
 import { askOrUnavailable } from './remote';

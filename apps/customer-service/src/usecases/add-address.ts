@@ -1,6 +1,6 @@
 import type { CompanyId, AddressCreate } from '@inv/contracts';
 import { invalidData } from '@inv/service-kit';
-import type { AddressDoc } from '../db/customers';
+import type { AddressDoc } from '../domain/customer-doc';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, MAX_ADDRESSES, nextAddressId, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from '../support/deps';

@@ -1,6 +1,7 @@
 import type { CompanyId, CustomerCreate } from '@inv/contracts';
 import { companyKey } from '@inv/runtime';
-import { customerCounter, type CustomerDoc } from '../db/customers';
+import { customerCounter } from '../db/customers';
+import type { CustomerDoc } from '../domain/customer-doc';
 import { needsVatCheck } from '../domain/customer';
 import {
   assertReferences,

@@ -1,5 +1,5 @@
 import type { CompanyId } from '@inv/contracts';
-import type { AddressDoc } from '../db/customers';
+import type { AddressDoc } from '../domain/customer-doc';
 import { findAddress } from '../support/address-rules';
 import type { CustomerDeps } from '../support/deps';
 import { loadCustomer } from './load-customer';

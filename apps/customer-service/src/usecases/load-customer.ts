@@ -1,6 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
-import type { CustomerDoc } from '../db/customers';
+import type { CustomerDoc } from '../domain/customer-doc';
 import type { CustomerDeps } from '../support/deps';
 
 export async function loadCustomer(deps: CustomerDeps, companyId: CompanyId, id: number): Promise<CustomerDoc> {

@@ -1,5 +1,5 @@
 import { isNonEuTaxId } from '@inv/contracts';
-import type { CustomerDoc } from '../db/customers';
+import type { CustomerDoc } from '../domain/customer-doc';
 import { failsCheckDigits } from '../domain/customer';
 import { vatCheckEvent } from '../support/customer-rules';
 import type { CustomerDeps } from '../support/deps';

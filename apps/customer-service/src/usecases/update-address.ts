@@ -1,5 +1,5 @@
 import type { CompanyId, AddressUpdate } from '@inv/contracts';
-import type { AddressDoc } from '../db/customers';
+import type { AddressDoc } from '../domain/customer-doc';
 import { withDefault } from '../domain/customer';
 import { assertPostalCode, findAddress, saveAddresses } from '../support/address-rules';
 import type { CustomerDeps } from '../support/deps';

@@ -14,17 +14,9 @@ import {
   isZero,
 } from './format';
 import { girocodeFor } from '../domain/girocode';
-import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
+import { CONTENT, mm } from './geometry';
 import { isSmallBusinessReason, labelsFor, unitName, vatCategoryName, vatLabel, type Labels } from './labels';
-import {
-  addressLines,
-  drawAddressWindow,
-  drawContinuationHeader,
-  drawFoldMarks,
-  drawInfoBlock,
-  drawLetterhead,
-  finishPages,
-} from './letter';
+import { finishPages, openLetter } from './letter';
 import { createPdfADocument, embedSupplement, embedXml } from './pdfa';
 import { drawQr, qrMatrix, QUIET_ZONE_MODULES } from './qr';
 import { FlowTable, type CellPart, type TableRow } from './table';
@@ -321,16 +313,16 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
   });
   try {
     const c = new Canvas(doc, theme);
-    drawFoldMarks(c);
-    drawLetterhead(c, invoice.seller, opts.logo);
-    drawAddressWindow(c, invoice.seller, addressLines(invoice.buyer, invoice.seller.address.countryCode, lang));
-    const infoBottom = drawInfoBlock(c, infoRows(invoice, l));
-
-    const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () =>
-      drawContinuationHeader(c, invoice.seller.name, `${title} ${invoice.number} \u00b7 ${l.continued}`),
-    );
-    flow.y +=
-      c.text(`${title} ${invoice.number}`, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + 4;
+    const flow = openLetter(c, {
+      sender: invoice.seller,
+      recipient: invoice.buyer,
+      logo: opts.logo,
+      lang,
+      info: infoRows(invoice, l),
+      subject: `${title} ${invoice.number}`,
+      subjectGap: 4,
+      runningHead: `${title} ${invoice.number} \u00b7 ${l.continued}`,
+    });
     const sub: string[] = [];
     if (invoice.precedingInvoice) {
       const p = invoice.precedingInvoice;

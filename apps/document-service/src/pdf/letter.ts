@@ -1,7 +1,21 @@
 import type { Party, PaymentInstructions, PostalAddress } from '@inv/einvoice';
 import type { Canvas } from './canvas';
+import { Flow } from './flow';
 import { formatIban, type PdfLanguage } from './format';
-import { ADDRESS_FIELD, CONTENT, FOLD_MARKS, FOOTER, INFO_BLOCK, LETTERHEAD, LOGO_SLOT, MARGIN, PAGE, PUNCH_MARK, mm } from './geometry';
+import {
+  ADDRESS_FIELD,
+  BODY_TOP_FIRST,
+  CONTENT,
+  FOLD_MARKS,
+  FOOTER,
+  INFO_BLOCK,
+  LETTERHEAD,
+  LOGO_SLOT,
+  MARGIN,
+  PAGE,
+  PUNCH_MARK,
+  mm,
+} from './geometry';
 import type { Labels } from './labels';
 
 // Region names come from ICU (Intl.DisplayNames) instead of a hand-kept country table.
@@ -95,6 +109,41 @@ export function drawInfoBlock(c: Canvas, rows: [string, string][], y = INFO_BLOC
     y += Math.max(h, hl, c.lineHeight({ size })) + 2.5;
   }
   return y;
+}
+
+/** What the first page of a letter opens with (invoice, credit note, reminder, statement). */
+export interface LetterOpening {
+  /** The company writing: letterhead, return address, and the name of the continuation pages' running head. */
+  sender: Party;
+  /** The addressee in the envelope window. */
+  recipient: Party;
+  logo?: Buffer;
+  lang: PdfLanguage;
+  /** The information block's label/value rows (the date, numbers, the customer number). */
+  info: [string, string][];
+  /** The subject line below the information block (bold, in the accent colour). */
+  subject: string;
+  /** Space below the subject line, in points. */
+  subjectGap: number;
+  /** The right side of the continuation pages' running head. */
+  runningHead: string;
+}
+
+/**
+ * The opening of a letter, the same for every document a company sends (DIN 5008): fold and punch marks, the
+ * letterhead with the logo, the return address and the recipient in the envelope window, the information block,
+ * then the subject line. Answers the flow of the body, which starts below the subject and opens continuation pages
+ * with the running head.
+ */
+export function openLetter(c: Canvas, o: LetterOpening): Flow {
+  drawFoldMarks(c);
+  drawLetterhead(c, o.sender, o.logo);
+  drawAddressWindow(c, o.sender, addressLines(o.recipient, o.sender.address.countryCode, o.lang));
+  const infoBottom = drawInfoBlock(c, o.info);
+  const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () => drawContinuationHeader(c, o.sender.name, o.runningHead));
+  const { theme } = c;
+  flow.y += c.text(o.subject, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + o.subjectGap;
+  return flow;
 }
 
 /** Fold marks (105 / 210 mm) and punch mark (148.5 mm) at the left edge, page 1 only. */

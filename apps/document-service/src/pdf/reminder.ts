@@ -1,19 +1,10 @@
 import type { Party, PaymentInstructions } from '@inv/einvoice';
 import { toDecimal } from '@inv/money';
 import { Canvas } from './canvas';
-import { Flow } from './flow';
 import { checkDecimal, formatAmount, formatDate, formatIban, formatMoney, formatPercent, isZero, type PdfLanguage } from './format';
-import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
+import { CONTENT, mm } from './geometry';
 import { labelsFor } from './labels';
-import {
-  addressLines,
-  drawAddressWindow,
-  drawContinuationHeader,
-  drawFoldMarks,
-  drawInfoBlock,
-  drawLetterhead,
-  finishPages,
-} from './letter';
+import { finishPages, openLetter } from './letter';
 import { createPdfADocument } from './pdfa';
 import { FlowTable, type TableRow } from './table';
 import { DEFAULT_TEMPLATE_ID, themeFor } from './templates';
@@ -127,9 +118,6 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
   });
   try {
     const c = new Canvas(doc, theme);
-    drawFoldMarks(c);
-    drawLetterhead(c, reminder.company, opts.logo);
-    drawAddressWindow(c, reminder.company, addressLines(reminder.customer, reminder.company.address.countryCode, lang));
     const rows: [string, string][] = [
       [t.date, formatDate(reminder.date, lang)],
       [t.invoiceNumber, reminder.invoiceNumber],
@@ -137,13 +125,16 @@ export async function renderReminderPdf(reminder: Reminder, opts: RenderReminder
       [t.dueDate, formatDate(reminder.dueDate, lang)],
     ];
     if (reminder.customer.customerNumber) rows.push([t.customerNumber, reminder.customer.customerNumber]);
-    const infoBottom = drawInfoBlock(c, rows);
-
-    const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () =>
-      drawContinuationHeader(c, reminder.company.name, `${reminder.title} \u00b7 ${t.continued}`),
-    );
-    const title = `${reminder.title} \u2013 ${reminder.invoiceNumber}`;
-    flow.y += c.text(title, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + mm(3);
+    const flow = openLetter(c, {
+      sender: reminder.company,
+      recipient: reminder.customer,
+      logo: opts.logo,
+      lang,
+      info: rows,
+      subject: `${reminder.title} \u2013 ${reminder.invoiceNumber}`,
+      subjectGap: mm(3),
+      runningHead: `${reminder.title} \u00b7 ${t.continued}`,
+    });
     // the text's last paragraph (the closing: "Mit freundlichen Grüßen / Seller GmbH") goes below the table
     const paragraphs = reminder.text
       .trim()

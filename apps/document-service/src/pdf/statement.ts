@@ -1,17 +1,8 @@
 import { Canvas } from './canvas';
-import { Flow } from './flow';
 import { checkDecimal, formatAmount, formatDate, formatIban, formatMoney, formatPeriod, isZero } from './format';
-import { BODY_TOP_FIRST, CONTENT, mm } from './geometry';
+import { CONTENT, mm } from './geometry';
 import { labelsFor } from './labels';
-import {
-  addressLines,
-  drawAddressWindow,
-  drawContinuationHeader,
-  drawFoldMarks,
-  drawInfoBlock,
-  drawLetterhead,
-  finishPages,
-} from './letter';
+import { finishPages, openLetter } from './letter';
 import { createPdfADocument } from './pdfa';
 import { FlowTable, type TableRow } from './table';
 import { DEFAULT_TEMPLATE_ID, themeFor } from './templates';
@@ -60,21 +51,22 @@ export async function renderStatementPdf(statement: AccountStatement, opts: Rend
   });
   try {
     const c = new Canvas(doc, theme);
-    drawFoldMarks(c);
-    drawLetterhead(c, statement.company, opts.logo);
-    drawAddressWindow(c, statement.company, addressLines(statement.customer, statement.company.address.countryCode, lang));
     const rows: [string, string][] = [
       [l.statementDate, formatDate(statement.statementDate ?? statement.to, lang)],
       [l.statementPeriod, formatPeriod({ start: statement.from, end: statement.to }, lang)],
     ];
     if (statement.customer.customerNumber) rows.push([l.customerNumber, statement.customer.customerNumber]);
     if (statement.customer.vatId) rows.push([l.customerVatId, statement.customer.vatId]);
-    const infoBottom = drawInfoBlock(c, rows);
-
-    const flow = new Flow(c, Math.max(BODY_TOP_FIRST, infoBottom + mm(6)), () =>
-      drawContinuationHeader(c, statement.company.name, `${l.statement} \u00b7 ${l.continued}`),
-    );
-    flow.y += c.text(l.statement, CONTENT.left, flow.y, { size: theme.titleSize, bold: true, color: theme.colors.accent }) + 4;
+    const flow = openLetter(c, {
+      sender: statement.company,
+      recipient: statement.customer,
+      logo: opts.logo,
+      lang,
+      info: rows,
+      subject: l.statement,
+      subjectGap: 4,
+      runningHead: `${l.statement} \u00b7 ${l.continued}`,
+    });
     flow.y += c.text(l.intro.statement, CONTENT.left, flow.y, { size: 9, width: CONTENT.width }) + mm(4);
 
     const money = (v: string | undefined): string => (v && !isZero(v) ? formatAmount(v, lang) : '');

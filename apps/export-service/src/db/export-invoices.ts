@@ -1,5 +1,6 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId } from '@inv/contracts';
+import { driverCollection } from '@inv/service-kit';
 import type { ExportInvoice } from '../domain/export-invoice';
 
 /** The export's read model of one finalized invoice or credit note, fed by invoice events. */
@@ -142,7 +143,7 @@ export function exportInvoicesRepo(conn: Connection) {
           .map((invoiceId) => ({ _id: idOf(companyId, invoiceId), companyId, invoiceId, jobId, claimedAt: now }));
         try {
           // the driver's insertMany: plain records need no mongoose documents (memory stays flat)
-          await claims.collection.insertMany(batch as never[], { ordered: false });
+          await driverCollection(claims).insertMany(batch, { ordered: false });
         } catch (err) {
           if (!isOnlyDuplicates(err)) throw err; // documents claimed before stay with their export
         }

@@ -6,7 +6,7 @@ import { deleteDownload } from '../usecases/delete-download';
 import { downloadLink } from '../usecases/download-link';
 import { listDownloads } from '../usecases/list-downloads';
 import { startExport } from '../usecases/start-export';
-import { presentDownload, presentJob } from './presenters';
+import { presentDownload, presentDownloadLink, presentJob } from './presenters';
 
 /** Export jobs and the files they produce. */
 export function exportRoutes(deps: ExportDeps): Router {
@@ -27,7 +27,7 @@ export function exportRoutes(deps: ExportDeps): Router {
     res.json(list.map(presentDownload)); // a bare array, newest first, as the published SDK reads it
   });
   r.get('/downloads/:id/download', async (req, res) => {
-    res.json(await downloadLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id')));
+    res.json(presentDownloadLink(await downloadLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'))));
   });
   r.delete('/downloads/:id', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');

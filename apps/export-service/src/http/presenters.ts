@@ -60,3 +60,10 @@ export const presentDownload = (d: DownloadDoc) => ({
   period: { start: d.periodStart, end: d.periodEnd },
   invoice_count: d.invoiceCount,
 });
+
+/** GET /downloads/{id}/download: the presigned link, the ZIP's name and how long the link works. */
+export const presentDownloadLink = (l: { url: string; filename: string; expiresInSeconds: number }) => ({
+  url: l.url,
+  filename: l.filename,
+  expires_in: l.expiresInSeconds,
+});

@@ -7,5 +7,5 @@ export async function downloadLink(deps: ExportDeps, companyId: CompanyId, id: n
   const d = await deps.downloads.get(companyId, id);
   if (!d) throw notFound(`download ${id}`);
   const url = await deps.objects.presignGet(d.key, d.filename);
-  return { url, filename: d.filename, expires_in: deps.presignTtlSeconds };
+  return { url, filename: d.filename, expiresInSeconds: deps.presignTtlSeconds };
 }

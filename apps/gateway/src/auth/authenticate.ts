@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import { ApiKeyVerified } from '@inv/contracts';
 import {
   AppError,
   COMPANY_HEADER,
   IDENTITY_HEADER,
+  serviceClient,
+  ServiceAnswerInvalid,
+  ServiceUnavailable,
   unauthenticated,
   type Identity,
   type IdentitySigner,
@@ -52,29 +56,27 @@ export function authenticate(deps: AuthDeps) {
     });
   };
 
+  // account-service's key check, through the shared signed client (the gateway's internal identity)
+  const account = serviceClient({ url: deps.accountUrl, service: 'account-service', signer: deps.signer, timeoutMs: 5000 });
   async function lookup(key: string, requestId: string): Promise<VerifiedKey | undefined> {
     deps.onLookup?.();
-    let answer: globalThis.Response;
+    let answer;
     try {
-      answer = await fetch(`${deps.accountUrl}/internal/auth/verify`, {
+      answer = await account.call({
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-request-id': requestId,
-          [IDENTITY_HEADER]: await deps.signer.sign({ scope: 'internal', requestId }),
-        },
-        body: JSON.stringify({ key }),
-        signal: AbortSignal.timeout(5000),
+        path: '/internal/auth/verify',
+        identity: { scope: 'internal', requestId },
+        headers: { 'x-request-id': requestId },
+        body: { key },
+        answer: ApiKeyVerified,
       });
-    } catch {
-      throw unavailable();
+    } catch (err) {
+      if (err instanceof ServiceUnavailable || err instanceof ServiceAnswerInvalid) throw unavailable();
+      throw err;
     }
-    if (answer.status === 401) {
-      await answer.body?.cancel();
-      return undefined;
-    }
+    if (answer.status === 401) return undefined;
     if (!answer.ok) throw unavailable();
-    const body = (await answer.json()) as { companyId: string; keyId: string; role?: string; plan?: string };
+    const body = answer.body;
     return { companyId: body.companyId, keyId: body.keyId, role: body.role ?? 'admin', plan: body.plan ?? 'pro' };
   }
 

@@ -1,4 +1,5 @@
-import type { Json } from './account-client';
+/** A problem document as a service answered it (read leniently). */
+type Json = Record<string, unknown>;
 import { texts, type Lang } from './i18n';
 
 /**

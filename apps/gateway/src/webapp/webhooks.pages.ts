@@ -1,14 +1,25 @@
 import type { Request, Response, Router } from 'express';
-import { missingPermission, roleAllows, WEBHOOK_EVENT_TYPES } from '@inv/contracts';
+import { z } from 'zod';
+import {
+  CreatedWebhookEndpoint,
+  MessageBody,
+  missingPermission,
+  roleAllows,
+  WEBHOOK_EVENT_TYPES,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookTestResult,
+  type WebhookDelivery,
+} from '@inv/contracts';
 import { esc, fill, page, type PageOpts } from './html';
 import type { Lang, Texts } from './i18n';
-import type { Json } from './account-client';
+import type { PageCaller } from './account-client';
 import { problemMessage } from './problems';
 import type { Flash, Session } from './sessions';
 
 type Ctx = { s: Session; t: Texts; lang: Lang };
 type Identity = Parameters<import('@inv/service-kit').IdentitySigner['sign']>[0];
-type Caller = (method: string, path: string, body: unknown, identity: Identity) => Promise<{ status: number; body: Json }>;
 
 /** What the webhook pages borrow from the web app: the session check, the page frame and the service call. */
 export interface WebhookPagesKit {
@@ -19,30 +30,11 @@ export interface WebhookPagesKit {
   field(req: Request, name: string): string;
   asMember(req: Request, res: Response, s: Session): Identity;
   nav(s: Session, current: 'webhooks'): NonNullable<PageOpts['nav']>;
-  webhooks: Caller;
+  webhooks: PageCaller;
 }
 
-interface EndpointView {
-  id: string;
-  url: string;
-  event_types: string[];
-  description: string | null;
-  enabled: boolean;
-  disabled_reason: 'gone' | 'failing' | null;
-  created_at: string;
-}
-interface DeliveryView {
-  id: string;
-  event_type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_http_status: number | null;
-  last_duration_ms: number | null;
-  last_error: string | null;
-  last_response_excerpt: string | null;
-  created_at: string;
-  next_attempt_at: string | null;
-}
+type EndpointView = WebhookEndpoint;
+type DeliveryView = z.output<typeof WebhookDelivery>;
 
 const ID = /^[\w-]{1,64}$/;
 const EVENT_CHOICES = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'ping');
@@ -87,8 +79,8 @@ export function registerWebhookPages(router: Router, kit: WebhookPagesKit): void
   ) {
     const { s, t, lang } = ctx;
     if (!roleAllows(s.role, 'webhooks:manage')) return forbidden(res, ctx);
-    const listed = await kit.webhooks('GET', '/webhook-endpoints/', undefined, kit.asMember(req, res, s));
-    const endpoints = (listed.body.endpoints ?? []) as EndpointView[];
+    const listed = await kit.webhooks('GET', '/webhook-endpoints/', undefined, kit.asMember(req, res, s), WebhookEndpointList);
+    const endpoints = listed.ok ? listed.body.endpoints : [];
     const rows = endpoints
       .map(
         (e) =>
@@ -132,11 +124,17 @@ export function registerWebhookPages(router: Router, kit: WebhookPagesKit): void
     const { s, t, lang } = ctx;
     if (!roleAllows(s.role, 'webhooks:manage')) return forbidden(res, ctx);
     const who = kit.asMember(req, res, s);
-    const found = await kit.webhooks('GET', `/webhook-endpoints/${encodeURIComponent(id)}`, undefined, who);
-    if (found.status !== 200) return kit.redirectWith(req, res, '/app/webhooks', { kind: 'error', text: t.webhookNotFound });
-    const e = found.body as unknown as EndpointView;
-    const log = await kit.webhooks('GET', `/webhook-endpoints/${encodeURIComponent(id)}/deliveries?limit=50`, undefined, who);
-    const deliveries = ((log.body.deliveries ?? []) as DeliveryView[]).filter((d) => ID.test(d.id));
+    const found = await kit.webhooks('GET', `/webhook-endpoints/${encodeURIComponent(id)}`, undefined, who, WebhookEndpoint);
+    if (!found.ok) return kit.redirectWith(req, res, '/app/webhooks', { kind: 'error', text: t.webhookNotFound });
+    const e = found.body;
+    const log = await kit.webhooks(
+      'GET',
+      `/webhook-endpoints/${encodeURIComponent(id)}/deliveries?limit=50`,
+      undefined,
+      who,
+      WebhookDeliveryPage,
+    );
+    const deliveries = (log.ok ? log.body.deliveries : []).filter((d) => ID.test(d.id));
     const csrf = `<input type="hidden" name="csrf" value="${esc(s.csrf)}">`;
     const badge = (d: DeliveryView) =>
       `<span class="badge${d.status === 'delivered' ? '' : d.status === 'failed' ? ' bad' : ' off'}">${esc(t.deliveryStatus[d.status] ?? d.status)}</span>`;
@@ -187,12 +185,13 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
       '/webhook-endpoints/',
       { url: input.url, event_types: eventTypes, ...(input.description ? { description: input.description } : {}) },
       kit.asMember(req, res, ctx.s),
+      CreatedWebhookEndpoint,
     );
-    if (created.status === 201)
+    if (created.ok)
       return kit.redirectWith(req, res, '/app/webhooks', {
         kind: 'ok',
-        text: fill(ctx.t.webhookCreated, { url: String(created.body.url ?? input.url) }),
-        secret: String(created.body.secret),
+        text: fill(ctx.t.webhookCreated, { url: created.body.url }),
+        secret: created.body.secret,
       });
     await listPage(
       req,
@@ -216,10 +215,16 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
     const { s, t, lang } = ctx;
     if (!roleAllows(s.role, 'webhooks:manage')) return forbidden(res, ctx);
     const found = ID.test(req.params.id)
-      ? await kit.webhooks('GET', `/webhook-endpoints/${encodeURIComponent(req.params.id)}`, undefined, kit.asMember(req, res, s))
+      ? await kit.webhooks(
+          'GET',
+          `/webhook-endpoints/${encodeURIComponent(req.params.id)}`,
+          undefined,
+          kit.asMember(req, res, s),
+          WebhookEndpoint,
+        )
       : undefined;
-    if (found?.status !== 200) return void res.redirect(303, '/app/webhooks');
-    const e = found.body as unknown as EndpointView;
+    if (!found?.ok) return void res.redirect(303, '/app/webhooks');
+    const e = found.body;
     kit.send(
       res,
       200,
@@ -237,7 +242,7 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
   /** A button on the endpoint page: one API call, then back to the page with what happened (Post/Redirect/Get). */
   const action = (
     path: string,
-    call: (id: string, deliveryId: string) => { method: string; path: string; body?: unknown },
+    call: (id: string, deliveryId: string) => { method: 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown; answer: z.ZodType },
     done: (t: Texts) => string,
     to: (id: string) => string = (id) => `/app/webhooks/${id}`,
   ) =>
@@ -249,8 +254,8 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
       if (!ID.test(id) || (req.params.did !== undefined && !ID.test(deliveryId))) return void res.redirect(303, '/app/webhooks');
       const c = call(encodeURIComponent(id), encodeURIComponent(deliveryId));
       if (missingPermission(ctx.s.role, c.method, c.path)) return forbidden(res, ctx);
-      const answer = await kit.webhooks(c.method, c.path, c.body, kit.asMember(req, res, ctx.s));
-      const ok = answer.status >= 200 && answer.status < 300;
+      const answer = await kit.webhooks(c.method, c.path, c.body, kit.asMember(req, res, ctx.s), c.answer);
+      const ok = answer.ok;
       await kit.redirectWith(
         req,
         res,
@@ -260,22 +265,22 @@ ${e.enabled ? '' : `<form method="post" action="/app/webhooks/${esc(e.id)}/enabl
     });
   action(
     '/webhooks/:id/test',
-    (id) => ({ method: 'POST', path: `/webhook-endpoints/${id}/test` }),
+    (id) => ({ method: 'POST', path: `/webhook-endpoints/${id}/test`, answer: WebhookTestResult }),
     (t) => t.testSent,
   );
   action(
     '/webhooks/:id/enable',
-    (id) => ({ method: 'PUT', path: `/webhook-endpoints/${id}`, body: { enabled: true } }),
+    (id) => ({ method: 'PUT', path: `/webhook-endpoints/${id}`, body: { enabled: true }, answer: WebhookEndpoint }),
     (t) => t.webhookEnabled,
   );
   action(
     '/webhooks/:id/deliveries/:did/retry',
-    (id, did) => ({ method: 'POST', path: `/webhook-endpoints/${id}/deliveries/${did}/retry` }),
+    (id, did) => ({ method: 'POST', path: `/webhook-endpoints/${id}/deliveries/${did}/retry`, answer: MessageBody }),
     (t) => t.retryQueued,
   );
   action(
     '/webhooks/:id/delete',
-    (id) => ({ method: 'DELETE', path: `/webhook-endpoints/${id}` }),
+    (id) => ({ method: 'DELETE', path: `/webhook-endpoints/${id}`, answer: MessageBody }),
     (t) => t.webhookDeleted,
     () => '/app/webhooks',
   );

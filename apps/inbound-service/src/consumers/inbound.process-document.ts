@@ -2,7 +2,7 @@ import type { CommandOf } from '@inv/runtime';
 import type { InboundDeps } from '../support/deps';
 
 /**
- * inbound.process-document.v1: queues the accepted upload for reading (support/document-scheduler.ts) and is
+ * inbound.process-document.v1: queues the accepted upload for reading (workers/document-scheduler.ts) and is
  * acknowledged at once. The document itself (PROCESSING in MongoDB) is the durable work: after a restart, or when this
  * process is gone, a sweep finds it; a redelivered command queues a document that is then claimed once, or not at all.
  */

@@ -11,7 +11,7 @@ import {
 import { AppError, companyIdOf, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import type { InboundDeps } from '../support/deps';
 import { receiveDocument as readBody } from '../support/receive-body';
-import { toInboundJob } from '../support/present';
+import { presentFileLink, toInboundJob } from './presenters';
 import { deleteDocument } from '../usecases/delete-document';
 import { attachmentLink, originalLink } from '../usecases/document-files';
 import { documentPdf } from '../usecases/document-pdf';
@@ -68,13 +68,19 @@ export function inboundRoutes(deps: InboundDeps): Router {
     res.json(toInboundJob(doc));
   });
   r.get('/inbound/:id/pdf', async (req, res) => {
-    res.json(await documentPdf(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parseQuery(InboundPdfQuery, req.query)));
+    res.json(
+      presentFileLink(
+        await documentPdf(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parseQuery(InboundPdfQuery, req.query)),
+      ),
+    );
   });
   r.get('/inbound/:id/original', async (req, res) => {
-    res.json(await originalLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id')));
+    res.json(presentFileLink(await originalLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'))));
   });
   r.get('/inbound/:id/attachments/:n', async (req, res) => {
-    res.json(await attachmentLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePath(IntId, req.params, 'n')));
+    res.json(
+      presentFileLink(await attachmentLink(deps, companyIdOf(req), parsePath(IntId, req.params, 'id'), parsePath(IntId, req.params, 'n'))),
+    );
   });
   r.delete('/inbound/:id', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');

@@ -6,8 +6,8 @@ import type { Logger } from '@inv/service-kit';
 import type { InboundDocuments } from '../db/inbound-documents';
 import type { Suppliers } from '../db/suppliers';
 import type { AttachmentLimits } from '../domain/attachments';
-import type { DocumentScheduler } from './document-scheduler';
-import type { Inspector } from './inspector';
+import type { DocumentScheduler } from '../workers/document-scheduler';
+import type { Inspector } from '../inspection/inspector';
 
 export interface InboundDeps {
   documents: InboundDocuments;

@@ -1,9 +1,9 @@
 import { INBOUND_XML_MAX_BYTES } from '@inv/contracts';
 import type { AttachmentLimits } from '../domain/attachments';
-import type { ConformanceKit } from '../support/conformance-kit';
-import { withPdfAttachments } from '../support/embedded-attachments';
-import { inspectXml, type Inspection } from '../support/inspect';
-import { extractEmbeddedInvoice } from '../support/pdf-einvoice';
+import type { ConformanceKit } from '../inspection/conformance-kit';
+import { withPdfAttachments } from '../inspection/embedded-attachments';
+import { inspectXml, type Inspection } from '../inspection/inspect';
+import { extractEmbeddedInvoice } from '../inspection/pdf-einvoice';
 import type { ReceivedDocument } from '../support/receive-body';
 
 /**

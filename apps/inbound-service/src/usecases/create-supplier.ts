@@ -2,7 +2,7 @@ import type { CompanyId, Supplier, SupplierInput } from '@inv/contracts';
 import { givenFields } from '@inv/runtime';
 import { checkedIbans } from '../domain/supplier-rules';
 import type { InboundDeps } from '../support/deps';
-import { toSupplier } from '../support/present-supplier';
+import { toSupplier } from '../http/presenters';
 import { supplierChanged } from '../support/supplier-changed';
 
 /** Adds a supplier to the register (ids per company from 1: counter `supplier:<company>`). */

@@ -1,20 +1,21 @@
-import type { CompanyId, InboundFileLink } from '@inv/contracts';
+import type { CompanyId } from '@inv/contracts';
 import { AppError, notFound } from '@inv/service-kit';
 import type { InboundDeps } from '../support/deps';
+import type { FileLink } from './document-pdf';
 
 /**
  * GET /inbound/{id}/original: the document exactly as the supplier sent it (XML or PDF), as a presigned link that
  * downloads as a file (Content-Disposition: attachment).
  */
-export async function originalLink(deps: InboundDeps, companyId: CompanyId, id: number): Promise<InboundFileLink> {
+export async function originalLink(deps: InboundDeps, companyId: CompanyId, id: number): Promise<FileLink> {
   const doc = await deps.documents.get(companyId, id);
   if (!doc) throw notFound('inbound document');
   const filename = doc.filename ?? `inbound-${id}.${doc.mediaType === 'application/pdf' ? 'pdf' : 'xml'}`;
   return {
     url: await deps.objects.presignGet(doc.objectKey, filename),
     filename,
-    content_type: doc.mediaType,
-    expires_in: deps.presignTtlSeconds,
+    contentType: doc.mediaType,
+    expiresInSeconds: deps.presignTtlSeconds,
   };
 }
 
@@ -24,7 +25,7 @@ export async function originalLink(deps: InboundDeps, companyId: CompanyId, id: 
  * with a content type that is never active content (what the supplier declared only when it is a type EN 16931
  * allows): nothing a supplier embeds is rendered from the storage origin. 404 ATTACHMENT_NOT_FOUND when there is none.
  */
-export async function attachmentLink(deps: InboundDeps, companyId: CompanyId, id: number, n: number): Promise<InboundFileLink> {
+export async function attachmentLink(deps: InboundDeps, companyId: CompanyId, id: number, n: number): Promise<FileLink> {
   const doc = await deps.documents.get(companyId, id);
   if (!doc) throw notFound('inbound document');
   const file = doc.attachmentFiles?.find((a) => a.n === n);
@@ -32,7 +33,7 @@ export async function attachmentLink(deps: InboundDeps, companyId: CompanyId, id
   return {
     url: await deps.objects.presignGet(file.key, file.filename),
     filename: file.filename,
-    content_type: file.contentType,
-    expires_in: deps.presignTtlSeconds,
+    contentType: file.contentType,
+    expiresInSeconds: deps.presignTtlSeconds,
   };
 }

@@ -5,10 +5,13 @@ import type { InboundDeps } from '../support/deps';
 /** Where the rendered view of a received XML is kept (a cache: rendered once per document and language). */
 export const viewKey = (companyId: CompanyId, id: number, language: 'de' | 'en') => `${companyId}/inbound/${id}/view-${language}.pdf`;
 
-export interface PdfLink {
+/** A presigned link to a file and how long it works (http/presenters.ts shapes it). */
+export interface FileLink {
   url: string;
   filename: string;
-  expires_in: number;
+  /** Served with this type (the original's, or an attachment's when it is safe); absent for the PDF view. */
+  contentType?: string;
+  expiresInSeconds: number;
 }
 
 /**
@@ -16,13 +19,13 @@ export interface PdfLink {
  * original as the supplier sent it. An XML e-invoice (XRechnung has no visual) is rendered by document-service from
  * our reading (RPC `document.render-received.v1`, in German or English), stored beside the original and reused.
  */
-export async function documentPdf(deps: InboundDeps, companyId: CompanyId, id: number, q: InboundPdfQuery): Promise<PdfLink> {
+export async function documentPdf(deps: InboundDeps, companyId: CompanyId, id: number, q: InboundPdfQuery): Promise<FileLink> {
   const doc = await deps.documents.get(companyId, id);
   if (!doc) throw notFound('inbound document');
-  const link = async (key: string, filename: string): Promise<PdfLink> => ({
+  const link = async (key: string, filename: string): Promise<FileLink> => ({
     url: await deps.objects.presignGet(key, filename),
     filename,
-    expires_in: deps.presignTtlSeconds,
+    expiresInSeconds: deps.presignTtlSeconds,
   });
   if (doc.mediaType === 'application/pdf') return link(doc.objectKey, doc.filename ?? `inbound-${id}.pdf`);
   if (doc.status === 'PROCESSING')

@@ -1,7 +1,7 @@
 import type { CompanyId, InboundDocument } from '@inv/contracts';
 import { notFound } from '@inv/service-kit';
 import type { InboundDeps } from '../support/deps';
-import { toInboundDocument } from '../support/present';
+import { toInboundDocument } from '../http/presenters';
 
 export async function getDocument(deps: InboundDeps, companyId: CompanyId, id: number): Promise<InboundDocument> {
   const doc = await deps.documents.get(companyId, id);

@@ -1,6 +1,6 @@
 import type { CompanyId, InboundListQuery, InboundSummary } from '@inv/contracts';
 import type { InboundDeps } from '../support/deps';
-import { toInboundSummary } from '../support/present';
+import { toInboundSummary } from '../http/presenters';
 
 export async function listDocuments(
   deps: InboundDeps,

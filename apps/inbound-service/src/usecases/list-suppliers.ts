@@ -1,6 +1,6 @@
 import type { CompanyId, Supplier } from '@inv/contracts';
 import type { InboundDeps } from '../support/deps';
-import { toSupplier } from '../support/present-supplier';
+import { toSupplier } from '../http/presenters';
 
 export async function listSuppliers(
   deps: InboundDeps,

@@ -6,16 +6,16 @@ import type { InboundDoc, InboundReading, StoredAttachment } from '../db/inbound
 import { attachmentFilename, safeKeyName, servedContentType } from '../domain/attachments';
 import { ibanDiffers, matchSupplier, senderIds } from '../domain/supplier-match';
 import type { InboundDeps } from '../support/deps';
-import type { EmbeddedFile } from '../support/embedded-attachments';
-import type { WorkOutcome } from '../support/document-scheduler';
-import type { Inspection } from '../support/inspect';
+import type { EmbeddedFile } from '../inspection/embedded-attachments';
+import type { WorkOutcome } from '../workers/document-scheduler';
+import type { Inspection } from '../inspection/inspect';
 import { removeObjects } from './delete-document';
 
 const DEC = /^-?\d+(\.\d+)?$/;
 const dec = (v: string | undefined) => (v !== undefined && DEC.test(v.trim()) ? v.trim() : undefined);
 
 /**
- * Reads and validates one stored upload (the document scheduler's work, support/document-scheduler.ts: one document
+ * Reads and validates one stored upload (the document scheduler's work, workers/document-scheduler.ts: one document
  * at a time, companies in turn, at most INBOUND_CPU_SHARE of a core; the inspection in the inspector's worker threads),
  * matches the supplier, flags a repeated number, and in one transaction turns the document RECEIVED with its reading
  * and announces `inbound.received.v1` (for the DATEV supplier bookings and webhooks). The job is claimed with a lease

@@ -3,7 +3,7 @@ import { notFound } from '@inv/service-kit';
 import { givenFields } from '@inv/runtime';
 import { checkedIbans } from '../domain/supplier-rules';
 import type { InboundDeps } from '../support/deps';
-import { toSupplier } from '../support/present-supplier';
+import { toSupplier } from '../http/presenters';
 import { supplierChanged } from '../support/supplier-changed';
 
 /** Replaces a register entry (PUT: fields left out are removed) and announces it (supplier.changed.v1). */

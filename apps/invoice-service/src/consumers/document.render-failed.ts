@@ -1,8 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import { recordFinalizeEnded } from '../support/finalize-timing';
-import type { InvoiceDeps } from '../support/deps';
-import { failFinalization } from '../usecases/fail-finalization';
+import { failFinalization, recordFinalizeEnded } from '../invoices';
+import type { InvoiceDeps } from '../deps';
 
 /** Rendering failed for good: the job fails, the draft is editable again. */
 export async function onRenderFailed(deps: InvoiceDeps, msg: EventOf<'document.render-failed.v1'>, logger: Logger) {

@@ -1,8 +1,7 @@
 import type { EventOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
-import { recordFinalizeEnded } from '../support/finalize-timing';
-import type { InvoiceDeps } from '../support/deps';
-import { completeFinalization } from '../usecases/complete-finalization';
+import { completeFinalization, recordFinalizeEnded } from '../invoices';
+import type { InvoiceDeps } from '../deps';
 
 /** The documents of a finalize job exist: the invoice becomes OPEN. */
 export async function onRendered(deps: InvoiceDeps, msg: EventOf<'document.rendered.v1'>, logger: Logger) {

@@ -1,9 +1,38 @@
-import type { InvoiceTotals } from '@inv/money';
-import type { InvoiceDoc, PositionDoc } from '../db/invoices';
-import type { JobDoc } from '../db/jobs';
-import type { PaymentDoc } from '../db/payments';
-import { amountToCents, centsToNumber, openCentsOf, paymentStateOf, takesPayments } from '../domain/payments';
-import { jsonNumber, presentTotals, totalsOf } from '../domain/totals';
+/**
+ * The one home of response shaping in invoice-service: every body the routes answer with (invoices/, receivables/,
+ * mail/ http/) is built here from the features' documents and results, with the API's snake_case names.
+ */
+import { toDecimal, toJsonNumber, type InvoiceTotals } from '@inv/money';
+import {
+  formatNumber,
+  jsonNumber,
+  nextValueOf,
+  totalsOf,
+  type AttachmentDoc,
+  type InvoiceDoc,
+  type JobDoc,
+  type PositionDoc,
+  type ProductDoc,
+  type SequenceDoc,
+  type ValidationResult,
+} from '../invoices';
+import { PLACEHOLDERS, type EmailDoc, type EmailTextsView } from '../mail';
+import type { DownloadLink } from '../platform';
+import {
+  LEVELS,
+  REMINDER_PLACEHOLDERS,
+  amountToCents,
+  centsToNumber,
+  openCentsOf,
+  paymentStateOf,
+  takesPayments,
+  type BankEntryDoc,
+  type BankStatementDoc,
+  type PaymentDoc,
+  type ProposalDoc,
+  type ReminderDoc,
+  type ReminderSettingsView,
+} from '../receivables';
 
 /**
  * Presentation never throws: input bounds keep new data exact, but a record stored before the bounds
@@ -134,3 +163,197 @@ export function presentJob(job: JobDoc) {
     finished_at: job.finishedAt?.toISOString() ?? null,
   };
 }
+
+export const presentAttachment = (a: Omit<AttachmentDoc, '_id'>) => ({
+  id: a.id,
+  filename: a.filename,
+  content_type: a.contentType,
+  size: a.size,
+  sha256: a.sha256,
+  description: a.description ?? null,
+  created_at: a.createdAt.toISOString(),
+});
+
+export const presentProduct = (p: Omit<ProductDoc, '_id'>) => ({
+  id: p.id,
+  name: p.name,
+  description: p.description ?? null,
+  unit_id: p.unitCode,
+  unit_net_amount: jsonNumber(p.unitPrice),
+  tax_rate: jsonNumber(p.taxRate),
+  tax_treatment_id: p.taxTreatmentId,
+  sku: p.sku ?? null,
+  active: p.active,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});
+
+export const presentSequence = (seq: SequenceDoc, now: Date) => ({
+  document_type: seq.documentType,
+  pattern: seq.pattern,
+  reset: seq.reset,
+  next_value: nextValueOf(seq, now),
+  next_number: formatNumber(seq.pattern, now, nextValueOf(seq, now)),
+});
+
+export const presentBankStatement = (s: Omit<BankStatementDoc, '_id'>) => ({
+  id: s.id,
+  message_id: s.messageId,
+  camt_version: s.camtVersion,
+  statements: s.statements.map((x) => ({ id: x.id, account_iban: x.accountIban, currency: x.currency ?? null })),
+  filename: s.filename ?? null,
+  size: s.size,
+  sha256: s.sha256,
+  entries_total: s.lineCount,
+  credits: s.creditCount,
+  debits: s.debitCount,
+  credits_with_proposals: s.proposalCount,
+  confirmed: s.confirmedCount,
+  ignored: s.ignoredCount,
+  created_at: s.createdAt.toISOString(),
+});
+
+export const presentBankEntry = (e: Omit<BankEntryDoc, '_id'>) => ({
+  id: e.index,
+  statement_ref: e.statementRef,
+  type: e.credit ? ('credit' as const) : ('debit' as const),
+  amount: e.amount,
+  currency: e.currency,
+  reversal: e.reversal,
+  booking_status: e.bookingStatus ?? null,
+  booking_date: e.bookingDate ?? null,
+  value_date: e.valueDate ?? null,
+  payer_name: e.payerName ?? null,
+  payer_iban: e.payerIban ?? null,
+  end_to_end_id: e.endToEndId ?? null,
+  bank_reference: e.bankRef ?? null,
+  remittance_information: e.unstructured,
+  references: e.references,
+  additional_information: e.additionalInfo ?? null,
+  state: e.state,
+  proposals: e.proposals.map((p) => ({
+    invoice_id: p.invoiceId,
+    invoice_number: p.number,
+    customer_id: p.customerId,
+    amount: centsToNumber(p.amountCents),
+    open_amount: centsToNumber(p.openCents),
+    confidence: p.confidence,
+    reasons: p.reasons,
+  })),
+  payment: e.confirmed
+    ? {
+        payment_id: e.confirmed.paymentId,
+        invoice_id: e.confirmed.invoiceId,
+        amount: centsToNumber(e.confirmed.amountCents),
+        confirmed_at: new Date(e.confirmed.at).toISOString(),
+      }
+    : null,
+});
+
+export const presentReminder = (r: ReminderDoc) => ({
+  id: r.id,
+  invoice_id: r.invoiceId,
+  level: r.level,
+  date: r.date,
+  language: r.language,
+  b2b: r.b2b,
+  open_amount: toJsonNumber(r.openAmount),
+  fee: toJsonNumber(r.fee),
+  fees: toJsonNumber(r.fees),
+  flat_fee: toJsonNumber(r.flatFee),
+  interest: toJsonNumber(r.interest),
+  interest_from: r.interestFrom,
+  interest_periods: r.periods.map((p) => ({ from: p.from, to: p.to, days: p.days, rate_percent: toJsonNumber(p.ratePercent) })),
+  total: toJsonNumber(r.total),
+  pay_by: r.payBy,
+  subject: r.subject,
+  email_id: r.emailId ?? null,
+  source: r.source,
+  created_at: r.createdAt.toISOString(),
+});
+
+export const presentProposal = (p: ProposalDoc) => ({
+  invoice_id: p.invoiceId,
+  number: p.number,
+  customer_id: p.customerId,
+  level: p.level,
+  due_date: p.dueDate,
+  open_amount: toJsonNumber(p.openAmount),
+  proposed_on: p.proposedOn,
+  reason: p.reason ?? null,
+});
+
+export const presentEmail = (e: EmailDoc) => ({
+  id: e._id,
+  status: e.status,
+  to: e.to,
+  cc: e.cc,
+  bcc: e.bcc,
+  subject: e.subject,
+  attachments: e.attachmentNames,
+  message_id: e.messageId ?? null,
+  error: e.error ?? null,
+  created_at: e.createdAt.toISOString(),
+  sent_at: e.sentAt?.toISOString() ?? null,
+});
+
+/** The totals as the API shows them: JSON numbers, rounded to the cent. */
+export function presentTotals(totals: InvoiceTotals) {
+  return {
+    net_amount: jsonNumber(totals.taxExclusiveTotal),
+    tax_amount: jsonNumber(totals.vatTotal),
+    gross_amount: jsonNumber(totals.taxInclusiveTotal),
+    amount_due: jsonNumber(totals.amountDue),
+    currency: 'EUR',
+    vat_breakdown: totals.vatBreakdown.map((v) => ({
+      vat_category: v.category,
+      tax_rate: jsonNumber(toDecimal(v.rate).dividedBy(100).toFixed()),
+      net_amount: jsonNumber(v.taxableAmount),
+      tax_amount: jsonNumber(v.taxAmount),
+    })),
+  };
+}
+
+/** The body of GET /invoice/{id}/validate. */
+export function presentValidation(result: ValidationResult) {
+  return {
+    valid: result.valid,
+    errors: result.errors,
+    warnings: result.warnings,
+    checks: result.checks,
+    vat_check: { status: result.vatStatus },
+    vat_override_required: result.vatOverrideRequired,
+  };
+}
+
+/** GET /invoice/reminder-settings: the settings in force, each text marked whether it is the default. */
+export function presentReminderSettings({ settings: s, saved }: ReminderSettingsView) {
+  const texts = (l: 'de' | 'en') =>
+    Object.fromEntries(LEVELS.map((v) => [v, { ...s.texts[l][v], is_default: !saved?.texts?.[`${l}_${v}`] }])) as Record<
+      1 | 2 | 3,
+      { subject: string; body: string; is_default: boolean }
+    >;
+  return {
+    mode: s.mode,
+    interval_days: s.intervalDays,
+    fees: s.fees.map((f) => toJsonNumber(f)),
+    flat_fee_b2b: s.flatFeeB2B,
+    pay_within_days: s.payWithinDays,
+    texts: { de: texts('de'), en: texts('en') },
+    placeholders: REMINDER_PLACEHOLDERS.map((p) => `{${p}}`),
+  };
+}
+
+/** GET /invoice/email-texts: the texts in force per language, and the placeholders they may use. */
+export function presentEmailTexts(t: EmailTextsView) {
+  const one = (l: 'de' | 'en') => ({ ...t[l].template, is_default: t[l].isDefault });
+  return { de: one('de'), en: one('en'), placeholders: PLACEHOLDERS.map((p) => `{${p}}`) };
+}
+
+/** A presigned download link (an invoice's PDF or XML, an attachment, a reminder's PDF). */
+export const presentLink = (l: DownloadLink) => ({
+  url: l.url,
+  filename: l.filename,
+  ...(l.contentType !== undefined ? { content_type: l.contentType } : {}),
+  expires_in: l.expiresIn,
+});

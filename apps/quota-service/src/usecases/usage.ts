@@ -1,5 +1,6 @@
 import type { CompanyId } from '@inv/contracts';
 import { MONTHLY_LIMIT, monthKey, resetDate, type Plan } from '../domain/quota';
+import { presentUsage } from '../http/presenters';
 import type { QuotaDeps } from '../support/deps';
 import { planOf } from './plan-of';
 
@@ -12,5 +13,10 @@ export const limitOf = (deps: QuotaDeps, companyId: CompanyId, plan: Plan) =>
 /** Plan, finalizations used in the month of `at`, the limit and the reset date. */
 export async function usageOf(deps: QuotaDeps, companyId: CompanyId, at: Date) {
   const plan = await planOf(deps, companyId);
-  return { plan, limit: limitOf(deps, companyId, plan), used: await deps.store.used(companyId, monthKey(at)), reset_date: resetDate(at) };
+  return presentUsage({
+    plan,
+    limit: limitOf(deps, companyId, plan),
+    used: await deps.store.used(companyId, monthKey(at)),
+    resetDate: resetDate(at),
+  });
 }

@@ -1,5 +1,6 @@
 import { Schema, type ClientSession, type Connection } from 'mongoose';
 import type { CompanyId, RecurringRunOutcome } from '@inv/contracts';
+import { driverCollection } from '@inv/service-kit';
 import type { z } from 'zod';
 
 export type RunOutcome = z.output<typeof RecurringRunOutcome>;
@@ -93,7 +94,7 @@ export function runStore(conn: Connection) {
           startedAt: now,
           finishedAt: null,
         };
-        await model.collection.insertOne(doc as never);
+        await driverCollection(model).insertOne(doc);
         return { run: doc, resumed: false };
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { IntId, RecurringInvoiceCreate, RecurringInvoiceUpdate, RecurringListQuery, RecurringRunsQuery } from '@inv/contracts';
 import { companyIdOf, parseInput, parsePatch, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
 import type { RecurringDeps } from '../support/deps';
-import { presentSchedule } from '../support/present';
+import { presentSchedule } from './presenters';
 import { createRecurring } from '../usecases/create-recurring';
 import { deleteRecurring } from '../usecases/delete-recurring';
 import { listRecurring } from '../usecases/list-recurring';

@@ -1,8 +1,9 @@
 import type { CompanyId, RecurringTemplate } from '@inv/contracts';
-import { AppError } from '@inv/service-kit';
+import { AppError, ServiceAnswerInvalid } from '@inv/service-kit';
 import type { Period } from '../domain/schedule';
 import { templateFindings, templatePathOf } from '../domain/template';
 import type { RecurringDeps } from './deps';
+import { invoiceAnswers } from './invoice-answers';
 import { InvoiceApiUnavailable, problemText } from './invoice-api';
 
 /**
@@ -11,12 +12,6 @@ import { InvoiceApiUnavailable, problemText } from './invoice-api';
  * (finalize_failed) and says so. A VAT ID found invalid refuses it, as finalization would.
  */
 const SETTLING_VAT_STATES = new Set(['pending', 'unavailable', 'not_checked']);
-
-interface Finding {
-  field: string;
-  rule: string;
-  message: string;
-}
 
 /**
  * Checks a template as an invoice before a schedule is saved with it: invoice-service's POST /invoice/validate (the
@@ -32,11 +27,12 @@ interface Finding {
 export async function checkTemplate(deps: RecurringDeps, companyId: CompanyId, template: RecurringTemplate, period: Period | null) {
   let answer;
   try {
-    answer = await deps.invoiceApi(
-      companyId,
-      'POST',
-      '/invoice/validate',
-      {
+    answer = await deps.invoiceApi(companyId, {
+      method: 'POST',
+      path: '/invoice/validate',
+      answer: invoiceAnswers.validation,
+      ownRequest: true,
+      body: {
         customer_id: template.customer_id,
         invoice_format: template.invoice_format,
         tax_treatment_id: template.tax_treatment_id,
@@ -46,16 +42,14 @@ export async function checkTemplate(deps: RecurringDeps, companyId: CompanyId, t
         ...(period ? { benefit_period_start: period.start, benefit_period_end: period.end } : {}),
         positions: template.positions,
       },
-      { ownRequest: true },
-    );
+    });
   } catch (err) {
-    if (!(err instanceof InvoiceApiUnavailable)) throw err;
+    if (!(err instanceof InvoiceApiUnavailable || err instanceof ServiceAnswerInvalid)) throw err;
     throw unavailable(companyId, deps, err.message);
   }
-  const body = answer.body;
-  if (answer.status === 200 && typeof body.valid === 'boolean' && Array.isArray(body.errors)) {
-    const vatStatus = (body.vat_check as { status?: string } | undefined)?.status ?? '';
-    const blocking = (body.errors as Finding[]).filter((e) => !(e.rule === 'VAT_OVERRIDE_REQUIRED' && SETTLING_VAT_STATES.has(vatStatus)));
+  if (answer.ok) {
+    const vatStatus = answer.body.vat_check.status;
+    const blocking = answer.body.errors.filter((e) => !(e.rule === 'VAT_OVERRIDE_REQUIRED' && SETTLING_VAT_STATES.has(vatStatus)));
     if (blocking.length === 0) return;
     const errors = templateFindings(blocking);
     throw new AppError(
@@ -67,7 +61,7 @@ export async function checkTemplate(deps: RecurringDeps, companyId: CompanyId, t
       },
     );
   }
-  const refused = Array.isArray(body.errors) ? (body.errors as { path?: string; field?: string; message?: string }[]) : [];
+  const refused = answer.problem.errors ?? [];
   // a 400 names a position by its index (positions[1].product_id), a 422 by the checked draft's position id (1, 2, …)
   const byIndex = (i: number) => i;
   const named = refused.map((e) => ({
@@ -82,7 +76,7 @@ export async function checkTemplate(deps: RecurringDeps, companyId: CompanyId, t
   if (answer.status === 409 || answer.status === 422)
     throw new AppError('unprocessable', `the template would not pass finalization: ${problemText(answer)}`, {
       code: 'RECURRING_TEMPLATE_NOT_VALID',
-      errors: named.length ? named : [{ path: 'template', message: String(body.detail ?? body.message ?? '') }],
+      errors: named.length ? named : [{ path: 'template', message: answer.problem.detail ?? answer.problem.message ?? '' }],
     });
   throw unavailable(companyId, deps, problemText(answer));
 }

@@ -4,7 +4,7 @@ import { AppError, invalidData } from '@inv/service-kit';
 import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
-import { presentSchedule } from '../support/present';
+import { presentSchedule } from '../http/presenters';
 import { checkTemplate } from '../support/template-check';
 import { recurringChanged } from '../support/recurring-changed';
 

@@ -4,6 +4,8 @@ import { periodOf, runDate } from '../domain/schedule';
 import type { RunDoc, RunOutcome } from '../db/runs';
 import { scheduleKey, type LastRunDoc, type PausedReason, type ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
+import type { z } from 'zod';
+import { invoiceAnswers as answers } from '../support/invoice-answers';
 import { InvoiceApiUnavailable, problemText, type ApiAnswer } from '../support/invoice-api';
 
 /** Another replica took the run over (our lease expired): stop without writing. */
@@ -58,8 +60,8 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     return 'busy';
   }
   const { run, resumed } = claimed;
-  const api = (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, extraTimeoutMs?: number) =>
-    deps.invoiceApi(companyId, method, path, body, { signal, extraTimeoutMs });
+  const api = <S extends z.ZodType>(method: 'GET' | 'POST' | 'PUT', path: string, answer: S, body?: unknown, extraTimeoutMs?: number) =>
+    deps.invoiceApi(companyId, { method, path, answer, body, signal, extraTimeoutMs });
   const step = async (set: Partial<RunDoc>) => {
     if (!(await deps.runs.record(run, { ...set, leaseUntil: lease() }))) throw new LeaseLost(run._id);
   };
@@ -72,7 +74,7 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     if (run.invoiceId === null) {
       let invoiceId = resumed ? await findDraft(api, template.customer_id, runRef) : null;
       if (invoiceId === null) {
-        const created = await api('POST', '/invoice/', {
+        const created = await api('POST', '/invoice/', answers.created, {
           customer_id: template.customer_id,
           invoice_format: template.invoice_format,
           tax_treatment_id: template.tax_treatment_id,
@@ -83,8 +85,8 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
           benefit_period_end: period.end,
           meta: { ...template.meta, [RECURRING_RUN_META_KEY]: runRef },
         });
-        if (created.status !== 201) return rejected(created, 'the draft');
-        invoiceId = Number(created.body.id);
+        if (!created.ok || created.status !== 201) return rejected(created, 'the draft');
+        invoiceId = created.body.invoice_id;
       }
       await step({ invoiceId });
     }
@@ -94,13 +96,13 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     if (run.positionsAdded < template.positions.length) {
       let from = run.positionsAdded;
       if (resumed) {
-        const current = await api('GET', `/invoice/${invoiceId}`);
-        if (current.status !== 200) return rejected(current, 'the draft');
-        from = Math.max(from, Array.isArray(current.body.positions) ? current.body.positions.length : 0);
+        const current = await api('GET', `/invoice/${invoiceId}`, answers.draft);
+        if (!current.ok || current.status !== 200) return rejected(current, 'the draft');
+        from = Math.max(from, current.body.positions?.length ?? 0);
       }
       for (let i = from; i < template.positions.length; i++) {
-        const added = await api('POST', `/invoice/${invoiceId}/positions`, template.positions[i]);
-        if (added.status !== 201) return rejected(added, `position ${i + 1}`);
+        const added = await api('POST', `/invoice/${invoiceId}/positions`, answers.positionAdded, template.positions[i]);
+        if (!added.ok || added.status !== 201) return rejected(added, `position ${i + 1}`);
         await step({ positionsAdded: i + 1 });
       }
     }
@@ -110,42 +112,43 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     if (!run.finalized) {
       if (run.outcome === 'finalize_failed' && run.jobId === null) {
         // resumed after its finalization failed: the fix may be in the template (a buyer reference, the format)
-        const synced = await api('PUT', `/invoice/${invoiceId}`, draftFields(template));
-        if (synced.status !== 200 && !(synced.status === 409 && synced.body.code === 'INVOICE_NOT_DRAFT'))
+        const synced = await api('PUT', `/invoice/${invoiceId}`, answers.updated, draftFields(template));
+        if (!synced.ok && !(synced.status === 409 && synced.problem.code === 'INVOICE_NOT_DRAFT'))
           return finalizeFailed(`the draft could not be updated from the template: ${problemText(synced)}`);
       }
       const deadline = Date.now() + deps.jobWaitMs;
       for (;;) {
         if (run.jobId === null) {
-          const job = await api('POST', `/invoice/${invoiceId}/job`, { task: FINALIZE_TASK });
-          if (job.status === 402) return { outcome: 'quota_exceeded', error: problemText(job), pause: 'quota_exceeded' };
-          if (job.status === 409 && job.body.code === 'INVOICE_NOT_DRAFT') {
+          const job = await api('POST', `/invoice/${invoiceId}/job`, answers.jobQueued, { task: FINALIZE_TASK });
+          if (!job.ok && job.status === 402) return { outcome: 'quota_exceeded', error: problemText(job), pause: 'quota_exceeded' };
+          if (!job.ok && job.status === 409 && job.problem.code === 'INVOICE_NOT_DRAFT') {
             await step({ finalized: true });
             break;
           }
-          if (job.status === 409 && job.body.code === 'JOB_IN_PROGRESS') {
+          if (!job.ok && job.status === 409 && job.problem.code === 'JOB_IN_PROGRESS') {
             // a job this run started before a crash, its id not recorded: ask again until it has ended
             if (Date.now() > deadline) throw new InvoiceApiUnavailable('finalization still in progress');
             await sleep(1000, signal);
             await step({});
             continue;
           }
-          if (job.status !== 201) return finalizeFailed(problemText(job));
-          await step({ jobId: String(job.body.job_id) });
+          if (!job.ok) return finalizeFailed(problemText(job));
+          await step({ jobId: job.body.job_id });
         }
         const polled = await api(
           'GET',
           `/invoice/${invoiceId}/job/${run.jobId}?wait=${JOB_POLL_SECONDS}`,
+          answers.job,
           undefined,
           JOB_POLL_SECONDS * 1000,
         );
-        if (polled.status !== 200) return finalizeFailed(problemText(polled));
+        if (!polled.ok) return finalizeFailed(problemText(polled));
         if (polled.body.status === 'finished') {
           await step({ finalized: true });
           break;
         }
         if (polled.body.status === 'failed')
-          return finalizeFailed(`the finalization job failed: ${String(polled.body.error_message ?? 'no reason given')}`);
+          return finalizeFailed(`the finalization job failed: ${polled.body.error_message ?? 'no reason given'}`);
         if (Date.now() > deadline) throw new InvoiceApiUnavailable('finalization job still running');
         await step({});
       }
@@ -155,14 +158,14 @@ export async function issueRun(deps: RecurringDeps, schedule: ScheduleDoc, owner
     // e-mail: at most one per run (a resumed run first looks whether it sent one)
     if (run.emailId === null) {
       if (resumed) {
-        const sent = await api('GET', `/invoice/${invoiceId}/emails`);
-        const first = Array.isArray(sent.body.emails) ? (sent.body.emails[0] as { id?: string } | undefined) : undefined;
+        const sent = await api('GET', `/invoice/${invoiceId}/emails`, answers.emails);
+        const first = sent.ok ? sent.body.emails[0] : undefined;
         if (first?.id) await step({ emailId: first.id });
       }
       if (run.emailId === null) {
-        const mail = await api('POST', `/invoice/${invoiceId}/send_email`, template.email);
-        if (mail.status !== 202) return { outcome: 'finalized', error: `e-mail not sent: ${problemText(mail)}` };
-        await step({ emailId: String(mail.body.email_id) });
+        const mail = await api('POST', `/invoice/${invoiceId}/send_email`, answers.emailQueued, template.email);
+        if (!mail.ok || mail.status !== 202) return { outcome: 'finalized', error: `e-mail not sent: ${problemText(mail)}` };
+        await step({ emailId: mail.body.email_id });
       }
     }
     return { outcome: 'sent' };
@@ -307,15 +310,14 @@ async function advance(deps: RecurringDeps, schedule: ScheduleDoc, run: RunDoc, 
 
 /** The draft a run created before it could record its id: the newest drafts of the customer, by run id. */
 async function findDraft(
-  api: (method: 'GET', path: string) => Promise<ApiAnswer>,
+  api: (method: 'GET', path: string, answer: typeof answers.drafts) => Promise<ApiAnswer<z.output<typeof answers.drafts>>>,
   customerId: number,
   runRef: string,
 ): Promise<number | null> {
-  const list = await api('GET', `/invoice/?status=DRAFT&customer_id=${customerId}&sort=-created&limit=100`);
-  if (list.status !== 200 || !Array.isArray(list.body.invoices)) throw new InvoiceApiUnavailable(`listing drafts: ${problemText(list)}`);
-  for (const inv of list.body.invoices as { id?: unknown; meta?: unknown }[]) {
-    const meta = inv.meta as Record<string, unknown> | null | undefined;
-    if (meta && typeof meta === 'object' && meta[RECURRING_RUN_META_KEY] === runRef) return Number(inv.id);
+  const list = await api('GET', `/invoice/?status=DRAFT&customer_id=${customerId}&sort=-created&limit=100`, answers.drafts);
+  if (!list.ok) throw new InvoiceApiUnavailable(`listing drafts: ${problemText(list)}`);
+  for (const inv of list.body.invoices) {
+    if (inv.meta && typeof inv.meta === 'object' && inv.meta[RECURRING_RUN_META_KEY] === runRef) return inv.id;
   }
   return null;
 }

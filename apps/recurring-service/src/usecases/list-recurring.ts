@@ -1,6 +1,6 @@
 import type { CompanyId, RecurringListQuery } from '@inv/contracts';
 import type { RecurringDeps } from '../support/deps';
-import { presentSchedule } from '../support/present';
+import { presentSchedule } from '../http/presenters';
 
 export async function listRecurring(deps: RecurringDeps, companyId: CompanyId, q: RecurringListQuery) {
   const { docs, total } = await deps.schedules.list(companyId, q);

@@ -1,6 +1,6 @@
 import type { CompanyId, RecurringRunsQuery } from '@inv/contracts';
 import type { RecurringDeps } from '../support/deps';
-import { presentRun } from '../support/present';
+import { presentRun } from '../http/presenters';
 import { loadRecurring } from './load-recurring';
 
 /** The runs of a schedule, newest period first: each with the invoice it issued. */

@@ -4,7 +4,7 @@ import { AppError, conflict, invalidData } from '@inv/service-kit';
 import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
-import { presentSchedule } from '../support/present';
+import { presentSchedule } from '../http/presenters';
 import { recurringChanged } from '../support/recurring-changed';
 import { checkTemplate } from '../support/template-check';
 import { loadRecurring } from './load-recurring';

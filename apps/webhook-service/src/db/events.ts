@@ -102,7 +102,7 @@ export function eventStore(conn: Connection) {
     getAcrossCompanies: async (id: string): Promise<EventDoc | null> => {
       const kept = recent.get(id);
       if (kept) {
-        recent.delete(id); // its payload is kept by the preparation (support/snapshots.ts)
+        recent.delete(id); // its payload is kept by the preparation (delivery/snapshots.ts)
         return kept;
       }
       return raw.findOne({ _id: id });

@@ -13,7 +13,7 @@ import { retryDelivery } from '../usecases/retry-delivery';
 import { rotateSecret } from '../usecases/rotate-secret';
 import { sendTest } from '../usecases/send-test';
 import { updateEndpoint } from '../usecases/update-endpoint';
-import { presentEndpoint } from '../support/present';
+import { presentEndpoint } from './presenters';
 
 /** Actions take no body: an empty object (or none), anything else is 400 UNKNOWN_FIELD. */
 const NoBody = z.object({});

@@ -6,9 +6,9 @@ import type { EndpointStore } from '../db/endpoints';
 import type { EventStore } from '../db/events';
 import type { Slot } from '../domain/fair-share';
 import type { SecretBox } from '../domain/secrets';
-import type { Resolve } from './address-guard';
-import type { FetchResource } from './resource-fetcher';
-import type { Sender } from './sender';
+import type { Resolve } from '../delivery/address-guard';
+import type { FetchResource } from '../delivery/resource-fetcher';
+import type { Sender } from '../delivery/sender';
 
 export interface WebhookDeps {
   endpoints: EndpointStore;
@@ -33,7 +33,7 @@ export interface WebhookDeps {
   mailFrom: string;
   /** Wakes the delivery worker (after a commit that queued deliveries, for these endpoints when given). */
   wake(endpointIds?: readonly string[]): void;
-  /** The delivery worker's slots for deliveries created already leased to it (support/delivery-worker.ts). */
+  /** The delivery worker's slots for deliveries created already leased to it (workers/delivery-worker.ts). */
   reserve(companyId: CompanyId, endpointIds: readonly string[]): Reservation;
   adopt(reservation: Reservation, deliveries: DeliveryDoc[]): void;
   now(): Date;

@@ -5,8 +5,8 @@ import { conflict } from '@inv/service-kit';
 import type { EndpointDoc } from '../db/endpoints';
 import { newSigningSecret } from '../domain/secrets';
 import type { WebhookDeps } from '../support/deps';
-import { presentEndpoint } from '../support/present';
-import { assertUrlAllowed } from '../support/url-check';
+import { presentEndpoint } from '../http/presenters';
+import { assertUrlAllowed } from '../delivery/url-check';
 
 /**
  * Registers an endpoint; its signing secret is answered here once and stored only encrypted. The answer is the

@@ -1,11 +1,11 @@
 import type { DeliveryDoc } from '../db/deliveries';
 import { nextAttemptAt } from '../domain/retry-schedule';
 import type { WebhookDeps } from '../support/deps';
-import { disableEndpoint } from '../support/disable-endpoint';
-import { ResourceUnavailable } from '../support/resource-fetcher';
-import type { SendResult } from '../support/sender';
-import { signedHeaders } from '../support/signing';
-import { payloadFor } from '../support/snapshots';
+import { disableEndpoint } from '../delivery/disable-endpoint';
+import { ResourceUnavailable } from '../delivery/resource-fetcher';
+import type { SendResult } from '../delivery/sender';
+import { signedHeaders } from '../delivery/signing';
+import { payloadFor } from '../delivery/snapshots';
 
 /** When the payload's resource cannot be read now, the delivery is prepared again after this (no attempt counted). */
 const PREPARE_RETRY_MS = 5_000;

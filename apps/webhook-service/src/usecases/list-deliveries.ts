@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { CompanyId, WebhookDeliveryQuery } from '@inv/contracts';
 import type { WebhookDeps } from '../support/deps';
-import { presentDelivery } from '../support/present';
+import { presentDelivery } from '../http/presenters';
 import { loadEndpoint } from './load-endpoint';
 
 /** The endpoint's delivery log, newest first, a page at a time (`next_cursor`). */

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { CompanyId } from '@inv/contracts';
 import { conflict } from '@inv/service-kit';
 import type { WebhookDeps } from '../support/deps';
-import { deliveryIdOf } from '../support/present';
-import { payloadOf } from '../support/snapshots';
+import { deliveryIdOf } from '../http/presenters';
+import { payloadOf } from '../delivery/snapshots';
 import { loadEndpoint } from './load-endpoint';
 
 /** Queues a `ping` to the endpoint (delivered like any event: signed, retried, logged). */

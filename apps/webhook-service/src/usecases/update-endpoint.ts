@@ -1,8 +1,8 @@
 import type { CompanyId, WebhookEndpointUpdate } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import type { WebhookDeps } from '../support/deps';
-import { presentEndpoint } from '../support/present';
-import { assertUrlAllowed } from '../support/url-check';
+import { presentEndpoint } from '../http/presenters';
+import { assertUrlAllowed } from '../delivery/url-check';
 import { loadEndpoint } from './load-endpoint';
 
 /** Changes the given fields; `enabled: true` re-enables a disabled endpoint with a fresh failure window. */

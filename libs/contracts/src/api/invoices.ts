@@ -236,7 +236,7 @@ export type JobStatus = z.output<typeof JobStatus>;
 export const InvoiceSort = z.enum(['date', '-date', 'number', '-number', 'amount', '-amount', 'created', '-created']);
 export type InvoiceSort = z.output<typeof InvoiceSort>;
 
-/** GET /invoice/ filters; every one is backed by an index (see apps/invoice-service/src/db/invoices.ts). */
+/** GET /invoice/ filters; every one is backed by an index (see apps/invoice-service/src/invoices/db/invoices.ts). */
 export const InvoiceListQuery = Pagination.extend({
   status: InvoiceStatus.optional(),
   customer_id: IntId.optional(),

@@ -7,8 +7,10 @@ import type { Collection, Entry } from '../storage/collection';
 import type { ForkableMap } from '../storage/forkable-map';
 import type { IndexSpec } from '../storage/index-manager';
 import { Store, type ChangeLog } from '../storage/store';
-import { keyString } from '../util/values';
+import { damaged, EmbeddedMongoDataError, unwritable, WHAT_TO_DO } from './data-errors';
+import { lock, unlock } from './dir-lock';
 import { encodeFrame, scanFrames } from './frames';
+import { ReplayState } from './replay';
 
 /**
  * The data directory's files:
@@ -23,104 +25,12 @@ export const FORMAT_VERSION = 1;
 const SNAPSHOT = 'snapshot.bson';
 const JOURNAL = /^journal-(\d+)\.log$/;
 const journalName = (gen: number) => `journal-${String(gen).padStart(8, '0')}.log`;
-const WHAT_TO_DO = 'start with --fresh to delete the data directory, or move it away (nothing was deleted)';
 
-export type DataErrorReason = 'unwritable' | 'damaged' | 'newer-format' | 'in-use';
-
-/** A data directory that cannot be used; `file` is the file (or directory) concerned. Nothing was deleted. */
-export class EmbeddedMongoDataError extends Error {
-  override readonly name = 'EmbeddedMongoDataError';
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly reason: DataErrorReason,
-  ) {
-    super(message);
-  }
-}
+export { EmbeddedMongoDataError, type DataErrorReason } from './data-errors';
 
 export interface DataDirOptions {
   /** Compact (snapshot + new journal) when the journal grows past this many bytes and past the last snapshot's size. */
   compactAfterBytes?: number;
-}
-
-interface CollState {
-  options: Document;
-  uuid: Buffer;
-  indexes: Map<string, IndexSpec>;
-  docs: Map<string, Document>;
-}
-
-/** The data as ops replay it, before it becomes a Store. */
-class ReplayState {
-  readonly dbs = new Map<string, Map<string, CollState>>();
-
-  private coll(db: string, name: string): CollState {
-    const c = this.dbs.get(db)?.get(name);
-    if (!c) throw new Error(`collection ${db}.${name} does not exist`);
-    return c;
-  }
-
-  private set(db: string, name: string, c: CollState): void {
-    let colls = this.dbs.get(db);
-    if (!colls) this.dbs.set(db, (colls = new Map()));
-    colls.set(name, c);
-  }
-
-  apply(op: Document): void {
-    switch (op.o) {
-      case 'p':
-        this.coll(op.d, op.c).docs.set(keyString(op.doc._id), op.doc);
-        return;
-      case 'x':
-        this.coll(op.d, op.c).docs.delete(keyString(op.id));
-        return;
-      case 'cc':
-        this.set(op.d, op.c, {
-          options: op.opts ?? {},
-          uuid: Buffer.from((op.uuid as Binary).buffer),
-          indexes: new Map(),
-          docs: new Map(),
-        });
-        return;
-      case 'dc':
-        this.dbs.get(op.d)?.delete(op.c);
-        return;
-      case 'dd':
-        this.dbs.delete(op.d);
-        return;
-      case 'ci':
-        this.coll(op.d, op.c).indexes.set(op.spec.name, op.spec as IndexSpec);
-        return;
-      case 'di':
-        this.coll(op.d, op.c).indexes.delete(op.n);
-        return;
-      case 'rn': {
-        const c = this.coll(op.d, op.c);
-        this.dbs.get(op.d)?.delete(op.c);
-        this.set(op.td, op.tc, c);
-        return;
-      }
-      default:
-        throw new Error(`unknown record ${JSON.stringify(op.o)}`);
-    }
-  }
-
-  toStore(): Store {
-    const store = new Store();
-    for (const [db, colls] of this.dbs)
-      for (const [name, c] of colls) store.load(db, name, c.options, c.uuid, c.docs, [...c.indexes.values()]);
-    return store;
-  }
-}
-
-function damaged(file: string, what: string): EmbeddedMongoDataError {
-  return new EmbeddedMongoDataError(`The embedded MongoDB's data file ${file} ${what}; ${WHAT_TO_DO}.`, file, 'damaged');
-}
-
-function unwritable(dir: string, err: unknown): EmbeddedMongoDataError {
-  const reason = err instanceof Error ? err.message : String(err);
-  return new EmbeddedMongoDataError(`cannot write to ${dir}: ${reason}`, dir, 'unwritable');
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -137,58 +47,6 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await fh.close();
   }
-}
-
-/** LOCK files this process holds (a pid alone cannot tell: in a container every start may get the same pid). */
-const heldHere = new Set<string>();
-
-/** When a process started (clock ticks since boot, Linux), to tell a live LOCK holder from a reused pid. */
-async function startTimeOf(pid: number): Promise<string | undefined> {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
-  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-}
-
-async function holderAlive(file: string, pid: number, started: string | undefined): Promise<boolean> {
-  if (!(pid > 0)) return false;
-  if (pid === process.pid) return heldHere.has(file);
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const now = started ? await startTimeOf(pid) : undefined;
-  return !(started && now && now !== started); // the pid was reused by another process
-}
-
-/** Takes the directory's LOCK, or throws when a live process holds it (a `kill -9`ed one's is taken over). */
-async function lock(dir: string): Promise<string> {
-  const file = join(dir, 'LOCK');
-  const mine = `${process.pid} ${(await startTimeOf(process.pid)) ?? ''}\n`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await fs.writeFile(file, mine, { flag: 'wx' });
-      heldHere.add(file);
-      return file;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw unwritable(dir, err);
-    }
-    const [pidText, started] = (await fs.readFile(file, 'utf8').catch(() => '')).trim().split(' ');
-    const pid = Number(pidText);
-    if (await holderAlive(file, pid, started || undefined)) {
-      throw new EmbeddedMongoDataError(
-        `The data directory ${dir} is in use by process ${pid} (see ${file}); stop it first, or use another directory ` +
-          '(if no such process uses it, delete that file).',
-        file,
-        'in-use',
-      );
-    }
-    await fs.unlink(file).catch(() => undefined);
-  }
-}
-
-async function unlock(file: string): Promise<void> {
-  heldHere.delete(file);
-  await fs.unlink(file).catch(() => undefined);
 }
 
 /**

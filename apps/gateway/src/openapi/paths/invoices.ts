@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import {
-  Attachment,
   CreditNoteCreate,
-  AttachmentLink,
-  AttachmentUpload,
   CreatedInvoice,
   CreatedJob,
   DownloadLink,
-  EmailRecord,
-  EmailTexts,
-  EmailTextsUpdate,
   Invoice,
   InvoiceCreate,
   InvoiceDraftCheck,
@@ -18,15 +12,6 @@ import {
   InvoiceUpdate,
   Job,
   JobRequest,
-  SendEmailRequest,
-  MessageBody,
-  PositionAdded,
-  PositionUpdated,
-  PositionCreateInput,
-  PositionReorder,
-  PositionUpdate,
-  Position,
-  Positions,
   StatusChanged,
   StatusUpdate,
   TaxTreatmentLabel,
@@ -44,14 +29,15 @@ import {
   jsonExample,
   notFound,
   paginationHeaders,
-  problem,
   queryParams,
   quotaProblem,
-  requestSchema,
   strId,
   unprocessable,
   type Operation,
 } from '../builder';
+import { attachmentPaths } from './invoice-attachments';
+import { emailPaths } from './invoice-email';
+import { positionPaths } from './invoice-positions';
 
 const tags = ['Invoices'];
 const id = intId('id', 'invoice id');
@@ -131,84 +117,7 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         responses: { 200: json(Invoice.extend({ message: z.string() })), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
       }),
     },
-    '/invoice/{id}/positions': {
-      parameters: [id],
-      get: op({
-        operationId: 'listPositions',
-        summary: 'List the positions of an invoice',
-        responses: { 200: json(Positions), ...notFound(), ...commonErrors() },
-      }),
-      post: op({
-        operationId: 'addPosition',
-        summary: 'Add a position',
-        description:
-          'The invoice totals are recalculated. ' +
-          'At most 1,000 positions per invoice. single_net_amount may differ from quantity x unit_net_amount (rounded half up to the cent) by at most 0.01; the service value wins. ' +
-          'With product_id the product fills title, description, unit_id, unit_net_amount, tax_rate and tax_treatment_id where the request leaves them out; the position keeps a copy (later product edits do not change it). ' +
-          'An unknown product_id answers 400, an inactive product 409 PRODUCT_INACTIVE.',
-        requestBody: body(PositionCreateInput, { product_id: 12, quantity: 7.5 }),
-        responses: {
-          201: json(PositionAdded, 'created'),
-          ...notFound(),
-          ...conflict('the product is inactive (PRODUCT_INACTIVE) or the invoice is no draft (INVOICE_NOT_DRAFT)'),
-          ...bodyErrors(),
-          ...commonErrors(),
-        },
-      }),
-    },
-    '/invoice/{id}/positions/reorder': {
-      parameters: [id],
-      put: op({
-        operationId: 'reorderPositions',
-        summary: 'Reorder positions',
-        description: 'The body names every position id once.',
-        requestBody: body(PositionReorder, [3, 1, 2]),
-        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
-      }),
-    },
-    '/invoice/{id}/position/{position_id}': {
-      parameters: [id, intId('position_id', 'position id')],
-      get: op({
-        operationId: 'getPosition',
-        summary: 'Get a position',
-        responses: { 200: json(Position), ...notFound(), ...commonErrors() },
-      }),
-      put: op({
-        operationId: 'updatePosition',
-        summary: 'Update a position',
-        description: 'Only the fields sent change.',
-        requestBody: body(PositionUpdate),
-        responses: { 200: json(PositionUpdated), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
-      }),
-      delete: op({
-        operationId: 'deletePosition',
-        summary: 'Delete a position',
-        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() },
-      }),
-    },
-    // the plural spelling, as POST /invoice/{id}/positions has it: the same operations
-    '/invoice/{id}/positions/{position_id}': {
-      parameters: [id, intId('position_id', 'position id')],
-      get: op({
-        operationId: 'getPositionPlural',
-        summary: 'Get a position (alias)',
-        description: 'Alias of `/invoice/{id}/position/{position_id}`.',
-        responses: { 200: json(Position), ...notFound(), ...commonErrors() },
-      }),
-      put: op({
-        operationId: 'updatePositionPlural',
-        summary: 'Update a position (alias)',
-        description: 'Alias of `/invoice/{id}/position/{position_id}`.',
-        requestBody: body(PositionUpdate),
-        responses: { 200: json(PositionUpdated), ...notFound(), ...notDraft(), ...bodyErrors(), ...commonErrors() },
-      }),
-      delete: op({
-        operationId: 'deletePositionPlural',
-        summary: 'Delete a position (alias)',
-        description: 'Alias of `/invoice/{id}/position/{position_id}`.',
-        responses: { 200: json(MessageBody), ...notFound(), ...notDraft(), ...commonErrors() },
-      }),
-    },
+    ...positionPaths(op),
     '/invoice/{id}/validate': {
       parameters: [id],
       get: op({
@@ -354,108 +263,7 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         responses: { 200: json(z.array(TaxTreatmentLabel)), ...commonErrors() },
       }),
     },
-    '/invoice/{id}/send_email': {
-      parameters: [id],
-      post: op({
-        operationId: 'sendInvoiceEmail',
-        summary: 'Send a finalized invoice by e-mail',
-        description:
-          'Queues the e-mail (202) and sends it through SMTP in the background: the PDF (attach_pdf, default true), the XML (attach_xml, default for XML formats) and chosen attachments. ' +
-          'Subject and text come from the German or English template (invoice number, total, due date) unless given. Temporary SMTP failures are retried with backoff; ' +
-          'the outcome is in GET /invoice/{id}/emails. An OPEN invoice becomes SENT when the server accepts the e-mail. At most 10 recipients and 20 MiB. ' +
-          "Recipients must be the customer's addresses (its e-mail, EM electronic address or PEC) or the seller's contact address. " +
-          'At most 10 sends per invoice and 200 messages per company (one per recipient) per UTC day: 429 EMAIL_LIMIT_EXCEEDED with Retry-After beyond.',
-        requestBody: body(SendEmailRequest, { to: ['ap@buyer.example'], attachment_ids: [12] }),
-        responses: {
-          202: json(z.object({ message: z.string(), email_id: z.string() }), 'queued (Location: the e-mail list)'),
-          ...notFound(),
-          ...conflict('not finalized (INVOICE_NOT_SENDABLE)'),
-          ...bodyErrors(),
-          413: problem('attachments over 20 MiB (EMAIL_TOO_LARGE), or a body over 1 MiB (PAYLOAD_TOO_LARGE)'),
-          ...commonErrors(),
-          429: problem(
-            'a daily e-mail limit of the invoice or the company (EMAIL_LIMIT_EXCEEDED; `scope`, `limit`, `retry_after`), or the rate limit',
-          ),
-        },
-      }),
-    },
-    '/invoice/email-texts': {
-      get: op({
-        operationId: 'getEmailTexts',
-        summary: 'Get the e-mail texts',
-        description: "The company's invoice e-mail texts (German and English) and the placeholders.",
-        responses: { 200: json(EmailTexts), ...commonErrors() },
-      }),
-      put: op({
-        operationId: 'updateEmailTexts',
-        summary: 'Replace the e-mail texts',
-        description: 'Per language; unknown placeholders answer 400.',
-        requestBody: body(EmailTextsUpdate, {
-          de: {
-            subject: '{document} {number} von {seller}',
-            body: 'Guten Tag,\n\nanbei unsere {document} {number} über {total}{due_date}.\n\n{seller}',
-          },
-        }),
-        responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...bodyErrors(), ...commonErrors() },
-      }),
-      delete: op({
-        operationId: 'resetEmailTexts',
-        summary: 'Reset the e-mail texts',
-        description: 'Back to the default e-mail texts.',
-        responses: { 200: json(EmailTexts.extend({ message: z.string() })), ...commonErrors() },
-      }),
-    },
-    '/invoice/{id}/emails': {
-      parameters: [id],
-      get: op({
-        operationId: 'listInvoiceEmails',
-        summary: 'List sent e-mails',
-        description: 'E-mails sent for the invoice, newest first, with status and the SMTP error.',
-        responses: { 200: json(z.object({ emails: z.array(EmailRecord) })), ...notFound(), ...commonErrors() },
-      }),
-    },
-    '/invoice/{id}/attachments': {
-      parameters: [id],
-      get: op({
-        operationId: 'listInvoiceAttachments',
-        summary: 'List attachments',
-        responses: { 200: json(z.object({ attachments: z.array(Attachment) })), ...notFound(), ...commonErrors() },
-      }),
-      post: op({
-        operationId: 'addInvoiceAttachment',
-        summary: 'Upload an attachment',
-        description:
-          'To a draft, as multipart/form-data with `file` and `description`. ' +
-          'PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF or TIFF, typed by content (a renamed executable or an HTML page answers 415 naming what was found). ' +
-          'At most 5 MiB per file, cut while streaming (413 ATTACHMENT_TOO_LARGE, nothing stored); at most 20 attachments (409 ATTACHMENT_LIMIT_REACHED) and 25 MiB per invoice (413 ATTACHMENT_QUOTA_EXCEEDED). ' +
-          'Finalization freezes them and embeds them in the e-invoice where the format allows.',
-        requestBody: { required: true, content: { 'multipart/form-data': { schema: requestSchema(AttachmentUpload) } } },
-        responses: {
-          201: json(Attachment.extend({ message: z.string() }), 'stored (Location: the attachment)'),
-          ...notFound(),
-          ...conflict('not a draft (INVOICE_NOT_DRAFT) or 20 attachments already (ATTACHMENT_LIMIT_REACHED)'),
-          413: problem('over 5 MiB (ATTACHMENT_TOO_LARGE) or over 25 MiB per invoice (ATTACHMENT_QUOTA_EXCEEDED)'),
-          415: problem('not an accepted type (UNSUPPORTED_ATTACHMENT_TYPE)'),
-          ...commonErrors(),
-        },
-      }),
-    },
-    '/invoice/{id}/attachments/{attachment_id}': {
-      parameters: [
-        id,
-        { name: 'attachment_id', in: 'path', required: true, description: 'attachment id', schema: { type: 'integer', minimum: 1 } },
-      ],
-      get: op({
-        operationId: 'getInvoiceAttachment',
-        summary: 'Get an attachment link',
-        description: 'A presigned link to the attachment.',
-        responses: { 200: json(AttachmentLink), ...notFound(), ...commonErrors() },
-      }),
-      delete: op({
-        operationId: 'deleteInvoiceAttachment',
-        summary: 'Delete an attachment of a draft',
-        responses: { 200: json(MessageBody), ...notFound(), ...conflict('not a draft (INVOICE_NOT_DRAFT)'), ...commonErrors() },
-      }),
-    },
+    ...emailPaths(op),
+    ...attachmentPaths(op),
   };
 }

@@ -1,4 +1,0 @@
-import type { CompanyId, ProductListQuery } from '@inv/contracts';
-import type { InvoiceDeps } from '../support/deps';
-
-export const listProducts = (deps: InvoiceDeps, companyId: CompanyId, q: ProductListQuery) => deps.products.list(companyId, q);
