@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import type { CompanyId } from '@inv/contracts';
 import { connectObjectStore } from '@inv/objects';
 import { createServiceRuntime, typesOf } from '@inv/runtime';
 import { apiKeyRevokedChannel, invalidatePeerData } from '@inv/service-kit';
@@ -25,7 +26,7 @@ import { onPaymentTerms } from './rpc/account.payment-terms';
 import { onSellerProfile } from './rpc/account.seller-profile';
 import { onVatChecked } from './consumers/vat.checked';
 import { onInvitationEvent } from './consumers/invitation-mail';
-import { scrubPublishedInvitationMails } from './db/legacy-invitation-mails';
+import { scrubPublishedInvitationMailsAcrossCompanies } from './db/legacy-invitation-mails';
 import { onPlanChanged } from './consumers/company.plan-changed';
 import { LOGO_PATHS, logoRoutes } from './http/logo.routes';
 import { paymentTermRoutes } from './http/payment-terms.routes';
@@ -59,7 +60,7 @@ export async function createAccountService(config: AccountConfig) {
   // without IDENTITY_SIGNING_KEYS (development only) a key of this process, as the identity check does
   const linkKeys = config.IDENTITY_SIGNING_KEYS?.length ? config.IDENTITY_SIGNING_KEYS : [randomBytes(32).toString('hex')];
   const createDeps = { commit: rt.commit, companies, apiKeys, members, invite: { linkKeys } };
-  await apiKeys.assignMissingSlotsAllCompanies(MAX_ACTIVE_KEYS);
+  await apiKeys.assignMissingSlotsAcrossCompanies(MAX_ACTIVE_KEYS);
 
   /** Every gateway replica drops a revoked key from its cache (Redis pub/sub; see apps/gateway/src/auth). */
   const announceRevoked = async (keyId: string, companyId: string) => {
@@ -73,7 +74,7 @@ export async function createAccountService(config: AccountConfig) {
 
   rt.app.use(LIVE_ONLY_PATHS, refuseTestModeWrites);
   rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
-  const templateExists = async (companyId: string, templateId: number) =>
+  const templateExists = async (companyId: CompanyId, templateId: number) =>
     (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };
   rt.app.use(paymentTermRoutes(companyDeps));
@@ -121,7 +122,7 @@ export async function createAccountService(config: AccountConfig) {
     runtime: rt,
     objects,
     async start() {
-      const scrubbed = await scrubPublishedInvitationMails(rt.conn);
+      const scrubbed = await scrubPublishedInvitationMailsAcrossCompanies(rt.conn);
       if (scrubbed) rt.logger.info({ scrubbed }, 'removed invitation links from published outbox entries');
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {

@@ -438,6 +438,50 @@ describe('account-service', () => {
     });
   });
 
+  it('records the changes of recurring invoices, suppliers and received documents in the audit log', async () => {
+    const company = `cmp_more_${prefix.replace(/-/g, '_')}`;
+    await peer.callRpc('account.create-company.v1', company, { name: 'More GmbH', ownerEmail: 'boss@more.example', plan: 'pro' });
+    const actions = ['created', 'updated', 'paused', 'resumed', 'deleted'] as const;
+    for (const action of actions)
+      await peer.publishEvent('recurring-invoice.changed.v1', company, {
+        recurringId: 3,
+        action,
+        fields: action === 'updated' ? ['name'] : [],
+      });
+    for (const action of ['created', 'updated', 'deleted'] as const)
+      await peer.publishEvent('supplier.changed.v1', company, {
+        supplierId: 5,
+        action,
+        fields: action === 'deleted' ? [] : ['name', 'vat_id'],
+      });
+    await peer.publishEvent('inbound.deleted.v1', company, { inboundId: 9 }, { id: `inbound-deleted:${company}:9` });
+    await peer.publishEvent('inbound.deleted.v1', company, { inboundId: 9 }, { id: `inbound-deleted:${company}:9` }); // redelivered
+    const all: any[] = await waitFor(
+      async () => {
+        const r = await call('GET', '/audit-log/?limit=100', undefined, company);
+        return r.body.entries?.length >= 11 && r.body.entries;
+      },
+      { what: 'eleven audit entries' },
+    );
+    await new Promise((r) => setTimeout(r, 300)); // a duplicate would have arrived by now
+    expect((await call('GET', '/audit-log/?limit=100', undefined, company)).body.entries).toHaveLength(11);
+    const described = all.map((e) => [e.action, e.resource_type, e.resource_id, e.fields.join(',')]);
+    expect(described).toEqual(
+      expect.arrayContaining([
+        ['recurring_invoice.created', 'recurring_invoice', '3', ''],
+        ['recurring_invoice.updated', 'recurring_invoice', '3', 'name'],
+        ['recurring_invoice.paused', 'recurring_invoice', '3', ''],
+        ['recurring_invoice.resumed', 'recurring_invoice', '3', ''],
+        ['recurring_invoice.deleted', 'recurring_invoice', '3', ''],
+        ['supplier.created', 'supplier', '5', 'name,vat_id'],
+        ['supplier.updated', 'supplier', '5', 'name,vat_id'],
+        ['supplier.deleted', 'supplier', '5', ''],
+        ['inbound_invoice.deleted', 'inbound_invoice', '9', ''],
+      ]),
+    );
+    expect((await call('GET', '/audit-log/verify', undefined, company)).body).toMatchObject({ valid: true, entries: 11 });
+  });
+
   it('appends a burst of events together, each once and in one unbroken chain, redeliveries among them included', async () => {
     const company = `cmp_burst_${prefix.replace(/-/g, '_')}`;
     await peer.callRpc('account.create-company.v1', company, { name: 'Burst GmbH', ownerEmail: 'boss@burst.example', plan: 'pro' });

@@ -50,7 +50,7 @@ export async function createInboundService(config: InboundConfig) {
   const scheduler = documentScheduler({
     gate: dutyCycle(config.INBOUND_CPU_SHARE),
     work: (companyId, id) => processDocument(deps, companyId as CompanyId, id),
-    waiting: () => documents.waiting(new Date(), SWEEP_PER_COMPANY, SWEEP_COMPANIES),
+    waiting: () => documents.waitingAcrossCompanies(new Date(), SWEEP_PER_COMPANY, SWEEP_COMPANIES),
     logger: rt.logger,
     sweepMs: SWEEP_MS,
     limits: { perCompany: QUEUED_PER_COMPANY, total: QUEUED_TOTAL },

@@ -36,6 +36,8 @@ describe('inbound-service over HTTP', () => {
   let peer: Bus<Messages>;
   const events: { type: string; companyId: string; id: string; data: any }[] = [];
   const renders: { companyId: string; data: any }[] = [];
+  /** supplier.changed.v1 as the audit log receives it. */
+  const supplierChanges: { companyId: string; data: { supplierId: number; action: string; fields: string[] } }[] = [];
 
   beforeAll(async () => {
     mongo = await testMongo();
@@ -56,6 +58,9 @@ describe('inbound-service over HTTP', () => {
     peer = peerBus(prefix);
     peer.onEvent('inbound-events', ['inbound.received.v1', 'inbound.deleted.v1'], async (msg) => {
       events.push({ type: msg.type, companyId: msg.companyId, id: msg.id, data: msg.data });
+    });
+    peer.onEvent('supplier-events', ['supplier.changed.v1'], async (msg) => {
+      supplierChanges.push({ companyId: msg.companyId, data: msg.data });
     });
     peer.serveRpc('document.render-received.v1', async (msg) => {
       renders.push({ companyId: msg.companyId, data: msg.data });
@@ -648,6 +653,27 @@ describe('inbound-service over HTTP', () => {
     expect((await send('cmp_sup', 'POST', '/suppliers/', json({ name: 'Y' }), 'application/json', 'viewer')).status).toBe(403);
     expect((await send('cmp_sup', 'DELETE', '/suppliers/1')).status).toBe(200);
     expect((await send('cmp_sup', 'GET', '/suppliers/1')).status).toBe(404);
+  });
+
+  it('announces each change of the supplier register for the audit log (supplier.changed.v1: field names only)', async () => {
+    const json = (body: unknown) => JSON.stringify(body);
+    const created = await send('cmp_sup_log', 'POST', '/suppliers/', json({ name: 'Seller GmbH', ibans: [] }), 'application/json');
+    expect(created.status).toBe(201);
+    const path = `/suppliers/${created.body.id}`;
+    const put = (p: string) =>
+      send('cmp_sup_log', 'PUT', p, json({ name: 'Seller AG', vat_id: 'DE123456789', ibans: [] }), 'application/json');
+    expect((await put(path)).status).toBe(200);
+    expect((await put('/suppliers/99')).status).toBe(404); // nothing changed, nothing announced
+    expect((await send('cmp_sup_log', 'DELETE', path)).status).toBe(200);
+    expect((await send('cmp_sup_log', 'DELETE', path)).status).toBe(404);
+    const mine = () => supplierChanges.filter((c) => c.companyId === 'cmp_sup_log').map((c) => c.data);
+    await waitFor(async () => mine().length >= 3, { what: 'three supplier announcements' });
+    await new Promise((r) => setTimeout(r, 300)); // a fourth would have arrived by now
+    expect(mine()).toEqual([
+      { supplierId: created.body.id, action: 'created', fields: ['name', 'ibans'] },
+      { supplierId: created.body.id, action: 'updated', fields: ['name', 'vat_id', 'ibans'] },
+      { supplierId: created.body.id, action: 'deleted', fields: [] },
+    ]);
   });
 
   it('writing needs member or above; reading is open to viewers', async () => {

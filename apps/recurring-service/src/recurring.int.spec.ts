@@ -58,6 +58,8 @@ describe('recurring-service', () => {
   /** recurring-invoice.run-finished.v1 as another service receives it. */
   let peer: ReturnType<typeof peerBus>;
   const announced: { id: string; companyId: string; data: Record<string, unknown> }[] = [];
+  /** recurring-invoice.changed.v1 as the audit log receives it. */
+  const changes: { companyId: string; data: { recurringId: number; action: string; fields: string[] } }[] = [];
   const api = (companyId: string) => serviceCaller(() => main.url, companyId);
 
   const template = (customerId = 7, extra: Record<string, unknown> = {}) => ({
@@ -78,6 +80,9 @@ describe('recurring-service', () => {
     peer = peerBus(prefix);
     peer.onEvent('recurring-log', ['recurring-invoice.run-finished.v1'], async (msg) => {
       announced.push({ id: msg.id, companyId: msg.companyId, data: msg.data as Record<string, unknown> });
+    });
+    peer.onEvent('recurring-changes', ['recurring-invoice.changed.v1'], async (msg) => {
+      changes.push({ companyId: msg.companyId, data: msg.data });
     });
     await peer.start();
     fake = await startFakeInvoiceService(TEST_IDENTITY_KEY);
@@ -146,6 +151,33 @@ describe('recurring-service', () => {
 
     expect((await call('DELETE', '/recurring-invoices/2')).status).toBe(200);
     expect((await call('GET', '/recurring-invoices/2')).status).toBe(404);
+  });
+
+  it('announces each change of a schedule for the audit log: created, updated, paused, resumed, deleted (field names only)', async () => {
+    const call = api('cmp_changes');
+    const created = await call('POST', '/recurring-invoices/', {
+      name: 'Rent',
+      template: template(),
+      schedule: { interval: 'monthly', day_of_month: 1, start_date: '2026-12-01' },
+    });
+    expect(created.status).toBe(201);
+    const path = `/recurring-invoices/${created.body.id}`;
+    expect((await call('PUT', path, { name: 'Office rent' })).status).toBe(200);
+    expect((await call('PUT', path, { status: 'paused' })).status).toBe(200);
+    expect((await call('PUT', path, { status: 'active' })).status).toBe(200);
+    expect((await call('PUT', path, { status: 'sleeping' })).status).toBe(400); // refused: nothing changed, nothing announced
+    expect((await call('DELETE', path)).status).toBe(200);
+    expect((await call('DELETE', path)).status).toBe(404);
+    const mine = () => changes.filter((c) => c.companyId === 'cmp_changes').map((c) => c.data);
+    await waitFor(async () => mine().length >= 5, { what: 'five change announcements' });
+    await new Promise((r) => setTimeout(r, 300)); // a sixth would have arrived by now
+    expect(mine()).toEqual([
+      { recurringId: created.body.id, action: 'created', fields: ['name', 'template', 'schedule', 'auto_finalize', 'auto_send_email'] },
+      { recurringId: created.body.id, action: 'updated', fields: ['name'] },
+      { recurringId: created.body.id, action: 'paused', fields: ['status'] },
+      { recurringId: created.body.id, action: 'resumed', fields: ['status'] },
+      { recurringId: created.body.id, action: 'deleted', fields: [] },
+    ]);
   });
 
   it('lets a viewer read and only roles with invoices:write change (checked again by the service)', async () => {

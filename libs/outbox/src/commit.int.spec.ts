@@ -1,4 +1,5 @@
 import mongoose, { Schema, type ClientSession, type Connection } from 'mongoose';
+import { asCompanyId } from '@inv/contracts';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createChanges } from './commit';
 import { createOutbox, type OutboxMessage } from './outbox';
@@ -10,7 +11,7 @@ describe('commit', () => {
   let mongo: Awaited<ReturnType<typeof startEmbeddedMongo>>;
   let conn: Connection;
   let kicks = 0;
-  const msg = (n: number): OutboxMessage => ({ kind: 'event', type: 'thing.changed.v1', companyId: 'c1', data: { n } });
+  const msg = (n: number): OutboxMessage => ({ kind: 'event', type: 'thing.changed.v1', companyId: asCompanyId('c1'), data: { n } });
 
   beforeAll(async () => {
     mongo = await startEmbeddedMongo();
@@ -72,7 +73,7 @@ describe('commit', () => {
   it('stores a message as it was emitted: an undefined field stays absent, at any depth, never null', async () => {
     const { outbox, changes } = setup();
     const data = { n: 6, gone: undefined, nested: { kept: 'x', gone: undefined, list: [{ a: 1, gone: undefined }] } };
-    await changes.publish({ kind: 'event', type: 'thing.changed.v1', companyId: 'c1', data, correlationId: undefined });
+    await changes.publish({ kind: 'event', type: 'thing.changed.v1', companyId: asCompanyId('c1'), data, correlationId: undefined });
     const stored = await outbox.model.findOne({ 'data.n': 6 }).lean();
     expect(stored?.data).toEqual({ n: 6, nested: { kept: 'x', list: [{ a: 1 }] } });
     expect(JSON.stringify(stored)).not.toContain('null');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
 import { Schema, type ClientSession, type Connection, type Model } from 'mongoose';
+import type { CompanyId } from '@inv/contracts';
 import { AS_BUILT, driverCollection } from '@inv/service-kit';
 
 /** A message waiting to be published; `_id` becomes the envelope id, so a re-publish is deduplicable. */
@@ -8,7 +9,8 @@ export interface OutboxEntry {
   _id: string;
   kind: 'event' | 'command';
   type: string;
-  companyId: string;
+  /** The company the message was committed for (as OutboxMessage gave it). */
+  companyId: CompanyId;
   data: unknown;
   correlationId?: string;
   /** Who caused the message (the envelope's actor). */
@@ -23,7 +25,8 @@ export interface OutboxEntry {
 export interface OutboxMessage {
   kind: 'event' | 'command';
   type: string;
-  companyId: string;
+  /** The company the message is published for: a CompanyId, as every tenant-scoped write takes it. */
+  companyId: CompanyId;
   data: unknown;
   /** Deterministic id when a retry of the same business step must produce the same message. */
   id?: string;

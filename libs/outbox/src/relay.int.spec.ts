@@ -1,4 +1,5 @@
 import mongoose, { type Connection, type mongo } from 'mongoose';
+import { asCompanyId } from '@inv/contracts';
 import { startEmbeddedMongo } from '@inv/embedded-mongo';
 import { createChanges } from './commit';
 import { createOutbox, outboxEntries, type Outbox, type OutboxEntry, type OutboxMessage } from './outbox';
@@ -10,7 +11,7 @@ import { register } from 'prom-client';
 jest.setTimeout(30_000);
 
 const quiet = { warn: () => undefined, error: () => undefined };
-const msg = (n: number): OutboxMessage => ({ kind: 'event', type: 'thing.changed.v1', companyId: 'c1', data: { n } });
+const msg = (n: number): OutboxMessage => ({ kind: 'event', type: 'thing.changed.v1', companyId: asCompanyId('c1'), data: { n } });
 
 /** The relay publishes in order, marks what it published, and reads the outbox only when it must. */
 describe('outbox relay', () => {

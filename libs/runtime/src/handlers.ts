@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import type { Bus, CommandEnvelope, EventEnvelope, HandlerContext, MessageRegistry, RpcRequestEnvelope } from '@inv/bus';
+import type {
+  Bus,
+  CommandEnvelope,
+  Envelope,
+  EventEnvelope,
+  HandlerContext,
+  MessageRegistry,
+  PublishOptions,
+  RpcRequestEnvelope,
+} from '@inv/bus';
 import type { CompanyId, Messages } from '@inv/contracts';
 
 /**
@@ -37,10 +46,29 @@ export type CommandHandlerOf<K extends CommandType> = (msg: CommandOf<K>, ctx: H
 export type RpcHandlerOf<K extends RpcType> = (msg: RpcRequestOf<K>) => Promise<RpcResponseData<K>>;
 
 /**
- * The services' bus: the registry's bus whose handlers receive envelopes with a CompanyId (EventOf and its kin).
- * The same object as `Bus<Messages>`; only the handlers' view of `companyId` is narrower.
+ * The services' bus: the registry's bus whose handlers receive envelopes with a CompanyId (EventOf and its kin),
+ * and which publishes, sends and asks only for a CompanyId. The same object as `Bus<Messages>`; only the view of
+ * `companyId` is narrower.
  */
-export interface AppBus extends Omit<Bus<Messages>, 'onEvent' | 'onCommand' | 'serveRpc'> {
+export interface AppBus extends Omit<Bus<Messages>, 'onEvent' | 'onCommand' | 'serveRpc' | 'publishEvent' | 'sendCommand' | 'callRpc'> {
+  publishEvent<K extends EventType>(
+    type: K,
+    companyId: CompanyId,
+    data: z.input<Messages['events'][K]>,
+    opts?: PublishOptions,
+  ): Promise<Envelope>;
+  sendCommand<K extends CommandType>(
+    type: K,
+    companyId: CompanyId,
+    data: z.input<Messages['commands'][K]>,
+    opts?: PublishOptions,
+  ): Promise<Envelope>;
+  callRpc<K extends RpcType>(
+    type: K,
+    companyId: CompanyId,
+    data: z.input<Messages['rpc'][K]['request']>,
+    opts?: { timeoutMs?: number },
+  ): Promise<z.output<Messages['rpc'][K]['response']>>;
   /** Durable queue `${prefix}.${service}.${queue}` bound to each of `types` on the events exchange. */
   onEvent<K extends EventType>(queue: string, types: K[], handler: HandlerOf<K>): void;
   /** Durable queue `${prefix}.cmd.${type}`: competing consumers of the owning service. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { messages, type Messages } from '@inv/contracts';
+import { messages, type CompanyId, type Messages } from '@inv/contracts';
 import { currentMessageActor } from '@inv/bus';
 import type { OutboxMessage } from '@inv/outbox';
 import { currentActor } from '@inv/service-kit';
@@ -20,7 +20,7 @@ type Commands = Messages['commands'];
 /** A typed, validated event for the outbox. */
 export function eventMessage<K extends keyof Events & string>(
   type: K,
-  companyId: string,
+  companyId: CompanyId,
   data: z.input<Events[K]>,
   id?: string,
 ): OutboxMessage {
@@ -30,7 +30,7 @@ export function eventMessage<K extends keyof Events & string>(
 /** A typed, validated command for the outbox. */
 export function commandMessage<K extends keyof Commands & string>(
   type: K,
-  companyId: string,
+  companyId: CompanyId,
   data: z.input<Commands[K]>,
   id?: string,
 ): OutboxMessage {

@@ -51,13 +51,13 @@ export function apiKeysRepo(conn: Connection) {
       (await model.create([doc], { session }))[0]!.toObject<ApiKeyDoc>(),
     byId: (companyId: CompanyId, id: Types.ObjectId) => model.findOne({ _id: id, companyId }).lean<ApiKeyDoc>(),
     /** The key with this hash in any state (revoked too). Unscoped: a new key's hash must be unique across companies. */
-    byHashAnyCompany: (hash: string, session?: ClientSession) =>
+    byHashAcrossCompanies: (hash: string, session?: ClientSession) =>
       model
         .findOne({ hash })
         .session(session ?? null)
         .lean<ApiKeyDoc>(),
     /** Unscoped: the key is what tells whose request it is (the gateway's verification of an API key). */
-    activeByHashAnyCompany: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
+    activeByHashAcrossCompanies: (hash: string) => model.findOne({ hash, revokedAt: { $exists: false } }).lean(),
     countActive: (companyId: CompanyId) => model.countDocuments({ companyId, revokedAt: { $exists: false } }),
     /** The keys of the company, both modes (a test twin lists its live company's keys, read only). */
     list: (companyId: CompanyId) =>
@@ -74,7 +74,7 @@ export function apiKeysRepo(conn: Connection) {
           .lean()
       ).map((k) => k.slot as number),
     /** Gives slots to active keys created before slots existed (on start; keys over the limit stay without). Unscoped: a migration of every company's keys. */
-    async assignMissingSlotsAllCompanies(maxActive: number) {
+    async assignMissingSlotsAcrossCompanies(maxActive: number) {
       const legacy = await model.find({ revokedAt: { $exists: false }, slot: { $exists: false } }, { companyId: 1 }).lean();
       for (const k of legacy) {
         const used = new Set(
@@ -110,7 +110,7 @@ export function apiKeysRepo(conn: Connection) {
       return active.map((k) => String(k._id));
     },
     /** last_used_at, written at most once per LAST_USED_RESOLUTION_MS per key (not on every request). Unscoped: by the id of a key just verified by its hash. */
-    touchAnyCompany: (id: Types.ObjectId, now = new Date()) =>
+    touchAcrossCompanies: (id: Types.ObjectId, now = new Date()) =>
       model.updateOne(
         { _id: id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
         { $set: { lastUsedAt: now } },

@@ -100,7 +100,7 @@ export function companiesRepo(conn: Connection) {
     bumpMembersRev: (companyId: CompanyId, session: ClientSession) =>
       model.updateOne({ _id: companyId }, { $inc: { membersRev: 1 } }, { session, strict: false }),
     /** Every company, oldest first (operator command). Unscoped by purpose. */
-    listAllCompanies: (limit: number) =>
+    listAcrossCompanies: (limit: number) =>
       model
         .find({}, { name: 1, plan: 1, createdAt: 1 })
         .sort({ createdAt: 1 })

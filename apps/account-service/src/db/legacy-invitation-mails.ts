@@ -8,7 +8,7 @@ export const SCRUBBED_TEXT = '(removed: the text held an invitation link)';
  * a link: those e-mails went out already. An entry not yet published is left to the relay (the next start cleans it).
  * Answers how many were cleaned.
  */
-export async function scrubPublishedInvitationMails(conn: Connection): Promise<number> {
+export async function scrubPublishedInvitationMailsAcrossCompanies(conn: Connection): Promise<number> {
   const res = await conn
     .collection('outbox')
     .updateMany(

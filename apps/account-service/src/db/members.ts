@@ -72,9 +72,9 @@ export function membersRepo(conn: Connection) {
         .find({ companyId, status: 'invited', invitationNonce: { $type: 'string' }, invitationExpiresAt: { $gt: now } })
         .lean<MemberDoc[]>(),
     /** Every membership of an e-mail address. Unscoped: sign-in comes before a company is known (it picks one). */
-    allByEmailAnyCompany: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
+    allByEmailAcrossCompanies: (email: string) => model.find({ email, status: 'active' }).lean<MemberDoc[]>(),
     /** Unscoped: the invitation token is what names the company (the invitation page, before sign-in). */
-    byInvitationHashAnyCompany: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
+    byInvitationHashAcrossCompanies: (hash: string) => model.findOne({ invitationHash: hash }).lean<MemberDoc>(),
     /** Owners of the company (the last one cannot leave or lose the role). */
     countOwners: (companyId: CompanyId, session?: ClientSession) =>
       model.countDocuments({ companyId, role: 'owner' }).session(session ?? null),
@@ -85,7 +85,7 @@ export function membersRepo(conn: Connection) {
     remove: (companyId: CompanyId, id: Types.ObjectId, session: ClientSession) =>
       model.findOneAndDelete({ _id: id, companyId }, { session }).lean<MemberDoc>(),
     /** Accepts an open invitation once: the token stops working in the same write. Unscoped: the token names the company. */
-    acceptInvitationAnyCompany: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
+    acceptInvitationAcrossCompanies: (hash: string, passwordHash: string, now: Date, session?: ClientSession) =>
       model
         .findOneAndUpdate(
           { invitationHash: hash, invitationExpiresAt: { $gt: now } },

@@ -151,6 +151,24 @@ export const AUDITED = describers({
     resourceId: String(d.recurringId),
     fields: ['period_start', 'outcome', ...(d.invoiceId === null ? [] : ['invoice_id'])],
   }),
+  'recurring-invoice.changed.v1': (d) => ({
+    action: `recurring_invoice.${d.action}`,
+    resourceType: 'recurring_invoice',
+    resourceId: String(d.recurringId),
+    fields: names(d.fields),
+  }),
+  'supplier.changed.v1': (d) => ({
+    action: `supplier.${d.action}`,
+    resourceType: 'supplier',
+    resourceId: String(d.supplierId),
+    fields: names(d.fields),
+  }),
+  'inbound.deleted.v1': (d) => ({
+    action: 'inbound_invoice.deleted',
+    resourceType: 'inbound_invoice',
+    resourceId: String(d.inboundId),
+    fields: [],
+  }),
   'webhook-endpoint.changed.v1': (d) => ({
     action: `webhook_endpoint.${d.action}`,
     resourceType: 'webhook_endpoint',

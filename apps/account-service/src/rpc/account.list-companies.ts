@@ -8,7 +8,7 @@ export async function onListCompanies(
   deps: { companies: CompaniesRepo; members: MembersRepo; apiKeys: ApiKeysRepo },
   msg: RpcRequestOf<'account.list-companies.v1'>,
 ) {
-  const companies = await deps.companies.listAllCompanies(msg.data.limit);
+  const companies = await deps.companies.listAcrossCompanies(msg.data.limit);
   return {
     companies: await Promise.all(
       companies.map(async (c) => ({

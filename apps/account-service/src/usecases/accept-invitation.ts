@@ -19,7 +19,12 @@ export async function acceptInvitation(deps: SignInDeps, body: unknown) {
   const input = parseInput(AcceptInvitation, body);
   const passwordHash = await hashPassword(input.password);
   const member = await deps.commit(async (session, emit) => {
-    const accepted = await deps.members.acceptInvitationAnyCompany(hashInvitationToken(input.token), passwordHash, deps.now(), session);
+    const accepted = await deps.members.acceptInvitationAcrossCompanies(
+      hashInvitationToken(input.token),
+      passwordHash,
+      deps.now(),
+      session,
+    );
     if (accepted) emit(eventMessage('member.joined.v1', accepted.companyId, { memberId: String(accepted._id) }));
     return accepted;
   });
@@ -34,7 +39,7 @@ export async function acceptInvitation(deps: SignInDeps, body: unknown) {
  */
 export async function invitationDetails(deps: Pick<SignInDeps, 'members' | 'companies' | 'now'>, body: unknown) {
   const input = parseInput(AcceptInvitation.pick({ token: true }), body);
-  const member = await deps.members.byInvitationHashAnyCompany(hashInvitationToken(input.token));
+  const member = await deps.members.byInvitationHashAcrossCompanies(hashInvitationToken(input.token));
   const company =
     member && member.status === 'invited' && member.invitationExpiresAt! > deps.now() ? await deps.companies.byId(member.companyId) : null;
   if (!member || !company)

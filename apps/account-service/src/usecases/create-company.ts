@@ -101,7 +101,7 @@ export async function createCompany(deps: CreateCompanyDeps, input: CreateCompan
     }
     if (key && (!existing || input.apiKey)) {
       const hash = hashApiKey(key);
-      const found = await deps.apiKeys.byHashAnyCompany(hash, session);
+      const found = await deps.apiKeys.byHashAcrossCompanies(hash, session);
       if (found && (found.revokedAt || found.companyId !== input.companyId))
         throw new AppError('conflict', 'the API key belongs to a revoked key or another company; choose a new key');
       if (!found) {

@@ -20,7 +20,7 @@ export const SignIn = z.object({ email: z.string().trim().toLowerCase().email().
  */
 export async function signIn(deps: SignInDeps, body: unknown) {
   const input = parseInput(SignIn, body);
-  const candidates = (await deps.members.allByEmailAnyCompany(input.email)).filter((m) => m.passwordHash);
+  const candidates = (await deps.members.allByEmailAcrossCompanies(input.email)).filter((m) => m.passwordHash);
   if (!candidates.length) {
     await verifyPassword(await dummyHash(), input.password);
     throw unauthenticated('wrong e-mail address or password');

@@ -9,13 +9,13 @@ import { hashApiKey, isWellFormedKeyOfAnyMode } from '../domain/api-key';
  */
 export async function verifyApiKey(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo }, key: string | undefined) {
   if (!isWellFormedKeyOfAnyMode(key)) throw unauthenticated();
-  const found = await deps.apiKeys.activeByHashAnyCompany(hashApiKey(key));
+  const found = await deps.apiKeys.activeByHashAcrossCompanies(hashApiKey(key));
   if (!found) throw unauthenticated();
   const company = await deps.companies.byId(found.companyId);
   if (!company || company.plan !== 'pro') throw unauthenticated('API access requires an active Pro subscription');
   // last-usage display only; never fails a request, written at most once a minute per key
   if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS)
-    void deps.apiKeys.touchAnyCompany(found._id).catch(() => undefined);
+    void deps.apiKeys.touchAcrossCompanies(found._id).catch(() => undefined);
   return {
     companyId: found.companyId,
     keyId: String(found._id),

@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import type { ObjectStore } from '@inv/objects';
 import type { AppBus, CommandOf } from '@inv/runtime';
 import type { Logger } from '@inv/service-kit';
@@ -40,7 +41,7 @@ export async function handleRenderInvoice(
  */
 function startedSignal(
   deps: { bus: AppBus; logger: Logger; startedAfterMs: number },
-  companyId: string,
+  companyId: CompanyId,
   data: { jobId: string; invoiceId: number },
   opts: { id: string },
 ) {

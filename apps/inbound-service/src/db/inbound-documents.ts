@@ -101,7 +101,7 @@ export function inboundDocuments(conn: Connection) {
      * The PROCESSING documents nobody holds, the oldest `perCompany` of each of at most `companies` companies (so
      * that one company's backlog never hides another's document): what a start or a periodic sweep queues again.
      */
-    async waiting(now: Date, perCompany: number, companies: number): Promise<Array<{ companyId: CompanyId; id: number }>> {
+    async waitingAcrossCompanies(now: Date, perCompany: number, companies: number): Promise<Array<{ companyId: CompanyId; id: number }>> {
       const free = { status: 'PROCESSING' as const, leaseUntil: { $not: { $gt: now } } };
       const ids = (await raw.distinct('companyId', free)).slice(0, companies) as CompanyId[];
       const found = await Promise.all(

@@ -32,7 +32,12 @@ export function suppliers(conn: Connection) {
     insert: (doc: Omit<SupplierDoc, '_id'>, session?: ClientSession) =>
       raw.insertOne({ _id: key(doc.companyId, doc.id), ...doc }, { ...AS_BUILT, session }),
     get: (companyId: CompanyId, id: number) => raw.findOne({ _id: key(companyId, id), companyId }),
-    async replace(companyId: CompanyId, id: number, fields: Pick<SupplierDoc, 'name' | 'vatId' | 'peppolId' | 'ibans' | 'updatedAt'>) {
+    async replace(
+      companyId: CompanyId,
+      id: number,
+      fields: Pick<SupplierDoc, 'name' | 'vatId' | 'peppolId' | 'ibans' | 'updatedAt'>,
+      session?: ClientSession,
+    ) {
       const unset: Record<string, ''> = {};
       if (fields.vatId === undefined) unset.vatId = '';
       if (fields.peppolId === undefined) unset.peppolId = '';
@@ -40,10 +45,11 @@ export function suppliers(conn: Connection) {
       return raw.findOneAndUpdate(
         { _id: key(companyId, id), companyId },
         { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
-        { returnDocument: 'after' },
+        { returnDocument: 'after', session },
       );
     },
-    remove: (companyId: CompanyId, id: number) => raw.findOneAndDelete({ _id: key(companyId, id), companyId }),
+    remove: (companyId: CompanyId, id: number, session?: ClientSession) =>
+      raw.findOneAndDelete({ _id: key(companyId, id), companyId }, { session }),
     async list(companyId: CompanyId, page: number, limit: number) {
       const [items, total] = await Promise.all([
         raw

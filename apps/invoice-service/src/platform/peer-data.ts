@@ -1,3 +1,4 @@
+import type { CompanyId } from '@inv/contracts';
 import type { AppBus } from '@inv/runtime';
 import { peerDataKeys, type PeerDataCache } from '@inv/service-kit';
 
@@ -9,14 +10,14 @@ import { peerDataKeys, type PeerDataCache } from '@inv/service-kit';
  */
 export function peerData(bus: Pick<AppBus, 'callRpc'>, cache: PeerDataCache) {
   return {
-    sellerProfile: (companyId: string) =>
+    sellerProfile: (companyId: CompanyId) =>
       cache.get(
         'seller',
         peerDataKeys.seller(companyId),
         () => bus.callRpc('account.seller-profile.v1', companyId, {}),
         (answer) => answer.found,
       ),
-    billingSnapshot: (companyId: string, customerId: number) =>
+    billingSnapshot: (companyId: CompanyId, customerId: number) =>
       cache.get(
         'buyer',
         peerDataKeys.buyer(companyId, customerId),

@@ -93,8 +93,12 @@ export function scheduleStore(conn: Connection) {
     },
     countLive: (companyId: CompanyId) => model.countDocuments({ companyId, status: { $ne: 'ended' } }),
     /** Writes a change made on `version` (optimistic: false when another change came first). */
-    async replace(companyId: CompanyId, id: number, version: number, set: Partial<ScheduleDoc>): Promise<boolean> {
-      const r = await model.updateOne({ _id: scheduleKey(companyId, id), version }, { $set: { ...set, version: version + 1 } });
+    async replace(companyId: CompanyId, id: number, version: number, set: Partial<ScheduleDoc>, session?: ClientSession): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: scheduleKey(companyId, id), version },
+        { $set: { ...set, version: version + 1 } },
+        { session },
+      );
       return r.matchedCount === 1;
     },
     remove: (companyId: CompanyId, id: number, session?: ClientSession) =>
@@ -103,7 +107,7 @@ export function scheduleStore(conn: Connection) {
      * Active schedules whose next run is on or before `today`, oldest due first, in pages after `after` (the last
      * of the previous page), so schedules that stay due (held by another replica, or failing) do not hide the rest.
      */
-    due: (today: string, limit: number, after?: { nextRunDate: string; _id: string }) =>
+    dueAcrossCompanies: (today: string, limit: number, after?: { nextRunDate: string; _id: string }) =>
       model
         .find({
           status: 'active',

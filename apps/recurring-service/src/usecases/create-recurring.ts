@@ -1,10 +1,12 @@
 import type { CompanyId, RecurringInvoiceCreate } from '@inv/contracts';
+import { givenFields } from '@inv/runtime';
 import { AppError, invalidData } from '@inv/service-kit';
 import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
 import { presentSchedule } from '../http/presenters';
 import { checkTemplate } from '../support/template-check';
+import { recurringChanged } from '../support/recurring-changed';
 
 /** Most schedules (not ended) one company may keep: each is worked on by the scheduler. */
 export const MAX_LIVE_SCHEDULES = 500;
@@ -44,9 +46,10 @@ export async function createRecurring(deps: RecurringDeps, companyId: CompanyId,
     updatedAt: now,
   };
   // a commit whose result is the schedule stored: a retry with the same Idempotency-Key whose first attempt committed
-  // gets that schedule (its commit is replayed), never a second one under this attempt's id
-  const created = await deps.commit(async (session) => {
+  // gets that schedule (its commit is replayed), never a second one under this attempt's id; announced with it
+  const created = await deps.commit(async (session, emit) => {
     await deps.schedules.insert(doc, session);
+    emit(recurringChanged(companyId, id, 'created', givenFields(input)));
     return presentSchedule(doc);
   });
   deps.logger.info(

@@ -29,7 +29,7 @@ export async function runDueSchedules(
   const seen = new Set<string>();
   let after: { nextRunDate: string; _id: string } | undefined;
   for (;;) {
-    const page = await deps.schedules.due(today, opts.batch ?? BATCH, after);
+    const page = await deps.schedules.dueAcrossCompanies(today, opts.batch ?? BATCH, after);
     if (!page.length || opts.signal?.aborted) return advanced;
     const last = page[page.length - 1];
     after = { nextRunDate: last.nextRunDate ?? today, _id: last._id };

@@ -1,9 +1,11 @@
 import type { CompanyId, RecurringInvoiceUpdate, RecurringTemplate } from '@inv/contracts';
+import { givenFields } from '@inv/runtime';
 import { AppError, conflict, invalidData } from '@inv/service-kit';
 import { dateOf, firstIndexAfter, periodOf, runDate, startDateProblem } from '../domain/schedule';
 import type { ScheduleDoc } from '../db/schedules';
 import type { RecurringDeps } from '../support/deps';
 import { presentSchedule } from '../http/presenters';
+import { recurringChanged } from '../support/recurring-changed';
 import { checkTemplate } from '../support/template-check';
 import { loadRecurring } from './load-recurring';
 
@@ -53,7 +55,14 @@ export async function updateRecurring(deps: RecurringDeps, companyId: CompanyId,
     await checkTemplate(deps, companyId, template, periodOf(schedule, nextIndex));
   }
   set.pausedReason = status === 'paused' ? (input.status === 'paused' ? 'user' : doc.pausedReason) : null;
-  if (!(await deps.schedules.replace(companyId, id, doc.version, set)))
-    throw conflict(`recurring invoice ${id} changed at the same time (a run may have just finished); retry`, 'CONCURRENT_MODIFICATION');
-  return presentSchedule({ ...doc, ...set, version: doc.version + 1 });
+  const action =
+    status === 'paused' && doc.status !== 'paused' ? 'paused' : doc.status === 'paused' && status === 'active' ? 'resumed' : 'updated';
+  // the change and its announcement in one transaction, whose result is the answer (a retry with the same
+  // Idempotency-Key whose first attempt committed gets it again); an optimistic miss writes and announces nothing
+  return deps.commit(async (session, emit) => {
+    if (!(await deps.schedules.replace(companyId, id, doc.version, set, session)))
+      throw conflict(`recurring invoice ${id} changed at the same time (a run may have just finished); retry`, 'CONCURRENT_MODIFICATION');
+    emit(recurringChanged(companyId, id, action, givenFields(input)));
+    return presentSchedule({ ...doc, ...set, version: doc.version + 1 });
+  });
 }

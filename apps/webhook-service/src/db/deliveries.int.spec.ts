@@ -61,7 +61,7 @@ describe('delivery claims', () => {
     const now = new Date();
     const lease = (ms: number) => new Date(now.getTime() + 10_000 + ms);
     const owners = ['w1', 'w2', 'w3', 'w4'];
-    const results = await Promise.all(owners.map((owner, i) => store.claimSome(now, lease(i), owner, none, upTo(3), 12)));
+    const results = await Promise.all(owners.map((owner, i) => store.claimSomeAcrossCompanies(now, lease(i), owner, none, upTo(3), 12)));
     const claimed = results.flatMap((r, i) => (r?.claimed ?? []).map((d) => ({ owner: owners[i]!, d })));
     const ids = claimed.map((c) => c.d._id.toHexString());
     expect(new Set(ids).size).toBe(ids.length);
@@ -79,10 +79,10 @@ describe('delivery claims', () => {
     expect(held.every((d) => d.nextAttemptAt!.getTime() <= now.getTime())).toBe(true);
 
     // the rest, then nothing: a claim that took every due one says so, and one that finds none answers null
-    let rest = await store.claimSome(now, lease(9), 'w9', none, upTo(100), 32);
-    while (rest?.rest) rest = await store.claimSome(now, lease(9), 'w9', none, upTo(100), 32);
+    let rest = await store.claimSomeAcrossCompanies(now, lease(9), 'w9', none, upTo(100), 32);
+    while (rest?.rest) rest = await store.claimSomeAcrossCompanies(now, lease(9), 'w9', none, upTo(100), 32);
     expect(await store.model.countDocuments({ leaseOwner: { $exists: false } })).toBe(3);
-    expect(await store.claimSome(now, lease(9), 'w9', none, upTo(100), 32)).toBeNull();
+    expect(await store.claimSomeAcrossCompanies(now, lease(9), 'w9', none, upTo(100), 32)).toBeNull();
   });
 
   it("keeps an event's first payload: two replicas preparing it at once both send that one", async () => {
@@ -93,8 +93,8 @@ describe('delivery claims', () => {
       ids.map((_id) => ({ _id, companyId: company, type: 'invoice.created', sequence: 1, occurredAt: new Date() })),
     );
     const answers = await Promise.all([
-      ...ids.map((id) => one.snapshot(id, `one:${id}`)),
-      ...ids.map((id) => two.snapshot(id, `two:${id}`)),
+      ...ids.map((id) => one.snapshotAcrossCompanies(id, `one:${id}`)),
+      ...ids.map((id) => two.snapshotAcrossCompanies(id, `two:${id}`)),
     ]);
     const stored = await one.model.find({ _id: { $in: ids } }).lean();
     for (const [i, id] of ids.entries()) {
@@ -109,7 +109,14 @@ describe('delivery claims', () => {
     const past = new Date(Date.now() - 1);
     await store.model.updateOne({ _id: b!._id }, { $set: { leaseUntil: past, leaseOwner: 'dead' } });
     const now = new Date();
-    const got = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w1', { endpoints: ['we_busy'], companies: [] }, upTo(4), 8);
+    const got = await store.claimSomeAcrossCompanies(
+      now,
+      new Date(now.getTime() + 10_000),
+      'w1',
+      { endpoints: ['we_busy'], companies: [] },
+      upTo(4),
+      8,
+    );
     expect(got?.claimed.map((d) => d.endpointId)).toEqual(['we_free']);
     expect(got?.rest).toBe(false);
     expect((await store.model.findById(a!._id).lean<DeliveryDoc>())?.leaseOwner).toBeUndefined();
@@ -123,11 +130,11 @@ describe('delivery claims', () => {
     const [free] = await queue(1, ['we_f1']);
     const now = new Date();
     const skip = { endpoints: [], companies: [busy] };
-    const one = await store.claim(now, new Date(now.getTime() + 10_000), 'w1', skip);
+    const one = await store.claimAcrossCompanies(now, new Date(now.getTime() + 10_000), 'w1', skip);
     expect(one?._id.toHexString()).toBe(free!._id.toHexString());
-    expect(await store.claim(now, new Date(now.getTime() + 10_000), 'w1', skip)).toBeNull();
-    expect(await store.claimSome(now, new Date(now.getTime() + 10_000), 'w1', skip, upTo(4), 8)).toBeNull();
-    const rest = await store.claimSome(now, new Date(now.getTime() + 10_000), 'w2', none, upTo(4), 8);
+    expect(await store.claimAcrossCompanies(now, new Date(now.getTime() + 10_000), 'w1', skip)).toBeNull();
+    expect(await store.claimSomeAcrossCompanies(now, new Date(now.getTime() + 10_000), 'w1', skip, upTo(4), 8)).toBeNull();
+    const rest = await store.claimSomeAcrossCompanies(now, new Date(now.getTime() + 10_000), 'w2', none, upTo(4), 8);
     expect(rest?.claimed.map((d) => d.companyId)).toEqual([busy, busy, busy]);
   });
 

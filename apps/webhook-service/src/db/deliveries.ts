@@ -102,7 +102,7 @@ export function deliveryStore(conn: Connection) {
      * Takes one due delivery for `owner` until `leaseUntil`, skipping the endpoints and companies at their limits
      * (domain/fair-share.ts). Due: pending, its time come, and not held by a live lease.
      */
-    claim: (now: Date, leaseUntil: Date, owner: string, skip: Skip) =>
+    claimAcrossCompanies: (now: Date, leaseUntil: Date, owner: string, skip: Skip) =>
       raw.findOneAndUpdate(
         {
           status: 'pending',
@@ -119,7 +119,7 @@ export function deliveryStore(conn: Connection) {
      * that were due. A race with another worker is settled by the update: a delivery it took between the read and
      * the update is not ours (ours are read back by this exact lease).
      */
-    async claimSome(
+    async claimSomeAcrossCompanies(
       now: Date,
       leaseUntil: Date,
       owner: string,
@@ -152,7 +152,7 @@ export function deliveryStore(conn: Connection) {
      * Records an attempt's outcome, if this worker still holds the lease. The outcomes of attempts ending together
      * are written in one bulkWrite (one round trip); each call settles when its outcome is written.
      */
-    settle: (id: Types.ObjectId, owner: string, attempt: Attempt, set: Partial<DeliveryDoc>) =>
+    settleAcrossCompanies: (id: Types.ObjectId, owner: string, attempt: Attempt, set: Partial<DeliveryDoc>) =>
       settles.add({
         updateOne: {
           filter: { _id: id, leaseOwner: owner, status: 'pending' },
@@ -165,10 +165,10 @@ export function deliveryStore(conn: Connection) {
         },
       }),
     /** Gives a delivery back without an attempt (its payload could not be prepared yet). */
-    release: (id: Types.ObjectId, owner: string, nextAttemptAt: Date) =>
+    releaseAcrossCompanies: (id: Types.ObjectId, owner: string, nextAttemptAt: Date) =>
       raw.updateOne({ _id: id, leaseOwner: owner }, { $set: { nextAttemptAt }, $unset: { leaseUntil: '', leaseOwner: '' } }),
     /** Fails a delivery without an attempt (its endpoint is gone or disabled). */
-    abandon: (id: Types.ObjectId, owner: string) =>
+    abandonAcrossCompanies: (id: Types.ObjectId, owner: string) =>
       raw.updateOne(
         { _id: id, leaseOwner: owner },
         { $set: { status: 'failed' }, $unset: { leaseUntil: '', leaseOwner: '', nextAttemptAt: '' } },

@@ -99,7 +99,7 @@ export function eventStore(conn: Connection) {
       recent.set(doc._id, doc);
       if (recent.size > RECENT_KEPT) recent.delete(recent.keys().next().value!);
     },
-    get: async (id: string): Promise<EventDoc | null> => {
+    getAcrossCompanies: async (id: string): Promise<EventDoc | null> => {
       const kept = recent.get(id);
       if (kept) {
         recent.delete(id); // its payload is kept by the preparation (delivery/snapshots.ts)
@@ -111,7 +111,7 @@ export function eventStore(conn: Connection) {
      * Stores the payload unless one is stored already; answers the one that counts (the first). The snapshots of
      * events prepared together are written in one round trip.
      */
-    snapshot: (id: string, payload: string): Promise<string> => snapshots.add({ id, payload }),
+    snapshotAcrossCompanies: (id: string, payload: string): Promise<string> => snapshots.add({ id, payload }),
   };
 }
 export type EventStore = ReturnType<typeof eventStore>;

@@ -44,10 +44,10 @@ export function payloadFor(deps: WebhookDeps, eventId: string): Promise<string |
 }
 
 async function preparePayload(deps: WebhookDeps, eventId: string): Promise<string | undefined> {
-  const event = await deps.events.get(eventId);
+  const event = await deps.events.getAcrossCompanies(eventId);
   if (!event) return undefined;
   if (event.payload) return event.payload;
   if (!event.mapped) return undefined;
   const resource = await deps.fetchResource(event.companyId, event.mapped.resource);
-  return deps.events.snapshot(eventId, payloadOf(event, payloadData(event.mapped, resource)));
+  return deps.events.snapshotAcrossCompanies(eventId, payloadOf(event, payloadData(event.mapped, resource)));
 }

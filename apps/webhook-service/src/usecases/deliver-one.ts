@@ -29,7 +29,7 @@ export async function deliverOne(
     (await deps.endpoints.enabledCached(delivery.companyId)).find((e) => e._id === delivery.endpointId) ??
     (await deps.endpoints.get(delivery.companyId, delivery.endpointId));
   if (!endpoint || !endpoint.enabled) {
-    await deps.deliveries.abandon(delivery._id, owner);
+    await deps.deliveries.abandonAcrossCompanies(delivery._id, owner);
     return undefined;
   }
   let payload: string | undefined;
@@ -38,11 +38,11 @@ export async function deliverOne(
   } catch (err) {
     if (!(err instanceof ResourceUnavailable)) throw err;
     deps.logger.warn({ eventId: delivery.eventId, reason: err.message }, 'webhook: resource not readable now; preparing again later');
-    await deps.deliveries.release(delivery._id, owner, new Date(deps.now().getTime() + PREPARE_RETRY_MS));
+    await deps.deliveries.releaseAcrossCompanies(delivery._id, owner, new Date(deps.now().getTime() + PREPARE_RETRY_MS));
     return undefined;
   }
   if (payload === undefined) {
-    await deps.deliveries.abandon(delivery._id, owner);
+    await deps.deliveries.abandonAcrossCompanies(delivery._id, owner);
     return undefined;
   }
   const at = deps.now();
@@ -58,18 +58,18 @@ export async function deliverOne(
   };
   const status = result.httpStatus ?? 0;
   if (status >= 200 && status < 300) {
-    await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'delivered', deliveredAt: deps.now() });
+    await deps.deliveries.settleAcrossCompanies(delivery._id, owner, attempt, { status: 'delivered', deliveredAt: deps.now() });
     // the endpoint works again (the cached copy may predate a failure this delivery itself had: its attempts say so)
     if (endpoint.failingSince || delivery.attempts > 0) await deps.endpoints.update(endpoint.companyId, endpoint._id, {}, ['failingSince']);
     return result;
   }
   if (status === 410) {
-    await deps.deliveries.settle(delivery._id, owner, attempt, { status: 'failed' });
+    await deps.deliveries.settleAcrossCompanies(delivery._id, owner, attempt, { status: 'failed' });
     await disableEndpoint(deps, endpoint, 'gone');
     return result;
   }
   const next = nextAttemptAt(delivery.attempts + 1, deps.now(), deps.schedule);
-  await deps.deliveries.settle(delivery._id, owner, attempt, next ? { nextAttemptAt: next } : { status: 'failed' });
+  await deps.deliveries.settleAcrossCompanies(delivery._id, owner, attempt, next ? { nextAttemptAt: next } : { status: 'failed' });
   if (!endpoint.failingSince) {
     await deps.endpoints.model.updateOne({ _id: endpoint._id, failingSince: { $exists: false } }, { $set: { failingSince: at } });
   } else if (at.getTime() - endpoint.failingSince.getTime() >= deps.disableAfterMs) {

@@ -22,14 +22,14 @@ function fakeDeps(queue: Partial<DeliveryDoc>[]) {
     logger: { error: () => undefined, warn: () => undefined },
     endpoints: { enabledCached: async () => [], get: async () => null },
     deliveries: {
-      claim: async (_now: Date, _lease: Date, _owner: string, skip: Skip) => {
+      claimAcrossCompanies: async (_now: Date, _lease: Date, _owner: string, skip: Skip) => {
         skips.push(skip);
         const i = queue.findIndex((d) => !skipped(skip, d));
         const next = i < 0 ? undefined : queue.splice(i, 1)[0];
         claims.push(next?.endpointId);
         return next ? doc(next) : null;
       },
-      claimSome: async (
+      claimSomeAcrossCompanies: async (
         _now: Date,
         _lease: Date,
         _owner: string,
@@ -46,8 +46,8 @@ function fakeDeps(queue: Partial<DeliveryDoc>[]) {
         batches.push(chosen.map((d) => d.endpointId));
         return { claimed: chosen, rest: queue.length > 0 };
       },
-      abandon: () => (control.hold ? new Promise<void>((r) => held.push(r)) : Promise.resolve()),
-      release: async () => undefined,
+      abandonAcrossCompanies: () => (control.hold ? new Promise<void>((r) => held.push(r)) : Promise.resolve()),
+      releaseAcrossCompanies: async () => undefined,
     },
   } as unknown as WebhookDeps;
   const letGo = () => held.splice(0).forEach((r) => r());

@@ -104,9 +104,9 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
                 if (slot) slotOf.set(d._id.toHexString(), slot);
                 return slot !== undefined;
               });
-            let some: Awaited<ReturnType<typeof deps.deliveries.claimSome>>;
+            let some: Awaited<ReturnType<typeof deps.deliveries.claimSomeAcrossCompanies>>;
             try {
-              some = await deps.deliveries.claimSome(now, leaseUntil, owner, skip, choose, batch);
+              some = await deps.deliveries.claimSomeAcrossCompanies(now, leaseUntil, owner, skip, choose, batch);
             } catch (err) {
               for (const slot of slotOf.values()) share.release(slot);
               throw err;
@@ -125,7 +125,7 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
             }
             if (some.claimed.length) continue; // else another worker took them: one at a time below
           }
-          const delivery = await deps.deliveries.claim(now, leaseUntil, owner, skip);
+          const delivery = await deps.deliveries.claimAcrossCompanies(now, leaseUntil, owner, skip);
           if (!delivery) {
             if (skipsNothing) drainedAt = lookedAt;
             break;
@@ -133,7 +133,7 @@ export function deliveryWorker(deps: WebhookDeps, opts: WorkerOptions) {
           const slot = share.take(delivery.companyId, delivery.endpointId);
           if (slot) start(delivery, slot);
           // its company or endpoint filled up while the claim was on its way (a reservation): given back, due as it was
-          else await deps.deliveries.release(delivery._id, owner, delivery.nextAttemptAt ?? now);
+          else await deps.deliveries.releaseAcrossCompanies(delivery._id, owner, delivery.nextAttemptAt ?? now);
         }
       } while (again && !stopped);
     } catch (err) {

@@ -1,4 +1,5 @@
 /** What the product use cases share: the SKU conflict and the catalog's change announcement. */
+import type { CompanyId } from '@inv/contracts';
 import { eventMessage } from '@inv/runtime';
 import { conflict } from '@inv/service-kit';
 
@@ -7,5 +8,5 @@ export const duplicateSku = (err: unknown, sku: string | null | undefined) => {
   return err;
 };
 
-export const productChanged = (companyId: string, productId: number, action: 'created' | 'updated' | 'deleted', fields: string[]) =>
+export const productChanged = (companyId: CompanyId, productId: number, action: 'created' | 'updated' | 'deleted', fields: string[]) =>
   eventMessage('product.changed.v1', companyId, { productId, action, fields });
