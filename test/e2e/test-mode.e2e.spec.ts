@@ -157,4 +157,33 @@ describe('e2e: test mode', () => {
     expect(reset.status).toBe(200);
     expect((await api('GET', '/company/')).status).toBe(200);
   });
+
+  it("removes the twin's data in every service and keeps the live data; the audit log records the reset", async () => {
+    const testCustomer = await newCustomer(asTest, 'Weg-damit GmbH');
+    const testInvoice = await newInvoice(asTest, testCustomer);
+    const liveCustomer = await newCustomer(api, 'Bleibt AG');
+    const liveInvoice = await newInvoice(api, liveCustomer);
+    expect((await asTest('DELETE', '/test-data')).status).toBe(200);
+    // customer- and invoice-service delete on the announcement, shortly after the answer
+    await waitFor(
+      async () =>
+        (await asTest('GET', `/customer/${testCustomer}`)).status === 404 &&
+        (await asTest('GET', `/invoice/${testInvoice}`)).status === 404,
+      { what: 'the reset to reach customer- and invoice-service' },
+    );
+    expect((await asTest('GET', '/customer/?limit=100')).body).toEqual([]);
+    expect((await api('GET', `/customer/${liveCustomer}`)).status).toBe(200);
+    expect((await api('GET', `/invoice/${liveInvoice}`)).status).toBe(200);
+    // the twin's numbering starts again: its next customer is number 1
+    expect(await newCustomer(asTest, 'Neu GmbH')).toBe(1);
+    const entries = await waitFor(
+      async () => {
+        const log = await asTest('GET', '/audit-log/');
+        const found = (log.body?.entries ?? []).filter((e: { action: string }) => e.action === 'test_data.reset');
+        return found.length ? found : undefined;
+      },
+      { what: 'the audit log to record the reset' },
+    );
+    expect(entries[0]).toMatchObject({ action: 'test_data.reset' });
+  });
 });

@@ -45,6 +45,8 @@ export async function createAccountService(config: AccountConfig) {
     env: config,
     useRedis: true,
     nonJsonBodyPaths: LOGO_PATHS,
+    // DELETE /test-data deletes account-service's part itself, with the announcement (usecases/reset-test-data.ts)
+    resetsTestData: false,
   });
   // invoice-service keeps copies of seller profiles: a change makes them stale before its request is answered
   rt.afterCommit((committed) =>
@@ -110,7 +112,7 @@ export async function createAccountService(config: AccountConfig) {
   const recordAudit = auditRecorder({ commitOnce: rt.commitOnce, commitAllOnce: rt.commitAllOnce, audit, apiKeys });
   rt.bus.onEvent('audit-log', typesOf(AUDITED), (msg) => onAuditedEvent(recordAudit, msg));
   rt.app.use(auditLogRoutes({ audit }));
-  rt.app.use(testDataRoutes({ conn: rt.conn }));
+  rt.app.use(testDataRoutes({ conn: rt.conn, commit: rt.commit, now: () => new Date() }));
   rt.bus.serveRpc('account.create-company.v1', (msg) => onCreateCompany(createDeps, msg));
   rt.bus.serveRpc('account.list-companies.v1', (msg) => onListCompanies({ companies, members, apiKeys }, msg));
   rt.bus.serveRpc('account.company-plan.v1', (msg) => onCompanyPlan({ companies }, msg));

@@ -39,6 +39,7 @@ import { startTelemetry } from '@inv/telemetry';
 import { asAppBus, untypedBus, type AppBus } from './handlers';
 import { idempotentRequests } from './idempotent-requests';
 import { reportStartup } from './startup-progress';
+import { deleteTestCompanyData } from './test-data';
 
 /**
  * Environment every service reads, MongoDB aside: what a service that keeps no data extends (document- and
@@ -95,6 +96,11 @@ export interface RuntimeOptions extends CommonRuntimeOptions {
   /** Database name: invoicing_<service> by convention. */
   database: string;
   env: BaseEnv;
+  /**
+   * Whether the runtime removes a test twin's documents on `test-data.reset-requested.v1` (queue `test-data-reset`,
+   * docs/test-mode.md): default true; false only for account-service, which deletes its part when it announces it.
+   */
+  resetsTestData?: boolean;
 }
 
 /**
@@ -286,6 +292,14 @@ export async function createServiceRuntime(
     },
   };
   if (!db) return runtime;
+  // DELETE /test-data (docs/test-mode.md): every service that keeps data removes the test twin's documents, once per
+  // announcement (the inbox), and never a live company's (deleteTestCompanyData refuses one)
+  if (opts.database !== undefined && opts.resetsTestData !== false)
+    bus.onEvent('test-data-reset', ['test-data.reset-requested.v1'], async (msg) => {
+      await db.api.commitOnce(msg, async (session) => {
+        await deleteTestCompanyData(db.api.conn, msg.companyId, session);
+      });
+    });
   return {
     ...runtime,
     ...db.api,

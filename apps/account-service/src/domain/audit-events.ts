@@ -169,6 +169,12 @@ export const AUDITED = describers({
     resourceId: String(d.inboundId),
     fields: [],
   }),
+  'test-data.reset-requested.v1': (_d, c) => ({
+    action: 'test_data.reset',
+    resourceType: 'company',
+    resourceId: c,
+    fields: [],
+  }),
   'webhook-endpoint.changed.v1': (d) => ({
     action: `webhook_endpoint.${d.action}`,
     resourceType: 'webhook_endpoint',

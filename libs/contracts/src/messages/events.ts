@@ -251,6 +251,12 @@ export const events = {
   /** A received e-invoice was deleted (it had not been exported). */
   'inbound.deleted.v1': z.object({ inboundId: z.number().int() }),
   /**
+   * DELETE /test-data (docs/test-mode.md): a test twin's data is to be removed. account-service deletes its own part and
+   * announces this in the same commit; every other service that keeps data deletes the twin's documents when it
+   * arrives (libs/runtime, the `test-data-reset` queue). Only ever published for a test twin's id.
+   */
+  'test-data.reset-requested.v1': z.object({ requestedAt: z.string() }),
+  /**
    * A recurring invoice's run for one period ended: the invoice it issued (`invoiceId`) and how far it got, or the schedule
    * paused (`pausedReason`: the plan's quota, the template refused by invoice-service, or its finalization refused or failed). Once per schedule and period
    * (a pause and the later completion of the same run are two announcements with their own ids).
