@@ -28,7 +28,10 @@ describe('@inv/einvoice/rules', () => {
   });
 
   it('is what invoice-service validates with and what document-service lists treatments from', async () => {
-    for (const entry of ['apps/invoice-service/src/invoices/usecases/validate-invoice.ts', 'apps/document-service/src/http/catalog.routes.ts'])
+    for (const entry of [
+      'apps/invoice-service/src/invoices/usecases/validate-invoice.ts',
+      'apps/document-service/src/http/catalog.routes.ts',
+    ])
       expect(await packagesLoadedBy(entry)).not.toContain('xmlbuilder2');
   });
 });
