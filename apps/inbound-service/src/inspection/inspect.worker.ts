@@ -4,7 +4,7 @@
  */
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
-import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from './inspect-task';
+import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from '../workers/inspect-task';
 
 const options = workerData as KitOptions & { nice?: number };
 // Linux keeps a nice value per thread: this lowers this worker thread (and the xmllint it starts) only, so that

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import { AppError } from '@inv/service-kit';
 import type { AttachmentLimits } from '../domain/attachments';
 import type { Inspection } from './inspect';
-import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from './inspect-task';
+import { kitRunner, type InspectResult, type InspectTask, type KitOptions } from '../workers/inspect-task';
 import type { ReceivedDocument } from '../support/receive-body';
 
 export interface Inspector {

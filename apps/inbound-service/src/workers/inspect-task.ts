@@ -2,8 +2,8 @@ import { threadId } from 'node:worker_threads';
 import { AppError, type ErrorKind } from '@inv/service-kit';
 import type { AttachmentLimits } from '../domain/attachments';
 import { checkDocument } from '../usecases/check-document';
-import { openConformanceKit, warmKit, type ConformanceKit, type XsdEngine } from './conformance-kit';
-import type { Inspection } from './inspect';
+import { openConformanceKit, warmKit, type ConformanceKit, type XsdEngine } from '../inspection/conformance-kit';
+import type { Inspection } from '../inspection/inspect';
 import type { ReceivedDocument } from '../support/receive-body';
 
 /** What an inspection worker is asked (structured-cloned: Buffers arrive as Uint8Array). */
