@@ -41,8 +41,8 @@ function tableRows() {
   return rows;
 }
 
-const serviceOf = (docName: string) =>
-  Object.entries(SERVICES).find(([, s]) => s.dir === docName || `${s.dir}` === `${docName}`)?.[0] as keyof typeof SERVICES | undefined;
+/** The launcher's name of the service the table calls by its folder (`invoice-service` -> `invoice`). */
+const serviceOf = (folder: string) => Object.entries(SERVICES).find(([, s]) => s.dir === folder)?.[0] as keyof typeof SERVICES | undefined;
 
 describe('docs/architecture.md against the code', () => {
   const rows = tableRows();

@@ -209,6 +209,11 @@ describe('invoice e-mail', () => {
     expect((await call('GET', '/test-mails/')).status).toBe(403);
     expect((await callAs('GET', `/test-mails/${emailId}`, undefined, twin)).status).toBe(200);
     expect((await callAs('GET', '/test-mails/00000000-0000-4000-8000-000000000000', undefined, twin)).status).toBe(404);
+    // hostile and mistyped input: a clear 400, never a 500
+    expect((await callAs('GET', '/test-mails/not-an-id', undefined, twin)).status).toBe(400);
+    expect((await callAs('GET', '/test-mails/?limt=5', undefined, twin)).status).toBe(400);
+    expect((await callAs('GET', '/test-mails/?limit=100000', undefined, twin)).status).toBe(400);
+    expect((await callAs('GET', `/test-mails/${'%E2%80%AE'.repeat(50)}`, undefined, twin)).status).toBe(400);
   });
 
   it('sends the invoice with PDF and XML byte-equal to the stored ones, BCC only in the envelope, and marks it SENT', async () => {

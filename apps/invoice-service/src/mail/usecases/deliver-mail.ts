@@ -67,11 +67,18 @@ async function deliver(deps: MailDeps, msg: SendMail, attempt: number): Promise<
 
   let committed = false;
   try {
-    const attachments = await Promise.all(
-      d.attachments.map(async (a) => ({ filename: a.filename, contentType: a.contentType, content: await deps.objects.getStream(a.key) })),
-    );
-    // a test twin's mail is recorded, never handed to SMTP (docs/test-mode.md)
-    const sender = isTestCompany(msg.companyId) ? testMailRecorder(deps, msg) : deps.mail.sender;
+    // a test twin's mail is recorded, never handed to SMTP (docs/test-mode.md): its attachments are named, not read
+    const recorded = isTestCompany(msg.companyId);
+    const sender = recorded ? testMailRecorder(deps, msg) : deps.mail.sender;
+    const attachments = recorded
+      ? []
+      : await Promise.all(
+          d.attachments.map(async (a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: await deps.objects.getStream(a.key),
+          })),
+        );
     const info = await sender.send(
       { from: d.from, replyTo: d.replyTo, to: d.to, cc: d.cc, bcc: d.bcc, subject: d.subject, text: d.text, messageId, attachments },
       async () => (committed = await deps.emails.commitDeliveryAcrossCompanies(d.emailId, claim, deps.now())),
@@ -111,7 +118,6 @@ function testMailRecorder(deps: MailDeps, msg: SendMail): MailSender {
   const d = msg.data;
   return {
     async send(mail, beforeEnd) {
-      for (const a of mail.attachments) a.content.destroy(); // only the names are kept
       await deps.testMails.capture({
         _id: d.emailId,
         companyId: msg.companyId,
@@ -123,7 +129,7 @@ function testMailRecorder(deps: MailDeps, msg: SendMail): MailSender {
         bcc: mail.bcc,
         subject: mail.subject,
         text: mail.text,
-        attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType })),
+        attachments: d.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType })),
         capturedAt: deps.now(),
       });
       if (!(await beforeEnd())) throw new SendAborted();
