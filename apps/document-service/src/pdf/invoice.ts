@@ -265,10 +265,11 @@ const hasSkonto = (invoice: EInvoice): boolean =>
  * with its caption the right column, both kept together on one page. The code keeps its quiet zone free: the
  * column gap on the left, the margin on the right, the caption starts below it.
  */
-function paymentBlock(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals, l: Labels): void {
+function paymentBlock(c: Canvas, flow: Flow, invoice: EInvoice, totals: PdfTotals, l: Labels, testMode = false): void {
   const lines = paymentLines(invoice, totals, l);
   const code = girocodeFor(invoice, totals.amountDue);
-  if (!code.ok) {
+  // a test invoice carries no GiroCode: scanned, it would start a real transfer to the company's live account
+  if (!code.ok || testMode) {
     paragraph(c, flow, l.payment, lines);
     return;
   }
@@ -345,7 +346,7 @@ export async function renderInvoicePdf(invoice: EInvoice, opts: RenderInvoiceOpt
     if (legal.length > 0) paragraph(c, flow, null, legal, true);
 
     const dateNote = !invoice.period && !invoice.deliveryDate ? l.serviceDateIsIssueDate : '';
-    paymentBlock(c, flow, invoice, opts.totals, l);
+    paymentBlock(c, flow, invoice, opts.totals, l, opts.testMode);
     // a note already printed as the legal VAT statement (the Kleinunternehmer's) is not repeated
     const notes = (invoice.notes ?? []).filter((note) => !legal.includes(note.trim()));
     if (notes.length || dateNote) paragraph(c, flow, l.notes, [...notes, dateNote]);

@@ -47,4 +47,14 @@ describe('test-mode invoice documents', () => {
     writeFileSync(join(dir, 'live.pdf'), live.pdf.body);
     expect(execFileSync('pdftotext', [join(dir, 'live.pdf'), '-'], { encoding: 'utf8' })).not.toContain('TEST');
   });
+
+  (haveTools ? it : it.skip)('prints no GiroCode on a test invoice: scanned, it would pay the live account', async () => {
+    const test = await renderInvoiceDocuments(sampleInvoice(3) as unknown as typeof snapshot, 'PDF', 1, { testMode: true });
+    const live = await renderInvoiceDocuments(sampleInvoice(3) as unknown as typeof snapshot, 'PDF', 1);
+    writeFileSync(join(dir, 'test-girocode.pdf'), test.pdf.body);
+    writeFileSync(join(dir, 'live-girocode.pdf'), live.pdf.body);
+    const text = (name: string) => execFileSync('pdftotext', [join(dir, name), '-'], { encoding: 'utf8' });
+    expect(text('live-girocode.pdf')).toContain('GiroCode');
+    expect(text('test-girocode.pdf')).not.toContain('GiroCode');
+  });
 });
