@@ -21,6 +21,8 @@ export const gatewayConfig = z.object({
   INBOUND_URL: url(3009),
   WEBHOOK_URL: url(3008),
   RECURRING_URL: url(3010),
+  /** The dashboard (apps/web), served under /app/. */
+  WEB_URL: url(3011),
   /** Requests per company per second before 429. */
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
   /** How long an Idempotency-Key answer is replayed. */
@@ -51,10 +53,6 @@ export const gatewayConfig = z.object({
   AUTH_FAILURES_BURST: z.coerce.number().int().positive().default(20),
   /** ... and how many more it regains per minute. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  /** Failed web-app sign-ins one client address may burst before it is told to wait ... */
-  LOGIN_FAILURES_BURST: z.coerce.number().int().positive().default(10),
-  /** ... and how many more it regains per minute. */
-  LOGIN_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(10),
   /** express `trust proxy`: how the client address is taken from X-Forwarded-For behind an ingress ('false', a hop count, or addresses/CIDRs). */
   TRUST_PROXY: z.string().default('false'),
   /** The request head must arrive within this (slow-header clients are cut). */

@@ -3,6 +3,7 @@ import { BANK_STATEMENT_MAX_BYTES, INBOUND_PDF_MAX_BYTES, INBOUND_XML_MAX_BYTES 
 import type { LogDestination } from '@inv/service-kit';
 import {
   connectRedis,
+  createFailedAuthLimiter,
   createHttpApp,
   createIdentitySigner,
   createLogger,
@@ -14,7 +15,7 @@ import {
 } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
-import { createFailedAuthLimiter } from './auth/failed-auth-limiter';
+
 import { createKeyCache } from './auth/key-cache';
 import { collapseSlashes, requirePermission } from './auth/permissions';
 import { subscribeToRevocations } from './auth/revocations';
@@ -30,7 +31,7 @@ import { openApiRoutes } from './openapi/openapi.routes';
 import { buildOpenApiDocument } from './openapi/document';
 import { refuseUnknownQuery } from './http/query-guard';
 import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
-import { webAppRoutes } from './webapp/webapp.routes';
+import { proxyToWebApp } from './http/web-app-proxy';
 
 /** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
@@ -110,30 +111,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     }),
   );
   app.use('/api/v1', api);
-  // the web app's account settings (sign-in, API keys, members): server-rendered pages under /app/
-  const loginLimiter = createFailedAuthLimiter(
-    redis,
-    { burst: config.LOGIN_FAILURES_BURST, perMinute: config.LOGIN_FAILURES_PER_MINUTE },
-    (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'),
-  );
-  const loginAddressLimiter = createFailedAuthLimiter(
-    redis,
-    { burst: config.LOGIN_FAILURES_BURST * 5, perMinute: config.LOGIN_FAILURES_PER_MINUTE * 5 },
-    (err) => logger.warn({ err }, 'sign-in limiter unavailable (Redis); not limiting'),
-  );
-  app.use(
-    '/app',
-    webAppRoutes({
-      accountUrl: config.ACCOUNT_URL,
-      webhookUrl: config.WEBHOOK_URL,
-      signer,
-      redis,
-      limiter: loginLimiter,
-      addressLimiter: loginAddressLimiter,
-      logger,
-      production: config.NODE_ENV === 'production',
-    }),
-  );
+  // the dashboard (apps/web) under /app/: the gateway stays the edge and passes its pages through
+  app.use('/app', proxyToWebApp(config.WEB_URL, logger));
   finalizeApp(app, logger);
 
   let http: Awaited<ReturnType<typeof listen>> | undefined;

@@ -19,3 +19,4 @@ export * from './one-file';
 export * from './company-rate-limit';
 export * from './idempotent-request';
 export * from './service-client';
+export * from './failed-auth-limiter';

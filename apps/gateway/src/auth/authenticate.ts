@@ -16,7 +16,7 @@ import {
 } from '@inv/service-kit';
 import { asCompanyId, companyOfMode } from '@inv/contracts';
 import { setRateLimitHeaders } from '../http/rate-limit';
-import type { FailedAuthLimiter } from './failed-auth-limiter';
+import type { FailedAuthLimiter } from '@inv/service-kit';
 import type { KeyCache, VerifiedKey } from './key-cache';
 
 const KEY_PATTERN = /^ak_(live|test)_[0-9a-f]{32}$/;

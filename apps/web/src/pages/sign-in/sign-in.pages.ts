@@ -1,18 +1,40 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
-import { InvitationAccepted, InvitationDetails, MemberSignedIn } from '@inv/contracts';
-import { esc, fill, page } from './html';
-import { texts, type Lang, type Texts } from './i18n';
-import type { PagesKit } from './pages-kit';
-import { problemMessage } from './problems';
-import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken } from './sessions';
+import { InvitationInfo, MemberSession } from '@inv/contracts';
+import { esc, fill, page } from '../../kit/html';
+import { texts, type Lang, type Texts } from '../../kit/i18n';
+import type { PagesKit } from '../../kit/pages-kit';
+import { problemMessage } from '../../kit/problems';
+import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken } from '../../kit/sessions';
 
 /**
  * The signed-out pages: sign in (failures limited per account and address), and accept an invitation (set a
  * password, then signed in). Forms carry a double-submit CSRF cookie and must come from this origin.
  */
 export function registerSignInPages(router: Router, kit: PagesKit): void {
-  const { deps, sessions, langOf, send, sameOrigin, field, account, internal } = kit;
+  const { deps, sessions, langOf, send, sameOrigin, field, api } = kit;
+  const anonymous = (res: Response) => ({ requestId: String(res.locals.requestId ?? '') });
+  /** A member session the API issued (sign-in, accepted invitation) becomes this browser's session. */
+  const startSession = async (req: Request, res: Response, m: MemberSession) => {
+    await sessions.create(
+      req,
+      res,
+      m.session_token!,
+      {
+        companyId: m.company.id,
+        companyName: m.company.name,
+        memberId: m.member.id,
+        email: m.member.email,
+        role: m.member.role,
+        plan: m.company.plan,
+        mode: m.mode,
+        access: m.access_token,
+        accessExpiresAt: Date.parse(m.access_expires_at),
+      },
+      Date.parse(m.session_expires_at),
+    );
+    res.redirect(303, '/app/invoices');
+  };
   const preCsrf = (req: Request, res: Response) => {
     const token = cookiesOf(req)[CSRF_COOKIE] ?? newToken();
     res.cookie(CSRF_COOKIE, token, cookieOptions(req, deps.production));
@@ -39,8 +61,8 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
   /** Whom an invitation is for (company, address, role), or undefined for a token that accepts nothing. */
   const invitationOf = async (res: Response, token: string) => {
     if (!/^[\w-]{43}$/.test(token)) return undefined;
-    const found = await account('POST', '/internal/members/invitation', { token }, internal(res), InvitationDetails);
-    return found.ok ? found.body : undefined;
+    const found = await api('POST', '/auth/invitations/lookup', { token }, anonymous(res), InvitationInfo);
+    return found.ok ? { companyName: found.body.company_name, email: found.body.email, role: found.body.role } : undefined;
   };
   /**
    * The invitation page. The token comes in the link's fragment (never sent to a server): the script posts it to
@@ -77,7 +99,7 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
 
   router.get('/', async (req, res) => {
     const lang = langOf(req, res);
-    if (await sessions.get(req)) return res.redirect(303, '/app/keys');
+    if (await sessions.get(req)) return res.redirect(303, '/app/invoices');
     signInPage(req, res, texts[lang], lang);
   });
   router.post('/sign-in', async (req, res) => {
@@ -95,12 +117,12 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
       await deps.limiter.refund(client);
       return signInPage(req, res, t, lang, 429, t.tooManyAttempts);
     }
-    const answer = await account(
+    const answer = await api(
       'POST',
-      '/internal/members/sign-in',
-      { email: field(req, 'email'), password: field(req, 'password') },
-      internal(res),
-      MemberSignedIn,
+      '/auth/sessions',
+      { email: field(req, 'email').trim().slice(0, 320), password: field(req, 'password').slice(0, 1024) },
+      anonymous(res),
+      MemberSession,
     );
     if (!answer.ok)
       return signInPage(
@@ -108,22 +130,16 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
         res,
         t,
         lang,
-        answer.status === 400 || answer.status === 401 ? 401 : 502,
-        answer.status === 400 || answer.status === 401 ? t.wrongCredentials : problemMessage(lang, answer.status, answer.body),
+        answer.status === 400 || answer.status === 401 ? 401 : answer.status === 429 ? 429 : 502,
+        answer.status === 400 || answer.status === 401
+          ? t.wrongCredentials
+          : answer.status === 429
+            ? t.tooManyAttempts
+            : problemMessage(lang, answer.status, answer.body),
       );
     await deps.limiter.refund(client);
     await deps.addressLimiter.refund(wide);
-    const m = answer.body.memberships[0];
-    if (!m) return signInPage(req, res, t, lang, 401, t.wrongCredentials);
-    await sessions.create(req, res, {
-      companyId: m.companyId,
-      companyName: m.companyName,
-      memberId: m.memberId,
-      role: m.role,
-      plan: m.plan,
-      email: field(req, 'email').trim().toLowerCase(),
-    });
-    res.redirect(303, '/app/keys');
+    await startSession(req, res, answer.body);
   });
   router.get('/accept-invitation', async (req, res) => {
     const lang = langOf(req, res);
@@ -144,12 +160,12 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
     const t = texts[lang];
     if (!preFormOk(req)) return acceptPage(req, res, t, lang, 403, t.csrf);
     if (field(req, 'password').length < 12) return acceptPage(req, res, t, lang, 400, t.passwordTooShort);
-    const accepted = await account(
+    const accepted = await api(
       'POST',
-      '/internal/members/accept-invitation',
-      { token: field(req, 'token'), password: field(req, 'password') },
-      internal(res),
-      InvitationAccepted,
+      '/auth/invitations/accept',
+      { token: field(req, 'token').slice(0, 100), password: field(req, 'password').slice(0, 1024) },
+      anonymous(res),
+      MemberSession,
     );
     if (!accepted.ok)
       return acceptPage(
@@ -160,23 +176,6 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
         accepted.status === 404 || accepted.status === 400 ? 404 : 502,
         accepted.status === 404 || accepted.status === 400 ? t.invitationInvalid : problemMessage(lang, accepted.status, accepted.body),
       );
-    const signedIn = await account(
-      'POST',
-      '/internal/members/sign-in',
-      { email: accepted.body.email, password: field(req, 'password') },
-      internal(res),
-      MemberSignedIn,
-    );
-    const m = signedIn.ok ? signedIn.body.memberships.find((x) => x.companyId === accepted.body.companyId) : undefined;
-    if (!m) return signInPage(req, res, t, lang, 200);
-    await sessions.create(req, res, {
-      companyId: m.companyId,
-      companyName: m.companyName,
-      memberId: m.memberId,
-      role: m.role,
-      plan: m.plan,
-      email: accepted.body.email,
-    });
-    res.redirect(303, '/app/keys');
+    await startSession(req, res, accepted.body);
   });
 }

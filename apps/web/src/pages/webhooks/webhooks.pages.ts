@@ -12,26 +12,18 @@ import {
   WebhookTestResult,
   type WebhookDelivery,
 } from '@inv/contracts';
-import { esc, fill, page, type PageOpts } from './html';
-import type { Lang, Texts } from './i18n';
-import type { PageCaller } from './account-client';
-import { problemMessage } from './problems';
-import type { Flash, Session } from './sessions';
+import { esc, fill, page, type PageOpts } from '../../kit/html';
+import type { Lang, Texts } from '../../kit/i18n';
+import type { PageCaller } from '../../kit/api-client';
+import type { Ctx, PagesKit } from '../../kit/pages-kit';
+import { problemMessage } from '../../kit/problems';
+import type { Flash, Session } from '../../kit/sessions';
 
-type Ctx = { s: Session; t: Texts; lang: Lang };
-type Identity = Parameters<import('@inv/service-kit').IdentitySigner['sign']>[0];
-
-/** What the webhook pages borrow from the web app: the session check, the page frame and the service call. */
-export interface WebhookPagesKit {
-  signedIn(req: Request, res: Response, post: boolean): Promise<Ctx | undefined>;
-  send(res: Response, status: number, html: string): void;
-  redirectWith(req: Request, res: Response, to: string, flash: Flash): Promise<void>;
-  takeFlash(req: Request, res: Response): Promise<Flash | undefined>;
-  field(req: Request, name: string): string;
-  asMember(req: Request, res: Response, s: Session): Identity;
+/** What the webhook pages use of the dashboard's kit. */
+export type WebhookPagesKit = Pick<PagesKit, 'signedIn' | 'send' | 'redirectWith' | 'takeFlash' | 'field' | 'asMember'> & {
   nav(s: Session, current: 'webhooks'): NonNullable<PageOpts['nav']>;
   webhooks: PageCaller;
-}
+};
 
 type EndpointView = WebhookEndpoint;
 type DeliveryView = z.output<typeof WebhookDelivery>;
@@ -45,7 +37,8 @@ const EVENT_CHOICES = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'ping');
  * with a retry button per failed delivery. Every action is the public API's call to webhook-service with the
  * member's signed identity, so the service checks the same permission again.
  */
-export function registerWebhookPages(router: Router, kit: WebhookPagesKit): void {
+export function registerWebhookPages(router: Router, pagesKit: PagesKit): void {
+  const kit: WebhookPagesKit = { ...pagesKit, nav: (s) => pagesKit.nav(s, 'developers', 'webhooks'), webhooks: pagesKit.api };
   const td = (label: string, html: string) => `<td data-label="${esc(label)}">${html}</td>`;
   const when = (lang: Lang, v: unknown) =>
     typeof v === 'string'

@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { ApiKey, CreatedApiKey, MessageBody, missingPermission, roleAllows } from '@inv/contracts';
-import { esc, fill, page } from './html';
-import { ROLES, td, type Ctx, type PagesKit } from './pages-kit';
-import { problemMessage } from './problems';
-import type { Flash } from './sessions';
+import { esc, fill, page } from '../../kit/html';
+import { ROLES, td, type Ctx, type PagesKit } from '../../kit/pages-kit';
+import { problemMessage } from '../../kit/problems';
+import type { Flash } from '../../kit/sessions';
 
 /**
  * API keys in the web app (`keys:manage`): list them, create one (its secret shown once, on the page the form
@@ -15,7 +15,7 @@ import type { Flash } from './sessions';
 const ApiKeyList = z.object({ api_keys: z.array(ApiKey) });
 
 export function registerKeyPages(router: Router, kit: PagesKit): void {
-  const { sessions, send, field, account, asMember, signedIn, redirectWith, nav: navOf } = kit;
+  const { send, field, api: account, asMember, signedIn, redirectWith, nav: navOf } = kit;
   async function keysPage(
     req: Request,
     res: Response,
@@ -25,7 +25,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
     form?: { name: string; role: string; mode: string },
   ) {
     const { s, t, lang } = ctx;
-    const nav = navOf(s, 'keys');
+    const nav = navOf(s, 'developers', 'keys');
     if (!roleAllows(s.role, 'keys:manage'))
       return send(res, 403, page({ lang, t, title: t.keys, nav, body: '', message: { kind: 'error', text: t.forbidden } }));
     const listed = await account('GET', '/company/api-keys', undefined, asMember(req, res, s), ApiKeyList);
@@ -83,7 +83,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
 
   router.get('/keys', async (req, res) => {
     const ctx = await signedIn(req, res, false);
-    if (ctx) await keysPage(req, res, ctx, 200, await sessions.takeFlash(req, res));
+    if (ctx) await keysPage(req, res, ctx, 200, await kit.takeFlash(req, res));
   });
   router.post('/keys', async (req, res) => {
     const ctx = await signedIn(req, res, true);
@@ -129,7 +129,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
         lang,
         t,
         title: t.revoke,
-        nav: navOf(s, 'keys'),
+        nav: navOf(s, 'developers', 'keys'),
         body: `<div class="card narrow"><form method="post" action="/app/keys/${esc(key.id)}/revoke"><input type="hidden" name="csrf" value="${esc(s.csrf)}">
 <p class="lead">${esc(fill(t.revokeConfirm, { name: key.name }))}</p><p class="actions"><button type="submit" class="danger">${esc(t.revoke)}</button> <a class="button secondary" href="/app/keys">${esc(t.cancel)}</a></p></form></div>`,
       }),

@@ -1,4 +1,4 @@
-import type { Redis } from '@inv/service-kit';
+import type { Redis } from 'ioredis';
 
 /**
  * Token bucket per client address for FAILED authentications, in Redis (shared by all gateway replicas).

@@ -8,13 +8,45 @@ export const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ES
 export const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_m, k: string) => values[k] ?? '');
 
+/** The sections of the navigation, in its order. */
+export const NAV = [
+  { key: 'invoices', href: '/app/invoices' },
+  { key: 'customers', href: '/app/customers' },
+  { key: 'received', href: '/app/received' },
+  { key: 'bank', href: '/app/bank-statements' },
+  { key: 'reminders', href: '/app/reminders' },
+  { key: 'recurring', href: '/app/recurring' },
+  { key: 'settings', href: '/app/settings' },
+  { key: 'members', href: '/app/members' },
+  { key: 'developers', href: '/app/developers' },
+] as const;
+export type NavKey = (typeof NAV)[number]['key'];
+
+/** The pages under a section (a second row of links): settings and developers. */
+export const SUB_NAV: Partial<Record<NavKey, readonly { key: string; href: string }[]>> = {
+  settings: [
+    { key: 'profile', href: '/app/settings' },
+    { key: 'bankAccounts', href: '/app/settings/bank-accounts' },
+    { key: 'paymentTerms', href: '/app/settings/payment-terms' },
+    { key: 'numbering', href: '/app/settings/numbering' },
+    { key: 'emailTexts', href: '/app/settings/email-texts' },
+    { key: 'datev', href: '/app/settings/datev' },
+  ],
+  developers: [
+    { key: 'keys', href: '/app/keys' },
+    { key: 'webhooks', href: '/app/webhooks' },
+    { key: 'requestLog', href: '/app/request-log' },
+    { key: 'testMails', href: '/app/test-mails' },
+  ],
+};
+
 export interface PageOpts {
   lang: Lang;
   t: Texts;
   title: string;
   body: string;
-  /** Signed in: navigation and sign-out. */
-  nav?: { csrf: string; companyName: string; email: string; current: 'keys' | 'members' | 'webhooks'; webhooks?: boolean };
+  /** Signed in: navigation, the live/test switch and sign-out. */
+  nav?: { csrf: string; companyName: string; email: string; current: NavKey; sub?: string; mode?: 'live' | 'test' };
   message?: { kind: 'ok' | 'error'; text: string };
 }
 
@@ -33,9 +65,14 @@ a:hover{color:#0842a0}
 .top{background:#fff;border-bottom:1px solid #dde1e6}
 .bar{max-width:62rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem}
 .brand{font-weight:650;color:#1b1f24;text-decoration:none;margin-right:auto}
-.bar nav ul{display:flex;gap:1.25rem;list-style:none;margin:0;padding:0}
-.bar nav a{text-decoration:none;color:#3c4450;padding:.25rem 0;border-bottom:2px solid transparent}
-.bar nav a[aria-current=page]{color:#0b57d0;border-bottom-color:#0b57d0;font-weight:600}
+.bar nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;margin:0;padding:0}
+.main-nav{flex-basis:100%;order:5}
+.sub-nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0 0 1rem;padding:0 0 .5rem;border-bottom:1px solid #dde1e6}
+.sub-nav a{text-decoration:none;color:#3c4450}
+.sub-nav a[aria-current=page]{color:#0b57d0;font-weight:600}
+.test-banner{margin:0;padding:.4rem 1rem;text-align:center;background:#fff4ce;border-bottom:1px solid #e3b341;font-weight:600}
+.main-nav a,.sub-nav a{text-decoration:none;color:#3c4450;padding:.25rem 0;border-bottom:2px solid transparent}
+.main-nav a[aria-current=page]{color:#0b57d0;border-bottom-color:#0b57d0;font-weight:600}
 .who{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;font-size:.875rem;color:#59636e}
 .who form{margin:0}
 .lang{font-size:.875rem}
@@ -105,15 +142,22 @@ export const APP_CSS_VERSION = createHash('sha256').update(APP_CSS).digest('hex'
 /** The page frame: skip link, landmarks, a live region for messages, the language switch. No CDN, no inline script or style. */
 export function page(o: PageOpts): string {
   const other = o.lang === 'de' ? 'en' : 'de';
-  const nav = o.nav
-    ? `<nav aria-label="${esc(o.t.title)}"><ul>
-<li><a href="/app/keys"${o.nav.current === 'keys' ? ' aria-current="page"' : ''}>${esc(o.t.keys)}</a></li>
-<li><a href="/app/members"${o.nav.current === 'members' ? ' aria-current="page"' : ''}>${esc(o.t.members)}</a></li>
-${o.nav.webhooks ? `<li><a href="/app/webhooks"${o.nav.current === 'webhooks' ? ' aria-current="page"' : ''}>${esc(o.t.webhooks)}</a></li>` : ''}
+  const n = o.nav;
+  const link = (href: string, label: string, current: boolean) =>
+    `<li><a href="${href}"${current ? ' aria-current="page"' : ''}>${esc(label)}</a></li>`;
+  const sub = n && SUB_NAV[n.current];
+  const nav = n
+    ? `<nav aria-label="${esc(o.t.mainNav)}" class="main-nav"><ul>
+${NAV.map((i) => link(i.href, o.t.nav[i.key], i.key === n.current)).join('\n')}
 </ul></nav>
-<div class="who"><span>${esc(o.nav.companyName)} · ${esc(o.nav.email)}</span>
-<form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${esc(o.nav.csrf)}"><button type="submit" class="link">${esc(o.t.signOut)}</button></form></div>`
+<div class="who"><span>${esc(n.companyName)} · ${esc(n.email)}</span>
+<form method="post" action="/app/mode"><input type="hidden" name="csrf" value="${esc(n.csrf)}"><input type="hidden" name="mode" value="${n.mode === 'test' ? 'live' : 'test'}"><button type="submit" class="link">${esc(n.mode === 'test' ? o.t.toLive : o.t.toTest)}</button></form>
+<form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${esc(n.csrf)}"><button type="submit" class="link">${esc(o.t.signOut)}</button></form></div>`
     : '';
+  const subNav = sub
+    ? `<nav aria-label="${esc(o.t.nav[n.current])}" class="sub-nav"><ul>${sub.map((i) => link(i.href, o.t.subNav[i.key] ?? i.key, i.key === n.sub)).join('')}</ul></nav>`
+    : '';
+  const testBanner = n?.mode === 'test' ? `<p class="test-banner">${esc(o.t.testBanner)}</p>` : '';
   const message = o.message ? `<p class="msg ${o.message.kind}">${esc(o.message.text)}</p>` : '';
   return `<!doctype html>
 <html lang="${o.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
@@ -122,7 +166,7 @@ ${o.nav.webhooks ? `<li><a href="/app/webhooks"${o.nav.current === 'webhooks' ? 
 </head>
 <body><a class="skip" href="#main">${esc(o.t.skip)}</a>
 <header class="top"><div class="bar"><a class="brand" href="/app/">${esc(o.t.title)}</a>${nav}<a class="lang" href="?lang=${other}" lang="${other}">${esc(o.t.language)}</a></div></header>
-<main id="main"><h1>${esc(o.title)}</h1><div role="status" aria-live="polite">${message}</div>${o.body}</main>
+${testBanner}<main id="main">${subNav}<h1>${esc(o.title)}</h1><div role="status" aria-live="polite">${message}</div>${o.body}</main>
 <script src="/app/app.js"></script></body></html>`;
 }
 

@@ -1,17 +1,17 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { Member, roleAllows } from '@inv/contracts';
-import { esc, fill, page } from './html';
-import { ROLES, td, type Ctx, type PagesKit } from './pages-kit';
-import { problemMessage } from './problems';
-import type { Flash } from './sessions';
+import { esc, fill, page } from '../../kit/html';
+import { ROLES, td, type Ctx, type PagesKit } from '../../kit/pages-kit';
+import { problemMessage } from '../../kit/problems';
+import type { Flash } from '../../kit/sessions';
 
 /** The company's members in the web app: everyone may list them; `members:manage` may invite (account-service mails the link). */
 /** GET /members/ */
 const MemberList = z.object({ members: z.array(Member) });
 
 export function registerMemberPages(router: Router, kit: PagesKit): void {
-  const { sessions, send, field, account, asMember, signedIn, redirectWith, nav: navOf } = kit;
+  const { send, field, api: account, asMember, signedIn, redirectWith, nav: navOf } = kit;
   async function membersPage(
     req: Request,
     res: Response,
@@ -57,7 +57,7 @@ export function registerMemberPages(router: Router, kit: PagesKit): void {
   }
   router.get('/members', async (req, res) => {
     const ctx = await signedIn(req, res, false);
-    if (ctx) await membersPage(req, res, ctx, 200, await sessions.takeFlash(req, res));
+    if (ctx) await membersPage(req, res, ctx, 200, await kit.takeFlash(req, res));
   });
   router.post('/members', async (req, res) => {
     const ctx = await signedIn(req, res, true);

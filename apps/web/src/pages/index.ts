@@ -1,0 +1,14 @@
+import type { Router } from 'express';
+import type { PagesKit } from '../kit/pages-kit';
+import { registerSignInPages } from './sign-in/sign-in.pages';
+import { registerKeyPages } from './keys/keys.pages';
+import { registerMemberPages } from './members/members.pages';
+import { registerWebhookPages } from './webhooks/webhooks.pages';
+
+/** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
+export function registerPages(router: Router, kit: PagesKit): void {
+  registerSignInPages(router, kit);
+  registerKeyPages(router, kit);
+  registerMemberPages(router, kit);
+  registerWebhookPages(router, kit);
+}
