@@ -105,7 +105,11 @@ export function webRoutes(deps: WebDeps): Router {
       return undefined;
     }
     if (post && !(sameOrigin(req) && sameToken(field(req, 'csrf'), fresh.csrf))) {
-      send(res, 403, page({ lang, t: texts[lang], title: texts[lang].title, body: '', message: { kind: 'error', text: texts[lang].csrf } }));
+      send(
+        res,
+        403,
+        page({ lang, t: texts[lang], title: texts[lang].title, body: '', message: { kind: 'error', text: texts[lang].csrf } }),
+      );
       return undefined;
     }
     return { s: fresh, t: texts[lang], lang };
@@ -154,7 +158,14 @@ export function webRoutes(deps: WebDeps): Router {
     const ctx = await signedIn(req, res, true);
     if (!ctx) return;
     const secret = sessions.secretOf(req);
-    if (secret) await gateway.call('POST', '/auth/sessions/revoke', { session_token: secret }, { requestId: requestIdOf(res) }, MemberSession.partial());
+    if (secret)
+      await gateway.call(
+        'POST',
+        '/auth/sessions/revoke',
+        { session_token: secret },
+        { requestId: requestIdOf(res) },
+        MemberSession.partial(),
+      );
     await sessions.destroy(req, res);
     res.redirect(303, '/app/');
   });

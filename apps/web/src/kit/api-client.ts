@@ -65,12 +65,7 @@ export function gatewayApi(deps: { gatewayUrl: string; logger: Logger; timeoutMs
   const call: PageCaller = async (method, path, body, as, answer) => {
     let res: globalThis.Response;
     try {
-      res = await raw(
-        method,
-        path,
-        as,
-        body === undefined ? undefined : { contentType: 'application/json', data: JSON.stringify(body) },
-      );
+      res = await raw(method, path, as, body === undefined ? undefined : { contentType: 'application/json', data: JSON.stringify(body) });
     } catch {
       return { ok: false, status: 503, body: { code: 'SERVICE_UNAVAILABLE' } };
     }
@@ -84,7 +79,10 @@ export function gatewayApi(deps: { gatewayUrl: string; logger: Logger; timeoutMs
     if (res.status >= 200 && res.status < 300) {
       const parsed = answer.safeParse(res.status === 204 ? {} : json);
       if (parsed.success) return { ok: true, status: res.status, body: parsed.data };
-      deps.logger.warn({ path: path.split('?')[0], issues: parsed.error.issues.slice(0, 3) }, 'web app: the API answered what the page does not expect');
+      deps.logger.warn(
+        { path: path.split('?')[0], issues: parsed.error.issues.slice(0, 3) },
+        'web app: the API answered what the page does not expect',
+      );
       return { ok: false, status: 502, body: {} };
     }
     return { ok: false, status: res.status, body: json && typeof json === 'object' ? (json as Json) : {} };

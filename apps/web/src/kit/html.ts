@@ -131,7 +131,7 @@ table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:
 table.cards{border:0;background:none}
 table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.cards tr{background:#fff;border:1px solid #dde1e6;border-radius:8px;margin:0 0 .75rem;padding:.25rem 0}
-table.cards td{display:flex;justify-content:space-between;align-items:baseline;gap:.75rem;border:0;padding:.3rem .75rem;text-align:right}
+table.cards td{display:flex;justify-content:space-between;align-items:baseline;gap:.75rem;border:0;padding:.3rem .75rem;text-align:right;min-width:0;overflow-wrap:anywhere}
 table.cards td::before{content:attr(data-label);flex:0 0 auto;white-space:nowrap;font-size:.875rem;font-weight:600;color:#59636e;text-align:left}
 table.cards td:empty{display:none}
 }

@@ -37,7 +37,11 @@ export interface PagesKit {
   takeFlash(req: Request, res: Response): Promise<Flash | undefined>;
   nav(s: Session, current: NavKey, sub?: string): NonNullable<PageOpts['nav']>;
   /** A whole signed-in page: frame, navigation (with `current` and the sub-page `sub`), message. */
-  render(res: Response, ctx: Ctx, o: { status?: number; title: string; current: NavKey; sub?: string; body: string; message?: Flash }): void;
+  render(
+    res: Response,
+    ctx: Ctx,
+    o: { status?: number; title: string; current: NavKey; sub?: string; body: string; message?: Flash },
+  ): void;
   /** May the member's role do this API call? (the same table the gateway enforces) */
   may(ctx: Ctx, method: string, apiPath: string): boolean;
   /** The 403 page in the page's language for an action the role may not do. */

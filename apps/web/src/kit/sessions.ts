@@ -83,9 +83,7 @@ const seal = (key: Buffer, aad: string, plain: string) => {
 const unseal = (key: Buffer, aad: string, raw: string): string | undefined => {
   try {
     const box = Buffer.from(raw, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, box.subarray(0, 12))
-      .setAAD(Buffer.from(aad))
-      .setAuthTag(box.subarray(12, 28));
+    const decipher = createDecipheriv('aes-256-gcm', key, box.subarray(0, 12)).setAAD(Buffer.from(aad)).setAuthTag(box.subarray(12, 28));
     return Buffer.concat([decipher.update(box.subarray(28)), decipher.final()]).toString('utf8');
   } catch {
     return undefined; // another browser's key, or none

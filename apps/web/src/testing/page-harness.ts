@@ -57,9 +57,16 @@ export async function pageHarness(opts: {
     };
     calls.push(call);
     const answer = (await opts.api(call)) ?? { status: 404, body: { code: 'NOT_FOUND', detail: `${call.path} not found` } };
-    if (answer.raw) return void res.status(answer.status).type(answer.contentType ?? 'application/octet-stream').send(answer.raw);
+    if (answer.raw)
+      return void res
+        .status(answer.status)
+        .type(answer.contentType ?? 'application/octet-stream')
+        .send(answer.raw);
     if (answer.body === undefined) return void res.status(answer.status).end();
-    res.status(answer.status).type(answer.status >= 400 ? 'application/problem+json' : 'application/json').send(JSON.stringify(answer.body));
+    res
+      .status(answer.status)
+      .type(answer.status >= 400 ? 'application/problem+json' : 'application/json')
+      .send(JSON.stringify(answer.body));
   });
   const gw = await listenOn(fakeGateway);
 
@@ -80,11 +87,25 @@ export async function pageHarness(opts: {
   let flash: Flash | undefined;
   const lang = opts.lang ?? 'en';
   const send: PagesKit['send'] = (res, status, html) => void res.status(status).type('html').send(html);
-  const nav: PagesKit['nav'] = (s, current, sub) => ({ csrf: s.csrf, companyName: s.companyName, email: s.email, current, sub, mode: s.mode });
+  const nav: PagesKit['nav'] = (s, current, sub) => ({
+    csrf: s.csrf,
+    companyName: s.companyName,
+    email: s.email,
+    current,
+    sub,
+    mode: s.mode,
+  });
   const ctx = (): Ctx => ({ s: { ...session }, t: texts[lang], lang });
   const field = (req: express.Request, name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
   const kit: PagesKit = {
-    deps: { gatewayUrl: gw.url, redis: undefined as never, limiter: undefined as never, addressLimiter: undefined as never, logger, production: false },
+    deps: {
+      gatewayUrl: gw.url,
+      redis: undefined as never,
+      limiter: undefined as never,
+      addressLimiter: undefined as never,
+      logger,
+      production: false,
+    },
     sessions: undefined as unknown as SessionStore,
     langOf: () => lang,
     send,
@@ -92,7 +113,11 @@ export async function pageHarness(opts: {
     field,
     api: gateway.call,
     raw: gateway.raw,
-    asMember: (_req, _res, s, idempotencyKey) => ({ token: s.access, requestId: 'req_test', ...(idempotencyKey ? { idempotencyKey } : {}) }),
+    asMember: (_req, _res, s, idempotencyKey) => ({
+      token: s.access,
+      requestId: 'req_test',
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    }),
     signedIn: async (req, res, post) => {
       if (post && field(req, 'csrf') !== TEST_CSRF) {
         send(res, 403, 'csrf');

@@ -61,7 +61,7 @@ export function registerKeyPages(router: Router, kit: PagesKit): void {
 <button type="button" class="secondary" data-copy="secret" data-done="${esc(t.copied)}">${esc(t.copy)}</button></section>`
       : '';
     const table = keys.length
-      ? `<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.keys)}</caption><thead><tr><th scope="col">${esc(name)}</th><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.mode)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="sr-only">${esc(t.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
+      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.keys)}</caption><thead><tr><th scope="col">${esc(name)}</th><th scope="col">${esc(t.prefix)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.mode)}</th><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.lastUsed)}</th><th scope="col">${esc(t.status)}</th><th scope="col"><span class="sr-only">${esc(t.revoke)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p class="muted">${esc(t.noKeys)}</p>`;
     send(
       res,

@@ -3,13 +3,23 @@ import { registerMemberPages } from './members.pages';
 
 const members = {
   members: [
-    { id: '0123456789abcdef01234567', email: 'anna@test.example', role: 'owner', status: 'active', created_at: '2026-11-01T10:00:00.000Z', invitation_expires_at: null },
+    {
+      id: '0123456789abcdef01234567',
+      email: 'anna@test.example',
+      role: 'owner',
+      status: 'active',
+      created_at: '2026-11-01T10:00:00.000Z',
+      invitation_expires_at: null,
+    },
   ],
 };
 
 describe('members pages', () => {
   it('lists the members with the session access token and offers the invitation to an owner', async () => {
-    const h = await pageHarness({ register: registerMemberPages, api: (c) => (c.path === '/members/' ? { status: 200, body: members } : undefined) });
+    const h = await pageHarness({
+      register: registerMemberPages,
+      api: (c) => (c.path === '/members/' ? { status: 200, body: members } : undefined),
+    });
     try {
       const page = await h.get('/app/members');
       expect(page.status).toBe(200);

@@ -51,7 +51,7 @@ export function registerMemberPages(router: Router, kit: PagesKit): void {
         title: t.members,
         nav: navOf(s, 'members'),
         message: message && { kind: message.kind, text: message.text },
-        body: `${invite}<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.members)}</caption><thead><tr><th scope="col">${esc(t.email)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.status)}</th></tr></thead><tbody>${rows}</tbody></table></div>`,
+        body: `${invite}<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.members)}</caption><thead><tr><th scope="col">${esc(t.email)}</th><th scope="col">${esc(t.role)}</th><th scope="col">${esc(t.status)}</th></tr></thead><tbody>${rows}</tbody></table></div>`,
       }),
     );
   }

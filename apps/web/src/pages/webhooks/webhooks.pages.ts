@@ -93,7 +93,7 @@ export function registerWebhookPages(router: Router, pagesKit: PagesKit): void {
 <button type="button" class="secondary" data-copy="secret" data-done="${esc(t.copied)}">${esc(t.copy)}</button></section>`
       : '';
     const table = endpoints.length
-      ? `<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.webhooks)}</caption><thead><tr><th scope="col">${esc(t.webhookUrl)}</th><th scope="col">${esc(t.webhookEvents)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.created)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.webhooks)}</caption><thead><tr><th scope="col">${esc(t.webhookUrl)}</th><th scope="col">${esc(t.webhookEvents)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.created)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p class="muted">${esc(t.noWebhooks)}</p>`;
     kit.send(
       res,
@@ -140,7 +140,7 @@ export function registerWebhookPages(router: Router, pagesKit: PagesKit): void {
       )
       .join('\n');
     const table = deliveries.length
-      ? `<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.deliveries)}</caption><thead><tr><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.webhookEvent)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.attempts)}</th><th scope="col">${esc(t.answer)}</th><th scope="col"><span class="sr-only">${esc(t.retry)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
+      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.deliveries)}</caption><thead><tr><th scope="col">${esc(t.created)}</th><th scope="col">${esc(t.webhookEvent)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.attempts)}</th><th scope="col">${esc(t.answer)}</th><th scope="col"><span class="sr-only">${esc(t.retry)}</span></th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p class="muted">${esc(t.noDeliveries)}</p>`;
     kit.send(
       res,
