@@ -148,7 +148,8 @@ describe('e2e: test mode', () => {
       }
     }
     const xml = await asTest('GET', `/invoice/${testId}/xml-link`);
-    expect(await (await fetch(xml.body.url)).text()).toContain('created in test mode, not a valid invoice');
+    // the customer is German, so is the invoice and its TEST note (BT-22)
+    expect(await (await fetch(xml.body.url)).text()).toContain('TEST – im Testmodus erstellt, keine gültige Rechnung');
   });
 
   it('resets test data with a test key only', async () => {
