@@ -15,7 +15,13 @@ import { createRenderer } from './render/render-pool';
 /** PDF/A-3 and e-invoice XML rendering, document storage and presigned links. */
 export async function createDocumentService(config: DocumentConfig) {
   const objects = await connectObjectStore(config);
-  const rt = await createServiceRuntime({ service: 'document-service', database: undefined, port: config.PORT, env: config });
+  const rt = await createServiceRuntime({
+    service: 'document-service',
+    database: undefined,
+    port: config.PORT,
+    env: config,
+    testFiles: objects,
+  });
   const renderer = createRenderer(config.RENDER_WORKERS);
   const warmUpMs = await renderer.warmUp();
   rt.logger.info({ ms: Math.round(warmUpMs), workers: renderer.workers }, 'rendered a sample invoice (warm-up)');

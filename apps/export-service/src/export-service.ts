@@ -27,7 +27,13 @@ export { exportConfig, type ExportConfig } from './config';
  */
 export async function createExportService(config: ExportConfig) {
   const objects = await connectObjectStore(config);
-  const rt = await createServiceRuntime({ service: 'export-service', database: 'invoicing_export', port: config.PORT, env: config });
+  const rt = await createServiceRuntime({
+    service: 'export-service',
+    database: 'invoicing_export',
+    port: config.PORT,
+    env: config,
+    testFiles: objects,
+  });
   const deps: ExportDeps = {
     config: exportConfigRepo(rt.conn),
     mappings: mappingsRepo(rt.conn),

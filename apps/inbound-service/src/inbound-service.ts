@@ -33,14 +33,15 @@ export async function createInboundService(config: InboundConfig) {
   const kitDir = config.INBOUND_CONFORMANCE_DIR ?? defaultKitDir();
   // fails at once (not later in a worker) when the kit is missing
   if (!existsSync(join(kitDir, 'validate'))) throw new Error(`conformance kit not found at ${kitDir} (set INBOUND_CONFORMANCE_DIR)`);
+  const objects = await connectObjectStore(config);
   const rt = await createServiceRuntime({
     service: 'inbound-service',
     database: 'invoicing_inbound',
     port: config.PORT,
     env: config,
     nonJsonBodyPaths: DOCUMENT_PATHS,
+    testFiles: objects,
   });
-  const objects = await connectObjectStore(config);
   const inspector = createInspector(
     { kitDir, cacheDir: config.INBOUND_SEF_CACHE_DIR ?? defaultSefCacheDir(config.XDG_CACHE_HOME), xsdEngine: config.INBOUND_XSD_ENGINE },
     config.INBOUND_WORKERS,

@@ -42,6 +42,7 @@ export async function createInvoiceService(config: InvoiceConfig) {
     port: config.PORT,
     env: config,
     nonJsonBodyPaths: [...UPLOAD_PATHS, ...STATEMENT_UPLOAD_PATHS],
+    testFiles: objects,
   });
   const invoices = invoicesRepo(rt.conn);
   const jobs = jobsRepo(rt.conn);

@@ -101,6 +101,49 @@ describe(`object store on ${process.env.S3_TEST_ENDPOINT ? 'a real S3 store' : '
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("removes a test twin's folder page by page and nothing else; a repeat removes nothing", async () => {
+    const objects = store(300);
+    await objects.ensureBucket();
+    const other = createObjectStore({
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: 'docs-other',
+      presignTtlSeconds: 60,
+    });
+    await other.ensureBucket();
+    const twin = [
+      'test~cmp_a/invoices/1/RE-1.pdf',
+      'test~cmp_a/invoices/1/RE-1.xml',
+      'test~cmp_a/invoices/1/attachments/1-Zeitnachweis März & Co.pdf', // listed back URL-encoded
+      'test~cmp_a/inbound/3/original.pdf',
+      'test~cmp_a/exports/2/1-EXTF.zip',
+    ];
+    const kept = [
+      'cmp_a/invoices/1/RE-1.pdf',
+      'test~cmp_ab/invoices/1/RE-1.pdf',
+      'test~cmp_a.pdf',
+      'test~cmp_/x.pdf',
+      'test~cmp_b/invoices/1/RE-1.pdf',
+    ];
+    for (const key of [...twin, ...kept]) await objects.put(key, Buffer.from(key), 'application/pdf');
+    await other.put('test~cmp_a/invoices/1/RE-1.pdf', Buffer.from('other bucket'), 'application/pdf');
+
+    await expect(objects.removePrefix('cmp_a/')).rejects.toThrow(/only a test twin/);
+    await expect(objects.removePrefix('test~cmp_a')).rejects.toThrow(/ends with/);
+    await expect(objects.removePrefix('')).rejects.toThrow(/empty/);
+    await expect(objects.removePrefix('test~cmp_a/../cmp_a/')).rejects.toThrow(/refusing/);
+    await expect(objects.removePrefix('test~cmp_a/', { pageSize: 0 })).rejects.toThrow(/pageSize/);
+
+    expect(await objects.removePrefix('test~cmp_a/invoices/1/attachments/', { pageSize: 2 })).toBe(1);
+    expect(await objects.removePrefix('test~cmp_a/', { pageSize: 2 })).toBe(4); // three pages
+    for (const key of twin) expect(await objects.exists(key)).toBe(false);
+    for (const key of kept) expect((await objects.get(key)).toString()).toBe(key);
+    expect((await other.get('test~cmp_a/invoices/1/RE-1.pdf')).toString()).toBe('other bucket');
+    expect(await objects.removePrefix('test~cmp_a/')).toBe(0);
+    expect(await objects.removePrefix('test~cmp_never/')).toBe(0);
+  });
+
   // s3rver checks V4 link expiry but does not verify V4 signatures (only V2), so a forged-signature test
   // belongs to a run against MinIO (S3_ENDPOINT), not here.
 });

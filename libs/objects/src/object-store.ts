@@ -4,6 +4,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
+import { checkedTestCompanyPrefix } from './test-company-prefix';
 
 export interface ObjectStoreOptions {
   /** e.g. http://127.0.0.1:4568 (S3_ENDPOINT). */
@@ -29,6 +30,13 @@ export interface ObjectStore {
   putFile(key: string, path: string, contentType: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
+  /**
+   * Removes every object whose key starts with `prefix`, a test twin's folder only (`test~<company>/`, checked by
+   * `checkedTestCompanyPrefix`: never empty, never another company's, never outside the bucket's root): lists a page
+   * (`pageSize` keys, default 1000, S3's most) and deletes it in one batch request, until none is left. Answers
+   * how many objects it removed; a repeat removes nothing and succeeds.
+   */
+  removePrefix(prefix: string, opts?: { pageSize?: number }): Promise<number>;
   /** Presigned GET link; `downloadName` sets Content-Disposition so browsers save it under that name. */
   presignGet(key: string, downloadName?: string): Promise<string>;
 }
@@ -204,6 +212,37 @@ export function createObjectStore(opts: ObjectStoreOptions): ObjectStore {
     },
     async remove(key) {
       await onceMoreIfReset(() => client.removeObject(opts.bucket, key));
+    },
+    async removePrefix(prefix, removeOpts) {
+      checkedTestCompanyPrefix(prefix);
+      const pageSize = removeOpts?.pageSize ?? 1000;
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) throw new Error(`pageSize ${pageSize}: 1 to 1000`);
+      let removed = 0;
+      let marker = '';
+      for (;;) {
+        // ListObjects (v1) with a marker, the last key of the page before: ListObjectsV2's continuation token is
+        // what the embedded server cannot make (it ciphers it with DES, which Node's OpenSSL 3 refuses: a 500)
+        const page = await onceMoreIfReset(() =>
+          client.listObjectsQuery(opts.bucket, prefix, marker, { Delimiter: '', MaxKeys: pageSize, IncludeVersion: false }),
+        );
+        // the server filtered by the prefix; checked again, since these keys are deleted
+        const names = page.objects.flatMap((o) => (o.name?.startsWith(prefix) ? [o.name] : []));
+        if (names.length) {
+          // One batch request per page. Should the request itself fail, the page goes key by key: a store without
+          // multi-object delete, and the embedded server, which deletes a batch's keys in parallel and answers 500
+          // when two of them empty the same folder at once (each removal is idempotent, so repeating is harmless).
+          const results = await client.removeObjects(opts.bucket, names).catch(async () => {
+            for (const name of names) await onceMoreIfReset(() => client.removeObject(opts.bucket, name));
+            return [];
+          });
+          const failed = results.find((r) => r?.Error)?.Error;
+          if (failed) throw new Error(`object storage refused to delete ${failed.Key ?? 'an object'}: ${failed.Code ?? failed.Message}`);
+          removed += names.length;
+        }
+        const last = page.objects.at(-1)?.name;
+        if (!page.isTruncated || !last) return removed;
+        marker = last;
+      }
     },
     async presignGet(key, downloadName) {
       const headers = downloadName ? { 'response-content-disposition': attachmentDisposition(downloadName) } : undefined;

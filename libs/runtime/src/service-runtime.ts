@@ -90,6 +90,17 @@ interface CommonRuntimeOptions {
   bodyLimit?: string;
   /** Routes that take a non-JSON body (multipart uploads) and bound it themselves. */
   nonJsonBodyPaths?: RegExp[];
+  /**
+   * The object store of a service that stores files (libs/objects `ObjectStore`): on `test-data.reset-requested.v1`
+   * the runtime also removes the test twin's stored files, every key under `<twin id>/` (docs/test-mode.md). A
+   * service without a database then binds the reset queue for its files alone.
+   */
+  testFiles?: TestFileRemover;
+}
+
+/** What the reset needs of an object store: libs/objects `removePrefix`, which refuses anything but a twin's folder. */
+export interface TestFileRemover {
+  removePrefix(prefix: string): Promise<number>;
 }
 
 export interface RuntimeOptions extends CommonRuntimeOptions {
@@ -291,15 +302,24 @@ export async function createServiceRuntime(
       redis?.disconnect();
     },
   };
-  if (!db) return runtime;
   // DELETE /test-data (docs/test-mode.md): every service that keeps data removes the test twin's documents, once per
-  // announcement (the inbox), and never a live company's (deleteTestCompanyData refuses one)
-  if (opts.database !== undefined && opts.resetsTestData !== false)
+  // announcement (the inbox), and never a live company's (deleteTestCompanyData refuses one); a service that stores
+  // files then removes the twin's folder. The files go after the commit and on every delivery: a redelivery (say,
+  // after a restart between the two) finds the documents already removed and removes what files are left.
+  const resetsDocuments = db && opts.database !== undefined && opts.resetsTestData !== false;
+  if (resetsDocuments || opts.testFiles)
     bus.onEvent('test-data-reset', ['test-data.reset-requested.v1'], async (msg) => {
-      await db.api.commitOnce(msg, async (session) => {
-        await deleteTestCompanyData(db.api.conn, msg.companyId, session);
-      });
+      if (resetsDocuments && db) {
+        await db.api.commitOnce(msg, async (session) => {
+          await deleteTestCompanyData(db.api.conn, msg.companyId, session);
+        });
+      }
+      if (opts.testFiles) {
+        const removed = await opts.testFiles.removePrefix(`${msg.companyId}/`);
+        if (removed) logger.info({ companyId: msg.companyId, removed }, 'test twin files removed');
+      }
     });
+  if (!db) return runtime;
   return {
     ...runtime,
     ...db.api,

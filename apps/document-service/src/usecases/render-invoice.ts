@@ -10,8 +10,14 @@ export interface RenderedDocuments {
   xml?: { filename: string; body: Buffer };
 }
 
-/** BT-22 of a test-mode e-invoice (ASCII only: FatturaPA's Causale is Latin-1). */
-export const TEST_MODE_NOTE = 'TEST - created in test mode, not a valid invoice';
+/**
+ * BT-22 of a test-mode e-invoice, first of its notes, so also first under the PDF's notes ("Hinweise"), in the
+ * invoice's language (FatturaPA's Latin-1 Causale gets the dash as "-", libs/einvoice toLatin1).
+ */
+export const TEST_MODE_NOTES = {
+  de: 'TEST – im Testmodus erstellt, keine gültige Rechnung',
+  en: 'TEST - created in test mode, not a valid invoice',
+} as const satisfies Record<InvoiceSnapshot['language'], string>;
 
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 
@@ -50,7 +56,7 @@ export async function renderInvoiceDocuments(
   const { draft = false, attachments = [], logo, testMode = false } = opts;
   const invoice: EInvoice = {
     ...snapshot,
-    ...(testMode ? { notes: [TEST_MODE_NOTE, ...(snapshot.notes ?? [])] } : {}),
+    ...(testMode ? { notes: [TEST_MODE_NOTES[snapshot.language], ...(snapshot.notes ?? [])] } : {}),
     // BG-24 in UBL for the types EN 16931 allows (embeddableAttachments); every one goes into the PDF/A-3
     attachments: attachments.length
       ? attachments.map((a) => ({

@@ -252,8 +252,8 @@ export const events = {
   'inbound.deleted.v1': z.object({ inboundId: z.number().int() }),
   /**
    * DELETE /test-data (docs/test-mode.md): a test twin's data is to be removed. account-service deletes its own part and
-   * announces this in the same commit; every other service that keeps data deletes the twin's documents when it
-   * arrives (libs/runtime, the `test-data-reset` queue). Only ever published for a test twin's id.
+   * announces this in the same commit; every other service that keeps data deletes the twin's documents (and stored
+   * files, `test~<company>/…`) when it arrives (libs/runtime, the `test-data-reset` queue). Only ever published for a test twin's id.
    */
   'test-data.reset-requested.v1': z.object({ requestedAt: z.string() }),
   /**
