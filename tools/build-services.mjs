@@ -32,6 +32,7 @@ export const SERVICES = [
   'recurring-service',
   'inbound-service',
   'webhook-service',
+  'web',
 ];
 
 const started = Date.now();

@@ -10,6 +10,9 @@ import { sellerProfileTokens, testTwinSellerProfileTokens } from './domain/peer-
 import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { membersRepo } from './db/members';
+import { memberSessionsRepo } from './db/member-sessions';
+import { signInFailuresRepo } from './db/sign-in-failures';
+import { authRoutes } from './http/auth.routes';
 import { auditLogRepo } from './db/audit-log';
 import { AUDITED } from './domain/audit-events';
 import { onAuditedEvent } from './consumers/audited-events';
@@ -56,7 +59,9 @@ export async function createAccountService(config: AccountConfig) {
   const apiKeys = apiKeysRepo(rt.conn);
   const members = membersRepo(rt.conn);
   const audit = auditLogRepo(rt.conn);
-  await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init()]);
+  const memberSessions = memberSessionsRepo(rt.conn);
+  const signInFailures = signInFailuresRepo(rt.conn);
+  await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init(), memberSessions.init(), signInFailures.init()]);
   const appUrl = config.APP_URL.replace(/\/$/, '');
   // invitation tokens are derived from a nonce with these keys when the e-mail is sent, never stored (domain/invitation.ts);
   // without IDENTITY_SIGNING_KEYS (development only) a key of this process, as the identity check does
@@ -75,7 +80,9 @@ export async function createAccountService(config: AccountConfig) {
   };
 
   rt.app.use(LIVE_ONLY_PATHS, refuseTestModeWrites);
-  rt.app.use(internalRoutes({ apiKeys, companies, signIn: { commit: rt.commit, members, companies, now: () => new Date() } }));
+  const signIn = { commit: rt.commit, members, companies, now: () => new Date() };
+  rt.app.use(internalRoutes({ apiKeys, companies, sessions: memberSessions, members }));
+  rt.app.use(authRoutes({ ...signIn, sessions: memberSessions, failures: signInFailures, announceRevoked }));
   const templateExists = async (companyId: CompanyId, templateId: number) =>
     (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };

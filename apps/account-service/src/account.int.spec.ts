@@ -265,49 +265,87 @@ describe('account-service', () => {
     const token = /accept-invitation#token=([\w-]{43})/.exec(mail.data.text)![1];
     const stored = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
     expect(JSON.stringify(stored)).not.toContain(token);
-    // accepting sets the password (argon2id) once; then the member signs in with it
-    const internal = async (path: string, body: unknown) => {
-      const res = await fetch(`${url}/internal/members/${path}`, {
+    // accepting sets the password (argon2id) once and signs the member in; then the member signs in with it
+    const auth = async (
+      path: string,
+      body: unknown,
+      identity: Record<string, string> | Promise<Record<string, string>> = identityHeaders({ internal: true }),
+    ) => {
+      const res = await fetch(`${url}/auth/${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) },
+        headers: { 'content-type': 'application/json', ...(await identity) },
         body: JSON.stringify(body),
       });
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.status, body: res.status === 204 ? undefined : ((await res.json()) as any) };
     };
     // the invitation page names the company and the address of an open invitation, and nothing for any other token
-    expect(await internal('invitation', { token })).toMatchObject({
+    expect(await auth('invitations/lookup', { token })).toMatchObject({
       status: 200,
-      body: { companyName: 'Team GmbH', email: 'anna@team.example', role: 'admin' },
+      body: { company_name: 'Team GmbH', email: 'anna@team.example', role: 'admin' },
     });
-    const unknown = await internal('invitation', { token: 'A'.repeat(43) });
+    const unknown = await auth('invitations/lookup', { token: 'A'.repeat(43) });
     expect(unknown.status).toBe(404);
     expect(JSON.stringify(unknown.body)).not.toContain('Team GmbH');
-    expect((await internal('accept-invitation', { token, password: 'short' })).status).toBe(400);
-    expect(await internal('accept-invitation', { token, password: 'correct horse battery' })).toMatchObject({
-      status: 200,
-      body: { companyId: company, role: 'admin', email: 'anna@team.example' },
+    expect((await auth('invitations/lookup', { token, extra: 1 })).status).toBe(400);
+    expect((await auth('invitations/accept', { token, password: 'short' })).status).toBe(400);
+    const joined = await auth('invitations/accept', { token, password: 'correct horse battery' });
+    expect(joined).toMatchObject({
+      status: 201,
+      body: {
+        session_token: expect.stringMatching(/^ms_[0-9a-f]{64}$/),
+        access_token: expect.stringMatching(/^mt_[0-9a-f]{64}$/),
+        mode: 'live',
+        member: { id: invited.body.id, email: 'anna@team.example', role: 'admin' },
+        company: { id: company, name: 'Team GmbH', plan: 'pro' },
+      },
     });
-    expect((await internal('accept-invitation', { token, password: 'correct horse battery' })).status).toBe(404);
-    expect((await internal('invitation', { token })).status).toBe(404); // used
-    expect(await internal('current', { companyId: company, memberId: invited.body.id })).toMatchObject({
-      status: 200,
-      body: { role: 'admin', plan: 'pro', companyName: 'Team GmbH' },
-    });
-    expect((await internal('current', { companyId: 'cmp_other', memberId: invited.body.id })).status).toBe(401);
+    expect((await auth('invitations/accept', { token, password: 'correct horse battery' })).status).toBe(404);
+    expect((await auth('invitations/lookup', { token })).status).toBe(404); // used
     const storedAfter = await service.runtime.conn.collection('members').findOne({ email: 'anna@team.example' });
     expect(storedAfter?.passwordHash).toMatch(/^\$argon2id\$/);
-    expect(await internal('sign-in', { email: 'ANNA@team.example', password: 'correct horse battery' })).toMatchObject({
+    const signedIn = await auth('sessions', { email: 'ANNA@team.example', password: 'correct horse battery' });
+    expect(signedIn).toMatchObject({ status: 201, body: { member: { role: 'admin' }, company: { id: company, name: 'Team GmbH' } } });
+    // only hashes are stored: neither the session's secret nor an access token is in the database
+    const sessionsStored = JSON.stringify(await service.runtime.conn.collection('member_sessions').find({}).toArray());
+    const tokensStored = JSON.stringify(await service.runtime.conn.collection('member_access_tokens').find({}).toArray());
+    for (const secret of [signedIn.body.session_token, signedIn.body.access_token, joined.body.session_token]) {
+      expect(sessionsStored + tokensStored).not.toContain(secret);
+      expect(sessionsStored + tokensStored).not.toContain(secret.slice(3));
+    }
+    // the access token verifies like a key: the member, the role as it is now, the session's key id, an expiry
+    expect(await verify(signedIn.body.access_token)).toMatchObject({
       status: 200,
-      body: { memberships: [{ companyId: company, companyName: 'Team GmbH', role: 'admin' }] },
+      body: { companyId: company, memberId: invited.body.id, role: 'admin', keyId: expect.stringMatching(/^mses_/), mode: 'live' },
     });
-    expect((await internal('sign-in', { email: 'anna@team.example', password: 'wrong horse battery' })).status).toBe(401);
-    expect((await internal('sign-in', { email: 'nobody@team.example', password: 'correct horse battery' })).status).toBe(401);
-    const company401 = await fetch(`${url}/internal/members/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(await identityHeaders(company)) },
-      body: '{}',
-    });
-    expect(company401.status).toBe(401);
+    const refreshed = await auth('sessions/refresh', { session_token: signedIn.body.session_token, mode: 'test' });
+    expect(refreshed).toMatchObject({ status: 200, body: { mode: 'test', member: { role: 'admin' } } });
+    expect(refreshed.body.session_token).toBeUndefined();
+    expect((await verify(refreshed.body.access_token)).body).toMatchObject({ companyId: company, mode: 'test' });
+    expect((await auth('sessions', { email: 'anna@team.example', password: 'wrong horse battery' })).status).toBe(401);
+    expect((await auth('sessions', { email: 'nobody@team.example', password: 'correct horse battery' })).status).toBe(401);
+    expect((await auth('sessions', { email: 'anna@team.example', pasword: 'x' })).body.code).toBe('UNKNOWN_FIELD');
+    // a malformed secret is refused without being repeated in the answer
+    const malformed = await auth('sessions/refresh', { session_token: 'ms_secret-looking-value' });
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body)).not.toContain('secret-looking-value');
+    // signing out ends the session and its tokens
+    expect((await auth('sessions/revoke', { session_token: signedIn.body.session_token })).status).toBe(204);
+    expect((await verify(signedIn.body.access_token)).status).toBe(401);
+    expect((await verify(refreshed.body.access_token)).status).toBe(401);
+    expect((await auth('sessions/refresh', { session_token: signedIn.body.session_token })).status).toBe(401);
+    expect((await auth('sessions/revoke', { session_token: signedIn.body.session_token })).status).toBe(204);
+    // the session that accepting the invitation opened still holds
+    expect((await auth('sessions/refresh', { session_token: joined.body.session_token })).status).toBe(200);
+    // the old internal sign-in routes are gone: the dashboard signs in through the public API
+    expect(
+      (
+        await fetch(`${url}/internal/members/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(404);
     // the owner the operator created got an invitation too
     const ownerMail = await waitFor(() => mails.find((m) => m.data.to[0] === 'boss@team.example'), { what: 'owner invitation' });
     expect(ownerMail.data.text).toMatch(/accept-invitation#token=[\w-]{43}/);
@@ -333,7 +371,11 @@ describe('account-service', () => {
     const other = (await call('GET', '/members/', undefined, company)).body.members.find((m: any) => m.role !== 'owner');
     expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(200);
     expect((await call('DELETE', `/members/${other.id}`, undefined, company, 'owner')).status).toBe(404);
-    expect((await internal('current', { companyId: company, memberId: other.id })).status).toBe(401); // the web app signs a removed member out
+    // a removed member's session and access tokens stop working (the dashboard signs the browser out)
+    if (other.id === invited.body.id) {
+      expect((await auth('sessions/refresh', { session_token: joined.body.session_token })).status).toBe(401);
+      expect((await verify(joined.body.access_token)).status).toBe(401);
+    }
     expect((await call('DELETE', '/members/nope', undefined, 'cmp_other')).status).toBe(404);
     await waitFor(() => accountEvents.some((e) => e.type === 'member.removed.v1' && e.companyId === company), { what: 'member events' });
     const invitedEvent = accountEvents.find((e) => e.type === 'member.invited.v1' && e.companyId === company);

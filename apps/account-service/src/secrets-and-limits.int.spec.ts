@@ -112,14 +112,14 @@ describe('account-service: secrets at rest, text safety, limits under concurrenc
       // the links work once
       const accept = async (token: string) =>
         (
-          await fetch(`${url}/internal/members/accept-invitation`, {
+          await fetch(`${url}/auth/invitations/accept`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) },
             body: JSON.stringify({ token, password: 'correct horse battery' }),
           })
         ).status;
-      expect(await accept(memberToken!)).toBe(200);
-      expect(await accept(ownerToken!)).toBe(200);
+      expect(await accept(memberToken!)).toBe(201);
+      expect(await accept(ownerToken!)).toBe(201);
       expect(await accept(memberToken!)).toBe(404);
       const accepted = await service.runtime.conn.collection('members').find({ companyId: company }).toArray();
       expect(accepted.map((m) => [m.status, m.invitationHash, m.invitationNonce])).toEqual([

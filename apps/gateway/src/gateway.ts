@@ -15,6 +15,7 @@ import {
 } from '@inv/service-kit';
 import { startTelemetry } from '@inv/telemetry';
 import { authenticate } from './auth/authenticate';
+import { publicAuth, unlessPublicAuth } from './auth/public-auth';
 
 import { createKeyCache } from './auth/key-cache';
 import { collapseSlashes, requirePermission } from './auth/permissions';
@@ -93,8 +94,9 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   // built once per process: served as the reference, and the operations' query parameters are checked against it
   const openApi = buildOpenApiDocument();
   api.use(openApiRoutes(openApi));
-  api.use(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup }));
-  api.use(requirePermission());
+  api.use(publicAuth(signer));
+  api.use(unlessPublicAuth(authenticate({ accountUrl: config.ACCOUNT_URL, signer, cache, limiter, logger, onLookup: hooks.onAuthLookup })));
+  api.use(unlessPublicAuth(requirePermission()));
   api.use(refuseUnknownQuery(openApi));
   const rateLimiter = createRateLimiter(redis, config.RATE_LIMIT_PER_SECOND, {
     onRedisError: (err) => logger.warn({ err }, 'rate limit in Redis failed; limiting per replica'),

@@ -15,6 +15,7 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
     { prefix: '/datev', target: config.EXPORT_URL },
     { prefix: '/downloads', target: config.EXPORT_URL },
     { prefix: '/company', target: config.ACCOUNT_URL },
+    { prefix: '/auth', target: config.ACCOUNT_URL },
     { prefix: '/members', target: config.ACCOUNT_URL },
     { prefix: '/audit-log', target: config.ACCOUNT_URL },
     { prefix: '/test-data', target: config.ACCOUNT_URL },

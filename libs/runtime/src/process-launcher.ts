@@ -19,6 +19,7 @@ export const SERVICES = {
   webhook: { dir: 'webhook-service', port: 3008 },
   recurring: { dir: 'recurring-service', port: 3010 },
   gateway: { dir: 'gateway', port: 8080 },
+  web: { dir: 'web', port: 3011 },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
 
@@ -26,7 +27,7 @@ export type ServiceName = keyof typeof SERVICES;
  * The services that keep no data (no `database` in their runtime, or none at all: the gateway). The launcher gives
  * them no MongoDB address, and `npm start` of only these starts no MongoDB.
  */
-export const SERVICES_WITHOUT_DATABASE: ReadonlySet<ServiceName> = new Set<ServiceName>(['document', 'vat', 'gateway']);
+export const SERVICES_WITHOUT_DATABASE: ReadonlySet<ServiceName> = new Set<ServiceName>(['document', 'vat', 'gateway', 'web']);
 export const needsDatabase = (name: ServiceName): boolean => !SERVICES_WITHOUT_DATABASE.has(name);
 
 export function parseServiceList(spec: string): ServiceName[] {
@@ -60,7 +61,7 @@ export interface LaunchOptions {
   env: NodeJS.ProcessEnv;
   /** Port of each service = its default + offset (lets tests run beside a dev stack). */
   portOffset?: number;
-  /** The gateway's port when set (npm start honours PORT); nothing calls the gateway, so no URL changes. */
+  /** The gateway's port when set (npm start honours PORT); the dashboard's GATEWAY_URL follows it. */
   gatewayPort?: number;
   stdio?: 'inherit' | 'ignore' | 'pipe';
   /** A hard limit on each service's start (ms); without one, a service is waited for as long as it makes progress. */
@@ -81,7 +82,7 @@ export interface LaunchOptions {
   onReady?: (svc: RunningService, ms: number) => void;
 }
 
-export function serviceUrls(offset = 0): Record<string, string> {
+export function serviceUrls(offset = 0, gatewayPort?: number): Record<string, string> {
   const url = (n: ServiceName) => `http://127.0.0.1:${SERVICES[n].port + offset}`;
   return {
     ACCOUNT_URL: url('account'),
@@ -93,6 +94,9 @@ export function serviceUrls(offset = 0): Record<string, string> {
     INBOUND_URL: url('inbound'),
     WEBHOOK_URL: url('webhook'),
     RECURRING_URL: url('recurring'),
+    WEB_URL: url('web'),
+    // the dashboard calls the public API, like any integrator
+    GATEWAY_URL: gatewayPort ? `http://127.0.0.1:${gatewayPort}` : url('gateway'),
   };
 }
 
@@ -109,7 +113,7 @@ export function spawnService(name: ServiceName, opts: LaunchOptions): RunningSer
   // 'ignore' still keeps the output's tail: a service that dies before it is ready says why in the error
   const stdio = opts.stdio ?? 'inherit';
   const nodeArgs = [...serviceNodeFlags(), ...(opts.nodeArgs ?? []), ...(opts.compiled ? [] : ['--import', 'tsx'])];
-  const env: NodeJS.ProcessEnv = { ...SERVICE_ENV, ...opts.env, ...serviceUrls(opts.portOffset), PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...SERVICE_ENV, ...opts.env, ...serviceUrls(opts.portOffset, opts.gatewayPort), PORT: String(port) };
   if (!needsDatabase(name)) {
     // the address carries the database credentials: a service that keeps no data does not get them
     delete env.MONGO_URL;

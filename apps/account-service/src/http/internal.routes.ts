@@ -1,34 +1,26 @@
 import { Router } from 'express';
 import type { ApiKeysRepo } from '../db/api-keys';
 import type { CompaniesRepo } from '../db/companies';
+import type { MembersRepo } from '../db/members';
+import type { MemberSessionsRepo } from '../db/member-sessions';
 import { verifyApiKey } from '../usecases/verify-api-key';
-import { acceptInvitation, invitationDetails } from '../usecases/accept-invitation';
-import { currentMember } from '../usecases/current-member';
-import { signIn, type SignInDeps } from '../usecases/sign-in-member';
+import { verifyAccessToken } from '../usecases/verify-access-token';
 
 /**
  * Called by the gateway only: never routed publicly, and like every /internal/* path it needs the
  * gateway's own signed identity (service-kit requireIdentity), so it is no key oracle for anyone else.
  */
-export function internalRoutes(deps: { apiKeys: ApiKeysRepo; companies: CompaniesRepo; signIn: SignInDeps }): Router {
+export function internalRoutes(deps: {
+  apiKeys: ApiKeysRepo;
+  companies: CompaniesRepo;
+  sessions: MemberSessionsRepo;
+  members: MembersRepo;
+}): Router {
   const router = Router();
-  // the web app's sign-in (through the gateway, which keeps the session): password, and invitation acceptance
-  router.post('/internal/members/sign-in', async (req, res) => {
-    res.json(await signIn(deps.signIn, req.body));
-  });
-  router.post('/internal/members/current', async (req, res) => {
-    res.json(await currentMember(deps.signIn, req.body));
-  });
-  router.post('/internal/members/accept-invitation', async (req, res) => {
-    res.json(await acceptInvitation(deps.signIn, req.body));
-  });
-  // the invitation page: which company and address a token invites (nothing for a token that accepts nothing)
-  router.post('/internal/members/invitation', async (req, res) => {
-    res.json(await invitationDetails(deps.signIn, req.body));
-  });
   router.post('/internal/auth/verify', async (req, res) => {
     const key = typeof req.body?.key === 'string' ? req.body.key : undefined;
-    res.json(await verifyApiKey(deps, key));
+    // an API key, or a member's access token (the dashboard's): both are checked here, for the gateway
+    res.json(key?.startsWith('mt_') ? await verifyAccessToken({ ...deps, now: () => new Date() }, key) : await verifyApiKey(deps, key));
   });
   return router;
 }

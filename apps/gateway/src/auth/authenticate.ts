@@ -20,6 +20,8 @@ import type { FailedAuthLimiter } from '@inv/service-kit';
 import type { KeyCache, VerifiedKey } from './key-cache';
 
 const KEY_PATTERN = /^ak_(live|test)_[0-9a-f]{32}$/;
+/** A member's access token (the dashboard's credential, POST /auth/sessions), sent as `Authorization: Bearer`. */
+const BEARER = /^Bearer (mt_[0-9a-f]{64})$/;
 const REVOKE_PATH = /^\/company\/api-keys\/([^/]+)$/;
 
 export interface AuthDeps {
@@ -86,6 +88,8 @@ export function authenticate(deps: AuthDeps) {
       keyId: body.keyId,
       role: body.role ?? 'admin',
       plan: body.plan ?? 'pro',
+      ...(body.memberId ? { memberId: body.memberId } : {}),
+      ...(body.expiresAt ? { expiresAt: Date.parse(body.expiresAt) } : {}),
     };
   }
 
@@ -143,14 +147,17 @@ export function authenticate(deps: AuthDeps) {
   };
 
   return async (req: Request, res: Response, next: NextFunction) => {
-    const key = req.header('x-api-key');
+    // an API key, or a member's access token; neither goes further than here
+    const bearer = BEARER.exec(req.header('authorization') ?? '')?.[1];
+    const key = req.header('x-api-key') ?? bearer;
     delete req.headers['x-api-key'];
+    delete req.headers.authorization;
     delete req.headers[IDENTITY_HEADER];
     delete req.headers[COMPANY_HEADER];
     const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const requestId = String(res.locals.requestId ?? '');
 
-    const hash = key && KEY_PATTERN.test(key) ? createHash('sha256').update(key).digest('hex') : undefined;
+    const hash = key && (KEY_PATTERN.test(key) || key === bearer) ? createHash('sha256').update(key).digest('hex') : undefined;
     let identity = hash ? deps.cache.get(hash) : undefined;
     if (!identity) {
       // only failures count: a missing, malformed or known-unknown key is one; a lookup takes a token and a valid key gives it back
@@ -188,6 +195,7 @@ export function authenticate(deps: AuthDeps) {
       scope: 'company',
       companyId: identity.companyId,
       keyId: identity.keyId,
+      ...(identity.memberId ? { memberId: identity.memberId } : {}),
       role: identity.role,
       plan: identity.plan,
       mode: identity.mode,

@@ -8,6 +8,9 @@ export interface VerifiedKey {
   /** The role whose permissions the key carries. */
   role: string;
   plan: string;
+  /** A member's access token (the dashboard): the member, and when the token ends (never cached beyond). */
+  memberId?: string;
+  expiresAt?: number;
 }
 
 export interface KeyCacheOptions {
@@ -33,7 +36,9 @@ export function createKeyCache(opts: KeyCacheOptions) {
     get: (hash: string) => verified.get(hash),
     set(hash: string, key: VerifiedKey) {
       unknown.delete(hash);
-      verified.set(hash, key);
+      const left = key.expiresAt === undefined ? undefined : key.expiresAt - Date.now();
+      if (left !== undefined && left <= 0) return;
+      verified.set(hash, key, left !== undefined && (opts.ttlMs <= 0 || left < opts.ttlMs) ? { ttl: left } : undefined);
     },
     isKnownUnknown: (hash: string) => unknown.has(hash),
     markUnknown: (hash: string) => void unknown.set(hash, true),

@@ -21,7 +21,11 @@ export function proxyToWebApp(webUrl: string, logger: Logger) {
     proxy.web(req, res, { target }, (err) => {
       logger.warn({ err }, 'the dashboard is unreachable');
       if (res.headersSent) return void res.destroy();
-      res.status(503).setHeader('Retry-After', '5').type('application/problem+json').json(problem(503, 'SERVICE_UNAVAILABLE', 'the dashboard is temporarily unavailable; retry shortly'));
+      res
+        .status(503)
+        .setHeader('Retry-After', '5')
+        .type('application/problem+json')
+        .json(problem(503, 'SERVICE_UNAVAILABLE', 'the dashboard is temporarily unavailable; retry shortly'));
       void next;
     });
   };

@@ -8,6 +8,7 @@ import { invoicePaths } from './paths/invoices';
 import { otherPaths } from './paths/other';
 import { paymentPaths } from './paths/payments';
 import { accountPaths } from './paths/accounts';
+import { authPaths } from './paths/auth';
 import { recurringPaths } from './paths/recurring';
 import { reminderPaths } from './paths/reminders';
 import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookExamples, webhookPaths } from './paths/webhooks';
@@ -64,6 +65,11 @@ const tags = [
   { name: 'Company', description: 'The company profile (the seller), bank accounts, payment terms and API keys.' },
   { name: 'Products', description: 'The product catalog positions are filled from (product_id).' },
   { name: 'Numbering', description: 'Invoice and credit-note number sequences: patterns with date placeholders, gapless and unique.' },
+  {
+    name: 'Sign-in',
+    description:
+      'Members sign in with their password and get a session and short-lived access tokens (`Authorization: Bearer mt_…`) that work like an API key with the member’s role, on every plan. The dashboard signs in this way.',
+  },
   { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
   { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
@@ -108,6 +114,7 @@ export function buildOpenApiDocument() {
     ...paymentPaths(),
     ...otherPaths(),
     ...accountPaths(),
+    ...authPaths(),
     ...catalogPaths(),
     ...webhookPaths(),
     ...inboundPaths(),
@@ -119,13 +126,16 @@ export function buildOpenApiDocument() {
     openapi: '3.1.0',
     info: { title: 'Invoicing API', version: '1.6.0', description },
     servers: [{ url: '/api/v1' }],
-    security: [{ ApiKey: [] }],
+    security: [{ ApiKey: [] }, { MemberAccessToken: [] }],
     tags,
     paths,
     // OpenAPI 3.1: the requests we send to the integrator's endpoints (one per event type)
     webhooks: webhookEvents(),
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        MemberAccessToken: { type: 'http', scheme: 'bearer', description: 'a member’s access token (`mt_…`) from POST /auth/sessions' },
+      },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
   });

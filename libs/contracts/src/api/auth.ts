@@ -2,11 +2,15 @@ import { z } from 'zod';
 
 const Timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)', example: '2026-11-29T10:15:00.000Z' });
 const Email = z.string().trim().toLowerCase().email().max(254).meta({ example: 'anna@example.com' });
-const Password = z.string().min(1).max(1024).meta({ description: 'the member’s password' });
+const Password = z.string().min(1).max(200).meta({ description: 'the member’s password' });
 const SessionToken = z
   .string()
-  .regex(/^ms_[0-9a-f]{64}$/)
-  .meta({ description: 'the member session’s secret (`ms_` + 64 hex), as POST /auth/sessions answered it', example: `ms_${'4f'.repeat(32)}` });
+  .regex(/^ms_[0-9a-f]{64}$/, 'the session_token POST /auth/sessions answered (ms_ and 64 hexadecimal characters)')
+  .meta({
+    description: 'the member session’s secret (`ms_` + 64 hex), as POST /auth/sessions answered it',
+    example: `ms_${'4f'.repeat(32)}`,
+  });
+const InvitationToken = z.string().regex(/^[\w-]{43}$/, 'the token of the invitation link (43 characters)');
 const Mode = z.enum(['live', 'test']).meta({ description: 'live data, or the company’s test twin (docs/test-mode.md)' });
 
 /**
@@ -25,17 +29,20 @@ export const SessionCreate = z
   .meta({ id: 'SessionCreate' });
 
 /** POST /auth/sessions/refresh: a new access token of a member session (with the member's role as it is now). */
-export const SessionRefresh = z.object({ session_token: SessionToken, mode: Mode.default('live') }).strict().meta({ id: 'SessionRefresh' });
+export const SessionRefresh = z
+  .object({ session_token: SessionToken, mode: Mode.default('live') })
+  .strict()
+  .meta({ id: 'SessionRefresh' });
 
 /** POST /auth/sessions/revoke: signs out (the session and its access tokens stop working). */
 export const SessionRevoke = z.object({ session_token: SessionToken }).strict().meta({ id: 'SessionRevoke' });
 
 /** POST /auth/invitations/lookup: whom an invitation link invites. */
-export const InvitationLookup = z.object({ token: z.string().regex(/^[\w-]{43}$/) }).strict().meta({ id: 'InvitationLookup' });
+export const InvitationLookup = z.object({ token: InvitationToken }).strict().meta({ id: 'InvitationLookup' });
 
 /** POST /auth/invitations/accept: the invited address sets its password and is signed in. */
 export const InvitationAccept = z
-  .object({ token: z.string().regex(/^[\w-]{43}$/), password: z.string().min(12).max(1024) })
+  .object({ token: InvitationToken, password: z.string().min(12).max(200) })
   .strict()
   .meta({ id: 'InvitationAccept' });
 
@@ -44,7 +51,7 @@ export const PasswordResetRequest = z.object({ email: Email }).strict().meta({ i
 
 /** POST /auth/password-resets/confirm: sets a new password with the link's token; every session of the member ends. */
 export const PasswordResetConfirm = z
-  .object({ token: z.string().regex(/^[\w-]{43}$/), password: z.string().min(12).max(1024) })
+  .object({ token: InvitationToken, password: z.string().min(12).max(200) })
   .strict()
   .meta({ id: 'PasswordResetConfirm' });
 
@@ -66,9 +73,7 @@ export const MemberSession = z
 export type MemberSession = z.output<typeof MemberSession>;
 
 /** Whom an invitation invites. */
-export const InvitationInfo = z
-  .object({ company_name: z.string(), email: z.string(), role: z.string() })
-  .meta({ id: 'InvitationInfo' });
+export const InvitationInfo = z.object({ company_name: z.string(), email: z.string(), role: z.string() }).meta({ id: 'InvitationInfo' });
 
 export const MEMBER_ACCESS_TOKEN = /^mt_[0-9a-f]{64}$/;
 export const MEMBER_SESSION_TOKEN = /^ms_[0-9a-f]{64}$/;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Answers of account-service's /internal/* routes, which only the gateway calls (with its own signed identity): the
- * key check of every API request and the web app's sign-in. Not in the public API document.
+ * key check of every API request (an API key or a member's access token). Not in the public API document.
  */
 
 /** POST /internal/auth/verify: whose key it is (401 for a key that is unknown, revoked or deactivated). */
@@ -13,25 +13,7 @@ export const ApiKeyVerified = z.object({
   plan: z.string().optional(),
   /** live or test (docs/test-mode.md); absent from an older account-service: live. */
   mode: z.enum(['live', 'test']).optional(),
+  /** A member's access token (the dashboard): the member, and when the token ends (the gateway caches it no longer). */
+  memberId: z.string().optional(),
+  expiresAt: z.string().optional(),
 });
-
-/** One company a member belongs to, as the web app's session keeps it. */
-export const Membership = z.object({
-  companyId: z.string(),
-  companyName: z.string(),
-  memberId: z.string(),
-  role: z.string(),
-  plan: z.string(),
-});
-
-/** POST /internal/members/sign-in: every company whose member has this e-mail address and password. */
-export const MemberSignedIn = z.object({ memberships: z.array(Membership) });
-
-/** POST /internal/members/current: the member as it is now (a changed role or plan applies at once). */
-export const CurrentMember = z.object({ role: z.string(), plan: z.string(), companyName: z.string() });
-
-/** POST /internal/members/accept-invitation: the member the invitation made. */
-export const InvitationAccepted = z.object({ companyId: z.string(), memberId: z.string(), role: z.string(), email: z.string() });
-
-/** POST /internal/members/invitation: whom an invitation token invites. */
-export const InvitationDetails = z.object({ companyName: z.string(), email: z.string(), role: z.string() });
