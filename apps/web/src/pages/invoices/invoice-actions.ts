@@ -117,7 +117,7 @@ export function registerInvoiceActions(router: Router, kit: PagesKit, o: { notFo
       title: o2.title,
       current: 'invoices',
       message: o2.message,
-      body: `<h1>${esc(o2.title)}</h1><p class="lead">${esc(`${g.it.docType[inv.document_type] ?? g.it.invoice} ${numberOf(g.it, inv)}`)} · ${esc(g.it.total)} ${esc(money(g.ctx.lang, inv.gross_amount, inv.currency))}${inv.open_amount !== null ? ` · ${esc(g.it.openAmount)} ${esc(money(g.ctx.lang, inv.open_amount, inv.currency))}` : ''}</p>
+      body: `<p class="lead">${esc(`${g.it.docType[inv.document_type] ?? g.it.invoice} ${numberOf(g.it, inv)}`)} · ${esc(g.it.total)} ${esc(money(g.ctx.lang, inv.gross_amount, inv.currency))}${inv.open_amount !== null ? ` · ${esc(g.it.openAmount)} ${esc(money(g.ctx.lang, inv.open_amount, inv.currency))}` : ''}</p>
 <div class="card">${o2.body}</div><p><a href="/app/invoices/${inv.id}">${esc(g.it.back)}</a></p>`,
     });
 
@@ -331,12 +331,18 @@ ${inv.invoice_format !== 'PDF' ? `<label><input type="checkbox" name="attach_xml
   function creditPage(res: Response, g: Guarded, inv: InvoiceView, status = 200, message?: Flash, form?: CreditForm) {
     const { it, ctx } = g;
     const f: CreditForm = form ?? { kind: 'full', amount: '' };
+    // a partial credit of an amount is one position at the invoice's VAT rate: the API takes it for one rate only
+    const partial = inv.vat_breakdown.length <= 1;
     const body = `<p>${esc(it.creditLead)}</p><form class="stack" method="post" action="/app/invoices/${inv.id}/credit-note">${hidden(ctx)}
-<fieldset><legend>${esc(it.creditKind)}</legend><div class="checks">
+${
+  partial
+    ? `<fieldset><legend>${esc(it.creditKind)}</legend><div class="checks">
 <label><input type="radio" name="kind" value="full"${f.kind === 'full' ? ' checked' : ''}>${esc(it.creditFull)}</label>
 <label><input type="radio" name="kind" value="amount"${f.kind === 'amount' ? ' checked' : ''}>${esc(it.creditPartial)}</label>
 </div></fieldset>
-<label for="amount">${esc(it.creditAmount)}</label><input id="amount" name="amount" inputmode="decimal" maxlength="20" value="${esc(f.amount)}" aria-describedby="amount-hint"><p class="hint" id="amount-hint">${esc(it.creditAmountHint)}</p>
+<label for="amount">${esc(it.creditAmount)}</label><input id="amount" name="amount" inputmode="decimal" maxlength="20" value="${esc(f.amount)}" aria-describedby="amount-hint"><p class="hint" id="amount-hint">${esc(it.creditAmountHint)}</p>`
+    : `<input type="hidden" name="kind" value="full"><p>${esc(it.creditFullOnly)}</p>`
+}
 <p class="actions"><button type="submit">${esc(it.create)}</button></p></form>`;
     formPage(res, g, inv, { status, title: it.creditTitle, body, message });
   }

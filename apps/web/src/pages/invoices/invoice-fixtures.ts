@@ -57,7 +57,15 @@ export const creditNote = {
   document_type: 'CREDIT_NOTE',
   invoice_number: 'GS-2026-00003',
   preceding_invoice_id: 42,
+  net_amount: 100,
+  tax_amount: 19,
   gross_amount: 119,
+  amount_due: 119,
+  credited_amount: 119,
+  open_amount: 0,
+  status: 'PAID',
+  vat_breakdown: [{ vat_category: 'S', tax_rate: 0.19, net_amount: 100, tax_amount: 19 }],
+  created_at: '2026-11-26T08:00:00.000Z',
   positions: undefined,
   position_count: 1,
 };
@@ -137,7 +145,16 @@ export const emails = {
 };
 
 export const reminders = {
-  reminders: [{ ...REMINDER_EXAMPLE, invoice_id: 42, date: '2026-12-20', created_at: '2026-12-20T08:00:00.000Z' }],
+  reminders: [
+    {
+      ...REMINDER_EXAMPLE,
+      invoice_id: 42,
+      date: '2026-12-20',
+      pay_by: '2026-12-27',
+      interest_from: '2026-12-06',
+      created_at: '2026-12-20T08:00:00.000Z',
+    },
+  ],
 };
 
 export const attachments = {

@@ -512,6 +512,9 @@ describe('invoice actions', () => {
     });
     try {
       const form = await h.get('/app/invoices/42/credit-note');
+      // two VAT rates: the whole invoice only (the API credits an amount for one rate only)
+      expect(form.html).not.toContain('value="amount"');
+      expect((await h.get('/app/invoices/43/credit-note')).html).toContain('value="amount"');
       const idem = idemOf(form.html)!;
       const full = await h.post('/app/invoices/42/credit-note', { idem, kind: 'full', amount: '' });
       expect(full.location).toBe('/app/invoices/44');

@@ -23,6 +23,7 @@ import { registerInvoiceActions } from './invoice-actions';
 import type { InvoiceTexts } from './texts';
 import {
   addMoney,
+  cell,
   bytes,
   customerName,
   day,
@@ -136,17 +137,22 @@ export function registerInvoicePages(router: Router, kit: PagesKit): void {
       `<div class="field"><label for="f-${name}">${esc(label)}</label><input id="f-${name}" name="${name}" type="${type}" value="${esc(values[name] ?? '')}"${extra}></div>`;
     const select = (name: string, label: string, options: string) =>
       `<div class="field"><label for="f-${name}">${esc(label)}</label><select id="f-${name}" name="${name}">${options}</select></div>`;
+    const more = ['customer_id', 'document_type', 'open', 'date_from', 'date_to', 'due_from', 'due_to', 'sort', 'overdue'];
+    const moreOpen = more.some((k) => values[k] !== undefined);
     const filters = `<section class="card" aria-labelledby="filters-h"><h2 id="filters-h">${esc(it.filters)}</h2>
-<form class="filters" method="get" action="/app/invoices" role="search">
-<div class="field wide"><label for="f-search">${esc(it.search)}</label><input id="f-search" name="${SEARCH_PARAM}" type="search" maxlength="100" value="${esc(values[SEARCH_PARAM] ?? '')}" aria-describedby="search-hint"><p class="hint" id="search-hint">${esc(it.searchHint)}</p></div>
+<form class="filters" method="get" action="/app/invoices" role="search"><div class="fgrid">
+<div class="field wide2"><label for="f-search">${esc(it.search)}</label><input id="f-search" name="${SEARCH_PARAM}" type="search" maxlength="100" value="${esc(values[SEARCH_PARAM] ?? '')}" aria-describedby="search-hint"><p class="hint" id="search-hint">${esc(it.searchHint)}</p></div>
 ${select('status', it.statusLabel, [option('', it.anyStatus, values.status ?? ''), ...InvoiceStatus.options.map((s) => option(s, it.status[s] ?? s, values.status ?? ''))].join(''))}
+</div>
+<details${moreOpen ? ' open' : ''}><summary>${esc(it.moreFilters)}</summary><div class="fgrid">
 ${select('customer_id', it.customer, customerOptions)}
 ${select('document_type', it.documentType, [option('', it.anyType, values.document_type ?? ''), option('INVOICE', it.docType.INVOICE!, values.document_type ?? ''), option('CREDIT_NOTE', it.docType.CREDIT_NOTE!, values.document_type ?? '')].join(''))}
 ${select('open', it.openOnly, [option('', it.openAny, values.open ?? ''), option('true', it.openTrue, values.open ?? ''), option('false', it.openFalse, values.open ?? '')].join(''))}
-${input('date_from', it.dateFrom, 'date')}${input('date_to', it.dateTo, 'date')}${input('due_from', it.dueFrom, 'date')}${input('due_to', it.dueTo, 'date')}
 ${select('sort', it.sort, InvoiceSort.options.map((s) => option(s, it.sorts[s] ?? s, values.sort ?? '-created')).join(''))}
-<div class="field"><span aria-hidden="true">&nbsp;</span><label class="check"><input type="checkbox" name="overdue" value="true"${values.overdue === 'true' ? ' checked' : ''}>${esc(it.overdueOnly)}</label></div>
-<p class="actions wide"><button type="submit">${esc(it.apply)}</button> <a class="button secondary" href="/app/invoices">${esc(it.reset)}</a></p>
+${input('date_from', it.dateFrom, 'date')}${input('date_to', it.dateTo, 'date')}${input('due_from', it.dueFrom, 'date')}${input('due_to', it.dueTo, 'date')}
+<div class="field wide"><label class="check"><input type="checkbox" name="overdue" value="true"${values.overdue === 'true' ? ' checked' : ''}>${esc(it.overdueOnly)}</label></div>
+</div></details>
+<p class="actions"><button type="submit">${esc(it.apply)}</button> <a class="button secondary" href="/app/invoices">${esc(it.reset)}</a></p>
 </form></section>`;
 
     let body: string;
@@ -166,7 +172,7 @@ ${select('sort', it.sort, InvoiceSort.options.map((s) => option(s, it.sorts[s] ?
         .map((inv) => {
           const c = names.get(inv.customer_id);
           const label = numberOf(it, inv);
-          return `<tr>${td(it.number, `<a href="/app/invoices/${inv.id}">${esc(label)}</a>${inv.document_type === 'CREDIT_NOTE' ? ` <span class="muted">(${esc(it.creditNote)})</span>` : ''}`)}${td(it.customer, esc(c ? customerName(c) : `#${inv.customer_id}`))}${td(it.statusLabel, statusBadge(it, inv))}${td(it.invoiceDate, esc(day(lang, inv.invoice_date)))}${td(it.dueDate, esc(day(lang, inv.due_date)))}<td class="num" data-label="${esc(it.total)}">${esc(money(lang, inv.gross_amount, inv.currency))}</td><td class="num" data-label="${esc(it.openAmount)}">${esc(money(lang, inv.open_amount, inv.currency))}</td></tr>`;
+          return `<tr>${td(it.number, `<a class="nowrap" href="/app/invoices/${inv.id}">${esc(label)}</a>${inv.document_type === 'CREDIT_NOTE' ? ` <span class="muted">(${esc(it.creditNote)})</span>` : ''}`)}${td(it.customer, esc(c ? customerName(c) : `#${inv.customer_id}`))}${td(it.statusLabel, statusBadge(it, inv))}${cell(it.invoiceDate, esc(day(lang, inv.invoice_date)), 'nowrap')}${cell(it.dueDate, esc(day(lang, inv.due_date)), 'nowrap')}<td class="num" data-label="${esc(it.total)}">${esc(money(lang, inv.gross_amount, inv.currency))}</td><td class="num" data-label="${esc(it.openAmount)}">${esc(money(lang, inv.open_amount, inv.currency))}</td></tr>`;
         })
         .join('\n');
       const filtered = Object.keys(values).some((k) => k !== 'page' && k !== 'sort');
@@ -180,7 +186,7 @@ ${select('sort', it.sort, InvoiceSort.options.map((s) => option(s, it.sorts[s] ?
       body =
         filters +
         (invoices.length
-          ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(it.invoices)}</caption><thead><tr><th scope="col">${esc(it.number)}</th><th scope="col">${esc(it.customer)}</th><th scope="col">${esc(it.statusLabel)}</th><th scope="col">${esc(it.invoiceDate)}</th><th scope="col">${esc(it.dueDate)}</th><th scope="col" class="num">${esc(it.total)}</th><th scope="col" class="num">${esc(it.openAmount)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+          ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(it.invoices)}</caption><thead><tr><th scope="col">${esc(it.number)}</th><th scope="col">${esc(it.customer)}</th><th scope="col">${esc(it.statusLabel)}</th><th scope="col">${esc(it.date)}</th><th scope="col">${esc(it.dueDate)}</th><th scope="col" class="num">${esc(it.gross)}</th><th scope="col" class="num">${esc(it.openShort)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
           : `<p class="muted">${esc(filtered ? it.noMatches : it.noInvoices)}</p>`) +
         paging;
     }
@@ -267,6 +273,7 @@ ${select('sort', it.sort, InvoiceSort.options.map((s) => option(s, it.sorts[s] ?
 
     // facts
     const facts: [string, string][] = [
+      [it.statusLabel, statusBadge(it, inv)],
       [
         it.customer,
         customer.ok
@@ -331,10 +338,10 @@ ${select('sort', it.sort, InvoiceSort.options.map((s) => option(s, it.sorts[s] ?
     const posRows = positions
       .map(
         (p, i) =>
-          `<tr>${td(it.pos, esc(i + 1))}${td(it.item, `${esc(p.title)}${p.description ? `<br><span class="muted">${esc(p.description)}</span>` : ''}`)}${td(it.quantity, `${esc(num(lang, p.quantity))} ${esc(p.unit_id)}`)}<td class="num" data-label="${esc(it.unitPrice)}">${esc(money(lang, p.unit_net_amount, inv.currency))}</td>${td(it.vatRate, esc(rate(lang, p.tax_rate)))}${td(it.discount, p.discount_type && p.discount_value ? esc(p.discount_type === 'PERCENTAGE' ? `${num(lang, p.discount_value, 2)} %` : money(lang, p.discount_value, inv.currency)) : '')}<td class="num" data-label="${esc(it.net)}">${esc(money(lang, p.net_amount_after_discount ?? p.single_net_amount, inv.currency))}</td></tr>`,
+          `<tr>${td(it.pos, esc(i + 1))}${cell(it.item, `<span>${esc(p.title)}</span>${p.description ? `<span class="muted">${esc(p.description)}</span>` : ''}`, 'stack')}${cell(it.quantity, `${esc(num(lang, p.quantity))} ${esc(p.unit_id)}`, 'nowrap')}<td class="num" data-label="${esc(it.unitPrice)}">${esc(money(lang, p.unit_net_amount, inv.currency))}</td>${td(it.vatRate, esc(rate(lang, p.tax_rate)))}${td(it.discount, p.discount_type && p.discount_value ? esc(p.discount_type === 'PERCENTAGE' ? `${num(lang, p.discount_value, 2)} %` : money(lang, p.discount_value, inv.currency)) : '')}<td class="num" data-label="${esc(it.net)}">${esc(money(lang, p.net_amount_after_discount ?? p.single_net_amount, inv.currency))}</td></tr>`,
       )
       .join('\n');
-    const positionsHtml = `<section aria-labelledby="positions-h"><h2 id="positions-h">${esc(it.positions)}</h2>${
+    const positionsHtml = `<section class="block" aria-labelledby="positions-h"><h2 id="positions-h">${esc(it.positions)}</h2>${
       positions.length
         ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(it.positions)}</caption><thead><tr><th scope="col">${esc(it.pos)}</th><th scope="col">${esc(it.item)}</th><th scope="col">${esc(it.quantity)}</th><th scope="col" class="num">${esc(it.unitPrice)}</th><th scope="col">${esc(it.vatRate)}</th><th scope="col">${esc(it.discount)}</th><th scope="col" class="num">${esc(it.net)}</th></tr></thead><tbody>${posRows}</tbody></table></div>`
         : `<p class="muted">${esc(it.noPositions)}</p>`
@@ -354,11 +361,11 @@ ${select('sort', it.sort, InvoiceSort.options.map((s) => option(s, it.sorts[s] ?
       ...(inv.credited_amount ? [[it.creditedAmount, inv.credited_amount] as [string, number]] : []),
       [it.openAmount, inv.open_amount],
     ];
-    const totalsHtml = `<section aria-labelledby="totals-h"><h2 id="totals-h">${esc(it.totals)}</h2><div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(it.totals)}</caption><thead><tr><th scope="col">${esc(it.vatRate)}</th><th scope="col" class="num">${esc(it.net)}</th><th scope="col" class="num">${esc(it.vat)}</th><th scope="col" class="num">${esc(it.gross)}</th></tr></thead><tbody>${vatRows}</tbody><tfoot>${sumRow}</tfoot></table></div>
+    const totalsHtml = `<section class="block" aria-labelledby="totals-h"><h2 id="totals-h">${esc(it.totals)}</h2><div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(it.totals)}</caption><thead><tr><th scope="col">${esc(it.vatRate)}</th><th scope="col" class="num">${esc(it.net)}</th><th scope="col" class="num">${esc(it.vat)}</th><th scope="col" class="num">${esc(it.gross)}</th></tr></thead><tbody>${vatRows}</tbody><tfoot>${sumRow}</tfoot></table></div>
 ${finalized ? `<dl class="facts card">${settled.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(money(lang, v, inv.currency))}</dd>`).join('')}</dl>` : ''}</section>`;
 
     const table = (id: string, heading: string, empty: string, head: string[], rows: string[]) =>
-      `<section aria-labelledby="${id}-h"><h2 id="${id}-h">${esc(heading)}</h2>${
+      `<section class="block" aria-labelledby="${id}-h"><h2 id="${id}-h">${esc(heading)}</h2>${
         rows.length
           ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(heading)}</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`
           : `<p class="muted">${esc(empty)}</p>`
@@ -419,7 +426,7 @@ ${finalized ? `<dl class="facts card">${settled.map(([k, v]) => `<dt>${esc(k)}</
       [it.file, it.description, it.size].map(esc),
       attachmentRows.map(
         (a) =>
-          `<tr>${td(it.file, `<a href="${base}/attachments/${esc(a.id)}" aria-label="${esc(fill(it.downloadOf, { name: a.filename }))}">${esc(a.filename)}</a>`)}${td(it.description, esc(a.description ?? ''))}${td(it.size, esc(bytes(lang, a.size)))}</tr>`,
+          `<tr>${cell(it.file, `<a class="file" href="${base}/attachments/${esc(a.id)}" aria-label="${esc(fill(it.downloadOf, { name: a.filename }))}">${esc(a.filename)}</a>`, 'stack')}${td(it.description, esc(a.description ?? ''))}${td(it.size, esc(bytes(lang, a.size)))}</tr>`,
       ),
     );
 
@@ -448,8 +455,7 @@ ${finalized ? `<dl class="facts card">${settled.map(([k, v]) => `<dt>${esc(k)}</
       title,
       current: 'invoices',
       message,
-      body: `<div class="title-row"><h1>${esc(title)}</h1>${statusBadge(it, inv)}</div>
-${overview}${actions}${positionsHtml}${totalsHtml}${paymentsHtml}${emailsHtml}${remindersHtml}${creditsHtml}${attachmentsHtml}${timelineHtml}${auditHtml}
+      body: `${overview}${actions}${positionsHtml}${totalsHtml}${paymentsHtml}${emailsHtml}${remindersHtml}${creditsHtml}${attachmentsHtml}${timelineHtml}${auditHtml}
 <p><a href="/app/invoices">${esc(it.backToList)}</a></p>`,
     });
   }

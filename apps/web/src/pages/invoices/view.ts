@@ -97,3 +97,7 @@ export function refusal(kit: PagesKit, ctx: Ctx, answer: Refused): string {
 
 /** The page status for an API refusal: its 4xx, or 502 for anything the platform failed at. */
 export const statusOf = (answer: { status: number }) => (answer.status >= 500 || answer.status < 400 ? 502 : answer.status);
+
+/** A table cell that names its column, with a class (nowrap: kept on one line from 40rem; num: right-aligned; stack: its label above it on a narrow screen). */
+export const cell = (label: string, html: string, cls: 'nowrap' | 'num' | 'stack') =>
+  `<td class="${cls}" data-label="${esc(label)}">${html}</td>`;
