@@ -345,6 +345,34 @@ describe('invoice actions', () => {
     }
   });
 
+  it('lists what blocks finalizing and offers no button then', async () => {
+    const h = await harness({
+      lang: 'de',
+      extra: (c) =>
+        c.path === '/invoice/43/validate'
+          ? {
+              status: 200,
+              body: {
+                valid: false,
+                errors: [{ field: 'company.vat_id', rule: 'BR-CO-26', message: 'The seller needs a VAT ID <b>' }],
+                warnings: [],
+                checks: [],
+                vat_check: { status: 'valid' },
+                vat_override_required: false,
+              },
+            }
+          : undefined,
+    });
+    try {
+      const page = await h.get('/app/invoices/43/finalize');
+      expect(page.html).toContain('Diese Rechnung kann noch nicht festgeschrieben werden:');
+      expect(page.html).toContain('The seller needs a VAT ID &lt;b&gt;');
+      expect(page.html).not.toContain('action="/app/invoices/43/finalize"');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('offers the VAT override when the API asks for it and shows its 422 in German', async () => {
     const h = await harness({
       lang: 'de',

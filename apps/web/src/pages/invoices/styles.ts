@@ -27,6 +27,7 @@ td.num,th.num{text-align:right;white-space:nowrap}
 @media (min-width:40rem){table.cards th{white-space:nowrap}}
 tfoot td{font-weight:600;border-top:2px solid #dde1e6}
 .block{margin:0 0 1.5rem}
+.card>p:first-child,.card>form>p:first-child{margin-top:0}
 a.file{overflow-wrap:anywhere;word-break:break-word}
 @media (min-width:40rem){td.nowrap,a.nowrap{white-space:nowrap}}
 ul.errors{margin:.25rem 0 1rem;padding-left:1.25rem}
