@@ -94,7 +94,8 @@ export const PROBLEM_TEXTS_DE: Record<ProblemCode, string> = {
   ATTACHMENT_TOO_LARGE: 'Ein Anhang darf höchstens 5 MB groß sein. Wählen Sie eine kleinere Datei.',
   ATTACHMENT_QUOTA_EXCEEDED:
     'Die Anhänge einer Rechnung dürfen zusammen höchstens 25 MB groß sein. Entfernen Sie einen Anhang oder wählen Sie eine kleinere Datei.',
-  UNSUPPORTED_ATTACHMENT_TYPE: 'Dieser Dateityp kann nicht angehängt werden. Verwenden Sie PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF oder TIFF.',
+  UNSUPPORTED_ATTACHMENT_TYPE:
+    'Dieser Dateityp kann nicht angehängt werden. Verwenden Sie PDF, DOCX, XLSX, PNG, JPEG, WebP, GIF oder TIFF.',
 
   // Versand per E-Mail
   INVOICE_NOT_SENDABLE: 'Nur festgeschriebene Rechnungen können per E-Mail versendet werden. Schreiben Sie die Rechnung zuerst fest.',

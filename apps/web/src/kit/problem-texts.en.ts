@@ -94,7 +94,8 @@ export const PROBLEM_TEXTS_EN = {
   // payments, dunning
   INVOICE_NOT_PAYABLE: 'Payments can only be recorded for finalized, open invoices, not for a draft or a cancelled invoice.',
   INVOICE_ALREADY_PAID: 'This invoice is already paid in full. To record the payment differently, reverse a payment first.',
-  PAYMENT_EXCEEDS_OPEN_AMOUNT: 'The payment (with any early-payment discount) is higher than the open amount of the invoice. Check the amount.',
+  PAYMENT_EXCEEDS_OPEN_AMOUNT:
+    'The payment (with any early-payment discount) is higher than the open amount of the invoice. Check the amount.',
   SKONTO_NOT_APPLICABLE:
     'The early-payment discount does not apply: the invoice has none, it was granted already, its period has ended, or the amount is not the open amount minus the discount.',
   PAYMENT_EXPORTED: 'This payment is already in a DATEV export and can no longer be reversed.',
@@ -127,7 +128,8 @@ export const PROBLEM_TEXTS_EN = {
   PDF_WITHOUT_EINVOICE: 'This PDF contains no e-invoice data (it is not ZUGFeRD/Factur-X). Ask the sender for the e-invoice.',
   PDF_MALFORMED: 'The PDF cannot be read (damaged or encrypted). Ask the sender for the original file or the XML e-invoice.',
   XML_NOT_WELL_FORMED: 'The XML file is damaged or incomplete. Ask the sender for the original file.',
-  XML_DTD_FORBIDDEN: 'The XML file contains a document type declaration, which e-invoices and bank statements never have. Upload the original file.',
+  XML_DTD_FORBIDDEN:
+    'The XML file contains a document type declaration, which e-invoices and bank statements never have. Upload the original file.',
   XML_ENCODING_UNSUPPORTED: 'The XML file is not UTF-8 encoded. Ask the sender for a UTF-8 file.',
   XML_TOO_DEEP: 'The XML file is nested far more deeply than an e-invoice or bank statement ever is. Upload the original file.',
   XML_TOO_COMPLEX: 'The XML file is too large to check. Ask the sender for a smaller document.',

@@ -127,7 +127,10 @@ const FIELDS_EN = {
   days: { label: 'Payment period (days)', expected: 'a whole number from 0 to 365' },
   discount: { label: 'Early-payment discount', expected: 'a percentage and a number of days' },
   'discount.percent': { label: 'Early-payment discount (%)', expected: 'more than 0 and at most 100, at most 2 decimals, e.g. 2' },
-  'discount.days': { label: 'Early-payment discount period (days)', expected: 'a whole number from 1 to 365, fewer than the payment period' },
+  'discount.days': {
+    label: 'Early-payment discount period (days)',
+    expected: 'a whole number from 1 to 365, fewer than the payment period',
+  },
   text_de: { label: 'Text (German)', expected: 'at most 500 characters' },
   text_en: { label: 'Text (English)', expected: 'at most 500 characters' },
 
@@ -246,7 +249,10 @@ const FIELDS_DE: Record<FieldKey, FieldText> = {
   'address.line2': { label: 'Adresszusatz', expected: 'höchstens 200 Zeichen' },
   registration_court: { label: 'Registergericht', expected: 'höchstens 100 Zeichen, z. B. Amtsgericht Berlin-Charlottenburg' },
   registration_id: { label: 'Handelsregisternummer', expected: 'höchstens 50 Zeichen, z. B. HRB 12345' },
-  registration_id_scheme: { label: 'Registerschema', expected: 'ein vierstelliger ICD-Code, z. B. 0106; leer beim deutschen Handelsregister' },
+  registration_id_scheme: {
+    label: 'Registerschema',
+    expected: 'ein vierstelliger ICD-Code, z. B. 0106; leer beim deutschen Handelsregister',
+  },
   seller_identifier: { label: 'Verkäuferkennung', expected: 'höchstens 100 Zeichen, z. B. eine GLN' },
   seller_identifier_scheme: { label: 'Schema der Verkäuferkennung', expected: 'ein vierstelliger ICD-Code, z. B. 0088 für eine GLN' },
   managing_directors: { label: 'Geschäftsführer', expected: 'höchstens 10 Namen mit je höchstens 100 Zeichen' },
@@ -347,7 +353,6 @@ export function fieldText(lang: Lang, path: string, form?: ProblemForm): FieldTe
   if (!segments.length) return undefined;
   const candidates = [...segments.map((_s, i) => segments.slice(i).join('.')), segments[0]!];
   const tables = [form ? FORM_FIELD_TEXTS[lang][form] : undefined, FIELD_TEXTS[lang]];
-  for (const key of candidates)
-    for (const table of tables) if (table && Object.hasOwn(table, key)) return table[key];
+  for (const key of candidates) for (const table of tables) if (table && Object.hasOwn(table, key)) return table[key];
   return undefined;
 }
