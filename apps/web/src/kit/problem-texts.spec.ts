@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ERROR_CODES, WARNING_CODES } from '@inv/contracts';
 import { texts } from './i18n';
-import { FIELD_TEXTS, FORM_FIELD_TEXTS, PROBLEM_TEXTS, fieldText } from './problem-texts';
+import { FIELD_TEXTS, FORM_FIELD_TEXTS, PROBLEM_DATA_TEXTS, PROBLEM_TEXTS, fieldText } from './problem-texts';
 import { KNOWN_PROBLEM_CODES, problemMessage } from './problems';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -219,6 +219,59 @@ describe('the problem texts cover every code the platform answers', () => {
       'Bitte prüfen Sie das Feld „Name“. Erwartet: 1 bis 100 Zeichen, z. B. 14 Tage netto.',
     );
     expect(problemMessage('en', 400, invalid([{ path: 'name', message: 'required' }]))).toContain('what the key is for');
+  });
+
+  it('names the amounts, dates and counts an answer carries, in the page language, and otherwise says the plain sentence', () => {
+    // both languages: the same codes, and per sentence the same conditions and the same members
+    expect(Object.keys(PROBLEM_DATA_TEXTS.de).sort()).toEqual(Object.keys(PROBLEM_DATA_TEXTS.en).sort());
+    const shape = (text: string) => [...text.matchAll(/\{(\w+):(\w+)\}/g)].map((m) => m[0]).sort();
+    for (const [code, en] of Object.entries(PROBLEM_DATA_TEXTS.en)) {
+      const de = PROBLEM_DATA_TEXTS.de[code as never] as typeof en;
+      expect([code, de.length]).toEqual([code, en.length]);
+      en.forEach((e, i) => {
+        expect([code, de[i]!.when, shape(de[i]!.text)]).toEqual([code, e.when, shape(e.text)]);
+        expect([code, shape(e.text).every((p) => /:(int|money|date|currency)\}$/.test(p))]).toEqual([code, true]);
+        expect(de[i]!.text).not.toBe(e.text);
+      });
+    }
+    const quota = {
+      code: 'INVOICE_LIMIT_REACHED',
+      detail: 'monthly invoice limit of 3 reached',
+      used: 3,
+      limit: 3,
+      reset_date: '2026-12-01',
+    };
+    expect(problemMessage('de', 402, quota)).toBe(
+      'Das Kontingent Ihres Tarifs von 3 festgeschriebenen Rechnungen ist für diesen Monat ausgeschöpft. Entwürfe können Sie weiter anlegen; schreiben Sie sie ab dem 1. Dezember 2026 fest, wenn das Kontingent zurückgesetzt wird, oder nach einem Tarifwechsel.',
+    );
+    expect(problemMessage('en', 402, quota)).toContain('finalize them from 1 December 2026, when the quota resets');
+    const open = { code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', detail: 'x', invoice_id: 4, open_amount: 1190.5 };
+    expect(problemMessage('de', 409, open)).toMatch(/offene Betrag von 1\.190,50\s€\. Prüfen Sie den Betrag\.$/);
+    expect(problemMessage('en', 409, open)).toContain('open amount of €1,190.50.');
+    expect(problemMessage('de', 409, { code: 'CREDIT_EXCEEDS_INVOICE', remaining_gross: 0 })).toMatch(/höchstens 0,00\s€ gutgeschrieben/);
+    expect(problemMessage('de', 409, { code: 'PAYMENT_TERM_IN_USE', customers: 0, is_default: true })).toContain(
+      'Standard-Zahlungsbedingung',
+    );
+    expect(problemMessage('de', 409, { code: 'PAYMENT_TERM_IN_USE', customers: 1 })).toContain('noch einem Kunden zugeordnet');
+    expect(problemMessage('en', 409, { code: 'PAYMENT_TERM_IN_USE', customers: 12 })).toContain('assigned to 12 customers');
+    expect(problemMessage('de', 429, { code: 'EMAIL_LIMIT_EXCEEDED', scope: 'invoice', limit: 5 })).toContain('bereits 5-mal gesendet');
+    expect(problemMessage('en', 429, { code: 'EMAIL_LIMIT_EXCEEDED', scope: 'company', limit: 1000 })).toContain(
+      'sent 1,000 e-mails today',
+    );
+    expect(problemMessage('de', 422, { code: 'LOGO_DIMENSIONS_TOO_LARGE', width: 10000, height: 6000 })).toContain('10.000 × 6.000 Pixel');
+    expect(problemMessage('de', 409, { code: 'BANK_ENTRY_CURRENCY_MISMATCH', currency: 'CHF' })).toContain('in CHF, nicht in Euro');
+    // missing or odd members: the plain sentence
+    for (const body of [
+      { code: 'INVOICE_LIMIT_REACHED', limit: 3 },
+      { code: 'INVOICE_LIMIT_REACHED', limit: 3, reset_date: '2026-02-30' },
+      { code: 'INVOICE_LIMIT_REACHED', limit: '3', reset_date: '2026-12-01' },
+      { code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', open_amount: Number.NaN },
+      { code: 'PAYMENT_EXCEEDS_OPEN_AMOUNT', open_amount: '<b>119</b>' },
+      { code: 'PAYMENT_TERM_IN_USE', customers: -1 },
+      { code: 'EMAIL_LIMIT_EXCEEDED', scope: 'toString', limit: 5 },
+      { code: 'BANK_ENTRY_CURRENCY_MISMATCH', currency: 'x'.repeat(5000) },
+    ])
+      for (const lang of ['de', 'en'] as const) expect(problemMessage(lang, 409, body)).toBe(PROBLEM_TEXTS[lang][body.code as never]);
   });
 
   it('answers each code in its own sentence, not the service’s English', () => {

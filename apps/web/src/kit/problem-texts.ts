@@ -356,3 +356,141 @@ export function fieldText(lang: Lang, path: string, form?: ProblemForm): FieldTe
   for (const key of candidates) for (const table of tables) if (table && Object.hasOwn(table, key)) return table[key];
   return undefined;
 }
+
+/**
+ * A sentence that names what the problem document carries besides its code (`open_amount`, `reset_date`, …): used
+ * when the body has each `{member:type}` it names (and the members `when` names have those values), else the plain
+ * sentence above applies. Types: int (a count), money (EUR), date (YYYY-MM-DD), currency (ISO 4217).
+ */
+export type DataText = { when?: Record<string, string>; text: string };
+
+const DATA_TEXTS_EN = {
+  INVOICE_LIMIT_REACHED: [
+    {
+      text: 'Your plan’s quota of {limit:int} finalized invoices this month is used up. Drafts can still be prepared; finalize them from {reset_date:date}, when the quota resets, or after upgrading the plan.',
+    },
+  ],
+  PAYMENT_EXCEEDS_OPEN_AMOUNT: [
+    { text: 'The payment (with any early-payment discount) is higher than the open amount of {open_amount:money}. Check the amount.' },
+  ],
+  CREDIT_EXCEEDS_INVOICE: [
+    { text: 'The invoice can be credited by at most {remaining_gross:money} more. Reduce the amount of the credit note.' },
+  ],
+  PAYMENT_TERM_IN_USE: [
+    {
+      when: { is_default: 'true' },
+      text: 'This payment term is the company’s default. Choose another default payment term under Settings → Company first.',
+    },
+    { when: { customers: '1' }, text: 'This payment term is still assigned to one customer. Assign another payment term to it first.' },
+    { text: 'This payment term is still assigned to {customers:int} customers. Assign another payment term to them first.' },
+  ],
+  EMAIL_LIMIT_EXCEEDED: [
+    {
+      when: { scope: 'company' },
+      text: 'Your company has already sent {limit:int} e-mails today, the most per day. Please send it again tomorrow.',
+    },
+    {
+      when: { scope: 'invoice' },
+      text: 'This invoice has already been sent {limit:int} times today, the most per day. Please send it again tomorrow.',
+    },
+  ],
+  LOGO_DIMENSIONS_TOO_LARGE: [
+    { text: 'The logo has {width:int} × {height:int} pixels, more than 25 megapixels. Scale the image down and upload it again.' },
+  ],
+  BANK_ENTRY_CURRENCY_MISMATCH: [
+    {
+      text: 'The incoming payment is in {currency:currency}, not in euros. Record the euro amount your bank booked as a payment on the invoice.',
+    },
+  ],
+} as const satisfies Partial<Record<ProblemCode, readonly DataText[]>>;
+
+const DATA_TEXTS_DE: Record<keyof typeof DATA_TEXTS_EN, DataText[]> = {
+  INVOICE_LIMIT_REACHED: [
+    {
+      text: 'Das Kontingent Ihres Tarifs von {limit:int} festgeschriebenen Rechnungen ist für diesen Monat ausgeschöpft. Entwürfe können Sie weiter anlegen; schreiben Sie sie ab dem {reset_date:date} fest, wenn das Kontingent zurückgesetzt wird, oder nach einem Tarifwechsel.',
+    },
+  ],
+  PAYMENT_EXCEEDS_OPEN_AMOUNT: [
+    { text: 'Die Zahlung (mit einem etwaigen Skonto) ist höher als der offene Betrag von {open_amount:money}. Prüfen Sie den Betrag.' },
+  ],
+  CREDIT_EXCEEDS_INVOICE: [
+    {
+      text: 'Die Rechnung kann nur noch um höchstens {remaining_gross:money} gutgeschrieben werden. Verringern Sie den Betrag der Gutschrift.',
+    },
+  ],
+  PAYMENT_TERM_IN_USE: [
+    {
+      when: { is_default: 'true' },
+      text: 'Diese Zahlungsbedingung ist die Standard-Zahlungsbedingung des Unternehmens. Wählen Sie zuerst unter Einstellungen → Unternehmen eine andere als Standard.',
+    },
+    { when: { customers: '1' }, text: 'Diese Zahlungsbedingung ist noch einem Kunden zugeordnet. Ordnen Sie ihm zuerst eine andere zu.' },
+    { text: 'Diese Zahlungsbedingung ist noch {customers:int} Kunden zugeordnet. Ordnen Sie ihnen zuerst eine andere zu.' },
+  ],
+  EMAIL_LIMIT_EXCEEDED: [
+    {
+      when: { scope: 'company' },
+      text: 'Ihr Unternehmen hat heute bereits {limit:int} E-Mails gesendet, das Tagesmaximum. Bitte senden Sie die E-Mail morgen erneut.',
+    },
+    {
+      when: { scope: 'invoice' },
+      text: 'Diese Rechnung wurde heute bereits {limit:int}-mal gesendet, das Tagesmaximum. Bitte senden Sie sie morgen erneut.',
+    },
+  ],
+  LOGO_DIMENSIONS_TOO_LARGE: [
+    {
+      text: 'Das Logo hat {width:int} × {height:int} Pixel, mehr als 25 Megapixel. Verkleinern Sie das Bild und laden Sie es erneut hoch.',
+    },
+  ],
+  BANK_ENTRY_CURRENCY_MISMATCH: [
+    {
+      text: 'Der Zahlungseingang ist in {currency:currency}, nicht in Euro. Erfassen Sie den Euro-Betrag, den Ihre Bank gebucht hat, als Zahlung zur Rechnung.',
+    },
+  ],
+};
+
+export const PROBLEM_DATA_TEXTS: Record<Lang, Partial<Record<ProblemCode, readonly DataText[]>>> = { de: DATA_TEXTS_DE, en: DATA_TEXTS_EN };
+
+const LOCALES: Record<Lang, string> = { de: 'de-DE', en: 'en-GB' };
+/** A member of the problem document in the page's language, or undefined when it is not what the type expects. */
+function formatted(lang: Lang, type: string, value: unknown): string | undefined {
+  const locale = LOCALES[lang];
+  switch (type) {
+    case 'int':
+      return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+        ? new Intl.NumberFormat(locale).format(value)
+        : undefined;
+    case 'money':
+      return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e13
+        ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(value)
+        : undefined;
+    case 'date': {
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+      const date = new Date(`${value}T00:00:00Z`);
+      return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value
+        ? undefined
+        : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+    }
+    case 'currency':
+      return typeof value === 'string' && /^[A-Z]{3}$/.test(value) ? value : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The sentence of `code` naming the data `body` carries (PROBLEM_DATA_TEXTS), or undefined when it carries too little. */
+export function problemTextWithData(lang: Lang, code: string, body: Record<string, unknown>): string | undefined {
+  const table = PROBLEM_DATA_TEXTS[lang];
+  const entries = Object.hasOwn(table, code) ? table[code as ProblemCode] : undefined;
+  const member = (name: string) => (Object.hasOwn(body, name) ? body[name] : undefined);
+  for (const entry of entries ?? []) {
+    if (entry.when && !Object.entries(entry.when).every(([name, value]) => String(member(name)) === value)) continue;
+    let complete = true;
+    const text = entry.text.replace(/\{(\w+):(\w+)\}/g, (_m, name: string, type: string) => {
+      const value = formatted(lang, type, member(name));
+      if (value === undefined) complete = false;
+      return value ?? '';
+    });
+    if (complete) return text;
+  }
+  return undefined;
+}

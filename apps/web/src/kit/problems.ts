@@ -1,7 +1,7 @@
 /** A problem document as a service answered it (read leniently). */
 type Json = Record<string, unknown>;
 import { texts, type Lang } from './i18n';
-import { fieldText, PROBLEM_TEXTS, type ProblemForm } from './problem-texts';
+import { fieldText, PROBLEM_TEXTS, problemTextWithData, type ProblemForm } from './problem-texts';
 
 export type { ProblemForm };
 
@@ -66,7 +66,8 @@ export function problemMessage(lang: Lang, status: number, body: Json, form?: Pr
       return fill(t.field, f) + (suggestion ? ` ${fill(t.suggestion, { suggestion })}` : '');
     })
     .filter((x): x is string => x !== undefined);
-  const known = Object.hasOwn(codes, code) ? codes[code] : undefined;
+  // the code's sentence, with the amounts, dates and counts the answer carries where the sentence names them
+  const known = Object.hasOwn(codes, code) ? (problemTextWithData(lang, code, body) ?? codes[code]) : undefined;
   // a code with its own sentence says it all (WEBHOOK_URL_NOT_ALLOWED names what the url field needs), but for a
   // field error the fields the form knows say more
   if (known && !FIELD_CODES.has(code)) return known;
