@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { ERROR_CODES, WARNING_CODES } from '@inv/contracts';
 import { texts } from './i18n';
 import { FIELD_TEXTS, FORM_FIELD_TEXTS, PROBLEM_DATA_TEXTS, PROBLEM_TEXTS, fieldText } from './problem-texts';
+import { RULE_TEXTS } from './problem-texts.rules';
 import { KNOWN_PROBLEM_CODES, problemMessage } from './problems';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -74,6 +75,63 @@ function producedProblemCodes(root = ROOT): Map<string, string> {
   }
   const warnings: readonly string[] = WARNING_CODES; // codes of successful answers' warnings, not refusals
   for (const w of warnings) found.delete(w);
+  return found;
+}
+
+/** The arguments of a call, split at its top-level commas (strings, brackets and braces kept whole). */
+function topLevelArguments(args: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  let quote: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const c = args[i]!;
+    current += c;
+    if (quote) {
+      if (c === '\\') current += args[++i] ?? '';
+      else if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(current.slice(0, -1).trim());
+      current = '';
+    }
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}
+
+/**
+ * Every rule an invoice check can name (the `rule` of its findings), with the file naming it: `rule: 'X'` and
+ * `X_RULE = 'X'` in the invoice service and libs/einvoice, and the rule argument of libs/einvoice requirements.ts's
+ * need(cond, field, rule, message) and partyRequirements(need, role, party, nameRule, addressRule, countryRule).
+ */
+function producedRules(root = ROOT): Map<string, string> {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) {
+        if (!['node_modules', 'fixtures', 'testing'].includes(name)) walk(full);
+      } else if (full.endsWith('.ts') && !full.endsWith('.spec.ts')) files.push(full);
+    }
+  };
+  for (const dir of ['libs/einvoice/src', 'apps/invoice-service/src', 'apps/recurring-service/src']) walk(join(root, dir));
+  const found = new Map<string, string>();
+  const literal = (arg: string | undefined) => /^'([^']+)'$/.exec(arg ?? '')?.[1];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const at = relative(root, file);
+    const add = (rule: string | undefined) => rule !== undefined && !found.has(rule) && found.set(rule, at);
+    for (const m of text.matchAll(/\brule:\s*([^,}\n]+)/g)) for (const r of m[1]!.matchAll(/'([^']+)'/g)) add(r[1]);
+    for (const m of text.matchAll(/_RULE\s*=\s*'([^']+)'/g)) add(m[1]);
+    for (const m of text.matchAll(/\b(need|partyRequirements)\(/g)) {
+      const args = topLevelArguments(insideParens(text, m.index + m[0].length - 1));
+      if (m[1] === 'need') add(literal(args[2]));
+      else args.slice(3).forEach((a) => add(literal(a)));
+    }
+  }
   return found;
 }
 
@@ -272,6 +330,59 @@ describe('the problem texts cover every code the platform answers', () => {
       { code: 'BANK_ENTRY_CURRENCY_MISMATCH', currency: 'x'.repeat(5000) },
     ])
       for (const lang of ['de', 'en'] as const) expect(problemMessage(lang, 409, body)).toBe(PROBLEM_TEXTS[lang][body.code as never]);
+  });
+
+  it('has a German and an English sentence for every rule an invoice check names', () => {
+    const rules = producedRules();
+    for (const rule of ['CUSTOMER_EXISTS', 'VAT_RATE_NOT_IN_FORCE', 'BR-DE-15', 'BR-CO-26', 'BR-09', 'amounts', 'FatturaPA:CAP'])
+      expect([rule, rules.has(rule)]).toEqual([rule, true]);
+    expect(rules.size).toBeGreaterThan(50);
+    const missing = [...rules].flatMap(([rule, file]) =>
+      (['de', 'en'] as const).filter((lang) => !Object.hasOwn(RULE_TEXTS[lang], rule)).map((lang) => `${rule} (${lang}, from ${file})`),
+    );
+    expect(missing).toEqual([]);
+    expect(Object.keys(RULE_TEXTS.en).filter((r) => !rules.has(r))).toEqual([]);
+    expect(Object.keys(RULE_TEXTS.de).sort()).toEqual(Object.keys(RULE_TEXTS.en).sort());
+    for (const [rule, en] of Object.entries(RULE_TEXTS.en)) {
+      const de = RULE_TEXTS.de[rule as never] as string;
+      expect([rule, de !== en, /[.]$/.test(de) && /[.]$/.test(en), de.length > 10]).toEqual([rule, true, true, true]);
+    }
+    const de = Object.values(RULE_TEXTS.de).join(' ');
+    expect(de).not.toMatch(/\b(the|company|customer|needs)\b/i);
+  });
+
+  it('says what an invoice that cannot be finalized lacks, each finding once, then how many more the check names', () => {
+    const finding = (rule: string, path = 'x') => ({ path, field: path, rule, message: 'english' });
+    const refused = {
+      code: 'INVOICE_NOT_VALID',
+      detail: 'the invoice cannot be finalized: english',
+      errors: [finding('BR-DE-15', 'buyerReference'), finding('BR-DE-05'), finding('BR-DE-05'), finding('BR-SOMETHING-NEW')],
+    };
+    expect(problemMessage('de', 422, refused)).toBe(
+      [
+        PROBLEM_TEXTS.de.INVOICE_NOT_VALID,
+        RULE_TEXTS.de['BR-DE-15'],
+        RULE_TEXTS.de['BR-DE-05'],
+        'Weitere Befunde in der Prüfung der Rechnung: 1.',
+      ].join(' '),
+    );
+    expect(problemMessage('en', 422, refused)).toContain('The buyer reference (the Leitweg-ID for public-sector customers) is missing.');
+    expect(problemMessage('en', 422, refused)).not.toContain('english');
+    const many = {
+      code: 'RECURRING_TEMPLATE_NOT_VALID',
+      errors: ['BR-02', 'BR-03', 'BR-22', 'BR-23', 'BR-25', 'BR-26', 'BR-27'].map((r) => finding(r)),
+      errors_total: 30,
+    };
+    const text = problemMessage('de', 422, many);
+    expect(text.startsWith(PROBLEM_TEXTS.de.RECURRING_TEMPLATE_NOT_VALID)).toBe(true);
+    expect(text).toContain(RULE_TEXTS.de['BR-25']);
+    expect(text).not.toContain(RULE_TEXTS.de['BR-26']);
+    expect(text.endsWith('Weitere Befunde in der Prüfung der Rechnung: 25.')).toBe(true); // 2 not said + 23 not listed
+    // no findings, or odd ones: the code's sentence
+    expect(problemMessage('de', 422, { code: 'INVOICE_NOT_VALID' })).toBe(PROBLEM_TEXTS.de.INVOICE_NOT_VALID);
+    expect(problemMessage('de', 422, { code: 'INVOICE_NOT_VALID', errors: [null, { rule: '__proto__' }], errors_total: 'x' })).toBe(
+      `${PROBLEM_TEXTS.de.INVOICE_NOT_VALID} Weitere Befunde in der Prüfung der Rechnung: 2.`,
+    );
   });
 
   it('answers each code in its own sentence, not the service’s English', () => {

@@ -2,6 +2,7 @@
 type Json = Record<string, unknown>;
 import { texts, type Lang } from './i18n';
 import { fieldText, PROBLEM_TEXTS, problemTextWithData, type ProblemForm } from './problem-texts';
+import { RULE_TEXTS } from './problem-texts.rules';
 
 export type { ProblemForm };
 
@@ -13,6 +14,8 @@ export type { ProblemForm };
  * new to the web app.
  */
 type Texts = {
+  /** After the findings an answer lists, for those not said (beyond MAX_FINDINGS, or of a rule new to the web app). */
+  more: string;
   field: string;
   suggestion: string;
   generic: string;
@@ -20,6 +23,7 @@ type Texts = {
 };
 
 const en: Texts = {
+  more: 'Further findings in the check of the invoice: {count}.',
   field: 'Please check the field “{label}”. Expected: {expected}.',
   suggestion: 'Did you mean “{suggestion}”?',
   generic: 'The action was refused.',
@@ -27,6 +31,7 @@ const en: Texts = {
 };
 
 const de: Texts = {
+  more: 'Weitere Befunde in der Prüfung der Rechnung: {count}.',
   field: 'Bitte prüfen Sie das Feld „{label}“. Erwartet: {expected}.',
   suggestion: 'Meinten Sie „{suggestion}“?',
   generic: 'Die Aktion wurde abgelehnt.',
@@ -36,6 +41,10 @@ const de: Texts = {
 const TEXTS: Record<Lang, Texts> = { de, en };
 /** Codes whose own sentence gives way to the sentences of the fields `errors` names (the form can mark each field). */
 const FIELD_CODES = new Set(['UNKNOWN_FIELD', 'VALIDATION_ERROR', 'INVALID_DATA']);
+/** Codes whose `errors` are the findings of the invoice check, each with its `rule` (problem-texts.rules.ts). */
+const FINDING_CODES = new Set(['INVOICE_NOT_VALID', 'RECURRING_TEMPLATE_NOT_VALID']);
+/** The most findings a message says; the check page lists them all. */
+const MAX_FINDINGS = 5;
 /** Field errors: when the form names none of their fields, their sentence leads the service's detail, which names them. */
 const DETAIL_CODES = new Set(['VALIDATION_ERROR', 'INVALID_DATA']);
 const fill = (s: string, v: Record<string, string>) => s.replace(/\{(\w+)\}/g, (_m, k: string) => v[k] ?? '');
@@ -70,6 +79,7 @@ export function problemMessage(lang: Lang, status: number, body: Json, form?: Pr
   const known = Object.hasOwn(codes, code) ? (problemTextWithData(lang, code, body) ?? codes[code]) : undefined;
   // a code with its own sentence says it all (WEBHOOK_URL_NOT_ALLOWED names what the url field needs), but for a
   // field error the fields the form knows say more
+  if (known && FINDING_CODES.has(code) && errors.length) return [known, ...findingTexts(lang, errors, body.errors_total)].join(' ');
   if (known && !FIELD_CODES.has(code)) return known;
   if (fieldTexts.length) return [...new Set(fieldTexts)].join(' ');
   if (known && !DETAIL_CODES.has(code)) return known;
@@ -78,4 +88,25 @@ export function problemMessage(lang: Lang, status: number, body: Json, form?: Pr
   const detail = (str(body.detail) ?? str(body.message))?.slice(0, 300);
   const lead = known ?? t.generic;
   return detail ? `${lead} ${fill(t.detail, { detail })}` : lead;
+}
+
+/**
+ * What the findings of an invoice check say, each rule once, at most MAX_FINDINGS, then how many more there are
+ * (`errorsTotal`: all of them, where the answer listed only the first 20).
+ */
+function findingTexts(lang: Lang, errors: unknown[], errorsTotal: unknown): string[] {
+  const rules: Record<string, string> = RULE_TEXTS[lang];
+  const said = new Set<string>();
+  let unsaid = 0;
+  for (const e of errors.slice(0, 100)) {
+    const rule = e && typeof e === 'object' ? str((e as Record<string, unknown>).rule) : undefined;
+    const text = rule !== undefined && Object.hasOwn(rules, rule) ? rules[rule] : undefined;
+    if (text && said.has(text)) continue;
+    if (text && said.size < MAX_FINDINGS) said.add(text);
+    else unsaid++;
+  }
+  const unlisted =
+    typeof errorsTotal === 'number' && Number.isSafeInteger(errorsTotal) && errorsTotal > errors.length ? errorsTotal - errors.length : 0;
+  const more = unsaid + unlisted;
+  return [...said, ...(more ? [fill(TEXTS[lang].more, { count: String(more) })] : [])];
 }
