@@ -277,6 +277,10 @@ describe('the problem texts cover every code the platform answers', () => {
       'Bitte prüfen Sie das Feld „Name“. Erwartet: 1 bis 100 Zeichen, z. B. 14 Tage netto.',
     );
     expect(problemMessage('en', 400, invalid([{ path: 'name', message: 'required' }]))).toContain('what the key is for');
+    expect(problemMessage('de', 400, invalid([{ path: 'phone', message: 'too long' }]), 'companyProfile')).toContain(
+      'höchstens 40 Zeichen',
+    );
+    expect(problemMessage('de', 400, invalid([{ path: 'phone', message: 'too long' }]))).toContain('höchstens 50 Zeichen');
   });
 
   it('names the amounts, dates and counts an answer carries, in the page language, and otherwise says the plain sentence', () => {

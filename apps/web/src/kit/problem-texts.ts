@@ -12,9 +12,10 @@ export type FieldText = { label: string; expected: string };
 
 /**
  * The forms whose fields share a name with another form's but expect something else (`name` of an API key, a payment
- * term, a recurring invoice, a product). A page passes its form to problemMessage; without one, the common meaning applies.
+ * term, a recurring invoice, a product; `phone` of the company, 40 characters, and of a customer, 50). A page passes its
+ * form to problemMessage; without one, the common meaning applies.
  */
-export type ProblemForm = 'apiKey' | 'paymentTerm' | 'recurring' | 'product';
+export type ProblemForm = 'apiKey' | 'paymentTerm' | 'recurring' | 'product' | 'companyProfile';
 
 /**
  * Form fields by the API's path, numeric segments left out (`positions.0.quantity` is looked up as
@@ -157,12 +158,12 @@ const FIELDS_EN = {
   expense_account: { label: 'Expense account', expected: 'an account number from 1 to 999999999' },
 
   // dunning settings
-  interval_days: { label: 'Days between the levels', expected: 'three whole numbers of days' },
-  fees: { label: 'Dunning fees', expected: 'three amounts in euros, e.g. 0, 5, 10' },
-  pay_within_days: { label: 'Payment period of the dunning notice (days)', expected: 'a whole number of days' },
+  interval_days: { label: 'Days between the levels', expected: 'three numbers of days up to 365, e.g. 7, 14, 14' },
+  fees: { label: 'Dunning fees', expected: 'three amounts in euros of at most 10,000, e.g. 0, 5, 10' },
+  pay_within_days: { label: 'Payment period of the dunning notice (days)', expected: 'a whole number from 1 to 90' },
 
   // recurring invoices
-  interval: { label: 'Interval', expected: 'one of the listed intervals' },
+  interval: { label: 'Interval', expected: 'monthly, quarterly or yearly' },
   day_of_month: { label: 'Day of the month', expected: 'a day from 1 to 28, or the last day' },
   start_date: { label: 'Start date', expected: 'a date such as 2026-12-01, not long in the past' },
   end_date: { label: 'End date', expected: 'a date such as 2027-11-30, after the start date' },
@@ -300,11 +301,11 @@ const FIELDS_DE: Record<FieldKey, FieldText> = {
   discount_account_untaxed: { label: 'Skontokonto (steuerfrei)', expected: 'eine Kontonummer von 1 bis 999999999' },
   expense_account: { label: 'Aufwandskonto', expected: 'eine Kontonummer von 1 bis 999999999' },
 
-  interval_days: { label: 'Tage zwischen den Mahnstufen', expected: 'drei ganze Zahlen von Tagen' },
-  fees: { label: 'Mahngebühren', expected: 'drei Beträge in Euro, z. B. 0, 5, 10' },
-  pay_within_days: { label: 'Zahlungsfrist der Mahnung (Tage)', expected: 'eine ganze Zahl von Tagen' },
+  interval_days: { label: 'Tage zwischen den Mahnstufen', expected: 'drei Anzahlen von Tagen bis 365, z. B. 7, 14, 14' },
+  fees: { label: 'Mahngebühren', expected: 'drei Beträge in Euro bis 10.000, z. B. 0, 5, 10' },
+  pay_within_days: { label: 'Zahlungsfrist der Mahnung (Tage)', expected: 'eine ganze Zahl von 1 bis 90' },
 
-  interval: { label: 'Intervall', expected: 'eines der aufgeführten Intervalle' },
+  interval: { label: 'Intervall', expected: 'monatlich, vierteljährlich oder jährlich' },
   day_of_month: { label: 'Tag im Monat', expected: 'ein Tag von 1 bis 28 oder der Monatsletzte' },
   start_date: { label: 'Startdatum', expected: 'ein Datum wie 01.12.2026, nicht lange in der Vergangenheit' },
   end_date: { label: 'Enddatum', expected: 'ein Datum wie 30.11.2027, nach dem Startdatum' },
@@ -321,11 +322,15 @@ export const FORM_FIELD_TEXTS: Record<Lang, Record<ProblemForm, Record<string, F
       name: { label: 'Name', expected: '1 to 100 characters, e.g. 14 days net' },
     },
     recurring: {
-      name: { label: 'Name', expected: 'at most 200 characters, e.g. Monthly rent' },
+      name: { label: 'Name', expected: '1 to 200 characters, e.g. Monthly rent' },
     },
     product: {
       name: { label: 'Name', expected: '1 to 500 characters' },
       description: { label: 'Description', expected: 'at most 2,000 characters' },
+    },
+    companyProfile: {
+      phone: { label: 'Phone', expected: 'at most 40 characters' },
+      vat_id: { label: 'VAT ID', expected: 'at most 20 characters with country prefix, e.g. DE123456789' },
     },
   },
   de: {
@@ -334,11 +339,15 @@ export const FORM_FIELD_TEXTS: Record<Lang, Record<ProblemForm, Record<string, F
       name: { label: 'Name', expected: '1 bis 100 Zeichen, z. B. 14 Tage netto' },
     },
     recurring: {
-      name: { label: 'Name', expected: 'höchstens 200 Zeichen, z. B. Monatsmiete' },
+      name: { label: 'Name', expected: '1 bis 200 Zeichen, z. B. Monatsmiete' },
     },
     product: {
       name: { label: 'Name', expected: '1 bis 500 Zeichen' },
       description: { label: 'Beschreibung', expected: 'höchstens 2.000 Zeichen' },
+    },
+    companyProfile: {
+      phone: { label: 'Telefon', expected: 'höchstens 40 Zeichen' },
+      vat_id: { label: 'USt-IdNr.', expected: 'höchstens 20 Zeichen mit Länderkennung, z. B. DE123456789' },
     },
   },
 };
