@@ -9,8 +9,8 @@ import { KNOWN_PROBLEM_CODES, problemMessage } from './problems';
 const ROOT = resolve(__dirname, '../../../..');
 /** A code as the services write it: upper case words joined by _, at least 4 characters. */
 const CODE = "'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)'";
-/** Projects that answer no problem documents of their own (test doubles, the message bus, the dashboard itself). */
-const NOT_SERVICES = ['web', 'embedded-mongo', 'vies-simulator', 'bus', 'testing'];
+/** Projects that answer no problem documents (test doubles, test databases, the message bus's own RPC errors). */
+const NOT_SERVICES = ['embedded-mongo', 'vies-simulator', 'bus'];
 
 /** The text inside the parentheses that open at `open` (strings are not parsed: the services' code needs no more). */
 function insideParens(text: string, open: number): string {
