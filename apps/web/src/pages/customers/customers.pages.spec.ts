@@ -142,6 +142,9 @@ describe('customer pages', () => {
       expect(page.html).toContain('Skonto');
       expect(page.html).toContain('Mahngebühr');
       expect(page.html).toContain('386,00');
+      // the customer's language (German) first; links, since a form redirected to the object store is stopped by form-action
+      expect(page.html).toContain('href="/app/customers/7/statement.pdf?from=2026-10-01&amp;to=2026-11-30&amp;language=de">PDF herunterladen (Deutsch)');
+      expect(page.html).toContain('language=en">PDF herunterladen (Englisch)');
       const pdf = await h.get('/app/customers/7/statement.pdf?from=2026-10-01&to=2026-11-30&language=en');
       expect(pdf.status).toBe(303);
       expect(pdf.location).toBe('https://files.example/statement.pdf?X-Amz-Signature=abc');

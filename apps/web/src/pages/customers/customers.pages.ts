@@ -284,10 +284,8 @@ export function registerCustomerPages(router: Router, kit: PagesKit): void {
     const period = periodOf(req);
     const from = period?.from ?? queryOf(req, 'from', 10).slice(0, 10);
     const to = period?.to ?? queryOf(req, 'to', 10).slice(0, 10);
-    const pdfLang =
-      queryOf(req, 'language') === 'en' || (queryOf(req, 'language') !== 'de' && found.ok && found.body.language === 'English')
-        ? 'en'
-        : 'de';
+    // the customer's language first (the API's default for the PDF)
+    const pdfLangs: ('de' | 'en')[] = found.ok && found.body.language === 'English' ? ['en', 'de'] : ['de', 'en'];
     const form = `<form class="card filters" method="get" action="/app/customers/${esc(id)}/statement">
 <div class="filter-grid"><div><label for="s-from">${esc(t.from)}</label><input id="s-from" name="from" type="date" value="${esc(ISO_DAY.test(from) ? from : '')}"></div>
 <div><label for="s-to">${esc(t.to)}</label><input id="s-to" name="to" type="date" value="${esc(ISO_DAY.test(to) ? to : '')}"></div></div>
@@ -317,9 +315,15 @@ export function registerCustomerPages(router: Router, kit: PagesKit): void {
           `${td(t.debit, money(lang, e.debit))}${td(t.credit, money(lang, e.credit))}${td(t.balance, money(lang, e.balance))}</tr>`,
       )
       .join('\n');
-    const pdfForm = `<form class="inline pdf-form" method="get" action="/app/customers/${esc(id)}/statement.pdf">${period.from ? `<input type="hidden" name="from" value="${esc(period.from)}">` : ''}${period.to ? `<input type="hidden" name="to" value="${esc(period.to)}">` : ''}
-<label for="s-lang">${esc(t.pdfLanguage)}</label><select class="field" id="s-lang" name="language"><option value="de"${pdfLang === 'de' ? ' selected' : ''}>${esc(t.pdfLanguages.de!)}</option><option value="en"${pdfLang === 'en' ? ' selected' : ''}>${esc(t.pdfLanguages.en!)}</option></select>
-<button type="submit" class="secondary">${esc(t.downloadPdf)}</button></form>`;
+    // links, not a form: the download ends at the object store's presigned URL, and the CSP's form-action would stop
+    // a form submission redirected there
+    const pdfLinks = `<p class="actions">${pdfLangs
+      .map((l) => {
+        const p = new URLSearchParams(period.params);
+        p.set('language', l);
+        return `<a class="button secondary" href="/app/customers/${esc(id)}/statement.pdf?${esc(p.toString())}">${esc(fill(t.downloadPdf, { lang: t.pdfLanguages[l]! }))}</a>`;
+      })
+      .join('')}</p>`;
     const periodText = s.from || s.to ? `${day(lang, s.from)} – ${day(lang, s.to)}` : esc(t.wholeHistory);
     const table = `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.statement)}</caption><thead><tr><th scope="col">${esc(t.date)}</th><th scope="col">${esc(t.document)}</th><th scope="col">${esc(t.postingType)}</th><th scope="col">${esc(t.debit)}</th><th scope="col">${esc(t.credit)}</th><th scope="col">${esc(t.balance)}</th></tr></thead><tbody>${
       rows || `<tr><td colspan="6" class="muted">${esc(t.noEntries)}</td></tr>`
@@ -327,7 +331,7 @@ export function registerCustomerPages(router: Router, kit: PagesKit): void {
     show(res, ctx, {
       title: fill(t.statementOf, { name }),
       body: `${back}<p class="lead">${esc(t.statementLead)}</p>${form}<section class="card" aria-labelledby="st-h"><h2 id="st-h">${esc(t.period)}: ${periodText}</h2>
-<dl class="facts"><div><dt>${esc(t.openingBalance)}</dt><dd>${money(lang, s.opening_balance)}</dd></div><div><dt>${esc(t.closingBalance)}</dt><dd><strong>${money(lang, s.closing_balance)}</strong></dd></div></dl>${pdfForm}</section>${table}`,
+<dl class="facts"><div><dt>${esc(t.openingBalance)}</dt><dd>${money(lang, s.opening_balance)}</dd></div><div><dt>${esc(t.closingBalance)}</dt><dd><strong>${money(lang, s.closing_balance)}</strong></dd></div></dl>${pdfLinks}</section>${table}`,
     });
   });
 
