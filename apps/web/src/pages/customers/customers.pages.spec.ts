@@ -48,6 +48,9 @@ describe('customer pages', () => {
       // a filter outside the whitelist or value set is dropped
       await h.get('/app/customers?contact_type=X&is_active=maybe&page=-1');
       expect(h.calls[1]!.path).toBe('/customer/?page=1&limit=25');
+      // a search cannot smuggle parameters into the API's query
+      await h.get('/app/customers?q=a%26limit%3D1000%23');
+      expect(h.calls[2]!.path).toBe('/customer/?q=a%26limit%3D1000%23&page=1&limit=25');
     } finally {
       await h.close();
     }
@@ -62,6 +65,8 @@ describe('customer pages', () => {
       const refused = await h.get('/app/customers?q=x');
       expect(refused.status).toBe(400);
       expect(refused.html).toContain('msg error');
+      answer = { status: 503, body: { code: 'SERVICE_UNAVAILABLE' } };
+      expect((await h.get('/app/customers')).status).toBe(502);
     } finally {
       await h.close();
     }
@@ -143,7 +148,9 @@ describe('customer pages', () => {
       expect(page.html).toContain('Mahngebühr');
       expect(page.html).toContain('386,00');
       // the customer's language (German) first; links, since a form redirected to the object store is stopped by form-action
-      expect(page.html).toContain('href="/app/customers/7/statement.pdf?from=2026-10-01&amp;to=2026-11-30&amp;language=de">PDF herunterladen (Deutsch)');
+      expect(page.html).toContain(
+        'href="/app/customers/7/statement.pdf?from=2026-10-01&amp;to=2026-11-30&amp;language=de">PDF herunterladen (Deutsch)',
+      );
       expect(page.html).toContain('language=en">PDF herunterladen (Englisch)');
       const pdf = await h.get('/app/customers/7/statement.pdf?from=2026-10-01&to=2026-11-30&language=en');
       expect(pdf.status).toBe(303);
