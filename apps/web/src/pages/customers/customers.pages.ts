@@ -84,8 +84,8 @@ export function registerCustomerPages(router: Router, kit: PagesKit): void {
       .filter((c) => NUMERIC_ID.test(String(c.id)))
       .map(
         (c) =>
-          `<tr>${td(t.number, esc(c.customer_number))}${td(t.name, `<a href="/app/customers/${c.id}">${esc(customerName(c))}</a>`)}` +
-          `${td(t.contactType, esc(t.contactTypes[c.contact_type] ?? c.contact_type))}${td(t.email, esc(c.email ?? ''))}` +
+          `<tr>${td(t.number, esc(c.customer_number))}${td(t.name, `<a class="long" href="/app/customers/${c.id}">${esc(customerName(c))}</a>`)}` +
+          `${td(t.contactType, esc(t.contactTypes[c.contact_type] ?? c.contact_type))}${td(t.email, `<span class="long">${esc(c.email ?? '')}</span>`)}` +
           `${td(t.vatId, c.vat_id ? `${esc(c.vat_id)} ${vatBadge(c.vat_check.status)}` : '')}${td(t.status, c.is_active ? badge('', t.active) : badge('off', t.inactive))}</tr>`,
       )
       .join('\n');

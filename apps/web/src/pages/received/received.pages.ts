@@ -74,27 +74,28 @@ export function registerReceivedPages(router: Router, kit: PagesKit): void {
         body: filters,
         message: { kind: 'error', text: kit.problem(ctx, listed) },
       });
+    // five columns, so the table fits a desktop without scrolling: the issue date under the number, the error count under the status
+    const listStatus = (d: Doc) =>
+      d.status !== 'RECEIVED'
+        ? badge(d.status === 'REJECTED' ? 'bad' : 'off', t.statuses[d.status] ?? d.status)
+        : `${d.valid ? badge('', t.valid) : badge('bad', t.invalid)}<br><span class="muted">${esc(fill(t.errors, { count: String(d.error_count) }))}</span>`;
     const rows = listed.items
       .filter((d) => NUMERIC_ID.test(String(d.id)))
       .map(
         (d) =>
-          `<tr>${td(t.receivedAt, when(lang, d.received_at))}${td(
+          `<tr>${td(t.receivedAt, day(lang, d.received_at))}${td(
             t.seller,
-            `<a href="/app/received/${d.id}">${esc(d.seller_name || d.filename || `#${d.id}`)}</a>${d.seller_vat_id ? `<br><span class="muted">${esc(d.seller_vat_id)}</span>` : ''}`,
+            `<a class="long" href="/app/received/${d.id}">${esc(d.seller_name || d.filename || `#${d.id}`)}</a>${d.seller_vat_id ? `<br><span class="muted">${esc(d.seller_vat_id)}</span>` : ''}`,
           )}` +
-          `${td(t.number, `${esc(d.number ?? '')}${d.document_type === 'CREDIT_NOTE' ? ` <span class="muted">${esc(t.documentType.CREDIT_NOTE!)}</span>` : ''}`)}${td(t.issueDate, day(lang, d.issue_date))}` +
-          `${td(t.payable, money(lang, d.payable, d.currency))}${td(t.status, statusBadges(ctx, d))}${td(
-            t.findings,
-            d.status === 'RECEIVED'
-              ? d.error_count
-                ? badge('bad', fill(t.errors, { count: String(d.error_count) }))
-                : esc(fill(t.errors, { count: '0' }))
-              : '',
-          )}</tr>`,
+          `${td(
+            t.number,
+            `${esc(d.number ?? '')}${d.document_type === 'CREDIT_NOTE' ? ` <span class="muted">${esc(t.documentType.CREDIT_NOTE!)}</span>` : ''}${d.issue_date ? `<br><span class="muted">${day(lang, d.issue_date)}</span>` : ''}`,
+          )}` +
+          `${td(t.payable, money(lang, d.payable, d.currency))}${td(t.checkStatus, listStatus(d))}</tr>`,
       )
       .join('\n');
     const table = listed.items.length
-      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.received)}</caption><thead><tr><th scope="col">${esc(t.receivedAt)}</th><th scope="col">${esc(t.seller)}</th><th scope="col">${esc(t.number)}</th><th scope="col">${esc(t.issueDate)}</th><th scope="col">${esc(t.payable)}</th><th scope="col">${esc(t.status)}</th><th scope="col">${esc(t.findings)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.received)}</caption><thead><tr><th scope="col">${esc(t.receivedAt)}</th><th scope="col">${esc(t.seller)}</th><th scope="col">${esc(t.number)}</th><th scope="col">${esc(t.payable)}</th><th scope="col">${esc(t.checkStatus)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p class="muted">${esc(t.noDocuments)}</p>`;
     show(res, ctx, {
       title: t.received,
@@ -235,7 +236,7 @@ export function registerReceivedPages(router: Router, kit: PagesKit): void {
       [t.receivedAt, when(lang, d.received_at)],
       [
         t.file,
-        `${esc(d.filename ?? '')} <span class="muted">${esc(fill(t.bytes, { size: new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB').format(d.size) }))}</span>`,
+        `<span class="long">${esc(d.filename ?? '')}</span> <span class="muted">${esc(fill(t.bytes, { size: new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB').format(d.size) }))}</span>`,
       ],
     ])}</section>`;
 
