@@ -169,7 +169,7 @@ const de: ReceivedTexts = {
   addSupplier: 'Lieferant ins Verzeichnis aufnehmen',
   supplierAdded: 'Der Lieferant „{name}“ wurde ins Verzeichnis aufgenommen. Künftig empfangene Dokumente werden ihm zugeordnet.',
   supplierNoName: 'Das Dokument nennt keinen Lieferanten; er kann nicht ins Verzeichnis aufgenommen werden.',
-  severity: 'Schwere',
+  severity: 'Schweregrad',
   severities: { fatal: 'schwerwiegend', error: 'Fehler', warning: 'Warnung', information: 'Hinweis' },
   rule: 'Regel',
   message: 'Meldung',
