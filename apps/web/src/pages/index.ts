@@ -5,6 +5,8 @@ import { registerKeyPages } from './keys/keys.pages';
 import { registerMemberPages } from './members/members.pages';
 import { registerWebhookPages } from './webhooks/webhooks.pages';
 import { registerInvoicePages } from './invoices/invoices.pages';
+import { registerCustomerPages } from './customers/customers.pages';
+import { registerReceivedPages } from './received/received.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -13,4 +15,6 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerMemberPages(router, kit);
   registerWebhookPages(router, kit);
   registerInvoicePages(router, kit);
+  registerCustomerPages(router, kit);
+  registerReceivedPages(router, kit);
 }

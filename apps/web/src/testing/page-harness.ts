@@ -18,7 +18,7 @@ export interface ApiCallSeen {
   idempotencyKey?: string;
 }
 /** The fake API's answer: JSON `body`, or raw bytes with a content type (a PDF). */
-export type FakeAnswer = { status: number; body?: unknown; raw?: Buffer; contentType?: string };
+export type FakeAnswer = { status: number; body?: unknown; raw?: Buffer; contentType?: string; headers?: Record<string, string> };
 export type FakeApi = (call: ApiCallSeen) => FakeAnswer | undefined | Promise<FakeAnswer | undefined>;
 
 export const TEST_CSRF = 'csrf-of-the-test-session';
@@ -57,6 +57,7 @@ export async function pageHarness(opts: {
     };
     calls.push(call);
     const answer = (await opts.api(call)) ?? { status: 404, body: { code: 'NOT_FOUND', detail: `${call.path} not found` } };
+    if (answer.headers) res.set(answer.headers);
     if (answer.raw)
       return void res
         .status(answer.status)
