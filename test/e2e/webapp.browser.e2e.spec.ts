@@ -37,7 +37,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     mkdirSync(ARTIFACTS, { recursive: true });
     system = await startSystem({
       kind: 'webapp',
-      services: ['account', 'quota', 'gateway'],
+      services: ['account', 'quota', 'gateway', 'web'],
       env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
       stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
     });
@@ -93,7 +93,8 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     }
     await page.getByLabel(lang === 'de' ? 'Neues Passwort' : 'New password').fill('a long enough password');
     await page.getByRole('button', { name: lang === 'de' ? 'Passwort festlegen und anmelden' : 'Set password and sign in' }).click();
-    await page.waitForURL(/\/app\/keys$/);
+    await page.waitForURL(/\/app\/invoices$/);
+    await page.goto(`${app()}/keys`);
   };
 
   it('signs in, creates a key, uses it, revokes it in the page, and the same request answers 401', async () => {
@@ -237,7 +238,8 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await owner.getByLabel('E-mail address').fill('owner@alpha.example');
     await owner.getByLabel('Password').fill('a long enough password');
     await owner.getByRole('button', { name: 'Sign in' }).click();
-    await owner.waitForURL(/\/app\/keys$/);
+    await owner.waitForURL(/\/app\/invoices$/);
+    await owner.goto(`${app()}/keys`);
     await owner.getByLabel('Name (what the key is for)').fill('owner tool');
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.goto(`${app()}/members`);
@@ -282,7 +284,8 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await page.getByLabel('E-mail address').fill('owner@alpha.example');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/app\/keys$/);
+    await page.waitForURL(/\/app\/invoices$/);
+    await page.goto(`${app()}/keys`);
     await waitFor(
       async () => {
         await page.goto(`${app()}/keys`);

@@ -49,7 +49,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages 
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/invoicing`;
     system = await startSystem({
       kind: 'webhookapp',
-      services: ['account', 'quota', 'webhook', 'gateway'],
+      services: ['account', 'quota', 'webhook', 'gateway', 'web'],
       env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', WEBHOOKS_ALLOW_LOOPBACK: 'true' },
       stdio: process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore',
     });
@@ -83,7 +83,8 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages 
     await page.locator('#invitation').waitFor({ state: 'visible' });
     await page.getByLabel('New password').fill('a long enough password');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.waitForURL(/\/app\/keys$/);
+    await page.waitForURL(/\/app\/invoices$/);
+    await page.goto(`${app()}/keys`);
   };
   const shots = async (page: Page, name: string) => {
     for (const width of [1280, 390]) {
