@@ -151,7 +151,9 @@ async function main() {
     const seedMs = performance.now() - t0;
     await conn.close();
 
-    const headers = await identityHeaders(company);
+    // the gateway's signed identity, as the service sees it; renewed well within its 60 s lifetime (outside the timing)
+    let headers = await identityHeaders(company);
+    setInterval(() => void identityHeaders(company).then((h) => (headers = h)), 20_000).unref();
     const get = async (query: string) => {
       const res = await fetch(`${svc.url}/invoice/?${query}`, { headers });
       const body = (await res.json()) as { invoices: unknown[]; total: number; next_cursor: string | null };
