@@ -264,7 +264,7 @@ export const InvoiceListQuery = Pagination.extend({
     .min(1)
     .max(100)
     .optional()
-    .meta({ description: 'invoice number or customer name contains this text (case-insensitive)' }),
+    .meta({ description: 'invoice number or customer name contains this text, taken literally (not a pattern), case-insensitive' }),
   sort: InvoiceSort.default('-created').meta({
     description: 'date, number, amount or created; a leading - sorts descending (default -created: newest first)',
   }),
