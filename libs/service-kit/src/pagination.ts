@@ -31,3 +31,22 @@ export function setPaginationHeaders(req: Request, res: Response, page: { total:
   const header = links.join(', ');
   if (Buffer.byteLength(header) <= MAX_LINK_HEADER_BYTES) res.setHeader('link', header);
 }
+
+/**
+ * The headers of a page reached by a cursor (keyset paging has no page numbers): `X-Total-Count`, and a `Link` to the
+ * first page and, unless this is the last page, to the next one (`cursor` set to `nextCursor`, other parameters kept).
+ */
+export function setCursorHeaders(req: Request, res: Response, page: { total: number; nextCursor: string | null }): void {
+  const link = (cursor: string | null, rel: string) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query)) if (typeof v === 'string' && k !== 'page' && k !== 'cursor') params.set(k, v);
+    if (cursor) params.set('cursor', cursor);
+    const query = params.toString();
+    return `<${PUBLIC_PREFIX}${req.path}${query ? `?${query}` : ''}>; rel="${rel}"`;
+  };
+  const links = [link(null, 'first')];
+  if (page.nextCursor) links.push(link(page.nextCursor, 'next'));
+  res.setHeader('x-total-count', String(page.total));
+  const header = links.join(', ');
+  if (Buffer.byteLength(header) <= MAX_LINK_HEADER_BYTES) res.setHeader('link', header);
+}

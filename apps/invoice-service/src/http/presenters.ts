@@ -95,6 +95,7 @@ export function presentInvoice(inv: InvoiceDoc, opts: { positions: boolean }) {
     id: inv.id,
     invoice_id: inv.id,
     customer_id: inv.customerId,
+    customer_name: inv.customerName ?? null,
     status: inv.status,
     invoice_number: inv.number,
     document_type: inv.typeCode === '381' ? 'CREDIT_NOTE' : 'INVOICE',

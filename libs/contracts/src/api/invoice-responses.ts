@@ -51,6 +51,7 @@ export const INVOICE_EXAMPLE = {
   id: 42,
   invoice_id: 42,
   customer_id: 7,
+  customer_name: 'Muster GmbH',
   status: 'OPEN',
   invoice_number: 'RE-2026-00042',
   document_type: 'INVOICE',
@@ -106,6 +107,7 @@ export const Invoice = z
     id: z.number().int(),
     invoice_id: z.number().int(),
     customer_id: z.number().int(),
+    customer_name: z.string().nullable().meta({ description: "the buyer's name as on the invoice (the customer's name while a draft)" }),
     status: InvoiceStatus,
     invoice_number: z.string(),
     document_type: z.enum(['INVOICE', 'CREDIT_NOTE']),
@@ -148,7 +150,13 @@ export const Invoice = z
   .meta({ id: 'Invoice', example: INVOICE_EXAMPLE });
 
 export const InvoicePage = z
-  .object({ invoices: z.array(Invoice), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  .object({
+    invoices: z.array(Invoice),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    next_cursor: z.string().nullable().meta({ description: 'pass as cursor for the next page; null on the last page' }),
+  })
   .meta({
     id: 'InvoicePage',
     description: 'also in headers: X-Total-Count and Link (first, prev, next, last)',
@@ -158,6 +166,7 @@ export const InvoicePage = z
       total: 1,
       page: 1,
       limit: 25,
+      next_cursor: null,
     },
   });
 

@@ -233,6 +233,9 @@ export const JobWaitQuery = z.object({
 });
 export type JobStatus = z.output<typeof JobStatus>;
 
+/** Longest `cursor` of GET /invoice/ (a next_cursor is far shorter: the sort, a key value of at most 50 characters, an id). */
+export const MAX_LIST_CURSOR_LENGTH = 200;
+
 export const InvoiceSort = z.enum(['date', '-date', 'number', '-number', 'amount', '-amount', 'created', '-created']);
 export type InvoiceSort = z.output<typeof InvoiceSort>;
 
@@ -261,11 +264,24 @@ export const InvoiceListQuery = Pagination.extend({
     .min(1)
     .max(100)
     .optional()
-    .meta({ description: 'invoice number or customer name contains this text (case-insensitive)' }),
+    .meta({ description: 'invoice number or customer name contains this text, taken literally (not a pattern), case-insensitive' }),
   sort: InvoiceSort.default('-created').meta({
     description: 'date, number, amount or created; a leading - sorts descending (default -created: newest first)',
   }),
+  cursor: z
+    .string()
+    .max(MAX_LIST_CURSOR_LENGTH)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a next_cursor of an earlier page')
+    .optional()
+    .meta({
+      description:
+        'the next_cursor of the previous page: the page after it, in the same sort order and with the same filters (instead of page, which then stays 1); a deep page costs what the first one does',
+    }),
 })
+  .refine((q) => !q.cursor || q.page === 1, {
+    path: ['page'],
+    message: 'page and cursor exclude each other: follow next_cursor, or give a page',
+  })
   .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, { path: ['date_to'], message: 'must not be before date_from' })
   .refine((q) => !q.due_from || !q.due_to || q.due_from <= q.due_to, { path: ['due_to'], message: 'must not be before due_from' });
 export type InvoiceListQuery = z.output<typeof InvoiceListQuery>;

@@ -75,6 +75,39 @@ export function runAggregate(
     stages = stages.slice(1);
   } else input = docs ? docs.all() : [];
   if (!stages.length) return input;
+  const counted = countOnly(input, stages);
+  if (counted) return counted;
   const agg = new Aggregator(stages, { collectionResolver: (name: string) => resolve(name).map(cloneDeep) });
   return agg.run(input.map(cloneDeep));
+}
+
+/**
+ * A pipeline that only counts what it is given (`$skip`/`$limit`, then one `$group` by a constant whose fields are all
+ * `{ $sum: <number> }`; the driver's countDocuments sends `{ $group: { _id: 1, n: { $sum: 1 } } }`), answered without
+ * copying the documents for mingo; undefined for any other pipeline. No group (no output) when nothing is counted.
+ */
+function countOnly(input: Document[], stages: Document[]): Document[] | undefined {
+  let n = input.length;
+  const last = stages.length - 1;
+  for (const [i, stage] of stages.entries()) {
+    const keys = Object.keys(stage);
+    if (keys.length !== 1) return undefined;
+    const [op] = keys;
+    const arg = stage[op!] as unknown;
+    if (i < last && op === '$skip' && Number.isSafeInteger(arg) && (arg as number) >= 0) n = Math.max(0, n - (arg as number));
+    else if (i < last && op === '$limit' && Number.isSafeInteger(arg) && (arg as number) > 0) n = Math.min(n, arg as number);
+    else if (i === last && op === '$group' && isPlainObject(arg)) {
+      const { _id: id, ...fields } = arg;
+      if (id !== null && !['number', 'string', 'boolean'].includes(typeof id)) return undefined;
+      if (typeof id === 'string' && id.startsWith('$')) return undefined; // a field path: one group per value
+      const out: Document = { _id: id };
+      for (const [name, acc] of Object.entries(fields)) {
+        const sum = isPlainObject(acc) && Object.keys(acc).length === 1 ? acc.$sum : undefined;
+        if (typeof sum !== 'number' || !Number.isFinite(sum) || name.startsWith('$') || name.includes('.')) return undefined;
+        out[name] = n * sum;
+      }
+      return n ? [out] : [];
+    } else return undefined;
+  }
+  return undefined;
 }

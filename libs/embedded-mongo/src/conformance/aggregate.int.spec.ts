@@ -43,6 +43,15 @@ describe('aggregation through mongoose', () => {
     expect(await Invoices.countDocuments({ companyId: 3 })).toBe(0);
   });
 
+  it('counts with a $group by a constant, and groups by a field path named like one', async () => {
+    expect(await Invoices.aggregate([{ $match: { companyId: 1 } }, { $group: { _id: null, n: { $sum: 1 }, twice: { $sum: 2 } } }])).toEqual(
+      [{ _id: null, n: 3, twice: 6 }],
+    );
+    expect(await Invoices.aggregate([{ $match: { companyId: 3 } }, { $group: { _id: 1, n: { $sum: 1 } } }])).toEqual([]);
+    const byCustomer = await Invoices.aggregate([{ $match: { companyId: 1 } }, { $group: { _id: '$customerId', n: { $sum: 1 } } }]);
+    expect(byCustomer.length).toBeGreaterThan(1);
+  });
+
   it('$match, $group, $sort, $project', async () => {
     const rows = await Invoices.aggregate([
       { $match: { companyId: 1 } },

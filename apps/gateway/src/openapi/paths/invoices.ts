@@ -51,7 +51,7 @@ export function invoicePaths(): Record<string, Record<string, unknown>> {
         operationId: 'listInvoices',
         summary: 'List invoices',
         description:
-          'Filters combine with AND; unknown values answer 400 naming the parameter. The body keeps {invoices, total, page, limit}; X-Total-Count and Link headers carry the same.',
+          'Filters combine with AND; unknown values answer 400 naming the parameter. The body keeps {invoices, total, page, limit}; X-Total-Count and Link headers carry the same. `q` searches invoice numbers and customer names (the text as written, case-insensitive). Page by page number, or follow next_cursor (cursor=...) for deep pages at the cost of the first.',
         parameters: queryParams(InvoiceListQuery),
         responses: { 200: json(InvoicePage, 'a page of invoices', paginationHeaders), ...commonErrors() },
       }),

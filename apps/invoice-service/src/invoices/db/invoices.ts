@@ -73,9 +73,14 @@ export const invoiceSchema = new Schema<InvoiceDoc>(
   { versionKey: false },
 );
 invoiceSchema.index({ companyId: 1, number: 1 }, { unique: true });
+// GET /invoice/ (list-filter.ts): every filter and sort order has an index led by companyId, and a status filter (the
+// list's tabs; open=true is two statuses, merged in order) one for each sort order too. A cursor's range is a range of
+// the sort's index; `q` is matched against the keys of the number and customerName indexes (no collection scan)
 invoiceSchema.index({ companyId: 1, status: 1, id: -1 });
+invoiceSchema.index({ companyId: 1, status: 1, invoiceDate: -1, id: -1 });
+invoiceSchema.index({ companyId: 1, status: 1, grossCents: -1, id: -1 });
+invoiceSchema.index({ companyId: 1, status: 1, number: 1 });
 invoiceSchema.index({ companyId: 1, customerId: 1, id: -1 });
-// one index per list filter and sort order (GET /invoice/), each led by companyId
 invoiceSchema.index({ companyId: 1, typeCode: 1, id: -1 });
 invoiceSchema.index({ companyId: 1, invoiceDate: -1, id: -1 });
 invoiceSchema.index({ companyId: 1, dueDate: 1, status: 1 });
@@ -85,6 +90,9 @@ invoiceSchema.index({ companyId: 1, customerName: 1 });
 invoiceSchema.index({ companyId: 1, id: -1 });
 // the drafts whose messages are not published yet (a crash between the write and the relay): only those are in it
 invoiceSchema.index(PENDING_INDEX.key, { name: PENDING_INDEX.name, partialFilterExpression: PENDING_INDEX.partialFilterExpression });
+
+/** What GET /invoice/ leaves out of each invoice it reads (presentInvoice shows neither). */
+const LIST_PROJECTION = { snapshot: 0, pendingMessages: 0 } as const;
 
 /** The key of a company's invoice `id`: ids are numbered per company (its first invoice is 1). */
 export const invoiceKey = companyKey;
@@ -363,19 +371,26 @@ export function invoicesRepo(conn: Connection) {
           }
         >
       >,
-    /** One page of the company's invoices matching `filter` (built by the list use case), and the count. */
-    async page(companyId: CompanyId, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, page: { page: number; limit: number }) {
-      const scoped = { ...filter, companyId };
+    /**
+     * One page of the company's invoices matching `filter` (built by the list use case), and the count of those matching
+     * `whole` (the list's filter without a cursor's range). The stored snapshot and pending messages stay in the
+     * database: a list shows neither, and a finalized invoice's snapshot is most of its size.
+     */
+    async page(
+      companyId: CompanyId,
+      q: { filter: Record<string, unknown>; whole: Record<string, unknown>; sort: Record<string, 1 | -1> },
+      page: { skip: number; limit: number },
+    ) {
       const [docs, total] = await Promise.all([
-        model
-          .find(scoped)
-          .sort(sort)
-          .skip((page.page - 1) * page.limit)
+        raw
+          .find({ ...q.filter, companyId } as mongo.Filter<InvoiceDoc>, { projection: LIST_PROJECTION })
+          .sort(q.sort)
+          .skip(page.skip)
           .limit(page.limit)
-          .lean<InvoiceDoc[]>(),
-        model.countDocuments(scoped),
+          .toArray(),
+        raw.countDocuments({ ...q.whole, companyId } as mongo.Filter<InvoiceDoc>),
       ]);
-      return { docs, total };
+      return { docs: docs as InvoiceDoc[], total };
     },
   };
 }

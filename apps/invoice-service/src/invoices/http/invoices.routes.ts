@@ -14,7 +14,16 @@ import {
   PositionUpdate,
   StatusUpdate,
 } from '@inv/contracts';
-import { AppError, companyIdOf, notFound, parseInput, parsePath, parseQuery, setPaginationHeaders } from '@inv/service-kit';
+import {
+  AppError,
+  companyIdOf,
+  notFound,
+  parseInput,
+  parsePath,
+  parseQuery,
+  setCursorHeaders,
+  setPaginationHeaders,
+} from '@inv/service-kit';
 import { presentInvoice, presentJob, presentPositions, presentLink, presentValidation } from '../../http/presenters';
 import { addPosition } from '../usecases/add-position';
 import { cancelInvoice } from '../usecases/cancel-invoice';
@@ -44,9 +53,17 @@ export function invoiceRoutes(deps: InvoicesDeps): Router {
 
   r.get('/invoice/', async (req, res) => {
     const q = parseQuery(InvoiceListQuery, req.query);
-    const { docs, total } = await listInvoices(deps, companyIdOf(req), q);
-    setPaginationHeaders(req, res, { total, page: q.page, limit: q.limit });
-    res.json({ invoices: docs.map((d) => presentInvoice(d, { positions: false })), total, page: q.page, limit: q.limit });
+    const { docs, total, nextCursor } = await listInvoices(deps, companyIdOf(req), q);
+    // a page after a cursor has no page number: its headers are the count and the link to the next one
+    if (q.cursor) setCursorHeaders(req, res, { total, nextCursor });
+    else setPaginationHeaders(req, res, { total, page: q.page, limit: q.limit });
+    res.json({
+      invoices: docs.map((d) => presentInvoice(d, { positions: false })),
+      total,
+      page: q.page,
+      limit: q.limit,
+      next_cursor: nextCursor,
+    });
   });
   r.post('/invoice/', async (req, res) => {
     const id = await createInvoice(deps, companyIdOf(req), parseInput(InvoiceCreate, req.body));
