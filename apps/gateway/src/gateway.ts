@@ -31,6 +31,9 @@ import { buildOpenApiDocument } from './openapi/document';
 import { refuseUnknownQuery } from './http/query-guard';
 import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
 import { webAppRoutes } from './webapp/webapp.routes';
+import { recordRequests } from './request-log/recorder';
+import { requestLogRoutes } from './request-log/request-log.routes';
+import { requestLogStore } from './request-log/store';
 
 /** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
@@ -60,7 +63,13 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   );
   const revocations = await subscribeToRevocations(config.REDIS_URL, config.REDIS_PREFIX, cache, logger);
 
+  const requestLog = requestLogStore(redis, {
+    maxEntries: Math.max(1, config.REQUEST_LOG_MAX_ENTRIES),
+    ttlSeconds: config.REQUEST_LOG_TTL_SECONDS,
+  });
   const api = express.Router();
+  // first: the duration counts from here, and whatever answers after authentication is recorded (request-log/recorder.ts)
+  if (config.REQUEST_LOG_MAX_ENTRIES > 0) api.use(recordRequests(requestLog, logger));
   api.use(rejectDotSegments);
   api.use(collapseSlashes);
   api.use(bodyTimeout(config.BODY_TIMEOUT_MS));
@@ -100,6 +109,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   });
   api.use(rateLimiter.middleware);
   api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY, config.LONG_POLLS_PER_COMPANY));
+  // answered by the gateway itself, from Redis: never proxied
+  api.use(requestLogRoutes(requestLog, logger));
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table), signer));
   api.use(
     proxyToServices(table, upstreamTimeoutOf(config), logger, {

@@ -34,3 +34,4 @@ export * from './api/api-key-mode';
 export * from './vies-test-numbers';
 export * from './api/test-data';
 export * from './api/test-mails';
+export * from './api/request-log';
