@@ -31,7 +31,7 @@ import { buildOpenApiDocument } from './openapi/document';
 import { refuseUnknownQuery } from './http/query-guard';
 import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
 import { webAppRoutes } from './webapp/webapp.routes';
-import { recordRequests } from './request-log/recorder';
+import { createRequestRecorder } from './request-log/recorder';
 import { requestLogRoutes } from './request-log/request-log.routes';
 import { requestLogStore } from './request-log/store';
 
@@ -69,7 +69,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   });
   const api = express.Router();
   // first: the duration counts from here, and whatever answers after authentication is recorded (request-log/recorder.ts)
-  if (config.REQUEST_LOG_MAX_ENTRIES > 0) api.use(recordRequests(requestLog, logger));
+  const recorder = config.REQUEST_LOG_MAX_ENTRIES > 0 ? createRequestRecorder(requestLog, logger) : undefined;
+  if (recorder) api.use(recorder.middleware);
   api.use(rejectDotSegments);
   api.use(collapseSlashes);
   api.use(bodyTimeout(config.BODY_TIMEOUT_MS));
@@ -164,6 +165,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     },
     async stop() {
       await http?.close();
+      await recorder?.stop();
       rateLimiter.stop();
       revocations.stop();
       redis.disconnect();

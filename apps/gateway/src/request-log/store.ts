@@ -5,8 +5,8 @@ import type { Redis } from '@inv/service-kit';
 export type RecordedRequest = Omit<RequestLogEntry, 'id'>;
 
 export interface RequestLogStore {
-  /** One pipeline: the entry appended, the log cut to its newest `maxEntries`, its expiry renewed. */
-  append(companyId: CompanyId, entry: RecordedRequest): Promise<void>;
+  /** One pipeline for them all: each entry appended, each log cut to its newest `maxEntries`, its expiry renewed. */
+  append(entries: { companyId: CompanyId; entry: RecordedRequest }[]): Promise<void>;
   /** A page, newest first, from before `query.cursor`, filtered by status and method. */
   page(companyId: CompanyId, query: RequestLogQuery): Promise<RequestLogPage>;
 }
@@ -45,13 +45,17 @@ function entryOf(id: string, fields: string[]): RequestLogEntry | undefined {
  */
 export function requestLogStore(redis: Redis, opts: { maxEntries: number; ttlSeconds: number }): RequestLogStore {
   return {
-    async append(companyId, entry) {
-      const key = keyOf(companyId);
-      const results = await redis
-        .pipeline()
-        .xadd(key, 'MAXLEN', String(opts.maxEntries), '*', 'e', JSON.stringify(entry))
-        .expire(key, opts.ttlSeconds)
-        .exec();
+    async append(entries) {
+      if (!entries.length) return;
+      const pipeline = redis.pipeline();
+      const keys = new Set<string>();
+      for (const { companyId, entry } of entries) {
+        const key = keyOf(companyId);
+        keys.add(key);
+        pipeline.xadd(key, 'MAXLEN', String(opts.maxEntries), '*', 'e', JSON.stringify(entry));
+      }
+      for (const key of keys) pipeline.expire(key, opts.ttlSeconds);
+      const results = await pipeline.exec();
       const failed = results?.find(([err]) => err)?.[0];
       if (failed) throw failed;
     },
