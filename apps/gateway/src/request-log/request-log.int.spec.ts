@@ -16,11 +16,13 @@ describe('request log', () => {
   const testKey = 'ak_test_0123456789abcdef0123456789abcdef';
   const viewerKey = 'ak_live_fedcba9876543210fedcba9876543210';
   const pagingKey = 'ak_live_11111111111111111111111111111111';
+  const brokenKey = 'ak_live_22222222222222222222222222222222';
   const keys: Record<string, { companyId: string; keyId: string; mode: 'live' | 'test'; role?: string }> = {
     [liveKey]: { companyId: 'cmp_rl', keyId: 'key_live', mode: 'live' },
     [testKey]: { companyId: 'cmp_rl', keyId: 'key_test', mode: 'test' },
     [viewerKey]: { companyId: 'cmp_rl', keyId: 'key_viewer', mode: 'live', role: 'viewer' },
     [pagingKey]: { companyId: 'cmp_paging', keyId: 'key_paging', mode: 'live' },
+    [brokenKey]: { companyId: 'cmp_broken', keyId: 'key_broken', mode: 'live' },
   };
   const prefix = `${uniquePrefix('t-gw-rl')}:`;
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -223,6 +225,19 @@ describe('request log', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(((await res.json()) as { code: string }).code).toBe(code);
+  });
+
+  it("answers the API when Redis refuses the log's writes, and a read of the log 503", async () => {
+    // a key of another type where the log would be: every XADD and XREVRANGE on it fails (WRONGTYPE)
+    await redis.set(`${prefix}gw:reqlog:cmp_broken`, 'not a stream');
+    for (let i = 0; i < 3; i++) expect((await call('/invoice/', brokenKey)).status).toBe(200);
+    const read = await call('/request-log/', brokenKey);
+    expect(read.status).toBe(503);
+    expect(((await read.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
+    // a failing write fails only its own entry (a pipeline is no transaction): the other logs are written as before
+    await call('/customer/8', testKey);
+    expect((await logged(testKey, 2))[0]).toMatchObject({ path: '/customer/8' });
+    expect(await redis.get(`${prefix}gw:reqlog:cmp_broken`)).toBe('not a stream');
   });
 
   it('is read by every role, written by none (405), and suggested for a misspelling', async () => {
