@@ -42,7 +42,7 @@ export function requestLogPaths(): Record<string, Record<string, unknown>> {
         description:
           "The company's last 1,000 API requests (kept 30 days after the last one), newest first, with cursor pagination: method, path with " +
           'query string, status, duration, request id, `Idempotency-Key` and the id of the key that sent it, never a header or a body. ' +
-          'Requests refused before the key was checked (401) are not recorded, reads of the request log neither. A test key sees the requests ' +
+          'Requests without a valid key (401) are not recorded, nor are reads of the request log. A test key sees the requests ' +
           'of test keys only, a live key those of live keys. Every role may read it.',
         parameters: queryParams(RequestLogQuery),
         responses: { 200: jsonExample(RequestLogPage, example), ...commonErrors() },
