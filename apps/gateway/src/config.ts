@@ -27,6 +27,14 @@ export const gatewayConfig = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(50),
   /** How long an Idempotency-Key answer is replayed. */
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  /** Requests kept in each company's request log (GET /request-log/, newest first); 0 records none. */
+  REQUEST_LOG_MAX_ENTRIES: z.coerce.number().int().min(0).max(10_000).default(1_000),
+  /** A request log is dropped this long after the company's last request. */
+  REQUEST_LOG_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 86_400),
   /** Largest request body the gateway forwards (declared Content-Length); the services' JSON limit is 1 MiB. */
   MAX_BODY_BYTES: z.coerce
     .number()

@@ -33,6 +33,9 @@ import { buildOpenApiDocument } from './openapi/document';
 import { refuseUnknownQuery } from './http/query-guard';
 import { metricsRouteOf, routeTable, upstreamTimeoutOf } from './routes-table';
 import { proxyToWebApp } from './http/web-app-proxy';
+import { createRequestRecorder } from './request-log/recorder';
+import { requestLogRoutes } from './request-log/request-log.routes';
+import { requestLogStore } from './request-log/store';
 
 /** `TRUST_PROXY` as express understands it: false, a hop count, or addresses/CIDRs. */
 const trustProxy = (v: string) => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
@@ -62,7 +65,14 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   );
   const revocations = await subscribeToRevocations(config.REDIS_URL, config.REDIS_PREFIX, cache, logger);
 
+  const requestLog = requestLogStore(redis, {
+    maxEntries: Math.max(1, config.REQUEST_LOG_MAX_ENTRIES),
+    ttlSeconds: config.REQUEST_LOG_TTL_SECONDS,
+  });
   const api = express.Router();
+  // first: the duration counts from here, and whatever answers after authentication is recorded (request-log/recorder.ts)
+  const recorder = config.REQUEST_LOG_MAX_ENTRIES > 0 ? createRequestRecorder(requestLog, logger) : undefined;
+  if (recorder) api.use(recorder.middleware);
   api.use(rejectDotSegments);
   api.use(collapseSlashes);
   api.use(bodyTimeout(config.BODY_TIMEOUT_MS));
@@ -103,6 +113,8 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
   });
   api.use(rateLimiter.middleware);
   api.use(companyConcurrency(config.CONCURRENT_REQUESTS_PER_COMPANY, config.LONG_POLLS_PER_COMPANY));
+  // answered by the gateway itself, from Redis: never proxied
+  api.use(requestLogRoutes(requestLog, logger));
   api.use(idempotency(redis, config.IDEMPOTENCY_TTL_SECONDS, targetFinder(table), signer));
   api.use(
     proxyToServices(table, upstreamTimeoutOf(config), logger, {
@@ -134,6 +146,7 @@ export async function createGateway(config: GatewayConfig, hooks: { onAuthLookup
     },
     async stop() {
       await http?.close();
+      await recorder?.stop();
       rateLimiter.stop();
       revocations.stop();
       redis.disconnect();

@@ -25,6 +25,10 @@ describe('the path a client probably meant', () => {
   ])('%s -> %s', (path, meant) => {
     expect(suggestedPath(table, path)).toBe(meant);
   });
+  it("counts the gateway's own paths: /request-logs -> /request-log", () => {
+    expect(suggestedPath(table, '/request-logs')).toBe('/request-log');
+    expect(suggestedPath(table, '/Request-Logs/')).toBe('/request-log/');
+  });
   it('is undefined for paths that resemble nothing', () => {
     expect(suggestedPath(table, '/internal/auth/verify')).toBeUndefined();
     expect(suggestedPath(table, '/')).toBeUndefined();

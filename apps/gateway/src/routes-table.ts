@@ -28,6 +28,11 @@ export function routeTable(config: GatewayConfig): { prefix: string; target: str
   ];
 }
 
+/** Paths below /api/v1 the gateway answers itself (never proxied): the request log (request-log/). */
+export const GATEWAY_PATHS: { prefix: string }[] = [{ prefix: '/request-log' }];
+/** Whether the gateway answers `path` itself (GATEWAY_PATHS). */
+export const isGatewayPath = (path: string) => GATEWAY_PATHS.some((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+
 /**
  * Upstream timeout per route: most answers are quick reads and writes (`UPSTREAM_TIMEOUT_MS`); routes
  * that render a PDF inline or stream an export get `UPSTREAM_TIMEOUT_SLOW_MS`. A service that does not
@@ -50,11 +55,12 @@ export function metricsRouteOf(table: { prefix: string }[], originalUrl: string)
 
 /**
  * For a path no service owns, the path the client probably meant: the plural or singular of a known first
- * segment (`/invoices/` → `/invoice/`, `/customers/5` → `/customer/5`, `/product/` → `/products/`), else undefined.
+ * segment (`/invoices/` → `/invoice/`, `/customers/5` → `/customer/5`, `/product/` → `/products/`, `/request-logs` →
+ * `/request-log`; the gateway's own paths count), else undefined.
  */
 export function suggestedPath(table: { prefix: string }[], path: string): string | undefined {
   const [, first = '', ...rest] = path.split('/');
-  const known = new Set(table.map((r) => r.prefix.split('/')[1]!));
+  const known = new Set([...table, ...GATEWAY_PATHS].map((r) => r.prefix.split('/')[1]!));
   const lower = first.toLowerCase();
   const match = [...known].find((k) => k === lower.replace(/s$/, '') || k === `${lower}s`);
   return match && match !== first ? ['', match, ...rest].join('/') : undefined;

@@ -35,3 +35,4 @@ export * from './vies-test-numbers';
 export * from './api/test-data';
 export * from './api/test-mails';
 export * from './api/auth';
+export * from './api/request-log';

@@ -8,6 +8,7 @@ import { deleteRedisKeys, identityHeaders, TEST_IDENTITY_KEY, uniquePrefix } fro
 import { gatewayConfig } from '../config';
 import { createGateway } from '../gateway';
 import { buildOpenApiDocument } from '../openapi/document';
+import { isGatewayPath } from '../routes-table';
 
 jest.setTimeout(120_000);
 
@@ -130,7 +131,8 @@ describe('permissions: every route × every role × path spellings', () => {
           checked++;
           const allowed = roleAllows(role, needed);
           if (!allowed && (reached || ![403, 404].includes(status))) wrong.push(`${role} ${method} ${spelling} -> ${status}`);
-          if (allowed && spelling === path && (!reached || status !== 200))
+          // the gateway's own routes (the request log) are answered there, not by a service
+          if (allowed && spelling === path && ((!reached && !isGatewayPath(path)) || status !== 200))
             wrong.push(`${role} ${method} ${spelling} -> ${status} (allowed)`);
         }
       }
@@ -141,7 +143,7 @@ describe('permissions: every route × every role × path spellings', () => {
 
   it('straight to a service (as the web app calls it): the signed role is checked there too', async () => {
     const wrong: string[] = [];
-    for (const { method, path } of routes()) {
+    for (const { method, path } of routes().filter((r) => !isGatewayPath(r.path))) {
       const needed = permissionOf(method, path);
       for (const role of ROLES) {
         const headers = await identityHeaders('cmp_perm', { role, keyId: `key_${role}` });

@@ -14,6 +14,8 @@ describe('route permissions', () => {
     ['GET', '/members/', 'read'],
     ['POST', '/members/', 'members:manage'],
     ['GET', '/audit-log/', 'members:manage'],
+    // the request log holds no secrets: every role reads it
+    ['GET', '/request-log/', 'read'],
     ['GET', '/webhook-endpoints/', 'webhooks:manage'],
     ['POST', '/webhook-endpoints/we_1/rotate-secret', 'webhooks:manage'],
     ['GET', '/downloads/4', 'export'],

@@ -11,6 +11,7 @@ import { accountPaths } from './paths/accounts';
 import { authPaths } from './paths/auth';
 import { recurringPaths } from './paths/recurring';
 import { reminderPaths } from './paths/reminders';
+import { requestLogPaths } from './paths/request-log';
 import { WEBHOOKS_DESCRIPTION, webhookEvents, webhookExamples, webhookPaths } from './paths/webhooks';
 import { polishDocument } from './polish';
 
@@ -26,7 +27,7 @@ const description = `EU e-invoicing: customers, invoices (ZUGFeRD/Factur-X, XRec
 
 | permission | routes | owner | admin | member | viewer |
 |---|---|---|---|---|---|
-| \`read\` | every GET (also \`/members/\`) except keys and the audit log | yes | yes | yes | yes |
+| \`read\` | every GET (also \`/members/\`, \`/request-log/\`) except keys and the audit log | yes | yes | yes | yes |
 | \`invoices:write\` | writes of invoices, positions, customers, products | yes | yes | yes | no |
 | \`export\` | \`/exports\`, \`/acctexp\`, \`/datev\`, \`/downloads\` | yes | yes | yes | no |
 | \`company:write\` | writes of \`/company\`, \`/numbering\`, \`/template\`, payment terms | yes | yes | no | no |
@@ -72,6 +73,11 @@ const tags = [
   },
   { name: 'Members', description: 'Members and their roles (owner, admin, member, viewer), invitations by e-mail.' },
   { name: 'Audit log', description: 'Who changed what and when: append-only, each entry carrying the hash of the one before.' },
+  {
+    name: 'Request log',
+    description:
+      "The company's last API requests as the API answered them, for finding a failed call by its request id or Idempotency-Key.",
+  },
   { name: 'Quota', description: 'The plan and the monthly finalization quota.' },
   {
     name: 'Test mode',
@@ -115,6 +121,7 @@ export function buildOpenApiDocument() {
     ...otherPaths(),
     ...accountPaths(),
     ...authPaths(),
+    ...requestLogPaths(),
     ...catalogPaths(),
     ...webhookPaths(),
     ...inboundPaths(),
