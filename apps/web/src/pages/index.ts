@@ -5,6 +5,7 @@ import { registerKeyPages } from './keys/keys.pages';
 import { registerMemberPages } from './members/members.pages';
 import { registerWebhookPages } from './webhooks/webhooks.pages';
 import { registerSettingsPages } from './settings/settings.pages';
+import { registerDeveloperPages } from './developers/developers.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -13,4 +14,5 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerMemberPages(router, kit);
   registerWebhookPages(router, kit);
   registerSettingsPages(router, kit);
+  registerDeveloperPages(router, kit);
 }
