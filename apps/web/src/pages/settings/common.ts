@@ -58,7 +58,7 @@ export function select(name: string, label: string, options: readonly (readonly 
     .join('')}</select>`;
 }
 export const checkbox = (name: string, label: string, checked: boolean) =>
-  `<div class="checks"><label><input type="checkbox" name="${esc(name)}" value="1"${checked ? ' checked' : ''}>${esc(label)}</label></div>`;
+  `<label class="check"><input type="checkbox" name="${esc(name)}" value="1"${checked ? ' checked' : ''}>${esc(label)}</label>`;
 
 /** A table that becomes cards on a narrow screen (a head `sr:Actions` is read out but not shown). */
 export const table = (caption: string, heads: string[], rows: string[]) =>

@@ -123,15 +123,18 @@ ${select(
           ])
     }</section>`;
     const m = mappings.ok ? mappings.body : undefined;
+    const rate = (r: number | null) =>
+      r === null
+        ? ''
+        : ` <span class="muted">${esc((r * 100).toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 2 }))} %</span>`;
     const mappingSection = m
-      ? `<section class="card" aria-labelledby="map-h"><h2 id="map-h">${esc(t.accounts)}</h2><p class="muted">${esc(t.accountsLead)}</p>${table(
+      ? `<section class="card" aria-labelledby="map-h"><h2 id="map-h">${esc(t.accounts)}</h2><p class="muted">${esc(t.accountsLead)}</p>${facts(
           t.accounts,
-          [t.treatment, t.account],
-          m.mappings.map(
-            (r) =>
-              `<tr>${td(t.treatment, `${esc(r.label)}${r.tax_rate !== null ? ` <span class="muted">${esc((r.tax_rate * 100).toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 2 }))} %</span>` : ''}`)}${td(t.account, `<code>${esc(r.account)}</code>${r.is_default ? '' : ` <span class="badge off">${esc(t.changed)}</span>`}`)}</tr>`,
-          ),
-        )}${facts(t.otherAccounts, [
+          m.mappings.map((r) => [
+            r.label,
+            `<code>${esc(r.account)}</code>${rate(r.tax_rate)}${r.is_default ? '' : ` <span class="badge off">${esc(t.changed)}</span>`}`,
+          ]),
+        )}<h3>${esc(t.otherAccounts)}</h3>${facts(t.otherAccounts, [
           [t.receivablesAccount, `<code>${esc(m.receivables_account)}</code>`],
           [
             t.debtorAccounts,
@@ -170,7 +173,7 @@ ${checkbox('include_master_data', t.includeMasterData, ef.include_master_data)}$
       .slice(0, SHOWN_DOWNLOADS)
       .map(
         (d) =>
-          `<tr>${td(t.file, `<a href="/app/settings/datev/downloads/${d.id}" download>${esc(d.filename)}</a>`)}${td(t.period, `${day(ctx, d.period.start)} – ${day(ctx, d.period.end)}`)}${td(
+          `<tr>${td(t.file, `<a class="file" href="/app/settings/datev/downloads/${d.id}" download>${esc(d.filename)}</a>`)}${td(t.period, `${day(ctx, d.period.start)} – ${day(ctx, d.period.end)}`)}${td(
             t.documents,
             esc(d.invoice_count),
           )}${td(t.size, esc(bytes(ctx, d.size)))}${td(t.created, dateTime(ctx, d.created_at))}${
@@ -179,13 +182,13 @@ ${checkbox('include_master_data', t.includeMasterData, ef.include_master_data)}$
               : ''
           }</tr>`,
       );
-    const downloadsSection = `<h2>${esc(t.downloads)}</h2>${
+    const downloadsSection = `<section class="card" aria-labelledby="files-h"><h2 id="files-h">${esc(t.downloads)}</h2>${
       !downloads.ok
         ? `<p class="msg error">${esc(kit.problem(ctx, downloads))}</p>`
         : list.length
           ? `${table(t.downloads, [t.file, t.period, t.documents, t.size, t.created, ...(canDelete ? [`sr:${t.actions}`] : [])], rows)}${list.length > SHOWN_DOWNLOADS ? `<p class="muted">${esc(fill(t.moreDownloads, { n: String(SHOWN_DOWNLOADS), total: String(list.length) }))}</p>` : ''}`
           : `<p class="muted">${esc(t.noDownloads)}</p>`
-    }`;
+    }</section>`;
     kit.render(res, ctx, {
       ...frame,
       status,

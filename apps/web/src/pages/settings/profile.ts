@@ -19,25 +19,27 @@ type Field = {
   max: number;
   required?: boolean;
   type?: string;
+  group: Group;
 };
+type Group = 'name' | 'address' | 'tax' | 'contact';
 /** The profile's text fields, in the form's order (the API's names). */
 const FIELDS: Field[] = [
-  { name: 'legal_name', label: (t) => t.legalName, value: (c) => c.legal_name, max: 200, required: true },
-  { name: 'trading_name', label: (t) => t.tradingName, value: (c) => c.trading_name, max: 200, required: true },
-  { name: 'line1', label: (t) => t.line1, value: (c) => c.address.line1, max: 200, required: true },
-  { name: 'line2', label: (t) => t.line2, value: (c) => c.address.line2 ?? '', max: 200 },
-  { name: 'postal_code', label: (t) => t.postalCode, value: (c) => c.address.postal_code, max: 20, required: true },
-  { name: 'city', label: (t) => t.city, value: (c) => c.address.city, max: 100, required: true },
-  { name: 'country_code', label: (t) => t.countryCode, value: (c) => c.address.country_code, max: 2, required: true },
-  { name: 'vat_id', label: (t) => t.vatId, value: (c) => c.vat_id ?? '', max: 20 },
-  { name: 'tax_number', label: (t) => t.taxNumber, value: (c) => c.tax_number ?? '', max: 30 },
-  { name: 'registration_court', label: (t) => t.registrationCourt, value: (c) => c.registration_court ?? '', max: 100 },
-  { name: 'registration_id', label: (t) => t.registrationId, value: (c) => c.registration_id ?? '', max: 50 },
-  { name: 'peppol_id', label: (t) => t.peppolId, value: (c) => c.peppol_id ?? '', max: 200 },
-  { name: 'contact_name', label: (t) => t.contactName, value: (c) => c.contact_name ?? '', max: 100 },
-  { name: 'email', label: (t) => t.email, value: (c) => c.email ?? '', max: 254, type: 'email' },
-  { name: 'phone', label: (t) => t.phone, value: (c) => c.phone ?? '', max: 40, type: 'tel' },
-  { name: 'website', label: (t) => t.website, value: (c) => c.website ?? '', max: 200, type: 'url' },
+  { name: 'legal_name', group: 'name', label: (t) => t.legalName, value: (c) => c.legal_name, max: 200, required: true },
+  { name: 'trading_name', group: 'name', label: (t) => t.tradingName, value: (c) => c.trading_name, max: 200, required: true },
+  { name: 'line1', group: 'address', label: (t) => t.line1, value: (c) => c.address.line1, max: 200, required: true },
+  { name: 'line2', group: 'address', label: (t) => t.line2, value: (c) => c.address.line2 ?? '', max: 200 },
+  { name: 'postal_code', group: 'address', label: (t) => t.postalCode, value: (c) => c.address.postal_code, max: 20, required: true },
+  { name: 'city', group: 'address', label: (t) => t.city, value: (c) => c.address.city, max: 100, required: true },
+  { name: 'country_code', group: 'address', label: (t) => t.countryCode, value: (c) => c.address.country_code, max: 2, required: true },
+  { name: 'vat_id', group: 'tax', label: (t) => t.vatId, value: (c) => c.vat_id ?? '', max: 20 },
+  { name: 'tax_number', group: 'tax', label: (t) => t.taxNumber, value: (c) => c.tax_number ?? '', max: 30 },
+  { name: 'registration_court', group: 'tax', label: (t) => t.registrationCourt, value: (c) => c.registration_court ?? '', max: 100 },
+  { name: 'registration_id', group: 'tax', label: (t) => t.registrationId, value: (c) => c.registration_id ?? '', max: 50 },
+  { name: 'peppol_id', group: 'tax', label: (t) => t.peppolId, value: (c) => c.peppol_id ?? '', max: 200 },
+  { name: 'contact_name', group: 'contact', label: (t) => t.contactName, value: (c) => c.contact_name ?? '', max: 100 },
+  { name: 'email', group: 'contact', label: (t) => t.email, value: (c) => c.email ?? '', max: 254, type: 'email' },
+  { name: 'phone', group: 'contact', label: (t) => t.phone, value: (c) => c.phone ?? '', max: 40, type: 'tel' },
+  { name: 'website', group: 'contact', label: (t) => t.website, value: (c) => c.website ?? '', max: 200, type: 'url' },
 ];
 type Form = Record<string, string>;
 
@@ -93,14 +95,37 @@ export function registerProfilePages(router: Router, kit: PagesKit): void {
           type: x.type,
           ...(x.name === 'country_code' ? { hint: t.countryHint, attrs: 'autocapitalize="characters"' } : {}),
         });
+      const box = (html: string) => `<div class="field">${html}</div>`;
+      const group = (g: Group, legend: string, extra: string[] = []) =>
+        `<fieldset class="group"><legend>${esc(legend)}</legend><div class="grid">${[
+          ...FIELDS.filter((x) => x.group === g).map(f),
+          ...extra,
+        ]
+          .map(box)
+          .join('\n')}</div></fieldset>`;
       details = `<section class="card" aria-labelledby="profile-h"><h2 id="profile-h">${esc(t.companyData)}</h2>
-<form class="stack" method="post" action="/app/settings">${csrfInput(ctx)}
-${FIELDS.map(f).join('\n')}
-${textarea('managing_directors', t.managingDirectors, v('managing_directors', c.managing_directors.join('\n')), { rows: 3, hint: t.onePerLine })}
-${select('default_language', t.defaultLanguage, languages, v('default_language', c.default_language))}
-${input('payment_term_days', t.paymentTermDays, v('payment_term_days', String(c.payment_term_days)), { type: 'number', attrs: 'min="0" max="365" inputmode="numeric"', hint: t.paymentTermDaysHint })}
-${select('default_payment_term_id', t.defaultPaymentTerm, [['', t.noDefaultTerm], ...termList.map((p) => [String(p.id), p.name] as const)], v('default_payment_term_id', c.default_payment_term_id === null ? '' : String(c.default_payment_term_id)))}
-${checkbox('small_business', t.smallBusiness, form ? form.small_business === '1' : c.small_business)}
+<form class="stack wide" method="post" action="/app/settings">${csrfInput(ctx)}
+${group('name', t.groupName, [textarea('managing_directors', t.managingDirectors, v('managing_directors', c.managing_directors.join('\n')), { rows: 3, hint: t.onePerLine })])}
+${group('address', t.groupAddress)}
+${group('tax', t.groupTax)}
+${group('contact', t.groupContact)}
+<fieldset class="group"><legend>${esc(t.groupDefaults)}</legend><div class="grid">${[
+        select('default_language', t.defaultLanguage, languages, v('default_language', c.default_language)),
+        input('payment_term_days', t.paymentTermDays, v('payment_term_days', String(c.payment_term_days)), {
+          type: 'number',
+          attrs: 'min="0" max="365" inputmode="numeric"',
+          hint: t.paymentTermDaysHint,
+        }),
+        select(
+          'default_payment_term_id',
+          t.defaultPaymentTerm,
+          [['', t.noDefaultTerm], ...termList.map((p) => [String(p.id), p.name] as const)],
+          v('default_payment_term_id', c.default_payment_term_id === null ? '' : String(c.default_payment_term_id)),
+        ),
+        checkbox('small_business', t.smallBusiness, form ? form.small_business === '1' : c.small_business),
+      ]
+        .map(box)
+        .join('\n')}</div></fieldset>
 <p class="actions"><button type="submit">${esc(t.save)}</button></p></form></section>`;
     } else {
       details = `<section class="card" aria-labelledby="profile-h"><h2 id="profile-h">${esc(t.companyData)}</h2><p class="muted">${esc(t.readOnly)}</p>${facts(

@@ -12,6 +12,16 @@ img.logo{display:block;max-width:100%;height:auto;max-height:8rem;border:1px sol
 pre.mail{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.875rem;background:#f9fafb;border:1px solid #e6e9ed;border-radius:6px;padding:.75rem}
 fieldset.card>legend{float:left;width:100%;font-size:1.125rem;margin:0 0 .5rem}
 fieldset.card>legend+*{clear:both}
+label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.5rem}
+label.check input{width:auto;min-height:0;flex:none;margin:.3rem 0 0}
+fieldset.group{margin:1.25rem 0 0}
+fieldset.group>legend{font-size:1rem;font-weight:650;margin:0 0 .25rem}
+.grid{display:grid;gap:.75rem 1rem;grid-template-columns:minmax(0,1fr)}
+@media (min-width:40rem){.grid{grid-template-columns:repeat(2,minmax(0,1fr))}}
+.grid .field{display:grid;gap:.25rem;align-content:start}
+.grid .field label{margin-top:0}
+.card h3{font-size:1rem;margin:1.25rem 0 .5rem}
+td a.file{overflow-wrap:anywhere}
 ul.links{padding-left:1.25rem}
 ul.links li{margin:0 0 .75rem}
 @media (max-width:39.99rem){table.facts,table.facts tbody,table.facts tr,table.facts th,table.facts td{display:block;width:100%}table.facts th{border-bottom:0;padding-bottom:0}}
