@@ -4,7 +4,21 @@ import { BankAccount, MessageBody } from '@inv/contracts';
 import { esc, fill } from '../../kit/html';
 import { td, type Ctx, type PagesKit } from '../../kit/pages-kit';
 import type { Flash } from '../../kit/sessions';
-import { checkbox, csrfInput, facts, IDEM, idemInput, input, INT_ID, problemOf, statusOf, table, tx } from './common';
+import {
+  checkbox,
+  csrfInput,
+  liveData,
+  testReadOnlyNote,
+  facts,
+  IDEM,
+  idemInput,
+  input,
+  INT_ID,
+  problemOf,
+  statusOf,
+  table,
+  tx,
+} from './common';
 import type { SettingsTexts } from './texts';
 
 const BankAccountList = z.object({ bank_accounts: z.array(BankAccount) });
@@ -39,7 +53,7 @@ export function registerBankAccountPages(router: Router, kit: PagesKit): void {
     const t = tx(ctx);
     const listed = await kit.api('GET', '/company/bank-accounts', undefined, kit.asMember(req, res, ctx.s), BankAccountList);
     const accounts = listed.ok ? listed.body.bank_accounts : [];
-    const canEdit = kit.may(ctx, 'POST', '/company/bank-accounts');
+    const canEdit = kit.may(ctx, 'POST', '/company/bank-accounts') && liveData(ctx);
     const rows = accounts.map(
       (a) =>
         `<tr>${td(t.iban, `<code>${esc(a.iban_formatted)}</code>`)}${td(t.bic, esc(a.bic ?? ''))}${td(t.bankName, esc(a.bank_name ?? ''))}${td(t.accountHolder, esc(a.account_holder ?? ''))}${td(
@@ -65,7 +79,7 @@ ${fields(t, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc(t
       status: listed.ok ? status : statusOf(listed),
       title: t.bankAccounts,
       message: message ?? (listed.ok ? undefined : { kind: 'error', text: kit.problem(ctx, listed) }),
-      body: `<p class="lead">${esc(t.bankAccountsLead)}</p>${list}${add}`,
+      body: `<p class="lead">${esc(t.bankAccountsLead)}</p>${testReadOnlyNote(ctx)}${list}${add}`,
     });
   }
 
@@ -93,7 +107,7 @@ ${fields(t, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc(t
       account_holder: a.account_holder ?? '',
       is_default: a.is_default,
     };
-    const canEdit = kit.may(ctx, 'PUT', `/company/bank-accounts/${id}`);
+    const canEdit = kit.may(ctx, 'PUT', `/company/bank-accounts/${id}`) && liveData(ctx);
     const body = canEdit
       ? `<section class="card"><form class="stack" method="post" action="/app/settings/bank-accounts/${a.id}">${csrfInput(ctx)}${fields(t, f, '')}
 <p class="actions"><button type="submit">${esc(t.save)}</button><a class="button secondary" href="/app/settings/bank-accounts">${esc(t.cancel)}</a></p></form></section>`
@@ -121,12 +135,13 @@ ${fields(t, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc(t
       message: { kind: 'error', text },
     });
   const badId = (res: Response, ctx: Ctx) => notFound(res, ctx, 404, tx(ctx).bankAccountNotFound);
-  const bodyOf = (f: Form, creating: boolean) => ({
+  const bodyOf = (f: Form) => ({
     iban: f.iban.trim(),
     ...(f.bic.trim() ? { bic: f.bic.trim() } : {}),
     ...(f.bank_name.trim() ? { bank_name: f.bank_name.trim() } : {}),
     ...(f.account_holder.trim() ? { account_holder: f.account_holder.trim() } : {}),
-    ...(f.is_default || !creating ? { is_default: f.is_default } : {}),
+    // making an account the default moves it; no account stops being the default by itself (another one takes it)
+    ...(f.is_default ? { is_default: true } : {}),
   });
 
   router.get('/settings/bank-accounts', async (req, res) => {
@@ -143,7 +158,7 @@ ${fields(t, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc(t
     const created = await kit.api(
       'POST',
       '/company/bank-accounts',
-      bodyOf(form, true),
+      bodyOf(form),
       kit.asMember(req, res, ctx.s, IDEM.test(idem) ? idem : undefined),
       BankAccount,
     );
@@ -168,7 +183,7 @@ ${fields(t, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc(t
     const path = `/company/bank-accounts/${encodeURIComponent(req.params.id)}`;
     if (!kit.may(ctx, 'PUT', path)) return kit.refuse(res, ctx, { ...frame, title: t.bankAccount });
     const form = formOf(req);
-    const saved = await kit.api('PUT', path, bodyOf(form, false), kit.asMember(req, res, ctx.s), BankAccount);
+    const saved = await kit.api('PUT', path, bodyOf(form), kit.asMember(req, res, ctx.s), BankAccount);
     if (saved.ok)
       return kit.redirectWith(req, res, '/app/settings/bank-accounts', {
         kind: 'ok',

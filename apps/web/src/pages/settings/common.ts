@@ -60,6 +60,13 @@ export function select(name: string, label: string, options: readonly (readonly 
 export const checkbox = (name: string, label: string, checked: boolean) =>
   `<label class="check"><input type="checkbox" name="${esc(name)}" value="1"${checked ? ' checked' : ''}>${esc(label)}</label>`;
 
+/**
+ * The live company's profile, logo, bank accounts and payment terms are read-only in the test data (the API answers
+ * 403 TEST_MODE_READ_ONLY): the pages offer no form there and say so.
+ */
+export const liveData = (ctx: Ctx) => ctx.s.mode !== 'test';
+export const testReadOnlyNote = (ctx: Ctx) => (liveData(ctx) ? '' : `<p class="msg ok">${esc(tx(ctx).testReadOnly)}</p>`);
+
 /** A table that becomes cards on a narrow screen (a head `sr:Actions` is read out but not shown). */
 export const table = (caption: string, heads: string[], rows: string[]) =>
   `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(caption)}</caption><thead><tr>${heads
@@ -119,7 +126,7 @@ export function problemOf(
 export async function sendPresigned(
   res: Response,
   url: string,
-  o: { contentType: string; filename?: string; inline?: boolean; maxBytes: number },
+  o: { contentType: string; filename?: string; inline?: boolean; maxBytes: number; timeoutMs: number },
 ): Promise<boolean> {
   let parsed: URL;
   try {
@@ -130,7 +137,7 @@ export async function sendPresigned(
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false;
   let file: globalThis.Response;
   try {
-    file = await fetch(parsed, { signal: AbortSignal.timeout(30_000), redirect: 'error' });
+    file = await fetch(parsed, { signal: AbortSignal.timeout(o.timeoutMs), redirect: 'error' });
   } catch {
     return false;
   }

@@ -327,7 +327,12 @@ ${checkbox('include_master_data', t.includeMasterData, ef.include_master_data)}$
         message: { kind: 'error', text: link.status === 404 ? t.downloadNotFound : kit.problem(ctx, link) },
       });
     const type = link.body.filename.toLowerCase().endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/zip';
-    const sent = await sendPresigned(res, link.body.url, { contentType: type, filename: link.body.filename, maxBytes: MAX_ZIP_BYTES });
+    const sent = await sendPresigned(res, link.body.url, {
+      contentType: type,
+      filename: link.body.filename,
+      maxBytes: MAX_ZIP_BYTES,
+      timeoutMs: 10 * 60_000,
+    });
     if (!sent && !res.headersSent)
       kit.render(res, ctx, { ...frame, status: 502, title: t.downloads, body: '', message: { kind: 'error', text: t.downloadFailed } });
   });

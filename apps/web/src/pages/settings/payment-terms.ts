@@ -20,6 +20,8 @@ import {
   table,
   textarea,
   tx,
+  liveData,
+  testReadOnlyNote,
 } from './common';
 import type { SettingsTexts } from './texts';
 
@@ -93,7 +95,7 @@ export function registerPaymentTermPages(router: Router, kit: PagesKit): void {
     const t = tx(ctx);
     const listed = await kit.api('GET', '/company/payment-terms', undefined, kit.asMember(req, res, ctx.s), PaymentTermList);
     const terms = listed.ok ? listed.body.payment_terms : [];
-    const canEdit = kit.may(ctx, 'POST', '/company/payment-terms');
+    const canEdit = kit.may(ctx, 'POST', '/company/payment-terms') && liveData(ctx);
     const rows = terms.map(
       (p) =>
         `<tr>${td(t.termName, esc(p.name))}${td(t.termRule, esc(summary(ctx, p)))}${td(t.status, p.is_default ? `<span class="badge">${esc(t.defaultBadge)}</span>` : '')}${
@@ -116,7 +118,7 @@ ${fields(ctx, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc
       status: listed.ok ? status : statusOf(listed),
       title: t.paymentTerms,
       message: message ?? (listed.ok ? undefined : { kind: 'error', text: kit.problem(ctx, listed) }),
-      body: `<p class="lead">${esc(t.paymentTermsLead)}</p>${list}${add}`,
+      body: `<p class="lead">${esc(t.paymentTermsLead)}</p>${testReadOnlyNote(ctx)}${list}${add}`,
     });
   }
 
@@ -145,7 +147,7 @@ ${fields(ctx, form ?? {}, 'new-')}<p class="actions"><button type="submit">${esc
       text_de: p.text_de ?? '',
       text_en: p.text_en ?? '',
     };
-    const canEdit = kit.may(ctx, 'PUT', `/company/payment-terms/${id}`);
+    const canEdit = kit.may(ctx, 'PUT', `/company/payment-terms/${id}`) && liveData(ctx);
     const body = canEdit
       ? `<section class="card"><form class="stack" method="post" action="/app/settings/payment-terms/${p.id}">${csrfInput(ctx)}${fields(ctx, f, '')}
 <p class="actions"><button type="submit">${esc(t.save)}</button><a class="button secondary" href="/app/settings/payment-terms">${esc(t.cancel)}</a></p></form></section>`

@@ -5,7 +5,22 @@ import { Company, CompanyLogo, MessageBody, PaymentTerm } from '@inv/contracts';
 import { esc } from '../../kit/html';
 import type { Ctx, PagesKit } from '../../kit/pages-kit';
 import type { Flash } from '../../kit/sessions';
-import { checkbox, csrfInput, facts, input, int, orNull, problemOf, select, sendPresigned, statusOf, textarea, tx } from './common';
+import {
+  checkbox,
+  csrfInput,
+  liveData,
+  testReadOnlyNote,
+  facts,
+  input,
+  int,
+  orNull,
+  problemOf,
+  select,
+  sendPresigned,
+  statusOf,
+  textarea,
+  tx,
+} from './common';
 import type { SettingsTexts } from './texts';
 
 const PaymentTermList = z.object({ payment_terms: z.array(PaymentTerm) });
@@ -80,7 +95,7 @@ export function registerProfilePages(router: Router, kit: PagesKit): void {
     const c = company.body;
     const termList = terms.ok ? terms.body.payment_terms : [];
     const termName = termList.find((p) => p.id === c.default_payment_term_id)?.name;
-    const canEdit = kit.may(ctx, 'PUT', '/company/');
+    const canEdit = kit.may(ctx, 'PUT', '/company/') && liveData(ctx);
     const v = (name: string, current: string) => (form ? (form[name] ?? '') : current);
     const languages = [
       ['de', t.german],
@@ -128,7 +143,7 @@ ${group('contact', t.groupContact)}
         .join('\n')}</div></fieldset>
 <p class="actions"><button type="submit">${esc(t.save)}</button></p></form></section>`;
     } else {
-      details = `<section class="card" aria-labelledby="profile-h"><h2 id="profile-h">${esc(t.companyData)}</h2><p class="muted">${esc(t.readOnly)}</p>${facts(
+      details = `<section class="card" aria-labelledby="profile-h"><h2 id="profile-h">${esc(t.companyData)}</h2>${liveData(ctx) ? `<p class="muted">${esc(t.readOnly)}</p>` : ''}${facts(
         t.companyData,
         [
           ...FIELDS.map((x) => [x.label(t), esc(x.value(c))] as [string, string]),
@@ -143,7 +158,7 @@ ${group('contact', t.groupContact)}
     const vat = c.vat_check
       ? `<p>${esc(t.vatCheck)}: <span class="badge${c.vat_check.status === 'valid' ? '' : c.vat_check.status === 'invalid' ? ' bad' : ' off'}">${esc(t.vatStatus[c.vat_check.status])}</span>${c.vat_check.name ? ` <span class="muted">${esc(c.vat_check.name)}</span>` : ''}</p>`
       : '';
-    const mayLogo = kit.may(ctx, 'PUT', '/company/logo');
+    const mayLogo = kit.may(ctx, 'PUT', '/company/logo') && liveData(ctx);
     const logo = `<section class="card" aria-labelledby="logo-h"><h2 id="logo-h">${esc(t.logo)}</h2>${
       c.has_logo
         ? `<p><img class="logo" src="/app/settings/logo/image" alt="${esc(t.logoAlt)}"></p>`
@@ -161,7 +176,7 @@ ${group('contact', t.groupContact)}
       current: 'settings',
       sub: 'profile',
       message,
-      body: `<p class="lead">${esc(t.profileLead)}</p>${vat}${details}${logo}`,
+      body: `<p class="lead">${esc(t.profileLead)}</p>${testReadOnlyNote(ctx)}${vat}${details}${logo}`,
     });
   }
 
@@ -226,7 +241,11 @@ ${group('contact', t.groupContact)}
     if (!ctx) return;
     const link = await kit.api('GET', '/company/logo', undefined, kit.asMember(req, res, ctx.s), CompanyLogo);
     if (!link.ok) return void res.status(link.status === 404 ? 404 : 502).end();
-    const sent = await sendPresigned(res, link.body.url, { contentType: link.body.content_type, maxBytes: 4 * MAX_LOGO_BYTES });
+    const sent = await sendPresigned(res, link.body.url, {
+      contentType: link.body.content_type,
+      maxBytes: 4 * MAX_LOGO_BYTES,
+      timeoutMs: 10_000,
+    });
     if (!sent && !res.headersSent) res.status(502).end();
   });
 

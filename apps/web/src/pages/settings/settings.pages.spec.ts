@@ -244,6 +244,28 @@ describe('settings: company profile and logo', () => {
   });
 });
 
+describe('settings in the test data', () => {
+  it("shows an owner the live company's profile, bank accounts and payment terms read-only, and numbering editable", async () => {
+    const h = await pageHarness({ register: registerSettingsPages, mode: 'test', lang: 'de', api: settingsApi });
+    try {
+      for (const [path, form] of [
+        ['/app/settings', 'action="/app/settings"'],
+        ['/app/settings/bank-accounts', 'action="/app/settings/bank-accounts"'],
+        ['/app/settings/payment-terms', 'action="/app/settings/payment-terms"'],
+      ] as const) {
+        const page = await h.get(path);
+        expect(page.status).toBe(200);
+        expect(page.html).toContain('Sie sehen die Testdaten.');
+        expect(page.html).not.toContain(form);
+      }
+      expect((await h.get('/app/settings')).html).not.toContain('multipart/form-data');
+      expect((await h.get('/app/settings/numbering')).html).toContain('action="/app/settings/numbering/invoice"');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('settings: bank accounts', () => {
   it('lists the accounts with edit and delete to an owner, and adds one with its idempotency key', async () => {
     const created = {

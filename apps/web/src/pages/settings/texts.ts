@@ -17,6 +17,8 @@ const de = {
   no: 'nein',
   optional: 'optional',
   readOnly: 'Nur Inhaber und Administratoren können diese Angaben ändern.',
+  testReadOnly:
+    'Sie sehen die Testdaten. Diese verwenden die Unternehmensdaten, Bankkonten und Zahlungsbedingungen des Live-Unternehmens; ändern können Sie diese nur in den Live-Daten.',
   german: 'Deutsch',
   english: 'Englisch',
   defaultBadge: 'Standard',
@@ -230,6 +232,8 @@ const en: SettingsTexts = {
   no: 'no',
   optional: 'optional',
   readOnly: 'Only owners and admins can change these details.',
+  testReadOnly:
+    "You are viewing the test data: it uses the live company's details, bank accounts and payment terms, which cannot be changed here. Leave the test data to change them.",
   german: 'German',
   english: 'English',
   defaultBadge: 'default',
