@@ -147,7 +147,7 @@ ${select(
           [t.discountReduced, `<code>${esc(m.discount_account_reduced)}</code>`],
           [t.discountUntaxed, `<code>${esc(m.discount_account_untaxed)}</code>`],
           [t.expenseAccount, `<code>${esc(m.expense_account)}</code>`],
-        ])}</section>`
+        ])}${kit.may(ctx, 'PUT', '/acctexp/mappings') ? `<p class="actions"><a class="button secondary" href="/app/settings/datev/accounts">${esc(t.editAccounts)}</a></p>` : ''}</section>`
       : '';
     const canExport = kit.may(ctx, 'POST', '/exports/job');
     const now = new Date();

@@ -28,6 +28,7 @@ const PAGES = [
   ['/app/settings/email-texts', 'email-texts'],
   ['/app/settings/datev', 'datev'],
   [`/app/settings/datev/jobs/${JOB}`, 'datev-job'],
+  ['/app/settings/datev/accounts', 'datev-accounts'],
   ['/app/settings/bank-accounts/1/delete', 'bank-account-delete'],
 ] as const;
 
@@ -71,7 +72,7 @@ const PAGES = [
     const page = await browser.newPage();
     try {
       for (const [path, name] of PAGES) {
-        if (role === 'viewer' && path.endsWith('/delete')) continue;
+        if (role === 'viewer' && (path.endsWith('/delete') || path.endsWith('/accounts'))) continue;
         await lookAt(page, `${h.url}${path}`, `web-settings-${name}-${role}-${lang}`);
       }
     } finally {

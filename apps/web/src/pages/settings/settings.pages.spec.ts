@@ -689,6 +689,62 @@ describe('settings: DATEV', () => {
     });
   });
 
+  it('changes the account mapping with PUT /acctexp/mappings (numbers, rates as sent) and restores the standard accounts', async () => {
+    const { mappings } = await import('./fixtures');
+    await withPages(
+      { role: 'member', api: (c) => (c.method !== 'GET' ? { status: 200, body: { ...mappings, message: 'saved' } } : undefined) },
+      async (h) => {
+        expect((await h.get('/app/settings/datev')).html).toContain('href="/app/settings/datev/accounts"');
+        const page = await h.get('/app/settings/datev/accounts');
+        expect(page.status).toBe(200);
+        expect(page.html).toContain('<input type="hidden" name="t0" value="standard"><input type="hidden" name="r0" value="0.19">');
+        expect(page.html).toContain('value="8337"');
+        const posted = await h.post('/app/settings/datev/accounts', {
+          t0: 'standard',
+          r0: '0.19',
+          a0: '8400',
+          t1: 'reverse_charge',
+          r1: '',
+          a1: '8338',
+          t2: '../x',
+          r2: '',
+          a2: '1',
+          debtor_accounts: 'collective',
+          receivables_account: '1400',
+          collective_debtor_account: '10000',
+          bank_account: '1200',
+          discount_account_standard: '8736',
+          discount_account_reduced: '8731',
+          discount_account_untaxed: '8730',
+          expense_account: '4900',
+        });
+        expect(posted.status).toBe(303);
+        expect(writes(h)[0]).toMatchObject({
+          method: 'PUT',
+          path: '/acctexp/mappings',
+          body: {
+            mappings: [
+              { tax_treatment: 'standard', tax_rate: 0.19, account: 8400 },
+              { tax_treatment: 'reverse_charge', account: 8338 },
+            ],
+            debtor_accounts: 'collective',
+            collective_debtor_account: 10000,
+            expense_account: 4900,
+          },
+        });
+        expect((await h.get('/app/settings/datev/accounts/reset')).html).toContain('action="/app/settings/datev/accounts/reset"');
+        await h.post('/app/settings/datev/accounts/reset', {});
+        expect(writes(h)[1]).toMatchObject({ method: 'POST', path: '/acctexp/mappings/reset' });
+      },
+    );
+    await withPages({ role: 'viewer', lang: 'de' }, async (h) => {
+      expect((await h.get('/app/settings/datev/accounts')).status).toBe(403);
+      expect((await h.post('/app/settings/datev/accounts', { t0: 'standard', a0: '1' })).status).toBe(403);
+      expect((await h.post('/app/settings/datev/accounts/reset', {})).status).toBe(403);
+      expect(h.calls).toHaveLength(0);
+    });
+  });
+
   it('shows the API refusal of an export period', async () => {
     const refusal = { code: 'VALIDATION_ERROR', errors: [{ path: 'end_date', message: 'must not be before start_date' }] };
     await withPages({ lang: 'de', api: (c) => (c.method === 'POST' ? { status: 400, body: refusal } : undefined) }, async (h) => {

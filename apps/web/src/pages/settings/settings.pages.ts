@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { PagesKit } from '../../kit/pages-kit';
+import { registerAccountMappingPages } from './accounts';
 import { registerBankAccountPages } from './bank-accounts';
 import { registerDatevPages } from './datev';
 import { registerNumberingPages } from './numbering';
@@ -17,4 +18,5 @@ export function registerSettingsPages(router: Router, kit: PagesKit): void {
   registerPaymentTermPages(router, kit);
   registerNumberingPages(router, kit);
   registerDatevPages(router, kit);
+  registerAccountMappingPages(router, kit);
 }

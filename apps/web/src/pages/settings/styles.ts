@@ -15,6 +15,7 @@ fieldset.card>legend+*{clear:both}
 label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400;margin-top:.5rem}
 label.check input{width:auto;min-height:0;flex:none;margin:.3rem 0 0}
 fieldset.group{margin:1.25rem 0 0}
+fieldset.group:first-of-type{margin-top:0}
 fieldset.group>legend{font-size:1rem;font-weight:650;margin:0 0 .25rem}
 .grid{display:grid;gap:.75rem 1rem;grid-template-columns:minmax(0,1fr)}
 @media (min-width:40rem){.grid{grid-template-columns:repeat(2,minmax(0,1fr))}}
