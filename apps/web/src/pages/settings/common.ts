@@ -142,7 +142,8 @@ export async function sendPresigned(
     return false;
   }
   if (!file.ok || !file.body) return false;
-  const length = Number(file.headers.get('content-length') ?? '0');
+  // fetch decodes a compressed body: its length is then not the one the header names
+  const length = file.headers.get('content-encoding') ? 0 : Number(file.headers.get('content-length') ?? '0');
   if (length > o.maxBytes) return false;
   res.status(200);
   res.setHeader('content-type', o.contentType);
