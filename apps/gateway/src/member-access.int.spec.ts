@@ -121,7 +121,7 @@ describe('gateway: member access tokens, /auth and /app', () => {
   it("enforces the member's role at the edge: a viewer's write is 403", async () => {
     const res = await bearer('/invoice/', token, 'POST');
     expect(res.status).toBe(403);
-    expect((await res.json()).code).toBe('FORBIDDEN');
+    expect(((await res.json()) as { code: string }).code).toBe('FORBIDDEN');
   });
 
   it("a test-mode token works on the company's test twin", async () => {

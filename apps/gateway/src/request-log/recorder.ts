@@ -71,7 +71,8 @@ export function createRequestRecorder(store: RequestLogStore, logger: Logger, op
     const started = performance.now();
     res.once('close', () => {
       const companyId: unknown = res.locals.companyId;
-      if (typeof companyId !== 'string' || !companyId) return;
+      // a sign-in (/auth/*) belongs to no company's log: it is counted per client address only
+      if (typeof companyId !== 'string' || !companyId || res.locals.publicAuth) return;
       const url = req.originalUrl.startsWith(MOUNT) ? req.originalUrl.slice(MOUNT.length) : req.originalUrl;
       if (OWN_PATH.test(url)) return;
       if (queue.length >= maxQueued) {

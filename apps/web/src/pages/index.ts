@@ -7,6 +7,8 @@ import { registerWebhookPages } from './webhooks/webhooks.pages';
 import { registerInvoicePages } from './invoices/invoices.pages';
 import { registerCustomerPages } from './customers/customers.pages';
 import { registerReceivedPages } from './received/received.pages';
+import { registerSettingsPages } from './settings/settings.pages';
+import { registerDeveloperPages } from './developers/developers.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -17,4 +19,6 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerInvoicePages(router, kit);
   registerCustomerPages(router, kit);
   registerReceivedPages(router, kit);
+  registerSettingsPages(router, kit);
+  registerDeveloperPages(router, kit);
 }
