@@ -4,6 +4,7 @@ import { registerSignInPages } from './sign-in/sign-in.pages';
 import { registerKeyPages } from './keys/keys.pages';
 import { registerMemberPages } from './members/members.pages';
 import { registerWebhookPages } from './webhooks/webhooks.pages';
+import { registerBankStatementPages } from './bank/bank.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -11,4 +12,5 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerKeyPages(router, kit);
   registerMemberPages(router, kit);
   registerWebhookPages(router, kit);
+  registerBankStatementPages(router, kit);
 }
