@@ -5,6 +5,7 @@ import { registerKeyPages } from './keys/keys.pages';
 import { registerMemberPages } from './members/members.pages';
 import { registerWebhookPages } from './webhooks/webhooks.pages';
 import { registerBankStatementPages } from './bank/bank.pages';
+import { registerReminderPages } from './reminders/reminders.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -13,4 +14,5 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerMemberPages(router, kit);
   registerWebhookPages(router, kit);
   registerBankStatementPages(router, kit);
+  registerReminderPages(router, kit);
 }

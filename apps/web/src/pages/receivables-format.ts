@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { esc } from '../kit/html';
 import type { Lang } from '../kit/i18n';
+import type { As, PageCaller } from '../kit/api-client';
 
 /**
  * Formatting shared by the bank statement, reminder and recurring invoice pages: amounts and dates in the page's
@@ -71,4 +73,31 @@ export function query(params: Record<string, string | number | undefined>): stri
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
+}
+
+/** The part of GET /customer/{id} the pages show: the customer's name. */
+export const CustomerName = z.object({
+  id: z.number().int(),
+  organization_name: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+});
+/** Most customers a page looks up by id (one call each). */
+export const MAX_CUSTOMER_LOOKUPS = 25;
+
+/**
+ * The names of the customers a page lists (only ids come with proposals, reminders and templates): one GET per
+ * distinct id, at most MAX_CUSTOMER_LOOKUPS, in parallel; a customer the API does not answer stays unnamed.
+ */
+export async function customerNames(api: PageCaller, as: As, ids: number[]): Promise<Map<number, string>> {
+  const distinct = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, MAX_CUSTOMER_LOOKUPS);
+  const found = await Promise.all(distinct.map((id) => api('GET', `/customer/${id}`, undefined, as, CustomerName)));
+  const names = new Map<number, string>();
+  for (const answer of found)
+    if (answer.ok) {
+      const c = answer.body;
+      const name = c.organization_name || [c.first_name, c.last_name].filter(Boolean).join(' ');
+      if (name) names.set(c.id, name);
+    }
+  return names;
 }

@@ -273,7 +273,7 @@ describe('bank statement pages', () => {
     try {
       for (const path of [
         '/app/bank-statements/..%2Fx',
-        '/app/bank-statements/%2e%2e',
+        '/app/bank-statements/%2e%2e%2f3',
         '/app/bank-statements/3abc',
         '/app/bank-statements/0',
       ]) {
