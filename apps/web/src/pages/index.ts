@@ -6,6 +6,7 @@ import { registerMemberPages } from './members/members.pages';
 import { registerWebhookPages } from './webhooks/webhooks.pages';
 import { registerBankStatementPages } from './bank/bank.pages';
 import { registerReminderPages } from './reminders/reminders.pages';
+import { registerRecurringPages } from './recurring/recurring.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -15,4 +16,5 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerWebhookPages(router, kit);
   registerBankStatementPages(router, kit);
   registerReminderPages(router, kit);
+  registerRecurringPages(router, kit);
 }
