@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Lang, Texts } from './i18n';
+import { RECEIVABLES_CSS } from '../pages/bank/styles';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Escapes text for HTML (every value that reaches a page goes through it). */
@@ -135,7 +136,7 @@ table.cards td{display:flex;justify-content:space-between;align-items:baseline;g
 table.cards td::before{content:attr(data-label);flex:0 0 auto;white-space:nowrap;font-size:.875rem;font-weight:600;color:#59636e;text-align:left}
 table.cards td:empty{display:none}
 }
-`;
+` + RECEIVABLES_CSS;
 /** Its version in the URL: the stylesheet can be cached for a year, and a new one is fetched at once. */
 export const APP_CSS_VERSION = createHash('sha256').update(APP_CSS).digest('hex').slice(0, 12);
 

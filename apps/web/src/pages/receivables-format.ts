@@ -101,3 +101,31 @@ export async function customerNames(api: PageCaller, as: As, ids: number[]): Pro
     }
   return names;
 }
+
+/**
+ * Label/value pairs (a statement's, a line's, a schedule's facts) as a description list: two columns from 40rem,
+ * one below; pairs with an empty value are left out. Values are HTML (escaped by the caller).
+ */
+export function factTable(rows: [string, string][]): string {
+  const items = rows
+    .filter(([, v]) => v)
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`)
+    .join('');
+  return `<dl class="kv">${items}</dl>`;
+}
+
+/** A list's one-field filter as a GET form: label, select, button (keyboard usable, no script). */
+export function selectFilter(o: {
+  action: string;
+  name: string;
+  label: string;
+  button: string;
+  options: [string, string][];
+  selected: string;
+}): string {
+  const options = o.options.map(([v, l]) => `<option value="${esc(v)}"${o.selected === v ? ' selected' : ''}>${esc(l)}</option>`).join('');
+  return `<form class="stack" method="get" action="${esc(o.action)}"><label for="${esc(o.name)}">${esc(o.label)}</label><select id="${esc(o.name)}" name="${esc(o.name)}">${options}</select><p class="actions"><button type="submit" class="secondary">${esc(o.button)}</button></p></form>`;
+}
+
+/** An IBAN in groups of four (as printed on statements; it wraps between groups). */
+export const ibanGroups = (iban: string) => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');

@@ -42,7 +42,7 @@ describe('bank statement pages', () => {
       expect(page.status).toBe(200);
       expect(h.calls[0]!.path).toBe('/bank-statements/?page=2&limit=25');
       expect(page.html).toContain('camt053_2026-11-26.xml');
-      expect(page.html).toContain('DE44500105175407324931');
+      expect(page.html).toContain('DE44 5001 0517 5407 3249 31');
       expect(page.html).toContain('enctype="multipart/form-data"');
       expect(page.html).toContain('href="/app/bank-statements/3"');
       expect(page.html).toContain('Page 2 of 3');

@@ -14,7 +14,7 @@ import { esc, fill } from '../../kit/html';
 import type { PageAnswer } from '../../kit/api-client';
 import { td, type Ctx, type PagesKit } from '../../kit/pages-kit';
 import { sameToken, type Flash } from '../../kit/sessions';
-import { dateTime, day, money, pageParam, pager, percent, query } from '../receivables-format';
+import { dateTime, day, factTable, ibanGroups, money, pageParam, pager, percent, query, selectFilter } from '../receivables-format';
 import { texts, type BankTexts } from './texts';
 import { readUpload } from './upload';
 
@@ -81,17 +81,17 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
     const rows = statements
       .map((s) => {
         const open = Math.max(0, s.credits - s.confirmed - s.ignored);
-        const accounts = s.statements.map((x) => `<code>${esc(x.account_iban)}</code>`).join('<br>');
-        return `<tr>${td(t.importedAt, `<a href="/app/bank-statements/${esc(s.id)}">${esc(dateTime(ctx.lang, s.created_at))}</a>`)}${td(
-          t.fileName,
-          esc(s.filename ?? s.message_id),
-        )}${td(t.account, accounts)}${td(t.credits, esc(s.credits))}${td(t.withProposals, esc(s.credits_with_proposals))}${td(
-          t.confirmed,
-          esc(s.confirmed),
-        )}${td(t.open, open ? `<span class="badge off">${esc(open)}</span>` : '0')}</tr>`;
+        const accounts = s.statements.map((x) => esc(ibanGroups(x.account_iban))).join('<br>');
+        return `<tr>${td(
+          t.statement,
+          `<span><a href="/app/bank-statements/${esc(s.id)}">${esc(s.filename ?? s.message_id)}</a><br><span class="muted">${accounts}</span></span>`,
+        )}${td(t.importedAt, esc(dateTime(ctx.lang, s.created_at)))}${td(t.credits, esc(s.credits))}${td(
+          t.withProposals,
+          esc(s.credits_with_proposals),
+        )}${td(t.confirmed, esc(s.confirmed))}${td(t.open, open ? `<span class="badge off">${esc(open)}</span>` : '0')}</tr>`;
       })
       .join('\n');
-    const head = [t.importedAt, t.fileName, t.account, t.credits, t.withProposals, t.confirmed, t.open]
+    const head = [t.statement, t.importedAt, t.credits, t.withProposals, t.confirmed, t.open]
       .map((h) => `<th scope="col">${esc(h)}</th>`)
       .join('');
     const table = statements.length
@@ -179,16 +179,12 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
       [t.bookingDate, esc(day(ctx.lang, e.booking_date))],
       [t.valueDate, esc(day(ctx.lang, e.value_date))],
       [t.payer, esc(e.payer_name ?? '')],
-      [t.iban, e.payer_iban ? `<code>${esc(e.payer_iban)}</code>` : ''],
+      [t.iban, esc(e.payer_iban ? ibanGroups(e.payer_iban) : '')],
       [t.remittance, e.remittance_information.map((l) => esc(l)).join('<br>')],
       [t.references, e.references.map((l) => `<code>${esc(l)}</code>`).join(', ')],
       [t.additional, esc(e.additional_information ?? '')],
       [t.endToEnd, e.end_to_end_id && e.end_to_end_id !== 'NOTPROVIDED' ? `<code>${esc(e.end_to_end_id)}</code>` : ''],
     ];
-    const dl = facts
-      .filter(([, v]) => v)
-      .map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`)
-      .join('');
     const base = `/app/bank-statements/${st.id}/entries/${e.id}`;
     const act = canAct(ctx) && e.state !== 'confirmed' && bookable(e);
     let proposals = '';
@@ -207,7 +203,7 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
         .map((p) => {
           const reasons = p.reasons.map((r) => esc(t.reasons[r] ?? r)).join('; ');
           const confirm = act
-            ? `<form method="post" action="${base}/confirm">${csrfField(ctx)}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="invoice_id" value="${esc(p.invoice_id)}"><button type="submit" aria-label="${esc(fill(t.confirmThis, { number: p.invoice_number }))}">${esc(t.confirm)}</button></form>`
+            ? `<form method="post" action="${base}/confirm">${csrfField(ctx)}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="invoice_id" value="${esc(p.invoice_id)}"><button type="submit">${esc(t.confirm)}<span class="sr-only">: ${esc(p.invoice_number)}</span></button></form>`
             : '';
           return `<tr>${td(t.invoice, `<a href="/app/invoices/${esc(p.invoice_id)}">${esc(p.invoice_number)}</a>`)}${td(
             t.amountToBook,
@@ -235,7 +231,7 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
         ? `<div class="row-actions actions"><form method="post" action="${base}/ignore">${csrfField(ctx)}<button type="submit" class="secondary">${esc(t.ignore)}</button></form></div>`
         : '';
     return `<article class="card" id="entry-${esc(e.id)}" aria-labelledby="entry-h-${esc(e.id)}"><h3 id="entry-h-${esc(e.id)}">${esc(entryTitle(ctx, e))}</h3>
-<p>${esc(kind)} ${stateBadge}</p><div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(fill(t.line, { id: String(e.id) }))}</caption><tbody>${dl}</tbody></table></div>${proposals}${actions}</article>`;
+<p>${esc(kind)} ${stateBadge}</p>${factTable(facts)}${proposals}${actions}</article>`;
   }
 
   router.get('/bank-statements/:id', async (req, res) => {
@@ -265,18 +261,24 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
     const st = found.body;
     const message = await kit.takeFlash(req, res);
     const open = Math.max(0, st.credits - st.confirmed - st.ignored);
-    const summary = `<section class="card" aria-labelledby="st-h"><h2 id="st-h">${esc(st.filename ?? st.message_id)}</h2>
-<div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(t.statement)}</caption><tbody>
-<tr><th scope="row">${esc(t.importedAt)}</th><td>${esc(dateTime(ctx.lang, st.created_at))}</td></tr>
-<tr><th scope="row">${esc(t.account)}</th><td>${st.statements.map((s) => `<code>${esc(s.account_iban)}</code> <span class="muted">${esc(s.id)}</span>`).join('<br>')}</td></tr>
-<tr><th scope="row">${esc(t.messageId)}</th><td><code>${esc(st.message_id)}</code> · ${esc(t.camtVersion)} ${esc(st.camt_version)}</td></tr>
-<tr><th scope="row">${esc(t.entries)}</th><td>${esc(st.entries_total)} (${esc(t.credits)}: ${esc(st.credits)}, ${esc(t.debits)}: ${esc(st.debits)})</td></tr>
-<tr><th scope="row">${esc(t.credits)}</th><td>${esc(st.credits_with_proposals)} ${esc(t.withProposals)} · ${esc(st.confirmed)} ${esc(t.confirmed)} · ${esc(st.ignored)} ${esc(t.ignored)} · ${esc(open)} ${esc(t.open)}</td></tr>
-</tbody></table></div></section>`;
-    const options = [['', t.allStates], ...STATES.map((s) => [s, t.states[s]!])]
-      .map(([v, l]) => `<option value="${esc(v)}"${(state ?? '') === v ? ' selected' : ''}>${esc(l)}</option>`)
-      .join('');
-    const filter = `<form class="inline" method="get" action="/app/bank-statements/${esc(st.id)}"><label for="state">${esc(t.stateFilter)}</label><select class="field" id="state" name="state">${options}</select><button type="submit" class="secondary">${esc(t.show)}</button></form>`;
+    const summary = `<section class="card" aria-labelledby="st-h"><h2 id="st-h">${esc(st.filename ?? st.message_id)}</h2>${factTable([
+      [t.importedAt, esc(dateTime(ctx.lang, st.created_at))],
+      [t.account, st.statements.map((s) => `${esc(ibanGroups(s.account_iban))} <span class="muted">(${esc(s.id)})</span>`).join('<br>')],
+      [t.messageId, `<code>${esc(st.message_id)}</code> · ${esc(t.camtVersion)} ${esc(st.camt_version)}`],
+      [t.entries, `${esc(st.entries_total)} (${esc(t.credits)}: ${esc(st.credits)}, ${esc(t.debits)}: ${esc(st.debits)})`],
+      [
+        t.credits,
+        `${esc(st.credits_with_proposals)} ${esc(t.withProposals)} · ${esc(st.confirmed)} ${esc(t.confirmed)} · ${esc(st.ignored)} ${esc(t.ignored)} · ${esc(open)} ${esc(t.open)}`,
+      ],
+    ])}</section>`;
+    const filter = selectFilter({
+      action: `/app/bank-statements/${st.id}`,
+      name: 'state',
+      label: t.stateFilter,
+      button: t.show,
+      options: [['', t.allStates], ...STATES.map((s): [string, string] => [s, t.states[s]!])],
+      selected: state ?? '',
+    });
     const entries = st.entries ?? [];
     const list = entries.length ? entries.map((e) => entryCard(ctx, st, e)).join('\n') : `<p class="muted">${esc(t.noEntries)}</p>`;
     const paging = pager(
@@ -361,12 +363,12 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
       )
       .join('');
     const base = `/app/bank-statements/${esc(id)}/entries/${esc(eid)}`;
-    const search = `<form class="inline" method="get" action="${base}/correct" role="search"><label for="q">${esc(t.search)}</label><input class="field" id="q" name="q" type="search" maxlength="100" value="${esc(q)}"><button type="submit" class="secondary">${esc(t.searchButton)}</button></form>`;
+    const search = `<form class="stack wide" method="get" action="${base}/correct" role="search"><label for="q">${esc(t.search)}</label><input id="q" name="q" type="search" maxlength="100" value="${esc(q)}"><p class="actions"><button type="submit" class="secondary">${esc(t.searchButton)}</button></p></form>`;
     const body = `<section class="card"><h2>${esc(entryTitle(ctx, e))}</h2><p class="lead">${esc(t.correctLead)}</p>${
       e.remittance_information.length ? `<p>${esc(t.remittance)}: ${e.remittance_information.map((l) => esc(l)).join(' ')}</p>` : ''
     }${search}</section>
 <section class="card"><form class="stack wide" method="post" action="${base}/confirm">${csrfField(ctx)}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="q" value="${esc(q)}">
-<fieldset><legend>${esc(t.pickInvoice)}</legend>${radios ? `<div class="checks">${radios}</div>` : `<p class="muted">${esc(t.noOpenInvoices)}</p>`}</fieldset>
+<fieldset><legend>${esc(t.pickInvoice)}</legend>${radios ? `<div class="picks">${radios}</div>` : `<p class="muted">${esc(t.noOpenInvoices)}</p>`}</fieldset>
 <label for="amount">${esc(t.amount)}</label><input id="amount" name="amount" inputmode="decimal" maxlength="16" autocomplete="off" value="${esc(form?.amount ?? '')}">
 <label for="date">${esc(t.paymentDate)}</label><input id="date" name="date" type="date" value="${esc(form?.date ?? '')}">
 <p class="actions"><button type="submit">${esc(t.book)}</button><a class="button secondary" href="/app/bank-statements/${esc(id)}">${esc(t.cancel)}</a></p></form></section>`;

@@ -64,7 +64,7 @@ export function registerRecurringPages(router: Router, kit: PagesKit): void {
   const invoiceLink = (t: RecurringTexts, id: number | null) =>
     id === null
       ? ''
-      : `<a href="/app/invoices/${esc(id)}" aria-label="${esc(fill(t.viewInvoice, { id: String(id) }))}">${esc(t.invoice)} ${esc(id)}</a>`;
+      : `<a href="/app/invoices/${esc(id)}">${esc(t.invoice)} ${esc(id)}</a>`;
 
   // ---------------------------------------------------------------- the list
 

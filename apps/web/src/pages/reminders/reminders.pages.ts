@@ -70,16 +70,11 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
       o.level ? `<input type="hidden" name="level" value="${esc(o.level)}">` : ''
     }<input type="hidden" name="number" value="${esc(o.number)}"><input type="hidden" name="back" value="${o.back}">`;
     const lv = o.level ? levelName(t, o.level) : t.next;
-    return `<div class="row-actions"><form method="post" action="/app/reminders/issue">${hidden}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="send" value="email"><button type="submit" aria-label="${esc(
-      fill(t.sendEmailFor, { level: lv, number: o.number }),
-    )}">${esc(t.sendEmail)}</button></form><form method="post" action="/app/reminders/issue">${hidden}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="send" value="pdf"><button type="submit" class="secondary" aria-label="${esc(
-      fill(t.pdfOnlyFor, { level: lv, number: o.number }),
-    )}">${esc(t.pdfOnly)}</button></form></div>`;
+    const context = `<span class="sr-only">: ${esc(lv)}, ${esc(o.number)}</span>`;
+    return `<div class="row-actions"><form method="post" action="/app/reminders/issue">${hidden}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="send" value="email"><button type="submit">${esc(t.sendEmail)}${context}</button></form><form method="post" action="/app/reminders/issue">${hidden}<input type="hidden" name="idem" value="${randomUUID()}"><input type="hidden" name="send" value="pdf"><button type="submit" class="secondary">${esc(t.pdfOnly)}${context}</button></form></div>`;
   };
   const pdfLink = (ctx: Ctx, r: ReminderView) =>
-    `<a href="/app/reminders/invoices/${esc(r.invoice_id)}/${esc(r.id)}/pdf" aria-label="${esc(
-      fill(rt(ctx).pdfOf, { level: levelName(rt(ctx), r.level), date: day(ctx.lang, r.date) }),
-    )}">${esc(rt(ctx).pdf)}</a>`;
+    `<a href="/app/reminders/invoices/${esc(r.invoice_id)}/${esc(r.id)}/pdf">${esc(rt(ctx).pdf)}<span class="sr-only">: ${esc(levelName(rt(ctx), r.level))}, ${esc(day(ctx.lang, r.date))}</span></a>`;
 
   // ---------------------------------------------------------------- proposals and overdue invoices
 
@@ -143,9 +138,9 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
         const list = issued[i]!;
         const reminders = list.ok
           ? list.body.reminders.length
-            ? list.body.reminders
+            ? `<span>${list.body.reminders
                 .map((r) => `${esc(levelName(t, r.level))} · ${esc(day(ctx.lang, r.date))} · ${pdfLink(ctx, r)}`)
-                .join('<br>')
+                .join('<br>')}</span>`
             : `<span class="muted">${esc(t.noneYet)}</span>`
           : '';
         return `<tr>${td(t.invoice, `<a href="/app/invoices/${esc(inv.id)}">${esc(inv.invoice_number)}</a>`)}${td(t.customer, customer(inv.customer_id))}${td(
@@ -153,7 +148,7 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
           esc(day(ctx.lang, inv.due_date)),
         )}${td(t.openAmount, esc(money(ctx.lang, inv.open_amount, inv.currency)))}${td(t.issued, reminders)}${td(
           '',
-          `<a href="/app/reminders/invoices/${esc(inv.id)}" aria-label="${esc(fill(t.detailsFor, { number: inv.invoice_number }))}">${esc(t.details)}</a>`,
+          `<a href="/app/reminders/invoices/${esc(inv.id)}">${esc(t.details)}<span class="sr-only">: ${esc(inv.invoice_number)}</span></a>`,
         )}</tr>`;
       })
       .join('\n');
@@ -209,8 +204,9 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
         (r) =>
           `<tr>${td(t.level, esc(levelName(t, r.level)))}${td(t.date, esc(day(ctx.lang, r.date)))}${td(t.openAmount, esc(money(ctx.lang, r.open_amount)))}${td(
             t.fees,
-            esc(money(ctx.lang, r.fees)) +
-              (r.flat_fee ? `<br><span class="muted">${esc(t.flatFee)}: ${esc(money(ctx.lang, r.flat_fee))}</span>` : ''),
+            `<span>${esc(money(ctx.lang, r.fees))}${
+              r.flat_fee ? `<br><span class="muted">${esc(t.flatFee)}: ${esc(money(ctx.lang, r.flat_fee))}</span>` : ''
+            }</span>`,
           )}${td(t.interest, esc(money(ctx.lang, r.interest)))}${td(t.total, `<strong>${esc(money(ctx.lang, r.total))}</strong>`)}${td(
             t.payBy,
             esc(day(ctx.lang, r.pay_by)),
