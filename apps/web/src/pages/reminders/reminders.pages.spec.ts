@@ -47,7 +47,7 @@ describe('reminder pages', () => {
       expect(page.html).toContain('Beispiel AG');
       expect(page.html).toContain('357,00\u00a0€');
       expect(page.html).toContain('Freigeben und per E-Mail senden');
-      expect(page.html).toContain('Zahlungserinnerung · 22.11.2026');
+      expect(page.html).toContain('Zahlungserinnerung, 22.11.2026');
       expect(page.html).toContain('href="/app/reminders/invoices/44/2/pdf"');
       expect(page.html).toContain('href="/app/reminders/invoices/44"');
     } finally {

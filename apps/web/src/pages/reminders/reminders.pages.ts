@@ -6,7 +6,7 @@ import { esc, fill } from '../../kit/html';
 import type { PageAnswer } from '../../kit/api-client';
 import { td, type Ctx, type PagesKit } from '../../kit/pages-kit';
 import type { Flash } from '../../kit/sessions';
-import { customerNames, day, money, pageParam, pager, query } from '../receivables-format';
+import { customerNames, day, factTable, money, pageParam, pager, query } from '../receivables-format';
 import { texts, type ReminderTexts } from './texts';
 
 type ReminderView = z.output<typeof Reminder>;
@@ -110,21 +110,23 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
       ? `<p class="lead"><strong>${esc(t.mode)}:</strong> ${esc(t.modes[settings.body.mode] ?? settings.body.mode)}</p>`
       : '';
     const act = canIssue(ctx);
+    /** The invoice's number (a link to it) with the customer's name below. */
+    const invoiceCell = (id: number, number: string, customerId: number, note = '') =>
+      `<span><a href="/app/invoices/${esc(id)}">${esc(number)}</a>${names.get(customerId) ? `<br>${customer(customerId)}` : ''}${
+        note ? `<br><span class="muted">${esc(note)}</span>` : ''
+      }</span>`;
     const proposalRows = proposed
       .map(
         (p) =>
-          `<tr>${td(t.invoice, `<a href="/app/invoices/${esc(p.invoice_id)}">${esc(p.number)}</a>`)}${td(t.customer, customer(p.customer_id))}${td(
-            t.level,
-            esc(levelName(t, p.level)),
-          )}${td(t.dueDate, esc(day(ctx.lang, p.due_date)))}${td(t.openAmount, esc(money(ctx.lang, p.open_amount)))}${td(
-            t.proposedOn,
-            esc(day(ctx.lang, p.proposed_on)),
-          )}${td(t.note, esc(p.reason ?? ''))}${act ? `<td>${issueForms(ctx, { invoiceId: p.invoice_id, number: p.number, level: p.level, back: 'list' })}</td>` : ''}</tr>`,
+          `<tr>${td(t.invoice, invoiceCell(p.invoice_id, p.number, p.customer_id, p.reason ?? ''))}${td(t.level, esc(levelName(t, p.level)))}${td(
+            t.dueDate,
+            esc(day(ctx.lang, p.due_date)),
+          )}${td(t.openAmount, esc(money(ctx.lang, p.open_amount)))}${td(t.proposedOn, esc(day(ctx.lang, p.proposed_on)))}${
+            act ? `<td>${issueForms(ctx, { invoiceId: p.invoice_id, number: p.number, level: p.level, back: 'list' })}</td>` : ''
+          }</tr>`,
       )
       .join('\n');
-    const proposalHead = [t.invoice, t.customer, t.level, t.dueDate, t.openAmount, t.proposedOn, t.note]
-      .map((h) => `<th scope="col">${esc(h)}</th>`)
-      .join('');
+    const proposalHead = [t.invoice, t.level, t.dueDate, t.openAmount, t.proposedOn].map((h) => `<th scope="col">${esc(h)}</th>`).join('');
     const proposalTable = proposed.length
       ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.proposals)}</caption><thead><tr>${proposalHead}${
           act ? `<th scope="col"><span class="sr-only">${esc(t.sendEmail)}</span></th>` : ''
@@ -136,27 +138,23 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
     const overdueRows = invoices
       .map((inv, i) => {
         const list = issued[i]!;
-        const reminders = list.ok
+        const lines = list.ok
           ? list.body.reminders.length
-            ? `<span>${list.body.reminders
-                .map((r) => `${esc(levelName(t, r.level))} · ${esc(day(ctx.lang, r.date))} · ${pdfLink(ctx, r)}`)
-                .join('<br>')}</span>`
-            : `<span class="muted">${esc(t.noneYet)}</span>`
-          : '';
-        return `<tr>${td(t.invoice, `<a href="/app/invoices/${esc(inv.id)}">${esc(inv.invoice_number)}</a>`)}${td(t.customer, customer(inv.customer_id))}${td(
-          t.dueDate,
-          esc(day(ctx.lang, inv.due_date)),
-        )}${td(t.openAmount, esc(money(ctx.lang, inv.open_amount, inv.currency)))}${td(t.issued, reminders)}${td(
-          '',
+            ? list.body.reminders.map((r) => `${esc(levelName(t, r.level))}, ${esc(day(ctx.lang, r.date))} (${pdfLink(ctx, r)})`)
+            : [`<span class="muted">${esc(t.noneYet)}</span>`]
+          : [];
+        lines.push(
           `<a href="/app/reminders/invoices/${esc(inv.id)}">${esc(t.details)}<span class="sr-only">: ${esc(inv.invoice_number)}</span></a>`,
-        )}</tr>`;
+        );
+        return `<tr>${td(t.invoice, invoiceCell(inv.id, inv.invoice_number, inv.customer_id))}${td(t.dueDate, esc(day(ctx.lang, inv.due_date)))}${td(
+          t.openAmount,
+          esc(money(ctx.lang, inv.open_amount, inv.currency)),
+        )}${td(t.issued, `<span>${lines.join('<br>')}</span>`)}</tr>`;
       })
       .join('\n');
-    const overdueHead = [t.invoice, t.customer, t.dueDate, t.openAmount, t.issued].map((h) => `<th scope="col">${esc(h)}</th>`).join('');
+    const overdueHead = [t.invoice, t.dueDate, t.openAmount, t.issued].map((h) => `<th scope="col">${esc(h)}</th>`).join('');
     const overdueTable = invoices.length
-      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.overdue)}</caption><thead><tr>${overdueHead}<th scope="col"><span class="sr-only">${esc(
-          t.details,
-        )}</span></th></tr></thead><tbody>${overdueRows}</tbody></table></div>`
+      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.overdue)}</caption><thead><tr>${overdueHead}</tr></thead><tbody>${overdueRows}</tbody></table></div>`
       : overdue.ok
         ? `<p class="muted">${esc(t.noOverdue)}</p>`
         : '';
@@ -199,29 +197,24 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
     const inv = invoice.body;
     const reminders = list.body.reminders;
     const names = await customerNames(kit.api, as, [inv.customer_id]);
-    const rows = reminders
+    const cards = reminders
       .map(
         (r) =>
-          `<tr>${td(t.level, esc(levelName(t, r.level)))}${td(t.date, esc(day(ctx.lang, r.date)))}${td(t.openAmount, esc(money(ctx.lang, r.open_amount)))}${td(
-            t.fees,
-            `<span>${esc(money(ctx.lang, r.fees))}${
-              r.flat_fee ? `<br><span class="muted">${esc(t.flatFee)}: ${esc(money(ctx.lang, r.flat_fee))}</span>` : ''
-            }</span>`,
-          )}${td(t.interest, esc(money(ctx.lang, r.interest)))}${td(t.total, `<strong>${esc(money(ctx.lang, r.total))}</strong>`)}${td(
-            t.payBy,
-            esc(day(ctx.lang, r.pay_by)),
-          )}${td(t.subject, esc(r.subject))}${td(t.delivery, esc(r.email_id ? t.byEmail : t.noEmail))}${td(
-            t.source,
-            esc(t.sources[r.source] ?? r.source),
-          )}${td(t.pdf, pdfLink(ctx, r))}</tr>`,
+          `<article class="card" aria-labelledby="r-${esc(r.id)}"><h3 id="r-${esc(r.id)}">${esc(levelName(t, r.level))} · ${esc(day(ctx.lang, r.date))}</h3>${factTable(
+            [
+              [t.subject, esc(r.subject)],
+              [t.openAmount, esc(money(ctx.lang, r.open_amount))],
+              [t.fees, esc(money(ctx.lang, r.fees))],
+              [t.flatFee, r.flat_fee ? esc(money(ctx.lang, r.flat_fee)) : ''],
+              [t.interest, esc(money(ctx.lang, r.interest))],
+              [t.total, `<strong>${esc(money(ctx.lang, r.total))}</strong>`],
+              [t.payBy, esc(day(ctx.lang, r.pay_by))],
+              [t.delivery, `${esc(r.email_id ? t.byEmail : t.noEmail)} · ${esc(t.sources[r.source] ?? r.source)}`],
+            ],
+          )}<p>${pdfLink(ctx, r)}</p></article>`,
       )
       .join('\n');
-    const head = [t.level, t.date, t.openAmount, t.fees, t.interest, t.total, t.payBy, t.subject, t.delivery, t.source, t.pdf]
-      .map((h) => `<th scope="col">${esc(h)}</th>`)
-      .join('');
-    const table = reminders.length
-      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.issued)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`
-      : `<p class="muted">${esc(t.noReminders)}</p>`;
+    const table = reminders.length ? cards : `<p class="muted">${esc(t.noReminders)}</p>`;
     const top = reminders.reduce((m, r) => Math.max(m, r.level), 0);
     const remindable = ['OPEN', 'SENT'].includes(inv.status) && (inv.open_amount ?? 0) > 0;
     const next =
