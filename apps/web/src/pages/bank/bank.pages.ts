@@ -290,7 +290,7 @@ export function registerBankStatementPages(router: Router, kit: PagesKit): void 
       title: t.statement,
       current,
       message,
-      body: `${summary}<section aria-labelledby="entries-h"><h2 id="entries-h">${esc(t.entries)}</h2>${filter}${list}${paging}</section><p><a href="/app/bank-statements">${esc(t.backToList)}</a></p>`,
+      body: `${summary}<section class="rsec" aria-labelledby="entries-h"><h2 id="entries-h">${esc(t.entries)}</h2>${filter}${list}${paging}</section><p><a href="/app/bank-statements">${esc(t.backToList)}</a></p>`,
     });
   });
 

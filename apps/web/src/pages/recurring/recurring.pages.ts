@@ -6,7 +6,7 @@ import type { Lang } from '../../kit/i18n';
 import type { PageAnswer } from '../../kit/api-client';
 import { td, type Ctx, type PagesKit } from '../../kit/pages-kit';
 import type { Flash } from '../../kit/sessions';
-import { customerNames, day, money, pageParam, pager, percent, query } from '../receivables-format';
+import { customerNames, day, factTable, money, pageParam, pager, percent, query, selectFilter } from '../receivables-format';
 import { texts, type RecurringTexts } from './texts';
 
 type Schedule = z.output<typeof RecurringInvoice>;
@@ -62,9 +62,7 @@ export function registerRecurringPages(router: Router, kit: PagesKit): void {
       t.outcomes[outcome] ?? outcome,
     )}</span>`;
   const invoiceLink = (t: RecurringTexts, id: number | null) =>
-    id === null
-      ? ''
-      : `<a href="/app/invoices/${esc(id)}">${esc(t.invoice)} ${esc(id)}</a>`;
+    id === null ? '' : `<a href="/app/invoices/${esc(id)}">${esc(t.invoice)} ${esc(id)}</a>`;
 
   // ---------------------------------------------------------------- the list
 
@@ -100,10 +98,14 @@ export function registerRecurringPages(router: Router, kit: PagesKit): void {
           )}</tr>`,
       )
       .join('\n');
-    const options = [['', t.allStatuses], ...STATUSES.map((s) => [s, t.statuses[s]!])]
-      .map(([v, l]) => `<option value="${esc(v)}"${(status ?? '') === v ? ' selected' : ''}>${esc(l)}</option>`)
-      .join('');
-    const filter = `<form class="inline" method="get" action="/app/recurring"><label for="status">${esc(t.filter)}</label><select class="field" id="status" name="status">${options}</select><button type="submit" class="secondary">${esc(t.show)}</button></form>`;
+    const filter = selectFilter({
+      action: '/app/recurring',
+      name: 'status',
+      label: t.filter,
+      button: t.show,
+      options: [['', t.allStatuses], ...STATUSES.map((s): [string, string] => [s, t.statuses[s]!])],
+      selected: status ?? '',
+    });
     const head = [t.name, t.customer, t.interval, t.nextRun, t.status, t.lastRun].map((h) => `<th scope="col">${esc(h)}</th>`).join('');
     const table = schedules.length
       ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.recurring)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`
@@ -183,10 +185,6 @@ export function registerRecurringPages(router: Router, kit: PagesKit): void {
       [t.buyerReference, esc(s.template.buyer_reference ?? '')],
       [t.note, esc(s.template.note ?? '')],
     ];
-    const factRows = facts
-      .filter(([, v]) => v)
-      .map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`)
-      .join('');
     const lastError =
       s.last_run?.error && s.status === 'paused'
         ? `<div class="msg error"><strong>${esc(t.lastError)}:</strong> ${esc(s.last_run.error)}</div>`
@@ -212,11 +210,9 @@ export function registerRecurringPages(router: Router, kit: PagesKit): void {
       title: nameOf(t, s),
       current,
       message,
-      body: `${lastError}<section class="card" aria-labelledby="facts-h"><h2 id="facts-h" class="sr-only">${esc(t.schedule)}</h2><div class="table-wrap"><table class="cards"><caption class="sr-only">${esc(
-        t.schedule,
-      )}</caption><tbody>${factRows}</tbody></table></div>${actions ? `<div class="actions">${actions}</div>` : ''}</section>
-<section aria-labelledby="positions-h"><h2 id="positions-h">${esc(t.positions)}</h2>${positionsTable(ctx, s)}</section>
-<section aria-labelledby="runs-h"><h2 id="runs-h">${esc(t.runs)}</h2>${runTable}${paging}</section><p><a href="/app/recurring">${esc(t.back)}</a></p>`,
+      body: `${lastError}<section class="card" aria-labelledby="facts-h"><h2 id="facts-h" class="sr-only">${esc(t.schedule)}</h2>${factTable(facts)}${actions ? `<div class="actions">${actions}</div>` : ''}</section>
+<section class="rsec" aria-labelledby="positions-h"><h2 id="positions-h">${esc(t.positions)}</h2>${positionsTable(ctx, s)}</section>
+<section class="rsec" aria-labelledby="runs-h"><h2 id="runs-h">${esc(t.runs)}</h2>${runTable}${paging}</section><p><a href="/app/recurring">${esc(t.back)}</a></p>`,
     });
   }
 

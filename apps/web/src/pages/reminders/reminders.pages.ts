@@ -164,8 +164,8 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
       title: t.reminders,
       current,
       message,
-      body: `${mode}<section aria-labelledby="proposals-h"><h2 id="proposals-h">${esc(t.proposals)}</h2>${proposalTable}</section>
-<section aria-labelledby="overdue-h"><h2 id="overdue-h">${esc(t.overdue)}</h2>${overdueTable}${paging}</section>`,
+      body: `${mode}<section class="rsec" aria-labelledby="proposals-h"><h2 id="proposals-h">${esc(t.proposals)}</h2>${proposalTable}</section>
+<section class="rsec" aria-labelledby="overdue-h"><h2 id="overdue-h">${esc(t.overdue)}</h2>${overdueTable}${paging}</section>`,
     });
   }
 
