@@ -237,6 +237,18 @@ describe('bank statement pages', () => {
     }
   });
 
+  it('lets a member upload, confirm and ignore (invoices:write)', async () => {
+    const h = await harness({ role: 'member' });
+    try {
+      expect((await h.get('/app/bank-statements')).html).toContain('enctype="multipart/form-data"');
+      const page = await h.get('/app/bank-statements/3');
+      expect(page.html).toContain('action="/app/bank-statements/3/entries/1/confirm"');
+      expect((await h.post('/app/bank-statements/3/entries/1/ignore', {})).status).toBe(303);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('shows a viewer everything but no action, and refuses a forged confirm in German without calling the API', async () => {
     const h = await harness({ role: 'viewer', lang: 'de' });
     try {

@@ -122,6 +122,16 @@ describe('recurring invoice pages', () => {
     }
   });
 
+  it('lets a member pause (invoices:write)', async () => {
+    const h = await harness({ role: 'member' });
+    try {
+      expect((await h.get('/app/recurring/1')).html).toContain('action="/app/recurring/1/pause"');
+      expect((await h.post('/app/recurring/1/pause', {})).status).toBe(303);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('shows a viewer everything without buttons and refuses a forged pause in German without calling the API', async () => {
     for (const role of ['viewer']) {
       const h = await harness({ role, lang: 'de' });

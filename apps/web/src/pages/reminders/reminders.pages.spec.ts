@@ -149,6 +149,16 @@ describe('reminder pages', () => {
     }
   });
 
+  it('lets a member approve a proposal (invoices:write)', async () => {
+    const h = await harness({ role: 'member' });
+    try {
+      expect((await h.get('/app/reminders')).html).toContain('action="/app/reminders/issue"');
+      expect((await h.post('/app/reminders/issue', { invoice_id: '44', level: '2', send: 'email' })).status).toBe(303);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('shows a viewer the lists without buttons and refuses a forged approval in German without calling the API', async () => {
     const h = await harness({ role: 'viewer', lang: 'de' });
     try {
