@@ -82,23 +82,30 @@ export const CustomerName = z.object({
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
 });
-/** Most customers a page looks up by id (one call each). */
-export const MAX_CUSTOMER_LOOKUPS = 25;
+/** Most customers a page looks up one by one (each is a call against the company's rate limit). */
+export const MAX_CUSTOMER_LOOKUPS = 5;
+/** From this many distinct customers on, a page first reads one page of 100 customers (one call) for their names. */
+const LIST_FROM = 4;
 
 /**
- * The names of the customers a page lists (only ids come with proposals, reminders and templates): one GET per
- * distinct id, at most MAX_CUSTOMER_LOOKUPS, in parallel; a customer the API does not answer stays unnamed.
+ * The names of the customers a page lists (only ids come with proposals, invoices and templates). A few are read one
+ * by one (GET /customer/{id}); for more, one page of 100 customers first and the few still missing one by one, at
+ * most MAX_CUSTOMER_LOOKUPS: a page costs at most six calls. A customer not found stays unnamed.
  */
 export async function customerNames(api: PageCaller, as: As, ids: number[]): Promise<Map<number, string>> {
-  const distinct = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, MAX_CUSTOMER_LOOKUPS);
-  const found = await Promise.all(distinct.map((id) => api('GET', `/customer/${id}`, undefined, as, CustomerName)));
+  const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
   const names = new Map<number, string>();
-  for (const answer of found)
-    if (answer.ok) {
-      const c = answer.body;
-      const name = c.organization_name || [c.first_name, c.last_name].filter(Boolean).join(' ');
-      if (name) names.set(c.id, name);
-    }
+  const add = (c: z.output<typeof CustomerName>) => {
+    const name = c.organization_name || [c.first_name, c.last_name].filter(Boolean).join(' ');
+    if (name && wanted.includes(c.id)) names.set(c.id, name);
+  };
+  if (wanted.length >= LIST_FROM) {
+    const listed = await api('GET', '/customer/?limit=100', undefined, as, z.array(CustomerName));
+    if (listed.ok) listed.body.forEach(add);
+  }
+  const missing = wanted.filter((id) => !names.has(id)).slice(0, MAX_CUSTOMER_LOOKUPS);
+  const found = await Promise.all(missing.map((id) => api('GET', `/customer/${id}`, undefined, as, CustomerName)));
+  for (const answer of found) if (answer.ok) add(answer.body);
   return names;
 }
 
