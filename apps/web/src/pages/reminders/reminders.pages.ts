@@ -121,7 +121,7 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
     const proposalRows = proposed
       .map(
         (p) =>
-          `<tr>${td(t.invoice, invoiceCell(p.invoice_id, p.number, p.customer_id, p.reason ?? ''))}${td(t.level, esc(levelName(t, p.level)))}${td(
+          `<tr>${td(t.invoice, invoiceCell(p.invoice_id, p.number, p.customer_id, p.reason ? fill(t.notSent, { reason: p.reason }) : ''))}${td(t.level, esc(levelName(t, p.level)))}${td(
             t.dueDate,
             esc(day(ctx.lang, p.due_date)),
           )}${td(t.openAmount, esc(money(ctx.lang, p.open_amount)))}${td(t.proposedOn, esc(day(ctx.lang, p.proposed_on)))}${
