@@ -9,6 +9,9 @@ import { registerCustomerPages } from './customers/customers.pages';
 import { registerReceivedPages } from './received/received.pages';
 import { registerSettingsPages } from './settings/settings.pages';
 import { registerDeveloperPages } from './developers/developers.pages';
+import { registerBankStatementPages } from './bank/bank.pages';
+import { registerReminderPages } from './reminders/reminders.pages';
+import { registerRecurringPages } from './recurring/recurring.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -21,4 +24,7 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerReceivedPages(router, kit);
   registerSettingsPages(router, kit);
   registerDeveloperPages(router, kit);
+  registerBankStatementPages(router, kit);
+  registerReminderPages(router, kit);
+  registerRecurringPages(router, kit);
 }
