@@ -58,7 +58,8 @@ export interface PageOpts {
  * The web app's only stylesheet, served by the gateway at /app/app.css (same origin: helmet's CSP allows it; no
  * CDN, no inline style). Usable from 360 px: the header wraps, tables become one card per row below 40rem.
  */
-export const APP_CSS = `*,*::before,*::after{box-sizing:border-box}
+export const APP_CSS =
+  `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f5f6f8;overflow-wrap:break-word}
 a{color:#0b57d0}

@@ -27,6 +27,8 @@ export const PROBLEM_TEXTS_DE: Record<ProblemCode, string> = {
 
   // Anmeldung, Rollen, Tarif, Grenzen
   UNAUTHENTICATED: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.',
+  TOO_MANY_SIGN_IN_ATTEMPTS:
+    'Zu viele fehlgeschlagene Anmeldungen mit dieser E-Mail-Adresse. Bitte warten Sie 15 Minuten oder setzen Sie Ihr Passwort zurück.',
   TOO_MANY_FAILED_AUTHENTICATIONS:
     'Zu viele fehlgeschlagene Anmeldeversuche aus Ihrem Netzwerk. Bitte warten Sie einige Minuten und versuchen Sie es erneut.',
   FORBIDDEN: 'Ihre Rolle darf das nicht. Fragen Sie einen Inhaber oder Administrator Ihres Unternehmens.',

@@ -23,6 +23,7 @@ export const PROBLEM_TEXTS_EN = {
 
   // sign-in, roles, plan, limits
   UNAUTHENTICATED: 'Your session has ended. Please sign in again.',
+  TOO_MANY_SIGN_IN_ATTEMPTS: 'Too many failed sign-ins for this e-mail address. Please wait 15 minutes or reset your password.',
   TOO_MANY_FAILED_AUTHENTICATIONS: 'Too many failed sign-in attempts from your network. Please wait a few minutes and try again.',
   FORBIDDEN: 'Your role may not do this. Ask an owner or an admin of your company.',
   PLAN_REQUIRED: 'API keys need the Pro plan. Your company is on the Free plan.',

@@ -49,6 +49,7 @@ const api: FakeApi = (c) => {
         total: 2,
         page: 1,
         limit: 20,
+        next_cursor: null,
       },
     };
   return undefined;

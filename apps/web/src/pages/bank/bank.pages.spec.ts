@@ -8,7 +8,7 @@ const api: FakeApi = (c) => {
   if (c.method === 'GET' && c.path.startsWith('/bank-statements/?')) return { status: 200, body: list };
   if (c.method === 'GET' && c.path.startsWith('/bank-statements/3?')) return { status: 200, body: detail };
   if (c.method === 'GET' && c.path.startsWith('/invoice/?'))
-    return { status: 200, body: { invoices: [invoice], total: 1, page: 1, limit: 20 } };
+    return { status: 200, body: { invoices: [invoice], total: 1, page: 1, limit: 20, next_cursor: null } };
   if (c.method === 'POST' && c.path === '/bank-statements/')
     return { status: 201, body: { message: 'bank statement imported', ...detail, page: 1, limit: 100 } };
   if (c.method === 'POST' && c.path.endsWith('/confirm'))
@@ -32,7 +32,7 @@ async function upload(url: string, file: { name: string; bytes: Buffer } | undef
 describe('bank statement pages', () => {
   it('the fixtures are shaped as the API answers', () => {
     expect(BankStatementDetail.safeParse(detail).error).toBeUndefined();
-    expect(InvoicePage.safeParse({ invoices: [invoice], total: 1, page: 1, limit: 20 }).error).toBeUndefined();
+    expect(InvoicePage.safeParse({ invoices: [invoice], total: 1, page: 1, limit: 20, next_cursor: null }).error).toBeUndefined();
   });
 
   it('lists the statements with the API paging and offers the upload to an owner', async () => {

@@ -28,7 +28,10 @@ const api: FakeApi = (c) => {
   if (path === '/customer/7') return { status: 200, body: customer({ addresses }) };
   if (path === '/customer/7/financial-overview') return { status: 200, body: overview };
   if (path === '/invoice/')
-    return { status: 200, body: { invoices: Array.from({ length: 10 }, (_, i) => invoiceRow(i)), total: 23, page: 1, limit: 10 } };
+    return {
+      status: 200,
+      body: { invoices: Array.from({ length: 10 }, (_, i) => invoiceRow(i)), total: 23, page: 1, limit: 10, next_cursor: null },
+    };
   if (path === '/customer/7/statement')
     return { status: 200, body: { ...statement, entries: [...statement.entries, ...statement.entries, ...statement.entries] } };
   return undefined;

@@ -8,7 +8,8 @@ const api: FakeApi = (c) => {
     return { status: 200, body: [customer(), customer({ id: 8, customer_number: 10008, is_active: false, vat_id: null })] };
   if (c.method === 'GET' && path === '/customer/7') return { status: 200, body: customer({ addresses }) };
   if (path === '/customer/7/financial-overview') return { status: 200, body: overview };
-  if (path === '/invoice/') return { status: 200, body: { invoices: [0, 1, 2, 4].map(invoiceRow), total: 14, page: 1, limit: 10 } };
+  if (path === '/invoice/')
+    return { status: 200, body: { invoices: [0, 1, 2, 4].map(invoiceRow), total: 14, page: 1, limit: 10, next_cursor: null } };
   if (path === '/customer/7/vat-check') return { status: 200, body: { ...customer().vat_check, status: 'pending', check_requested: true } };
   if (path === '/customer/7/statement') return { status: 200, body: statement };
   if (path === '/customer/7/statement/pdf')

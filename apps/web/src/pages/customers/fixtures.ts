@@ -88,6 +88,7 @@ export function invoiceRow(i: number) {
     due_date: '2026-12-0' + ((i % 9) + 1),
     gross_amount: 1190 + i,
     open_amount: i % 3 === 0 ? 0 : 1190 + i,
+    customer_name: 'Muster GmbH',
     position_count: 3,
   };
 }

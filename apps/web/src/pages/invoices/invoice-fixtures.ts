@@ -32,6 +32,7 @@ export const finalized = {
   paid_amount: 1000,
   credited_amount: 119,
   open_amount: 21362,
+  customer_name: 'Muster GmbH',
   due_date: '2026-12-05',
   positions: Array.from({ length: 20 }, (_, i) => position(i)),
 };
@@ -46,6 +47,7 @@ export const draft = {
   due_date: null,
   finalized_at: null,
   open_amount: null,
+  customer_name: 'Muster GmbH',
   paid_amount: 0,
   positions: [position(0)],
 };
@@ -63,6 +65,7 @@ export const creditNote = {
   amount_due: 119,
   credited_amount: 119,
   open_amount: 0,
+  customer_name: 'Muster GmbH',
   status: 'PAID',
   vat_breakdown: [{ vat_category: 'S', tax_rate: 0.19, net_amount: 100, tax_amount: 19 }],
   created_at: '2026-11-26T08:00:00.000Z',
@@ -93,12 +96,14 @@ export const invoicePage = (n = 3) => ({
         customer_id: 8,
         status: 'PAID',
         open_amount: 0,
+        customer_name: 'Muster GmbH',
       }),
     ),
   ],
   total: 60,
   page: 1,
   limit: 25,
+  next_cursor: null,
 });
 
 export const payments = {
@@ -124,6 +129,7 @@ export const payments = {
   paid_amount: 1000,
   skonto_amount: 0,
   open_amount: 21362,
+  customer_name: 'Muster GmbH',
 };
 
 export const emails = {
@@ -207,7 +213,7 @@ export function invoiceApi(extra?: (c: ApiCallSeen) => FakeAnswer | undefined) {
     if (c.method !== 'GET') return undefined;
     if (path === '/invoice/')
       return q.get('document_type') === 'CREDIT_NOTE'
-        ? { status: 200, body: { invoices: [listEntry(creditNote)], total: 1, page: 1, limit: 100 } }
+        ? { status: 200, body: { invoices: [listEntry(creditNote)], total: 1, page: 1, limit: 100, next_cursor: null } }
         : { status: 200, body: invoicePage() };
     if (path === '/customer/') return { status: 200, body: customers };
     if (path === '/customer/7') return { status: 200, body: customers[0] };

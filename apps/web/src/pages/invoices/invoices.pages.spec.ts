@@ -98,7 +98,10 @@ describe('invoice list', () => {
   it('shows an empty state, and the API’s refusal as a message', async () => {
     const empty = await harness({
       lang: 'de',
-      extra: (c) => (c.path.startsWith('/invoice/?') ? { status: 200, body: { invoices: [], total: 0, page: 1, limit: 25 } } : undefined),
+      extra: (c) =>
+        c.path.startsWith('/invoice/?')
+          ? { status: 200, body: { invoices: [], total: 0, page: 1, limit: 25, next_cursor: null } }
+          : undefined,
     });
     try {
       expect((await empty.get('/app/invoices')).html).toContain('Noch keine Rechnungen.');
@@ -486,6 +489,7 @@ describe('invoice actions', () => {
                 reversed_at: null,
                 created_at: '2026-11-28T10:00:00.000Z',
                 open_amount: 20290.5,
+                customer_name: 'Muster GmbH',
                 invoice_status: 'OPEN',
               },
             }

@@ -19,6 +19,7 @@ export const proposal = {
   level: 2,
   due_date: '2026-11-15',
   open_amount: 357,
+  customer_name: 'Muster GmbH',
   proposed_on: '2026-11-29',
   reason: null,
 };

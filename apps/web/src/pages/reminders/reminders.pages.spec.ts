@@ -7,7 +7,8 @@ import { registerReminderPages } from './reminders.pages';
 const api: FakeApi = (c) => {
   if (c.path === '/invoice/reminder-settings') return { status: 200, body: settings };
   if (c.path === '/invoice/reminder-proposals') return { status: 200, body: { proposals: [proposal] } };
-  if (c.path.startsWith('/invoice/?')) return { status: 200, body: { invoices: [invoice], total: 11, page: 1, limit: 10 } };
+  if (c.path.startsWith('/invoice/?'))
+    return { status: 200, body: { invoices: [invoice], total: 11, page: 1, limit: 10, next_cursor: null } };
   if (c.method === 'GET' && c.path === '/invoice/44/reminders') return { status: 200, body: { reminders: [reminder] } };
   if (c.method === 'GET' && c.path === '/invoice/44') return { status: 200, body: invoice };
   if (c.path === '/customer/9') return { status: 200, body: customer };

@@ -433,7 +433,7 @@ describe('settings: payment terms', () => {
           text_en: '',
         });
         expect(posted.status).toBe(409);
-        expect(posted.html).toContain('at most 50 payment terms');
+        expect(posted.html).toContain('already has 50 payment terms');
         expect(writes(h)[0]!.body).toMatchObject({ discount: null });
       },
     );
