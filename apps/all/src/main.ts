@@ -336,9 +336,9 @@ async function main() {
     console.log('');
     console.log('  Invoicing platform is running.');
     if (gateway) console.log(`  Gateway:   ${gateway.url}/api/v1   (docs: ${gateway.url}/api/v1/docs)`);
-    if (gateway)
+    if (gateway && running.some((s) => s.name === 'web'))
       console.log(
-        `  Web app:   ${gateway.url}/app/   (account settings; the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`,
+        `  Dashboard: ${gateway.url}/app/   (the demo owner owner@demo.example sets a password through the invitation in the e-mail inbox)`,
       );
     if (mailPorts) console.log(`  E-mail:    http://127.0.0.1:${mailPorts.web}   (maildev inbox; SMTP 127.0.0.1:${mailPorts.smtp})`);
     const keyNote = keptKey ? `   (${keptKey.generated ? 'generated now' : 'generated earlier'}, kept in ${data.path}/bootstrap-key)` : '';

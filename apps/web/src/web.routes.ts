@@ -1,5 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
-import { MemberSession } from '@inv/contracts';
+import { MemberSession, MessageBody } from '@inv/contracts';
 import { APP_CSS, APP_CSS_VERSION, APP_JS, page } from './kit/html';
 import { pickLang, texts, type Lang } from './kit/i18n';
 import { gatewayApi } from './kit/api-client';
@@ -159,13 +159,7 @@ export function webRoutes(deps: WebDeps): Router {
     if (!ctx) return;
     const secret = sessions.secretOf(req);
     if (secret)
-      await gateway.call(
-        'POST',
-        '/auth/sessions/revoke',
-        { session_token: secret },
-        { requestId: requestIdOf(res) },
-        MemberSession.partial(),
-      );
+      await gateway.call('POST', '/auth/sessions/revoke', { session_token: secret }, { requestId: requestIdOf(res) }, MessageBody);
     await sessions.destroy(req, res);
     res.redirect(303, '/app/');
   });

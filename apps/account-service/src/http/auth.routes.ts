@@ -24,7 +24,7 @@ export function authRoutes(
   });
   router.post('/auth/sessions/revoke', async (req, res) => {
     await endMemberSession(deps, req.body);
-    res.status(204).end();
+    res.json({ message: 'signed out' });
   });
   router.post('/auth/invitations/lookup', async (req, res) => {
     const found = await invitationDetails(deps, parseInput(InvitationLookup, req.body));

@@ -117,6 +117,8 @@ export const PROBLEM_ADVICE: Partial<Record<ErrorCode, string>> = {
   VALIDATION_TIMEOUT: 'Ask the supplier for a lighter document (fewer lines or attachments); the same file would time out again.',
   PROCESSING_FAILED: 'Upload the document again; if it fails again, report it quoting the document id.',
   RATE_LIMITED: 'Wait `Retry-After` seconds; spread requests over time and follow the `RateLimit-*` headers.',
+  TOO_MANY_SIGN_IN_ATTEMPTS:
+    'Ten wrong passwords for this address within 15 minutes: wait 15 minutes, or reset the password (POST /auth/password-resets); the count clears on a successful sign-in.',
   TOO_MANY_FAILED_AUTHENTICATIONS: 'Stop sending wrong keys, wait `Retry-After` seconds, then use a valid key.',
   EMAIL_LIMIT_EXCEEDED: 'Wait until the next UTC day (`Retry-After`); `scope` says whether the company or this invoice reached its limit.',
   TOO_MANY_CONCURRENT_REQUESTS: 'Send fewer requests at once (at most 64 in flight per company); wait `Retry-After` seconds.',

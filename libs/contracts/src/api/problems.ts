@@ -155,6 +155,7 @@ export const ERROR_CODES = {
     "The error_code of a received document's failed job when reading it failed on our side after every retry; upload the document again.",
   ],
   RATE_LIMITED: [429, 'Too many requests for the company; wait Retry-After seconds.'],
+  TOO_MANY_SIGN_IN_ATTEMPTS: [429, 'Too many failed sign-ins for this e-mail address (10 within 15 minutes); wait, or reset the password.'],
   TOO_MANY_FAILED_AUTHENTICATIONS: [429, 'Too many failed authentications from this address; wait Retry-After seconds.'],
   EMAIL_LIMIT_EXCEEDED: [
     429,

@@ -2,6 +2,7 @@ import {
   InvitationAccept,
   InvitationInfo,
   InvitationLookup,
+  MessageBody,
   MemberSession,
   SessionCreate,
   SessionRefresh,
@@ -48,9 +49,10 @@ export function authPaths(): Record<string, Record<string, unknown>> {
       post: op({
         operationId: 'revokeSession',
         summary: 'Sign out',
-        description: 'The session and its access tokens stop working at once, on every gateway. An unknown or ended session is also 204.',
+        description:
+          'The session and its access tokens stop working at once, on every gateway. An unknown or ended session gets the same answer.',
         requestBody: body(SessionRevoke, { session_token: SECRET }),
-        responses: { 204: { description: 'signed out' }, ...bodyErrors() },
+        responses: { 200: json(MessageBody, 'signed out'), ...bodyErrors() },
       }),
     },
     '/auth/invitations/lookup': {
