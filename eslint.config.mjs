@@ -24,6 +24,7 @@ const scopeConstraints = [
   { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
   { sourceTag: 'scope:recurring', onlyDependOnLibsWithTags: ['scope:shared', 'scope:recurring'] },
   { sourceTag: 'scope:inbound', onlyDependOnLibsWithTags: ['scope:shared', 'scope:inbound'] },
+  { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:shared', 'scope:web'] },
   { sourceTag: 'scope:test', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];
 

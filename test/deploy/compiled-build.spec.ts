@@ -27,6 +27,7 @@ const SERVICES = [
   'recurring-service',
   'inbound-service',
   'webhook-service',
+  'web',
 ];
 
 interface Metafile {

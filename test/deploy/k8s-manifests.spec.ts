@@ -25,6 +25,8 @@ interface ServiceSpec {
   env: string[];
   /** Keeps no data (libs/runtime `database: undefined`): no MongoDB address or credentials in its environment. */
   noDatabase?: true;
+  /** Not on the bus (the dashboard): no RabbitMQ address or credentials in its environment, no route to the broker. */
+  noBus?: true;
 }
 const COMMON_ENV = [
   'NODE_ENV',
@@ -57,6 +59,7 @@ const GATEWAY_UPSTREAMS: Record<string, string> = {
   WEBHOOK_URL: 'webhook-service',
   RECURRING_URL: 'recurring-service',
   INBOUND_URL: 'inbound-service',
+  WEB_URL: 'web',
 };
 const SERVICES: ServiceSpec[] = [
   { name: 'gateway', port: 8080, env: [...COMMON_ENV, ...Object.keys(GATEWAY_UPSTREAMS), 'RATE_LIMIT_PER_SECOND'] },
@@ -87,6 +90,14 @@ const SERVICES: ServiceSpec[] = [
     name: 'inbound-service',
     port: 3009,
     env: [...COMMON_ENV, ...BUS_AND_DB_ENV, ...OBJECT_STORAGE_ENV, 'INBOUND_CONFORMANCE_DIR', 'INBOUND_SEF_CACHE_DIR'],
+  },
+  // the dashboard: a client of the gateway's public API (member access tokens), no identity keys, no bus, no data
+  {
+    name: 'web',
+    port: 3011,
+    env: [...COMMON_ENV.filter((name) => name !== 'IDENTITY_SIGNING_KEYS'), 'GATEWAY_URL', 'TRUST_PROXY'],
+    noDatabase: true,
+    noBus: true,
   },
 ];
 const portOf = (name: string) => SERVICES.find((s) => s.name === name)!.port;
@@ -276,6 +287,9 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
   if (spec.noDatabase)
     for (const name of ['MONGO_URL', 'MONGO_USERNAME', 'MONGO_PASSWORD'])
       if (defined.has(name)) fail(`env ${name} is set, but the service keeps no data`);
+  if (spec.noBus)
+    for (const name of ['AMQP_URL', 'RABBITMQ_USERNAME', 'RABBITMQ_PASSWORD', 'IDENTITY_SIGNING_KEYS'])
+      if (defined.has(name)) fail(`env ${name} is set, but the service is not on the bus and signs nothing`);
   const portValue = c.env?.find((v) => v.name === 'PORT')?.value;
   if (portValue !== String(spec.port)) fail(`PORT is ${portValue}, expected ${spec.port}`);
   if (spec.name === 'gateway') {
@@ -283,6 +297,10 @@ function serviceProblems(m: Manifests, spec: ServiceSpec, secretKeys: Set<string
       const value = c.env?.find((v) => v.name === name)?.value;
       if (value !== `http://${target}:${portOf(target)}`) fail(`${name} is ${value}, expected http://${target}:${portOf(target)}`);
     }
+  }
+  if (spec.name === 'web') {
+    const value = c.env?.find((v) => v.name === 'GATEWAY_URL')?.value;
+    if (value !== `http://gateway:${portOf('gateway')}`) fail(`GATEWAY_URL is ${value}, expected http://gateway:${portOf('gateway')}`);
   }
 
   const service = m.find<ServiceObject>('Service', spec.name);
@@ -408,9 +426,16 @@ function egressProblems(m: Manifests): string[] {
             !selects(peer.podSelector!, labelsOf('account-service'))) ||
           (spec.name === 'recurring-service' &&
             CALLED_BY_RECURRING.some((name) => peer.podSelector && selects(peer.podSelector, labelsOf(name))) &&
-            !selects(peer.podSelector!, labelsOf('account-service')));
+            !selects(peer.podSelector!, labelsOf('account-service'))) ||
+          // the dashboard calls the gateway's public API, and no service directly
+          (spec.name === 'web' &&
+            !!peer.podSelector &&
+            selects(peer.podSelector, labelsOf('gateway')) &&
+            !serviceLabels.some((l) => selects(peer.podSelector!, l)));
         if (spec.noDatabase && peer.podSelector && selects(peer.podSelector, labelsOf('mongodb')))
           problems.push(`${where} reaches MongoDB, but the service keeps no data`);
+        if (spec.noBus && peer.podSelector && selects(peer.podSelector, labelsOf('rabbitmq')))
+          problems.push(`${where} reaches RabbitMQ, but the service is not on the bus`);
         const tooWide = peer.podSelector && Object.keys(peer.podSelector).length === 0;
         if (tooWide || !(infra || toServices)) problems.push(`${where} reaches pods that are not its infrastructure`);
       }
@@ -419,6 +444,15 @@ function egressProblems(m: Manifests): string[] {
   const vat = labelsOf('vat-service');
   if (!policies.some((p) => selects(p.spec.podSelector, vat) && (p.spec.egress ?? []).some((r) => r.to?.some((peer) => peer.ipBlock))))
     problems.push('vat-service cannot reach VIES');
+  // the /app/ passthrough one way, the public API the other
+  const reaches = (from: string, to: string) =>
+    policies.some(
+      (p) =>
+        selects(p.spec.podSelector, labelsOf(from)) &&
+        (p.spec.egress ?? []).some((r) => r.to?.some((peer) => peer.podSelector && selects(peer.podSelector, labelsOf(to)))),
+    );
+  if (!reaches('gateway', 'web')) problems.push('the gateway cannot reach web');
+  if (!reaches('web', 'gateway')) problems.push('web cannot reach the gateway');
   return problems;
 }
 
@@ -837,7 +871,13 @@ describe('deploy/docker-compose.yml', () => {
     expect(svc.command).toEqual(['node', ...SERVICE_NODE_FLAGS, `dist/${spec.name}/main.js`]);
     expect(svc.environment?.PORT).toBe(String(spec.port));
     expect(spec.env.filter((name) => !(name in (svc.environment ?? {})))).toEqual([]);
-    if (spec.noDatabase) {
+    if (spec.noBus) {
+      // the dashboard: neither the broker's nor MongoDB's address, nor the identity keys; it waits for Redis alone
+      for (const name of ['AMQP_URL', 'MONGO_URL', 'IDENTITY_SIGNING_KEYS'])
+        expect([name, svc.environment?.[name]]).toEqual([name, undefined]);
+      expect(Object.keys(svc.depends_on ?? {}).filter((name) => ['mongo-init', 'rabbitmq'].includes(name))).toEqual([]);
+      expect(svc.depends_on?.redis?.condition).toBe('service_healthy');
+    } else if (spec.noDatabase) {
       // a service without data neither gets MongoDB's address nor waits for it
       expect(svc.environment?.MONGO_URL).toBeUndefined();
       expect(svc.depends_on?.['mongo-init']).toBeUndefined();
