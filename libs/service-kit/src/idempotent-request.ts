@@ -28,6 +28,10 @@ export const currentIdempotentRequest = (): IdempotentRequest | undefined => sto
 export const outsideIdempotentRequest = <T>(fn: () => T): T => store.exit(fn);
 
 /** Secrets an answer may carry once (a new API key, a webhook signing secret): never kept in a journal or a replay. */
-const SECRETS = [/ak_(live|test)_[0-9a-f]{32}/g, /whsec_[A-Za-z0-9+/]{16,}={0,2}/g];
+// members' session secrets and access tokens (POST /auth/sessions answers them) too: `ms_`/`mt_` + 64 hex
+const SECRETS = [/ak_(live|test)_[0-9a-f]{32}/g, /whsec_[A-Za-z0-9+/]{16,}={0,2}/g, /m[st]_[0-9a-f]{64}/g];
 export const redactSecrets = (text: string): string =>
-  SECRETS.reduce((t, re) => t.replace(re, (m) => `${m.slice(0, m.indexOf('_', 3) + 1)}${'*'.repeat(32)}`), text);
+  SECRETS.reduce(
+    (t, re) => t.replace(re, (m) => `${m.slice(0, m.startsWith('ak_') ? m.indexOf('_', 3) + 1 : m.indexOf('_') + 1)}${'*'.repeat(32)}`),
+    text,
+  );

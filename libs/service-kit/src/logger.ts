@@ -15,7 +15,12 @@ export const REDACTED_PATHS = HOLDERS.flatMap((h) => SECRET_HEADERS.map((name) =
  * a URL, an error message quoting one) is masked before the line is written.
  */
 const KEY_MATERIAL = /ak_(live|test)_[0-9a-fA-F]+/g;
-export const scrubSecrets = (line: string) => line.replace(KEY_MATERIAL, (_m, mode: string) => `ak_${mode}_[REDACTED]`);
+/** A member's session secret or access token (`ms_`/`mt_` + 64 hex). */
+const MEMBER_TOKEN = /\bm([st])_[0-9a-fA-F]{64}/g;
+export const scrubSecrets = (line: string) =>
+  line
+    .replace(KEY_MATERIAL, (_m, mode: string) => `ak_${mode}_[REDACTED]`)
+    .replace(MEMBER_TOKEN, (_m, kind: string) => `m${kind}_[REDACTED]`);
 
 /**
  * Human-readable lines for a person at a terminal (`npm start`); JSON everywhere else (k8s, CI, files, pipes).
