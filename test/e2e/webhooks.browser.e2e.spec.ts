@@ -98,7 +98,8 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages 
   it('adds an endpoint, shows its secret once, delivers a signed test event, retries a failed delivery and deletes it', async () => {
     const page = await (await browser.newContext()).newPage();
     const consoleErrors: string[] = [];
-    page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
+    // the page after sign-in is the invoice list, whose service this system does not run (its 502 is expected)
+    page.on('console', (m) => void (m.type() === 'error' && !page.url().endsWith('/app/invoices') && consoleErrors.push(m.text())));
     await signIn(page, 'owner@hook.example');
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.waitForURL(/\/app\/webhooks$/);
