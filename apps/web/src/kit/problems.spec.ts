@@ -103,7 +103,7 @@ describe('the web app says what a refusal means in the page language', () => {
     expect(problemMessage('de', 400, problem(400, 'VALIDATION_ERROR', 'invalid request: __proto__: unknown'))).toBe(
       'Bitte prüfen Sie Ihre Eingaben. Der Dienst meldet: invalid request: __proto__: unknown',
     );
-    expect(problemMessage('de', 502, {})).toBe('Die Aktion wurde abgelehnt.');
+    expect(problemMessage('de', 502, {})).toBe('Diese Funktion ist vorübergehend nicht erreichbar. Bitte versuchen Sie es gleich erneut.');
     // hostile answers: odd types, an enormous detail
     expect(problemMessage('en', 400, { code: 42 as unknown as string, errors: 'nope', detail: 'x'.repeat(5000) }).length).toBeLessThan(400);
     expect(problemMessage('en', 400, { errors: [null, 1, { path: { a: 1 } }] })).toBe('The action was refused.');

@@ -84,6 +84,8 @@ export function problemMessage(lang: Lang, status: number, body: Json, form?: Pr
   if (fieldTexts.length) return [...new Set(fieldTexts)].join(' ');
   if (known && !DETAIL_CODES.has(code)) return known;
   if (status === 403) return texts[lang].forbidden;
+  // a server-side failure without a code of its own (a 502 or 504 on the way): not a refusal, a moment's outage
+  if (status >= 500 && !code) return codes.SERVICE_UNAVAILABLE ?? t.generic;
   // a field error of fields the form does not name, or a code new to the web app: the service's detail says more
   const detail = (str(body.detail) ?? str(body.message))?.slice(0, 300);
   const lead = known ?? t.generic;
