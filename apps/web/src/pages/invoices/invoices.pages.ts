@@ -299,7 +299,7 @@ ${input('date_from', it.dateFrom, 'date')}${input('date_to', it.dateTo, 'date')}
       [it.total, esc(money(lang, inv.gross_amount, inv.currency))],
       [it.openAmount, esc(money(lang, inv.open_amount, inv.currency))],
     ];
-    const overview = `<section class="card" aria-labelledby="overview-h"><h2 id="overview-h">${esc(it.overview)}</h2><dl class="facts">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl></section>`;
+    const overview = `<section class="card" aria-labelledby="overview-h"><h2 id="overview-h">${esc(it.overview)}</h2><dl class="inv-facts">${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl></section>`;
 
     // actions and documents, as the role and the status allow
     const api = `/invoice/${inv.id}`;
@@ -362,7 +362,7 @@ ${input('date_from', it.dateFrom, 'date')}${input('date_to', it.dateTo, 'date')}
       [it.openAmount, inv.open_amount],
     ];
     const totalsHtml = `<section class="block" aria-labelledby="totals-h"><h2 id="totals-h">${esc(it.totals)}</h2><div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(it.totals)}</caption><thead><tr><th scope="col">${esc(it.vatRate)}</th><th scope="col" class="num">${esc(it.net)}</th><th scope="col" class="num">${esc(it.vat)}</th><th scope="col" class="num">${esc(it.gross)}</th></tr></thead><tbody>${vatRows}</tbody><tfoot>${sumRow}</tfoot></table></div>
-${finalized ? `<dl class="facts card">${settled.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(money(lang, v, inv.currency))}</dd>`).join('')}</dl>` : ''}</section>`;
+${finalized ? `<dl class="inv-facts card">${settled.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(money(lang, v, inv.currency))}</dd>`).join('')}</dl>` : ''}</section>`;
 
     const table = (id: string, heading: string, empty: string, head: string[], rows: string[]) =>
       `<section class="block" aria-labelledby="${id}-h"><h2 id="${id}-h">${esc(heading)}</h2>${

@@ -1,9 +1,9 @@
 /** The invoice pages' own rules (facts of an invoice, text areas, the timeline, paging, totals). */
 export const INVOICE_CSS = `
-dl.facts{display:grid;grid-template-columns:minmax(0,1fr);gap:.15rem 1rem;margin:0}
-dl.facts dt{font-weight:600;color:#59636e;font-size:.875rem;margin-top:.4rem}
-dl.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
-@media (min-width:40rem){dl.facts{grid-template-columns:minmax(10rem,auto) minmax(0,1fr)}dl.facts dt{margin-top:0}}
+dl.inv-facts{display:grid;grid-template-columns:minmax(0,1fr);gap:.15rem 1rem;margin:0}
+dl.inv-facts dt{font-weight:600;color:#59636e;font-size:.875rem;margin-top:.4rem}
+dl.inv-facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
+@media (min-width:40rem){dl.inv-facts{grid-template-columns:minmax(10rem,auto) minmax(0,1fr)}dl.inv-facts dt{margin-top:0}}
 textarea{font:inherit;width:100%;min-height:8rem;padding:.4rem .6rem;border:1px solid #8a939e;border-radius:6px;background:#fff;color:inherit;resize:vertical}
 textarea:focus-visible{border-color:#0b57d0}
 .hint{font-size:.875rem;color:#59636e;margin:0}
