@@ -3,9 +3,11 @@ import { InvitationLookup } from '@inv/contracts';
 import { parseInput } from '@inv/service-kit';
 import { invitationDetails } from '../usecases/accept-invitation';
 import { acceptInvitationWithSession } from '../usecases/accept-invitation-session';
+import { confirmPasswordReset, type ConfirmPasswordResetDeps } from '../usecases/confirm-password-reset';
 import { endMemberSession } from '../usecases/end-member-session';
 import type { MemberAccessDeps } from '../usecases/issue-member-access';
 import { refreshMemberSession } from '../usecases/refresh-member-session';
+import { requestPasswordReset, type PasswordResetDeps } from '../usecases/request-password-reset';
 import { startMemberSession, type StartSessionDeps } from '../usecases/start-member-session';
 
 /**
@@ -13,7 +15,7 @@ import { startMemberSession, type StartSessionDeps } from '../usecases/start-mem
  * short-lived access tokens that the gateway checks like API keys. The dashboard (apps/web) signs in this way.
  */
 export function authRoutes(
-  deps: StartSessionDeps & MemberAccessDeps & { announceRevoked: (keyId: string, companyId: string) => Promise<void> },
+  deps: StartSessionDeps & MemberAccessDeps & ConfirmPasswordResetDeps & PasswordResetDeps,
 ): Router {
   const router = Router();
   router.post('/auth/sessions', async (req, res) => {
@@ -32,6 +34,16 @@ export function authRoutes(
   });
   router.post('/auth/invitations/accept', async (req, res) => {
     res.status(201).json(await acceptInvitationWithSession(deps, req.body));
+  });
+  router.post('/auth/password-resets', (req, res) => {
+    const send = requestPasswordReset(deps, req.body);
+    // the same answer at once for every address; whether e-mails go out is decided afterwards
+    res.status(202).end();
+    send().catch((err: unknown) => deps.logger.error({ err }, 'password reset e-mails not sent'));
+  });
+  router.post('/auth/password-resets/confirm', async (req, res) => {
+    await confirmPasswordReset(deps, req.body);
+    res.status(204).end();
   });
   return router;
 }
