@@ -13,6 +13,7 @@ import { registerBankStatementPages } from './bank/bank.pages';
 import { registerReminderPages } from './reminders/reminders.pages';
 import { registerRecurringPages } from './recurring/recurring.pages';
 import { registerPasswordResetPages } from './password-reset/password-reset.pages';
+import { registerRequestLogPages } from './request-log/request-log.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -29,4 +30,5 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerReminderPages(router, kit);
   registerRecurringPages(router, kit);
   registerPasswordResetPages(router, kit);
+  registerRequestLogPages(router, kit);
 }
