@@ -5,6 +5,7 @@ import { CUSTOMER_CSS } from '../pages/customers/styles';
 import { SETTINGS_CSS } from '../pages/settings/styles';
 import { RECEIVABLES_CSS } from '../pages/bank/styles';
 import { REQUEST_LOG_CSS } from '../pages/request-log/styles';
+import { MEMBERS_CSS } from '../pages/members/styles';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Escapes text for HTML (every value that reaches a page goes through it). */
@@ -59,7 +60,8 @@ export interface PageOpts {
  * The web app's only stylesheet, served by the gateway at /app/app.css (same origin: helmet's CSP allows it; no
  * CDN, no inline style). Usable from 360 px: the header wraps, tables become one card per row below 40rem.
  */
-export const APP_CSS = `*,*::before,*::after{box-sizing:border-box}
+export const APP_CSS =
+  `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f5f6f8;overflow-wrap:break-word}
 a{color:#0b57d0}
@@ -140,7 +142,7 @@ table.cards td{display:flex;justify-content:space-between;align-items:baseline;g
 table.cards td::before{content:attr(data-label);flex:0 0 auto;white-space:nowrap;font-size:.875rem;font-weight:600;color:#59636e;text-align:left}
 table.cards td:empty{display:none}
 }
-` + [INVOICE_CSS, CUSTOMER_CSS, SETTINGS_CSS, RECEIVABLES_CSS, REQUEST_LOG_CSS].join('\n');
+` + [INVOICE_CSS, CUSTOMER_CSS, SETTINGS_CSS, RECEIVABLES_CSS, REQUEST_LOG_CSS, MEMBERS_CSS].join('\n');
 /** Its version in the URL: the stylesheet can be cached for a year, and a new one is fetched at once. */
 export const APP_CSS_VERSION = createHash('sha256').update(APP_CSS).digest('hex').slice(0, 12);
 
