@@ -68,7 +68,10 @@ describe('password reset by e-mail', () => {
       // failed sign-ins are forgotten by the reset
       expect((await auth('sessions', { email: 'reset@alpha.example', password: 'wrong password!!' })).status).toBe(401);
 
-      expect(await auth('password-resets', { email: ' Reset@Alpha.example ' })).toEqual({ status: 202, body: undefined });
+      expect(await auth('password-resets', { email: ' Reset@Alpha.example ' })).toMatchObject({
+        status: 202,
+        body: { message: expect.stringContaining('if the address') },
+      });
       const mail = await waitFor(() => mails.find((m) => m.data.to[0] === 'reset@alpha.example' && /reset-password/.test(m.data.text)), {
         what: 'reset e-mail',
       });
@@ -116,7 +119,10 @@ describe('password reset by e-mail', () => {
 
   it('answers every address the same and sends at most 3 rounds of e-mails per address and hour', async () => {
     await companyWithOwner('beta', 'limit@beta.example', 'the old password 1');
-    expect(await auth('password-resets', { email: 'nobody@nowhere.example' })).toEqual({ status: 202, body: undefined });
+    expect(await auth('password-resets', { email: 'nobody@nowhere.example' })).toMatchObject({
+      status: 202,
+      body: { message: expect.stringContaining('if the address') },
+    });
     expect((await auth('password-resets', { email: 'not an address' })).status).toBe(400);
     expect((await auth('password-resets', { email: 'limit@beta.example', more: 1 })).status).toBe(400);
     const resetMails = () => mails.filter((m) => m.data.to[0] === 'limit@beta.example' && /reset-password/.test(m.data.text));

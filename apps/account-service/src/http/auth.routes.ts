@@ -14,9 +14,7 @@ import { startMemberSession, type StartSessionDeps } from '../usecases/start-mem
  * Members' sign-in through the public API (/auth/*, which the gateway passes on without an API key): a session and
  * short-lived access tokens that the gateway checks like API keys. The dashboard (apps/web) signs in this way.
  */
-export function authRoutes(
-  deps: StartSessionDeps & MemberAccessDeps & ConfirmPasswordResetDeps & PasswordResetDeps,
-): Router {
+export function authRoutes(deps: StartSessionDeps & MemberAccessDeps & ConfirmPasswordResetDeps & PasswordResetDeps): Router {
   const router = Router();
   router.post('/auth/sessions', async (req, res) => {
     res.status(201).json(await startMemberSession(deps, req.body));
@@ -38,7 +36,7 @@ export function authRoutes(
   router.post('/auth/password-resets', (req, res) => {
     const send = requestPasswordReset(deps, req.body);
     // the same answer at once for every address; whether e-mails go out is decided afterwards
-    res.status(202).end();
+    res.status(202).json({ message: 'if the address belongs to a member, an e-mail with a reset link is on its way' });
     send().catch((err: unknown) => deps.logger.error({ err }, 'password reset e-mails not sent'));
   });
   router.post('/auth/password-resets/confirm', async (req, res) => {

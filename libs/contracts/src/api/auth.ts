@@ -10,7 +10,11 @@ const SessionToken = z
     description: 'the member session’s secret (`ms_` + 64 hex), as POST /auth/sessions answered it',
     example: `ms_${'4f'.repeat(32)}`,
   });
-const InvitationToken = z.string().regex(/^[\w-]{43}$/, 'the token of the invitation link (43 characters)');
+const InvitationToken = z
+  .string()
+  .regex(/^[\w-]{43}$/, 'the token of the invitation link (43 characters)')
+  .meta({ description: 'the token of the e-mail’s link (after `#token=`)', example: 'q3v9Xh2LcT0pWbN8yRk4sUe7mAf1JdGzC5oYiV6nB_w' });
+const NewPassword = z.string().min(12).max(200).meta({ description: 'at least 12 characters', example: 'correct horse battery staple' });
 const Mode = z.enum(['live', 'test']).meta({ description: 'live data, or the company’s test twin (docs/test-mode.md)' });
 
 /**
@@ -41,17 +45,14 @@ export const SessionRevoke = z.object({ session_token: SessionToken }).strict().
 export const InvitationLookup = z.object({ token: InvitationToken }).strict().meta({ id: 'InvitationLookup' });
 
 /** POST /auth/invitations/accept: the invited address sets its password and is signed in. */
-export const InvitationAccept = z
-  .object({ token: InvitationToken, password: z.string().min(12).max(200) })
-  .strict()
-  .meta({ id: 'InvitationAccept' });
+export const InvitationAccept = z.object({ token: InvitationToken, password: NewPassword }).strict().meta({ id: 'InvitationAccept' });
 
 /** POST /auth/password-resets: asks for a reset link by e-mail (always 202: it never tells whether the address is known). */
 export const PasswordResetRequest = z.object({ email: Email }).strict().meta({ id: 'PasswordResetRequest' });
 
 /** POST /auth/password-resets/confirm: sets a new password with the link's token; every session of the member ends. */
 export const PasswordResetConfirm = z
-  .object({ token: InvitationToken, password: z.string().min(12).max(200) })
+  .object({ token: InvitationToken, password: NewPassword })
   .strict()
   .meta({ id: 'PasswordResetConfirm' });
 

@@ -1,6 +1,8 @@
 import type { Router } from 'express';
 import type { PagesKit } from '../../kit/pages-kit';
 import { pageHarness, type FakeApi } from '../../testing/page-harness';
+import type { SessionStore } from '../../kit/sessions';
+import { registerSignInPages } from '../sign-in/sign-in.pages';
 import { registerPasswordResetPages } from './password-reset.pages';
 
 const TOKEN = 'T'.repeat(43);
@@ -113,6 +115,24 @@ describe('password reset pages', () => {
       expect(used.html).toContain('href="/app/forgot-password"');
       expect(used.html).not.toContain(TOKEN);
       expect((await post('/app/reset-password', { token: TOKEN, password: 'correct horse battery' }, 'forged')).status).toBe(403);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('links the sign-in page to the form and says there that the password was changed', async () => {
+    const h = await pageHarness({
+      lang: 'de',
+      api: () => undefined,
+      register: (router: Router, kit: PagesKit) =>
+        registerSignInPages(router, { ...kit, sessions: { get: async () => undefined } as unknown as SessionStore }),
+    });
+    try {
+      const plain = await h.get('/app/');
+      expect(plain.html).toContain('<a href="/app/forgot-password">Passwort vergessen?</a>');
+      expect(plain.html).not.toContain('Ihr Passwort ist geändert');
+      const after = await h.get('/app/?password=changed');
+      expect(after.html).toContain('<p class="msg ok">Ihr Passwort ist geändert. Melden Sie sich mit dem neuen Passwort an.</p>');
     } finally {
       await h.close();
     }
