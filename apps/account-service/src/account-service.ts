@@ -11,6 +11,7 @@ import { apiKeysRepo } from './db/api-keys';
 import { companiesRepo } from './db/companies';
 import { membersRepo } from './db/members';
 import { memberSessionsRepo } from './db/member-sessions';
+import { passwordResetsRepo } from './db/password-resets';
 import { signInFailuresRepo } from './db/sign-in-failures';
 import { authRoutes } from './http/auth.routes';
 import { auditLogRepo } from './db/audit-log';
@@ -61,7 +62,16 @@ export async function createAccountService(config: AccountConfig) {
   const audit = auditLogRepo(rt.conn);
   const memberSessions = memberSessionsRepo(rt.conn);
   const signInFailures = signInFailuresRepo(rt.conn);
-  await Promise.all([companies.init(), apiKeys.init(), members.init(), audit.init(), memberSessions.init(), signInFailures.init()]);
+  const passwordResets = passwordResetsRepo(rt.conn);
+  await Promise.all([
+    companies.init(),
+    apiKeys.init(),
+    members.init(),
+    audit.init(),
+    memberSessions.init(),
+    signInFailures.init(),
+    passwordResets.init(),
+  ]);
   const appUrl = config.APP_URL.replace(/\/$/, '');
   // invitation tokens are derived from a nonce with these keys when the e-mail is sent, never stored (domain/invitation.ts);
   // without IDENTITY_SIGNING_KEYS (development only) a key of this process, as the identity check does
@@ -82,7 +92,21 @@ export async function createAccountService(config: AccountConfig) {
   rt.app.use(LIVE_ONLY_PATHS, refuseTestModeWrites);
   const signIn = { commit: rt.commit, members, companies, now: () => new Date() };
   rt.app.use(internalRoutes({ apiKeys, companies, sessions: memberSessions, members }));
-  rt.app.use(authRoutes({ ...signIn, sessions: memberSessions, failures: signInFailures, announceRevoked }));
+  rt.app.use(
+    authRoutes({
+      ...signIn,
+      sessions: memberSessions,
+      failures: signInFailures,
+      announceRevoked,
+      // password reset e-mails, like invitation e-mails, go to the mail module straight over the bus (their link is a secret)
+      resets: passwordResets,
+      bus: rt.bus,
+      logger: rt.logger,
+      linkKeys,
+      mailFrom: config.MAIL_FROM,
+      appUrl,
+    }),
+  );
   const templateExists = async (companyId: CompanyId, templateId: number) =>
     (await rt.bus.callRpc('document.template-exists.v1', companyId, { templateId })).exists;
   const companyDeps = { companies, commit: rt.commit, now: () => new Date(), templateExists, bus: rt.bus };

@@ -69,6 +69,9 @@ export function memberSessionsRepo(conn: Connection) {
       await tokens.deleteMany({ companyId, sessionId });
       await sessions.deleteOne({ companyId, _id: sessionId });
     },
+    /** The ids of a member's sessions (to announce their end). */
+    sessionIdsOfMember: async (companyId: CompanyId, memberId: Types.ObjectId) =>
+      (await sessions.find({ companyId, memberId }, { _id: 1 }).lean<Pick<MemberSessionDoc, '_id'>[]>()).map((s) => s._id),
     /** Every session of a member ends (removed from the company, a new password). */
     async removeAllOfMember(companyId: CompanyId, memberId: Types.ObjectId) {
       await tokens.deleteMany({ companyId, memberId });

@@ -96,6 +96,9 @@ export function membersRepo(conn: Connection) {
           { returnDocument: 'after', session },
         )
         .lean<MemberDoc>(),
+    /** A new password of an active member (a reset). */
+    setPasswordHash: (companyId: CompanyId, id: Types.ObjectId, passwordHash: string, now: Date, session: ClientSession) =>
+      model.updateOne({ _id: id, companyId, status: 'active' }, { $set: { passwordHash, updatedAt: now } }, { session }),
     setPassword: (companyId: CompanyId, id: Types.ObjectId, passwordHash: string) =>
       model.updateOne({ _id: id, companyId }, { $set: { passwordHash, status: 'active', updatedAt: new Date() } }),
   };

@@ -60,6 +60,12 @@ export const AUDITED = describers({
     fields: ['role'],
   }),
   'member.removed.v1': (d) => ({ action: 'member.removed', resourceType: 'member', resourceId: str(d.memberId), fields: [] }),
+  'member.password-reset.v1': (d) => ({
+    action: 'member.password_reset',
+    resourceType: 'member',
+    resourceId: str(d.memberId),
+    fields: ['password'],
+  }),
   'product.changed.v1': (d) => ({
     action: `product.${String(d.action)}`,
     resourceType: 'product',

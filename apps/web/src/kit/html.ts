@@ -4,6 +4,8 @@ import { INVOICE_CSS } from '../pages/invoices/styles';
 import { CUSTOMER_CSS } from '../pages/customers/styles';
 import { SETTINGS_CSS } from '../pages/settings/styles';
 import { RECEIVABLES_CSS } from '../pages/bank/styles';
+import { REQUEST_LOG_CSS } from '../pages/request-log/styles';
+import { MEMBERS_CSS } from '../pages/members/styles';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** Escapes text for HTML (every value that reaches a page goes through it). */
@@ -140,7 +142,7 @@ table.cards td{display:flex;justify-content:space-between;align-items:baseline;g
 table.cards td::before{content:attr(data-label);flex:0 0 auto;white-space:nowrap;font-size:.875rem;font-weight:600;color:#59636e;text-align:left}
 table.cards td:empty{display:none}
 }
-` + [INVOICE_CSS, CUSTOMER_CSS, SETTINGS_CSS, RECEIVABLES_CSS].join('\n');
+` + [INVOICE_CSS, CUSTOMER_CSS, SETTINGS_CSS, RECEIVABLES_CSS, REQUEST_LOG_CSS, MEMBERS_CSS].join('\n');
 /** Its version in the URL: the stylesheet can be cached for a year, and a new one is fetched at once. */
 export const APP_CSS_VERSION = createHash('sha256').update(APP_CSS).digest('hex').slice(0, 12);
 

@@ -12,6 +12,8 @@ import { registerDeveloperPages } from './developers/developers.pages';
 import { registerBankStatementPages } from './bank/bank.pages';
 import { registerReminderPages } from './reminders/reminders.pages';
 import { registerRecurringPages } from './recurring/recurring.pages';
+import { registerPasswordResetPages } from './password-reset/password-reset.pages';
+import { registerRequestLogPages } from './request-log/request-log.pages';
 
 /** Every page of the dashboard, by section (each folder one section: its routes, texts and tests). */
 export function registerPages(router: Router, kit: PagesKit): void {
@@ -27,4 +29,6 @@ export function registerPages(router: Router, kit: PagesKit): void {
   registerBankStatementPages(router, kit);
   registerReminderPages(router, kit);
   registerRecurringPages(router, kit);
+  registerPasswordResetPages(router, kit);
+  registerRequestLogPages(router, kit);
 }

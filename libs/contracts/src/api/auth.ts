@@ -13,7 +13,7 @@ const SessionToken = z
 const InvitationToken = z
   .string()
   .regex(/^[\w-]{43}$/, 'the token of the invitation link (43 characters)')
-  .meta({ example: 'q2X9c0mB7k1ZlYt3vQe8sRj5uWn4aHp6dFg0iLo2yTz' });
+  .meta({ description: 'the token of the e-mail’s link (after `#token=`)', example: 'q3v9Xh2LcT0pWbN8yRk4sUe7mAf1JdGzC5oYiV6nB_w' });
 const NewPassword = z.string().min(12).max(200).meta({ description: 'at least 12 characters', example: 'correct horse battery staple' });
 const Mode = z.enum(['live', 'test']).meta({ description: 'live data, or the company’s test twin (docs/test-mode.md)' });
 

@@ -28,6 +28,8 @@ export const events = {
   'member.joined.v1': z.object({ memberId: z.string() }),
   'member.role-changed.v1': z.object({ memberId: z.string(), role: z.string(), previousRole: z.string() }),
   'member.removed.v1': z.object({ memberId: z.string(), role: z.string() }),
+  /** A member set a new password with a reset link (every session of the member ended). */
+  'member.password-reset.v1': z.object({ memberId: z.string() }),
   /** A product was created, changed or deleted (for the audit log: the fields, never their values). */
   'product.changed.v1': z.object({
     productId: z.number().int(),

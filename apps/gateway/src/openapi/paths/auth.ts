@@ -4,6 +4,8 @@ import {
   InvitationLookup,
   MessageBody,
   MemberSession,
+  PasswordResetConfirm,
+  PasswordResetRequest,
   SessionCreate,
   SessionRefresh,
   SessionRevoke,
@@ -11,6 +13,7 @@ import {
 import { body, bodyErrors, json, notFound, problem, type Operation } from '../builder';
 
 const SECRET = `ms_${'4f'.repeat(32)}`;
+const TOKEN = 'q3v9Xh2LcT0pWbN8yRk4sUe7mAf1JdGzC5oYiV6nB_w';
 
 /** Members' sign-in (account-service): sessions and the short-lived access tokens the dashboard calls the API with. */
 export function authPaths(): Record<string, Record<string, unknown>> {
@@ -60,7 +63,7 @@ export function authPaths(): Record<string, Record<string, unknown>> {
         operationId: 'lookUpInvitation',
         summary: 'Whom an invitation invites',
         description: 'The company, address and role of an open invitation (the token of the invitation link); 404 for any other token.',
-        requestBody: body(InvitationLookup, { token: 'x'.repeat(43) }),
+        requestBody: body(InvitationLookup, { token: TOKEN }),
         responses: { 200: json(InvitationInfo), ...notFound(), ...bodyErrors() },
       }),
     },
@@ -69,8 +72,32 @@ export function authPaths(): Record<string, Record<string, unknown>> {
         operationId: 'acceptInvitation',
         summary: 'Accept an invitation',
         description: 'Sets the invited member’s password (at least 12 characters) and signs them in: the answer is a member session.',
-        requestBody: body(InvitationAccept, { token: 'x'.repeat(43), password: 'correct horse battery staple' }),
+        requestBody: body(InvitationAccept, { token: TOKEN, password: 'correct horse battery staple' }),
         responses: { 201: json(MemberSession, 'joined and signed in'), ...notFound(), ...bodyErrors() },
+      }),
+    },
+    '/auth/password-resets': {
+      post: op({
+        operationId: 'requestPasswordReset',
+        summary: 'Ask for a password reset link',
+        description:
+          'Always 202, known address or not, before anything is looked up: for each active member with the address an e-mail goes out ' +
+          'with a link to the web app (`…/app/reset-password#token=…`) that works once, for one hour. At most 3 requests per address ' +
+          'and hour send e-mails; further ones send nothing (still 202).',
+        requestBody: body(PasswordResetRequest, { email: 'anna@example.com' }),
+        responses: { 202: json(MessageBody, 'accepted; an e-mail is on its way if the address belongs to a member'), ...bodyErrors() },
+      }),
+    },
+    '/auth/password-resets/confirm': {
+      post: op({
+        operationId: 'confirmPasswordReset',
+        summary: 'Set a new password with a reset link',
+        description:
+          'The token of the reset link and a new password (at least 12 characters). Every session of the member ends (its access tokens ' +
+          'stop working on every gateway), other reset links of the member stop working, and failed sign-ins of the address are forgotten. ' +
+          'An unknown, used or expired token is 404 (NOT_FOUND).',
+        requestBody: body(PasswordResetConfirm, { token: TOKEN, password: 'correct horse battery staple' }),
+        responses: { 200: json(MessageBody, 'the new password is set; sign in with it'), ...notFound(), ...bodyErrors() },
       }),
     },
   };

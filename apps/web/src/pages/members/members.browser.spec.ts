@@ -22,6 +22,22 @@ const members = {
       created_at: '2026-11-01T10:00:00.000Z',
       invitation_expires_at: '2026-11-08T10:00:00.000Z',
     },
+    {
+      id: '0123456789abcdef01234569',
+      email: 'maximiliane.mustermann-schulze@buchhaltung.example-gmbh.de',
+      role: 'admin',
+      status: 'active',
+      created_at: '2026-11-02T10:00:00.000Z',
+      invitation_expires_at: null,
+    },
+    {
+      id: '0123456789abcdef0123456a',
+      email: 'ben@test.example',
+      role: 'member',
+      status: 'active',
+      created_at: '2026-11-03T10:00:00.000Z',
+      invitation_expires_at: null,
+    },
   ],
 };
 
@@ -38,6 +54,8 @@ const members = {
     const page = await browser.newPage();
     try {
       await lookAt(page, `${h.url}/app/members`, `web-members-${role}-${lang}`);
+      if (role === 'owner')
+        await lookAt(page, `${h.url}/app/members/0123456789abcdef01234569/remove`, `web-members-remove-${role}-${lang}`);
     } finally {
       await page.close();
       await h.close();

@@ -6,6 +6,8 @@ import { texts, type Lang, type Texts } from '../../kit/i18n';
 import type { PagesKit } from '../../kit/pages-kit';
 import { problemMessage } from '../../kit/problems';
 import { cookieOptions, cookiesOf, CSRF_COOKIE, newToken, sameToken } from '../../kit/sessions';
+import { PASSWORD_CHANGED_QUERY } from '../password-reset/password-reset.pages';
+import { texts as resetTexts } from '../password-reset/texts';
 
 /**
  * The signed-out pages: sign in (failures limited per account and address), and accept an invitation (set a
@@ -50,11 +52,15 @@ export function registerSignInPages(router: Router, kit: PagesKit): void {
         lang,
         t,
         title: t.signIn,
-        message: error ? { kind: 'error', text: error } : undefined,
+        message: error
+          ? { kind: 'error', text: error }
+          : req.originalUrl.endsWith(`?${PASSWORD_CHANGED_QUERY}`)
+            ? { kind: 'ok', text: resetTexts[lang].done }
+            : undefined,
         body: `<div class="card narrow"><form class="stack" method="post" action="/app/sign-in"><input type="hidden" name="csrf" value="${esc(preCsrf(req, res))}">
 <label for="email">${esc(t.email)}</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(email)}"${email ? '' : ' autofocus'}>
 <label for="password">${esc(t.password)}</label><input id="password" name="password" type="password" autocomplete="current-password" required${email ? ' autofocus' : ''}>
-<p class="actions"><button type="submit">${esc(t.signIn)}</button></p></form></div>`,
+<p class="actions"><button type="submit">${esc(t.signIn)}</button> <a href="/app/forgot-password">${esc(resetTexts[lang].forgotLink)}</a></p></form></div>`,
       }),
     );
   };

@@ -1,0 +1,41 @@
+/** Texts of the password reset pages (German first; both languages have every key). */
+const de = {
+  forgotLink: 'Passwort vergessen?',
+  forgotTitle: 'Passwort vergessen',
+  forgotLead: 'Geben Sie die E-Mail-Adresse Ihres Zugangs ein. Wir senden Ihnen einen Link, mit dem Sie ein neues Passwort festlegen.',
+  email: 'E-Mail-Adresse',
+  send: 'Link senden',
+  sent: 'Falls die Adresse zu einem Zugang gehört, ist ein Link unterwegs. Er gilt eine Stunde und nur einmal.',
+  badEmail: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+  tooMany: 'Zu viele Anfragen von dieser Adresse. Bitte versuchen Sie es später erneut.',
+  resetTitle: 'Neues Passwort festlegen',
+  resetLead: 'Legen Sie ein neues Passwort fest. Danach sind Sie überall abgemeldet und melden sich mit dem neuen Passwort an.',
+  newPassword: 'Neues Passwort (mindestens 12 Zeichen)',
+  save: 'Passwort speichern',
+  tooShort: 'Das Passwort braucht mindestens 12 Zeichen.',
+  invalidLink: 'Der Link ist unbekannt, schon benutzt oder abgelaufen. Fordern Sie einen neuen an.',
+  newLink: 'Neuen Link anfordern',
+  done: 'Ihr Passwort ist geändert. Melden Sie sich mit dem neuen Passwort an.',
+  backToSignIn: 'Zur Anmeldung',
+};
+type Keys = keyof typeof de;
+const en: Record<Keys, string> = {
+  forgotLink: 'Forgot password?',
+  forgotTitle: 'Forgot password',
+  forgotLead: 'Enter the e-mail address you sign in with. We will send you a link to set a new password.',
+  email: 'E-mail address',
+  send: 'Send link',
+  sent: 'If the address is known, a link is on its way. It works once, for one hour.',
+  badEmail: 'Please enter a valid e-mail address.',
+  tooMany: 'Too many requests from this address. Please try again later.',
+  resetTitle: 'Set a new password',
+  resetLead: 'Set a new password. You will be signed out everywhere and sign in with the new password.',
+  newPassword: 'New password (at least 12 characters)',
+  save: 'Save password',
+  tooShort: 'The password needs at least 12 characters.',
+  invalidLink: 'The link is unknown, already used or expired. Ask for a new one.',
+  newLink: 'Ask for a new link',
+  done: 'Your password has been changed. Sign in with the new password.',
+  backToSignIn: 'Back to sign-in',
+};
+export const texts: Record<'de' | 'en', Record<Keys, string>> = { de, en };
