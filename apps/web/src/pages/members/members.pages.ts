@@ -25,7 +25,7 @@ export function registerMemberPages(router: Router, kit: PagesKit): void {
     const rows = (listed.ok ? listed.body.members : [])
       .map(
         (m) =>
-          `<tr>${td(t.email, esc(m.email).replace('@', '<wbr>@'))}${td(t.role, esc(t.roles[m.role] ?? m.role))}${td(
+          `<tr>${td(t.email, esc(m.email).replace('@', '@<wbr>'))}${td(t.role, esc(t.roles[m.role] ?? m.role))}${td(
             t.status,
             m.status === 'invited' ? `<span class="badge off">${esc(t.invited)}</span>` : `<span class="badge">${esc(t.active)}</span>`,
           )}</tr>`,
