@@ -107,8 +107,8 @@ const refusedFor: Record<Role, string[]> = {
   member: ['/app/keys', '/app/webhooks'],
   viewer: ['/app/keys', '/app/webhooks', '/app/settings/datev'],
 };
-/** Screenshots are kept for these (role/language); the others only check for sideways scrolling and axe-core. */
 const KIT = conformanceKit();
+/** Screenshots are kept for these (role/language); the others only check for sideways scrolling and axe-core. */
 const SHOTS = new Set(['owner/en', 'viewer/de']);
 /** axe-core runs once per role (what a role sees differs by its actions, hardly by the language): in these. */
 const AXE_FOR = new Set(['owner/en', 'admin/de', 'member/en', 'viewer/de']);
@@ -137,7 +137,7 @@ const AXE_FOR = new Set(['owner/en', 'admin/de', 'member/en', 'viewer/de']);
   const app = () => system.base.replace(/\/api\/v1$/, '/app');
   const contexts = new Map<Role, BrowserContext>();
   const pages = new Map<Role, Page>();
-  const ids = { customer: 0, draft: 0, draft2: 0, open: 0, number: '', recurring: 0 };
+  const ids = { customer: 0, draft: 0, draft2: 0, open: 0, number: '' };
   const CUSTOMER = 'Müller & Söhne Haustechnik und Gebäudeautomation GmbH';
   const timings: string[] = [];
   const consoleErrors: string[] = [];
