@@ -78,18 +78,18 @@ export function registerReceivedPages(router: Router, kit: PagesKit): void {
     const listStatus = (d: Doc) =>
       d.status !== 'RECEIVED'
         ? badge(d.status === 'REJECTED' ? 'bad' : 'off', t.statuses[d.status] ?? d.status)
-        : `${d.valid ? badge('', t.valid) : badge('bad', t.invalid)}<br><span class="muted">${esc(fill(t.errors, { count: String(d.error_count) }))}</span>`;
+        : `<span>${d.valid ? badge('', t.valid) : badge('bad', t.invalid)}<br><span class="muted">${esc(fill(t.errors, { count: String(d.error_count) }))}</span></span>`;
     const rows = listed.items
       .filter((d) => NUMERIC_ID.test(String(d.id)))
       .map(
         (d) =>
           `<tr>${td(t.receivedAt, day(lang, d.received_at))}${td(
             t.seller,
-            `<a class="long" href="/app/received/${d.id}">${esc(d.seller_name || d.filename || `#${d.id}`)}</a>${d.seller_vat_id ? `<br><span class="muted">${esc(d.seller_vat_id)}</span>` : ''}`,
+            `<span><a class="long" href="/app/received/${d.id}">${esc(d.seller_name || d.filename || `#${d.id}`)}</a>${d.seller_vat_id ? `<br><span class="muted">${esc(d.seller_vat_id)}</span>` : ''}</span>`,
           )}` +
           `${td(
             t.number,
-            `${esc(d.number ?? '')}${d.document_type === 'CREDIT_NOTE' ? ` <span class="muted">${esc(t.documentType.CREDIT_NOTE!)}</span>` : ''}${d.issue_date ? `<br><span class="muted">${day(lang, d.issue_date)}</span>` : ''}`,
+            `<span>${esc(d.number ?? '')}${d.document_type === 'CREDIT_NOTE' ? ` <span class="muted">${esc(t.documentType.CREDIT_NOTE!)}</span>` : ''}${d.issue_date ? `<br><span class="muted">${day(lang, d.issue_date)}</span>` : ''}</span>`,
           )}` +
           `${td(t.payable, money(lang, d.payable, d.currency))}${td(t.checkStatus, listStatus(d))}</tr>`,
       )
