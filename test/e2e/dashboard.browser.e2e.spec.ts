@@ -416,13 +416,16 @@ const AXE_FOR = new Set(['owner/en', 'admin/de', 'member/en', 'viewer/de']);
       const subs = key === 'settings' || key === 'developers' ? t.sub[key] : [];
       for (const sub of subs) {
         const link = page.getByRole('navigation', { name }).getByRole('link', { name: sub, exact: true });
-        const { href: subHref, status: subStatus } = await follow(page, link);
-        // the request log may not be part of this build yet
-        if (subHref === '/app/request-log' && subStatus === 404) {
-          seen.push(`${subHref} 404 (skipped)`);
+        if ((await link.count()) === 0) {
+          // a role that may not manage keys or webhooks is not offered them; typed in, the page answers 403
+          const hidden = sub === t.sub.developers[0] ? '/app/keys' : sub === t.sub.developers[1] ? '/app/webhooks' : undefined;
+          expect([sub, hidden !== undefined && refusedFor[role].includes(hidden)]).toEqual([sub, true]);
+          const answer = await page.goto(`${app()}${hidden!.slice('/app'.length)}`);
+          await check(hidden!, answer!.status(), `${key}-${hidden!.split('/').pop()}`);
           await page.goBack();
           continue;
         }
+        const { href: subHref, status: subStatus } = await follow(page, link);
         await check(subHref, subStatus, subHref === '/app/settings' ? 'settings-profile' : `${key}-${subHref.split('/').pop()}`);
       }
     }

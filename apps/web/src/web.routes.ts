@@ -125,6 +125,7 @@ export function webRoutes(deps: WebDeps): Router {
     current,
     sub,
     mode: s.mode,
+    role: s.role,
   });
 
   const kit: PagesKit = {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { roleAllows, type Permission } from '@inv/contracts';
 import type { Lang, Texts } from './i18n';
 import { INVOICE_CSS } from '../pages/invoices/styles';
 import { CUSTOMER_CSS } from '../pages/customers/styles';
@@ -29,7 +30,7 @@ export const NAV = [
 export type NavKey = (typeof NAV)[number]['key'];
 
 /** The pages under a section (a second row of links): settings and developers. */
-export const SUB_NAV: Partial<Record<NavKey, readonly { key: string; href: string }[]>> = {
+export const SUB_NAV: Partial<Record<NavKey, readonly { key: string; href: string; needs?: Permission }[]>> = {
   settings: [
     { key: 'profile', href: '/app/settings' },
     { key: 'bankAccounts', href: '/app/settings/bank-accounts' },
@@ -39,8 +40,8 @@ export const SUB_NAV: Partial<Record<NavKey, readonly { key: string; href: strin
     { key: 'datev', href: '/app/settings/datev' },
   ],
   developers: [
-    { key: 'keys', href: '/app/keys' },
-    { key: 'webhooks', href: '/app/webhooks' },
+    { key: 'keys', href: '/app/keys', needs: 'keys:manage' },
+    { key: 'webhooks', href: '/app/webhooks', needs: 'webhooks:manage' },
     { key: 'requestLog', href: '/app/request-log' },
     { key: 'testMails', href: '/app/test-mails' },
   ],
@@ -52,7 +53,7 @@ export interface PageOpts {
   title: string;
   body: string;
   /** Signed in: navigation, the live/test switch and sign-out. */
-  nav?: { csrf: string; companyName: string; email: string; current: NavKey; sub?: string; mode?: 'live' | 'test' };
+  nav?: { csrf: string; companyName: string; email: string; current: NavKey; sub?: string; mode?: 'live' | 'test'; role?: string };
   message?: { kind: 'ok' | 'error'; text: string };
 }
 
@@ -162,7 +163,10 @@ ${NAV.map((i) => link(i.href, o.t.nav[i.key], i.key === n.current)).join('\n')}
 <form method="post" action="/app/sign-out"><input type="hidden" name="csrf" value="${esc(n.csrf)}"><button type="submit" class="link">${esc(o.t.signOut)}</button></form></div>`
     : '';
   const subNav = sub
-    ? `<nav aria-label="${esc(o.t.nav[n.current])}" class="sub-nav"><ul>${sub.map((i) => link(i.href, o.t.subNav[i.key] ?? i.key, i.key === n.sub)).join('')}</ul></nav>`
+    ? `<nav aria-label="${esc(o.t.nav[n.current])}" class="sub-nav"><ul>${sub
+        .filter((i) => !i.needs || roleAllows(n.role, i.needs))
+        .map((i) => link(i.href, o.t.subNav[i.key] ?? i.key, i.key === n.sub))
+        .join('')}</ul></nav>`
     : '';
   const testBanner = n?.mode === 'test' ? `<p class="test-banner">${esc(o.t.testBanner)}</p>` : '';
   const message = o.message ? `<p class="msg ${o.message.kind}">${esc(o.message.text)}</p>` : '';

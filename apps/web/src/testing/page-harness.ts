@@ -95,6 +95,7 @@ export async function pageHarness(opts: {
     current,
     sub,
     mode: s.mode,
+    role: s.role,
   });
   const ctx = (): Ctx => ({ s: { ...session }, t: texts[lang], lang });
   const field = (req: express.Request, name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');

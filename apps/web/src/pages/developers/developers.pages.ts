@@ -31,8 +31,8 @@ export function registerDeveloperPages(router: Router, kit: PagesKit): void {
       title: t.developers,
       current: 'developers',
       body: `<p class="lead">${esc(t.developersLead)}</p><section class="card"><ul class="links">
-${link('/app/keys', nav.keys ?? 'API keys', t.keysText)}
-${link('/app/webhooks', nav.webhooks ?? 'Webhooks', t.webhooksText)}
+${kit.may(ctx, 'GET', '/company/api-keys') ? link('/app/keys', nav.keys ?? 'API keys', t.keysText) : ''}
+${kit.may(ctx, 'GET', '/webhook-endpoints/') ? link('/app/webhooks', nav.webhooks ?? 'Webhooks', t.webhooksText) : ''}
 ${link('/app/request-log', nav.requestLog ?? 'Request log', t.requestLogText)}
 ${link('/app/test-mails', nav.testMails ?? t.testMails, t.testMailsText)}
 ${link('/api/v1/docs', t.docsText, '/api/v1/docs')}
