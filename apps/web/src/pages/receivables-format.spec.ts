@@ -8,7 +8,7 @@ describe('formatting for the receivables pages', () => {
     expect(money('de', 'not-a-number')).toBe('not-a-number');
     expect(money('de', null)).toBe('');
     expect(day('de', '2026-11-26')).toBe('26.11.2026');
-    expect(day('en', '2026-11-27T23:30:00.000Z')).toBe('27/11/2026');
+    expect(day('en', '2026-11-27T23:30:00.000Z')).toBe('27 Nov 2026');
     expect(ibanGroups('DE44500105175407324931')).toBe('DE44 5001 0517 5407 3249 31');
   });
 

@@ -29,7 +29,10 @@ export function day(lang: Lang, value: string | null | undefined): string {
   if (!value) return '';
   const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(d.getTime())) return value;
-  return d.toLocaleDateString(locale(lang), { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
+  // 27.11.2026 in German, 27 Nov 2026 in English: as the invoice pages write them (no 11/27 against 27/11 confusion)
+  return lang === 'de'
+    ? d.toLocaleDateString('de-DE', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' })
+    : d.toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 export function dateTime(lang: Lang, value: string | null | undefined): string {
