@@ -341,7 +341,7 @@ const AXE_FOR = new Set(['owner/en', 'admin/de', 'member/en', 'viewer/de']);
     await owner.waitForURL(/\/app\/members$/);
     for (const role of ['admin', 'member', 'viewer'] as const) {
       await owner.getByLabel('E-mail address').fill(EMAIL[role]);
-      await owner.getByLabel('Role').selectOption(role);
+      await owner.getByLabel('Role', { exact: true }).selectOption(role);
       await owner.getByRole('button', { name: 'Invite' }).click();
       await owner.waitForURL(/\/app\/members$/);
       expect(await owner.getByRole('status').textContent()).toContain(`Invitation sent to ${EMAIL[role]}`);

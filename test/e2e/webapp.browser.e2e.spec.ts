@@ -245,7 +245,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.goto(`${app()}/members`);
     await owner.getByLabel('E-mail address').fill('viewer@alpha.example');
-    await owner.getByLabel('Role').selectOption('viewer');
+    await owner.getByLabel('Role', { exact: true }).selectOption('viewer');
     await owner.getByRole('button', { name: 'Invite' }).click();
     const ownerKeyId = /\/app\/keys\/([0-9a-f]{24})\/revoke/.exec(await (await owner.goto(`${app()}/keys`))!.text())![1];
 
