@@ -177,11 +177,11 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.waitForURL(/\/app\/members$/);
     await expect(page.getByRole('status').textContent()).resolves.toContain('Invitation sent to anna@alpha.example');
-    expect(await page.locator('td', { hasText: 'anna@alpha.example' }).count()).toBe(1);
+    expect(await page.locator('td[data-label="E-mail address"]', { hasText: 'anna@alpha.example' }).count()).toBe(1);
     await shots(page, 'members');
     await page.reload();
     expect(await page.getByRole('status').textContent()).toBe('');
-    expect(await page.locator('td', { hasText: 'anna@alpha.example' }).count()).toBe(1);
+    expect(await page.locator('td[data-label="E-mail address"]', { hasText: 'anna@alpha.example' }).count()).toBe(1);
     expect(mails.filter((m) => m.to === 'anna@alpha.example')).toHaveLength(1);
     expect(failed).toEqual([]);
     await context.close();
@@ -205,7 +205,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     const membersHtml = await page.content();
     expect(membersHtml).toContain('owner@beta.example');
     expect(membersHtml).not.toContain('alpha.example');
-    expect(await page.locator('td', { hasText: 'Inhaber' }).count()).toBe(1);
+    expect(await page.locator('td[data-label="Rolle"]', { hasText: 'Inhaber' }).count()).toBe(1);
     expect(membersHtml).not.toMatch(/>owner</);
     await page.screenshot({ path: resolve(ARTIFACTS, 'webapp-6-other-company-de.png'), fullPage: true });
 
