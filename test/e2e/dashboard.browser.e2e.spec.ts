@@ -1,17 +1,35 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { peerBus, waitFor } from '@inv/testing';
-import { ARTIFACTS, CHROMIUM, haveChromium, launchChromium } from '../../apps/web/src/testing/browser';
 import { apiClient, startSystem, type System } from '../support/system';
 
 jest.setTimeout(420_000);
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
+const haveChromium = existsSync(CHROMIUM);
+/** Debian's Chromium, headless, as every browser test runs it. */
+async function launchChromium(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+}
 
 /** The e-invoice conformance kit inbound-service checks with: INBOUND_CONFORMANCE_DIR, or shared/conformance above this checkout. */
 function conformanceKit(): string | undefined {
