@@ -10,6 +10,17 @@ import { registerPages } from './pages';
 
 export type { WebDeps } from './deps';
 
+/** The dashboard page a same-origin Referer names (its path only), or undefined for anything else or a malformed one. */
+export function dashboardPathOf(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    const path = new URL(referer).pathname;
+    return path.startsWith('/app/') ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An access token is renewed when less than this is left of it (a page's calls never meet an expired one). */
 const RENEW_BEFORE_MS = 60_000;
 
@@ -152,8 +163,7 @@ export function webRoutes(deps: WebDeps): Router {
     if (!ctx) return;
     const mode = field(req, 'mode') === 'test' ? 'test' : 'live';
     await renewed(req, res, ctx.s, mode);
-    const back = req.header('referer');
-    res.redirect(303, back && sameOrigin(req) && new URL(back).pathname.startsWith('/app/') ? new URL(back).pathname : '/app/invoices');
+    res.redirect(303, dashboardPathOf(req.header('referer')) ?? '/app/invoices');
   });
   router.post('/sign-out', async (req, res) => {
     const ctx = await signedIn(req, res, true);

@@ -1,5 +1,5 @@
 import { Agent } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import httpProxy from 'http-proxy';
 import { problem, type Logger } from '@inv/service-kit';
 import { proxyTarget } from './proxy';
@@ -16,7 +16,7 @@ export function proxyToWebApp(webUrl: string, logger: Logger) {
   const proxy = httpProxy.createProxyServer({ xfwd: true, changeOrigin: false, agent, proxyTimeout: 60_000 });
   proxy.on('error', (err) => logger.warn({ err }, 'web app proxy error'));
   proxy.on('econnreset', () => undefined);
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response) => {
     req.url = req.originalUrl; // the dashboard's routes are under /app, as the browser sees them
     proxy.web(req, res, { target }, (err) => {
       logger.warn({ err }, 'the dashboard is unreachable');
@@ -26,7 +26,6 @@ export function proxyToWebApp(webUrl: string, logger: Logger) {
         .setHeader('Retry-After', '5')
         .type('application/problem+json')
         .json(problem(503, 'SERVICE_UNAVAILABLE', 'the dashboard is temporarily unavailable; retry shortly'));
-      void next;
     });
   };
 }
