@@ -19,15 +19,19 @@ describe('the data directory of npm start', () => {
     const dir = join(base, 'data');
     const first = openDataDir(dir);
     writeFileSync(join(first.mongo, 'db.json'), '{}');
+    writeFileSync(join(first.mail, 'invitation.eml'), 'Subject: x');
     expect(readFileSync(join(dir, 'LOCK'), 'utf8').trim()).toBe(String(process.pid));
     first.release();
     expect(existsSync(join(dir, 'LOCK'))).toBe(false);
     const again = openDataDir(dir);
     expect(existsSync(join(again.mongo, 'db.json'))).toBe(true);
+    expect(existsSync(join(again.mail, 'invitation.eml'))).toBe(true);
     again.release();
     const fresh = openDataDir(dir, { fresh: true });
     expect(existsSync(join(fresh.mongo, 'db.json'))).toBe(false);
+    expect(existsSync(join(fresh.mail, 'invitation.eml'))).toBe(false);
     expect(existsSync(fresh.objects)).toBe(true);
+    expect(existsSync(fresh.mail)).toBe(true);
     fresh.release();
   });
 

@@ -17,13 +17,15 @@ import { StartError } from './supervision';
 
 /**
  * The data directory of `npm start` (DATA_DIR, default `.data/` in the repository root): the embedded MongoDB's files
- * (`mongo/`), the embedded object store's (`objects/`), the generated API key and identity key, and the lock of the
+ * (`mongo/`), the embedded object store's (`objects/`), the local e-mail inbox's (`mail/`), the generated API key and identity key, and the lock of the
  * launcher using it. Nothing deletes it but `--fresh` / FRESH=1.
  */
 export interface DataDir {
   path: string;
   mongo: string;
   objects: string;
+  /** maildev's messages (`--mail-directory`): an invitation sent before a Ctrl+C is still in the inbox after it. */
+  mail: string;
   /** Releases the lock (idempotent; also on process exit). */
   release(): void;
 }
@@ -119,9 +121,9 @@ export function openDataDir(path: string, opts: { fresh?: boolean } = {}): DataD
     }
     const mongo = join(path, 'mongo');
     const objects = join(path, 'objects');
-    mkdirSync(mongo, { recursive: true, mode: 0o700 });
-    mkdirSync(objects, { recursive: true, mode: 0o700 });
-    return { path, mongo, objects, release };
+    const mail = join(path, 'mail');
+    for (const dir of [mongo, objects, mail]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return { path, mongo, objects, mail, release };
   } catch (err) {
     release();
     const code = (err as NodeJS.ErrnoException).code;

@@ -187,6 +187,9 @@ async function main() {
           String(mailPorts.web),
           '--ip',
           '127.0.0.1',
+          // kept with the data: e-mails sent before a Ctrl+C (the demo owner's invitation) are in the inbox after it
+          '--mail-directory',
+          data.mail,
           '--silent',
         ],
         { stdio: 'ignore' },
