@@ -275,6 +275,66 @@ describe('reminders', () => {
     expect([refused.status, refused.body.code]).toEqual([409, 'INVOICE_ALREADY_PAID']);
   });
 
+  it("lists the company's reminders newest first, with the invoice, paged by cursor and filtered; a paid invoice keeps its own", async () => {
+    clock = undefined;
+    const company = 'cmp_rem_list';
+    const a = await finalized(company);
+    const b = await finalized(company);
+    at(addDays(a.due, 8));
+    expect((await call('POST', `/invoice/${a.id}/reminders`, {}, company)).status).toBe(201); // 1: a, level 1
+    expect((await call('POST', `/invoice/${b.id}/reminders`, {}, company)).status).toBe(201); // 2: b, level 1
+    at(addDays(a.due, 30));
+    expect((await call('POST', `/invoice/${a.id}/reminders`, {}, company)).status).toBe(201); // 3: a, level 2
+    // b is paid in full after its reminder: it leaves the overdue list, its reminder stays in this one
+    const paid = await call(
+      'POST',
+      `/invoice/${b.id}/payments`,
+      { amount: '238.00', date: addDays(a.due, 30), method: 'BANK_TRANSFER' },
+      company,
+    );
+    expect(paid.status).toBe(201);
+
+    const first = await call('GET', '/invoice/reminders?limit=2', undefined, company);
+    expect(first.status).toBe(200);
+    expect(first.body.reminders.map((r: Json) => [r.id, r.invoice_id, r.level])).toEqual([
+      [3, a.id, 2],
+      [2, b.id, 1],
+    ]);
+    expect(first.body.reminders[0]).toMatchObject({
+      invoice_number: a.number,
+      customer_id: 1,
+      open_amount: 238,
+      subject: expect.any(String),
+    });
+    expect(first.body.next_cursor).toBe('r2');
+    const second = await call('GET', `/invoice/reminders?limit=2&cursor=${first.body.next_cursor}`, undefined, company);
+    expect(second.body.reminders.map((r: Json) => r.id)).toEqual([1]);
+    expect(second.body.next_cursor).toBeNull();
+
+    const level2 = await call('GET', '/invoice/reminders?level=2', undefined, company);
+    expect(level2.body.reminders.map((r: Json) => r.id)).toEqual([3]);
+    const early = await call('GET', `/invoice/reminders?date_to=${addDays(a.due, 8)}`, undefined, company);
+    expect(early.body.reminders.map((r: Json) => r.id)).toEqual([2, 1]);
+    const late = await call('GET', `/invoice/reminders?date_from=${addDays(a.due, 9)}`, undefined, company);
+    expect(late.body.reminders.map((r: Json) => r.id)).toEqual([3]);
+
+    // another company sees none of them
+    expect((await call('GET', '/invoice/reminders', undefined, 'cmp_rem_list_other')).body).toEqual({ reminders: [], next_cursor: null });
+    // hostile and mistyped input: 400 naming the parameter
+    const typo = await call('GET', '/invoice/reminders?levle=2', undefined, company);
+    expect([typo.status, typo.body.code, typo.body.errors[0].message]).toEqual([400, 'UNKNOWN_FIELD', expect.stringContaining('level')]);
+    for (const q of [
+      'level=4',
+      'cursor=r0',
+      'cursor=%24where',
+      'cursor=r1e9',
+      'limit=101',
+      'date_from=2025-02-30',
+      'date_from=2025-03-02&date_to=2025-03-01',
+    ])
+      expect([q, (await call('GET', `/invoice/reminders?${q}`, undefined, company)).status]).toEqual([q, 400]);
+  });
+
   it('the daily run twice at once: one set of proposals, invoice.overdue.v1 once per invoice and due date', async () => {
     clock = undefined;
     const company = 'cmp_rem_run';

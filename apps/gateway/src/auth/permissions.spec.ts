@@ -26,6 +26,7 @@ describe('route permissions', () => {
     ['GET', '/invoice/reminder-settings', 'read'],
     ['POST', '/invoice/7/reminders', 'invoices:write'],
     ['GET', '/invoice/reminder-proposals', 'read'],
+    ['GET', '/invoice/reminders', 'read'],
   ])('%s %s needs %s', (method, path, permission) => {
     expect(permissionOf(method, path)).toBe(permission);
   });

@@ -32,6 +32,7 @@ import {
   type ProposalDoc,
   type ReminderDoc,
   type ReminderSettingsView,
+  type ReminderWithInvoice,
 } from '../receivables';
 
 /**
@@ -271,6 +272,16 @@ export const presentReminder = (r: ReminderDoc) => ({
   email_id: r.emailId ?? null,
   source: r.source,
   created_at: r.createdAt.toISOString(),
+});
+
+export const presentReminderPage = (p: { items: ReminderWithInvoice[]; nextCursor: string | null }) => ({
+  reminders: p.items.map((i) => ({
+    ...presentReminder(i.reminder),
+    invoice_number: i.invoiceNumber,
+    customer_id: i.customerId,
+    customer_name: i.customerName ?? null,
+  })),
+  next_cursor: p.nextCursor,
 });
 
 export const presentProposal = (p: ProposalDoc) => ({

@@ -13,6 +13,7 @@ export { runReminders } from './usecases/run-reminders';
 export { LEVELS, REMINDER_PLACEHOLDERS } from './domain/dunning';
 export type { ReminderSettingsView } from './usecases/get-reminder-settings';
 export type { RunCounts } from './usecases/run-reminders';
+export type { ReminderWithInvoice } from './usecases/list-company-reminders';
 export { markPaymentsExported } from './usecases/mark-payments-exported';
 // for the composition root and the presenters: repositories, document types (the routes are in routes.ts)
 export { bankStatementsRepo } from './db/bank-statements';

@@ -166,3 +166,37 @@ export const ReminderProposal = z
     reason: z.string().nullable().meta({ description: 'why it was proposed although the mode is send (e.g. no e-mail address)' }),
   })
   .meta({ id: 'ReminderProposal' });
+
+/** GET /invoice/reminders: the company's reminders across its invoices, newest first. */
+export const ReminderListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(25).meta({ description: 'page size, at most 100' }),
+    level: z.enum(['1', '2', '3']).transform(Number).optional().meta({ description: 'only reminders of this level' }),
+    date_from: IsoDate.optional().meta({ description: 'reminder date on or after' }),
+    date_to: IsoDate.optional().meta({ description: 'reminder date on or before' }),
+    cursor: z
+      .string()
+      .max(20)
+      .regex(/^r[1-9]\d{0,11}$/, 'must be a next_cursor of an earlier page')
+      .optional()
+      .meta({
+        description: 'the next_cursor of the previous page: the reminders issued before its last one, with the same filters',
+        example: 'r2',
+      }),
+  })
+  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, { path: ['date_to'], message: 'must not be before date_from' });
+export type ReminderListQuery = z.output<typeof ReminderListQuery>;
+
+/** A reminder in the company-wide list: the reminder and the invoice it is for. */
+export const ReminderListItem = Reminder.extend({
+  invoice_number: z.string(),
+  customer_id: z.number().int(),
+  customer_name: z.string().nullable().meta({ description: 'the buyer on the invoice' }),
+}).meta({ id: 'ReminderListItem' });
+
+export const ReminderPage = z
+  .object({
+    reminders: z.array(ReminderListItem),
+    next_cursor: z.string().nullable().meta({ description: 'give it as cursor for the next page; null on the last page' }),
+  })
+  .meta({ id: 'ReminderPage' });

@@ -4,11 +4,13 @@ import {
   Reminder,
   REMINDER_EXAMPLE,
   ReminderCreate,
+  ReminderListQuery,
+  ReminderPage,
   ReminderProposal,
   ReminderSettings,
   ReminderSettingsUpdate,
 } from '@inv/contracts';
-import { body, bodyErrors, commonErrors, conflict, intId, notFound, problem, type Operation, jsonExample } from '../builder';
+import { body, bodyErrors, commonErrors, conflict, intId, notFound, problem, queryParams, type Operation, jsonExample } from '../builder';
 
 const firstExample = {
   ...REMINDER_EXAMPLE,
@@ -70,7 +72,7 @@ const RULES =
   'Consumers: from the day after the overdue notice (level 2) or 30 days after the due date (§ 286 (3) BGB), whichever is earlier. ' +
   'With `flat_fee_b2b` the € 40 of § 288 (5) BGB is charged once to a business customer, with its first reminder.';
 
-/** Reminders (invoice-service): settings, issuing and listing reminders of an invoice, the daily run's proposals. */
+/** Reminders (invoice-service): settings, issuing and listing reminders of an invoice or the company, the daily run's proposals. */
 export function reminderPaths(): Record<string, Record<string, unknown>> {
   const r = (o: Omit<Operation, 'tags'>): Operation => ({ tags: ['Reminders'], ...o });
   return {
@@ -96,6 +98,26 @@ export function reminderPaths(): Record<string, Record<string, unknown>> {
           texts: { en: { 1: { subject: 'Friendly reminder: invoice {number}' } } },
         }),
         responses: { 200: jsonExample(ReminderSettings, settingsExample), ...bodyErrors(), ...commonErrors() },
+      }),
+    },
+    '/invoice/reminders': {
+      get: r({
+        operationId: 'listCompanyReminders',
+        summary: "List the company's reminders",
+        description:
+          'Every reminder issued for any invoice of the company, by hand or by the daily run, the last one issued first, with the invoice number and buyer. ' +
+          'Filter by level and reminder date; follow next_cursor for the next page (each page costs what the first does). An invoice paid since keeps its reminders here.',
+        parameters: queryParams(ReminderListQuery),
+        responses: {
+          200: jsonExample(ReminderPage, {
+            reminders: [
+              { ...REMINDER_EXAMPLE, invoice_number: 'RE-2025-0042', customer_id: 7, customer_name: 'Beispiel GmbH' },
+              { ...firstExample, invoice_number: 'RE-2025-0042', customer_id: 7, customer_name: 'Beispiel GmbH' },
+            ],
+            next_cursor: 'r1',
+          }),
+          ...commonErrors(),
+        },
       }),
     },
     '/invoice/reminder-proposals': {

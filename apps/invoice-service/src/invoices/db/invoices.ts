@@ -371,6 +371,11 @@ export function invoicesRepo(conn: Connection) {
           }
         >
       >,
+    /** Number, customer and buyer name of the company's invoices `ids` (a list that names invoices, such as reminders). */
+    heads: async (companyId: CompanyId, ids: number[]) =>
+      (await raw
+        .find({ companyId, id: { $in: ids } }, { projection: { _id: 0, id: 1, number: 1, customerId: 1, customerName: 1 } })
+        .toArray()) as unknown as Pick<InvoiceDoc, 'id' | 'number' | 'customerId' | 'customerName'>[],
     /**
      * One page of the company's invoices matching `filter` (built by the list use case), and the count of those matching
      * `whole` (the list's filter without a cursor's range). The stored snapshot and pending messages stay in the

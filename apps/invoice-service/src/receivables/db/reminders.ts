@@ -63,6 +63,8 @@ const reminderSchema = new Schema<ReminderDoc>(
 );
 // one reminder per invoice and level: two concurrent issues of one level conflict here
 reminderSchema.index({ companyId: 1, invoiceId: 1, level: 1 }, { unique: true });
+// the company's list, newest first (ids are issued in order), paged by id
+reminderSchema.index({ companyId: 1, id: -1 });
 
 /** The company's reminder settings (absent: the defaults of domain/dunning.ts); texts only where the company set its own. */
 export interface ReminderSettingsDoc {
@@ -190,6 +192,20 @@ export function remindersRepo(conn: Connection) {
         .find({ companyId, invoiceId })
         .sort({ level: 1 })
         .session(session ?? null)
+        .lean<ReminderDoc[]>(),
+    /** One page of the company's reminders, newest first: `limit` of those issued before `beforeId` that match. */
+    page: (companyId: CompanyId, q: { level?: number; dateFrom?: string; dateTo?: string; beforeId?: number; limit: number }) =>
+      model
+        .find({
+          companyId,
+          ...(q.level ? { level: q.level } : {}),
+          ...(q.dateFrom || q.dateTo
+            ? { date: { ...(q.dateFrom ? { $gte: q.dateFrom } : {}), ...(q.dateTo ? { $lte: q.dateTo } : {}) } }
+            : {}),
+          ...(q.beforeId ? { id: { $lt: q.beforeId } } : {}),
+        })
+        .sort({ id: -1 })
+        .limit(q.limit)
         .lean<ReminderDoc[]>(),
     get: (companyId: CompanyId, invoiceId: number, id: number) =>
       model.findOne({ _id: companyKey(companyId, id), companyId, invoiceId }).lean<ReminderDoc>(),

@@ -1,14 +1,18 @@
 import { Router } from 'express';
-import { IntId, ReminderCreate, ReminderSettingsUpdate } from '@inv/contracts';
-import { AppError, companyIdOf, parseInput, parsePath } from '@inv/service-kit';
+import { IntId, ReminderCreate, ReminderListQuery, ReminderSettingsUpdate } from '@inv/contracts';
+import { AppError, companyIdOf, parseInput, parsePath, parseQuery } from '@inv/service-kit';
 import type { DunningDeps } from '../deps';
 import { getReminderSettings } from '../usecases/get-reminder-settings';
 import { issueReminder } from '../usecases/issue-reminder';
+import { listCompanyReminders } from '../usecases/list-company-reminders';
 import { listReminderProposals, listReminders, reminderLink } from '../usecases/list-reminders';
 import { saveReminderSettings } from '../usecases/save-reminder-settings';
-import { presentLink, presentProposal, presentReminder, presentReminderSettings } from '../../http/presenters';
+import { presentLink, presentProposal, presentReminder, presentReminderPage, presentReminderSettings } from '../../http/presenters';
 
-/** Reminders (Mahnwesen): the company's settings, issuing and listing an invoice's reminders, the daily run's proposals. */
+/**
+ * Reminders (Mahnwesen): the company's settings, issuing and listing an invoice's reminders, the company's reminders,
+ * the daily run's proposals.
+ */
 export function reminderRoutes(deps: DunningDeps): Router {
   const r = Router();
   r.get('/invoice/reminder-settings', async (req, res) => {
@@ -19,6 +23,10 @@ export function reminderRoutes(deps: DunningDeps): Router {
   });
   r.get('/invoice/reminder-proposals', async (req, res) => {
     res.json({ proposals: (await listReminderProposals(deps, companyIdOf(req))).map(presentProposal) });
+  });
+  // before /invoice/:id (invoiceRoutes come later): `reminders` is no invoice id
+  r.get('/invoice/reminders', async (req, res) => {
+    res.json(presentReminderPage(await listCompanyReminders(deps, companyIdOf(req), parseQuery(ReminderListQuery, req.query))));
   });
   r.post('/invoice/:id/reminders', async (req, res) => {
     const id = parsePath(IntId, req.params, 'id');
