@@ -29,8 +29,12 @@ export const NAV = [
 ] as const;
 export type NavKey = (typeof NAV)[number]['key'];
 
-/** The pages under a section (a second row of links): settings and developers. */
+/** The pages under a section (a second row of links): reminders, settings and developers. */
 export const SUB_NAV: Partial<Record<NavKey, readonly { key: string; href: string; needs?: Permission }[]>> = {
+  reminders: [
+    { key: 'dunning', href: '/app/reminders' },
+    { key: 'sentReminders', href: '/app/reminders/sent' },
+  ],
   settings: [
     { key: 'profile', href: '/app/settings' },
     { key: 'bankAccounts', href: '/app/settings/bank-accounts' },

@@ -14,6 +14,8 @@ const en = {
     developers: 'Developers',
   },
   subNav: {
+    dunning: 'To do',
+    sentReminders: 'Sent reminders',
     profile: 'Company',
     bankAccounts: 'Bank accounts',
     paymentTerms: 'Payment terms',
@@ -122,6 +124,8 @@ const de: Texts = {
     developers: 'Entwickler',
   },
   subNav: {
+    dunning: 'Offen',
+    sentReminders: 'Versendete Mahnungen',
     profile: 'Unternehmen',
     bankAccounts: 'Bankkonten',
     paymentTerms: 'Zahlungsbedingungen',

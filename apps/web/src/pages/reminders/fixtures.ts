@@ -25,3 +25,5 @@ export const proposal = {
 };
 export const reminder = { ...REMINDER_EXAMPLE, invoice_id: 44, level: 1, date: '2026-11-22', email_id: null };
 export const customer = { id: 9, organization_name: 'Beispiel AG', first_name: null, last_name: null };
+/** One entry of GET /invoice/reminders (ReminderListItem). */
+export const sentReminder = { ...reminder, id: 7, invoice_number: 'RE-2026-0044', customer_id: 9, customer_name: 'Beispiel AG' };

@@ -37,7 +37,21 @@ const reminders = [
 const api: FakeApi = (c) => {
   if (c.path === '/invoice/reminder-settings') return { status: 200, body: settings };
   if (c.path === '/invoice/reminder-proposals') return { status: 200, body: { proposals } };
-  if (c.path.startsWith('/invoice/?')) return { status: 200, body: { invoices, total: 34, page: 1, limit: 10 } };
+  if (c.path.startsWith('/invoice/reminders?'))
+    return {
+      status: 200,
+      body: {
+        reminders: reminders.map((r, i) => ({
+          ...r,
+          id: 9 - i,
+          invoice_number: invoices[i]!.invoice_number,
+          customer_id: 9,
+          customer_name: longCustomer.organization_name,
+        })),
+        next_cursor: 'r7',
+      },
+    };
+  if (c.path.startsWith('/invoice/?')) return { status: 200, body: { invoices, total: 34, page: 1, limit: 10, next_cursor: null } };
   if (/^\/invoice\/\d+\/reminders$/.test(c.path))
     return { status: 200, body: { reminders: c.path === '/invoice/45/reminders' ? [] : reminders } };
   if (c.path === '/invoice/44') return { status: 200, body: invoice };
@@ -61,6 +75,7 @@ const api: FakeApi = (c) => {
       try {
         await lookAt(page, `${h.url}/app/reminders`, `web-reminders-${role}-${lang}`);
         await lookAt(page, `${h.url}/app/reminders/invoices/44`, `web-reminders-invoice-${role}-${lang}`);
+        await lookAt(page, `${h.url}/app/reminders/sent?level=2`, `web-reminders-sent-${role}-${lang}`);
       } finally {
         await page.close();
         await h.close();

@@ -1,12 +1,17 @@
-import { Reminder, ReminderSettings } from '@inv/contracts';
+import { Reminder, ReminderPage, ReminderSettings } from '@inv/contracts';
 import { pageHarness, type FakeApi } from '../../testing/page-harness';
 import { invoice } from '../bank/fixtures';
-import { customer, proposal, reminder, settings } from './fixtures';
+import { customer, proposal, reminder, sentReminder, settings } from './fixtures';
 import { registerReminderPages } from './reminders.pages';
 
 const api: FakeApi = (c) => {
   if (c.path === '/invoice/reminder-settings') return { status: 200, body: settings };
   if (c.path === '/invoice/reminder-proposals') return { status: 200, body: { proposals: [proposal] } };
+  if (c.path.startsWith('/invoice/reminders?'))
+    return {
+      status: 200,
+      body: { reminders: [sentReminder, { ...sentReminder, id: 6, level: 2, email_id: 'mail-6' }], next_cursor: 'r6' },
+    };
   if (c.path.startsWith('/invoice/?'))
     return { status: 200, body: { invoices: [invoice], total: 11, page: 1, limit: 10, next_cursor: null } };
   if (c.method === 'GET' && c.path === '/invoice/44/reminders') return { status: 200, body: { reminders: [reminder] } };
@@ -31,6 +36,51 @@ describe('reminder pages', () => {
   it('the fixtures are shaped as the API answers', () => {
     expect(ReminderSettings.safeParse(settings).error).toBeUndefined();
     expect(Reminder.safeParse(reminder).error).toBeUndefined();
+    expect(ReminderPage.safeParse({ reminders: [sentReminder], next_cursor: 'r6' }).error).toBeUndefined();
+  });
+
+  it('lists every reminder sent, with the invoice, its filters passed on and a link to older ones', async () => {
+    const h = await harness({ lang: 'de' });
+    try {
+      const page = await h.get('/app/reminders/sent?level=2&date_from=2026-11-01&date_to=');
+      expect(page.status).toBe(200);
+      expect(h.calls.map((c) => c.path)).toEqual(['/invoice/reminders?level=2&date_from=2026-11-01&limit=25']);
+      expect(page.html).toContain('Versendete Mahnungen');
+      expect(page.html).toContain('href="/app/reminders/invoices/44"');
+      expect(page.html).toContain('Beispiel AG');
+      expect(page.html).toContain('1. Mahnung');
+      expect(page.html).toContain('per E-Mail');
+      expect(page.html).toContain('href="/app/reminders/invoices/44/7/pdf"');
+      expect(page.html).toContain('<option value="2" selected>');
+      expect(page.html).toContain('href="/app/reminders/sent?level=2&amp;date_from=2026-11-01&amp;cursor=r6"');
+      expect(page.html).toContain('aria-current="page">Versendete Mahnungen');
+      const older = await h.get('/app/reminders/sent?cursor=r6');
+      expect(h.calls.at(-1)!.path).toBe('/invoice/reminders?cursor=r6&limit=25');
+      expect(older.html).toContain('href="/app/reminders/sent">Zu den neuesten');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('refuses a filter value the API would refuse without calling it, and shows an empty list as such', async () => {
+    const h = await harness({
+      lang: 'en',
+      api: (c) => (c.path.startsWith('/invoice/reminders?') ? { status: 200, body: { reminders: [], next_cursor: null } } : api(c)),
+    });
+    try {
+      for (const q of ['level=4', 'cursor=%24where', 'date_from=%3Cscript%3E', 'cursor=r0']) {
+        const page = await h.get(`/app/reminders/sent?${q}`);
+        expect([q, page.status]).toEqual([q, 400]);
+        expect(page.html).toContain('A filter value is not valid');
+        expect(page.html).not.toContain('<script>');
+      }
+      expect(h.calls).toHaveLength(0);
+      const empty = await h.get('/app/reminders/sent');
+      expect(empty.html).toContain('No reminders found.');
+      expect(empty.html).not.toContain('rel="next"');
+    } finally {
+      await h.close();
+    }
   });
 
   it('shows the proposals to approve and the overdue invoices with their reminders, in German', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { DownloadLink, InvoicePage, Reminder, ReminderProposal, ReminderSettings } from '@inv/contracts';
+import { DownloadLink, InvoicePage, Reminder, ReminderPage, ReminderProposal, ReminderSettings } from '@inv/contracts';
 import { esc, fill } from '../../kit/html';
 import type { PageAnswer } from '../../kit/api-client';
 import { td, type Ctx, type PagesKit } from '../../kit/pages-kit';
@@ -166,6 +166,7 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
       status,
       title: t.reminders,
       current,
+      sub: 'dunning',
       message,
       body: `${mode}<section class="rsec" aria-labelledby="proposals-h"><h2 id="proposals-h">${esc(t.proposals)}</h2>${proposalTable}</section>
 <section class="rsec" aria-labelledby="overdue-h"><h2 id="overdue-h">${esc(t.overdue)}</h2>${overdueTable}${paging}</section>`,
@@ -175,6 +176,88 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
   router.get('/reminders', async (req, res) => {
     const ctx = await kit.signedIn(req, res, false);
     if (ctx) await remindersPage(req, res, ctx, 200, await kit.takeFlash(req, res));
+  });
+
+  // ---------------------------------------------------------------- every reminder sent
+
+  /** The filters of the sent list as the browser gave them; a value the API would refuse is reported, not sent. */
+  const SentFilters = {
+    level: /^[123]$/,
+    date_from: /^\d{4}-\d{2}-\d{2}$/,
+    date_to: /^\d{4}-\d{2}-\d{2}$/,
+    cursor: /^r[1-9]\d{0,11}$/,
+  } as const;
+
+  router.get('/reminders/sent', async (req, res) => {
+    const ctx = await kit.signedIn(req, res, false);
+    if (!ctx) return;
+    const t = rt(ctx);
+    const values: Record<string, string> = {};
+    let bad = false;
+    for (const [name, pattern] of Object.entries(SentFilters)) {
+      const v = typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '';
+      if (!v) continue;
+      if (pattern.test(v)) values[name] = v;
+      else bad = true;
+    }
+    const listed = bad
+      ? undefined
+      : await kit.api(
+          'GET',
+          `/invoice/reminders${query({ ...values, limit: 25 })}`,
+          undefined,
+          kit.asMember(req, res, ctx.s),
+          ReminderPage,
+        );
+    const option = (value: string, label: string) =>
+      `<option value="${value}"${(values.level ?? '') === value ? ' selected' : ''}>${esc(label)}</option>`;
+    const date = (name: 'date_from' | 'date_to', label: string) =>
+      `<div class="field"><label for="s-${name}">${esc(label)}</label><input id="s-${name}" name="${name}" type="date" value="${esc(values[name] ?? '')}"></div>`;
+    const filters = `<form class="filters card" method="get" action="/app/reminders/sent" role="search" aria-label="${esc(t.filter)}"><div class="fgrid">
+<div class="field"><label for="s-level">${esc(t.level)}</label><select id="s-level" name="level">${option('', t.allLevels)}${[1, 2, 3]
+      .map((l) => option(String(l), levelName(t, l)))
+      .join('')}</select></div>${date('date_from', t.dateFrom)}${date('date_to', t.dateTo)}</div>
+<p class="actions"><button type="submit">${esc(t.filter)}</button></p></form>`;
+    const frame = { title: t.sentTitle, current, sub: 'sentReminders' };
+    if (!listed || !listed.ok) {
+      const message = listed && !listed.ok ? problemText(ctx, listed) : t.badFilters;
+      return kit.render(res, ctx, {
+        ...frame,
+        status: listed && !listed.ok ? statusOf(listed) : 400,
+        body: `<p class="lead">${esc(t.sentLead)}</p>${filters}`,
+        message: { kind: 'error', text: message },
+      });
+    }
+    const { reminders, next_cursor } = listed.body;
+    const rows = reminders
+      .map(
+        (r) =>
+          `<tr><td class="nowrap" data-label="${esc(t.date)}">${esc(day(ctx.lang, r.date))}</td>${td(t.level, esc(levelName(t, r.level)))}${td(
+            t.invoice,
+            `<span><a href="/app/reminders/invoices/${esc(r.invoice_id)}">${esc(r.invoice_number)}</a>${
+              r.customer_name ? `<br>${esc(r.customer_name)}` : ''
+            }</span>`,
+          )}<td class="num" data-label="${esc(t.total)}">${esc(money(ctx.lang, r.total))}</td>${td(
+            t.delivery,
+            `<span><span class="nowrap">${esc(r.email_id ? t.byEmail : t.noEmail)}</span><br><span class="muted">${esc(t.sources[r.source] ?? r.source)}</span></span>`,
+          )}${td(t.pdf, pdfLink(ctx, r))}</tr>`,
+      )
+      .join('\n');
+    const head = [t.date, t.level, t.invoice, t.total, t.delivery, t.pdf]
+      .map((h, i) => `<th scope="col"${i === 3 ? ' class="num"' : ''}>${esc(h)}</th>`)
+      .join('');
+    const table = reminders.length
+      ? `<div class="table-wrap" tabindex="0"><table class="cards"><caption class="sr-only">${esc(t.sentTitle)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`
+      : `<p class="muted">${esc(t.noSent)}</p>`;
+    const keep = { level: values.level, date_from: values.date_from, date_to: values.date_to };
+    const links = [
+      values.cursor ? `<a class="button secondary" href="${esc(`/app/reminders/sent${query(keep)}`)}">${esc(t.firstPage)}</a>` : '',
+      next_cursor
+        ? `<a class="button secondary" href="${esc(`/app/reminders/sent${query({ ...keep, cursor: next_cursor })}`)}" rel="next">${esc(t.olderPage)}</a>`
+        : '',
+    ].filter(Boolean);
+    const paging = links.length ? `<nav class="actions" aria-label="${esc(t.pagination)}">${links.join('')}</nav>` : '';
+    kit.render(res, ctx, { ...frame, body: `<p class="lead">${esc(t.sentLead)}</p>${filters}${table}${paging}` });
   });
 
   // ---------------------------------------------------------------- one invoice's reminders
