@@ -1,35 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { peerBus, waitFor } from '@inv/testing';
+import { ARTIFACTS, CHROMIUM, haveChromium, launchChromium } from '../support/browser';
 import { apiClient, startSystem, type System } from '../support/system';
 
 jest.setTimeout(420_000);
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
-/** Debian's Chromium, headless, as every browser test runs it. */
-async function launchChromium(): Promise<Browser> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
-}
 
 /** The e-invoice conformance kit inbound-service checks with: INBOUND_CONFORMANCE_DIR, or shared/conformance above this checkout. */
 function conformanceKit(): string | undefined {
@@ -87,6 +69,7 @@ const T = {
       developers: 'Developers',
     },
     sub: {
+      reminders: ['To do', 'Sent reminders'],
       settings: ['Company', 'Bank accounts', 'Payment terms', 'Numbering', 'E-mail texts', 'DATEV'],
       developers: ['API keys', 'Webhooks', 'Request log', 'Test e-mails'],
     },
@@ -112,6 +95,7 @@ const T = {
       developers: 'Entwickler',
     },
     sub: {
+      reminders: ['Offen', 'Versendete Mahnungen'],
       settings: ['Unternehmen', 'Bankkonten', 'Zahlungsbedingungen', 'Nummernkreise', 'E-Mail-Texte', 'DATEV'],
       developers: ['API-Schlüssel', 'Webhooks', 'Anfrageprotokoll', 'Test-E-Mails'],
     },
@@ -431,7 +415,7 @@ const AXE_FOR = new Set(['owner/en', 'admin/de', 'member/en', 'viewer/de']);
         page.getByRole('navigation', { name: t.mainNav }).getByRole('link', { name, exact: true }),
       );
       await check(href, status, key);
-      const subs = key === 'settings' || key === 'developers' ? t.sub[key] : [];
+      const subs: readonly string[] = key in t.sub ? t.sub[key as keyof typeof t.sub] : [];
       for (const sub of subs) {
         const link = page.getByRole('navigation', { name }).getByRole('link', { name: sub, exact: true });
         if ((await link.count()) === 0) {
@@ -454,7 +438,7 @@ const AXE_FOR = new Set(['owner/en', 'admin/de', 'member/en', 'viewer/de']);
     'as %s in %s, every section and sub page from the navigation',
     async (role, lang) => {
       const seen = await walk(role, lang);
-      expect(seen.length).toBeGreaterThanOrEqual(17);
+      expect(seen.length).toBeGreaterThanOrEqual(21);
       expect(consoleErrors).toEqual([]);
       mark(`walked ${role}/${lang}`);
     },

@@ -183,7 +183,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
         for (const s of sink.spans) byTrace.set(s.traceId, (byTrace.get(s.traceId) ?? new Set()).add(s.service));
         return [...byTrace.values()].find((services) => ['gateway', 'invoice-service', 'document-service'].every((n) => services.has(n)));
       },
-      { timeoutMs: 20_000, what: 'a trace spanning gateway, invoice-service and document-service' },
+      { timeoutMs: 60_000, what: 'a trace spanning gateway, invoice-service and document-service' },
     );
     expect(spans.has('gateway')).toBe(true);
   });
@@ -211,7 +211,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
         }
         return undefined;
       },
-      { timeoutMs: 20_000, what: 'one trace from the gateway to the rendered event consumed by invoice-service' },
+      { timeoutMs: 60_000, what: 'one trace from the gateway to the rendered event consumed by invoice-service' },
     );
     const [, , send, receive, reply, back] = path;
     // each bus hop continues the span that sent it
@@ -490,7 +490,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
         const run = sink.spans.find((sp) => sp.service === 'export-service' && sp.name === 'export.run');
         return run && sink.spans.some((sp) => sp.traceId === run.traceId && sp.service === 'gateway');
       },
-      { timeoutMs: 20_000, what: 'a trace from the gateway into the export run' },
+      { timeoutMs: 60_000, what: 'a trace from the gateway into the export run' },
     );
     const del = await api('DELETE', `/downloads/${job.result.download_ids[0]}`);
     expect(del.body).toEqual({ message: expect.any(String) });
@@ -536,7 +536,7 @@ describe('e2e: finalize an invoice through the gateway', () => {
         const e = (await api('GET', `/invoice/${id}/emails`)).body.emails[0];
         return e?.status === 'sent' && e;
       },
-      { timeoutMs: 30_000, what: 'the e-mail' },
+      { timeoutMs: 60_000, what: 'the e-mail' },
     );
     expect(email.attachments).toHaveLength(3);
     const parsed = await simpleParser(mails.at(-1)!);

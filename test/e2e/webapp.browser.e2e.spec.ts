@@ -1,17 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Redis from 'ioredis';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { peerBus, waitFor } from '@inv/testing';
+import { ARTIFACTS, CHROMIUM, haveChromium, launchChromium } from '../support/browser';
 import { apiClient, startSystem, type System } from '../support/system';
 
 jest.setTimeout(240_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browser test is SKIPPED (apt-get install chromium) !!!\n`);
 
 /**
@@ -34,7 +31,6 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
   const companyB = `cmp_webb_${suffix}`;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     system = await startSystem({
       kind: 'webapp',
       services: ['account', 'quota', 'gateway', 'web'],
@@ -47,17 +43,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the web app browse
     await peer.start();
     await peer.callRpc('account.create-company.v1', companyA, { name: 'Alpha GmbH', ownerEmail: 'owner@alpha.example', plan: 'pro' });
     await peer.callRpc('account.create-company.v1', companyB, { name: 'Beta GmbH', ownerEmail: 'owner@beta.example', plan: 'pro' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

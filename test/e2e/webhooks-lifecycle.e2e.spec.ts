@@ -142,7 +142,7 @@ describe('e2e: webhooks over the whole invoice lifecycle', () => {
   };
   const find = (type: string, pred: (p: Json) => boolean = () => true) => events().find((p) => p.type === type && pred(p));
   const arrived = (type: string, pred?: (p: Json) => boolean) =>
-    waitFor(() => find(type, pred), { timeoutMs: 30_000, intervalMs: 100, what: `webhook ${type}` });
+    waitFor(() => find(type, pred), { timeoutMs: 60_000, intervalMs: 100, what: `webhook ${type}` });
 
   const finalize = async (id: number) => {
     const job = await api('POST', `/invoice/${id}/job`, { task: 'process_invoice_flag_invoice_send_job' });
@@ -239,7 +239,7 @@ describe('e2e: webhooks over the whole invoice lifecycle', () => {
         const e = (await api('GET', `/invoice/${invoiceId}/emails`)).body.emails[0];
         return e?.status === 'sent' && e;
       },
-      { timeoutMs: 30_000, what: 'the e-mail' },
+      { timeoutMs: 60_000, what: 'the e-mail' },
     );
 
     expect(
@@ -343,12 +343,12 @@ describe('e2e: webhooks over the whole invoice lifecycle', () => {
           .filter((d) => d.answered === 500)
           .map((d) => ({ d, p: verified(secret, d) }))
           .find(({ p }) => p.type === 'invoice.created' && p.data.invoice?.id === id),
-      { timeoutMs: 30_000, what: 'the refused attempt' },
+      { timeoutMs: 60_000, what: 'the refused attempt' },
     );
     receiver.state.answer = 204;
     const accepted = await waitFor(
       () => receiver.got.slice(before).find((d) => d.answered === 204 && d.headers['webhook-id'] === failed.p.id),
-      { timeoutMs: 30_000, what: 'the retried delivery' },
+      { timeoutMs: 60_000, what: 'the retried delivery' },
     );
     expect(accepted.body).toBe(failed.d.body); // the same bytes
     expect(verified(secret, accepted)).toEqual(failed.p);

@@ -1,19 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { Bus } from '@inv/bus';
 import type { Messages } from '@inv/contracts';
 import { peerBus, waitFor } from '@inv/testing';
+import { ARTIFACTS, CHROMIUM, haveChromium, launchChromium } from '../support/browser';
 import { startSystem, type System } from '../support/system';
 
 jest.setTimeout(240_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages browser test is SKIPPED (apt-get install chromium) !!!\n`);
 
 /**
@@ -36,7 +33,6 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages 
   const company = `cmp_webhooks_${Date.now().toString(16)}`;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -57,17 +53,7 @@ if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} not found: the webhook pages 
     peer.onCommand('mail.send.v1', async (msg) => void mails.push({ to: msg.data.to[0]!, text: msg.data.text }));
     await peer.start();
     await peer.callRpc('account.create-company.v1', company, { name: 'Hook GmbH', ownerEmail: 'owner@hook.example', plan: 'pro' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -117,12 +117,16 @@ export function peerBus(prefix: string, service = 'test-peer'): Bus<Messages> {
   });
 }
 
-/** Polls until `probe` returns a value other than undefined/false (no fixed sleeps in tests). */
+/**
+ * Polls until `probe` returns a value other than undefined/false (no fixed sleeps in tests). Without `timeoutMs` it gives
+ * up after 15 s, or after TEST_WAIT_TIMEOUT_MS where a project sets it (the whole-system tests, which share two cores
+ * with the other projects' tests, wait longer: a late answer there is load, not a fault).
+ */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? (Number(process.env.TEST_WAIT_TIMEOUT_MS) || 15_000));
   let last: unknown;
   while (Date.now() < deadline) {
     try {
