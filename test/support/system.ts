@@ -146,6 +146,6 @@ export async function startSystem(
   );
   // the demo company is bootstrapped after account-service is ready: wait until the key works
   const probe = !opts.services || opts.services.includes('invoice') ? '/invoice/' : '/company/';
-  await waitFor(async () => (await api('GET', probe)).status === 200, { what: 'bootstrap API key', timeoutMs: 30_000 });
+  await waitFor(async () => (await api('GET', probe)).status === 200, { what: 'bootstrap API key', timeoutMs: 90_000 });
   return system;
 }

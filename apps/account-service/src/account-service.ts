@@ -157,10 +157,15 @@ export async function createAccountService(config: AccountConfig) {
     async start() {
       const scrubbed = await scrubPublishedInvitationMailsAcrossCompanies(rt.conn);
       if (scrubbed) rt.logger.info({ scrubbed }, 'removed invitation links from published outbox entries');
+      // not ready until the bootstrap key works: a request with it before would be refused, and the gateway would
+      // remember the key as unknown (AUTH_NEGATIVE_CACHE_TTL_MS) after the company exists
+      let bootstrapped = !config.BOOTSTRAP_API_KEY;
+      rt.addReadinessCheck({ name: 'bootstrap', check: async () => bootstrapped });
       const http = await rt.start();
       if (config.BOOTSTRAP_API_KEY) {
         const result = await bootstrapDemoCompany(createDeps, config.BOOTSTRAP_API_KEY, config.BOOTSTRAP_COMPANY_NAME);
         rt.logger.info(result, 'demo company ready');
+        bootstrapped = true;
       }
       return http;
     },

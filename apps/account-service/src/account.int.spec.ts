@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import sharp from 'sharp';
 import { apiKeyRevokedChannel, connectRedis, peerDataKeys } from '@inv/service-kit';
 import { deleteBrokerObjects, deleteRedisKeys, identityHeaders, peerBus, testEnv, testStores, uniquePrefix, waitFor } from '@inv/testing';
@@ -89,6 +90,42 @@ describe('account-service', () => {
     const profile = await peer.callRpc('account.seller-profile.v1', DEMO_COMPANY_ID, {});
     expect(profile.seller).toMatchObject({ vatId: 'DE123456789', taxNumber: expect.any(String), address: { countryCode: 'DE' } });
     expect(profile.payment).toMatchObject({ meansCode: '58', iban: expect.stringMatching(/^DE/), bic: expect.any(String) });
+  });
+
+  it('is not ready until the bootstrap key works: the first request a launcher lets through is never refused', async () => {
+    const fresh = uniquePrefix(); // its own database: the whole bootstrap runs again
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as { port: number };
+        probe.close(() => resolve(p));
+      });
+    });
+    const starting = await createAccountService(
+      accountConfig.parse(testEnv(fresh, stores.mongoUrl, { ...stores.s3Env, BOOTSTRAP_API_KEY: bootstrapKey, PORT: String(port) })),
+    );
+    const started = starting.start();
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const ready = await waitFor(
+        async () => {
+          const res = await fetch(`${base}/readyz`).catch(() => undefined);
+          return res?.status === 200 ? ((await res.json()) as { checks: Record<string, boolean> }) : undefined;
+        },
+        { intervalMs: 2, what: 'readiness' },
+      );
+      expect(ready.checks).toMatchObject({ bootstrap: true });
+      // at once, as the launcher's banner and the tests do
+      const res = await fetch(`${base}/internal/auth/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(await identityHeaders({ internal: true })) },
+        body: JSON.stringify({ key: bootstrapKey }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await started.catch(() => undefined);
+      await starting.stop();
+      await deleteBrokerObjects(fresh);
+    }
   });
 
   it('stores keys only as SHA-256 hashes', async () => {

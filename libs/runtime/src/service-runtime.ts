@@ -129,6 +129,11 @@ export interface ServiceRuntimeWithoutDatabase {
   bus: AppBus;
   redis?: Redis;
   app: Express;
+  /**
+   * Adds a check to /readyz beside the connections': work the service must finish after it listens before it takes
+   * traffic (account-service's bootstrap company, whose key the first request may carry).
+   */
+  addReadinessCheck(check: ReadinessCheck): void;
   /** Registers the fallbacks, starts the bus (consumers registered so far), the relay if any, and the HTTP server. */
   start(): Promise<Listening>;
   stop(): Promise<void>;
@@ -282,6 +287,7 @@ export async function createServiceRuntime(
     bus,
     redis,
     app,
+    addReadinessCheck: (check) => void readiness.push(check),
     async start() {
       finalizeApp(app, logger);
       reportStartup('connecting to RabbitMQ');
