@@ -144,8 +144,14 @@ export async function startSystem(
     () => system.base,
     () => apiKey,
   );
-  // the demo company is bootstrapped after account-service is ready: wait until the key works
+  // account-service is ready once the bootstrap key works; the gateway may still be settling: wait until the key works
   const probe = !opts.services || opts.services.includes('invoice') ? '/invoice/' : '/company/';
-  await waitFor(async () => (await api('GET', probe)).status === 200, { what: 'bootstrap API key', timeoutMs: 90_000 });
+  try {
+    await waitFor(async () => (await api('GET', probe)).status === 200, { what: 'bootstrap API key', timeoutMs: 90_000 });
+  } catch (err) {
+    // the services started: they must not outlive the failed start (they did, and held ports and CPU)
+    await system.stop().catch(() => undefined);
+    throw err;
+  }
   return system;
 }
