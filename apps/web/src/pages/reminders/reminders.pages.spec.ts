@@ -68,7 +68,14 @@ describe('reminder pages', () => {
       api: (c) => (c.path.startsWith('/invoice/reminders?') ? { status: 200, body: { reminders: [], next_cursor: null } } : api(c)),
     });
     try {
-      for (const q of ['level=4', 'cursor=%24where', 'date_from=%3Cscript%3E', 'cursor=r0']) {
+      for (const q of [
+        'level=4',
+        'cursor=%24where',
+        'date_from=%3Cscript%3E',
+        'cursor=r0',
+        'date_from=2026-02-30',
+        'date_from=2026-03-02&date_to=2026-03-01',
+      ]) {
         const page = await h.get(`/app/reminders/sent?${q}`);
         expect([q, page.status]).toEqual([q, 400]);
         expect(page.html).toContain('A filter value is not valid');

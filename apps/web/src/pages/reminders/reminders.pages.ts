@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { DownloadLink, InvoicePage, Reminder, ReminderPage, ReminderProposal, ReminderSettings } from '@inv/contracts';
+import { DownloadLink, InvoicePage, Reminder, ReminderListQuery, ReminderPage, ReminderProposal, ReminderSettings } from '@inv/contracts';
 import { esc, fill } from '../../kit/html';
 import type { PageAnswer } from '../../kit/api-client';
 import { td, type Ctx, type PagesKit } from '../../kit/pages-kit';
@@ -180,26 +180,20 @@ export function registerReminderPages(router: Router, kit: PagesKit): void {
 
   // ---------------------------------------------------------------- every reminder sent
 
-  /** The filters of the sent list as the browser gave them; a value the API would refuse is reported, not sent. */
-  const SentFilters = {
-    level: /^[123]$/,
-    date_from: /^\d{4}-\d{2}-\d{2}$/,
-    date_to: /^\d{4}-\d{2}-\d{2}$/,
-    cursor: /^r[1-9]\d{0,11}$/,
-  } as const;
+  /** The filters of the sent list the browser may give (the API's ReminderListQuery judges their values). */
+  const SENT_FILTERS = ['level', 'date_from', 'date_to', 'cursor'] as const;
 
   router.get('/reminders/sent', async (req, res) => {
     const ctx = await kit.signedIn(req, res, false);
     if (!ctx) return;
     const t = rt(ctx);
     const values: Record<string, string> = {};
-    let bad = false;
-    for (const [name, pattern] of Object.entries(SentFilters)) {
+    for (const name of SENT_FILTERS) {
       const v = typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '';
-      if (!v) continue;
-      if (pattern.test(v)) values[name] = v;
-      else bad = true;
+      if (v) values[name] = v;
     }
+    // a value the API would refuse is reported here, without a call
+    const bad = !ReminderListQuery.safeParse(values).success;
     const listed = bad
       ? undefined
       : await kit.api(
